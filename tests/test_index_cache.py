@@ -1,0 +1,293 @@
+"""The on-disk index cache: hits equal fresh builds; anything stale or broken is rebuilt."""
+
+from __future__ import annotations
+
+import io
+import json
+import logging
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from bot import index_cache
+from bot.corpus import load_corpus
+from bot.index_cache import (
+    MAGIC,
+    cache_path,
+    corpus_key,
+    load_corpus_and_index,
+    load_or_build,
+    progress_reporter,
+)
+from bot.search import Index
+
+SEED_DIR = Path(__file__).resolve().parent.parent / "corpus"
+QUERIES = ("decision tree attention", "diffusion", "reinforcement learning reward", "graph")
+
+
+@pytest.fixture
+def corpus_dir(tmp_path: Path) -> Path:
+    """A copy of the seed corpus that tests may change."""
+    target = tmp_path / "corpus"
+    shutil.copytree(SEED_DIR, target)
+    for file in target.iterdir():
+        file.chmod(0o644)
+    return target
+
+
+@pytest.fixture
+def cache_dir(tmp_path: Path) -> Path:
+    """An empty cache directory."""
+    return tmp_path / "cache"
+
+
+@pytest.fixture
+def builds(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Records the size of every `Index.build` call."""
+    calls: list[int] = []
+    real_build = Index.build.__func__  # type: ignore[attr-defined]
+
+    def counting_build(cls, papers, **kwargs):  # type: ignore[no-untyped-def]
+        calls.append(len(papers))
+        return real_build(cls, papers, **kwargs)
+
+    monkeypatch.setattr(Index, "build", classmethod(counting_build))
+    return calls
+
+
+def ranking(index: Index, query: str) -> list[tuple[str, float]]:
+    """Ids and scores of the top 10 for `query`."""
+    return [(hit.paper.id, hit.score) for hit in index.search(query, limit=10).hits]
+
+
+def only_cache_file(cache_dir: Path) -> Path:
+    """The one cache file in `cache_dir`."""
+    (path,) = cache_dir.glob("index-*.idx")
+    return path
+
+
+def test_load_or_build_hit_gives_equal_results_without_building(
+    corpus_dir: Path, cache_dir: Path, builds: list[int]
+) -> None:
+    report = load_corpus([corpus_dir])
+    first = load_or_build(report.papers, report.sources, cache_dir, min_papers=0)
+    second = load_or_build(report.papers, report.sources, cache_dir, min_papers=0)
+    assert builds == [len(report.papers)]
+    for query in QUERIES:
+        assert ranking(second, query) == ranking(first, query)
+    assert ranking(first, QUERIES[0])  # the comparison is not between two empty lists
+
+
+def test_corpus_and_index_hit_restores_papers_and_results(
+    corpus_dir: Path, cache_dir: Path, builds: list[int]
+) -> None:
+    report, index = load_corpus_and_index([corpus_dir], cache_dir, min_papers=0)
+    cached_report, cached_index = load_corpus_and_index([corpus_dir], cache_dir, min_papers=0)
+    assert len(builds) == 1
+    assert cached_report == report
+    assert any(p.links for p in cached_report.papers)  # links survive the round trip
+    for query in QUERIES:
+        assert ranking(cached_index, query) == ranking(index, query)
+
+
+def test_changed_corpus_is_rebuilt(corpus_dir: Path, cache_dir: Path, builds: list[int]) -> None:
+    load_corpus_and_index([corpus_dir], cache_dir, min_papers=0)
+    record = {"id": "zz1", "title": "Quokka Sorting", "abstract": "We sort quokkas by mass."}
+    (corpus_dir / "extra.jsonl").write_text(json.dumps(record) + "\n", encoding="utf-8")
+    report, index = load_corpus_and_index([corpus_dir], cache_dir, min_papers=0)
+    assert len(builds) == 2
+    assert index.search("quokka", limit=1).hits[0].paper.id == "zz1"
+    assert len(index) == len(report.papers)
+
+
+def test_edited_file_content_changes_the_key(corpus_dir: Path) -> None:
+    before = corpus_key([corpus_dir])
+    seed = sorted(corpus_dir.glob("*.txt"))[0]
+    seed.write_bytes(seed.read_bytes().replace(b"the", b"teh", 1))
+    assert corpus_key([corpus_dir]) != before
+
+
+def truncate(path: Path) -> None:
+    path.write_bytes(path.read_bytes()[: path.stat().st_size // 2])
+
+
+def flip_bytes(path: Path) -> None:
+    data = bytearray(path.read_bytes())
+    middle = len(data) * 3 // 4
+    data[middle : middle + 16] = bytes(b ^ 0xFF for b in data[middle : middle + 16])
+    path.write_bytes(bytes(data))
+
+
+def garbage(path: Path) -> None:
+    path.write_bytes(b"this is not an index cache\n" * 10)
+
+
+def empty(path: Path) -> None:
+    path.write_bytes(b"")
+
+
+def rewrite_header(path: Path, **changes: object) -> None:
+    data = path.read_bytes()
+    size = int.from_bytes(data[len(MAGIC) : len(MAGIC) + 8], "little")
+    start = len(MAGIC) + 8
+    header = json.loads(data[start : start + size])
+    header.update(changes)
+    new = json.dumps(header).encode()
+    path.write_bytes(MAGIC + len(new).to_bytes(8, "little") + new + data[start + size :])
+
+
+def wrong_format(path: Path) -> None:
+    rewrite_header(path, format=999)
+
+
+def wrong_analyzer(path: Path) -> None:
+    rewrite_header(path, analyzer="0-old")
+
+
+def wrong_key(path: Path) -> None:
+    rewrite_header(path, key="0" * 64)
+
+
+def bad_state_with_valid_checksum(path: Path) -> None:
+    """Arrays that pass the checksum (recomputed) but do not form a valid index."""
+    data = path.read_bytes()
+    size = int.from_bytes(data[len(MAGIC) : len(MAGIC) + 8], "little")
+    start = len(MAGIC) + 8
+    header = json.loads(data[start : start + size])
+    with np.load(io.BytesIO(data[start + size :]), allow_pickle=False) as archive:
+        arrays = {name: archive[name] for name in archive.files}
+    arrays["doc_ids"] = arrays["doc_ids"][: len(arrays["doc_ids"]) // 2]
+    buffer = io.BytesIO()
+    np.savez(buffer, **arrays)
+    payload = buffer.getvalue()
+    header["archive_bytes"] = len(payload)
+    header["archive_sha256"] = index_cache.hashlib.sha256(payload).hexdigest()
+    new = json.dumps(header).encode()
+    path.write_bytes(MAGIC + len(new).to_bytes(8, "little") + new + payload)
+
+
+BREAKAGES = [
+    pytest.param(truncate, id="truncated"),
+    pytest.param(flip_bytes, id="corrupt-bytes"),
+    pytest.param(garbage, id="not-a-cache"),
+    pytest.param(empty, id="empty"),
+    pytest.param(wrong_format, id="wrong-format-version"),
+    pytest.param(wrong_analyzer, id="wrong-analyzer-version"),
+    pytest.param(wrong_key, id="wrong-key"),
+    pytest.param(bad_state_with_valid_checksum, id="inconsistent-state"),
+]
+
+
+@pytest.mark.parametrize("breakage", BREAKAGES)
+def test_broken_cache_is_rebuilt_not_trusted(
+    corpus_dir: Path, cache_dir: Path, builds: list[int], breakage, caplog
+) -> None:
+    report, index = load_corpus_and_index([corpus_dir], cache_dir, min_papers=0)
+    breakage(only_cache_file(cache_dir))
+    with caplog.at_level(logging.WARNING, logger="bot.index_cache"):
+        rebuilt_report, rebuilt = load_corpus_and_index([corpus_dir], cache_dir, min_papers=0)
+    assert len(builds) == 2
+    assert "rebuilding" in caplog.text
+    assert rebuilt_report == report
+    assert ranking(rebuilt, QUERIES[0]) == ranking(index, QUERIES[0])
+
+
+@pytest.mark.parametrize("breakage", BREAKAGES)
+def test_broken_cache_is_rebuilt_by_load_or_build(
+    corpus_dir: Path, cache_dir: Path, builds: list[int], breakage
+) -> None:
+    report = load_corpus([corpus_dir])
+    index = load_or_build(report.papers, report.sources, cache_dir, min_papers=0)
+    breakage(only_cache_file(cache_dir))
+    rebuilt = load_or_build(report.papers, report.sources, cache_dir, min_papers=0)
+    assert len(builds) == 2
+    assert ranking(rebuilt, QUERIES[0]) == ranking(index, QUERIES[0])
+
+
+def test_rebuild_rewrites_a_good_cache(
+    corpus_dir: Path, cache_dir: Path, builds: list[int]
+) -> None:
+    load_corpus_and_index([corpus_dir], cache_dir, min_papers=0)
+    truncate(only_cache_file(cache_dir))
+    load_corpus_and_index([corpus_dir], cache_dir, min_papers=0)
+    load_corpus_and_index([corpus_dir], cache_dir, min_papers=0)
+    assert len(builds) == 2
+
+
+def test_other_papers_for_the_same_files_are_rebuilt(
+    corpus_dir: Path, cache_dir: Path, builds: list[int]
+) -> None:
+    report = load_corpus([corpus_dir])
+    load_or_build(report.papers, report.sources, cache_dir, min_papers=0)
+    fewer = report.papers[:-1]
+    index = load_or_build(fewer, report.sources, cache_dir, min_papers=0)
+    assert len(builds) == 2
+    assert len(index) == len(fewer)
+
+
+def test_small_corpus_writes_no_cache(corpus_dir: Path, cache_dir: Path, builds: list[int]) -> None:
+    report, index = load_corpus_and_index([corpus_dir], cache_dir)  # 57 papers < threshold
+    assert len(index) == len(report.papers)
+    assert not cache_dir.exists() or not list(cache_dir.iterdir())
+
+
+def test_no_temporary_files_are_left(corpus_dir: Path, cache_dir: Path) -> None:
+    load_corpus_and_index([corpus_dir], cache_dir, min_papers=0)
+    assert [p.suffix for p in cache_dir.iterdir()] == [".idx"]
+
+
+def test_missing_corpus_raises_the_loader_error(tmp_path: Path, cache_dir: Path) -> None:
+    with pytest.raises(index_cache.load_corpus.__globals__["CorpusError"]):
+        load_corpus_and_index([tmp_path / "missing"], cache_dir, min_papers=0)
+
+
+def test_cache_dir_comes_from_the_environment(monkeypatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("INDEX_CACHE_DIR", str(tmp_path / "elsewhere"))
+    assert index_cache.default_cache_dir() == tmp_path / "elsewhere"
+    monkeypatch.delenv("INDEX_CACHE_DIR")
+    assert index_cache.default_cache_dir() == index_cache.DEFAULT_CACHE_DIR
+
+
+def test_cache_file_is_named_by_key(corpus_dir: Path, cache_dir: Path) -> None:
+    load_corpus_and_index([corpus_dir], cache_dir, min_papers=0)
+    key = corpus_key([corpus_dir], kind="corpus+index")
+    assert only_cache_file(cache_dir) == cache_path(cache_dir, key)
+
+
+class FakeTerminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_build_shows_progress_on_a_terminal(corpus_dir: Path, cache_dir: Path) -> None:
+    terminal = FakeTerminal()
+    report = load_corpus([corpus_dir])
+    total = len(report.papers)
+    load_or_build(
+        report.papers,
+        report.sources,
+        cache_dir,
+        min_papers=0,
+        progress=progress_reporter(total, stream=terminal),
+    )
+    lines = terminal.getvalue()
+    assert lines.startswith("\rindexing papers: 0/")
+    assert lines.endswith(f"{total}/{total} (100%) " + lines.rsplit(" ", 2)[-2] + " s\n")
+
+
+def test_build_logs_progress_when_not_a_terminal(corpus_dir: Path, cache_dir: Path, caplog) -> None:
+    report = load_corpus([corpus_dir])
+    total = len(report.papers)
+    with caplog.at_level(logging.INFO, logger="bot.index_cache"):
+        load_or_build(
+            report.papers,
+            report.sources,
+            cache_dir,
+            min_papers=0,
+            progress=progress_reporter(total, stream=io.StringIO()),
+        )
+    progress = [r.getMessage() for r in caplog.records if "indexing papers" in r.getMessage()]
+    assert progress[-1].startswith(f"indexing papers: {total}/{total} (100%)")
+    assert 2 <= len(progress) <= 11
