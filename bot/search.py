@@ -1,11 +1,46 @@
-"""BM25 index over papers: ranked hits with snippets, more-like-this, confidence."""
+"""BM25 index over papers: ranked hits with snippets, more-like-this, confidence.
+
+Scores are exactly those of rank-bm25's `BM25Plus` (chosen by measured quality, see the
+README) for the token lists `document_terms` returns, but computed the fast way: BM25 is a
+sum over query terms of per-(term, paper) contributions, so the build computes every
+contribution once from rank-bm25's own formulas and statistics and stores them as CSR
+postings (term -> paper rows, contributions). A query touches only its terms' postings.
+`BM25Plus` (and `BM25L`'s delta) also gives papers *without* a term a share of the score
+(`idf * delta`); that share is the same for every paper, so it is kept as one number per
+term and added to every score, which keeps `scores()` equal to rank-bm25's `get_scores`.
+
+Title words count more: a paper's terms are its title's terms `TITLE_WEIGHT` times, then
+its abstract's terms (`document_terms`).
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import math
+import re
+import sys
+from array import array
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import pairwise
+from typing import Any
+
+import numpy as np
 
 from bot.corpus import Paper
+from bot.text import ANALYZER_VERSION, Analyzer, analyze_query
+
+TITLE_WEIGHT = 2
+"""A paper's title terms are indexed this many times (its abstract's once)."""
+
+MAX_SNIPPET_CHARS = 300
+"""Longest snippet, ellipses included."""
+
+CONFIDENT_COVERAGE = 0.4
+"""A result is confident when its top paper holds this share of the query's idf weight."""
+
+SIMILAR_TERMS = 25
+"""How many of a paper's most distinctive terms make its more-like-this query."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,6 +59,8 @@ class Hit:
     paper: Paper
     score: float
     snippet: Snippet
+    coverage: float = 0.0
+    """Share (0-1) of the query's idf weight whose terms this paper contains."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,10 +72,12 @@ class SearchResult:
     """The analysed query terms; empty when the query had nothing searchable."""
     hits: tuple[Hit, ...]
     total: int
-    """How many papers matched at all (score > 0)."""
+    """How many papers matched at all (contain at least one query term)."""
     confident: bool
     """False when nothing matched well: the hits are only the closest papers."""
     offset: int = 0
+    confidence: float = 0.0
+    """The best paper's coverage of the query (0-1); `confident` is it ≥ `CONFIDENT_COVERAGE`."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,31 +91,498 @@ class IndexStats:
     memory_bytes: int
 
 
+# --- BM25 variants: rank-bm25's formulas, vectorised --------------------------------------
+# Each returns (idf per term, contribution per posting, constant per term). The constant is
+# what a term adds to the score of a paper that does not contain it.
+
+
+@dataclass(frozen=True, slots=True)
+class BM25Params:
+    """A rank-bm25 class and its parameters (rank-bm25's defaults)."""
+
+    variant: str = "BM25Plus"
+    k1: float = 1.5
+    b: float = 0.75
+    epsilon: float = 0.25
+    """BM25Okapi only: negative idfs become epsilon × mean idf."""
+    delta: float = 1.0
+    """BM25L (default 0.5) and BM25Plus (default 1.0) only."""
+
+
+def _okapi(p: BM25Params, n: int, df: np.ndarray, tf: np.ndarray, norm: np.ndarray) -> _Parts:
+    """rank_bm25.BM25Okapi (Robertson/Spärck Jones idf floored at epsilon × mean idf)."""
+    idf = np.log(n - df + 0.5) - np.log(df + 0.5)
+    if idf.size:
+        idf[idf < 0] = p.epsilon * float(idf.mean())
+    return idf, lambda t_idf: t_idf * (tf * (p.k1 + 1) / (tf + p.k1 * norm)), np.zeros_like(idf)
+
+
+def _bm25l(p: BM25Params, n: int, df: np.ndarray, tf: np.ndarray, norm: np.ndarray) -> _Parts:
+    """rank_bm25.BM25L (Lv & Zhai 2011), including rank-bm25's extra `tf *` factor."""
+    idf = math.log(n + 1) - np.log(df + 0.5)
+    ctd = tf / norm
+    return (
+        idf,
+        lambda t_idf: t_idf * tf * (p.k1 + 1) * (ctd + p.delta) / (p.k1 + ctd + p.delta),
+        np.zeros_like(idf),
+    )
+
+
+def _bm25plus(p: BM25Params, n: int, df: np.ndarray, tf: np.ndarray, norm: np.ndarray) -> _Parts:
+    """rank_bm25.BM25Plus (Lv & Zhai 2011): every paper gets idf × delta per query term."""
+    idf = np.log((n + 1) / df)
+    return idf, lambda t_idf: t_idf * ((tf * (p.k1 + 1)) / (p.k1 * norm + tf)), idf * p.delta
+
+
+_Parts = tuple[np.ndarray, Callable[[np.ndarray], np.ndarray], np.ndarray]
+_VARIANTS = {"BM25Okapi": _okapi, "BM25L": _bm25l, "BM25Plus": _bm25plus}
+DEFAULT_PARAMS = BM25Params()
+
+
+def bm25_params(variant: str) -> BM25Params:
+    """rank-bm25's default parameters for `variant`; unknown names raise `ValueError`."""
+    if variant not in _VARIANTS:
+        raise ValueError(f"unknown BM25 variant {variant!r}; valid: {', '.join(_VARIANTS)}")
+    return BM25Params(variant=variant, delta=0.5 if variant == "BM25L" else 1.0)
+
+
+def document_terms(
+    paper: Paper, analyzer: Analyzer | None = None, *, title_weight: int = TITLE_WEIGHT
+) -> list[str]:
+    """The terms indexed for `paper`: title terms `title_weight` times, then the abstract's."""
+    analyzer = analyzer or Analyzer(max_cache=10_000)
+    return analyzer.analyze(paper.title) * title_weight + analyzer.analyze(paper.abstract)
+
+
+# --- sentences and snippets ----------------------------------------------------------------
+
+_SENTENCE_END = re.compile(r"[.!?][\"”’')\]]*\s+")
+_ABBREVIATIONS = frozenset({"e.g.", "i.e.", "al.", "vs.", "cf.", "etc.", "fig.", "eq.", "resp."})
+
+
+def _sentences(text: str) -> list[tuple[int, int]]:
+    """`[start, end)` spans of the sentences of `text` (abbreviations do not end one)."""
+    spans: list[tuple[int, int]] = []
+    start = 0
+    for m in _SENTENCE_END.finditer(text):
+        word = text[text.rfind(" ", start, m.start()) + 1 : m.start() + 1].lower()
+        nxt = text[m.end() : m.end() + 1]
+        if word in _ABBREVIATIONS or not (nxt.isupper() or nxt.isdigit() or not nxt.isalpha()):
+            continue
+        spans.append((start, m.start() + 1))
+        start = m.end()
+    if start < len(text.rstrip()):
+        spans.append((start, len(text.rstrip())))
+    return spans
+
+
+def _merge(marks: list[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
+    """Sorted, non-overlapping spans."""
+    merged: list[list[int]] = []
+    for s, e in sorted(marks):
+        if merged and s <= merged[-1][1]:
+            merged[-1][1] = max(merged[-1][1], e)
+        else:
+            merged.append([s, e])
+    return tuple((s, e) for s, e in merged)
+
+
+def _clip(text: str, marks: tuple[tuple[int, int], ...], limit: int) -> Snippet:
+    """Cut `text` to `limit` chars on word boundaries around its first marks, with "…"."""
+    if len(text) <= limit:
+        return Snippet(text, marks)
+    start = 0
+    if marks and marks[0][1] > limit - 1:
+        start = max(0, marks[0][0] - 40)
+        space = text.find(" ", start, marks[0][0])
+        start = space + 1 if space != -1 else marks[0][0]
+    prefix = "…" if start > 0 else ""
+    end = start + limit - len(prefix) - 1
+    if end < len(text):
+        space = text.rfind(" ", start, end + 1)
+        end = space if space > start else end
+    body = text[start:end].rstrip(" ,;:")
+    suffix = "…" if start + len(body) < len(text) else ""
+    shift = len(prefix) - start
+    kept = tuple((s + shift, e + shift) for s, e in marks if s >= start and e <= start + len(body))
+    return Snippet(prefix + body + suffix, kept)
+
+
+# --- the index -----------------------------------------------------------------------------
+
+
 class Index:
     """Immutable search index; build once, share between handlers."""
 
     papers: tuple[Paper, ...]
 
+    def __init__(
+        self,
+        papers: Sequence[Paper],
+        *,
+        vocab: dict[str, int],
+        indptr: np.ndarray,
+        doc_ids: np.ndarray,
+        contribs: np.ndarray,
+        df: np.ndarray,
+        doc_len: np.ndarray,
+        params: BM25Params,
+        title_weight: int,
+    ) -> None:
+        """Assemble an index from its arrays; use `build` or `from_state`."""
+        self.papers = tuple(papers)
+        self._by_id = {p.id: i for i, p in enumerate(self.papers)}
+        self._vocab = vocab
+        self._indptr = indptr
+        self._doc_ids = doc_ids
+        self._contribs = contribs
+        self._df = df
+        self._doc_len = doc_len
+        self.params = params
+        self.title_weight = title_weight
+        n = len(self.papers)
+        idf, _, constant = _VARIANTS[params.variant](
+            params, n, df.astype(np.float64), np.zeros(0), np.ones(0)
+        )
+        self._idf = idf
+        self._constant = constant
+        # Coverage weights: a positive idf for every term, and for unknown terms too (df=0).
+        self._weight = np.log((n + 1) / (df + 0.5))
+        self._unknown_weight = math.log((n + 1) / 0.5)
+        self._analyzer = Analyzer(max_cache=50_000)
+        self._vocab_bytes = sys.getsizeof(vocab) + sum(map(sys.getsizeof, vocab))
+
     @classmethod
-    def build(cls, papers: Sequence[Paper]) -> Index:
+    def build(
+        cls,
+        papers: Sequence[Paper],
+        *,
+        params: BM25Params = DEFAULT_PARAMS,
+        title_weight: int = TITLE_WEIGHT,
+    ) -> Index:
         """Analyse and index `papers`."""
-        raise NotImplementedError
+        if params.variant not in _VARIANTS:
+            bm25_params(params.variant)
+        analyzer = Analyzer()
+        vocab: dict[str, int] = {}
+        term_ids = array("i")
+        tfs = array("i")
+        n = len(papers)
+        doc_len = np.zeros(n, dtype=np.int64)
+        unique_per_doc = np.zeros(n, dtype=np.int64)
+        for row, paper in enumerate(papers):
+            terms = document_terms(paper, analyzer, title_weight=title_weight)
+            counts = Counter(terms)
+            doc_len[row] = len(terms)
+            unique_per_doc[row] = len(counts)
+            term_ids.extend([vocab.setdefault(t, len(vocab)) for t in counts])
+            tfs.extend(counts.values())
+        del analyzer
+        posting_terms = np.frombuffer(term_ids, dtype=np.int32)
+        order = np.argsort(posting_terms, kind="stable")
+        doc_ids = np.repeat(np.arange(n, dtype=np.int32), unique_per_doc)[order]
+        tf = np.frombuffer(tfs, dtype=np.int32)[order].astype(np.float64)
+        df = np.bincount(posting_terms, minlength=len(vocab)).astype(np.int32)
+        del order, posting_terms, term_ids, tfs
+        indptr = np.zeros(len(vocab) + 1, dtype=np.int64)
+        np.cumsum(df, out=indptr[1:])
+        contribs = _contributions(params, n, df, doc_len, doc_ids, tf)
+        return cls(
+            papers,
+            vocab=vocab,
+            indptr=indptr,
+            doc_ids=doc_ids,
+            contribs=contribs,
+            df=df,
+            doc_len=doc_len.astype(np.int32),
+            params=params,
+            title_weight=title_weight,
+        )
+
+    def to_state(self) -> dict[str, Any]:
+        """Everything `from_state` needs besides the papers: numpy arrays and plain values."""
+        return {
+            "analyzer_version": ANALYZER_VERSION,
+            "variant": self.params.variant,
+            "k1": self.params.k1,
+            "b": self.params.b,
+            "epsilon": self.params.epsilon,
+            "delta": self.params.delta,
+            "title_weight": self.title_weight,
+            "papers": len(self.papers),
+            "terms": "\n".join(self._vocab),
+            "indptr": self._indptr,
+            "doc_ids": self._doc_ids,
+            "contribs": self._contribs,
+            "df": self._df,
+            "doc_len": self._doc_len,
+        }
+
+    @classmethod
+    def from_state(cls, papers: Sequence[Paper], state: Mapping[str, Any]) -> Index:
+        """Rebuild from `to_state()` without analysing papers; `ValueError` if it does not fit."""
+        try:
+            if state["analyzer_version"] != ANALYZER_VERSION:
+                raise ValueError("index state is from another analyzer version")
+            if int(state["papers"]) != len(papers):
+                raise ValueError("index state is for a different number of papers")
+            terms = str(state["terms"])
+            vocab = {t: i for i, t in enumerate(terms.split("\n"))} if terms else {}
+            indptr = np.asarray(state["indptr"], dtype=np.int64)
+            doc_ids = np.asarray(state["doc_ids"], dtype=np.int32)
+            contribs = np.asarray(state["contribs"], dtype=np.float64)
+            df = np.asarray(state["df"], dtype=np.int32)
+            doc_len = np.asarray(state["doc_len"], dtype=np.int32)
+            params = BM25Params(
+                variant=str(state["variant"]),
+                k1=float(state["k1"]),
+                b=float(state["b"]),
+                epsilon=float(state["epsilon"]),
+                delta=float(state["delta"]),
+            )
+            title_weight = int(state["title_weight"])
+        except (KeyError, TypeError) as error:
+            raise ValueError(f"index state is incomplete: {error}") from error
+        p = len(doc_ids)
+        consistent = (
+            params.variant in _VARIANTS
+            and len(vocab) == len(df)
+            and indptr.shape == (len(df) + 1,)
+            and indptr[0] == 0
+            and indptr[-1] == p
+            and bool(np.all(np.diff(indptr) == df))
+            and contribs.shape == (p,)
+            and doc_len.shape == (len(papers),)
+            and (p == 0 or (int(doc_ids.min()) >= 0 and int(doc_ids.max()) < len(papers)))
+        )
+        if not consistent:
+            raise ValueError("index state arrays are inconsistent")
+        return cls(
+            papers,
+            vocab=vocab,
+            indptr=indptr,
+            doc_ids=doc_ids,
+            contribs=contribs,
+            df=df,
+            doc_len=doc_len,
+            params=params,
+            title_weight=title_weight,
+        )
 
     def __len__(self) -> int:
         return len(self.papers)
 
     def get(self, paper_id: str) -> Paper | None:
         """The paper with this id, or None."""
-        raise NotImplementedError
+        row = self._by_id.get(paper_id)
+        return None if row is None else self.papers[row]
+
+    def scores(self, terms: Sequence[str]) -> np.ndarray:
+        """Every paper's score for these query terms: rank-bm25's `get_scores(terms)`."""
+        ids, counts = self._term_ids(terms)
+        scores = np.zeros(len(self.papers))
+        for t, c in zip(ids, counts, strict=True):
+            lo, hi = self._indptr[t], self._indptr[t + 1]
+            scores[self._doc_ids[lo:hi]] += c * self._contribs[lo:hi]
+        if ids:
+            scores += float(np.dot(counts, self._constant[ids]))
+        return scores
 
     def search(self, query: str, *, limit: int = 5, offset: int = 0) -> SearchResult:
         """Rank papers for `query`; never raises on any string."""
-        raise NotImplementedError
+        query = query if isinstance(query, str) else ""
+        terms = tuple(analyze_query(query, self._analyzer))
+        limit, offset = max(0, int(limit)), max(0, int(offset))
+        rows, scores, total = self._top(terms, offset + limit)
+        unique = list(dict.fromkeys(terms))
+        coverage = self._coverage(unique, rows)
+        hits = tuple(
+            Hit(
+                paper=self.papers[r],
+                score=float(s),
+                snippet=self.snippet(self.papers[r].abstract, unique),
+                coverage=float(c),
+            )
+            for r, s, c in list(zip(rows, scores, coverage, strict=True))[offset:]
+        )
+        best = float(self._coverage(unique, rows[:1])[0]) if rows.size else 0.0
+        return SearchResult(
+            query=query,
+            terms=terms,
+            hits=hits,
+            total=total,
+            confident=best >= CONFIDENT_COVERAGE,
+            offset=offset,
+            confidence=best,
+        )
 
     def similar(self, paper_id: str, *, limit: int = 5) -> tuple[Hit, ...]:
         """Papers most like `paper_id` (more-like-this); empty for an unknown id."""
-        raise NotImplementedError
+        row = self._by_id.get(paper_id)
+        if row is None or limit <= 0:
+            return ()
+        counts = Counter(document_terms(self.papers[row], self._analyzer))
+        known = [t for t in counts if t in self._vocab and self._df[self._vocab[t]] > 1]
+        weight = {t: counts[t] * self._weight[self._vocab[t]] for t in known}
+        terms = sorted(known, key=lambda t: (-weight[t], t))[:SIMILAR_TERMS]
+        rows, scores, _ = self._top(tuple(terms), limit + 1)
+        coverage = self._coverage(terms, rows)
+        return tuple(
+            Hit(
+                paper=self.papers[r],
+                score=float(s),
+                snippet=self.snippet(self.papers[r].abstract, terms),
+                coverage=float(c),
+            )
+            for r, s, c in zip(rows, scores, coverage, strict=True)
+            if r != row
+        )[:limit]
+
+    def snippet(self, text: str, terms: Sequence[str]) -> Snippet:
+        """The one or two sentences of `text` that best match `terms`, matches marked."""
+        sentences = _sentences(text) or [(0, len(text))]
+        wanted = {t: self._term_weight(t) for t in terms}
+        spans = [(s, e, t) for t, s, e in self._analyzer.analyze_spans(text) if t in wanted]
+
+        def matched(lo: int, hi: int) -> set[str]:
+            return {t for s, e, t in spans if s >= lo and e <= hi}
+
+        def weight(lo: int, hi: int) -> float:
+            return sum(wanted[t] for t in matched(lo, hi))
+
+        if spans:
+            pairs = [(a[0], b[1]) for a, b in pairwise(sentences)]
+            windows = sentences + [w for w in pairs if w[1] - w[0] <= MAX_SNIPPET_CHARS]
+            # Most matched weight; then a window that fits, one sentence, the earlier one.
+            lo, hi = max(
+                windows,
+                key=lambda w: (
+                    weight(*w),
+                    w[1] - w[0] <= MAX_SNIPPET_CHARS,
+                    w in sentences,
+                    -w[0],
+                ),
+            )
+            if (lo, hi) in sentences:
+                lo, hi = self._add_neighbour(sentences, (lo, hi), weight)
+        else:
+            lo, hi = sentences[0]
+            if len(sentences) > 1 and sentences[1][1] - lo <= MAX_SNIPPET_CHARS:
+                hi = sentences[1][1]
+        marks = _merge([(s - lo, e - lo) for s, e, _ in spans if s >= lo and e <= hi])
+        return _clip(text[lo:hi], marks, MAX_SNIPPET_CHARS)
 
     def stats(self) -> IndexStats:
         """Counts and approximate memory for /stats."""
-        raise NotImplementedError
+        arrays = (
+            self._indptr,
+            self._doc_ids,
+            self._contribs,
+            self._df,
+            self._doc_len,
+            self._idf,
+            self._constant,
+            self._weight,
+        )
+        return IndexStats(
+            papers=len(self.papers),
+            sources=len({p.source for p in self.papers}),
+            terms=len(self._vocab),
+            postings=len(self._doc_ids),
+            memory_bytes=sum(a.nbytes for a in arrays) + self._vocab_bytes,
+        )
+
+    # --- internals -------------------------------------------------------------------------
+
+    def _term_ids(self, terms: Sequence[str]) -> tuple[list[int], list[int]]:
+        """Known query terms as ids with their multiplicity (rank-bm25 counts repeats)."""
+        counts = Counter(t for t in terms if t in self._vocab)
+        return [self._vocab[t] for t in counts], list(counts.values())
+
+    def _term_weight(self, term: str) -> float:
+        """Coverage weight of a term: log((N+1)/(df+0.5)), the unknown-term weight if absent."""
+        tid = self._vocab.get(term)
+        return self._unknown_weight if tid is None else float(self._weight[tid])
+
+    def _top(self, terms: Sequence[str], k: int) -> tuple[np.ndarray, np.ndarray, int]:
+        """The `k` best rows (score desc, row asc) among papers holding a query term."""
+        ids, counts = self._term_ids(terms)
+        empty = np.zeros(0, dtype=np.int64)
+        if not ids:
+            return empty, np.zeros(0), 0
+        n = len(self.papers)
+        scores = np.zeros(n)
+        slices = []
+        for t, c in zip(ids, counts, strict=True):
+            lo, hi = self._indptr[t], self._indptr[t + 1]
+            docs = self._doc_ids[lo:hi]
+            scores[docs] += c * self._contribs[lo:hi] if c != 1 else self._contribs[lo:hi]
+            slices.append(docs)
+        touched = slices[0] if len(slices) == 1 else np.unique(np.concatenate(slices))
+        total = len(touched)
+        if k <= 0:
+            return empty, np.zeros(0), total
+        cand_scores = scores[touched]
+        if k < total:
+            kth = np.partition(cand_scores, total - k)[total - k]
+            keep = cand_scores >= kth
+            touched, cand_scores = touched[keep], cand_scores[keep]
+        order = np.lexsort((touched, -cand_scores))[:k]
+        constant = float(np.dot(counts, self._constant[ids]))
+        return touched[order].astype(np.int64), cand_scores[order] + constant, total
+
+    def _coverage(self, terms: Sequence[str], rows: np.ndarray) -> np.ndarray:
+        """For each row, the share of the terms' coverage weight that the paper contains."""
+        result = np.zeros(len(rows))
+        if not len(terms) or not len(rows):
+            return result
+        total = 0.0
+        for term in terms:
+            w = self._term_weight(term)
+            total += w
+            tid = self._vocab.get(term)
+            if tid is None:
+                continue
+            docs = self._doc_ids[self._indptr[tid] : self._indptr[tid + 1]]
+            pos = np.searchsorted(docs, rows)
+            hit = pos < len(docs)
+            hit[hit] = docs[pos[hit]] == rows[hit]
+            result += w * hit
+        return result / total if total > 0 else result
+
+    @staticmethod
+    def _add_neighbour(
+        sentences: list[tuple[int, int]],
+        chosen: tuple[int, int],
+        weight: Callable[[int, int], float],
+    ) -> tuple[int, int]:
+        """Add the better-matching (else the next) neighbour sentence if the pair still fits."""
+        i = sentences.index(chosen)
+        options = []
+        if i + 1 < len(sentences):
+            options.append((chosen[0], sentences[i + 1][1], weight(*sentences[i + 1]), 1))
+        if i > 0:
+            options.append((sentences[i - 1][0], chosen[1], weight(*sentences[i - 1]), 0))
+        fitting = [o for o in options if o[1] - o[0] <= MAX_SNIPPET_CHARS]
+        if not fitting:
+            return chosen
+        lo, hi, _, _ = max(fitting, key=lambda o: (o[2], o[3]))
+        return lo, hi
+
+
+def _contributions(
+    params: BM25Params,
+    n: int,
+    df: np.ndarray,
+    doc_len: np.ndarray,
+    doc_ids: np.ndarray,
+    tf: np.ndarray,
+) -> np.ndarray:
+    """Per-posting BM25 contributions, with rank-bm25's statistics and operation order."""
+    if not len(doc_ids):
+        return np.zeros(0)
+    avgdl = int(doc_len.sum()) / n
+    norm = (1 - params.b + params.b * doc_len / avgdl)[doc_ids]
+    idf, contribution, _ = _VARIANTS[params.variant](params, n, df.astype(np.float64), tf, norm)
+    posting_idf = np.repeat(idf, df)
+    return contribution(posting_idf)

@@ -1,11 +1,195 @@
-"""The analyzer: one pipeline for papers and queries (normalise, tokenize, stop, stem)."""
+"""The analyzer: one pipeline for papers and queries (normalise, tokenize, stop, stem).
+
+Pipeline, the same for documents and queries:
+
+1. markup removed: URLs and LaTeX commands (``\\textbf``, ``\\mathcal`` …) become separators;
+   math glue ``$ ^ { }`` inside a word is dropped, so ``R$^3$`` reads as ``r3``;
+2. Unicode: the seeds' dashes and quotes folded (‐ ‑ ‒ – − → ``-``; the em dash — is
+   punctuation, so it separates words), then NFKC (``³`` → ``3``, ligatures, full width);
+3. case folding (``str.casefold``);
+4. tokens are runs of letters/digits; hyphenated and slashed compounds are indexed as
+   their parts *and* joined (``first-order`` → ``first``, ``order``, ``firstorder``);
+   decimals (``0.96``) and thousands (``35,000`` → ``35000``) stay one number;
+5. English stopwords (NLTK's list) dropped; Snowball English stemming (PyStemmer).
+
+Acronyms and numbers are kept (``ssm``, ``t2i``, ``cifar10``). Nothing here raises on any
+string: emoji and control characters are separators, lone surrogates are dropped.
+"""
 
 from __future__ import annotations
 
-ANALYZER_VERSION = "1"
+import re
+import unicodedata
+from itertools import chain
+
+import Stemmer
+
+ANALYZER_VERSION = "2"
 """Bump when `analyze` changes what it returns: on-disk index caches key on it."""
+
+MAX_QUERY_CHARS = 1000
+"""Queries are cut to this many characters before analysis, so their cost stays bounded."""
+
+MAX_TERM_CHARS = 64
+"""Longer terms (hashes, base64, runaway compounds) are dropped."""
+
+# NLTK's English stopword list (nltk_data corpora/stopwords/english, 179 words),
+# apostrophes removed the way the tokenizer removes them ("don't" -> "dont").
+_NLTK_ENGLISH_STOPWORDS = """
+i me my myself we our ours ourselves you you're you've you'll you'd your yours yourself
+yourselves he him his himself she she's her hers herself it it's its itself they them their
+theirs themselves what which who whom this that that'll these those am is are was were be
+been being have has had having do does did doing a an the and but if or because as until
+while of at by for with about against between into through during before after above below
+to from up down in out on off over under again further then once here there when where why
+how all any both each few more most other some such no nor not only own same so than too
+very s t can will just don don't should should've now d ll m o re ve y ain aren aren't
+couldn couldn't didn didn't doesn doesn't hadn hadn't hasn hasn't haven haven't isn isn't
+ma mightn mightn't mustn mustn't needn needn't shan shan't shouldn shouldn't wasn wasn't
+weren weren't won won't wouldn wouldn't
+"""
+STOPWORDS: frozenset[str] = frozenset(
+    w.replace("'", "") for w in _NLTK_ENGLISH_STOPWORDS.split()
+) | frozenset(w.split("'")[0] for w in _NLTK_ENGLISH_STOPWORDS.split())
+"""Surface forms (before stemming) that are never indexed."""
+
+# URLs and LaTeX commands carry no searchable words of their own; each becomes a separator.
+_MARKUP = re.compile(r"""(?:https?://|www\.)[^\s<>"'(){}\[\]]+|\\[A-Za-z]+|\\.""")
+
+# One character in, one character out, so spans stay valid.
+_FOLD: dict[int, int | None] = {
+    **dict.fromkeys(map(ord, "\u2010\u2011\u2012\u2013\u2212\ufe63\uff0d"), ord("-")),
+    **dict.fromkeys(map(ord, "\u2014\u2015"), ord(" ")),  # em dash: punctuation, not a join
+    **dict.fromkeys(map(ord, "\u2018\u2019\u201a\u201b\u2032"), ord("'")),
+    **dict.fromkeys(map(ord, "\u201c\u201d\u201e\u201f\u2033"), ord('"')),
+    ord("\u0130"): ord("I"),  # "İ".casefold() adds a combining dot that would split the word
+    **dict.fromkeys(range(0xD800, 0xE000), ord(" ")),  # lone surrogates cannot be encoded
+}
+
+_W = r"[^\W_]"  # a letter or digit (Unicode), not the underscore
+# Inside a word: math glue (R$^3$), a decimal point, a thousands comma, an apostrophe.
+_GLUE = rf"(?:[$^{{}}]+|(?<=\d)\.(?=\d)|(?<=\d),(?=\d{{3}}(?!\d))|(?<={_W})'(?={_W}))"
+_PART = re.compile(rf"{_W}+(?:{_GLUE}{_W}+)*")
+# A compound: parts joined by a hyphen or a slash (glue may surround the joiner).
+_COMPOUND = re.compile(rf"{_PART.pattern}(?:[$^{{}}]*[-/][$^{{}}]*{_PART.pattern})*")
+_DROP_GLUE = str.maketrans("", "", "$^{},")
+
+
+# An acronym's plural "s" ("LLMs", "SSMs", "CEs") would stop it matching "LLM" after
+# case folding; it becomes a separator while the case still shows it.
+_ACRONYM_PLURAL = re.compile(r"(?<![^\W_])([A-Z][A-Z0-9]*[A-Z])s(?![^\W_])")
+
+
+def _fold(text: str) -> str:
+    """Markup to separators and the dash/quote folds; keeps every character position."""
+    text = _MARKUP.sub(lambda m: " " * len(m.group()), text)
+    text = _ACRONYM_PLURAL.sub(r"\1 ", text)
+    return text if text.isascii() else text.translate(_FOLD)
+
+
+class Analyzer:
+    """The analysis pipeline with its own stem cache (build one per index build)."""
+
+    __slots__ = ("_cache", "_max_cache", "_stemmer")
+
+    def __init__(self, *, max_cache: int = 1_000_000) -> None:
+        self._stemmer = Stemmer.Stemmer("english")
+        self._cache: dict[str, tuple[str, ...]] = {}
+        self._max_cache = max_cache
+
+    def analyze(self, text: str) -> list[str]:
+        """Index/query terms of `text`, in order (compound parts, then the joined form)."""
+        text = _fold(text)
+        if not text.isascii() and not unicodedata.is_normalized("NFKC", text):
+            text = unicodedata.normalize("NFKC", text)
+        compounds = _COMPOUND.findall(text.casefold())
+        cache = self._cache
+        missing = [c for c in set(compounds) if c not in cache]
+        if missing:
+            if len(cache) + len(missing) > self._max_cache:
+                cache.clear()
+            for raw in missing:
+                cache[raw] = self._compound_terms(_PART.findall(raw))
+        return list(chain.from_iterable(map(cache.__getitem__, compounds)))
+
+    def analyze_spans(self, text: str) -> list[tuple[str, int, int]]:
+        """Terms of `text` with their `[start, end)` character spans in `text` itself."""
+        folded = _fold(text)
+        if folded.isascii() or unicodedata.is_normalized("NFKC", folded):
+            normal, starts, ends = folded, None, None
+        else:
+            normal, starts, ends = _normalize_with_offsets(folded)
+        spans: list[tuple[str, int, int]] = []
+        for match in _COMPOUND.finditer(normal):
+            parts = [(p.group().casefold(), p.start(), p.end()) for p in _PART.finditer(match[0])]
+            base = match.start()
+            produced = 0
+            for word, start, end in parts:
+                for term in self._compound_terms([word]):
+                    spans.append((term, base + start, base + end))
+                    produced += 1
+            if len(parts) > 1:
+                whole = self._compound_terms([word for word, _, _ in parts])
+                if len(whole) > produced:  # the joined form ("firstorder") spans the compound
+                    spans.append((whole[-1], match.start(), match.end()))
+        if starts is None or ends is None:
+            return spans
+        return [(term, starts[s], ends[e - 1]) for term, s, e in spans]
+
+    def _compound_terms(self, parts: list[str]) -> tuple[str, ...]:
+        """Stems of a compound's (casefolded) parts, then of the joined form if it is one."""
+        words = [_clean_part(p) for p in parts]
+        terms = [self._stem(w) for w in words if w and w not in STOPWORDS]
+        if len(words) > 1 and not all(w.isdigit() for w in words):
+            joined = "".join(words)
+            if joined not in STOPWORDS:
+                terms.append(self._stem(joined))
+        return tuple(t for t in terms if len(t) <= MAX_TERM_CHARS)
+
+    def _stem(self, word: str) -> str:
+        """Snowball English stem; numbers and words with digits are kept as they are."""
+        if word.isdigit() or "." in word:
+            return word
+        return self._stemmer.stemWord(word)
+
+
+def _clean_part(part: str) -> str:
+    """Drop math glue and apostrophes from one word (a possessive 's goes entirely)."""
+    if "'" in part:
+        if part.endswith("'s"):
+            part = part[:-2]
+        part = part.replace("'", "")
+    return part.translate(_DROP_GLUE)
+
+
+def _normalize_with_offsets(text: str) -> tuple[str, list[int], list[int]]:
+    """NFKC per base character + its combining marks, mapping each output char to its source."""
+    pieces: list[str] = []
+    starts: list[int] = []
+    ends: list[int] = []
+    i, n = 0, len(text)
+    while i < n:
+        j = i + 1
+        while j < n and unicodedata.combining(text[j]):
+            j += 1
+        piece = unicodedata.normalize("NFKC", text[i:j])
+        pieces.append(piece)
+        starts.extend([i] * len(piece))
+        ends.extend([j] * len(piece))
+        i = j
+    return "".join(pieces), starts, ends
 
 
 def analyze(text: str) -> list[str]:
-    """Index/query terms of `text`."""
-    raise NotImplementedError
+    """Index/query terms of `text` (a fresh stem cache per call; use `Analyzer` in bulk)."""
+    return Analyzer(max_cache=10_000).analyze(text)
+
+
+def analyze_query(query: str, analyzer: Analyzer | None = None) -> list[str]:
+    """Terms of a query, cut to `MAX_QUERY_CHARS` first so any query costs about the same."""
+    return (analyzer or Analyzer(max_cache=10_000)).analyze(query[:MAX_QUERY_CHARS])
+
+
+def analyze_spans(text: str) -> list[tuple[str, int, int]]:
+    """Terms of `text` with their character spans in `text` (for highlighting snippets)."""
+    return Analyzer(max_cache=10_000).analyze_spans(text)

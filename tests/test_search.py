@@ -1,0 +1,313 @@
+"""Search: scores equal rank-bm25's, snippets, paging, similar, confidence, hostile queries."""
+
+from __future__ import annotations
+
+import random
+from itertools import pairwise
+
+import numpy as np
+import pytest
+import rank_bm25
+
+from benchmarks.devset import load_devset, load_seed_papers
+from bot.corpus import Paper
+from bot.search import (
+    CONFIDENT_COVERAGE,
+    DEFAULT_PARAMS,
+    MAX_SNIPPET_CHARS,
+    Index,
+    bm25_params,
+    document_terms,
+)
+from bot.text import analyze, analyze_query
+
+VARIANTS = ("BM25Okapi", "BM25L", "BM25Plus")
+
+
+@pytest.fixture(scope="module")
+def seed_papers() -> list[Paper]:
+    return load_seed_papers("corpus")
+
+
+@pytest.fixture(scope="module")
+def seed_index(seed_papers: list[Paper]) -> Index:
+    return Index.build(seed_papers)
+
+
+def _random_papers(seed: int, n: int = 80) -> list[Paper]:
+    rng = random.Random(seed)
+    vocab = [f"w{i}" for i in range(60)] + ["common", "half", "rare"]
+    papers = []
+    for i in range(n):
+        words = rng.choices(vocab, k=rng.randint(0, 40))
+        if i % 2 == 0:
+            words.append("half")  # in exactly half the papers: Okapi's idf is 0
+        words.append("common")  # in every paper: Okapi's idf is negative, floored
+        title = " ".join(rng.choices(vocab, k=rng.randint(0, 4)))
+        papers.append(Paper(id=str(i + 1), title=title, abstract=" ".join(words)))
+    return papers
+
+
+def _queries(papers: list[Paper], seed: int) -> list[list[str]]:
+    rng = random.Random(seed)
+    vocab = sorted({t for p in papers for t in document_terms(p)})
+    queries = [["common"], ["half"], ["half", "half", "common"], ["absent"], []]
+    for _ in range(60):
+        queries.append(rng.choices([*vocab, "absent", "unknown"], k=rng.randint(1, 8)))
+    return queries
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_scores_equal_rank_bm25_on_the_seed_corpus(seed_papers: list[Paper], variant: str) -> None:
+    index = Index.build(seed_papers, params=bm25_params(variant))
+    reference = getattr(rank_bm25, variant)([document_terms(p) for p in seed_papers])
+    questions = [q.text for q in load_devset(seed_papers)]
+    for terms in [analyze_query(q) for q in questions] + _queries(seed_papers, 1):
+        expected = reference.get_scores(terms)
+        assert np.allclose(index.scores(terms), expected, rtol=1e-9, atol=1e-12), terms
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_scores_equal_rank_bm25_on_a_random_corpus(variant: str, seed: int) -> None:
+    papers = _random_papers(seed)
+    index = Index.build(papers, params=bm25_params(variant))
+    reference = getattr(rank_bm25, variant)([document_terms(p) for p in papers])
+    for terms in _queries(papers, seed):
+        expected = reference.get_scores(terms)
+        assert np.allclose(index.scores(terms), expected, rtol=1e-9, atol=1e-12), terms
+
+
+def test_papers_without_the_term_get_bm25plus_delta_share() -> None:
+    papers = _random_papers(4)
+    index = Index.build(papers, params=bm25_params("BM25Plus"))
+    without = [i for i, p in enumerate(papers) if "rare" not in document_terms(p)]
+    reference = rank_bm25.BM25Plus([document_terms(p) for p in papers]).get_scores(["rare"])
+    assert reference[without[0]] > 0
+    assert np.allclose(index.scores(["rare"])[without], reference[without], rtol=1e-9)
+
+
+@pytest.mark.parametrize("seed", [5, 6])
+def test_hits_are_rank_bm25_top_k(seed: int) -> None:
+    papers = _random_papers(seed)
+    index = Index.build(papers)
+    reference = rank_bm25.BM25Plus([document_terms(p) for p in papers])
+    for terms in _queries(papers, seed)[5:]:
+        query = " ".join(terms)
+        result = index.search(query, limit=10)
+        scores = reference.get_scores(analyze_query(query))
+        contains = [i for i, p in enumerate(papers) if set(document_terms(p)) & set(terms)]
+        best = sorted(scores[contains], reverse=True)[:10]
+        rows = [int(h.paper.id) - 1 for h in result.hits]
+        # Equal scores may differ in the last bit between the two, so ties can swap.
+        assert np.allclose([h.score for h in result.hits], best, rtol=1e-9)
+        assert np.allclose([h.score for h in result.hits], scores[rows], rtol=1e-9)
+        assert result.total == len(contains)
+
+
+def test_default_variant_is_bm25plus() -> None:
+    assert bm25_params("BM25Plus") == DEFAULT_PARAMS
+
+
+def test_unknown_variant_lists_valid_ones() -> None:
+    with pytest.raises(ValueError, match="BM25Okapi, BM25L, BM25Plus"):
+        bm25_params("BM25Fancy")
+
+
+@pytest.mark.parametrize(
+    ("question", "key"),
+    [
+        pytest.param("can multimodal LLMs understand videos of epileptic seizures", "S³"),
+        pytest.param("why batch normalization slows down dynamic sparse training", "SparseOpt"),
+        pytest.param("reusing precomputed KV caches of retrieved documents in RAG", "KV"),
+        pytest.param("stopping developers from gaming chatbot arena leaderboards", "YRWR"),
+        pytest.param("building atomic models of proteins from cryo electron microscopy", "CryoACE"),
+        pytest.param("r3 refiner", "R³-Refiner", id="r3-refiner"),
+        pytest.param("first order methods with generalized smoothness", "smoothness", id="fo"),
+    ],
+)
+def test_paraphrased_question_finds_its_paper_first(
+    seed_index: Index, question: str, key: str
+) -> None:
+    result = seed_index.search(question, limit=1)
+    assert key in result.hits[0].paper.abstract
+
+
+def test_snippets_fit_and_mark_query_words(seed_index: Index) -> None:
+    for question in [q.text for q in load_devset(seed_index.papers)]:
+        result = seed_index.search(question, limit=5)
+        for hit in result.hits:
+            snippet = hit.snippet
+            assert 0 < len(snippet.text) <= MAX_SNIPPET_CHARS
+            assert snippet.text.replace("…", "") in hit.paper.abstract.replace("\n", " ") or (
+                all(part in hit.paper.abstract for part in snippet.text.split("…") if part)
+            )
+            ends = [e for _, e in snippet.marks]
+            assert list(snippet.marks) == sorted(snippet.marks)
+            assert all(s < e for s, e in snippet.marks)
+            assert all(a[1] <= b[0] for a, b in pairwise(snippet.marks))
+            assert all(e <= len(snippet.text) for e in ends)
+            for s, e in snippet.marks:
+                assert set(analyze(snippet.text[s:e])) & set(result.terms), snippet.text[s:e]
+
+
+def test_snippet_is_the_best_matching_sentence(seed_index: Index) -> None:
+    hit = seed_index.search("batch normalization sparse training", limit=1).hits[0]
+    assert "Batch Normalization (BN) adversely affects sparse training" in hit.snippet.text
+    marked = [hit.snippet.text[s:e].lower() for s, e in hit.snippet.marks]
+    assert "batch" in marked and "sparse" in marked
+
+
+def test_snippet_without_matches_is_the_opening(seed_index: Index) -> None:
+    paper = seed_index.papers[0]
+    snippet = seed_index.snippet(paper.abstract, ["zzzunknown"])
+    assert snippet.marks == ()
+    assert paper.abstract.startswith(snippet.text.rstrip("…"))
+
+
+def test_long_sentence_is_cut_on_word_boundaries_around_the_match() -> None:
+    words = [f"filler{i}" for i in range(80)]
+    abstract = " ".join(words) + " target word here " + " ".join(words) + "."
+    index = Index.build([Paper("1", "A", abstract), Paper("2", "B", "other text entirely")])
+    snippet = index.search("target", limit=1).hits[0].snippet
+    assert len(snippet.text) <= MAX_SNIPPET_CHARS
+    assert snippet.text.startswith("…") and snippet.text.endswith("…")
+    (s, e), *_ = snippet.marks
+    assert snippet.text[s:e] == "target"
+    assert all(
+        w.startswith("filler") or w in {"target", "word", "here"}
+        for w in snippet.text.strip("…").split()
+    )
+
+
+def test_paging_continues_where_the_last_page_ended(seed_index: Index) -> None:
+    everything = seed_index.search("learning models", limit=12)
+    page = seed_index.search("learning models", limit=4, offset=4)
+    assert [h.paper.id for h in page.hits] == [h.paper.id for h in everything.hits[4:8]]
+    assert page.offset == 4
+    assert page.total == everything.total
+
+
+def test_offset_past_the_end_gives_no_hits(seed_index: Index) -> None:
+    result = seed_index.search("learning", limit=5, offset=10_000)
+    assert result.hits == ()
+    assert result.total > 0
+
+
+def test_similar_excludes_the_paper_and_finds_related_ones(seed_index: Index) -> None:
+    mixup = next(p for p in seed_index.papers if "applying mixup to graph data" in p.abstract)
+    hits = seed_index.similar(mixup.id, limit=5)
+    assert len(hits) == 5
+    assert mixup.id not in [h.paper.id for h in hits]
+    assert [h.score for h in hits] == sorted((h.score for h in hits), reverse=True)
+
+
+def test_similar_of_unknown_id_is_empty(seed_index: Index) -> None:
+    assert seed_index.similar("no-such-paper") == ()
+
+
+def test_get_finds_papers_by_id(seed_index: Index) -> None:
+    paper = seed_index.papers[3]
+    assert seed_index.get(paper.id) is paper
+    assert seed_index.get("nope") is None
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "how to bake sourdough bread at home",
+        "cheap flights from London to Paris",
+        "a novel about a detective solving a murder in Victorian London",
+    ],
+)
+def test_off_topic_question_is_not_confident(seed_index: Index, query: str) -> None:
+    result = seed_index.search(query)
+    assert not result.confident
+    assert result.confidence < CONFIDENT_COVERAGE
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "can multimodal LLMs understand videos of epileptic seizures",
+        "why batch normalization slows down dynamic sparse training",
+        "r3 refiner",
+    ],
+)
+def test_on_topic_question_is_confident(seed_index: Index, query: str) -> None:
+    assert seed_index.search(query).confident
+
+
+def test_confidence_is_the_top_hit_coverage(seed_index: Index) -> None:
+    result = seed_index.search("sparse training and sourdough bread", limit=3)
+    assert result.confidence == pytest.approx(result.hits[0].coverage)
+    assert 0 < result.confidence < 1
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        pytest.param("", id="empty"),
+        pytest.param("   \n\t ", id="blank"),
+        pytest.param("the of and which", id="stopwords"),
+        pytest.param("model " * 2_000, id="10k-chars"),
+        pytest.param("😀" * 300, id="emoji"),
+        pytest.param("深度学习的论文", id="chinese"),
+        pytest.param("\ud800\x00\x1b", id="surrogate-control"),
+        pytest.param("$$^^{{}}\\\\", id="markup-only"),
+    ],
+)
+def test_hostile_queries_never_raise(seed_index: Index, query: str) -> None:
+    result = seed_index.search(query, limit=5)
+    assert len(result.hits) <= 5
+    if not result.terms:
+        assert result.hits == () and result.total == 0 and not result.confident
+
+
+def test_nothing_searchable_gives_empty_terms(seed_index: Index) -> None:
+    assert seed_index.search("the and of").terms == ()
+
+
+def test_negative_limit_and_offset_are_clamped(seed_index: Index) -> None:
+    result = seed_index.search("learning", limit=-3, offset=-2)
+    assert result.hits == () and result.offset == 0
+
+
+def test_empty_corpus_searches_to_nothing() -> None:
+    index = Index.build([])
+    assert index.search("anything").hits == ()
+    assert index.stats().papers == 0
+
+
+def test_state_round_trip_gives_the_same_results(seed_index: Index) -> None:
+    state = seed_index.to_state()
+    assert all(isinstance(v, (np.ndarray, str, int, float)) for v in state.values())
+    loaded = Index.from_state(seed_index.papers, state)
+    for query in ["sparse training", "diffusion protein", "llm judges"]:
+        a, b = seed_index.search(query, limit=5), loaded.search(query, limit=5)
+        assert [(h.paper.id, h.score) for h in a.hits] == [(h.paper.id, h.score) for h in b.hits]
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        pytest.param(lambda s: s.pop("contribs"), id="missing-array"),
+        pytest.param(lambda s: s.update(analyzer_version="0"), id="old-analyzer"),
+        pytest.param(lambda s: s.update(doc_ids=s["doc_ids"][:-1]), id="truncated"),
+        pytest.param(lambda s: s.update(papers=1), id="other-corpus"),
+        pytest.param(lambda s: s.update(indptr=s["indptr"][::-1].copy()), id="corrupt"),
+    ],
+)
+def test_damaged_state_is_rejected(seed_index: Index, damage) -> None:
+    state = dict(seed_index.to_state())
+    damage(state)
+    with pytest.raises(ValueError):
+        Index.from_state(seed_index.papers, state)
+
+
+def test_stats_count_the_arrays(seed_index: Index) -> None:
+    stats = seed_index.stats()
+    assert stats.papers == len(seed_index.papers)
+    assert stats.postings > stats.terms > 1000
+    assert stats.memory_bytes > stats.postings * 12
+    assert stats.sources >= 1
