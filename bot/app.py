@@ -1,0 +1,189 @@
+"""The PTB Application: builder chain, handler table, and the `run` entry point."""
+
+from __future__ import annotations
+
+import logging
+import signal
+import sys
+import time
+from types import FrameType
+
+from telegram import BotCommand, Update
+from telegram.error import InvalidToken
+from telegram.ext import (
+    AIORateLimiter,
+    Application,
+    ApplicationBuilder,
+    CallbackQueryHandler,
+    CommandHandler,
+    InlineQueryHandler,
+    MessageHandler,
+    filters,
+)
+
+from bot import handlers, render
+from bot.config import ConfigError, Settings, load_settings
+from bot.corpus import CorpusError, load_corpus
+from bot.logs import configure_logging, redact
+from bot.search import Index
+
+logger = logging.getLogger(__name__)
+
+RATE_LIMIT_RETRIES = 3  # ours: RetryAfter (429) retries before a send gives up
+CONCURRENT_UPDATES = 32  # ours: updates handled at once; handlers share only bot_data
+ALLOWED_UPDATES = (
+    Update.MESSAGE,
+    Update.EDITED_MESSAGE,
+    Update.CALLBACK_QUERY,
+    Update.INLINE_QUERY,
+)
+"""The update types the handlers below use; Telegram need not send others."""
+
+NO_TOKEN_MESSAGE = """\
+No Telegram bot token: TELEGRAM_BOT_TOKEN is not set.
+
+  1. In Telegram, open @BotFather, send /newbot and follow the steps; it replies with
+     a token like 123456789:AAH... .
+  2. Put it in a file named .env in this folder:
+         TELEGRAM_BOT_TOKEN=123456789:AAH...
+     (see .env.example for the other settings), or export it in your shell.
+  3. Run `uv run python -m bot` again.
+
+To try the bot without a token, chat with it in the terminal:
+  uv run python -m bot console
+"""
+
+
+async def post_init(application: Application) -> None:
+    """Register the command menu once the bot is initialised."""
+    await application.bot.set_my_commands(
+        [BotCommand(command, description) for command, description in render.COMMANDS]
+    )
+    index: Index = application.bot_data[handlers.INDEX]
+    logger.info("Bot @%s is up with %d papers", application.bot.username, len(index))
+
+
+def build_application(settings: Settings, index: Index) -> Application:
+    """An Application for `settings` serving `index`; call `run_polling` or use `async with`."""
+    if not settings.token:
+        raise ConfigError("TELEGRAM_BOT_TOKEN", "is not set")
+    builder = (
+        ApplicationBuilder()
+        .token(settings.token)
+        .rate_limiter(AIORateLimiter(max_retries=RATE_LIMIT_RETRIES))
+        .concurrent_updates(CONCURRENT_UPDATES)
+        .post_init(post_init)
+    )
+    if settings.api_base_url:
+        builder = builder.base_url(settings.api_base_url)
+    application = builder.build()
+    application.bot_data[handlers.INDEX] = index
+    application.bot_data[handlers.RESULTS_PER_PAGE] = settings.results_per_page
+
+    messages = filters.UpdateType.MESSAGES  # new and edited; never channel posts
+    private = filters.ChatType.PRIVATE
+    groups = filters.ChatType.GROUPS
+
+    # Commands (CommandHandler ignores `/cmd@otherbot`)
+    application.add_handler(CommandHandler("start", handlers.start))
+    application.add_handler(CommandHandler("help", handlers.help_command))
+    application.add_handler(CommandHandler("search", handlers.search))
+    application.add_handler(CommandHandler("paper", handlers.paper))
+    application.add_handler(CommandHandler("similar", handlers.similar))
+    application.add_handler(CommandHandler("random", handlers.random_paper))
+    application.add_handler(CommandHandler("stats", handlers.stats))
+    application.add_handler(
+        MessageHandler(messages & handlers.PAPER_COMMAND, handlers.paper_shortcut)
+    )
+
+    # Questions: any text in private; in groups only what mentions or replies to the bot
+    application.add_handler(
+        MessageHandler(messages & private & filters.TEXT & ~filters.COMMAND, handlers.private_text)
+    )
+    application.add_handler(
+        MessageHandler(
+            messages & groups & filters.TEXT & ~filters.COMMAND & handlers.ADDRESSED_TO_BOT,
+            handlers.group_text,
+        )
+    )
+    application.add_handler(
+        MessageHandler(messages & private & filters.COMMAND, handlers.unknown_command)
+    )
+    application.add_handler(
+        MessageHandler(
+            filters.UpdateType.MESSAGE & private & ~filters.TEXT & ~filters.StatusUpdate.ALL,
+            handlers.not_text,
+        )
+    )
+
+    # Buttons and inline mode
+    application.add_handler(CallbackQueryHandler(handlers.button))
+    application.add_handler(InlineQueryHandler(handlers.inline_query))
+
+    application.add_error_handler(handlers.error_handler)
+    return application
+
+
+def _stop_on_sigterm(signum: int, frame: FrameType | None) -> None:
+    raise KeyboardInterrupt
+
+
+def run(*, webhook: bool = False) -> int:
+    """Start the bot in polling mode; returns the process exit code."""
+    try:
+        settings = load_settings()
+    except ConfigError as exc:
+        print(f"Configuration error: {exc}", file=sys.stderr)
+        return 2
+    if not settings.token:
+        print(NO_TOKEN_MESSAGE, file=sys.stderr)
+        return 2
+    configure_logging(settings.log_level, secrets=[settings.token])
+    if webhook:
+        print("Webhook mode is not available yet; run without --webhook.", file=sys.stderr)
+        return 2
+
+    # Until PTB installs its own handlers, SIGTERM stops start-up as cleanly as Ctrl-C.
+    signal.signal(signal.SIGTERM, _stop_on_sigterm)
+    try:
+        started = time.perf_counter()
+        report = load_corpus(settings.corpus)
+        if not report.papers:
+            print(
+                f"Configuration error: CORPUS: no papers found in "
+                f"{', '.join(map(str, settings.corpus))}",
+                file=sys.stderr,
+            )
+            return 2
+        for line in report.skipped:
+            logger.warning("Skipped %s", line)
+        index = Index.build(report.papers)
+        logger.info(
+            "Indexed %d papers from %d files in %.2f s",
+            len(report.papers),
+            len(report.sources),
+            time.perf_counter() - started,
+        )
+        application = build_application(settings, index)
+        application.run_polling(
+            allowed_updates=ALLOWED_UPDATES,
+            stop_signals=(signal.SIGINT, signal.SIGTERM),
+        )
+    except KeyboardInterrupt:
+        return 0
+    except CorpusError as exc:
+        print(f"Corpus error: {exc}", file=sys.stderr)
+        return 2
+    except InvalidToken:
+        print(
+            "Telegram rejected TELEGRAM_BOT_TOKEN. Check it with @BotFather (/token shows it "
+            "again, /revoke makes a new one) and update .env.",
+            file=sys.stderr,
+        )
+        return 2
+    except Exception as exc:  # last resort: one redacted line, not a traceback with the token
+        print(f"The bot stopped: {redact(repr(exc), [settings.token])}", file=sys.stderr)
+        logger.debug("Stopped by", exc_info=True)
+        return 1
+    logger.info("Stopped")
+    return 0

@@ -1,0 +1,163 @@
+"""Settings from the environment and an optional `.env` file (the environment wins)."""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_CORPUS = REPO_ROOT / "corpus"
+DEFAULT_RESULTS_PER_PAGE = 5
+MIN_RESULTS_PER_PAGE = 1
+MAX_RESULTS_PER_PAGE = 10  # one page must fit one message (render budgets per result)
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+
+# Tokens look like `123456789:AAH...`; checked only for shape, Telegram decides validity.
+_TOKEN_SHAPE = re.compile(r"^\d{1,20}:[A-Za-z0-9_-]{1,200}$")
+_DOTENV_LINE = re.compile(r"^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*?)\s*$")
+
+
+class ConfigError(Exception):
+    """A setting with an unusable value; names the setting, never echoes secrets."""
+
+    def __init__(self, setting: str, reason: str) -> None:
+        self.setting = setting
+        self.reason = reason
+        super().__init__(f"{setting}: {reason}")
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """Everything the bot reads from its environment."""
+
+    token: str | None = field(default=None, repr=False)
+    """TELEGRAM_BOT_TOKEN; None when unset (console mode needs none)."""
+    api_base_url: str | None = None
+    """TELEGRAM_API_BASE_URL: PTB `base_url` (token, `/method` appended); None: Telegram's."""
+    corpus: tuple[Path, ...] = (DEFAULT_CORPUS,)
+    """CORPUS: files or directories, separated by the OS path separator."""
+    results_per_page: int = DEFAULT_RESULTS_PER_PAGE
+    """RESULTS_PER_PAGE: hits per answer page, 1..10."""
+    log_level: str = "INFO"
+    """LOG_LEVEL: one of DEBUG, INFO, WARNING, ERROR, CRITICAL."""
+
+
+def parse_dotenv(text: str) -> dict[str, str]:
+    """Parse simple `KEY=VALUE` lines: comments, blank lines, `export`, single/double quotes."""
+    values: dict[str, str] = {}
+    for raw in text.splitlines():
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        match = _DOTENV_LINE.match(line)
+        if not match:
+            continue
+        key, value = match.group(1), match.group(2)
+        if value[:1] in ("'", '"'):
+            quote = value[0]
+            end = value.find(quote, 1)
+            value = value[1:end] if end != -1 else value[1:]
+            if quote == '"':
+                value = value.replace("\\n", "\n")
+        else:
+            # An unquoted value ends at ` #` (an inline comment).
+            value = re.split(r"\s+#", value, maxsplit=1)[0].strip()
+        values[key] = value
+    return values
+
+
+def read_dotenv(path: Path) -> dict[str, str]:
+    """The `.env` file at `path` parsed, or nothing when it does not exist."""
+    try:
+        return parse_dotenv(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return {}
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(".env", f"cannot read {path}: {exc}") from exc
+
+
+def load_settings(
+    environ: Mapping[str, str] | None = None, *, env_file: Path | None = Path(".env")
+) -> Settings:
+    """Settings from `environ` (default `os.environ`) over `env_file`; raises ConfigError."""
+    merged: dict[str, str] = dict(read_dotenv(env_file)) if env_file is not None else {}
+    merged.update(os.environ if environ is None else environ)
+
+    def get(name: str) -> str | None:
+        value = merged.get(name)
+        if value is None or not value.strip():
+            return None
+        return value.strip()
+
+    return Settings(
+        token=_token(get("TELEGRAM_BOT_TOKEN")),
+        api_base_url=_base_url(get("TELEGRAM_API_BASE_URL")),
+        corpus=_corpus(get("CORPUS")),
+        results_per_page=_results_per_page(get("RESULTS_PER_PAGE")),
+        log_level=_log_level(get("LOG_LEVEL")),
+    )
+
+
+def _token(value: str | None) -> str | None:
+    if value is None:
+        return None
+    if not _TOKEN_SHAPE.match(value):
+        # The value itself is not repeated: it may be a real secret pasted wrongly.
+        raise ConfigError(
+            "TELEGRAM_BOT_TOKEN",
+            "does not look like a bot token (expected digits, a colon, then letters, "
+            "digits, _ or -, as @BotFather gives it)",
+        )
+    return value
+
+
+def _base_url(value: str | None) -> str | None:
+    if value is None:
+        return None
+    if not re.match(r"^https?://[^\s/]+", value):
+        raise ConfigError(
+            "TELEGRAM_API_BASE_URL",
+            f"must be an http:// or https:// URL such as https://api.telegram.org/bot, "
+            f"got {value!r}",
+        )
+    return value.rstrip("/")
+
+
+def _corpus(value: str | None) -> tuple[Path, ...]:
+    if value is None:
+        return (DEFAULT_CORPUS,)
+    paths = tuple(Path(part).expanduser() for part in value.split(os.pathsep) if part.strip())
+    if not paths:
+        return (DEFAULT_CORPUS,)
+    for path in paths:
+        if not path.exists():
+            raise ConfigError("CORPUS", f"no such file or directory: {path}")
+    return paths
+
+
+def _results_per_page(value: str | None) -> int:
+    if value is None:
+        return DEFAULT_RESULTS_PER_PAGE
+    try:
+        number = int(value)
+    except ValueError:
+        number = None
+    if number is None or not MIN_RESULTS_PER_PAGE <= number <= MAX_RESULTS_PER_PAGE:
+        raise ConfigError(
+            "RESULTS_PER_PAGE",
+            f"must be a whole number from {MIN_RESULTS_PER_PAGE} to {MAX_RESULTS_PER_PAGE}, "
+            f"got {value!r}",
+        )
+    return number
+
+
+def _log_level(value: str | None) -> str:
+    if value is None:
+        return "INFO"
+    level = value.upper()
+    if level not in LOG_LEVELS:
+        raise ConfigError("LOG_LEVEL", f"must be one of {', '.join(LOG_LEVELS)}, got {value!r}")
+    return level

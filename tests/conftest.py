@@ -1,0 +1,49 @@
+"""Shared fixtures: the seed corpus, its index, a fake Bot API server, the bot Application."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+# `uv run pytest` does not put the repository root on sys.path (the project is not a
+# package); without this, `import bot` fails in every test module.
+_REPO_ROOT = str(Path(__file__).resolve().parent.parent)
+if _REPO_ROOT not in sys.path:
+    sys.path.insert(0, _REPO_ROOT)
+
+from fake_bot_api import FakeBotApi  # noqa: E402
+
+from bot.config import DEFAULT_CORPUS, Settings  # noqa: E402
+from bot.corpus import Paper, load_corpus  # noqa: E402
+from bot.search import Index  # noqa: E402
+
+
+@pytest.fixture(scope="session")
+def papers() -> tuple[Paper, ...]:
+    """The papers of the repository's seed corpus."""
+    return load_corpus([DEFAULT_CORPUS]).papers
+
+
+@pytest.fixture(scope="session")
+def index(papers: tuple[Paper, ...]) -> Index:
+    """The seed corpus indexed once per session (the index is immutable)."""
+    return Index.build(papers)
+
+
+@pytest.fixture
+def fake_api() -> Iterator[FakeBotApi]:
+    """A fresh fake Telegram Bot API server on 127.0.0.1."""
+    with FakeBotApi() as api:
+        yield api
+
+
+@pytest.fixture
+def app(fake_api: FakeBotApi, index: Index):  # -> telegram.ext.Application
+    """The real bot Application talking to `fake_api`; use `async with app:`."""
+    from bot.app import build_application
+
+    settings = Settings(token=fake_api.token, api_base_url=fake_api.base_url)
+    return build_application(settings, index)
