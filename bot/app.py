@@ -124,6 +124,14 @@ def build_application(settings: Settings, index: Index) -> Application:
     return application
 
 
+def _without_invalid_token_traceback(record: logging.LogRecord) -> bool:
+    """PTB logs a rejected token with a traceback; `run` explains it in one line instead."""
+    if record.exc_info and isinstance(record.exc_info[1], InvalidToken):
+        record.exc_info = None
+        record.exc_text = None
+    return True
+
+
 def _stop_on_sigterm(signum: int, frame: FrameType | None) -> None:
     raise KeyboardInterrupt
 
@@ -139,6 +147,9 @@ def run(*, webhook: bool = False) -> int:
         print(NO_TOKEN_MESSAGE, file=sys.stderr)
         return 2
     configure_logging(settings.log_level, secrets=[settings.token])
+    if settings.log_level != "DEBUG":
+        for handler in logging.getLogger().handlers:
+            handler.addFilter(_without_invalid_token_traceback)
     if webhook:
         print("Webhook mode is not available yet; run without --webhook.", file=sys.stderr)
         return 2
