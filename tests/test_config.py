@@ -1,0 +1,86 @@
+"""Settings: env over .env, defaults, and errors that name the setting."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bot.config import DEFAULT_CORPUS, ConfigError, Settings, load_settings, parse_dotenv
+
+TOKEN = "123456:ABC-def_ghi"
+
+
+def test_dotenv_handles_quotes_comments_and_export() -> None:
+    text = """
+    # a comment
+    export TELEGRAM_BOT_TOKEN="123456:ABC-def_ghi"
+    LOG_LEVEL=debug   # inline comment
+    CORPUS='papers dir'
+    EMPTY=
+    not a line
+    """
+    assert parse_dotenv(text) == {
+        "TELEGRAM_BOT_TOKEN": TOKEN,
+        "LOG_LEVEL": "debug",
+        "CORPUS": "papers dir",
+        "EMPTY": "",
+    }
+
+
+def test_environment_wins_over_dotenv(tmp_path: Path) -> None:
+    env_file = tmp_path / ".env"
+    env_file.write_text("TELEGRAM_BOT_TOKEN=1:fromfile\nRESULTS_PER_PAGE=3\n")
+    settings = load_settings({"TELEGRAM_BOT_TOKEN": TOKEN}, env_file=env_file)
+    assert settings.token == TOKEN
+    assert settings.results_per_page == 3
+
+
+def test_defaults_without_anything(tmp_path: Path) -> None:
+    settings = load_settings({}, env_file=tmp_path / "missing.env")
+    assert settings == Settings()
+    assert settings.token is None and settings.corpus == (DEFAULT_CORPUS,)
+    assert settings.results_per_page == 5 and settings.log_level == "INFO"
+
+
+def test_token_never_appears_in_repr() -> None:
+    assert TOKEN not in repr(Settings(token=TOKEN))
+
+
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [
+        pytest.param("RESULTS_PER_PAGE", "0", id="page-zero"),
+        pytest.param("RESULTS_PER_PAGE", "11", id="page-too-big"),
+        pytest.param("RESULTS_PER_PAGE", "five", id="page-not-a-number"),
+        pytest.param("LOG_LEVEL", "LOUD", id="log-level"),
+        pytest.param("TELEGRAM_API_BASE_URL", "api.telegram.org/bot", id="no-scheme"),
+        pytest.param("TELEGRAM_BOT_TOKEN", "not a token", id="token-shape"),
+        pytest.param("CORPUS", "/no/such/dir", id="corpus-missing"),
+    ],
+)
+def test_invalid_values_name_the_setting(tmp_path: Path, name: str, value: str) -> None:
+    with pytest.raises(ConfigError) as caught:
+        load_settings({name: value}, env_file=None)
+    assert caught.value.setting == name
+    assert str(caught.value).startswith(f"{name}: ")
+
+
+def test_bad_token_error_does_not_echo_the_value() -> None:
+    with pytest.raises(ConfigError) as caught:
+        load_settings({"TELEGRAM_BOT_TOKEN": "123456:secret with space"}, env_file=None)
+    assert "secret" not in str(caught.value)
+
+
+def test_base_url_and_corpus_list(tmp_path: Path) -> None:
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b.txt").write_text("x")
+    settings = load_settings(
+        {
+            "TELEGRAM_API_BASE_URL": "http://127.0.0.1:8081/bot/",
+            "CORPUS": f"{tmp_path / 'a'}:{tmp_path / 'b.txt'}",
+        },
+        env_file=None,
+    )
+    assert settings.api_base_url == "http://127.0.0.1:8081/bot"
+    assert settings.corpus == (tmp_path / "a", tmp_path / "b.txt")
