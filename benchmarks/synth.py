@@ -151,9 +151,20 @@ class _WordMaker:
                 return name
 
 
-def generate(n_docs: int, *, seed: int = 0, seed_dir: Path = SEED_DIR) -> SynthCorpus:
-    """`n_docs` synthetic papers; the same arguments always give the same corpus."""
-    rng = np.random.default_rng(seed)
+@dataclass(frozen=True, slots=True)
+class _Distribution:
+    """Everything about a corpus of a given size that comes before its words are drawn."""
+
+    vocabulary: list[str]
+    probabilities: np.ndarray
+    cdf: np.ndarray
+    seed_words: int
+    lengths: np.ndarray
+    maker: _WordMaker
+
+
+def _distribution(n_docs: int, rng: np.random.Generator, seed_dir: Path) -> _Distribution:
+    """Abstract lengths, the vocabulary (Heaps-sized) and its Zipf–Mandelbrot probabilities."""
     counts, spelling = _surface_forms(seed_abstracts(seed_dir))
     seed_tokens = sum(counts.values())
     # Ties in the seed counts are broken by a seeded shuffle, then ranked by count.
@@ -172,7 +183,15 @@ def generate(n_docs: int, *, seed: int = 0, seed_dir: Path = SEED_DIR) -> SynthC
     probabilities = weights / weights.sum()
     cdf = np.cumsum(probabilities)
     cdf[-1] = 1.0
+    return _Distribution(vocabulary, probabilities, cdf, len(keys), lengths, maker)
 
+
+def generate(n_docs: int, *, seed: int = 0, seed_dir: Path = SEED_DIR) -> SynthCorpus:
+    """`n_docs` synthetic papers; the same arguments always give the same corpus."""
+    rng = np.random.default_rng(seed)
+    dist = _distribution(n_docs, rng, seed_dir)
+    vocabulary, cdf, lengths, maker = dist.vocabulary, dist.cdf, dist.lengths, dist.maker
+    total = int(lengths.sum())
     ranks = np.searchsorted(cdf, rng.random(total), side="right").astype(np.int32)
     # Topic words: content words (past the top 150 ranks) each abstract keeps returning to.
     content_cdf = cdf[150:] - cdf[149]
@@ -201,8 +220,8 @@ def generate(n_docs: int, *, seed: int = 0, seed_dir: Path = SEED_DIR) -> SynthC
     return SynthCorpus(
         papers=tuple(papers),
         vocabulary=tuple(vocabulary),
-        probabilities=probabilities,
-        seed_words=len(keys),
+        probabilities=dist.probabilities,
+        seed_words=dist.seed_words,
         tokens=total,
     )
 
@@ -230,10 +249,21 @@ def _sentences(tokens: list[str], rng: np.random.Generator) -> str:
     return " ".join(out)
 
 
+def queries_for(n_docs: int, n: int = 200, *, seed: int = 0, query_seed: int = 1) -> list[str]:
+    """The queries `queries` gives for `generate(n_docs, seed=seed)`, without generating it."""
+    dist = _distribution(n_docs, np.random.default_rng(seed), SEED_DIR)
+    return _queries(dist.vocabulary, dist.probabilities, n, query_seed)
+
+
 def queries(corpus: SynthCorpus, n: int = 200, *, seed: int = 1) -> list[str]:
     """`n` queries of 1-5 words, each drawn by frequency from the non-function-word vocabulary."""
+    return _queries(corpus.vocabulary, corpus.probabilities, n, seed)
+
+
+def _queries(vocabulary: Sequence[str], probabilities: np.ndarray, n: int, seed: int) -> list[str]:
+    """`n` queries of 1-5 words drawn by frequency from ranks past `QUERY_MIN_RANK`."""
     rng = np.random.default_rng(seed)
-    probs = corpus.probabilities[QUERY_MIN_RANK:]
+    probs = probabilities[QUERY_MIN_RANK:]
     cdf = np.cumsum(probs / probs.sum())
     cdf[-1] = 1.0
     out = []
@@ -241,7 +271,7 @@ def queries(corpus: SynthCorpus, n: int = 200, *, seed: int = 1) -> list[str]:
         picks = QUERY_MIN_RANK + np.searchsorted(
             cdf, rng.random(int(rng.integers(1, 6))), side="right"
         )
-        out.append(" ".join(corpus.vocabulary[int(r)].lower() for r in picks))
+        out.append(" ".join(vocabulary[int(r)].lower() for r in picks))
     return out
 
 

@@ -1,0 +1,381 @@
+"""Scale benchmark: this engine against rank-bm25 and bm25s, 57 to 300,000 papers.
+
+For each corpus size (synthetic, `benchmarks/synth.py`) and each method, a fresh
+subprocess loads the papers, then measures:
+
+- build: seconds to index the papers, tokenization included (same analyzer for all);
+- memory: resident memory added by the build (VmRSS after minus before, the token lists
+  freed) and its peak (VmHWM, reset via /proc/self/clear_refs just before the build);
+- latency: p50/p99 over 200 queries (1-5 words, top-10), query analysis included.
+
+Methods: (a) `Index` (the ranking core `_top`, plus the full `search()` with snippets),
+(b) the engine's rank-bm25 class `get_scores` + argpartition top-10, (c) bm25s with the
+numpy and the numba backend (numba's JIT compile is the first query, reported apart).
+(a)'s top-10 ids and scores are checked against (b)'s for every query.
+
+    UV_PYTHON_DOWNLOADS=never uv run --group bench python benchmarks/scale.py
+    ... benchmarks/scale.py --quick                    # 57 and 3,300 papers
+    ... benchmarks/scale.py --sizes 100000 --methods engine,rank_bm25
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import math
+import os
+import platform
+import subprocess
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent
+for path in (str(REPO), str(HERE)):
+    if path not in sys.path:
+        sys.path.insert(0, path)
+
+import synth  # noqa: E402
+
+RESULTS = HERE / "results"
+SIZES = (57, 3300, 100_000, 300_000)
+METHODS = ("engine", "rank_bm25", "bm25s_numpy", "bm25s_numba")
+K = 10
+N_QUERIES = 200
+SCORE_TOLERANCE = 1e-9  # relative; the engine reorders no float operations, so ~1e-15 in practice
+
+
+# --- worker: one method, one corpus, one fresh process -------------------------------------
+
+
+def _proc_status_kb(field: str) -> int:
+    """A `/proc/self/status` field in kB (VmRSS, VmHWM)."""
+    with open("/proc/self/status") as status:
+        for line in status:
+            if line.startswith(field + ":"):
+                return int(line.split()[1])
+    raise KeyError(field)
+
+
+def _reset_peak() -> bool:
+    """Reset VmHWM to the current RSS (Linux ≥ 4.0); False if not allowed."""
+    try:
+        with open("/proc/self/clear_refs", "w") as refs:
+            refs.write("5")
+        return True
+    except OSError:
+        return False
+
+
+def _top_k(scores: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """The `k` best rows by (score desc, row asc), as the engine orders ties."""
+    n = len(scores)
+    if k < n:
+        kth = np.partition(scores, n - k)[n - k]
+        rows = np.flatnonzero(scores >= kth)
+    else:
+        rows = np.arange(n)
+    order = np.lexsort((rows, -scores[rows]))[:k]
+    return rows[order], scores[rows[order]]
+
+
+def worker(method: str, corpus: Path, queries: list[str]) -> dict:
+    """Build one method's index over `corpus`, measure it, and run the queries."""
+    from bot.search import DEFAULT_PARAMS, Index, document_terms
+    from bot.text import Analyzer, analyze_query
+
+    if method == "rank_bm25":
+        import rank_bm25
+    elif method.startswith("bm25s"):
+        import bm25s
+
+        if method == "bm25s_numba":
+            import numba  # noqa: F401  (imported before the baseline: not index memory)
+
+    papers = synth.read_jsonl(corpus)
+    query_analyzer = Analyzer(max_cache=10_000)
+    gc.collect()
+    rss_before = _proc_status_kb("VmRSS")
+    peak_ok = _reset_peak()
+    started = time.perf_counter()
+    index = engine = retriever = None
+    if method == "engine":
+        index = Index.build(papers)
+    else:
+        # The engine's own document terms (title twice, then abstract), so scores compare.
+        analyzer = Analyzer()
+        tokens = [document_terms(p, analyzer) for p in papers]
+        del analyzer
+        if method == "rank_bm25":
+            params = DEFAULT_PARAMS  # the rank-bm25 class and parameters `Index.build` uses
+            extra = (
+                {"epsilon": params.epsilon}
+                if params.variant == "BM25Okapi"
+                else {"delta": params.delta}
+            )
+            engine = getattr(rank_bm25, params.variant)(tokens, k1=params.k1, b=params.b, **extra)
+        else:
+            retriever = bm25s.BM25(
+                method="bm25+",
+                k1=1.5,
+                b=0.75,
+                delta=1.0,
+                backend="numba" if method == "bm25s_numba" else "numpy",
+            )
+            retriever.index(tokens, show_progress=False)
+        del tokens
+    build_s = time.perf_counter() - started
+    gc.collect()
+    rss_after = _proc_status_kb("VmRSS")
+    peak = _proc_status_kb("VmHWM")
+
+    def rank(query: str) -> tuple[np.ndarray, np.ndarray]:
+        terms = analyze_query(query, query_analyzer)
+        if index is not None:
+            rows, scores, _ = index._top(terms, K)
+            return rows, scores
+        if engine is not None:
+            return _top_k(engine.get_scores(terms), K)
+        if method == "bm25s_numba":
+            # Its input check wants a non-empty list of ids; "" is bm25s's own empty-query token.
+            ids = retriever.get_tokens_ids(terms) or [retriever.vocab_dict[""]]
+            docs, scores = retriever.retrieve(
+                [ids], k=min(K, len(papers)), show_progress=False, n_threads=0
+            )
+        else:
+            docs, scores = retriever.retrieve(
+                [terms], k=min(K, len(papers)), show_progress=False, n_threads=0
+            )
+        return docs[0], scores[0]
+
+    first_started = time.perf_counter()
+    rank(queries[0])  # warm-up; for numba, the JIT compile
+    first_query_s = time.perf_counter() - first_started
+    latencies, tops = [], []
+    for query in queries:
+        t0 = time.perf_counter()
+        rows, scores = rank(query)
+        latencies.append(time.perf_counter() - t0)
+        tops.append([[papers[int(r)].id for r in rows], [float(s) for s in scores]])
+    search_latencies = []
+    if index is not None:
+        for query in queries:
+            t0 = time.perf_counter()
+            index.search(query, limit=K)
+            search_latencies.append(time.perf_counter() - t0)
+    return {
+        "method": method,
+        "papers": len(papers),
+        "build_s": build_s,
+        "rss_before_kb": rss_before,
+        "index_kb": rss_after - rss_before,
+        "peak_kb": peak - rss_before if peak_ok else None,
+        "first_query_s": first_query_s,
+        "latencies_s": latencies,
+        "search_latencies_s": search_latencies,
+        "tops": tops,
+        "variant": DEFAULT_PARAMS.variant,
+    }
+
+
+# --- driver --------------------------------------------------------------------------------
+
+
+def corpus_file(n_docs: int) -> Path:
+    """The JSONL corpus of `n_docs` synthetic papers, generated once and kept in results/."""
+    path = RESULTS / f"synth-{n_docs}.jsonl"
+    if not path.exists():
+        print(f"generating {n_docs:,} papers -> {path}", file=sys.stderr, flush=True)
+        synth.write_jsonl(synth.generate(n_docs).papers, path)
+    return path
+
+
+def run_worker(method: str, n_docs: int, queries: list[str], timeout: float) -> dict:
+    """Run `worker` in a fresh interpreter and return its measurements."""
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    queries_path = RESULTS / f"queries-{n_docs}.json"
+    queries_path.write_text(json.dumps(queries))
+    out = RESULTS / f"worker-{method}-{n_docs}.json"
+    out.unlink(missing_ok=True)
+    command = [
+        sys.executable,
+        str(Path(__file__).resolve()),
+        "--worker",
+        method,
+        "--corpus",
+        str(corpus_file(n_docs)),
+        "--queries-file",
+        str(queries_path),
+        "--result",
+        str(out),
+    ]
+    started = time.perf_counter()
+    completed = subprocess.run(command, timeout=timeout, check=False)
+    if completed.returncode != 0 or not out.exists():
+        return {"method": method, "papers": n_docs, "error": f"exit {completed.returncode}"}
+    result = json.loads(out.read_text())
+    result["wall_s"] = time.perf_counter() - started
+    return result
+
+
+def percentile_ms(values: Sequence[float], q: float) -> float:
+    """The `q`-th percentile of seconds, in milliseconds."""
+    return float(np.percentile(np.asarray(values), q)) * 1e3 if values else math.nan
+
+
+def compare(engine: dict, reference: dict) -> tuple[int, float]:
+    """Queries whose top-10 differ (ids or scores), and the largest relative score gap.
+
+    The engine lists only papers holding a query term; rank-bm25 ranks all papers (with
+    BM25Plus the rest score idf·delta each). So when fewer than 10 papers match, the
+    engine's list must equal the head of rank-bm25's.
+    """
+    mismatches, worst = 0, 0.0
+    for (ids_a, sc_a), (ids_b, sc_b) in zip(engine["tops"], reference["tops"], strict=True):
+        ids_b, sc_b = ids_b[: len(ids_a)], sc_b[: len(sc_a)]
+        a, b = np.asarray(sc_a), np.asarray(sc_b)
+        if a.shape != b.shape:
+            mismatches += 1
+            continue
+        gap = float(np.max(np.abs(a - b) / np.maximum(1.0, np.abs(b)))) if a.size else 0.0
+        worst = max(worst, gap)
+        if gap > SCORE_TOLERANCE or ids_a != ids_b:
+            mismatches += 1
+    return mismatches, worst
+
+
+def fmt_ms(value: float) -> str:
+    """Milliseconds, with precision suited to the magnitude."""
+    if math.isnan(value):
+        return "—"
+    return f"{value:.3f}" if value < 1 else f"{value:.2f}" if value < 100 else f"{value:.0f}"
+
+
+def fmt_mb(kb: int | None) -> str:
+    """kB as MB."""
+    return "—" if kb is None else f"{kb / 1024:,.1f}"
+
+
+def table(results: list[dict]) -> str:
+    """The markdown table of all runs."""
+    lines = [
+        "| docs | method | build s | index MB (steady) | peak MB | p50 ms | p99 ms | "
+        "first query s |",
+        "|---:|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    for r in results:
+        if "error" in r:
+            lines.append(f"| {r['papers']:,} | {r['method']} | {r['error']} | | | | | |")
+            continue
+        lines.append(
+            f"| {r['papers']:,} | {r['method']} | {r['build_s']:.2f} | {fmt_mb(r['index_kb'])} | "
+            f"{fmt_mb(r['peak_kb'])} | {fmt_ms(percentile_ms(r['latencies_s'], 50))} | "
+            f"{fmt_ms(percentile_ms(r['latencies_s'], 99))} | {r['first_query_s']:.3f} |"
+        )
+        if r["search_latencies_s"]:
+            lines.append(
+                f"| {r['papers']:,} | engine `search()` incl. snippets | | | | "
+                f"{fmt_ms(percentile_ms(r['search_latencies_s'], 50))} | "
+                f"{fmt_ms(percentile_ms(r['search_latencies_s'], 99))} | |"
+            )
+    return "\n".join(lines)
+
+
+def ratios(results: list[dict]) -> str:
+    """Target ratios per size, from the same run."""
+    by = {(r["papers"], r["method"]): r for r in results if "error" not in r}
+    lines = []
+    for n in sorted({r["papers"] for r in results}):
+        a = by.get((n, "engine"))
+        if a is None:
+            continue
+        a50 = percentile_ms(a["latencies_s"], 50)
+        parts = [f"**{n:,} docs**:"]
+        b = by.get((n, "rank_bm25"))
+        if b is not None:
+            mismatches, worst = compare(a, b)
+            parts.append(
+                f"p50 (b)/(a) = {percentile_ms(b['latencies_s'], 50) / a50:,.0f}× (target ≥ 100×);"
+                f" index memory (a)/(b) = {a['index_kb'] / max(1, b['index_kb']):.3f}"
+                f" (target ≤ 0.2); build (a)/(b) = {a['build_s'] / b['build_s']:.2f}"
+                f" (target ≤ 1.5); top-10 equal to rank-bm25 in"
+                f" {len(a['tops']) - mismatches}/{len(a['tops'])} queries"
+                f" (max relative score gap {worst:.1e});"
+            )
+        for name, label, target in (
+            ("bm25s_numpy", "bm25s-numpy", " (target ≥ 5×)"),
+            ("bm25s_numba", "bm25s-numba", ""),
+        ):
+            c = by.get((n, name))
+            if c is not None:
+                speedup = percentile_ms(c["latencies_s"], 50) / a50
+                parts.append(f"p50 ({label})/(a) = {speedup:.2f}×{target};")
+        lines.append("- " + " ".join(parts))
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """Run the benchmark (or, with --worker, one measurement)."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--sizes", default=",".join(map(str, SIZES)))
+    parser.add_argument("--quick", action="store_true", help="57 and 3,300 papers only")
+    parser.add_argument("--methods", default=",".join(METHODS))
+    parser.add_argument("--queries", type=int, default=N_QUERIES)
+    parser.add_argument("--timeout", type=float, default=1800, help="seconds per subprocess")
+    parser.add_argument("--json", type=Path, help="also write all measurements here")
+    parser.add_argument("--worker", choices=METHODS, help=argparse.SUPPRESS)
+    parser.add_argument("--corpus", type=Path, help=argparse.SUPPRESS)
+    parser.add_argument("--queries-file", type=Path, help=argparse.SUPPRESS)
+    parser.add_argument("--result", type=Path, help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+
+    if args.worker:
+        queries = json.loads(args.queries_file.read_text())
+        result = worker(args.worker, args.corpus, queries)
+        args.result.write_text(json.dumps(result))
+        return
+
+    sizes = [57, 3300] if args.quick else [int(s) for s in args.sizes.split(",")]
+    methods = [m.strip() for m in args.methods.split(",")]
+    unknown = set(methods) - set(METHODS)
+    if unknown:
+        parser.error(f"unknown methods {sorted(unknown)}; valid: {', '.join(METHODS)}")
+    results = []
+    started = time.perf_counter()
+    for n in sizes:
+        queries = synth.queries_for(n, args.queries)
+        corpus_file(n)
+        for method in methods:
+            result = run_worker(method, n, queries, args.timeout)
+            results.append(result)
+            if "error" in result:
+                print(f"{n:>7,} {method:<12} FAILED: {result['error']}", file=sys.stderr)
+            else:
+                print(
+                    f"{n:>7,} {method:<12} build {result['build_s']:7.2f} s  "
+                    f"index {fmt_mb(result['index_kb']):>9} MB  "
+                    f"p50 {fmt_ms(percentile_ms(result['latencies_s'], 50)):>8} ms  "
+                    f"(wall {result['wall_s']:.0f} s)",
+                    file=sys.stderr,
+                    flush=True,
+                )
+    print(
+        f"\nMachine: {platform.processor() or platform.machine()}, {os.cpu_count()} CPUs, "
+        f"Python {platform.python_version()}; total {time.perf_counter() - started:.0f} s.\n"
+    )
+    print(table(results))
+    print()
+    print(ratios(results))
+    if args.json:
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        slim = [{k: v for k, v in r.items() if k != "tops"} for r in results]
+        args.json.write_text(json.dumps(slim, indent=1))
+
+
+if __name__ == "__main__":
+    main()

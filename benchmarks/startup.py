@@ -1,0 +1,171 @@
+"""Start-up benchmark: process start to the bot's first `getUpdates`, cold and cached.
+
+Runs the real bot (`python -m bot run`) against the fake Bot API server of
+`tests/fake_bot_api.py` on 127.0.0.1 and times, from `Popen` to the server seeing the
+first `getUpdates`: the seed corpus, and synthetic 3,300 and 100,000-paper JSONL corpora
+with an empty index cache (cold) and again with the cache the cold run wrote (cached).
+It also reads the running bot's resident memory (VmRSS) once it is polling.
+
+If `bot/app.py` does not use `bot.index_cache` yet, the bot is started through a small
+launcher that routes its `load_corpus` + `Index.build` through
+`index_cache.load_corpus_and_index` (exactly the proposed integration), and says so.
+
+    UV_PYTHON_DOWNLOADS=never uv run --group bench python benchmarks/startup.py
+    ... benchmarks/startup.py --sizes 3300 --repeat 2
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent
+for path in (str(REPO), str(HERE), str(REPO / "tests")):
+    if path not in sys.path:
+        sys.path.insert(0, path)
+
+from fake_bot_api import DEFAULT_TOKEN, FakeBotApi  # noqa: E402
+from scale import corpus_file  # noqa: E402
+
+# Routes the bot's corpus load and index build through the cache (until app.py does).
+LAUNCHER = """
+import sys
+import bot.app as app
+from bot import index_cache
+
+def load_through_cache(paths):
+    report, load_through_cache.index = index_cache.load_corpus_and_index(paths)
+    return report
+
+class CachedIndex:
+    @staticmethod
+    def build(papers):
+        return load_through_cache.index
+
+app.load_corpus = load_through_cache
+app.Index = CachedIndex
+sys.exit(app.run())
+"""
+
+
+def app_uses_cache() -> bool:
+    """Whether `bot/app.py` already loads through `bot.index_cache`."""
+    return "index_cache" in (REPO / "bot" / "app.py").read_text(encoding="utf-8")
+
+
+def rss_mb(pid: int) -> float:
+    """Resident memory of process `pid` in MB."""
+    with open(f"/proc/{pid}/status") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def start_once(
+    api: FakeBotApi, corpus: Path, cache_dir: Path, *, timeout: float
+) -> tuple[float, float]:
+    """Seconds from process start to its first getUpdates, and its RSS then (MB)."""
+    env = {
+        **os.environ,
+        "TELEGRAM_BOT_TOKEN": api.token,
+        "TELEGRAM_API_BASE_URL": api.base_url,
+        "CORPUS": str(corpus),
+        "INDEX_CACHE_DIR": str(cache_dir),
+        "LOG_LEVEL": "WARNING",
+        "PYTHONPATH": str(REPO),
+    }
+    command = (
+        [sys.executable, "-m", "bot", "run"]
+        if app_uses_cache() or corpus.is_dir()
+        else [sys.executable, "-c", LAUNCHER]
+    )
+    api.first_get_updates.clear()
+    with tempfile.TemporaryDirectory() as cwd:  # no stray .env is read
+        started = time.perf_counter()
+        process = subprocess.Popen(command, env=env, cwd=cwd, stdout=subprocess.DEVNULL)
+        try:
+            if not api.first_get_updates.wait(timeout):
+                raise RuntimeError(f"no getUpdates within {timeout} s (exit {process.poll()})")
+            elapsed = time.perf_counter() - started
+            memory = rss_mb(process.pid)
+        finally:
+            process.send_signal(signal.SIGINT)
+            try:
+                process.wait(30)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+    return elapsed, memory
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """Measure and print a markdown table."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--sizes", default="3300,100000", help="synthetic corpus sizes")
+    parser.add_argument("--repeat", type=int, default=3, help="runs per case (median shown)")
+    parser.add_argument("--timeout", type=float, default=900)
+    args = parser.parse_args(argv)
+
+    rows: list[tuple[str, str, list[float], float]] = []
+    with FakeBotApi(DEFAULT_TOKEN) as api, tempfile.TemporaryDirectory() as tmp:
+        seed_cache = Path(tmp) / "seed-cache"
+        times, memory = [], 0.0
+        for _ in range(args.repeat):
+            elapsed, memory = start_once(api, REPO / "corpus", seed_cache, timeout=args.timeout)
+            times.append(elapsed)
+        rows.append(("seed (57)", "no cache (below threshold)", times, memory))
+        print(f"seed: {times}", file=sys.stderr, flush=True)
+        for n in (int(s) for s in args.sizes.split(",") if s):
+            corpus = corpus_file(n)
+            cache_dir = Path(tmp) / f"cache-{n}"
+            cold, cold_memory = [], 0.0
+            cached, cached_memory = [], 0.0
+            for _ in range(max(1, args.repeat - 1) if n >= 50_000 else args.repeat):
+                for stale in cache_dir.glob("*"):
+                    stale.unlink()
+                elapsed, cold_memory = start_once(api, corpus, cache_dir, timeout=args.timeout)
+                cold.append(elapsed)
+                print(f"{n} cold: {elapsed:.2f} s", file=sys.stderr, flush=True)
+            for _ in range(args.repeat):
+                elapsed, cached_memory = start_once(api, corpus, cache_dir, timeout=args.timeout)
+                cached.append(elapsed)
+                print(f"{n} cached: {elapsed:.2f} s", file=sys.stderr, flush=True)
+            rows.append((f"{n:,}", "cold (empty cache)", cold, cold_memory))
+            rows.append((f"{n:,}", "cached", cached, cached_memory))
+            ratio = statistics.median(cold) / statistics.median(cached)
+            size = sum(f.stat().st_size for f in cache_dir.glob("index-*")) / 1e6
+            rows.append(
+                (
+                    f"{n:,}",
+                    f"cold/cached = {ratio:.1f}×, cache file {size:.0f} MB",
+                    [],
+                    float("nan"),
+                )
+            )
+
+    how = "bot/app.py" if app_uses_cache() else "launcher routing app.run through the cache"
+    print(f"\nProcess start → first getUpdates ({how}); median of runs.\n")
+    print("| corpus | case | median s | runs s | bot RSS MB |")
+    print("|---|---|---:|---|---:|")
+    for corpus_label, case, times, memory in rows:
+        if not times:
+            print(f"| {corpus_label} | {case} | | | |")
+            continue
+        runs = ", ".join(f"{t:.2f}" for t in times)
+        print(
+            f"| {corpus_label} | {case} | {statistics.median(times):.2f} | {runs} | {memory:,.0f} |"
+        )
+
+
+if __name__ == "__main__":
+    main()
