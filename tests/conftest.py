@@ -2,23 +2,14 @@
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
+from fake_bot_api import FakeBotApi
 
-# `uv run pytest` does not put the repository root on sys.path (the project is not a
-# package); without this, `import bot` fails in every test module.
-_REPO_ROOT = str(Path(__file__).resolve().parent.parent)
-if _REPO_ROOT not in sys.path:
-    sys.path.insert(0, _REPO_ROOT)
-
-from fake_bot_api import FakeBotApi  # noqa: E402
-
-from bot.config import DEFAULT_CORPUS, Settings  # noqa: E402
-from bot.corpus import Paper, load_corpus  # noqa: E402
-from bot.search import Index  # noqa: E402
+from bot.config import DEFAULT_CORPUS, Settings
+from bot.corpus import Paper, load_corpus
+from bot.search import Index
 
 
 @pytest.fixture(scope="session")
