@@ -1,0 +1,261 @@
+"""Command line: the --json contract, --queries, readable output, exit codes, lazy wiring."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+import types
+from pathlib import Path
+
+import pytest
+
+from bot import cli
+from bot.corpus import Paper
+from bot.search import Hit, Snippet
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+RESULT_KEYS = {"id", "title", "score", "snippet", "abstract", "links"}
+
+
+def search_json(capsys: pytest.CaptureFixture[str], *argv: str) -> list[dict]:
+    """Run `search --json ARGV` in-process; the parsed objects, one per stdout line."""
+    assert cli.main(["search", "--json", *argv]) == 0
+    out = capsys.readouterr().out
+    return [json.loads(line) for line in out.splitlines()]
+
+
+def test_json_is_exactly_the_contract(capsys: pytest.CaptureFixture[str]) -> None:
+    [answer] = search_json(capsys, "--limit", "3", "arboreal neural networks for tabular data")
+    assert set(answer) == {"query", "confident", "results"}
+    assert answer["query"] == "arboreal neural networks for tabular data"
+    assert answer["confident"] is True
+    assert 1 <= len(answer["results"]) <= 3
+    for result in answer["results"]:
+        assert set(result) == RESULT_KEYS
+        assert isinstance(result["id"], str) and isinstance(result["title"], str)
+        assert isinstance(result["score"], float)
+        assert isinstance(result["snippet"], str) and isinstance(result["abstract"], str)
+        assert isinstance(result["links"], list)
+    assert answer["results"][0]["title"] == "ArbNN: Arboreal Neural Networks"
+
+
+def test_json_results_carry_plain_text_and_links(capsys: pytest.CaptureFixture[str]) -> None:
+    [answer] = search_json(capsys, "--limit", "1", "seizure semiology videos benchmark")
+    top = answer["results"][0]
+    assert top["links"] == ["https://github.com/LinaZhangUCLA/SeizureSemiologySuite"]
+    assert "\\href" not in top["abstract"] and "$" not in top["abstract"]
+    assert top["snippet"] and top["snippet"].replace("…", "").strip() in top["abstract"]
+    scores = [r["score"] for r in answer["results"]]
+    assert scores == sorted(scores, reverse=True)
+
+
+def test_off_topic_query_is_not_confident(capsys: pytest.CaptureFixture[str]) -> None:
+    [answer] = search_json(capsys, "best recipe for lasagna with spinach")
+    assert answer["confident"] is False
+
+
+def test_queries_file_gives_one_object_per_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    queries = tmp_path / "q.txt"
+    queries.write_text("sponge tool attack on agents\n\n  \nshapley values on graphs\n🙂\n")
+    answers = search_json(capsys, "--limit", "2", "--queries", str(queries))
+    assert [a["query"] for a in answers] == [
+        "sponge tool attack on agents",
+        "shapley values on graphs",
+        "🙂",
+    ]
+    assert answers[0]["results"][0]["title"] == "STA: Sponge Tool Attack"
+    assert answers[2]["results"] == [] or answers[2]["confident"] is False
+
+
+def test_queries_from_stdin(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(sys, "stdin", io.StringIO("tree structured lora aggregation\n"))
+    [answer] = search_json(capsys, "--limit", "1", "--queries", "-")
+    assert answer["results"][0]["title"].startswith("FedTreeLoRA")
+
+
+def test_readable_output_shows_title_id_score_and_marks(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert cli.main(["search", "--limit", "1", "arboreal neural networks"]) == 0
+    out = capsys.readouterr().out
+    assert "1. ArbNN: Arboreal Neural Networks" in out
+    assert "id 1 · score " in out
+    assert "«Arboreal Neural Networks»" in out  # not a TTY: guillemets, no ANSI codes
+    assert "\x1b[" not in out
+
+
+def test_readable_output_says_when_nothing_matched_well(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert cli.main(["search", "quantum chromodynamics lattice gluon"]) == 0
+    out = capsys.readouterr().out
+    assert "Nothing matched well" in out or "No papers matched" in out
+
+
+class FakeTty(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_terminal_gets_ansi_bold(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    assert cli._emphasis(FakeTty()) == ("\x1b[1m", "\x1b[0m")
+
+
+def test_no_color_on_a_terminal_gets_guillemets(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("NO_COLOR", "1")
+    assert cli._emphasis(FakeTty()) == ("«", "»")
+
+
+@pytest.mark.parametrize(
+    ("marks", "expected"),
+    [
+        pytest.param(((0, 3), (4, 7)), "[one two] three", id="adjacent-merged"),
+        pytest.param(((8, 13),), "one two [three]", id="single"),
+        pytest.param(((0, 3), (2, 5), (8, 99)), "[one] two three", id="overlap-and-out-of-range"),
+        pytest.param((), "one two three", id="none"),
+    ],
+)
+def test_marks_become_emphasis(marks: tuple[tuple[int, int], ...], expected: str) -> None:
+    paper = Paper(id="1", title="t", abstract="one two three")
+    hit = Hit(paper=paper, score=1.0, snippet=Snippet(text="one two three", marks=marks))
+    assert cli._marked(hit, ("[", "]")) == expected
+
+
+def test_corpus_option_reads_another_corpus(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    rows = [
+        {"id": "alpha_1", "title": "Gravel roads", "abstract": "Gravel roads erode under rain."},
+        {"id": "beta_2", "title": "Orchids", "abstract": "Orchids bloom in humid forests."},
+        {"id": "gamma_3", "title": "Comets", "abstract": "Comets shed dust near the sun."},
+        {"id": "delta_4", "title": "Bees", "abstract": "Bees dance to share food sites."},
+        {"id": "eps_5", "title": "Tides", "abstract": "Tides follow the moon's pull."},
+    ]
+    corpus = tmp_path / "c.jsonl"
+    corpus.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    [answer] = search_json(capsys, "--corpus", str(corpus), "orchids humid forests")
+    assert answer["results"][0]["id"] == "beta_2"
+
+
+def test_corpus_env_var_is_the_default(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("CORPUS", str(tmp_path / "missing"))
+    assert cli.main(["search", "anything"]) == 2
+    assert "missing: no such file or directory" in capsys.readouterr().err
+
+
+def test_default_corpus_is_the_repository_corpus(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("CORPUS", raising=False)
+    assert cli.corpus_paths(None) == [REPO_ROOT / "corpus"]
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        pytest.param(["search", "--corpus", "/nope", "x"], "no such file", id="missing-corpus"),
+        pytest.param(["search"], "missing QUERY", id="no-query"),
+        pytest.param(["search", "--queries", "/nope.txt"], "cannot read", id="missing-queries"),
+        pytest.param(["search", "--queries", "-", "x"], "not both", id="query-and-queries"),
+    ],
+)  # fmt: skip
+def test_input_errors_exit_2_with_a_message(
+    argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert cli.main(argv) == 2
+    captured = capsys.readouterr()
+    assert message in captured.err
+    assert "Traceback" not in captured.err
+    assert captured.out == ""
+
+
+def test_undecodable_corpus_file_exits_2_naming_file_and_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bad = tmp_path / "bad.txt"
+    bad.write_bytes(b"Header\n\nfine abstract\n\nbroken \xff\n")
+    assert cli.main(["search", "--corpus", str(bad), "x"]) == 2
+    assert f"{bad}:5: not valid UTF-8" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        pytest.param(["search", "--limit", "0", "x"], id="limit-zero"),
+        pytest.param(["search", "--limit", "many", "x"], id="limit-not-a-number"),
+        pytest.param(["frobnicate"], id="unknown-command"),
+        pytest.param(["search", "--jsn", "x"], id="unknown-option"),
+    ],
+)
+def test_bad_arguments_exit_2(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as info:
+        cli.main(argv)
+    assert info.value.code == 2
+    assert "usage:" in capsys.readouterr().err
+
+
+@pytest.fixture
+def fake_app(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, object]]:
+    """Replace bot.app with a module whose `run` records its calls."""
+    calls: list[dict[str, object]] = []
+    module = types.ModuleType("bot.app")
+
+    def run(*, webhook: bool = False) -> int:
+        calls.append({"webhook": webhook})
+        return 0
+
+    module.run = run  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "bot.app", module)
+    return calls
+
+
+@pytest.mark.parametrize(
+    ("argv", "webhook"),
+    [pytest.param([], False, id="no-command"), pytest.param(["run", "--webhook"], True, id="run")],
+)
+def test_run_starts_the_bot(fake_app: list[dict[str, object]], argv: list[str], webhook: bool):
+    assert cli.main(argv) == 0
+    assert fake_app == [{"webhook": webhook}]
+
+
+def test_console_gets_the_corpus_paths(monkeypatch: pytest.MonkeyPatch) -> None:
+    seen: list[object] = []
+    module = types.ModuleType("bot.console")
+    module.run_console = lambda paths: seen.append(paths) or 0  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "bot.console", module)
+    assert cli.main(["console", "--corpus", "a.jsonl", "--corpus", "b"]) == 0
+    assert cli.main(["console"]) == 0
+    assert seen == [["a.jsonl", "b"], None]
+
+
+def test_python_m_bot_search_runs_without_telegram() -> None:
+    code = (
+        "import sys; from bot.cli import main; rc = main(['search', '--json', 'attention']); "
+        "assert 'telegram' not in sys.modules, 'search imported telegram'; raise SystemExit(rc)"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=REPO_ROOT, capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["results"]
+
+
+def test_python_m_bot_exit_code_and_stderr_for_missing_corpus() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "bot", "search", "--corpus", "/no/such/corpus", "graphs"],
+        cwd=REPO_ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2
+    assert "/no/such/corpus: no such file or directory" in done.stderr
+    assert "Traceback" not in done.stderr
+    assert done.stdout == ""
