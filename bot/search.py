@@ -388,23 +388,30 @@ class Index:
             scores += float(np.dot(counts, self._constant[ids]))
         return scores
 
-    def search(self, query: str, *, limit: int = 5, offset: int = 0) -> SearchResult:
-        """Rank papers for `query`; never raises on any string."""
+    def search(
+        self, query: str, *, limit: int = 5, offset: int = 0, snippets: bool = True
+    ) -> SearchResult:
+        """Rank papers for `query`; never raises on any string.
+
+        `snippets=False` leaves every `Hit.snippet` empty (for evaluations that rank only).
+        """
         query = query if isinstance(query, str) else ""
         terms = tuple(analyze_query(query, self._analyzer))
         limit, offset = max(0, int(limit)), max(0, int(offset))
         rows, scores, total = self._top(terms, offset + limit)
         unique = list(dict.fromkeys(terms))
+        rows, scores = rows[offset:], scores[offset:]
         coverage = self._coverage(unique, rows)
         hits = tuple(
             Hit(
                 paper=self.papers[r],
                 score=float(s),
-                snippet=self.snippet(self.papers[r].abstract, unique),
+                snippet=self.snippet(self.papers[r].abstract, unique) if snippets else Snippet(""),
                 coverage=float(c),
             )
-            for r, s, c in list(zip(rows, scores, coverage, strict=True))[offset:]
+            for r, s, c in zip(rows, scores, coverage, strict=True)
         )
+        rows, _, _ = self._top(terms, 1) if offset else (rows, None, None)
         best = float(self._coverage(unique, rows[:1])[0]) if rows.size else 0.0
         return SearchResult(
             query=query,

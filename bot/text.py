@@ -20,11 +20,12 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from itertools import chain
+from itertools import chain, compress, repeat
+from operator import is_
 
 import Stemmer
 
-ANALYZER_VERSION = "2"
+ANALYZER_VERSION = "3"
 """Bump when `analyze` changes what it returns: on-disk index caches key on it."""
 
 MAX_QUERY_CHARS = 1000
@@ -72,45 +73,74 @@ _GLUE = rf"(?:[$^{{}}]+|(?<=\d)\.(?=\d)|(?<=\d),(?=\d{{3}}(?!\d))|(?<={_W})'(?={
 _PART = re.compile(rf"{_W}+(?:{_GLUE}{_W}+)*")
 # A compound: parts joined by a hyphen or a slash (glue may surround the joiner).
 _COMPOUND = re.compile(rf"{_PART.pattern}(?:[$^{{}}]*[-/][$^{{}}]*{_PART.pattern})*")
+# One word wrapped in punctuation that can never glue to it ("(ArbNN),", "models.").
+_SIMPLE_WORD = re.compile(r"""[(\["']*({_W}+)[)\]"'.,;:!?]*""".replace("{_W}", _W))
 _DROP_GLUE = str.maketrans("", "", "$^{},")
 
 
-# An acronym's plural "s" ("LLMs", "SSMs", "CEs") would stop it matching "LLM" after
-# case folding; it becomes a separator while the case still shows it.
-_ACRONYM_PLURAL = re.compile(r"(?<![^\W_])([A-Z][A-Z0-9]*[A-Z])s(?![^\W_])")
+_ACRONYM_PLURAL = re.compile(r"[A-Z][A-Z0-9]*[A-Z]s")
+
+
+def _word(part: str) -> str:
+    """One word as matched, casefolded; an acronym's plural "s" ("LLMs", "CEs") dropped."""
+    if part[-1] == "s" and _ACRONYM_PLURAL.fullmatch(part):
+        part = part[:-1]
+    return part.casefold()
 
 
 def _fold(text: str) -> str:
     """Markup to separators and the dash/quote folds; keeps every character position."""
-    text = _MARKUP.sub(lambda m: " " * len(m.group()), text)
-    text = _ACRONYM_PLURAL.sub(r"\1 ", text)
+    if "\\" in text or "://" in text or "www." in text:
+        text = _MARKUP.sub(lambda m: " " * len(m.group()), text)
     return text if text.isascii() else text.translate(_FOLD)
 
 
 class Analyzer:
-    """The analysis pipeline with its own stem cache (build one per index build)."""
+    """The analysis pipeline with its own cache (a fresh one per index build frees it after).
 
-    __slots__ = ("_cache", "_max_cache", "_stemmer")
+    The cache maps each whitespace-separated chunk of text, as written, to its terms; no
+    term is ever found across whitespace, so analysing chunk by chunk gives the same terms
+    as analysing the whole text, and most chunks of a corpus are repeats.
+    """
 
-    def __init__(self, *, max_cache: int = 1_000_000) -> None:
+    __slots__ = ("_cache", "_max_cache", "_stemmer", "_stems")
+
+    def __init__(self, *, max_cache: int = 300_000) -> None:
         self._stemmer = Stemmer.Stemmer("english")
+        self._stemmer.maxCacheSize = 0  # ours below; PyStemmer's own purges slowly when full
+        self._stems: dict[str, str] = {}
         self._cache: dict[str, tuple[str, ...]] = {}
         self._max_cache = max_cache
 
     def analyze(self, text: str) -> list[str]:
         """Index/query terms of `text`, in order (compound parts, then the joined form)."""
-        text = _fold(text)
-        if not text.isascii() and not unicodedata.is_normalized("NFKC", text):
-            text = unicodedata.normalize("NFKC", text)
-        compounds = _COMPOUND.findall(text.casefold())
+        chunks = _fold(text).split()
         cache = self._cache
-        missing = [c for c in set(compounds) if c not in cache]
-        if missing:
+        found = list(map(cache.get, chunks))
+        if None in found:
+            missing = set(compress(chunks, map(is_, found, repeat(None))))
             if len(cache) + len(missing) > self._max_cache:
                 cache.clear()
-            for raw in missing:
-                cache[raw] = self._compound_terms(_PART.findall(raw))
-        return list(chain.from_iterable(map(cache.__getitem__, compounds)))
+                self._stems.clear()
+                missing = set(chunks)
+            for chunk in missing:
+                cache[chunk] = self._chunk_terms(chunk)
+            found = list(map(cache.__getitem__, chunks))
+        return list(chain.from_iterable(found))  # type: ignore[arg-type]
+
+    def _chunk_terms(self, chunk: str) -> tuple[str, ...]:
+        """Terms of one whitespace-free chunk of folded text."""
+        if not chunk.isascii() and not unicodedata.is_normalized("NFKC", chunk):
+            chunk = unicodedata.normalize("NFKC", chunk)
+        simple = _SIMPLE_WORD.fullmatch(chunk)
+        if simple:  # the common case, same result as below: one word in punctuation
+            word = _word(simple[1])
+            stem = "" if word in STOPWORDS else self._stem(word)
+            return (stem,) if stem and len(stem) <= MAX_TERM_CHARS else ()
+        terms: list[str] = []
+        for compound in _COMPOUND.findall(chunk):
+            terms.extend(self._compound_terms([_word(p) for p in _PART.findall(compound)]))
+        return tuple(terms)
 
     def analyze_spans(self, text: str) -> list[tuple[str, int, int]]:
         """Terms of `text` with their `[start, end)` character spans in `text` itself."""
@@ -121,7 +151,7 @@ class Analyzer:
             normal, starts, ends = _normalize_with_offsets(folded)
         spans: list[tuple[str, int, int]] = []
         for match in _COMPOUND.finditer(normal):
-            parts = [(p.group().casefold(), p.start(), p.end()) for p in _PART.finditer(match[0])]
+            parts = [(_word(p.group()), p.start(), p.end()) for p in _PART.finditer(match[0])]
             base = match.start()
             produced = 0
             for word, start, end in parts:
@@ -148,9 +178,11 @@ class Analyzer:
 
     def _stem(self, word: str) -> str:
         """Snowball English stem; numbers and words with digits are kept as they are."""
-        if word.isdigit() or "." in word:
-            return word
-        return self._stemmer.stemWord(word)
+        stem = self._stems.get(word)
+        if stem is None:
+            keep = word.isdigit() or "." in word
+            stem = self._stems[word] = word if keep else self._stemmer.stemWord(word)
+        return stem
 
 
 def _clean_part(part: str) -> str:

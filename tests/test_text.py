@@ -145,7 +145,7 @@ def test_spans_point_at_the_original_words() -> None:
         ("r3", "R³"),
         ("refin", "Refiner’s"),
         ("r3refin", "R³-Refiner’s"),
-        ("llm", "LLM"),
+        ("llm", "LLMs"),
         ("first", "first"),
         ("order", "order"),
         ("firstord", "first-order"),
