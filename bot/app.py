@@ -21,7 +21,8 @@ from telegram.ext import (
     filters,
 )
 
-from bot import handlers, render
+from bot import admin, faults, handlers, limits, render
+from bot import webhook as webhook_mode
 from bot.config import ConfigError, Settings, load_settings
 from bot.corpus import CorpusError, load_corpus
 from bot.logs import configure_logging, redact
@@ -61,6 +62,7 @@ async def post_init(application: Application) -> None:
     )
     index: Index = application.bot_data[handlers.INDEX]
     logger.info("Bot @%s is up with %d papers", application.bot.username, len(index))
+    admin.watch_sighup(application)
 
 
 def build_application(settings: Settings, index: Index) -> Application:
@@ -72,6 +74,7 @@ def build_application(settings: Settings, index: Index) -> Application:
         .token(settings.token)
         .rate_limiter(AIORateLimiter(max_retries=RATE_LIMIT_RETRIES))
         .concurrent_updates(CONCURRENT_UPDATES)
+        .get_updates_request(faults.TolerantUpdatesRequest())
         .post_init(post_init)
     )
     if settings.api_base_url:
@@ -79,6 +82,8 @@ def build_application(settings: Settings, index: Index) -> Application:
     application = builder.build()
     application.bot_data[handlers.INDEX] = index
     application.bot_data[handlers.RESULTS_PER_PAGE] = settings.results_per_page
+    application.bot_data[limits.QUESTIONS_PER_MINUTE] = settings.questions_per_minute
+    admin.install(application, settings)  # chat gate and /reload run before the handlers below
 
     messages = filters.UpdateType.MESSAGES  # new and edited; never channel posts
     private = filters.ChatType.PRIVATE
@@ -120,7 +125,7 @@ def build_application(settings: Settings, index: Index) -> Application:
     application.add_handler(CallbackQueryHandler(handlers.button))
     application.add_handler(InlineQueryHandler(handlers.inline_query))
 
-    application.add_error_handler(handlers.error_handler)
+    application.add_error_handler(faults.error_handler)
     return application
 
 
@@ -137,7 +142,7 @@ def _stop_on_sigterm(signum: int, frame: FrameType | None) -> None:
 
 
 def run(*, webhook: bool = False) -> int:
-    """Start the bot in polling mode; returns the process exit code."""
+    """Start the bot (polling, or webhook mode); returns the process exit code."""
     try:
         settings = load_settings()
     except ConfigError as exc:
@@ -146,13 +151,17 @@ def run(*, webhook: bool = False) -> int:
     if not settings.token:
         print(NO_TOKEN_MESSAGE, file=sys.stderr)
         return 2
-    configure_logging(settings.log_level, secrets=[settings.token])
+    configure_logging(settings.log_level, secrets=[settings.token, settings.webhook_secret or ""])
     if settings.log_level != "DEBUG":
         for handler in logging.getLogger().handlers:
             handler.addFilter(_without_invalid_token_traceback)
-    if webhook:
-        print("Webhook mode is not available yet; run without --webhook.", file=sys.stderr)
-        return 2
+    webhook_config = None
+    if webhook or settings.webhook_url:
+        try:
+            webhook_config = webhook_mode.webhook_config(settings)
+        except ConfigError as exc:
+            print(f"Configuration error: {exc}", file=sys.stderr)
+            return 2
 
     # Until PTB installs its own handlers, SIGTERM stops start-up as cleanly as Ctrl-C.
     signal.signal(signal.SIGTERM, _stop_on_sigterm)
@@ -176,10 +185,13 @@ def run(*, webhook: bool = False) -> int:
             time.perf_counter() - started,
         )
         application = build_application(settings, index)
-        application.run_polling(
-            allowed_updates=ALLOWED_UPDATES,
-            stop_signals=(signal.SIGINT, signal.SIGTERM),
-        )
+        if webhook_config is not None:
+            webhook_mode.run_webhook(application, webhook_config, allowed_updates=ALLOWED_UPDATES)
+        else:
+            application.run_polling(
+                allowed_updates=ALLOWED_UPDATES,
+                stop_signals=(signal.SIGINT, signal.SIGTERM),
+            )
     except KeyboardInterrupt:
         return 0
     except CorpusError as exc:

@@ -14,6 +14,10 @@ DEFAULT_RESULTS_PER_PAGE = 5
 MIN_RESULTS_PER_PAGE = 1
 MAX_RESULTS_PER_PAGE = 10  # one page must fit one message (render budgets per result)
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+DEFAULT_WEBHOOK_LISTEN = "127.0.0.1"  # ours: only a local reverse proxy reaches it
+DEFAULT_WEBHOOK_PORT = 8443  # one of the ports Telegram posts webhooks to
+DEFAULT_QUESTIONS_PER_MINUTE = 20  # ours: per user, sliding 60-second window
+MAX_QUESTIONS_PER_MINUTE = 10_000
 
 # Tokens look like `123456789:AAH...`; checked only for shape, Telegram decides validity.
 _TOKEN_SHAPE = re.compile(r"^\d{1,20}:[A-Za-z0-9_-]{1,200}$")
@@ -43,6 +47,20 @@ class Settings:
     """RESULTS_PER_PAGE: hits per answer page, 1..10."""
     log_level: str = "INFO"
     """LOG_LEVEL: one of DEBUG, INFO, WARNING, ERROR, CRITICAL."""
+    webhook_url: str | None = None
+    """WEBHOOK_URL: the public https:// URL Telegram posts updates to; set: webhook mode."""
+    webhook_listen: str = DEFAULT_WEBHOOK_LISTEN
+    """WEBHOOK_LISTEN: address the webhook server binds (behind a reverse proxy)."""
+    webhook_port: int = DEFAULT_WEBHOOK_PORT
+    """WEBHOOK_PORT: port the webhook server binds."""
+    webhook_secret: str | None = field(default=None, repr=False)
+    """WEBHOOK_SECRET: required for webhooks; Telegram echoes it in a request header."""
+    admin_user_ids: frozenset[int] = frozenset()
+    """ADMIN_USER_IDS: Telegram user ids allowed to /reload."""
+    allowed_chat_ids: frozenset[int] = frozenset()
+    """ALLOWED_CHAT_IDS: chats (and inline users) served; empty: everyone."""
+    questions_per_minute: int = DEFAULT_QUESTIONS_PER_MINUTE
+    """QUESTIONS_PER_MINUTE: questions one user may ask in any 60 seconds."""
 
 
 def parse_dotenv(text: str) -> dict[str, str]:
@@ -98,6 +116,13 @@ def load_settings(
         corpus=_corpus(get("CORPUS")),
         results_per_page=_results_per_page(get("RESULTS_PER_PAGE")),
         log_level=_log_level(get("LOG_LEVEL")),
+        webhook_url=_webhook_url(get("WEBHOOK_URL")),
+        webhook_listen=get("WEBHOOK_LISTEN") or DEFAULT_WEBHOOK_LISTEN,
+        webhook_port=_webhook_port(get("WEBHOOK_PORT")),
+        webhook_secret=_webhook_secret(merged.get("WEBHOOK_SECRET")),
+        admin_user_ids=_ids("ADMIN_USER_IDS", get("ADMIN_USER_IDS")),
+        allowed_chat_ids=_ids("ALLOWED_CHAT_IDS", get("ALLOWED_CHAT_IDS")),
+        questions_per_minute=_questions_per_minute(get("QUESTIONS_PER_MINUTE")),
     )
 
 
@@ -161,3 +186,63 @@ def _log_level(value: str | None) -> str:
     if level not in LOG_LEVELS:
         raise ConfigError("LOG_LEVEL", f"must be one of {', '.join(LOG_LEVELS)}, got {value!r}")
     return level
+
+
+# Telegram's rule for setWebhook's secret_token.
+_WEBHOOK_SECRET_SHAPE = re.compile(r"^[A-Za-z0-9_-]{1,256}$")
+
+
+def _webhook_url(value: str | None) -> str | None:
+    if value is None:
+        return None
+    if not re.match(r"^https://[^\s/?#]+(/[^\s?#]*)?$", value):
+        raise ConfigError(
+            "WEBHOOK_URL",
+            f"must be a public https:// URL without query, such as "
+            f"https://bot.example.org/telegram, got {value!r}",
+        )
+    return value
+
+
+def _webhook_port(value: str | None) -> int:
+    if value is None:
+        return DEFAULT_WEBHOOK_PORT
+    if not value.isdigit() or not 1 <= int(value) <= 65535:
+        raise ConfigError("WEBHOOK_PORT", f"must be a port number from 1 to 65535, got {value!r}")
+    return int(value)
+
+
+def _webhook_secret(value: str | None) -> str | None:
+    if value is None or value == "":
+        return None
+    if not _WEBHOOK_SECRET_SHAPE.match(value):
+        # Never echoed: it is a secret.
+        raise ConfigError("WEBHOOK_SECRET", "must be 1 to 256 characters of A-Z, a-z, 0-9, _ and -")
+    return value
+
+
+def _ids(setting: str, value: str | None) -> frozenset[int]:
+    if value is None:
+        return frozenset()
+    ids: set[int] = set()
+    for part in value.split(","):
+        part = part.strip()
+        if not part:
+            continue
+        if not re.match(r"^-?\d{1,20}$", part):
+            raise ConfigError(
+                setting, f"must be Telegram ids separated by commas, got {part!r} in the list"
+            )
+        ids.add(int(part))
+    return frozenset(ids)
+
+
+def _questions_per_minute(value: str | None) -> int:
+    if value is None:
+        return DEFAULT_QUESTIONS_PER_MINUTE
+    if not value.isdigit() or not 1 <= int(value) <= MAX_QUESTIONS_PER_MINUTE:
+        raise ConfigError(
+            "QUESTIONS_PER_MINUTE",
+            f"must be a whole number from 1 to {MAX_QUESTIONS_PER_MINUTE}, got {value!r}",
+        )
+    return int(value)

@@ -25,7 +25,7 @@ from telegram.constants import ParseMode
 from telegram.error import BadRequest, TelegramError
 from telegram.ext import ContextTypes, filters
 
-from bot import render
+from bot import limits, render
 from bot.corpus import Paper
 from bot.render import Doc, Keyboard
 from bot.search import Index
@@ -125,6 +125,8 @@ def _command_argument(message: Message) -> str:
 
 
 async def _answer_question(update: Update, context: ContextTypes.DEFAULT_TYPE, text: str) -> None:
+    if not await limits.allow_question(update, context):
+        return
     question = text[:MAX_QUESTION_CHARS]
     per_page = _per_page(context)
     # BM25 over a large corpus is CPU work: keep it off the event loop.
@@ -366,7 +368,7 @@ async def inline_query(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
     index = _index(context)
     question = render.clean(query.query)[:MAX_QUESTION_CHARS]
     if question:
-        result = await asyncio.to_thread(index.search, question, limit=render.INLINE_RESULTS)
+        result = await limits.cached_search(context, index, question, limit=render.INLINE_RESULTS)
         articles = [render.inline_article(hit.paper, hit) for hit in result.hits]
         cache_time = INLINE_CACHE_SECONDS
     else:

@@ -1,0 +1,240 @@
+"""Operator controls: `/reload` and SIGHUP swap in a fresh index; `ALLOWED_CHAT_IDS` gate.
+
+A reload reads the corpus and builds the index in a worker thread while the old index
+keeps answering, then replaces `bot_data[INDEX]` in one assignment: a handler sees the
+old index or the new one, never a mix. A broken corpus leaves the old index serving and
+the admin gets the loader's error. Reloads run one at a time.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import html
+import logging
+import re
+import signal
+import time
+from collections import OrderedDict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from telegram import InlineQueryResultsButton, Message, Update
+from telegram.constants import ParseMode
+from telegram.error import TelegramError
+from telegram.ext import (
+    Application,
+    ApplicationHandlerStop,
+    ContextTypes,
+    MessageHandler,
+    TypeHandler,
+    filters,
+)
+
+from bot import handlers
+from bot.config import Settings
+from bot.corpus import CorpusError, load_corpus
+from bot.search import Index
+
+logger = logging.getLogger(__name__)
+
+# bot_data keys
+SETTINGS = "settings"
+RELOAD_LOCK = "reload_lock"
+REFUSED_CHATS = "refused_chats"
+
+ACCESS_GROUP = -2  # handler group: the chat gate runs before everything
+ADMIN_GROUP = -1  # handler group: admin commands, before the public handlers
+MAX_REFUSED_CHATS = 10_000  # ours: chats remembered as already refused (LRU)
+NOT_ALLOWED = "Sorry, this command is for the bot's admins only. Nothing was changed."
+PRIVATE_BOT = (
+    "Sorry, this bot is private: it only answers in the chats it was set up for. "
+    "Ask its operator if you need access."
+)
+PRIVATE_BOT_INLINE = "This bot is private"
+
+
+@dataclass(frozen=True, slots=True)
+class ReloadOutcome:
+    """What one reload did."""
+
+    ok: bool
+    papers: int
+    """Papers now served (the old count when the reload failed)."""
+    seconds: float
+    error: str = ""
+    """The loader's error, plain text, when `ok` is False."""
+
+    def html(self) -> str:
+        """The outcome as a short Telegram HTML message (the error escaped)."""
+        if self.ok:
+            return f"Reloaded: <b>{self.papers}</b> papers indexed in {self.seconds:.1f} s."
+        return (
+            f"Reload failed; still serving the previous {self.papers} papers.\n"
+            f"<code>{html.escape(self.error)}</code>"
+        )
+
+
+def _load_and_build(paths: Sequence[Path]) -> Index:
+    """Read the corpus and index it (runs in a worker thread)."""
+    report = load_corpus(paths)
+    if not report.papers:
+        raise CorpusError(", ".join(map(str, paths)), None, "no papers found")
+    for line in report.skipped:
+        logger.warning("Skipped %s", line)
+    return Index.build(report.papers)
+
+
+async def reload_index(application: Application) -> ReloadOutcome:
+    """Rebuild the index from the configured corpus and swap it in; never raises CorpusError."""
+    settings: Settings = application.bot_data[SETTINGS]
+    lock: asyncio.Lock = application.bot_data.setdefault(RELOAD_LOCK, asyncio.Lock())
+    async with lock:
+        started = time.perf_counter()
+        try:
+            index = await asyncio.to_thread(_load_and_build, settings.corpus)
+        except (CorpusError, OSError) as exc:
+            old = application.bot_data[handlers.INDEX]
+            logger.warning("Reload failed, still serving %d papers: %s", len(old), exc)
+            return ReloadOutcome(False, len(old), time.perf_counter() - started, str(exc))
+        application.bot_data[handlers.INDEX] = index  # the one swap
+        seconds = time.perf_counter() - started
+        logger.info("Reloaded the corpus: %d papers in %.2f s", len(index), seconds)
+        return ReloadOutcome(True, len(index), seconds)
+
+
+def is_admin(update: Update, settings: Settings) -> bool:
+    """True if the update comes from a user listed in ADMIN_USER_IDS."""
+    user = update.effective_user
+    return user is not None and user.id in settings.admin_user_ids
+
+
+async def reload_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """Rebuild the index on /reload, for admins only; others are told no."""
+    message = update.effective_message
+    settings: Settings = context.bot_data[SETTINGS]
+    if message is None:
+        raise ApplicationHandlerStop
+    if not is_admin(update, settings):
+        user = update.effective_user
+        logger.info("Refused /reload from user %s", user.id if user else "?")
+        await message.reply_text(NOT_ALLOWED)
+        raise ApplicationHandlerStop
+    await message.reply_text("Reloading the corpus…")
+    outcome = await reload_index(context.application)
+    await message.reply_text(outcome.html(), parse_mode=ParseMode.HTML)
+    raise ApplicationHandlerStop  # the public handlers would call it an unknown command
+
+
+async def reload_on_signal(application: Application) -> None:
+    """Reload after SIGHUP and tell each admin the outcome (best effort)."""
+    logger.info("SIGHUP: reloading the corpus")
+    outcome = await reload_index(application)
+    settings: Settings = application.bot_data[SETTINGS]
+    for admin_id in sorted(settings.admin_user_ids):
+        try:
+            await application.bot.send_message(
+                admin_id, "SIGHUP: " + outcome.html(), parse_mode=ParseMode.HTML
+            )
+        except TelegramError as exc:
+            logger.info("Could not tell admin %s about the reload: %s", admin_id, exc)
+
+
+def watch_sighup(application: Application) -> None:
+    """Reload on SIGHUP; call from inside the running event loop (post_init)."""
+    if not hasattr(signal, "SIGHUP"):
+        return  # Windows
+    loop = asyncio.get_running_loop()
+    try:
+        loop.add_signal_handler(
+            signal.SIGHUP,
+            lambda: application.create_task(reload_on_signal(application), name="sighup-reload"),
+        )
+    except (NotImplementedError, RuntimeError):
+        logger.info("SIGHUP reload unavailable on this event loop; /reload still works")
+
+
+class _AdminCommand(filters.MessageFilter):
+    """`/reload` or `/reload@thisbot` at the start of a message."""
+
+    __slots__ = ("command",)
+
+    def __init__(self, command: str) -> None:
+        super().__init__(name=f"admin_command({command})")
+        self.command = command
+
+    def filter(self, message: Message) -> bool:
+        """True when the message is this command, addressed to us (or to nobody)."""
+        match = re.match(rf"^/{self.command}(?:@([A-Za-z0-9_]+))?(?:\s|$)", message.text or "")
+        if match is None:
+            return False
+        addressee = match.group(1)
+        return addressee is None or addressee.lower() == (message.get_bot().username or "").lower()
+
+
+# ---------------------------------------------------------------- access
+
+
+def _served(update: Update, settings: Settings) -> bool:
+    if not settings.allowed_chat_ids or is_admin(update, settings):
+        return True
+    if update.inline_query is not None:
+        return update.inline_query.from_user.id in settings.allowed_chat_ids
+    chat = update.effective_chat
+    if chat is not None:
+        return chat.id in settings.allowed_chat_ids
+    user = update.effective_user  # a button on an inaccessible message
+    return user is not None and user.id in settings.allowed_chat_ids
+
+
+def _first_refusal(context: ContextTypes.DEFAULT_TYPE, chat_id: int) -> bool:
+    """True the first time `chat_id` is refused (remembered in a bounded LRU)."""
+    refused: OrderedDict[int, None] = context.bot_data.setdefault(REFUSED_CHATS, OrderedDict())
+    if chat_id in refused:
+        refused.move_to_end(chat_id)
+        return False
+    refused[chat_id] = None
+    while len(refused) > MAX_REFUSED_CHATS:
+        refused.popitem(last=False)
+    return True
+
+
+async def access_gate(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """Stop updates from chats outside ALLOWED_CHAT_IDS; refuse each chat politely once."""
+    settings: Settings = context.bot_data[SETTINGS]
+    if _served(update, settings):
+        return
+    user = update.effective_user
+    chat = update.effective_chat
+    logger.debug("Not served: chat %s, user %s", chat.id if chat else None, user and user.id)
+    if update.inline_query is not None:
+        await update.inline_query.answer(
+            [],
+            cache_time=300,
+            is_personal=True,
+            button=InlineQueryResultsButton(text=PRIVATE_BOT_INLINE, start_parameter="private"),
+        )
+    elif update.callback_query is not None:
+        await update.callback_query.answer(PRIVATE_BOT_INLINE)
+    elif (
+        chat is not None
+        and update.effective_message is not None
+        and _first_refusal(context, chat.id)
+    ):
+        await update.effective_message.reply_text(PRIVATE_BOT, do_quote=False)
+    raise ApplicationHandlerStop
+
+
+def install(application: Application, settings: Settings) -> None:
+    """Add the chat gate and the admin commands to `application`."""
+    application.bot_data[SETTINGS] = settings
+    application.add_handler(TypeHandler(Update, access_gate), group=ACCESS_GROUP)
+    # A MessageHandler, not a CommandHandler: admin commands stay out of the public
+    # command table (/help, set_my_commands).
+    application.add_handler(
+        MessageHandler(
+            filters.UpdateType.MESSAGES & filters.COMMAND & _AdminCommand("reload"),
+            reload_command,
+        ),
+        group=ADMIN_GROUP,
+    )
