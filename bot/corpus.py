@@ -431,12 +431,14 @@ _NAME = (
 )
 _ACRONYM = r"[A-Za-z0-9²³¹⁰-⁹@+\-–]*[A-Z][A-Za-z0-9²³¹⁰-⁹@+\-–]*"
 _PHRASE = r"[a-z][\w\-–]*(?:\s+[a-z][\w\-–]*){1,7}"
-# A cheap scan finds the verbs that introduce a contribution; the name patterns then run
-# anchored right after each one (scanning with them would cost ~10x on 100k abstracts).
-_TRIGGER = re.compile(
-    r"(?:(?P<verb>propos|introduc|present|develop|design|build|construct|releas)"
-    r"(?:e|es|ed|ing)?|called|named|termed|dubbed)\s+"
-)
+# Plain substring search finds the verbs that introduce a contribution (a regex scan with
+# them costs ~10x on 100k abstracts); the name patterns then run anchored right after each.
+_INTRO_VERBS = (
+    "propos", "introduc", "present", "develop", "design", "build", "construct", "releas",
+)  # fmt: skip
+_NAMING_WORDS = ("called", "named", "termed", "dubbed")
+_VERB_TAIL = re.compile(r"(?:e|es|ed|ing)?\s+")
+_WORD_TAIL = re.compile(r"\s+")
 _SUBJECT = re.compile(r"\b(?:[Ww]e|[Tt]his (?:paper|work))\b")
 _DETERMINER = (
     r"(?:(?:a|an|the|our|two|three)\s+(?=[A-Z]|[a-z][^,.;]{0,60}\((?:" + _ACRONYM + r")\)))?"
@@ -543,17 +545,27 @@ def _capitalise(text: str) -> str:
 
 def _introduced(head: str) -> Iterator[int]:
     """Positions right after 'we propose/introduce/…' or 'called/named/…', in text order."""
-    for trigger in _TRIGGER.finditer(head):
-        if trigger.start() and head[trigger.start() - 1].isalnum():
-            continue  # no leading \b in the pattern: it would defeat the engine's prefix scan
-        if trigger.group("verb"):
-            sentence_start = max(
-                head.rfind(".", 0, trigger.start()), head.rfind(";", 0, trigger.start())
-            )
-            window = head[max(sentence_start + 1, trigger.start() - 200) : trigger.start()]
-            if not _SUBJECT.search(window):
-                continue
-        yield trigger.end()
+    found: list[tuple[int, int]] = []
+    for stems, tail, needs_subject in (
+        (_INTRO_VERBS, _VERB_TAIL, True),
+        (_NAMING_WORDS, _WORD_TAIL, False),
+    ):
+        for stem in stems:
+            start = head.find(stem)
+            while start >= 0:
+                end = tail.match(head, start + len(stem))
+                whole_word = not (start and head[start - 1].isalnum())
+                if end and whole_word and (not needs_subject or _has_subject(head, start)):
+                    found.append((start, end.end()))
+                start = head.find(stem, start + 1)
+    for _, pos in sorted(found):
+        yield pos
+
+
+def _has_subject(head: str, verb: int) -> bool:
+    """True if 'we' / 'this paper' comes earlier in the verb's sentence (≤ 200 chars back)."""
+    sentence_start = max(head.rfind(".", 0, verb), head.rfind(";", 0, verb))
+    return _SUBJECT.search(head, max(sentence_start + 1, verb - 200), verb) is not None
 
 
 def _name_at(head: str, pos: int) -> str | None:
