@@ -101,9 +101,9 @@ class UpdateHandler(_JsonHandler):
 
     SUPPORTED_METHODS = ("POST",)  # type: ignore[assignment]
 
-    def initialize(self, application: Application, secret: str) -> None:
+    def initialize(self, bot_app: Application, secret: str) -> None:
         """Per request: what to feed and what to expect."""
-        self.application = application
+        self.bot_app = bot_app
         self.secret = secret.encode("utf-8")
 
     async def post(self) -> None:
@@ -128,11 +128,11 @@ class UpdateHandler(_JsonHandler):
             logger.info("Rejected a webhook request: not an update object")
             self.reply(400, ok=False, error="not an update")
             return
-        if not self.application.running:
+        if not self.bot_app.running:
             self.reply(503, ok=False, error="shutting down")  # Telegram retries later
             return
         try:
-            update = Update.de_json(data, self.application.bot)
+            update = Update.de_json(data, self.bot_app.bot)
         except Exception as exc:
             kinds = sorted(k for k in data if k != "update_id")
             logger.warning(
@@ -143,8 +143,8 @@ class UpdateHandler(_JsonHandler):
             )
             self.reply(200, ok=True, skipped=True)
             return
-        self.application.bot.insert_callback_data(update)
-        await self.application.update_queue.put(update)
+        self.bot_app.bot.insert_callback_data(update)
+        await self.bot_app.update_queue.put(update)
         self.reply(200, ok=True)
 
 
@@ -153,20 +153,20 @@ class HealthHandler(_JsonHandler):
 
     SUPPORTED_METHODS = ("GET", "HEAD")  # type: ignore[assignment]
 
-    def initialize(self, application: Application) -> None:
+    def initialize(self, bot_app: Application) -> None:
         """Per request: whose index to report."""
-        self.application = application
+        self.bot_app = bot_app
 
     def get(self) -> None:
         """200 with the paper count when an index is loaded, else 503."""
-        index = self.application.bot_data.get(handlers.INDEX)
+        index = self.bot_app.bot_data.get(handlers.INDEX)
         loaded = index is not None
         self.reply(
             200 if loaded else 503,
             ok=loaded,
             index_loaded=loaded,
             papers=len(index) if loaded else 0,
-            running=self.application.running,
+            running=self.bot_app.running,
         )
 
     head = get
@@ -183,11 +183,11 @@ def make_web_app(application: Application, config: WebhookConfig) -> tornado.web
     update_path = config.path if config.path != "/" else ""
     return _WebApp(
         [
-            (HEALTH_PATH, HealthHandler, {"application": application}),
+            (HEALTH_PATH, HealthHandler, {"bot_app": application}),
             (
                 rf"{update_path}/?",
                 UpdateHandler,
-                {"application": application, "secret": config.secret},
+                {"bot_app": application, "secret": config.secret},
             ),
         ]
     )

@@ -220,6 +220,19 @@ class ApiCall:
 
 
 @dataclass
+class Hold:
+    """A call the server keeps waiting (no answer) until `release` is set."""
+
+    arrived: threading.Event = field(default_factory=threading.Event)
+    """Set when the held call reached the server."""
+    release: threading.Event = field(default_factory=threading.Event)
+
+
+HOLD_LIMIT = 60.0  # seconds a held call waits at most, so a forgotten hold cannot hang a test
+_WEBHOOK_SECRET = re.compile(r"^[A-Za-z0-9_-]{1,256}$")
+
+
+@dataclass
 class _Failure:
     remaining: int
     code: int
@@ -256,6 +269,8 @@ class FakeBotApi:
         self._message_ids = itertools.count(10_000)
         self._answered_queries: set[str] = set()
         self._failures: dict[str, _Failure] = {}
+        self._holds: dict[str, list[Hold]] = {}
+        self.webhook: dict[str, Any] = {}
         self._condition = threading.Condition()
         self._stopping = False
         self.first_get_updates = threading.Event()
@@ -290,6 +305,9 @@ class FakeBotApi:
         with self._condition:
             self._stopping = True
             self._condition.notify_all()
+            for holds in self._holds.values():
+                for hold in holds:
+                    hold.release.set()
         if self._server is not None:
             self._server.shutdown()
             self._server.server_close()
@@ -343,6 +361,13 @@ class FakeBotApi:
             self._failures[method] = _Failure(
                 times, code, description, retry_after if code == 429 else None
             )
+
+    def hold_next(self, method: str) -> Hold:
+        """Keep the next call of `method` unanswered until the returned hold is released."""
+        hold = Hold()
+        with self._condition:
+            self._holds.setdefault(method, []).append(hold)
+        return hold
 
     def wait_for(
         self,
@@ -412,6 +437,12 @@ class FakeBotApi:
         try:
             if token != self.token:
                 raise ApiError(401, "Unauthorized")
+            with self._condition:
+                waiting = self._holds.get(method)
+                hold = waiting.pop(0) if waiting else None
+            if hold is not None:
+                hold.arrived.set()
+                hold.release.wait(HOLD_LIMIT)
             self._maybe_fail(method)
             call.result = self._dispatch(method, params)
             status, envelope = 200, {"ok": True, "result": call.result}
@@ -474,11 +505,34 @@ class FakeBotApi:
     def _m_getme(self, params: dict[str, Any]) -> Any:
         return self.bot
 
+    def _m_setwebhook(self, params: dict[str, Any]) -> Any:
+        url = str(params.get("url") or "")
+        if url and not url.startswith("https://"):
+            raise bad_request("bad webhook: An HTTPS URL must be provided for webhook")
+        secret = params.get("secret_token")
+        if secret is not None and not _WEBHOOK_SECRET.match(str(secret)):
+            raise bad_request("secret token contains unallowed characters")
+        allowed = params.get("allowed_updates")
+        if allowed is not None and not isinstance(allowed, list):
+            raise bad_request("allowed_updates must be an Array")
+        with self._condition:
+            self.webhook = {"url": url, "secret_token": secret, "allowed_updates": allowed}
+            if not url:
+                self.webhook = {}
+        return True
+
     def _m_deletewebhook(self, params: dict[str, Any]) -> Any:
+        with self._condition:
+            self.webhook = {}
+            if str(params.get("drop_pending_updates")).lower() == "true":
+                self._updates.clear()
         return True
 
     def _m_getwebhookinfo(self, params: dict[str, Any]) -> Any:
-        return {"url": "", "has_custom_certificate": False, "pending_update_count": 0}
+        with self._condition:
+            url = self.webhook.get("url", "")
+            pending = len(self._updates)
+        return {"url": url, "has_custom_certificate": False, "pending_update_count": pending}
 
     def _m_close(self, params: dict[str, Any]) -> Any:
         return True
@@ -504,6 +558,12 @@ class FakeBotApi:
         return self.commands
 
     def _m_getupdates(self, params: dict[str, Any]) -> Any:
+        if self.webhook:
+            raise ApiError(
+                409,
+                "Conflict: can't use getUpdates method while webhook is active; "
+                "use deleteWebhook to delete the webhook first",
+            )
         self.first_get_updates.set()
         offset = int(params.get("offset") or 0)
         limit = int(params.get("limit") or 100)
