@@ -17,12 +17,12 @@ from __future__ import annotations
 
 import math
 import re
-import sys
 from array import array
-from collections import Counter
+from bisect import bisect_left
+from collections import Counter, defaultdict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from itertools import pairwise
+from itertools import count, pairwise
 from typing import Any
 
 import numpy as np
@@ -208,6 +208,42 @@ def _clip(text: str, marks: tuple[tuple[int, int], ...], limit: int) -> Snippet:
     return Snippet(prefix + body + suffix, kept)
 
 
+class Vocabulary:
+    """Sorted terms in one UTF-8 blob with offsets: a few bytes a term instead of a dict's ~100."""
+
+    __slots__ = ("_blob", "_offsets")
+
+    def __init__(self, blob: bytes, offsets: np.ndarray) -> None:
+        """`blob` holds the sorted terms, each followed by a newline, starting at `offsets`."""
+        self._blob = blob
+        self._offsets = offsets
+
+    @classmethod
+    def from_sorted(cls, terms: Sequence[str]) -> Vocabulary:
+        """From terms already in code-point order (the order UTF-8 bytes sort in)."""
+        encoded = [t.encode() for t in terms]
+        offsets = np.zeros(len(encoded) + 1, dtype=np.int64)
+        np.cumsum([len(e) + 1 for e in encoded], out=offsets[1:])
+        return cls(b"".join(e + b"\n" for e in encoded), offsets)
+
+    def __len__(self) -> int:
+        return len(self._offsets) - 1
+
+    def __getitem__(self, i: int) -> bytes:
+        return self._blob[self._offsets[i] : self._offsets[i + 1] - 1]
+
+    def id(self, term: str) -> int | None:
+        """The term's id (its rank in sorted order), or None."""
+        key = term.encode("utf-8", "replace")
+        i = bisect_left(self, key)
+        return i if i < len(self) and self[i] == key else None
+
+    @property
+    def nbytes(self) -> int:
+        """Bytes held."""
+        return len(self._blob) + self._offsets.nbytes
+
+
 # --- the index -----------------------------------------------------------------------------
 
 
@@ -220,7 +256,7 @@ class Index:
         self,
         papers: Sequence[Paper],
         *,
-        vocab: dict[str, int],
+        vocab: Vocabulary,
         indptr: np.ndarray,
         doc_ids: np.ndarray,
         contribs: np.ndarray,
@@ -250,7 +286,6 @@ class Index:
         self._weight = np.log((n + 1) / (df + 0.5))
         self._unknown_weight = math.log((n + 1) / 0.5)
         self._analyzer = Analyzer(max_cache=50_000)
-        self._vocab_bytes = sys.getsizeof(vocab) + sum(map(sys.getsizeof, vocab))
 
     @classmethod
     def build(
@@ -264,7 +299,7 @@ class Index:
         if params.variant not in _VARIANTS:
             bm25_params(params.variant)
         analyzer = Analyzer()
-        vocab: dict[str, int] = {}
+        first_seen: defaultdict[str, int] = defaultdict(count().__next__)
         term_ids = array("i")
         tfs = array("i")
         n = len(papers)
@@ -275,15 +310,23 @@ class Index:
             counts = Counter(terms)
             doc_len[row] = len(terms)
             unique_per_doc[row] = len(counts)
-            term_ids.extend([vocab.setdefault(t, len(vocab)) for t in counts])
+            term_ids.extend(map(first_seen.__getitem__, counts))
             tfs.extend(counts.values())
         del analyzer
-        posting_terms = np.frombuffer(term_ids, dtype=np.int32)
+        # Term ids become ranks in sorted order, so the vocabulary is a sorted blob.
+        seen = list(first_seen)
+        del first_seen
+        by_term = sorted(range(len(seen)), key=seen.__getitem__)
+        rank = np.empty(len(seen), dtype=np.int32)
+        rank[by_term] = np.arange(len(seen), dtype=np.int32)
+        vocab = Vocabulary.from_sorted([seen[i] for i in by_term])
+        del seen, by_term
+        posting_terms = rank[np.frombuffer(term_ids, dtype=np.int32)]
         order = np.argsort(posting_terms, kind="stable")
         doc_ids = np.repeat(np.arange(n, dtype=np.int32), unique_per_doc)[order]
         tf = np.frombuffer(tfs, dtype=np.int32)[order].astype(np.float64)
         df = np.bincount(posting_terms, minlength=len(vocab)).astype(np.int32)
-        del order, posting_terms, term_ids, tfs
+        del order, posting_terms, term_ids, tfs, rank
         indptr = np.zeros(len(vocab) + 1, dtype=np.int64)
         np.cumsum(df, out=indptr[1:])
         contribs = _contributions(params, n, df, doc_len, doc_ids, tf)
@@ -310,7 +353,8 @@ class Index:
             "delta": self.params.delta,
             "title_weight": self.title_weight,
             "papers": len(self.papers),
-            "terms": "\n".join(self._vocab),
+            "terms": np.frombuffer(self._vocab._blob, dtype=np.uint8),
+            "term_offsets": self._vocab._offsets,
             "indptr": self._indptr,
             "doc_ids": self._doc_ids,
             "contribs": self._contribs,
@@ -326,8 +370,10 @@ class Index:
                 raise ValueError("index state is from another analyzer version")
             if int(state["papers"]) != len(papers):
                 raise ValueError("index state is for a different number of papers")
-            terms = str(state["terms"])
-            vocab = {t: i for i, t in enumerate(terms.split("\n"))} if terms else {}
+            vocab = Vocabulary(
+                np.asarray(state["terms"], dtype=np.uint8).tobytes(),
+                np.asarray(state["term_offsets"], dtype=np.int64),
+            )
             indptr = np.asarray(state["indptr"], dtype=np.int64)
             doc_ids = np.asarray(state["doc_ids"], dtype=np.int32)
             contribs = np.asarray(state["contribs"], dtype=np.float64)
@@ -344,8 +390,14 @@ class Index:
         except (KeyError, TypeError) as error:
             raise ValueError(f"index state is incomplete: {error}") from error
         p = len(doc_ids)
+        offsets = vocab._offsets
         consistent = (
             params.variant in _VARIANTS
+            and offsets.ndim == 1
+            and len(offsets) >= 1
+            and offsets[0] == 0
+            and offsets[-1] == len(vocab._blob)
+            and bool(np.all(np.diff(offsets) >= 1))
             and len(vocab) == len(df)
             and indptr.shape == (len(df) + 1,)
             and indptr[0] == 0
@@ -429,8 +481,9 @@ class Index:
         if row is None or limit <= 0:
             return ()
         counts = Counter(document_terms(self.papers[row], self._analyzer))
-        known = [t for t in counts if t in self._vocab and self._df[self._vocab[t]] > 1]
-        weight = {t: counts[t] * self._weight[self._vocab[t]] for t in known}
+        ids = {t: self._vocab.id(t) for t in counts}
+        known = [t for t, i in ids.items() if i is not None and self._df[i] > 1]
+        weight = {t: counts[t] * self._weight[ids[t]] for t in known}
         terms = sorted(known, key=lambda t: (-weight[t], t))[:SIMILAR_TERMS]
         rows, scores, _ = self._top(tuple(terms), limit + 1)
         coverage = self._coverage(terms, rows)
@@ -449,20 +502,20 @@ class Index:
         """The one or two sentences of `text` that best match `terms`, matches marked."""
         sentences = _sentences(text) or [(0, len(text))]
         wanted = {t: self._term_weight(t) for t in terms}
-        spans = [(s, e, t) for t, s, e in self._analyzer.analyze_spans(text) if t in wanted]
-
-        def matched(lo: int, hi: int) -> set[str]:
-            return {t for s, e, t in spans if s >= lo and e <= hi}
+        # Sentences end at whitespace, so each analyses as it does inside the whole text.
+        found = {
+            w: set(self._analyzer.analyze(text[w[0] : w[1]])) & wanted.keys() for w in sentences
+        }
+        pairs = [(a[0], b[1]) for a, b in pairwise(sentences) if b[1] - a[0] <= MAX_SNIPPET_CHARS]
+        found.update({(a[0], b[1]): found[a] | found[b] for a, b in pairwise(sentences)})
 
         def weight(lo: int, hi: int) -> float:
-            return sum(wanted[t] for t in matched(lo, hi))
+            return sum(wanted[t] for t in found[lo, hi])
 
-        if spans:
-            pairs = [(a[0], b[1]) for a, b in pairwise(sentences)]
-            windows = sentences + [w for w in pairs if w[1] - w[0] <= MAX_SNIPPET_CHARS]
+        if any(found.values()):
             # Most matched weight; then a window that fits, one sentence, the earlier one.
             lo, hi = max(
-                windows,
+                sentences + pairs,
                 key=lambda w: (
                     weight(*w),
                     w[1] - w[0] <= MAX_SNIPPET_CHARS,
@@ -476,8 +529,9 @@ class Index:
             lo, hi = sentences[0]
             if len(sentences) > 1 and sentences[1][1] - lo <= MAX_SNIPPET_CHARS:
                 hi = sentences[1][1]
-        marks = _merge([(s - lo, e - lo) for s, e, _ in spans if s >= lo and e <= hi])
-        return _clip(text[lo:hi], marks, MAX_SNIPPET_CHARS)
+        window = text[lo:hi]
+        marks = _merge([(s, e) for t, s, e in self._analyzer.analyze_spans(window) if t in wanted])
+        return _clip(window, marks, MAX_SNIPPET_CHARS)
 
     def stats(self) -> IndexStats:
         """Counts and approximate memory for /stats."""
@@ -496,19 +550,19 @@ class Index:
             sources=len({p.source for p in self.papers}),
             terms=len(self._vocab),
             postings=len(self._doc_ids),
-            memory_bytes=sum(a.nbytes for a in arrays) + self._vocab_bytes,
+            memory_bytes=sum(a.nbytes for a in arrays) + self._vocab.nbytes,
         )
 
     # --- internals -------------------------------------------------------------------------
 
     def _term_ids(self, terms: Sequence[str]) -> tuple[list[int], list[int]]:
         """Known query terms as ids with their multiplicity (rank-bm25 counts repeats)."""
-        counts = Counter(t for t in terms if t in self._vocab)
-        return [self._vocab[t] for t in counts], list(counts.values())
+        counts = Counter(i for i in map(self._vocab.id, terms) if i is not None)
+        return list(counts), list(counts.values())
 
     def _term_weight(self, term: str) -> float:
         """Coverage weight of a term: log((N+1)/(df+0.5)), the unknown-term weight if absent."""
-        tid = self._vocab.get(term)
+        tid = self._vocab.id(term)
         return self._unknown_weight if tid is None else float(self._weight[tid])
 
     def _top(self, terms: Sequence[str], k: int) -> tuple[np.ndarray, np.ndarray, int]:
@@ -547,7 +601,7 @@ class Index:
         for term in terms:
             w = self._term_weight(term)
             total += w
-            tid = self._vocab.get(term)
+            tid = self._vocab.id(term)
             if tid is None:
                 continue
             docs = self._doc_ids[self._indptr[tid] : self._indptr[tid + 1]]

@@ -75,6 +75,7 @@ _PART = re.compile(rf"{_W}+(?:{_GLUE}{_W}+)*")
 _COMPOUND = re.compile(rf"{_PART.pattern}(?:[$^{{}}]*[-/][$^{{}}]*{_PART.pattern})*")
 # One word wrapped in punctuation that can never glue to it ("(ArbNN),", "models.").
 _SIMPLE_WORD = re.compile(r"""[(\["']*({_W}+)[)\]"'.,;:!?]*""".replace("{_W}", _W))
+_NON_ASCII = re.compile(r"[^\x00-\x7f]+")
 _DROP_GLUE = str.maketrans("", "", "$^{},")
 
 
@@ -199,16 +200,27 @@ def _normalize_with_offsets(text: str) -> tuple[str, list[int], list[int]]:
     pieces: list[str] = []
     starts: list[int] = []
     ends: list[int] = []
-    i, n = 0, len(text)
-    while i < n:
-        j = i + 1
-        while j < n and unicodedata.combining(text[j]):
-            j += 1
-        piece = unicodedata.normalize("NFKC", text[i:j])
-        pieces.append(piece)
-        starts.extend([i] * len(piece))
-        ends.extend([j] * len(piece))
-        i = j
+    done = 0
+    for run in _NON_ASCII.finditer(text):
+        i, n = run.start(), run.end()
+        if i > done and unicodedata.combining(text[i]):
+            i -= 1  # a combining mark composes with the character before it
+        pieces.append(text[done:i])
+        starts.extend(range(done, i))
+        ends.extend(range(done + 1, i + 1))
+        while i < n:
+            j = i + 1
+            while j < len(text) and unicodedata.combining(text[j]):
+                j += 1
+            piece = unicodedata.normalize("NFKC", text[i:j])
+            pieces.append(piece)
+            starts.extend([i] * len(piece))
+            ends.extend([j] * len(piece))
+            i = j
+        done = i
+    pieces.append(text[done:])
+    starts.extend(range(done, len(text)))
+    ends.extend(range(done + 1, len(text) + 1))
     return "".join(pieces), starts, ends
 
 
