@@ -1,13 +1,14 @@
 """BM25 index over papers: ranked hits with snippets, more-like-this, confidence.
 
 Scores are exactly those of rank-bm25's `BM25Plus` (chosen by measured quality, see the
-README) for the token lists `document_terms` returns, but computed the fast way: BM25 is a
-sum over query terms of per-(term, paper) contributions, so the build computes every
-contribution once from rank-bm25's own formulas and statistics and stores them as CSR
-postings (term -> paper rows, contributions). A query touches only its terms' postings.
-`BM25Plus` (and `BM25L`'s delta) also gives papers *without* a term a share of the score
-(`idf * delta`); that share is the same for every paper, so it is kept as one number per
-term and added to every score, which keeps `scores()` equal to rank-bm25's `get_scores`.
+README) for the token lists `document_terms` returns, computed the fast way: BM25 is a sum
+over query terms of per-(term, paper) contributions, so the index keeps CSR postings
+(term -> paper rows int32, term frequency uint16: 6 bytes a posting) plus rank-bm25's own
+statistics (df, document lengths, avgdl, k1, b, delta), and a query computes, with
+rank-bm25's formulas and operation order, the contributions of its terms' postings only.
+`BM25Plus` also gives papers *without* a term `idf * delta`; that share is the same for
+every paper, so it is one number per query term added to every score, which keeps
+`scores()` equal to rank-bm25's `get_scores`.
 
 Title words count more: a paper's terms are its title's terms `TITLE_WEIGHT` times, then
 its abstract's terms (`document_terms`).
@@ -20,7 +21,7 @@ import re
 from array import array
 from bisect import bisect_left
 from collections import Counter, defaultdict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import count, pairwise
 from typing import Any
@@ -92,8 +93,9 @@ class IndexStats:
 
 
 # --- BM25 variants: rank-bm25's formulas, vectorised --------------------------------------
-# Each returns (idf per term, contribution per posting, constant per term). The constant is
-# what a term adds to the score of a paper that does not contain it.
+# Per variant: its idf, and a term's contribution to the papers that contain it (vectorised
+# over a posting list). BM25Plus also gives idf × delta to every paper, with or without the
+# term; `Index` adds that constant to all scores.
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,33 +111,46 @@ class BM25Params:
     """BM25L (default 0.5) and BM25Plus (default 1.0) only."""
 
 
-def _okapi(p: BM25Params, n: int, df: np.ndarray, tf: np.ndarray, norm: np.ndarray) -> _Parts:
-    """rank_bm25.BM25Okapi (Robertson/Spärck Jones idf floored at epsilon × mean idf)."""
+def _okapi_idf(p: BM25Params, n: int, df: np.ndarray, floor: float) -> np.ndarray:
+    """rank_bm25.BM25Okapi's idf: log(N - df + .5) - log(df + .5), negatives -> eps × mean."""
     idf = np.log(n - df + 0.5) - np.log(df + 0.5)
-    if idf.size:
-        idf[idf < 0] = p.epsilon * float(idf.mean())
-    return idf, lambda t_idf: t_idf * (tf * (p.k1 + 1) / (tf + p.k1 * norm)), np.zeros_like(idf)
+    idf[idf < 0] = floor
+    return idf
 
 
-def _bm25l(p: BM25Params, n: int, df: np.ndarray, tf: np.ndarray, norm: np.ndarray) -> _Parts:
-    """rank_bm25.BM25L (Lv & Zhai 2011), including rank-bm25's extra `tf *` factor."""
-    idf = math.log(n + 1) - np.log(df + 0.5)
-    ctd = tf / norm
-    return (
-        idf,
-        lambda t_idf: t_idf * tf * (p.k1 + 1) * (ctd + p.delta) / (p.k1 + ctd + p.delta),
-        np.zeros_like(idf),
-    )
+def _okapi(p: BM25Params, idf: float, tf: np.ndarray, dn: np.ndarray) -> np.ndarray:
+    """rank_bm25.BM25Okapi (Robertson et al.); `dn` is k1 × (1 - b + b·dl/avgdl)."""
+    return idf * (tf * (p.k1 + 1) / (tf + dn))
 
 
-def _bm25plus(p: BM25Params, n: int, df: np.ndarray, tf: np.ndarray, norm: np.ndarray) -> _Parts:
-    """rank_bm25.BM25Plus (Lv & Zhai 2011): every paper gets idf × delta per query term."""
-    idf = np.log((n + 1) / df)
-    return idf, lambda t_idf: t_idf * ((tf * (p.k1 + 1)) / (p.k1 * norm + tf)), idf * p.delta
+def _bm25l_idf(p: BM25Params, n: int, df: np.ndarray, floor: float) -> np.ndarray:
+    """rank_bm25.BM25L's idf: log(N + 1) - log(df + .5)."""
+    return math.log(n + 1) - np.log(df + 0.5)
 
 
-_Parts = tuple[np.ndarray, Callable[[np.ndarray], np.ndarray], np.ndarray]
-_VARIANTS = {"BM25Okapi": _okapi, "BM25L": _bm25l, "BM25Plus": _bm25plus}
+def _bm25l(p: BM25Params, idf: float, tf: np.ndarray, dn: np.ndarray) -> np.ndarray:
+    """rank_bm25.BM25L (Lv & Zhai 2011), with rank-bm25's extra `tf *` factor; `dn` is the norm."""
+    ctd = tf / dn
+    return idf * tf * (p.k1 + 1) * (ctd + p.delta) / (p.k1 + ctd + p.delta)
+
+
+def _bm25plus_idf(p: BM25Params, n: int, df: np.ndarray, floor: float) -> np.ndarray:
+    """rank_bm25.BM25Plus's idf: log((N + 1) / df)."""
+    return np.log((n + 1) / df)
+
+
+def _bm25plus(p: BM25Params, idf: float, tf: np.ndarray, dn: np.ndarray) -> np.ndarray:
+    """rank_bm25.BM25Plus (Lv & Zhai 2011) without its idf × delta, which `Index` adds to all."""
+    return idf * ((tf * (p.k1 + 1)) / (dn + tf))
+
+
+_IdfFunction = Callable[[BM25Params, int, np.ndarray, float], np.ndarray]
+_ScoreFunction = Callable[[BM25Params, float, np.ndarray, np.ndarray], np.ndarray]
+_VARIANTS: dict[str, tuple[_IdfFunction, _ScoreFunction]] = {
+    "BM25Okapi": (_okapi_idf, _okapi),
+    "BM25L": (_bm25l_idf, _bm25l),
+    "BM25Plus": (_bm25plus_idf, _bm25plus),
+}
 DEFAULT_PARAMS = BM25Params()
 
 
@@ -259,7 +274,7 @@ class Index:
         vocab: Vocabulary,
         indptr: np.ndarray,
         doc_ids: np.ndarray,
-        contribs: np.ndarray,
+        tf: np.ndarray,
         df: np.ndarray,
         doc_len: np.ndarray,
         params: BM25Params,
@@ -271,20 +286,22 @@ class Index:
         self._vocab = vocab
         self._indptr = indptr
         self._doc_ids = doc_ids
-        self._contribs = contribs
+        self._tf = tf
         self._df = df
         self._doc_len = doc_len
         self.params = params
         self.title_weight = title_weight
         n = len(self.papers)
-        idf, _, constant = _VARIANTS[params.variant](
-            params, n, df.astype(np.float64), np.zeros(0), np.ones(0)
-        )
-        self._idf = idf
-        self._constant = constant
-        # Coverage weights: a positive idf for every term, and for unknown terms too (df=0).
-        self._weight = np.log((n + 1) / (df + 0.5))
-        self._unknown_weight = math.log((n + 1) / 0.5)
+        self._idf_of, self._score_of = _VARIANTS[params.variant]
+        # rank-bm25's statistics: avgdl, and per paper its length norm (times k1 where the
+        # variant multiplies it, so `tf + dn` is computed exactly as rank-bm25 computes it).
+        avgdl = int(doc_len.astype(np.int64).sum()) / n if n else 1.0
+        norm = 1 - params.b + params.b * doc_len.astype(np.int64) / (avgdl or 1.0)
+        self._dn = norm if params.variant == "BM25L" else params.k1 * norm
+        self._okapi_floor = 0.0
+        if params.variant == "BM25Okapi" and len(df):
+            raw = np.log(n - df + 0.5) - np.log(df + 0.5)
+            self._okapi_floor = params.epsilon * float(raw.mean())
         self._analyzer = Analyzer(max_cache=50_000)
 
     @classmethod
@@ -324,18 +341,18 @@ class Index:
         posting_terms = rank[np.frombuffer(term_ids, dtype=np.int32)]
         order = np.argsort(posting_terms, kind="stable")
         doc_ids = np.repeat(np.arange(n, dtype=np.int32), unique_per_doc)[order]
-        tf = np.frombuffer(tfs, dtype=np.int32)[order].astype(np.float64)
+        tf = np.frombuffer(tfs, dtype=np.int32)[order]
+        tf = tf.astype(np.uint16 if not len(tf) or tf.max() < 2**16 else np.uint32)
         df = np.bincount(posting_terms, minlength=len(vocab)).astype(np.int32)
         del order, posting_terms, term_ids, tfs, rank
         indptr = np.zeros(len(vocab) + 1, dtype=np.int64)
         np.cumsum(df, out=indptr[1:])
-        contribs = _contributions(params, n, df, doc_len, doc_ids, tf)
         return cls(
             papers,
             vocab=vocab,
             indptr=indptr,
             doc_ids=doc_ids,
-            contribs=contribs,
+            tf=tf,
             df=df,
             doc_len=doc_len.astype(np.int32),
             params=params,
@@ -357,7 +374,7 @@ class Index:
             "term_offsets": self._vocab._offsets,
             "indptr": self._indptr,
             "doc_ids": self._doc_ids,
-            "contribs": self._contribs,
+            "tf": self._tf,
             "df": self._df,
             "doc_len": self._doc_len,
         }
@@ -376,7 +393,7 @@ class Index:
             )
             indptr = np.asarray(state["indptr"], dtype=np.int64)
             doc_ids = np.asarray(state["doc_ids"], dtype=np.int32)
-            contribs = np.asarray(state["contribs"], dtype=np.float64)
+            tf = np.asarray(state["tf"])
             df = np.asarray(state["df"], dtype=np.int32)
             doc_len = np.asarray(state["doc_len"], dtype=np.int32)
             params = BM25Params(
@@ -403,7 +420,8 @@ class Index:
             and indptr[0] == 0
             and indptr[-1] == p
             and bool(np.all(np.diff(indptr) == df))
-            and contribs.shape == (p,)
+            and tf.shape == (p,)
+            and tf.dtype in (np.uint16, np.uint32)
             and doc_len.shape == (len(papers),)
             and (p == 0 or (int(doc_ids.min()) >= 0 and int(doc_ids.max()) < len(papers)))
         )
@@ -414,7 +432,7 @@ class Index:
             vocab=vocab,
             indptr=indptr,
             doc_ids=doc_ids,
-            contribs=contribs,
+            tf=tf,
             df=df,
             doc_len=doc_len,
             params=params,
@@ -433,12 +451,9 @@ class Index:
         """Every paper's score for these query terms: rank-bm25's `get_scores(terms)`."""
         ids, counts = self._term_ids(terms)
         scores = np.zeros(len(self.papers))
-        for t, c in zip(ids, counts, strict=True):
-            lo, hi = self._indptr[t], self._indptr[t + 1]
-            scores[self._doc_ids[lo:hi]] += c * self._contribs[lo:hi]
-        if ids:
-            scores += float(np.dot(counts, self._constant[ids]))
-        return scores
+        for c, docs, contributions in self._postings(ids, counts):
+            scores[docs] += c * contributions
+        return scores + self._constant(ids, counts)
 
     def search(
         self, query: str, *, limit: int = 5, offset: int = 0, snippets: bool = True
@@ -483,7 +498,7 @@ class Index:
         counts = Counter(document_terms(self.papers[row], self._analyzer))
         ids = {t: self._vocab.id(t) for t in counts}
         known = [t for t, i in ids.items() if i is not None and self._df[i] > 1]
-        weight = {t: counts[t] * self._weight[ids[t]] for t in known}
+        weight = {t: counts[t] * self._term_weight(t) for t in known}
         terms = sorted(known, key=lambda t: (-weight[t], t))[:SIMILAR_TERMS]
         rows, scores, _ = self._top(tuple(terms), limit + 1)
         coverage = self._coverage(terms, rows)
@@ -538,12 +553,10 @@ class Index:
         arrays = (
             self._indptr,
             self._doc_ids,
-            self._contribs,
+            self._tf,
             self._df,
             self._doc_len,
-            self._idf,
-            self._constant,
-            self._weight,
+            self._dn,
         )
         return IndexStats(
             papers=len(self.papers),
@@ -561,9 +574,31 @@ class Index:
         return list(counts), list(counts.values())
 
     def _term_weight(self, term: str) -> float:
-        """Coverage weight of a term: log((N+1)/(df+0.5)), the unknown-term weight if absent."""
+        """Coverage weight of a term: log((N+1)/(df+0.5)), with df=0 for an unknown term."""
         tid = self._vocab.id(term)
-        return self._unknown_weight if tid is None else float(self._weight[tid])
+        df = 0 if tid is None else int(self._df[tid])
+        return math.log((len(self.papers) + 1) / (df + 0.5))
+
+    def _idf(self, ids: list[int]) -> np.ndarray:
+        """The variant's idf of these terms, as rank-bm25 computes it."""
+        df = self._df[ids].astype(np.float64)
+        return self._idf_of(self.params, len(self.papers), df, self._okapi_floor)
+
+    def _constant(self, ids: list[int], counts: list[int]) -> float:
+        """What the query adds to every paper's score (BM25Plus: idf × delta per term)."""
+        if self.params.variant != "BM25Plus" or not ids:
+            return 0.0
+        return float(np.dot(counts, self._idf(ids) * self.params.delta))
+
+    def _postings(
+        self, ids: list[int], counts: list[int]
+    ) -> Iterator[tuple[int, np.ndarray, np.ndarray]]:
+        """Per query term: multiplicity, papers holding it, and its contribution to each."""
+        for t, c, idf in zip(ids, counts, self._idf(ids).tolist(), strict=True):
+            lo, hi = self._indptr[t], self._indptr[t + 1]
+            docs = self._doc_ids[lo:hi]
+            tf = self._tf[lo:hi].astype(np.float64)
+            yield c, docs, self._score_of(self.params, idf, tf, self._dn[docs])
 
     def _top(self, terms: Sequence[str], k: int) -> tuple[np.ndarray, np.ndarray, int]:
         """The `k` best rows (score desc, row asc) among papers holding a query term."""
@@ -571,13 +606,10 @@ class Index:
         empty = np.zeros(0, dtype=np.int64)
         if not ids:
             return empty, np.zeros(0), 0
-        n = len(self.papers)
-        scores = np.zeros(n)
+        scores = np.zeros(len(self.papers))
         slices = []
-        for t, c in zip(ids, counts, strict=True):
-            lo, hi = self._indptr[t], self._indptr[t + 1]
-            docs = self._doc_ids[lo:hi]
-            scores[docs] += c * self._contribs[lo:hi] if c != 1 else self._contribs[lo:hi]
+        for c, docs, contributions in self._postings(ids, counts):
+            scores[docs] += c * contributions if c != 1 else contributions
             slices.append(docs)
         touched = slices[0] if len(slices) == 1 else np.unique(np.concatenate(slices))
         total = len(touched)
@@ -589,7 +621,7 @@ class Index:
             keep = cand_scores >= kth
             touched, cand_scores = touched[keep], cand_scores[keep]
         order = np.lexsort((touched, -cand_scores))[:k]
-        constant = float(np.dot(counts, self._constant[ids]))
+        constant = self._constant(ids, counts)
         return touched[order].astype(np.int64), cand_scores[order] + constant, total
 
     def _coverage(self, terms: Sequence[str], rows: np.ndarray) -> np.ndarray:
@@ -629,21 +661,3 @@ class Index:
             return chosen
         lo, hi, _, _ = max(fitting, key=lambda o: (o[2], o[3]))
         return lo, hi
-
-
-def _contributions(
-    params: BM25Params,
-    n: int,
-    df: np.ndarray,
-    doc_len: np.ndarray,
-    doc_ids: np.ndarray,
-    tf: np.ndarray,
-) -> np.ndarray:
-    """Per-posting BM25 contributions, with rank-bm25's statistics and operation order."""
-    if not len(doc_ids):
-        return np.zeros(0)
-    avgdl = int(doc_len.sum()) / n
-    norm = (1 - params.b + params.b * doc_len / avgdl)[doc_ids]
-    idf, contribution, _ = _VARIANTS[params.variant](params, n, df.astype(np.float64), tf, norm)
-    posting_idf = np.repeat(idf, df)
-    return contribution(posting_idf)
