@@ -37,6 +37,8 @@ ZIPF_Q = 2.7  # Mandelbrot's offset: flattens the top ranks as in real text
 MEAN_WORDS = 180  # words per abstract (the issue's realistic corpus)
 NAMED_METHOD_SHARE = 0.6  # share of seed abstracts that name their method
 TOPIC_SHARE = 0.10  # share of an abstract's words that repeat its few topic words
+REUSE_SHARE = 0.30  # share of words copied from earlier in the same abstract (burstiness);
+# with it, distinct terms per abstract match the seeds (~0.57 per word, see README)
 QUERY_MIN_RANK = 30  # queries skip the ~30 most frequent words (function words)
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[-'][A-Za-z0-9]+)*")
@@ -120,7 +122,7 @@ class _WordMaker:
             stem = self._stems[rng.integers(len(self._stems))]
             ending = self._endings[rng.integers(len(self._endings))]
             return stem + ending
-        if kind < 0.9:
+        if kind < 0.95:
             a, b = rng.integers(len(self._content), size=2)
             return f"{self._content[a]}-{self._content[b]}"
         return self.name()
@@ -179,8 +181,13 @@ def _distribution(n_docs: int, rng: np.random.Generator, seed_dir: Path) -> _Dis
     vocab_size = max(len(keys), math.ceil(heaps_k * total**HEAPS_BETA))
     maker = _WordMaker(keys, set(keys), rng)
     vocabulary = [spelling[k] for k in keys] + [maker.word() for _ in range(vocab_size - len(keys))]
+    # Seed words keep their seed frequencies; the generated words, Zipf-distributed past
+    # the seed ranks, share the Good–Turing mass of unseen words (seed hapaxes / tokens).
     weights = (np.arange(1, vocab_size + 1, dtype=np.float64) + ZIPF_Q) ** -zipf_s
-    probabilities = weights / weights.sum()
+    tail_mass = sum(1 for k in keys if counts[k] == 1) / seed_tokens
+    seed_share = np.array([counts[k] for k in keys], dtype=np.float64) / seed_tokens
+    tail = weights[len(keys) :] / max(weights[len(keys) :].sum(), 1e-300)
+    probabilities = np.concatenate([seed_share * (1 - tail_mass), tail * tail_mass])
     cdf = np.cumsum(probabilities)
     cdf[-1] = 1.0
     return _Distribution(vocabulary, probabilities, cdf, len(keys), lengths, maker)
@@ -205,6 +212,9 @@ def generate(n_docs: int, *, seed: int = 0, seed_dir: Path = SEED_DIR) -> SynthC
         topics = 150 + np.searchsorted(content_cdf, rng.random(3), side="right")
         repeat = rng.random(length) < TOPIC_SHARE
         doc = np.where(repeat, topics[rng.integers(3, size=length)], doc)
+        positions = np.arange(length)
+        source = (rng.random(length) * positions).astype(np.int64)
+        doc = np.where((rng.random(length) < REUSE_SHARE) & (positions > 0), doc[source], doc)
         tokens = words[doc].tolist()
         name = maker.unique_name() if rng.random() < NAMED_METHOD_SHARE else ""
         if name:
@@ -213,7 +223,7 @@ def generate(n_docs: int, *, seed: int = 0, seed_dir: Path = SEED_DIR) -> SynthC
         papers.append(
             Paper(
                 id=f"s{i}",
-                title=_title(name, words, content_cdf, rng),
+                title=_title(name, words[doc[doc >= 150]], rng),
                 abstract=_sentences(tokens, rng),
             )
         )
@@ -226,10 +236,10 @@ def generate(n_docs: int, *, seed: int = 0, seed_dir: Path = SEED_DIR) -> SynthC
     )
 
 
-def _title(name: str, words: np.ndarray, content_cdf: np.ndarray, rng: np.random.Generator) -> str:
-    """A title of 5-9 content words, led by the method name when there is one."""
-    picks = 150 + np.searchsorted(content_cdf, rng.random(int(rng.integers(5, 10))), side="right")
-    body = " ".join(w[:1].upper() + w[1:] for w in words[picks].tolist())
+def _title(name: str, content: np.ndarray, rng: np.random.Generator) -> str:
+    """A title of 5-9 of the abstract's content words, led by its method name if it has one."""
+    picks = rng.choice(content, size=min(len(content), int(rng.integers(5, 10))), replace=False)
+    body = " ".join(w[:1].upper() + w[1:] for w in picks.tolist())
     return f"{name}: {body}" if name else body
 
 
