@@ -270,6 +270,7 @@ class FakeBotApi:
         self._answered_queries: set[str] = set()
         self._failures: dict[str, _Failure] = {}
         self._holds: dict[str, list[Hold]] = {}
+        self._every_hold: list[Hold] = []
         self.webhook: dict[str, Any] = {}
         self._condition = threading.Condition()
         self._stopping = False
@@ -305,9 +306,8 @@ class FakeBotApi:
         with self._condition:
             self._stopping = True
             self._condition.notify_all()
-            for holds in self._holds.values():
-                for hold in holds:
-                    hold.release.set()
+            for hold in self._every_hold:
+                hold.release.set()
         if self._server is not None:
             self._server.shutdown()
             self._server.server_close()
@@ -336,8 +336,8 @@ class FakeBotApi:
         with self._condition:
             update.setdefault("update_id", next(self._update_ids))
             for key in ("message", "edited_message"):
-                if key in update:
-                    chat = update[key]["chat"]
+                chat = update[key].get("chat") if isinstance(update.get(key), dict) else None
+                if isinstance(chat, dict) and "id" in chat:  # tests also push broken updates
                     self.chats[chat["id"]] = chat
             self._updates.append(update)
             self._condition.notify_all()
@@ -367,6 +367,7 @@ class FakeBotApi:
         hold = Hold()
         with self._condition:
             self._holds.setdefault(method, []).append(hold)
+            self._every_hold.append(hold)
         return hold
 
     def wait_for(

@@ -1,0 +1,237 @@
+"""/reload, SIGHUP and ALLOWED_CHAT_IDS through the real Application and the fake Bot API."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import shutil
+import signal
+import subprocess
+import sys
+import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fake_bot_api import FakeBotApi, Updates, parse_html
+from telegram import Update
+from telegram.ext import Application
+from test_webhook import clean_env
+
+from bot import admin, handlers
+from bot.app import build_application
+from bot.config import DEFAULT_CORPUS, Settings
+from bot.search import Index
+
+ADMIN = 1001
+STRANGER = 2002
+NEW_PAPER = {
+    "id": "quokka1",
+    "title": "Quokkaformer: marsupial attention for tabular data",
+    "abstract": "We introduce Quokkaformer, a quokkaformer attention layer for tabular data "
+    "that hops between rows and columns, and show it beats gradient boosting on forty tables.",
+}
+
+
+@pytest.fixture
+def corpus_dir(tmp_path: Path) -> Path:
+    """A private copy of the seed corpus that a test may change."""
+    target = tmp_path / "corpus"
+    shutil.copytree(DEFAULT_CORPUS, target)
+    return target
+
+
+def make_app(fake_api: FakeBotApi, index: Index, corpus: Path, **settings: Any) -> Application:
+    return build_application(
+        Settings(
+            token=fake_api.token,
+            api_base_url=fake_api.base_url,
+            corpus=(corpus,),
+            admin_user_ids=frozenset({ADMIN}),
+            **settings,
+        ),
+        index,
+    )
+
+
+async def feed(app: Application, *payloads: dict[str, Any]) -> None:
+    for number, payload in enumerate(payloads, start=1):
+        await app.process_update(Update.de_json({"update_id": number, **payload}, app.bot))
+
+
+def texts_to(api: FakeBotApi, chat_id: int) -> list[str]:
+    return [
+        parse_html(c.params["text"]) if c.params.get("parse_mode") == "HTML" else c.params["text"]
+        for c in api.calls_of("sendMessage")
+        if c.params["chat_id"] == chat_id
+    ]
+
+
+def add_paper(corpus: Path) -> None:
+    (corpus / "extra.jsonl").write_text(json.dumps(NEW_PAPER) + "\n", encoding="utf-8")
+
+
+# ------------------------------------------------------------------ /reload
+
+
+async def test_admin_reload_swaps_in_the_new_corpus(fake_api, index, corpus_dir) -> None:
+    app = make_app(fake_api, index, corpus_dir)
+    updates = Updates()
+    add_paper(corpus_dir)
+    async with app:
+        await feed(app, updates.message("/reload", chat_id=ADMIN))
+        await feed(app, updates.message("quokkaformer tabular attention", chat_id=ADMIN))
+    _reloading, outcome, answer = texts_to(fake_api, ADMIN)
+    assert outcome.startswith(f"Reloaded: {len(index) + 1} papers indexed in ")
+    assert app.bot_data[handlers.INDEX] is not index
+    assert app.bot_data[handlers.INDEX].get("quokka1") is not None
+    assert "Quokkaformer" in answer.split("\n\n")[1]
+
+
+async def test_broken_corpus_keeps_the_old_index_and_tells_the_admin(
+    fake_api, index, corpus_dir
+) -> None:
+    app = make_app(fake_api, index, corpus_dir)
+    (corpus_dir / "broken.jsonl").write_text('{"abstract": "<b>unclosed & bad\n', encoding="utf-8")
+    async with app:
+        await feed(app, Updates().message("/reload", chat_id=ADMIN))
+    [call] = [c for c in fake_api.calls_of("sendMessage") if c.params.get("parse_mode") == "HTML"]
+    assert app.bot_data[handlers.INDEX] is index
+    plain = parse_html(call.params["text"])  # the fake server accepted the escaped error
+    assert f"still serving the previous {len(index)} papers" in plain
+    assert "broken.jsonl:1" in plain and "malformed JSON" in plain
+
+
+@pytest.mark.parametrize("text", ["/reload", "/reload@icml_papers_bot now"])
+async def test_non_admin_reload_is_refused_and_nothing_happens(
+    fake_api, index, corpus_dir, text
+) -> None:
+    app = make_app(fake_api, index, corpus_dir)
+    add_paper(corpus_dir)
+    async with app:
+        await feed(app, Updates().message(text, chat_id=STRANGER))
+    assert texts_to(fake_api, STRANGER) == [admin.NOT_ALLOWED]  # not also "unknown command"
+    assert app.bot_data[handlers.INDEX] is index
+
+
+async def test_reload_of_another_bot_is_ignored(fake_api, index, corpus_dir) -> None:
+    app = make_app(fake_api, index, corpus_dir)
+    async with app:
+        await feed(
+            app, Updates().message("/reload@other_bot", chat_id=-100, chat_type="supergroup")
+        )
+    assert fake_api.calls_of("sendMessage") == []
+
+
+async def test_questions_are_answered_from_the_old_index_during_a_rebuild(
+    fake_api, index, corpus_dir, monkeypatch
+) -> None:
+    building, finish = threading.Event(), threading.Event()
+    real_build = admin._load_and_build
+
+    def slow_build(paths):
+        building.set()
+        assert finish.wait(30)
+        return real_build(paths)
+
+    monkeypatch.setattr(admin, "_load_and_build", slow_build)
+    app = make_app(fake_api, index, corpus_dir)
+    updates = Updates()
+    add_paper(corpus_dir)
+    async with app:
+        reload = asyncio.create_task(feed(app, updates.message("/reload", chat_id=ADMIN)))
+        assert await asyncio.to_thread(building.wait, 30)
+        await feed(app, updates.message("quokkaformer", chat_id=3003))  # mid-rebuild
+        assert app.bot_data[handlers.INDEX] is index
+        finish.set()
+        await reload
+        await feed(app, updates.message("quokkaformer", chat_id=3004))
+    [during] = texts_to(fake_api, 3003)
+    [after] = texts_to(fake_api, 3004)
+    assert "Quokkaformer" not in during  # the old index, whole
+    assert "Quokkaformer" in after.split("\n\n")[1]
+
+
+# ------------------------------------------------------------------ ALLOWED_CHAT_IDS
+
+
+async def test_allowed_chats_are_served_others_refused_once(fake_api, index, corpus_dir) -> None:
+    app = make_app(fake_api, index, corpus_dir, allowed_chat_ids=frozenset({5005, -1005}))
+    updates = Updates()
+    async with app:
+        await feed(
+            app,
+            updates.message("diffusion models", chat_id=5005),
+            updates.message("diffusion models", chat_id=6006),
+            updates.message("graph networks", chat_id=6006),
+            updates.message("/start", chat_id=6006),
+            updates.message("/search diffusion", chat_id=-1005, chat_type="group"),
+            updates.message("/search diffusion", chat_id=-1006, chat_type="group"),
+        )
+    assert "Results for" in texts_to(fake_api, 5005)[0]
+    assert texts_to(fake_api, 6006) == [admin.PRIVATE_BOT]  # once per chat, not per message
+    assert "Results for" in texts_to(fake_api, -1005)[0]
+    assert texts_to(fake_api, -1006) == [admin.PRIVATE_BOT]
+
+
+async def test_inline_and_buttons_from_outside_users_are_refused(
+    fake_api, index, corpus_dir
+) -> None:
+    app = make_app(fake_api, index, corpus_dir, allowed_chat_ids=frozenset({5005}))
+    updates = Updates()
+    message = {"message_id": 9, "date": 0, "chat": updates.chat(6006)}
+    async with app:
+        await feed(
+            app,
+            updates.inline("diffusion", user_id=6006),
+            updates.inline("diffusion", user_id=5005),
+            updates.callback("q:5:diffusion", message=message, user_id=6006),
+        )
+    refused, served = fake_api.calls_of("answerInlineQuery")
+    assert refused.params["results"] == [] and refused.params["button"]["text"]
+    assert served.params["results"]
+    [toast] = fake_api.calls_of("answerCallbackQuery")
+    assert toast.params["text"] == admin.PRIVATE_BOT_INLINE
+    assert fake_api.calls_of("editMessageText") == []
+
+
+async def test_admins_are_served_even_outside_allowed_chats(fake_api, index, corpus_dir) -> None:
+    app = make_app(fake_api, index, corpus_dir, allowed_chat_ids=frozenset({5005}))
+    async with app:
+        await feed(app, Updates().message("diffusion models", chat_id=ADMIN))
+    assert "Results for" in texts_to(fake_api, ADMIN)[0]
+
+
+# ------------------------------------------------------------------ SIGHUP, end to end
+
+
+def test_sighup_reloads_and_reports_to_the_admin(tmp_path: Path, corpus_dir: Path) -> None:
+    with FakeBotApi() as api:
+        env = clean_env(
+            TELEGRAM_BOT_TOKEN=api.token,
+            TELEGRAM_API_BASE_URL=api.base_url,
+            CORPUS=str(corpus_dir),
+            ADMIN_USER_IDS=f"{ADMIN}, 42",
+        )
+        log = tmp_path / "stderr.log"
+        with open(log, "wb") as stderr:
+            process = subprocess.Popen(
+                [sys.executable, "-m", "bot"], cwd=tmp_path, env=env, stderr=stderr
+            )
+        updates = Updates()
+        try:
+            assert api.first_get_updates.wait(60), log.read_text()
+            add_paper(corpus_dir)
+            process.send_signal(signal.SIGHUP)
+            [report] = api.wait_for(
+                "sendMessage", predicate=lambda c: c.params["chat_id"] == ADMIN, timeout=60
+            )
+            assert "SIGHUP: Reloaded:" in parse_html(report.params["text"])
+            api.push_update(updates.message("quokkaformer", chat_id=7007))
+            [answer] = api.wait_for("sendMessage", predicate=lambda c: c.params["chat_id"] == 7007)
+            assert "Quokkaformer" in parse_html(answer.params["text"]).split("\n\n")[1]
+            process.send_signal(signal.SIGTERM)
+            assert process.wait(timeout=30) == 0
+        finally:
+            if process.poll() is None:
+                process.kill()

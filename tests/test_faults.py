@@ -1,0 +1,280 @@
+"""Faults survived: the real Application polling the fake Bot API while it misbehaves."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import signal
+import subprocess
+import sys
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+import pytest
+from fake_bot_api import DEFAULT_TOKEN, ApiCall, FakeBotApi, Updates
+from telegram import Update
+from telegram.ext import Application
+from test_webhook import clean_env
+
+from bot import faults, handlers, render
+
+PARAPHRASE = "neural network that compiles into a decision tree with if-else rules"
+POLL_TIMEOUT = 1  # seconds: a short long-poll keeps these tests quick
+REPO_ROOT = Path(__file__).resolve().parent.parent
+T = TypeVar("T")
+
+
+@pytest.fixture
+def updates() -> Updates:
+    return Updates()
+
+
+@pytest.fixture
+async def polling(app: Application, fake_api: FakeBotApi) -> AsyncIterator[Application]:
+    """The real Application polling `fake_api`, as run_polling would, minus signals."""
+    async with app:
+        await app.updater.start_polling(poll_interval=0, timeout=POLL_TIMEOUT)
+        await app.start()
+        yield app
+        if app.updater.running:
+            await app.updater.stop()
+        if app.running:
+            await app.stop()
+
+
+def sent_to(api: FakeBotApi, chat_id: int, *, include_failed: bool = False) -> list[ApiCall]:
+    return [
+        c
+        for c in api.calls_of("sendMessage", include_failed=include_failed)
+        if c.params.get("chat_id") == chat_id
+    ]
+
+
+async def off_loop(function: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+    """Block on the fake server in a thread, so the bot's event loop keeps running."""
+    return await asyncio.to_thread(function, *args, **kwargs)
+
+
+async def answered(api: FakeBotApi, chat_id: int, count: int = 1) -> list[ApiCall]:
+    return await off_loop(
+        api.wait_for,
+        "sendMessage",
+        count=count,
+        predicate=lambda c: c.params["chat_id"] == chat_id,
+    )
+
+
+async def barrier(api: FakeBotApi, updates: Updates, chat_id: int) -> None:
+    """Ask once more and wait: everything pushed before has been handled by then."""
+    api.push_update(updates.message("diffusion models", chat_id=chat_id))
+    await answered(api, chat_id)
+    await off_loop(api.wait_until_consumed)
+
+
+# ------------------------------------------------------------------ sendMessage 429
+
+
+async def test_send_message_429_twice_then_the_answer_arrives_once(
+    polling: Application, fake_api: FakeBotApi, updates: Updates
+) -> None:
+    fake_api.fail_next("sendMessage", 2, code=429, retry_after=1)
+    fake_api.push_update(updates.message(PARAPHRASE, chat_id=4001))
+    [call] = await answered(fake_api, 4001)
+    assert "/paper_1" in call.params["text"]
+    await barrier(fake_api, updates, 4002)
+    attempts = sent_to(fake_api, 4001, include_failed=True)
+    assert [c.ok for c in attempts] == [False, False, True]
+    assert all(c.error.startswith("Too Many Requests") for c in attempts[:2])
+    # retry_after was honoured: each retry came at least a second after the refusal
+    assert attempts[1].at - attempts[0].at >= 0.9 and attempts[2].at - attempts[1].at >= 0.9
+
+
+# ------------------------------------------------------------------ getUpdates faults
+
+
+async def test_get_updates_502_keeps_polling_with_backoff_nothing_lost_or_repeated(
+    polling: Application, fake_api: FakeBotApi, updates: Updates
+) -> None:
+    fake_api.fail_next("getUpdates", 2, code=502, description="Bad Gateway")
+    fake_api.push_update(updates.message(PARAPHRASE, chat_id=4101))  # before or during
+    failed = await off_loop(
+        fake_api.wait_for,
+        "getUpdates",
+        count=2,
+        include_failed=True,
+        predicate=lambda c: not c.ok,
+    )
+    fake_api.push_update(updates.message("graph neural networks", chat_id=4102))  # after
+    await answered(fake_api, 4101)
+    await answered(fake_api, 4102)
+    await barrier(fake_api, updates, 4103)
+    assert len(sent_to(fake_api, 4101)) == len(sent_to(fake_api, 4102)) == 1
+    later = [c for c in fake_api.calls_of("getUpdates") if c.at > failed[1].at]
+    # PTB backs off 1 s, then 1.5 s (up to 30 s) after errors instead of hammering.
+    assert failed[1].at - failed[0].at >= 0.9
+    assert later and later[0].at - failed[1].at >= 1.4
+
+
+async def test_get_updates_timing_out_is_retried_and_the_question_answered_once(
+    polling: Application, fake_api: FakeBotApi, updates: Updates
+) -> None:
+    hold = fake_api.hold_next("getUpdates")
+    assert await off_loop(
+        hold.arrived.wait, 15
+    )  # the bot is now waiting on a poll that never answers
+    fake_api.push_update(updates.message(PARAPHRASE, chat_id=4201))
+    try:
+        # PTB gives up after read_timeout (5 s) + the poll timeout, then polls again.
+        await answered(fake_api, 4201)
+    finally:
+        hold.release.set()
+    await barrier(fake_api, updates, 4202)
+    assert len(sent_to(fake_api, 4201)) == 1
+
+
+# ------------------------------------------------------------------ unusable updates
+
+
+@pytest.mark.parametrize(
+    "payload",
+    [
+        pytest.param({"message": {"text": "no id, no date, no chat"}}, id="message-missing-fields"),
+        pytest.param({"callback_query": {"id": "7"}}, id="callback-missing-fields"),
+        pytest.param({"message": "not an object"}, id="message-wrong-type"),
+        pytest.param({"brand_new_update_type": {"x": 1}}, id="unknown-type"),
+        pytest.param({"message": {"message_id": 1, "date": 0, "text": "hi"}}, id="no-chat"),
+    ],
+)
+async def test_update_ptb_cannot_use_is_skipped_and_polling_goes_on(
+    polling: Application,
+    fake_api: FakeBotApi,
+    updates: Updates,
+    payload: dict[str, Any],
+) -> None:
+    fake_api.push_update(payload)
+    await off_loop(
+        fake_api.wait_until_consumed
+    )  # the offset moved past it: PTB is not stuck re-reading it
+    fake_api.push_update(updates.message(PARAPHRASE, chat_id=4301))
+    [call] = await answered(fake_api, 4301)
+    assert "/paper_1" in call.params["text"]
+    assert [c.params["chat_id"] for c in fake_api.calls_of("sendMessage")] == [4301]
+
+
+def test_sanitize_replaces_only_the_unusable_update() -> None:
+    good = Updates().message("hello", chat_id=5)
+    good["update_id"] = 1
+    body = {"ok": True, "result": [good, {"update_id": 2, "message": {"text": "x"}}]}
+    cleaned = json.loads(faults.sanitize_updates(json.dumps(body).encode()))
+    assert cleaned["result"] == [good, {"update_id": 2}]
+    untouched = json.dumps({"ok": True, "result": [good]}).encode()
+    assert faults.sanitize_updates(untouched) is untouched
+
+
+# ------------------------------------------------------------------ edits and blocked users
+
+
+async def feed(app: Application, *payloads: dict[str, Any]) -> None:
+    for number, payload in enumerate(payloads, start=1):
+        await app.process_update(Update.de_json({"update_id": number, **payload}, app.bot))
+
+
+def next_button(message: dict[str, Any]) -> str:
+    return message["reply_markup"]["inline_keyboard"][-1][-1]["callback_data"]
+
+
+@pytest.mark.parametrize(
+    "description",
+    [
+        pytest.param("Bad Request: message to edit not found", id="not-found"),
+        pytest.param(
+            "Bad Request: message is not modified: specified new message content and reply "
+            "markup are exactly the same as a current content and reply markup of the message",
+            id="not-modified",
+        ),
+    ],
+)
+async def test_edit_refusals_are_handled_quietly(
+    app: Application, fake_api: FakeBotApi, updates: Updates, caplog, description: str
+) -> None:
+    caplog.set_level(logging.DEBUG)
+    async with app:
+        await feed(app, updates.message("neural networks"))
+        sent = fake_api.calls_of("sendMessage")[-1].result
+        message = fake_api.message_json(sent["chat"]["id"], sent["message_id"])
+        fake_api.fail_next("editMessageText", 1, code=400, description=description)
+        await feed(app, updates.callback(next_button(message), message=message))
+    assert not fake_api.calls_of("editMessageText")  # it failed ...
+    assert len(fake_api.calls_of("sendMessage")) == 1  # ... and nobody was told off
+    assert len(fake_api.calls_of("answerCallbackQuery")) == 1  # the tap was acknowledged
+    noisy = [r for r in caplog.records if r.levelno > logging.INFO]
+    assert noisy == [], [r.getMessage() for r in noisy]
+
+
+async def test_blocked_user_is_logged_once_and_not_retried(
+    app: Application, fake_api: FakeBotApi, updates: Updates, caplog
+) -> None:
+    caplog.set_level(logging.DEBUG)
+    fake_api.fail_next(
+        "sendMessage", 10, code=403, description="Forbidden: bot was blocked by the user"
+    )
+    async with app:
+        await feed(app, updates.message(PARAPHRASE, chat_id=4401))
+    attempts = sent_to(fake_api, 4401, include_failed=True)
+    assert len(attempts) == 1 and not attempts[0].ok  # no retry, no "something went wrong"
+    mentions = [r for r in caplog.records if "blocked by the user" in r.getMessage()]
+    assert len(mentions) == 1 and mentions[0].levelno == logging.INFO
+    assert [r for r in caplog.records if r.levelno >= logging.WARNING] == []
+
+
+async def test_other_errors_still_reach_the_generic_handler(
+    app: Application, fake_api: FakeBotApi, updates: Updates, caplog
+) -> None:
+    class Exploding:
+        def __len__(self) -> int:
+            return 1
+
+        def search(self, *args: Any, **kwargs: Any) -> Any:
+            raise RuntimeError(f"index exploded near {DEFAULT_TOKEN}")
+
+    app.bot_data[handlers.INDEX] = Exploding()
+    async with app:
+        await feed(app, updates.message("diffusion"))
+    [call] = fake_api.calls_of("sendMessage")
+    assert call.params["text"] == render.SOMETHING_WENT_WRONG  # no exception text shown
+    assert "Error while handling update" in caplog.text
+
+
+# ------------------------------------------------------------------ SIGTERM mid-answer
+
+
+def test_sigterm_while_answering_finishes_the_answer_then_exits_zero(tmp_path: Path) -> None:
+    with FakeBotApi() as api:
+        env = clean_env(
+            TELEGRAM_BOT_TOKEN=api.token, TELEGRAM_API_BASE_URL=api.base_url, LOG_LEVEL="DEBUG"
+        )
+        log = tmp_path / "stderr.log"
+        with open(log, "wb") as stderr:
+            process = subprocess.Popen(
+                [sys.executable, "-m", "bot"], cwd=tmp_path, env=env, stderr=stderr
+            )
+        try:
+            assert api.first_get_updates.wait(60), log.read_text()
+            hold = api.hold_next("sendMessage")
+            api.push_update(Updates().message(PARAPHRASE, chat_id=4501))
+            assert hold.arrived.wait(30), log.read_text()  # the answer is in flight ...
+            process.send_signal(signal.SIGTERM)
+            # ... and the bot is shutting down: PTB's last getUpdates confirms the offset.
+            api.wait_for("getUpdates", predicate=lambda c: c.params.get("timeout") == 0)
+            hold.release.set()
+            assert process.wait(timeout=30) == 0
+        finally:
+            if process.poll() is None:
+                process.kill()
+    [call] = [c for c in api.calls_of("sendMessage") if c.params["chat_id"] == 4501]
+    assert "/paper_1" in call.params["text"]
+    text = log.read_text()
+    assert "Calling Bot API endpoint" in text  # DEBUG really on
+    assert DEFAULT_TOKEN.split(":", 1)[1] not in text

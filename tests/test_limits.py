@@ -1,0 +1,166 @@
+"""Abuse limits: the per-user rate limit, the inline cache, the input cap."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from fake_bot_api import FakeBotApi, Updates
+from telegram import Update
+from telegram.ext import Application
+
+from bot import handlers, limits
+from bot.app import build_application
+from bot.config import Settings
+from bot.limits import LruCache, RateLimiter, Verdict
+from bot.search import Index
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_limiter_allows_the_limit_then_warns_once_then_drops() -> None:
+    clock = Clock()
+    limiter = RateLimiter(3, window=60, clock=clock)
+    verdicts = [limiter.check(7) for _ in range(6)]
+    assert verdicts == [Verdict.ALLOW] * 3 + [Verdict.WARN] + [Verdict.DROP] * 2
+    assert limiter.check(8) is Verdict.ALLOW  # other users are not affected
+
+
+def test_limiter_window_slides() -> None:
+    clock = Clock()
+    limiter = RateLimiter(2, window=60, clock=clock)
+    assert limiter.check(1) is Verdict.ALLOW
+    clock.now += 30
+    assert limiter.check(1) is Verdict.ALLOW
+    assert limiter.check(1) is Verdict.WARN
+    clock.now += 30.5  # the first question left the window, the second did not
+    assert limiter.check(1) is Verdict.ALLOW
+    assert limiter.check(1) is Verdict.WARN  # a new window of refusals: told again, once
+    assert limiter.check(1) is Verdict.DROP
+
+
+def test_limiter_memory_is_bounded() -> None:
+    limiter = RateLimiter(5, max_users=100, clock=Clock())
+    for user in range(10_000):
+        limiter.check(user)
+    assert len(limiter) == 100
+
+
+def test_lru_cache_forgets_the_least_recently_used() -> None:
+    cache: LruCache[str, int] = LruCache(2)
+    cache.put("a", 1)
+    cache.put("b", 2)
+    assert cache.get("a") == 1
+    cache.put("c", 3)
+    assert cache.get("b") is None and cache.get("a") == 1 and len(cache) == 2
+
+
+@pytest.mark.parametrize(
+    ("one", "other"),
+    [("Graph  Neural\tNetworks", "graph neural networks"), ("DIFFUSION ", " diffusion")],
+)
+def test_normalised_queries_share_a_key(one: str, other: str) -> None:
+    assert limits.normalise_query(one) == limits.normalise_query(other)
+
+
+# ------------------------------------------------------------------ through the Application
+
+
+def limited_app(fake_api: FakeBotApi, index: Index, per_minute: int) -> Application:
+    return build_application(
+        Settings(
+            token=fake_api.token, api_base_url=fake_api.base_url, questions_per_minute=per_minute
+        ),
+        index,
+    )
+
+
+async def feed(app: Application, *payloads: dict[str, Any]) -> None:
+    for number, payload in enumerate(payloads, start=1):
+        await app.process_update(Update.de_json({"update_id": number, **payload}, app.bot))
+
+
+async def test_a_flooding_user_is_told_to_slow_down_once(fake_api, index) -> None:
+    app = limited_app(fake_api, index, per_minute=3)
+    updates = Updates()
+    async with app:
+        await feed(app, *[updates.message(f"diffusion {n}", chat_id=11) for n in range(8)])
+        await feed(app, updates.message("diffusion", chat_id=12))
+    to_flooder = [
+        c.params["text"] for c in fake_api.calls_of("sendMessage") if c.params["chat_id"] == 11
+    ]
+    assert len(to_flooder) == 4
+    assert all(text.startswith("Results for") for text in to_flooder[:3])
+    assert to_flooder[3] == limits.SLOW_DOWN
+    assert any(c.params["chat_id"] == 12 for c in fake_api.calls_of("sendMessage"))
+
+
+async def test_commands_that_do_not_search_are_not_limited(fake_api, index) -> None:
+    app = limited_app(fake_api, index, per_minute=1)
+    updates = Updates()
+    async with app:
+        await feed(
+            app, updates.message("diffusion", chat_id=13), updates.message("/help", chat_id=13)
+        )
+        await feed(app, updates.message("/paper 1", chat_id=13))
+    assert limits.SLOW_DOWN not in [c.params["text"] for c in fake_api.calls_of("sendMessage")]
+
+
+class CountingIndex:
+    """The real index, counting searches."""
+
+    def __init__(self, index: Index) -> None:
+        self._index = index
+        self.searches = 0
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._index, name)
+
+    def __len__(self) -> int:
+        return len(self._index)
+
+    def search(self, *args: Any, **kwargs: Any):
+        self.searches += 1
+        return self._index.search(*args, **kwargs)
+
+
+async def test_inline_answers_are_cached_per_normalised_query(app, fake_api, index) -> None:
+    counting = CountingIndex(index)
+    app.bot_data[handlers.INDEX] = counting
+    updates = Updates()
+    async with app:
+        await feed(
+            app,
+            updates.inline("Graph Neural Networks"),
+            updates.inline("graph  neural networks "),
+            updates.inline("diffusion"),
+        )
+        assert counting.searches == 2
+        replacement = CountingIndex(index)  # what a reload does: a new index object
+        app.bot_data[handlers.INDEX] = replacement
+        await feed(app, updates.inline("graph neural networks"))
+    assert replacement.searches == 1  # the cache belonged to the old index
+    first, second, _, fourth = fake_api.calls_of("answerInlineQuery")
+    assert first.params["results"] == second.params["results"] == fourth.params["results"]
+    assert all(int(c.params["cache_time"]) > 0 for c in (first, second))
+
+
+async def test_long_messages_are_cut_before_analysis(app, fake_api, index) -> None:
+    counting = CountingIndex(index)
+    seen: list[str] = []
+
+    def recording_search(query: str, **kwargs: Any):
+        seen.append(query)
+        return index.search(query, **kwargs)
+
+    counting.search = recording_search  # type: ignore[method-assign]
+    app.bot_data[handlers.INDEX] = counting
+    async with app:
+        await feed(app, Updates().message("diffusion " * 5000))
+    assert len(seen) == 1 and len(seen[0]) == handlers.MAX_QUESTION_CHARS
