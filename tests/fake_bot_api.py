@@ -150,9 +150,9 @@ def parse_html(text: str) -> str:
                 raise HtmlError('Tag "span" must have class "tg-spoiler"')
             if name == "a" and "href" in attributes:
                 href = attributes["href"]
-                if not re.match(r"^(https?|tg|mailto)://|^(tg|mailto):", href) or re.search(
-                    r"\s", href
-                ):
+                # Telegram (tdlib) reads the scheme case-insensitively: HTTP:// is a link too.
+                scheme = re.match(r"^(https?|tg|mailto)://|^(tg|mailto):", href, re.IGNORECASE)
+                if not scheme or re.search(r"\s", href):
                     raise HtmlError(f'Wrong URL in tag "a": "{href}"')
             stack.append(name)
         i = gt + 1
