@@ -21,6 +21,7 @@ from test_webhook import clean_env
 from bot import faults, handlers, render
 
 PARAPHRASE = "neural network that compiles into a decision tree with if-else rules"
+SECRET = "polling-mode-secret-0123456789"
 POLL_TIMEOUT = 1  # seconds: a short long-poll keeps these tests quick
 REPO_ROOT = Path(__file__).resolve().parent.parent
 T = TypeVar("T")
@@ -253,7 +254,10 @@ async def test_other_errors_still_reach_the_generic_handler(
 def test_sigterm_while_answering_finishes_the_answer_then_exits_zero(tmp_path: Path) -> None:
     with FakeBotApi() as api:
         env = clean_env(
-            TELEGRAM_BOT_TOKEN=api.token, TELEGRAM_API_BASE_URL=api.base_url, LOG_LEVEL="DEBUG"
+            TELEGRAM_BOT_TOKEN=api.token,
+            TELEGRAM_API_BASE_URL=api.base_url,
+            LOG_LEVEL="DEBUG",
+            WEBHOOK_SECRET=SECRET,  # set but unused in polling mode: still never logged
         )
         log = tmp_path / "stderr.log"
         with open(log, "wb") as stderr:
@@ -278,3 +282,14 @@ def test_sigterm_while_answering_finishes_the_answer_then_exits_zero(tmp_path: P
     text = log.read_text()
     assert "Calling Bot API endpoint" in text  # DEBUG really on
     assert DEFAULT_TOKEN.split(":", 1)[1] not in text
+    assert SECRET not in text
+
+
+async def test_stats_shows_no_token(
+    app: Application, fake_api: FakeBotApi, updates: Updates
+) -> None:
+    async with app:
+        await feed(app, updates.message("/stats"))
+    [call] = fake_api.calls_of("sendMessage")
+    assert "papers" in call.params["text"]
+    assert DEFAULT_TOKEN.split(":", 1)[1] not in call.params["text"]
