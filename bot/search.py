@@ -607,11 +607,12 @@ class Index:
         if not ids:
             return empty, np.zeros(0), 0
         scores = np.zeros(len(self.papers))
-        slices = []
+        # A mask, not np.unique(np.concatenate(...)): that sort took ~90% of a query at 100k.
+        held = np.zeros(len(self.papers), dtype=bool)
         for c, docs, contributions in self._postings(ids, counts):
             scores[docs] += c * contributions if c != 1 else contributions
-            slices.append(docs)
-        touched = slices[0] if len(slices) == 1 else np.unique(np.concatenate(slices))
+            held[docs] = True
+        touched = np.flatnonzero(held)
         total = len(touched)
         if k <= 0:
             return empty, np.zeros(0), total
