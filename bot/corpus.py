@@ -340,9 +340,27 @@ def _script_match(match: re.Match[str]) -> str:
     return _script(_SPACES.sub(" ", content), marker)
 
 
+# Characters no message can carry: C0/C1 controls (Telegram refuses them in links, terminals
+# act on them) and lone surrogates, which JSON escapes ("\\ud800") can produce but neither
+# UTF-8 nor Telegram's UTF-16 can encode.
+_UNSENDABLE = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
+
+
+def _unsendable(match: re.Match[str]) -> str:
+    return "\ufffd" if match.group() >= "\ud800" else " "
+
+
+def _sendable(text: str) -> str:
+    """`text` with control characters as spaces and lone surrogates as U+FFFD."""
+    if text.isprintable() or not _UNSENDABLE.search(text):  # isprintable: the fast common case
+        return text
+    return _UNSENDABLE.sub(_unsendable, text)
+
+
 def clean_abstract(raw: str) -> tuple[str, tuple[str, ...]]:
     """Plain readable text of `raw` (LaTeX/Markdown removed) and the URLs it links to."""
-    text = " ".join(raw.split())  # str.split knows Unicode spaces and is faster than a regex
+    # str.split knows Unicode spaces and is faster than a regex; controls become spaces first.
+    text = " ".join(_sendable(raw).split())
     if not _needs_cleaning(text):
         return text, ()
     links: list[str] = []
@@ -794,10 +812,14 @@ def _field(path: Path, line: int, record: Record, name: str) -> str:
     if value is None:
         return ""
     if isinstance(value, list) and name == "authors":
-        return ", ".join(str(item).strip() for item in value if str(item).strip())
+        names = (" ".join(_sendable(str(item)).split()) for item in value)
+        return ", ".join(name for name in names if name)
     if isinstance(value, bool) or not isinstance(value, str | int | float):
         raise CorpusError(path, line, f"field {name!r} must be text, got {type(value).__name__}")
-    return str(value).strip()
+    text = str(value)
+    if text.isprintable():  # no controls, no lone surrogates: the common case
+        return text.strip()
+    return " ".join(_sendable(text).split())  # one line, like the abstract
 
 
 def _files(paths: Iterable[str | Path], skipped: list[str]) -> list[Path]:

@@ -38,6 +38,7 @@ INLINE_EXCERPT_CHARS = 600  # ours: abstract excerpt in an inline article messag
 INLINE_DESCRIPTION_CHARS = 200  # ours: inline article description (the snippet)
 BUTTON_LABEL_CHARS = 40  # ours: result button labels, in characters
 LINK_LABEL_CHARS = 60  # ours: visible part of a link
+MAX_URL_CHARS = 2048  # ours: longer "links" are data, not something to tap (browsers cap ~2k)
 
 EXPIRED_BUTTON = "This button has expired — please ask again."
 SOMETHING_WENT_WRONG = "Sorry, something went wrong on my side. Please try again in a moment."
@@ -143,8 +144,17 @@ MAX_OFFSET = 10_000  # ours: deeper pages are refused as garbage
 
 
 def utf8_len(text: str) -> int:
-    """Length in UTF-8 bytes (how Telegram measures callback data and ids)."""
-    return len(text.encode("utf-8"))
+    """Length in UTF-8 bytes (how Telegram measures callback data and ids); never raises."""
+    return len(text.encode("utf-8", "surrogatepass"))
+
+
+def _encodable(text: str) -> bool:
+    """False for text with lone surrogates, which neither UTF-8 nor Telegram can carry."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def tg_len(text: str) -> int:
@@ -154,9 +164,11 @@ def tg_len(text: str) -> int:
 
 def paper_ref(paper_id: str) -> str:
     """A callback-safe reference: the id when it fits, else `#` + a stable hash of it."""
-    if not paper_id.startswith("#") and utf8_len("s:" + paper_id) <= MAX_CALLBACK_DATA_BYTES:
+    fits = utf8_len("s:" + paper_id) <= MAX_CALLBACK_DATA_BYTES
+    if fits and not paper_id.startswith("#") and _encodable(paper_id):
         return paper_id
-    return "#" + hashlib.blake2b(paper_id.encode("utf-8"), digest_size=8).hexdigest()
+    digest = hashlib.blake2b(paper_id.encode("utf-8", "surrogatepass"), digest_size=8)
+    return "#" + digest.hexdigest()
 
 
 def _checked(data: str) -> str:
@@ -177,7 +189,8 @@ def similar_data(paper_id: str) -> str:
 
 def query_fits_callback(query: str, offset: int = MAX_OFFSET) -> bool:
     """Whether `query` can travel inside page-turn callback data."""
-    return bool(query) and utf8_len(f"q:{offset}:{query}") <= MAX_CALLBACK_DATA_BYTES
+    fits = utf8_len(f"q:{offset}:{query}") <= MAX_CALLBACK_DATA_BYTES
+    return bool(query) and fits and _encodable(query)
 
 
 def page_data(offset: int, *, query: str | None = None, key: str | None = None) -> str:
@@ -192,6 +205,8 @@ def page_data(offset: int, *, query: str | None = None, key: str | None = None) 
 def parse_callback(data: object) -> CallbackAction | None:
     """The action behind callback data, or None for anything stale or malformed."""
     if not isinstance(data, str) or not 3 <= utf8_len(data) <= MAX_CALLBACK_DATA_BYTES:
+        return None
+    if not _encodable(data):  # garbage: Telegram never sends lone surrogates
         return None
     kind, _, rest = data.partition(":")
     if kind in ("p", "s"):
@@ -252,11 +267,18 @@ def code_link(paper: Paper) -> str | None:
 
 
 def _is_web_url(url: str) -> bool:
+    """An http(s) URL Telegram takes as a link: no spaces, controls, invisible marks or surrogates.
+
+    Checked on the text as given, since `urlsplit` silently strips leading controls and
+    tabs/newlines that would still reach the `href`.
+    """
+    if not url or len(url) > MAX_URL_CHARS or not url.isprintable() or " " in url:
+        return False
     try:
         parts = urlsplit(url)
     except ValueError:
         return False
-    return parts.scheme in ("http", "https") and bool(parts.netloc) and not _SPACE.search(url)
+    return parts.scheme in ("http", "https") and bool(parts.netloc)
 
 
 def _link_span(url: str) -> Span:
@@ -590,15 +612,31 @@ def inline_article(paper: Paper, hit: Hit | None = None) -> InlineArticle:
 # ---------------------------------------------------------------- emitters
 
 
+# Characters a message cannot carry: lone surrogates (invalid UTF-8/UTF-16) and controls
+# (Telegram drops or refuses them); "\n" is the one control messages use.
+_UNSENDABLE = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\ud800-\udfff]")
+
+
+def _unsendable(match: re.Match[str]) -> str:
+    char = match.group()
+    return "\ufffd" if char >= "\ud800" else " " if char.isspace() else ""
+
+
+def sendable(text: str) -> str:
+    """`text` safe to send: lone surrogates as U+FFFD, controls except newline dropped."""
+    return _UNSENDABLE.sub(_unsendable, text) if _UNSENDABLE.search(text) else text
+
+
 def _span_html(span: Span) -> str:
-    text = html.escape(span.text, quote=False)
+    # Every message's text is escaped here, so this is where unsendable characters go.
+    text = html.escape(sendable(span.text), quote=False)
     if span.style in ("b", "mark"):
         return f"<b>{text}</b>"
     if span.style == "i":
         return f"<i>{text}</i>"
     if span.style == "code":
         return f"<code>{text}</code>"
-    if span.style == "a":
+    if span.style == "a" and _is_web_url(span.href):
         return f'<a href="{html.escape(span.href, quote=True)}">{text}</a>'
     return text
 
@@ -661,6 +699,7 @@ def _span_console(span: Span, ansi: bool) -> str:
     text = span.text
     if span.style == "a" and span.href and span.href != text:
         text = span.href
+    text = sendable(text)  # a terminal acts on controls; print() fails on lone surrogates
     if not ansi:
         return text
     if span.style in ("b", "mark"):

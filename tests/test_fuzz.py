@@ -5,16 +5,17 @@ or `long` (10,000). Inputs mix any code point (controls, lone surrogates, RTL ma
 zero-widths) with HTML, Markdown and LaTeX fragments.
 
 Lone surrogates cannot arrive from Telegram (its JSON is valid UTF-16 pairs), only from a
-corpus file's JSON escapes (`"\\ud800"`). The loader and renderer do not handle them yet:
-the `xfail(strict=True)` tests at the end pin those bugs, and the renderer-facing tests draw
-from `SAFE_TEXT` (no lone surrogates) until they are fixed.
+corpus file's JSON escapes (`"\\ud800"`): the loader turns them into U+FFFD and control
+characters into spaces; the renderer does the same for any text it is given (keeping
+newlines), only links to http(s) URLs without controls or spaces become `<a href>`, and
+callback data with a lone surrogate is refused. The regression tests at the end pin each case.
 """
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
+import re
 import tempfile
 from pathlib import Path
 
@@ -52,23 +53,22 @@ TEXT = st.lists(
 ).map("".join)
 
 
-def _printable(text: str) -> str:
-    return "".join(ch for ch in text if ch.isprintable())
-
-
-SAFE_FRAGMENTS = [f for f in FRAGMENTS if not any(0xD800 <= ord(c) <= 0xDFFF for c in f)]
-SAFE_CHAR = st.characters(min_codepoint=0, max_codepoint=0x10FFFF, exclude_categories=("Cs",))
-SAFE_TEXT = st.lists(
-    st.one_of(st.text(SAFE_CHAR, max_size=30), st.sampled_from(SAFE_FRAGMENTS)),
-    max_size=40,
-).map("".join)
-SAFE_LONG_TEXT = st.lists(
-    st.one_of(st.text(SAFE_CHAR, max_size=200), st.sampled_from(SAFE_FRAGMENTS)),
-    max_size=120,
-).map("".join)
 LONG_TEXT = st.lists(
     st.one_of(st.text(ANY_CHAR, max_size=200), st.sampled_from(FRAGMENTS)), max_size=120
 ).map("".join)
+
+
+URL_TEXT = st.one_of(
+    TEXT,
+    st.builds(
+        "{}{}{}".format,
+        st.sampled_from(["", "\x1b", "\x08", "\t", " ", "\u202e", "\ud800"]),
+        st.sampled_from(["http://", "HTTP://", "https://", "javascript:", "tg://", ""]),
+        TEXT,
+    ),
+)
+# What no message may hold: controls other than newline, lone surrogates.
+UNSENDABLE = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\ud800-\udfff]")
 
 
 def assert_telegram_accepts(messages: list[render.Message]) -> None:
@@ -77,6 +77,7 @@ def assert_telegram_accepts(messages: list[render.Message]) -> None:
         plain = parse_html(message.text)  # raises HtmlError like Telegram's "can't parse"
         assert 0 < utf16_len(plain) <= render.MAX_MESSAGE_CHARS
         assert plain.strip()
+        assert not UNSENDABLE.search(message.text)
         for row in message.keyboard:
             assert len(row) <= render.MAX_BUTTONS_PER_ROW
             for label, data in row:
@@ -118,9 +119,8 @@ def test_loader_reads_any_bytes_or_raises_corpus_error(suffix: str, content: byt
 @given(
     st.lists(
         st.fixed_dictionaries(
-            {"abstract": SAFE_TEXT},
-            # a control character in `url` ends up in href: see the xfail below
-            optional={"title": SAFE_TEXT, "url": SAFE_TEXT.map(_printable), "id": SAFE_TEXT},
+            {"abstract": TEXT},
+            optional={"title": TEXT, "url": URL_TEXT, "id": TEXT, "authors": TEXT},
         ),
         min_size=1,
         max_size=5,
@@ -170,12 +170,12 @@ def test_search_never_raises_and_renders_as_telegram_html(
 
 PAPERS = st.builds(
     Paper,
-    id=st.from_regex(r"[A-Za-z0-9_.:-]{1,80}", fullmatch=True),
-    title=SAFE_TEXT,
-    abstract=SAFE_LONG_TEXT.filter(str.strip),
-    links=st.lists(SAFE_TEXT.map(_printable), max_size=3).map(tuple),
-    authors=SAFE_TEXT,
-    url=SAFE_TEXT.map(_printable),  # control characters in a URL: see the xfail below
+    id=st.one_of(st.from_regex(r"[A-Za-z0-9_.:-]{1,80}", fullmatch=True), TEXT.filter(str.strip)),
+    title=TEXT,
+    abstract=LONG_TEXT.filter(str.strip),
+    links=st.lists(URL_TEXT, max_size=3).map(tuple),
+    authors=TEXT,
+    url=URL_TEXT,
 )
 
 
@@ -189,16 +189,14 @@ def test_any_paper_renders_as_telegram_html(paper: Paper) -> None:
 
 
 @FUZZ
-@given(SAFE_TEXT)
+@given(TEXT)
 def test_any_id_or_question_in_a_notice_renders_as_telegram_html(text: str) -> None:
     assert_telegram_accepts(render.to_html(render.not_found_doc(text)))
     assert_telegram_accepts(render.to_html(render.hint_doc("no_match", text)))
 
 
 @FUZZ
-@given(
-    st.one_of(SAFE_TEXT, st.binary().map(lambda b: b.decode("latin-1")), st.none(), st.integers())
-)
+@given(st.one_of(TEXT, st.binary().map(lambda b: b.decode("latin-1")), st.none(), st.integers()))
 def test_any_callback_data_parses_or_is_refused(data: object) -> None:
     action = render.parse_callback(data)
     assert action is None or isinstance(
@@ -213,30 +211,81 @@ def test_page_buttons_fit_64_bytes_or_use_a_key(query: str) -> None:
     assert len(render.page_data(5, key="k" * 11).encode()) <= render.MAX_CALLBACK_DATA_BYTES
 
 
-# ------------------------------------------------------------------ known bugs (report to lead)
+# ------------------------------------------------------------------ regressions (once bugs)
 
 
-@pytest.mark.xfail(strict=True, reason="loader: UnicodeEncodeError in _dedupe_key, not CorpusError")
-def test_loader_survives_a_lone_surrogate_from_a_json_escape(tmp_path: Path) -> None:
+def test_loader_turns_lone_surrogates_from_json_escapes_into_replacement_chars(
+    tmp_path: Path,
+) -> None:
     path = tmp_path / "papers.jsonl"
-    path.write_text('{"abstract": "A model \\ud800 for graphs."}\n', encoding="utf-8")
-    with contextlib.suppress(CorpusError):
-        load_corpus([path])
+    record = (
+        '{"abstract": "A model \\ud800 for graphs.", "title": "T\\udfff", "authors": ["\\ud83e"]}'
+    )
+    path.write_text(record + "\n", encoding="utf-8")
+    (paper,) = load_corpus([path]).papers
+    assert (paper.abstract, paper.title, paper.authors) == (
+        "A model \ufffd for graphs.",
+        "T\ufffd",
+        "\ufffd",
+    )
 
 
-@pytest.mark.xfail(strict=True, reason="render: a lone surrogate reaches the message text")
+def test_loader_turns_control_characters_into_spaces_in_every_field(tmp_path: Path) -> None:
+    path = tmp_path / "papers.jsonl"
+    record = {
+        "abstract": "Graph\x00networks\x1b[1m for\tgraphs.\x85",
+        "title": "\x07Title\x7f",
+        "authors": "A\x0bB",
+        "url": "\x1bHTTP://0\n",
+        "id": "\x00x1",
+    }
+    path.write_text(json.dumps(record) + "\n", encoding="utf-8")
+    (paper,) = load_corpus([path]).papers
+    assert paper.abstract == "Graph networks [1m for graphs."
+    assert (paper.title, paper.authors, paper.url, paper.id) == ("Title", "A B", "HTTP://0", "x1")
+
+
 def test_notice_with_a_lone_surrogate_renders_as_telegram_html() -> None:
-    assert_telegram_accepts(render.to_html(render.not_found_doc("x\ud800")))
+    messages = render.to_html(render.not_found_doc("x\ud800\x1b"))
+    assert_telegram_accepts(messages)
+    assert "x\ufffd" in messages[0].text
 
 
-@pytest.mark.xfail(strict=True, reason="render.parse_callback raises UnicodeEncodeError")
+def test_console_text_has_no_lone_surrogates_or_controls() -> None:
+    text = render.to_console(render.not_found_doc("x\ud800\x1b[2J"), ansi=True)
+    assert "\ud800" not in text and "\x1b[2J" not in text
+
+
 def test_callback_data_with_a_lone_surrogate_is_refused() -> None:
     assert render.parse_callback("p:\ud800") is None
+    assert render.parse_callback("q:0:graph\udfff") is None
 
 
-@pytest.mark.xfail(
-    strict=True, reason="render: a control character before the scheme stays in href"
-)
-def test_paper_url_with_a_control_character_renders_as_telegram_html() -> None:
-    paper = Paper(id="0", title="T", abstract="A paper.", url="\x08HTTP://0")
+def test_a_paper_with_a_lone_surrogate_in_its_id_gets_hashed_callback_data() -> None:
+    paper = Paper(id="a\ud800", title="T", abstract="A paper.")
     assert_telegram_accepts(render.to_html(render.paper_doc(paper)))
+    assert render.paper_ref(paper.id).startswith("#")
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        pytest.param("\x08HTTP://0", id="control-before-scheme"),
+        pytest.param("http://a.b/x\ty", id="tab-inside"),
+        pytest.param("http://a.b/\u202ex", id="bidi-override"),
+        pytest.param("http://a.b/\ud800", id="lone-surrogate"),
+        pytest.param("http://a.b/" + "x" * render.MAX_URL_CHARS, id="too-long"),
+        pytest.param("javascript:alert(1)", id="not-web"),
+    ],
+)
+def test_a_url_telegram_would_refuse_is_shown_as_text_not_linked(url: str) -> None:
+    paper = Paper(id="0", title="T", abstract="A paper.", url=url)
+    messages = render.to_html(render.paper_doc(paper))
+    assert_telegram_accepts(messages)
+    assert "<a " not in "".join(m.text for m in messages)
+
+
+def test_a_clean_url_with_an_upper_case_scheme_is_linked() -> None:
+    paper = Paper(id="0", title="T", abstract="A paper.", url="HTTP://0")
+    (message,) = render.to_html(render.paper_doc(paper))
+    assert '<a href="HTTP://0">' in message.text
