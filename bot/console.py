@@ -14,9 +14,10 @@ from bot.config import ConfigError, load_settings
 from bot.corpus import CorpusError, load_corpus
 from bot.render import Doc
 from bot.search import Index
+from bot.text import MAX_QUERY_CHARS
 
 QUIT_COMMANDS = ("/quit", "/exit")
-MAX_QUESTION_CHARS = 512  # same cut as the Telegram handlers
+MAX_QUESTION_CHARS = MAX_QUERY_CHARS  # the analyzer's cut, as in the Telegram handlers
 
 
 @dataclass

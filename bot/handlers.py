@@ -29,6 +29,7 @@ from bot import limits, render
 from bot.corpus import Paper
 from bot.render import Doc, Keyboard
 from bot.search import Index
+from bot.text import MAX_QUERY_CHARS
 
 logger = logging.getLogger(__name__)
 
@@ -38,7 +39,7 @@ RESULTS_PER_PAGE = "results_per_page"
 PAGE_STATES = "page_states"
 PAPER_REFS = "paper_refs"
 
-MAX_QUESTION_CHARS = 512  # ours: a question is cut to this before analysis
+MAX_QUESTION_CHARS = MAX_QUERY_CHARS  # the analyzer reads no further; one cap, in bot/text.py
 MAX_PAGE_STATES = 2048  # ours: long queries remembered for Next/Previous (LRU)
 INLINE_CACHE_SECONDS = 300  # ours: Telegram caches an inline answer this long
 INLINE_SAMPLE_CACHE_SECONDS = 30  # ours: the empty-query sample changes more often

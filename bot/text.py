@@ -28,8 +28,18 @@ import Stemmer
 ANALYZER_VERSION = "3"
 """Bump when `analyze` changes what it returns: on-disk index caches key on it."""
 
-MAX_QUERY_CHARS = 1000
-"""Queries are cut to this many characters before analysis, so their cost stays bounded."""
+MAX_QUERY_CHARS = 512
+"""Queries are cut to this many characters before analysis: the analysis cost bound, and the
+one cut every front end (Telegram handlers, console) applies to a question."""
+
+MAX_QUERY_TERMS = 32
+"""A query keeps its first this-many distinct terms (in query order, repeats of them kept).
+
+The scoring, coverage and snippet cost bound: each costs per distinct term, so 10,000
+characters of distinct words would cost several ordinary questions. First-seen is
+predictable (what the user typed first counts, as with the character cut) and cuts no
+real question: the longest Cranfield query has 24 distinct terms, our dev set's 13.
+"""
 
 MAX_TERM_CHARS = 64
 """Longer terms (hashes, base64, runaway compounds) are dropped."""
@@ -230,8 +240,13 @@ def analyze(text: str) -> list[str]:
 
 
 def analyze_query(query: str, analyzer: Analyzer | None = None) -> list[str]:
-    """Terms of a query, cut to `MAX_QUERY_CHARS` first so any query costs about the same."""
-    return (analyzer or Analyzer(max_cache=10_000)).analyze(query[:MAX_QUERY_CHARS])
+    """Terms of a query cut to `MAX_QUERY_CHARS`, then to its first `MAX_QUERY_TERMS` distinct."""
+    terms = (analyzer or Analyzer(max_cache=10_000)).analyze(query[:MAX_QUERY_CHARS])
+    distinct = dict.fromkeys(terms)
+    if len(distinct) <= MAX_QUERY_TERMS:
+        return terms
+    kept = set(list(distinct)[:MAX_QUERY_TERMS])
+    return [term for term in terms if term in kept]
 
 
 def analyze_spans(text: str) -> list[tuple[str, int, int]]:

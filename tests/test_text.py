@@ -6,7 +6,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.text import MAX_QUERY_CHARS, STOPWORDS, analyze, analyze_query, analyze_spans
+from bot.text import (
+    MAX_QUERY_CHARS,
+    MAX_QUERY_TERMS,
+    STOPWORDS,
+    analyze,
+    analyze_query,
+    analyze_spans,
+)
 
 
 @pytest.mark.parametrize(
@@ -114,6 +121,22 @@ def test_query_is_capped_before_analysis() -> None:
     long_query = "alpha " * 10 + "x" * (MAX_QUERY_CHARS - 60) + " omega"
     assert "omega" not in analyze_query(long_query)
     assert "alpha" in analyze_query(long_query)
+
+
+def test_query_keeps_its_first_distinct_terms_in_order_with_their_repeats() -> None:
+    words = [f"zq{n:03d}x" for n in range(MAX_QUERY_TERMS + 8)]
+    query = " ".join([words[0], *words, words[0], words[-1]])
+    assert len(query) <= MAX_QUERY_CHARS
+    assert analyze_query(query) == [words[0], *words[:MAX_QUERY_TERMS], words[0]]
+
+
+def test_a_real_long_question_is_not_cut_by_the_term_cap() -> None:
+    question = (  # 21 distinct terms; the longest Cranfield query has 24
+        "what are the structural and aeroelastic problems associated with flight of high "
+        "speed aircraft, including panel flutter, buckling of stiffened plates, thermal "
+        "stresses in wings and fuselage, and the effects of heating on stiffness"
+    )
+    assert analyze_query(question) == analyze(question)
 
 
 @pytest.mark.parametrize(
