@@ -467,19 +467,28 @@ class Index:
         limit, offset = max(0, int(limit)), max(0, int(offset))
         rows, scores, total = self._top(terms, offset + limit)
         unique = list(dict.fromkeys(terms))
+        # Looked up once per query, not once per hit (analyze_query caps how many there are).
+        weights = {t: self._term_weight(t) for t in unique}
         rows, scores = rows[offset:], scores[offset:]
-        coverage = self._coverage(unique, rows)
+        coverage = self._coverage(unique, rows, weights)
         hits = tuple(
             Hit(
                 paper=self.papers[r],
                 score=float(s),
-                snippet=self.snippet(self.papers[r].abstract, unique) if snippets else Snippet(""),
+                snippet=(
+                    self.snippet(self.papers[r].abstract, unique, weights=weights)
+                    if snippets
+                    else Snippet("")
+                ),
                 coverage=float(c),
             )
             for r, s, c in zip(rows, scores, coverage, strict=True)
         )
-        rows, _, _ = self._top(terms, 1) if offset else (rows, None, None)
-        best = float(self._coverage(unique, rows[:1])[0]) if rows.size else 0.0
+        if offset:
+            rows, _, _ = self._top(terms, 1)
+            best = float(self._coverage(unique, rows[:1], weights)[0]) if rows.size else 0.0
+        else:
+            best = float(coverage[0]) if rows.size else 0.0
         return SearchResult(
             query=query,
             terms=terms,
@@ -513,10 +522,17 @@ class Index:
             if r != row
         )[:limit]
 
-    def snippet(self, text: str, terms: Sequence[str]) -> Snippet:
-        """The one or two sentences of `text` that best match `terms`, matches marked."""
+    def snippet(
+        self, text: str, terms: Sequence[str], *, weights: Mapping[str, float] | None = None
+    ) -> Snippet:
+        """The one or two sentences of `text` that best match `terms`, matches marked.
+
+        `weights` may hold the terms' coverage weights already looked up (`search` does).
+        """
         sentences = _sentences(text) or [(0, len(text))]
-        wanted = {t: self._term_weight(t) for t in terms}
+        if weights is None:
+            weights = {t: self._term_weight(t) for t in terms}
+        wanted = {t: weights[t] for t in terms}
         # Sentences end at whitespace, so each analyses as it does inside the whole text.
         found = {
             w: set(self._analyzer.analyze(text[w[0] : w[1]])) & wanted.keys() for w in sentences
@@ -625,14 +641,16 @@ class Index:
         constant = self._constant(ids, counts)
         return touched[order].astype(np.int64), cand_scores[order] + constant, total
 
-    def _coverage(self, terms: Sequence[str], rows: np.ndarray) -> np.ndarray:
+    def _coverage(
+        self, terms: Sequence[str], rows: np.ndarray, weights: Mapping[str, float] | None = None
+    ) -> np.ndarray:
         """For each row, the share of the terms' coverage weight that the paper contains."""
         result = np.zeros(len(rows))
         if not len(terms) or not len(rows):
             return result
         total = 0.0
         for term in terms:
-            w = self._term_weight(term)
+            w = weights[term] if weights is not None else self._term_weight(term)
             total += w
             tid = self._vocab.id(term)
             if tid is None:

@@ -19,7 +19,7 @@ from bot.search import (
     bm25_params,
     document_terms,
 )
-from bot.text import analyze, analyze_query
+from bot.text import MAX_QUERY_TERMS, analyze, analyze_query
 
 VARIANTS = ("BM25Okapi", "BM25L", "BM25Plus")
 
@@ -311,3 +311,15 @@ def test_stats_count_the_arrays(seed_index: Index) -> None:
     assert stats.postings > stats.terms > 1000
     assert stats.memory_bytes > stats.postings * 6
     assert stats.sources >= 1
+
+
+def test_terms_past_the_query_term_cap_do_not_count(index: Index) -> None:
+    target = index.papers[0]
+    rare = next(
+        t for t in analyze(target.abstract) if t.isalpha() and index.search(t, limit=60).total == 1
+    )
+    filler = " ".join(f"zq{n:03d}x" for n in range(MAX_QUERY_TERMS))
+    assert index.search(f"{rare} {filler}").hits[0].paper == target
+    capped = index.search(f"{filler} {rare}")
+    assert len(set(capped.terms)) == MAX_QUERY_TERMS and rare not in capped.terms
+    assert capped.hits == ()
