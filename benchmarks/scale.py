@@ -326,6 +326,37 @@ def ratios(results: list[dict]) -> str:
     return "\n".join(lines)
 
 
+def by_query_length(results: list[dict], queries: dict[int, list[str]]) -> str:
+    """p50 per number of query words, per method and size: where each method is slow."""
+    lines = ["| docs | method | " + " | ".join(f"{w} word(s)" for w in range(1, 6)) + " |"]
+    lines.append("|---:|---|" + "---:|" * 5)
+    for r in results:
+        if "error" in r or r["papers"] not in queries:
+            continue
+        words = np.array([len(q.split()) for q in queries[r["papers"]]])
+        latencies = np.asarray(r["latencies_s"])
+        cells = [
+            fmt_ms(float(np.median(latencies[words == w])) * 1e3) if (words == w).any() else "—"
+            for w in range(1, 6)
+        ]
+        lines.append(f"| {r['papers']:,} | {r['method']} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def report(results: list[dict], queries: dict[int, list[str]]) -> str:
+    """Everything printed after a run: machine, table, ratios, latency by query length."""
+    return "\n\n".join(
+        [
+            f"Machine: {platform.processor() or platform.machine()}, {os.cpu_count()} CPUs, "
+            f"Python {platform.python_version()}, numpy {np.__version__}.",
+            table(results),
+            ratios(results),
+            "p50 ms by query length (words before analysis):",
+            by_query_length(results, queries),
+        ]
+    )
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     """Run the benchmark (or, with --worker, one measurement)."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
@@ -335,6 +366,11 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--queries", type=int, default=N_QUERIES)
     parser.add_argument("--timeout", type=float, default=1800, help="seconds per subprocess")
     parser.add_argument("--json", type=Path, help="also write all measurements here")
+    parser.add_argument(
+        "--report-only",
+        action="store_true",
+        help="print the report from the last runs' results/worker-*.json, run nothing",
+    )
     parser.add_argument("--worker", choices=METHODS, help=argparse.SUPPRESS)
     parser.add_argument("--corpus", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--queries-file", type=Path, help=argparse.SUPPRESS)
@@ -353,9 +389,19 @@ def main(argv: Sequence[str] | None = None) -> None:
     if unknown:
         parser.error(f"unknown methods {sorted(unknown)}; valid: {', '.join(METHODS)}")
     results = []
+    queries_by_size: dict[int, list[str]] = {}
     started = time.perf_counter()
+    if args.report_only:
+        for n in sizes:
+            queries_by_size[n] = json.loads((RESULTS / f"queries-{n}.json").read_text())
+            for method in methods:
+                path = RESULTS / f"worker-{method}-{n}.json"
+                if path.exists():
+                    results.append(json.loads(path.read_text()))
+        print(report(results, queries_by_size))
+        return
     for n in sizes:
-        queries = synth.queries_for(n, args.queries)
+        queries = queries_by_size[n] = synth.queries_for(n, args.queries)
         corpus_file(n)
         for method in methods:
             result = run_worker(method, n, queries, args.timeout)
@@ -371,13 +417,8 @@ def main(argv: Sequence[str] | None = None) -> None:
                     file=sys.stderr,
                     flush=True,
                 )
-    print(
-        f"\nMachine: {platform.processor() or platform.machine()}, {os.cpu_count()} CPUs, "
-        f"Python {platform.python_version()}; total {time.perf_counter() - started:.0f} s.\n"
-    )
-    print(table(results))
-    print()
-    print(ratios(results))
+    print(f"\nTotal {time.perf_counter() - started:.0f} s.\n")
+    print(report(results, queries_by_size))
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)
         slim = [{k: v for k, v in r.items() if k != "tops"} for r in results]
