@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import math
 import re
+import threading
 from array import array
 from bisect import bisect_left
 from collections import Counter, defaultdict
@@ -140,8 +141,15 @@ def _bm25plus_idf(p: BM25Params, n: int, df: np.ndarray, floor: float) -> np.nda
 
 
 def _bm25plus(p: BM25Params, idf: float, tf: np.ndarray, dn: np.ndarray) -> np.ndarray:
-    """rank_bm25.BM25Plus (Lv & Zhai 2011) without its idf × delta, which `Index` adds to all."""
-    return idf * ((tf * (p.k1 + 1)) / (dn + tf))
+    """rank_bm25.BM25Plus (Lv & Zhai 2011) without its idf × delta, which `Index` adds to all.
+
+    `idf * ((tf * (k1 + 1)) / (dn + tf))`, computed in place in the fresh `dn` (the same
+    operations, so the same bits, without four temporary arrays).
+    """
+    dn += tf
+    np.divide(tf * (p.k1 + 1), dn, out=dn)
+    dn *= idf
+    return dn
 
 
 _IdfFunction = Callable[[BM25Params, int, np.ndarray, float], np.ndarray]
@@ -172,6 +180,7 @@ def document_terms(
 # --- sentences and snippets ----------------------------------------------------------------
 
 _SENTENCE_END = re.compile(r"[.!?][\"”’')\]]*\s+")
+_CHUNK = re.compile(r"\S+")
 _ABBREVIATIONS = frozenset({"e.g.", "i.e.", "al.", "vs.", "cf.", "etc.", "fig.", "eq.", "resp."})
 
 
@@ -226,12 +235,14 @@ def _clip(text: str, marks: tuple[tuple[int, int], ...], limit: int) -> Snippet:
 class Vocabulary:
     """Sorted terms in one UTF-8 blob with offsets: a few bytes a term instead of a dict's ~100."""
 
-    __slots__ = ("_blob", "_offsets")
+    __slots__ = ("_blob", "_offsets", "_starts")
 
     def __init__(self, blob: bytes, offsets: np.ndarray) -> None:
         """`blob` holds the sorted terms, each followed by a newline, starting at `offsets`."""
         self._blob = blob
         self._offsets = offsets
+        # Python ints from a memoryview: ~10× faster to index than numpy scalars, no copy.
+        self._starts = memoryview(np.ascontiguousarray(offsets, dtype=np.int64))
 
     @classmethod
     def from_sorted(cls, terms: Sequence[str]) -> Vocabulary:
@@ -245,7 +256,7 @@ class Vocabulary:
         return len(self._offsets) - 1
 
     def __getitem__(self, i: int) -> bytes:
-        return self._blob[self._offsets[i] : self._offsets[i + 1] - 1]
+        return self._blob[self._starts[i] : self._starts[i + 1] - 1]
 
     def id(self, term: str) -> int | None:
         """The term's id (its rank in sorted order), or None."""
@@ -303,6 +314,9 @@ class Index:
             raw = np.log(n - df + 0.5) - np.log(df + 0.5)
             self._okapi_floor = params.epsilon * float(raw.mean())
         self._analyzer = Analyzer(max_cache=50_000)
+        # Every contribution is > 0 (BM25Plus, BM25L: idf > 0; Okapi's floored idf may be ≤ 0).
+        self._positive = params.variant != "BM25Okapi" and params.k1 > 0
+        self._local = threading.local()
 
     @classmethod
     def build(
@@ -452,7 +466,7 @@ class Index:
         ids, counts = self._term_ids(terms)
         scores = np.zeros(len(self.papers))
         for c, docs, contributions in self._postings(ids, counts):
-            scores[docs] += c * contributions
+            np.add.at(scores, docs, c * contributions)
         return scores + self._constant(ids, counts)
 
     def search(
@@ -561,8 +575,25 @@ class Index:
             if len(sentences) > 1 and sentences[1][1] - lo <= MAX_SNIPPET_CHARS:
                 hi = sentences[1][1]
         window = text[lo:hi]
-        marks = _merge([(s, e) for t, s, e in self._analyzer.analyze_spans(window) if t in wanted])
-        return _clip(window, marks, MAX_SNIPPET_CHARS)
+        return _clip(window, _merge(self._marks(window, wanted)), MAX_SNIPPET_CHARS)
+
+    def _marks(self, text: str, wanted: Mapping[str, float]) -> list[tuple[int, int]]:
+        """Spans of the `wanted` terms in `text`.
+
+        Spans need the slow, uncached `analyze_spans`; ASCII text analyses word by word
+        (whitespace-separated chunks) exactly as whole, so only the chunks whose cached terms
+        include a wanted one are analysed for spans.
+        """
+        if not text.isascii():
+            return [(s, e) for t, s, e in self._analyzer.analyze_spans(text) if t in wanted]
+        analyze, spans = self._analyzer.analyze, self._analyzer.analyze_spans
+        return [
+            (chunk.start() + s, chunk.start() + e)
+            for chunk in _CHUNK.finditer(text)
+            if not wanted.keys().isdisjoint(analyze(chunk[0]))
+            for t, s, e in spans(chunk[0])
+            if t in wanted
+        ]
 
     def stats(self) -> IndexStats:
         """Counts and approximate memory for /stats."""
@@ -614,7 +645,7 @@ class Index:
             lo, hi = self._indptr[t], self._indptr[t + 1]
             docs = self._doc_ids[lo:hi]
             tf = self._tf[lo:hi].astype(np.float64)
-            yield c, docs, self._score_of(self.params, idf, tf, self._dn[docs])
+            yield c, docs, self._score_of(self.params, idf, tf, self._dn.take(docs))
 
     def _top(self, terms: Sequence[str], k: int) -> tuple[np.ndarray, np.ndarray, int]:
         """The `k` best rows (score desc, row asc) among papers holding a query term."""
@@ -622,24 +653,68 @@ class Index:
         empty = np.zeros(0, dtype=np.int64)
         if not ids:
             return empty, np.zeros(0), 0
-        scores = np.zeros(len(self.papers))
-        # A mask, not np.unique(np.concatenate(...)): that sort took ~90% of a query at 100k.
-        held = np.zeros(len(self.papers), dtype=bool)
-        for c, docs, contributions in self._postings(ids, counts):
-            scores[docs] += c * contributions if c != 1 else contributions
-            held[docs] = True
-        touched = np.flatnonzero(held)
-        total = len(touched)
+        if len(ids) == 1:
+            # One term: its postings are the candidates, their contributions the scores.
+            ((c, rows, scores),) = self._postings(ids, counts)
+            if c != 1:
+                scores = c * scores
+        elif self._positive:
+            rows, scores = self._accumulate(ids, counts)
+        else:
+            rows, scores = self._accumulate_masked(ids, counts)
+        total = len(rows)
         if k <= 0:
             return empty, np.zeros(0), total
-        cand_scores = scores[touched]
         if k < total:
-            kth = np.partition(cand_scores, total - k)[total - k]
-            keep = cand_scores >= kth
-            touched, cand_scores = touched[keep], cand_scores[keep]
-        order = np.lexsort((touched, -cand_scores))[:k]
+            kth = np.partition(scores, total - k)[total - k]
+            keep = scores >= kth
+            rows, scores = rows[keep], scores[keep]
+        order = np.lexsort((rows, -scores))[:k]
         constant = self._constant(ids, counts)
-        return touched[order].astype(np.int64), cand_scores[order] + constant, total
+        return rows[order].astype(np.int64), scores[order] + constant, total
+
+    def _accumulate(self, ids: list[int], counts: list[int]) -> tuple[np.ndarray, np.ndarray]:
+        """Papers holding a query term and their summed contributions (all contributions > 0).
+
+        Sums into a zeroed per-thread buffer of one float per paper, in query-term order as
+        rank-bm25 does; a paper is new to the candidates when its sum is still 0, so no
+        paper-sized mask or scan is needed. The buffer is zeroed again before returning.
+        """
+        buffer = self._buffer()
+        found: list[np.ndarray] = []
+        try:
+            for c, held, contributions in self._postings(ids, counts):
+                docs = held.astype(np.intp)  # numpy indexes with intp; int32 is converted
+                found.append(docs[buffer.take(docs) == 0] if found else docs)
+                np.add.at(buffer, docs, c * contributions if c != 1 else contributions)
+            rows = np.concatenate(found)
+            scores = buffer.take(rows)
+        finally:
+            if found and sum(map(len, found)) < len(buffer) // 8:
+                for docs in found:
+                    buffer[docs] = 0.0
+            else:
+                buffer.fill(0.0)
+        return rows, scores
+
+    def _accumulate_masked(
+        self, ids: list[int], counts: list[int]
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """`_accumulate` for variants whose contributions may be 0 or negative (BM25Okapi)."""
+        scores = np.zeros(len(self.papers))
+        held = np.zeros(len(self.papers), dtype=bool)
+        for c, docs, contributions in self._postings(ids, counts):
+            np.add.at(scores, docs, c * contributions if c != 1 else contributions)
+            held[docs] = True
+        rows = np.flatnonzero(held)
+        return rows, scores[rows]
+
+    def _buffer(self) -> np.ndarray:
+        """This thread's zeroed float per paper (searches run in several threads at once)."""
+        buffer = getattr(self._local, "buffer", None)
+        if buffer is None:
+            buffer = self._local.buffer = np.zeros(len(self.papers))
+        return buffer
 
     def _coverage(
         self, terms: Sequence[str], rows: np.ndarray, weights: Mapping[str, float] | None = None

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import random
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from itertools import pairwise
 
 import numpy as np
@@ -323,3 +325,100 @@ def test_terms_past_the_query_term_cap_do_not_count(index: Index) -> None:
     capped = index.search(f"{filler} {rare}")
     assert len(set(capped.terms)) == MAX_QUERY_TERMS and rare not in capped.terms
     assert capped.hits == ()
+
+
+# --- the ranking core's paths: one term, several terms (per-thread buffer), BM25Okapi ------
+
+
+def _expected_top(index: Index, terms: list[str], k: int) -> tuple[list[int], list[float], int]:
+    """The `k` best rows by (score desc, row asc) among papers holding a term, from `scores`."""
+    scores = index.scores(terms)
+    held = [i for i, p in enumerate(index.papers) if set(document_terms(p)) & set(terms)]
+    ranked = sorted(held, key=lambda r: (-scores[r], r))[: max(0, k)]
+    return ranked, [float(scores[r]) for r in ranked], len(held)
+
+
+def _top_queries(papers: list[Paper]) -> list[list[str]]:
+    """One-term, repeated-term, multi-term, absent-term and empty queries."""
+    vocab = sorted({t for p in papers for t in document_terms(p)})
+    rng = random.Random(7)
+    queries = [[], ["absent"], ["absent", "unknown"], ["common"], ["rare"], ["rare", "rare"]]
+    queries += [["half", "absent"], ["half", "common", "half"], vocab[:2], vocab[-3:]]
+    queries += [rng.choices(vocab, k=rng.randint(1, 6)) for _ in range(40)]
+    return queries
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("k", [0, 1, 10, 200])
+def test_top_is_exactly_the_best_of_scores(variant: str, k: int) -> None:
+    papers = _random_papers(8)
+    index = Index.build(papers, params=bm25_params(variant))
+    for terms in _top_queries(papers):
+        rows, scores, total = index._top(terms, k)
+        expected_rows, expected_scores, expected_total = _expected_top(index, terms, k)
+        assert rows.tolist() == expected_rows, terms
+        assert scores.tolist() == expected_scores, terms  # bit for bit, not only close
+        assert total == expected_total, terms
+
+
+def test_single_term_top_is_rank_bm25s_best() -> None:
+    papers = _random_papers(9)
+    index = Index.build(papers)
+    reference = rank_bm25.BM25Plus([document_terms(p) for p in papers])
+    for term in ["common", "half", "rare", "w3", "w41"]:
+        rows, scores, total = index._top([term], 5)
+        expected = reference.get_scores([term])
+        assert np.allclose(scores, expected[rows], rtol=1e-12)
+        assert np.allclose(scores, np.sort(expected)[::-1][:5], rtol=1e-12)
+        assert total == sum(term in document_terms(p) for p in papers)
+
+
+def test_buffer_is_clean_after_each_query() -> None:
+    papers = _random_papers(10)
+    index = Index.build(papers)
+    first = index._top(["w1", "w2", "w3"], 10)
+    for terms in _top_queries(papers):
+        index._top(terms, 3)
+    again = index._top(["w1", "w2", "w3"], 10)
+    assert [a.tolist() for a in first[:2]] == [a.tolist() for a in again[:2]]
+    assert not index._buffer().any()
+
+
+def test_concurrent_searches_get_their_own_results(seed_index: Index) -> None:
+    queries = ["sparse training", "diffusion protein design", "llm judges bias", "graph"]
+    expected = {q: seed_index._top(analyze_query(q), 10) for q in queries}
+    barrier = threading.Barrier(4)
+
+    def run(query: str) -> bool:
+        barrier.wait(timeout=10)
+        terms = analyze_query(query)
+        results = [seed_index._top(terms, 10) for _ in range(50)]
+        return all(
+            r[0].tolist() == expected[query][0].tolist()
+            and r[1].tolist() == expected[query][1].tolist()
+            for r in results
+        )
+
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        assert all(pool.map(run, queries))
+
+
+@pytest.mark.parametrize("query", ["", "the and of", "zzqx unknownword", "of the zzqx"], ids=str)
+def test_queries_without_known_terms_rank_nothing(seed_index: Index, query: str) -> None:
+    rows, scores, total = seed_index._top(analyze_query(query), 10)
+    assert rows.size == 0 and scores.size == 0 and total == 0
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Sparse training of large models. We train models sparsely.",
+        "Naïve Bayes (NB) models — déjà vu: R$^3$ first-order models, e.g. GPT-4's.",
+        "http://example.org/models \\alpha-models and models.) Models!",
+    ],
+)
+def test_marks_equal_whole_text_spans(seed_index: Index, text: str) -> None:
+    wanted = {t: 1.0 for t in analyze("models training naive first-order alpha")}
+    whole = [(s, e) for t, s, e in seed_index._analyzer.analyze_spans(text) if t in wanted]
+    assert seed_index._marks(text, wanted) == whole
+    assert whole
