@@ -31,9 +31,9 @@ from telegram.ext import (
     filters,
 )
 
-from bot import handlers
+from bot import handlers, index_cache
 from bot.config import Settings
-from bot.corpus import CorpusError, load_corpus
+from bot.corpus import CorpusError
 from bot.search import Index
 
 logger = logging.getLogger(__name__)
@@ -75,14 +75,14 @@ class ReloadOutcome:
         )
 
 
-def _load_and_build(paths: Sequence[Path]) -> Index:
-    """Read the corpus and index it (runs in a worker thread)."""
-    report = load_corpus(paths)
+def _load_and_build(paths: Sequence[Path], cache_dir: Path | None = None) -> Index:
+    """Read the corpus and index it, through the index cache (runs in a worker thread)."""
+    report, index = index_cache.load_corpus_and_index(paths, cache_dir)
     if not report.papers:
         raise CorpusError(", ".join(map(str, paths)), None, "no papers found")
     for line in report.skipped:
         logger.warning("Skipped %s", line)
-    return Index.build(report.papers)
+    return index
 
 
 async def reload_index(application: Application) -> ReloadOutcome:
@@ -92,7 +92,9 @@ async def reload_index(application: Application) -> ReloadOutcome:
     async with lock:
         started = time.perf_counter()
         try:
-            index = await asyncio.to_thread(_load_and_build, settings.corpus)
+            index = await asyncio.to_thread(
+                _load_and_build, settings.corpus, settings.index_cache_dir
+            )
         except (CorpusError, OSError) as exc:
             old = application.bot_data[handlers.INDEX]
             logger.warning("Reload failed, still serving %d papers: %s", len(old), exc)

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import signal
 import sys
 import time
 from types import FrameType
 
+import httpx
 from telegram import BotCommand, Update
 from telegram.error import InvalidToken
 from telegram.ext import (
@@ -20,11 +22,11 @@ from telegram.ext import (
     MessageHandler,
     filters,
 )
+from telegram.request import HTTPXRequest
 
-from bot import admin, faults, handlers, limits, render
-from bot import webhook as webhook_mode
+from bot import admin, faults, handlers, index_cache, limits, render
 from bot.config import ConfigError, Settings, load_settings
-from bot.corpus import CorpusError, load_corpus
+from bot.corpus import CorpusError
 from bot.logs import configure_logging, redact
 from bot.search import Index
 
@@ -32,6 +34,7 @@ logger = logging.getLogger(__name__)
 
 RATE_LIMIT_RETRIES = 3  # ours: RetryAfter (429) retries before a send gives up
 CONCURRENT_UPDATES = 32  # ours: updates handled at once; handlers share only bot_data
+API_POOL_SIZE = 256  # PTB's default connection pool for API calls (ApplicationBuilder)
 ALLOWED_UPDATES = (
     Update.MESSAGE,
     Update.EDITED_MESSAGE,
@@ -55,14 +58,40 @@ To try the bot without a token, chat with it in the terminal:
 """
 
 
+SET_COMMANDS_TASK = "set_commands_task"  # bot_data key: keeps the task referenced until done
+
+
+async def set_commands(application: Application) -> None:
+    """Register the command menu; a failure is logged, the bot keeps serving."""
+    try:
+        await application.bot.set_my_commands(
+            [BotCommand(command, description) for command, description in render.COMMANDS]
+        )
+    except Exception:
+        logger.exception("Could not register the command menu (setMyCommands)")
+
+
 async def post_init(application: Application) -> None:
-    """Register the command menu once the bot is initialised."""
-    await application.bot.set_my_commands(
-        [BotCommand(command, description) for command, description in render.COMMANDS]
+    """Register the command menu and the SIGHUP reload once the bot is initialised."""
+    # The menu is sent alongside the first getUpdates rather than before it: one round
+    # trip less before the bot polls (Application.create_task would warn: not running yet).
+    application.bot_data[SET_COMMANDS_TASK] = asyncio.create_task(
+        set_commands(application), name="set-my-commands"
     )
     index: Index = application.bot_data[handlers.INDEX]
     logger.info("Bot @%s is up with %d papers", application.bot.username, len(index))
     admin.watch_sighup(application)
+
+
+def _requests() -> tuple[HTTPXRequest, faults.TolerantUpdatesRequest]:
+    """PTB's two HTTP clients (API calls, getUpdates) sharing one TLS context."""
+    # httpx loads the CA bundle for every client (~25 ms each); httpx's own default context
+    # (certifi, SSL_CERT_FILE/SSL_CERT_DIR honoured) is made once and shared instead.
+    tls = {"verify": httpx.create_ssl_context()}
+    return (
+        HTTPXRequest(connection_pool_size=API_POOL_SIZE, httpx_kwargs=tls),
+        faults.TolerantUpdatesRequest(httpx_kwargs=tls),
+    )
 
 
 def build_application(settings: Settings, index: Index) -> Application:
@@ -74,9 +103,10 @@ def build_application(settings: Settings, index: Index) -> Application:
         .token(settings.token)
         .rate_limiter(AIORateLimiter(max_retries=RATE_LIMIT_RETRIES))
         .concurrent_updates(CONCURRENT_UPDATES)
-        .get_updates_request(faults.TolerantUpdatesRequest())
         .post_init(post_init)
     )
+    api_request, updates_request = _requests()
+    builder = builder.request(api_request).get_updates_request(updates_request)
     if settings.api_base_url:
         builder = builder.base_url(settings.api_base_url)
     application = builder.build()
@@ -157,6 +187,8 @@ def run(*, webhook: bool = False) -> int:
             handler.addFilter(_without_invalid_token_traceback)
     webhook_config = None
     if webhook or settings.webhook_url:
+        from bot import webhook as webhook_mode  # lazy: tornado is for webhook mode only
+
         try:
             webhook_config = webhook_mode.webhook_config(settings)
         except ConfigError as exc:
@@ -167,7 +199,7 @@ def run(*, webhook: bool = False) -> int:
     signal.signal(signal.SIGTERM, _stop_on_sigterm)
     try:
         started = time.perf_counter()
-        report = load_corpus(settings.corpus)
+        report, index = index_cache.load_corpus_and_index(settings.corpus, settings.index_cache_dir)
         if not report.papers:
             print(
                 f"Configuration error: CORPUS: no papers found in "
@@ -177,9 +209,8 @@ def run(*, webhook: bool = False) -> int:
             return 2
         for line in report.skipped:
             logger.warning("Skipped %s", line)
-        index = Index.build(report.papers)
         logger.info(
-            "Indexed %d papers from %d files in %.2f s",
+            "Corpus ready: %d papers from %d files in %.2f s",
             len(report.papers),
             len(report.sources),
             time.perf_counter() - started,

@@ -10,8 +10,8 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from bot.config import DEFAULT_CORPUS
-from bot.corpus import CorpusError, LoadReport, load_corpus
+from bot.config import DEFAULT_CORPUS, ConfigError, load_settings
+from bot.corpus import CorpusError, LoadReport
 
 if TYPE_CHECKING:
     from bot.search import Hit, SearchResult
@@ -80,9 +80,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Parse `argv` and run the chosen command; returns the process exit code."""
     args = _parser().parse_args(argv)
     if args.command in (None, "run"):
+        webhook = getattr(args, "webhook", False)
+        if not webhook and not _webhook_configured():
+            _without_webhook_server()
         from bot.app import run  # lazy: only the bot needs telegram
 
-        return run(webhook=getattr(args, "webhook", False)) or 0
+        return run(webhook=webhook) or 0
     if args.command == "console":
         from bot.console import run_console  # lazy, like `run`
 
@@ -102,13 +105,31 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
 
 
+def _webhook_configured() -> bool:
+    """True if the settings ask for webhook mode, or cannot be read (`run` reports why)."""
+    try:
+        return load_settings().webhook_url is not None
+    except ConfigError:
+        return True
+
+
+def _without_webhook_server() -> None:
+    """Keep PTB from importing tornado, its webhook server, into a process that polls."""
+    # PTB imports tornado whenever it is installed (the `webhooks` extra, which webhook mode
+    # needs) and marks webhooks unavailable if the import fails. Polling never uses it, and
+    # importing it is ~80 ms of a ~1 s start. Only in a fresh process: once PTB is loaded
+    # this would save nothing and could break a webhook server someone else starts.
+    if "telegram.ext" not in sys.modules:
+        sys.modules.setdefault("tornado", None)  # type: ignore[arg-type]
+
+
 def _search_command(args: argparse.Namespace) -> int:
     queries = _queries(args)
-    report = load_corpus(corpus_paths(args.corpus))
-    _note_skipped(report)
-    from bot.search import Index  # after the corpus loaded, so input errors come first
+    from bot.index_cache import load_corpus_and_index  # lazy: numpy only once queries are read
 
-    index = Index.build(report.papers)
+    # Large corpora come from the index cache ($INDEX_CACHE_DIR, else .cache/), as in the bot.
+    report, index = load_corpus_and_index(corpus_paths(args.corpus))
+    _note_skipped(report)
     emphasis = _emphasis(sys.stdout)
     for query in queries:
         result = index.search(query, limit=args.limit)

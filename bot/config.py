@@ -61,6 +61,8 @@ class Settings:
     """ALLOWED_CHAT_IDS: chats (and inline users) served; empty: everyone."""
     questions_per_minute: int = DEFAULT_QUESTIONS_PER_MINUTE
     """QUESTIONS_PER_MINUTE: questions one user may ask in any 60 seconds."""
+    index_cache_dir: Path | None = None
+    """INDEX_CACHE_DIR: where large corpora's indexes are cached; None: `.cache/` in the repo."""
 
 
 def parse_dotenv(text: str) -> dict[str, str]:
@@ -123,6 +125,7 @@ def load_settings(
         admin_user_ids=_ids("ADMIN_USER_IDS", get("ADMIN_USER_IDS")),
         allowed_chat_ids=_ids("ALLOWED_CHAT_IDS", get("ALLOWED_CHAT_IDS")),
         questions_per_minute=_questions_per_minute(get("QUESTIONS_PER_MINUTE")),
+        index_cache_dir=_index_cache_dir(get("INDEX_CACHE_DIR")),
     )
 
 
@@ -246,3 +249,12 @@ def _questions_per_minute(value: str | None) -> int:
             f"must be a whole number from 1 to {MAX_QUESTIONS_PER_MINUTE}, got {value!r}",
         )
     return int(value)
+
+
+def _index_cache_dir(value: str | None) -> Path | None:
+    if value is None:
+        return None
+    path = Path(value).expanduser()
+    if path.exists() and not path.is_dir():
+        raise ConfigError("INDEX_CACHE_DIR", f"not a directory: {path}")
+    return path

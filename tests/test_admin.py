@@ -129,10 +129,10 @@ async def test_questions_are_answered_from_the_old_index_during_a_rebuild(
     building, finish = threading.Event(), threading.Event()
     real_build = admin._load_and_build
 
-    def slow_build(paths):
+    def slow_build(*args):
         building.set()
         assert finish.wait(30)
-        return real_build(paths)
+        return real_build(*args)
 
     monkeypatch.setattr(admin, "_load_and_build", slow_build)
     app = make_app(fake_api, index, corpus_dir)
