@@ -5,8 +5,11 @@ from __future__ import annotations
 import asyncio
 import logging
 import signal
+import ssl
 import sys
+import threading
 import time
+from concurrent.futures import Future
 from types import FrameType
 
 import httpx
@@ -83,19 +86,42 @@ async def post_init(application: Application) -> None:
     admin.watch_sighup(application)
 
 
-def _requests() -> tuple[HTTPXRequest, faults.TolerantUpdatesRequest]:
+def tls_context_in_background() -> Future[ssl.SSLContext]:
+    """httpx's default TLS context (certifi; SSL_CERT_FILE/SSL_CERT_DIR honoured), made in a thread.
+
+    Loading the CA bundle (~25 ms) releases the GIL, so it overlaps the corpus load.
+    """
+    future: Future[ssl.SSLContext] = Future()
+
+    def make() -> None:
+        try:
+            future.set_result(httpx.create_ssl_context())
+        except BaseException as exc:  # re-raised by future.result() in the caller
+            future.set_exception(exc)
+
+    threading.Thread(target=make, name="tls-context", daemon=True).start()
+    return future
+
+
+def _requests(
+    tls_context: ssl.SSLContext | None,
+) -> tuple[HTTPXRequest, faults.TolerantUpdatesRequest]:
     """PTB's two HTTP clients (API calls, getUpdates) sharing one TLS context."""
-    # httpx loads the CA bundle for every client (~25 ms each); httpx's own default context
-    # (certifi, SSL_CERT_FILE/SSL_CERT_DIR honoured) is made once and shared instead.
-    tls = {"verify": httpx.create_ssl_context()}
+    # httpx would load the CA bundle once per client (~25 ms each); one context is shared.
+    tls = {"verify": tls_context if tls_context is not None else httpx.create_ssl_context()}
     return (
         HTTPXRequest(connection_pool_size=API_POOL_SIZE, httpx_kwargs=tls),
         faults.TolerantUpdatesRequest(httpx_kwargs=tls),
     )
 
 
-def build_application(settings: Settings, index: Index) -> Application:
-    """An Application for `settings` serving `index`; call `run_polling` or use `async with`."""
+def build_application(
+    settings: Settings, index: Index, *, tls_context: ssl.SSLContext | None = None
+) -> Application:
+    """An Application for `settings` serving `index`; call `run_polling` or use `async with`.
+
+    tls_context: for the Bot API connections; None makes httpx's default one.
+    """
     if not settings.token:
         raise ConfigError("TELEGRAM_BOT_TOKEN", "is not set")
     builder = (
@@ -105,7 +131,7 @@ def build_application(settings: Settings, index: Index) -> Application:
         .concurrent_updates(CONCURRENT_UPDATES)
         .post_init(post_init)
     )
-    api_request, updates_request = _requests()
+    api_request, updates_request = _requests(tls_context)
     builder = builder.request(api_request).get_updates_request(updates_request)
     if settings.api_base_url:
         builder = builder.base_url(settings.api_base_url)
@@ -197,6 +223,7 @@ def run(*, webhook: bool = False) -> int:
 
     # Until PTB installs its own handlers, SIGTERM stops start-up as cleanly as Ctrl-C.
     signal.signal(signal.SIGTERM, _stop_on_sigterm)
+    tls_context = tls_context_in_background()
     try:
         started = time.perf_counter()
         report, index = index_cache.load_corpus_and_index(settings.corpus, settings.index_cache_dir)
@@ -215,7 +242,7 @@ def run(*, webhook: bool = False) -> int:
             len(report.sources),
             time.perf_counter() - started,
         )
-        application = build_application(settings, index)
+        application = build_application(settings, index, tls_context=tls_context.result())
         if webhook_config is not None:
             webhook_mode.run_webhook(application, webhook_config, allowed_updates=ALLOWED_UPDATES)
         else:
