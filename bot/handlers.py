@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import random
 import re
 import secrets
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from typing import ParamSpec, TypeVar
 
 from telegram import (
     InlineKeyboardButton,
@@ -38,6 +41,9 @@ INDEX = "index"
 RESULTS_PER_PAGE = "results_per_page"
 PAGE_STATES = "page_states"
 PAPER_REFS = "paper_refs"
+SEARCH_EXECUTOR = "search_executor"
+
+SEARCH_THREADS = 1  # ours: searches hold the GIL (snippets are Python), see _search_executor
 
 MAX_QUESTION_CHARS = MAX_QUERY_CHARS  # the analyzer reads no further; one cap, in bot/text.py
 MAX_PAGE_STATES = 2048  # ours: long queries remembered for Next/Previous (LRU)
@@ -45,6 +51,8 @@ INLINE_CACHE_SECONDS = 300  # ours: Telegram caches an inline answer this long
 INLINE_SAMPLE_CACHE_SECONDS = 30  # ours: the empty-query sample changes more often
 _NO_PREVIEW = LinkPreviewOptions(is_disabled=True)
 _PAPER_COMMAND = re.compile(r"^/paper_([A-Za-z0-9_]+)(?:@([A-Za-z0-9_]+))?(?:\s|$)")
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
 
 
 # ---------------------------------------------------------------- state helpers
@@ -56,6 +64,35 @@ def _index(context: ContextTypes.DEFAULT_TYPE) -> Index:
 
 def _per_page(context: ContextTypes.DEFAULT_TYPE) -> int:
     return context.bot_data.get(RESULTS_PER_PAGE, 5)
+
+
+def _search_executor(context: ContextTypes.DEFAULT_TYPE) -> ThreadPoolExecutor:
+    """The bot's bounded search thread pool (made on first use, kept in bot_data).
+
+    Not asyncio's default pool (up to min(32, CPUs + 4) threads): every search thread
+    holding the GIL makes the event loop wait another switch interval (5 ms) to run, so
+    many at once would hold a /start back behind questions; with one, the loop gets
+    the GIL back within one interval, and searches run one after another at the same
+    total speed, as each is CPU work under the GIL anyway.
+    """
+    executor = context.bot_data.get(SEARCH_EXECUTOR)
+    if executor is None:
+        executor = ThreadPoolExecutor(max_workers=SEARCH_THREADS, thread_name_prefix="search")
+        context.bot_data[SEARCH_EXECUTOR] = executor
+    return executor
+
+
+async def _off_loop(
+    context: ContextTypes.DEFAULT_TYPE,
+    function: Callable[_P, _R],
+    /,
+    *args: _P.args,
+    **kwargs: _P.kwargs,
+) -> _R:
+    """Run index work (BM25 over a large corpus is CPU work) on the search executor."""
+    loop = asyncio.get_running_loop()
+    call = functools.partial(function, *args, **kwargs)
+    return await loop.run_in_executor(_search_executor(context), call)
 
 
 def _remember_query(context: ContextTypes.DEFAULT_TYPE, query: str) -> str:
@@ -130,8 +167,7 @@ async def _answer_question(update: Update, context: ContextTypes.DEFAULT_TYPE, t
         return
     question = text[:MAX_QUESTION_CHARS]
     per_page = _per_page(context)
-    # BM25 over a large corpus is CPU work: keep it off the event loop.
-    result = await asyncio.to_thread(_index(context).search, question, limit=per_page, offset=0)
+    result = await _off_loop(context, _index(context).search, question, limit=per_page, offset=0)
     key = None
     if result.total > per_page and not render.query_fits_callback(question):
         key = _remember_query(context, question)
@@ -271,7 +307,7 @@ async def similar(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 async def _similar_doc(context: ContextTypes.DEFAULT_TYPE, found: Paper) -> Doc:
     index = _index(context)
-    hits = await asyncio.to_thread(index.similar, found.id, limit=_per_page(context))
+    hits = await _off_loop(context, index.similar, found.id, limit=_per_page(context))
     return render.similar_doc(found, hits)
 
 
@@ -315,8 +351,8 @@ async def button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             return
         per_page = _per_page(context)
         index = _index(context)
-        result = await asyncio.to_thread(
-            index.search, question, limit=per_page, offset=action.offset
+        result = await _off_loop(
+            context, index.search, question, limit=per_page, offset=action.offset
         )
         if not result.hits:
             await query.answer(render.EXPIRED_BUTTON)
