@@ -275,6 +275,8 @@ class FakeBotApi:
         self._condition = threading.Condition()
         self._stopping = False
         self.first_get_updates = threading.Event()
+        self.delivered_at: dict[int, float] = {}
+        """update_id -> time.monotonic() when getUpdates first handed it out."""
         self._server: ThreadingHTTPServer | None = None
         self._thread: threading.Thread | None = None
 
@@ -286,6 +288,9 @@ class FakeBotApi:
 
         class Handler(BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
+            # Headers and body go out in two writes: with Nagle on, the body waits for the
+            # client's delayed ACK (~40 ms on Linux), which would be timed as bot latency.
+            disable_nagle_algorithm = True
 
             def do_POST(self) -> None:
                 api._handle(self)
@@ -342,6 +347,21 @@ class FakeBotApi:
             self._updates.append(update)
             self._condition.notify_all()
         return update
+
+    def push_updates(self, updates: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """Queue several updates at once, so one getUpdates hands them all out together."""
+        with self._condition:  # re-entrant: push_update takes it again
+            return [self.push_update(update) for update in updates]
+
+    def wait_delivered(self, update_ids: list[int], timeout: float = 15.0) -> dict[int, float]:
+        """Block until getUpdates handed out every one of `update_ids`; their delivery times."""
+        with self._condition:
+            ok = self._condition.wait_for(
+                lambda: all(u in self.delivered_at for u in update_ids), timeout=timeout
+            )
+            if not ok:
+                raise AssertionError(f"updates {update_ids} were not all delivered")
+            return {u: self.delivered_at[u] for u in update_ids}
 
     def fail_next(
         self,
@@ -580,7 +600,12 @@ class FakeBotApi:
                 if remaining <= 0:
                     break
                 self._condition.wait(remaining)
-            return [json.loads(json.dumps(u)) for u in self._updates[:limit]]
+            batch = [json.loads(json.dumps(u)) for u in self._updates[:limit]]
+            now = time.monotonic()
+            for update in batch:
+                self.delivered_at.setdefault(update["update_id"], now)
+            self._condition.notify_all()
+            return batch
 
     def _chat(self, chat_id: Any) -> dict[str, Any]:
         if not isinstance(chat_id, int):
