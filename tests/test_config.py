@@ -84,3 +84,19 @@ def test_base_url_and_corpus_list(tmp_path: Path) -> None:
     )
     assert settings.api_base_url == "http://127.0.0.1:8081/bot"
     assert settings.corpus == (tmp_path / "a", tmp_path / "b.txt")
+
+
+def test_index_cache_dir_defaults_to_none(tmp_path: Path) -> None:
+    assert load_settings({}, env_file=tmp_path / "missing.env").index_cache_dir is None
+
+
+def test_index_cache_dir_is_read_from_dotenv(tmp_path: Path) -> None:
+    env_file = tmp_path / ".env"
+    env_file.write_text(f"INDEX_CACHE_DIR={tmp_path / 'cache'}\n")
+    assert load_settings({}, env_file=env_file).index_cache_dir == tmp_path / "cache"
+
+
+def test_index_cache_dir_that_is_a_file_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "file").write_text("")
+    with pytest.raises(ConfigError, match="INDEX_CACHE_DIR"):
+        load_settings({"INDEX_CACHE_DIR": str(tmp_path / "file")}, env_file=None)
