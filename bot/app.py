@@ -86,6 +86,13 @@ async def post_init(application: Application) -> None:
     admin.watch_sighup(application)
 
 
+async def post_shutdown(application: Application) -> None:
+    """Stop the search thread; PTB has finished every update by now."""
+    executor = application.bot_data.pop(handlers.SEARCH_EXECUTOR, None)
+    if executor is not None:
+        executor.shutdown(wait=False, cancel_futures=True)
+
+
 def tls_context_in_background() -> Future[ssl.SSLContext]:
     """httpx's default TLS context (certifi; SSL_CERT_FILE/SSL_CERT_DIR honoured), made in a thread.
 
@@ -130,6 +137,7 @@ def build_application(
         .rate_limiter(AIORateLimiter(max_retries=RATE_LIMIT_RETRIES))
         .concurrent_updates(CONCURRENT_UPDATES)
         .post_init(post_init)
+        .post_shutdown(post_shutdown)
     )
     api_request, updates_request = _requests(tls_context)
     builder = builder.request(api_request).get_updates_request(updates_request)

@@ -405,7 +405,13 @@ async def inline_query(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
     index = _index(context)
     question = render.clean(query.query)[:MAX_QUESTION_CHARS]
     if question:
-        result = await limits.cached_search(context, index, question, limit=render.INLINE_RESULTS)
+        result = await limits.cached_search(
+            context,
+            index,
+            question,
+            limit=render.INLINE_RESULTS,
+            run=functools.partial(_off_loop, context),
+        )
         articles = [render.inline_article(hit.paper, hit) for hit in result.hits]
         cache_time = INLINE_CACHE_SECONDS
     else:

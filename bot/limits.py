@@ -7,11 +7,10 @@ with at most `limit` timestamps; the inline cache keeps `INLINE_CACHE_SIZE` answ
 
 from __future__ import annotations
 
-import asyncio
 import enum
 import time
 from collections import OrderedDict, deque
-from collections.abc import Callable, Hashable
+from collections.abc import Awaitable, Callable, Hashable
 from typing import Generic, TypeVar
 
 from telegram import Update
@@ -157,9 +156,18 @@ async def allow_question(update: Update, context: ContextTypes.DEFAULT_TYPE) -> 
 
 
 async def cached_search(
-    context: ContextTypes.DEFAULT_TYPE, index: Index, question: str, *, limit: int
+    context: ContextTypes.DEFAULT_TYPE,
+    index: Index,
+    question: str,
+    *,
+    limit: int,
+    run: Callable[..., Awaitable[SearchResult]],
 ) -> SearchResult:
-    """`index.search(question, limit=limit)`, answered from the inline cache when possible."""
+    """`index.search(question, limit=limit)`, answered from the inline cache when possible.
+
+    `run(function, *args, **kwargs)` runs the search off the event loop (the bot's search
+    executor), so inline queries share the questions' bound on search threads.
+    """
     cache: InlineCache = context.bot_data.setdefault(INLINE_CACHE, InlineCache())
     if cache.index is not index:  # a reload swapped the index: old answers are stale
         cache.results.clear()
@@ -170,6 +178,6 @@ async def cached_search(
         cache.hits += 1
         return result
     cache.misses += 1
-    result = await asyncio.to_thread(index.search, key[0], limit=limit)
+    result = await run(index.search, key[0], limit=limit)
     cache.results.put(key, result)
     return result
