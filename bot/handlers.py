@@ -138,12 +138,8 @@ def _markup(keyboard: Keyboard) -> InlineKeyboardMarkup | None:
     )
 
 
-async def _reply(update: Update, doc: Doc) -> None:
-    """Send `doc` as HTML, answering the message (quoted in groups and for edits)."""
-    message = update.effective_message
-    if message is None:
-        return
-    quote = True if update.edited_message is not None else None
+async def _send(message: Message, doc: Doc, *, quote: bool | None) -> None:
+    """Send `doc` as HTML in reply to `message`; only the first part may quote it."""
     for part in render.to_html(doc):
         await message.reply_text(
             part.text,
@@ -155,11 +151,31 @@ async def _reply(update: Update, doc: Doc) -> None:
         quote = False if quote else quote
 
 
+async def _reply(update: Update, doc: Doc) -> None:
+    """Send `doc` as HTML, answering the message (quoted in groups and for edits)."""
+    message = update.effective_message
+    if message is None:
+        return
+    await _send(message, doc, quote=True if update.edited_message is not None else None)
+
+
 def _command_argument(message: Message) -> str:
     """Text after the leading `/command` (or `/command@bot`), newlines kept."""
     text = message.text or ""
     parts = text.split(maxsplit=1)
     return parts[1].strip() if len(parts) > 1 else ""
+
+
+async def _argument_or_usage(update: Update, command: str) -> str | None:
+    """The command's argument; without one, the command's usage is sent and None returned."""
+    message = update.effective_message
+    if message is None:
+        return None
+    argument = _command_argument(message)
+    if not argument:
+        await _reply(update, render.usage_doc(command))
+        return None
+    return argument
 
 
 async def _answer_question(update: Update, context: ContextTypes.DEFAULT_TYPE, text: str) -> None:
@@ -229,14 +245,9 @@ async def help_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
 
 async def search(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """Answer `/search <question>` (also `/search@bot` in groups)."""
-    message = update.effective_message
-    if message is None:
-        return
-    question = _command_argument(message)
-    if not question:
-        await _reply(update, render.usage_doc("search"))
-        return
-    await _answer_question(update, context, question)
+    question = await _argument_or_usage(update, "search")
+    if question is not None:
+        await _answer_question(update, context, question)
 
 
 async def private_text(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -262,14 +273,9 @@ async def not_text(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 async def paper(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """Show one paper, on `/paper <id>`."""
-    message = update.effective_message
-    if message is None:
-        return
-    paper_id = _command_argument(message)
-    if not paper_id:
-        await _reply(update, render.usage_doc("paper"))
-        return
-    await _show_paper(update, context, paper_id)
+    paper_id = await _argument_or_usage(update, "paper")
+    if paper_id is not None:
+        await _show_paper(update, context, paper_id)
 
 
 async def paper_shortcut(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -291,12 +297,8 @@ async def _show_paper(update: Update, context: ContextTypes.DEFAULT_TYPE, paper_
 
 async def similar(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """List papers like one paper, on `/similar <id>`."""
-    message = update.effective_message
-    if message is None:
-        return
-    paper_id = _command_argument(message)
-    if not paper_id:
-        await _reply(update, render.usage_doc("similar"))
+    paper_id = await _argument_or_usage(update, "similar")
+    if paper_id is None:
         return
     found = _index(context).get(paper_id)
     if found is None:
@@ -377,24 +379,18 @@ async def button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await query.answer(render.EXPIRED_BUTTON)
         return
     await query.answer()
-    doc = render.paper_doc(found)
     if isinstance(action, render.ShowSimilar):
         doc = await _similar_doc(context, found)
-    for part in render.to_html(doc):
-        await message.reply_text(
-            part.text,
-            parse_mode=ParseMode.HTML,
-            reply_markup=_markup(part.keyboard),
-            link_preview_options=_NO_PREVIEW,
-            do_quote=False,
-        )
+    else:
+        doc = render.paper_doc(found)
+    await _send(message, doc, quote=False)
 
 
 # ---------------------------------------------------------------- inline mode
 
 
 def _sample(papers: Sequence[Paper], size: int) -> list[Paper]:
-    return random.sample(list(papers), min(size, len(papers)))
+    return random.sample(papers, min(size, len(papers)))
 
 
 async def inline_query(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
