@@ -29,7 +29,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import pairwise
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, TextIO, TypeVar
 
 import numpy as np
 
@@ -59,6 +59,8 @@ _CHUNK = 1 << 20
 _MAX_HEADER_BYTES = 1 << 24
 _PAPERS = "papers."  # state keys of the cached papers, apart from the engine's own keys
 _INLINE_CHARS = 1024  # longer strings go in the archive, not the JSON header
+
+_T = TypeVar("_T")
 
 Progress = Callable[[int, int], None]
 """`progress(done, total)`, called as papers are indexed."""
@@ -142,23 +144,15 @@ def load_corpus_and_index(
     except OSError:  # a missing or unreadable path: let the loader name the problem
         key = ""
     path = cache_path(directory, key) if key else None
+
+    def restore(state: dict[str, Any]) -> tuple[LoadReport, Index]:
+        report = _report_from_state(state)
+        return report, Index.from_state(report.papers, _engine_state(state))
+
     if path is not None and path.exists():
-        try:
-            state = read_state(path, key=key)
-            report = _report_from_state(state)
-            index = Index.from_state(report.papers, _engine_state(state))
-        except CacheMiss as miss:
-            logger.warning("index cache %s unusable (%s); rebuilding", path, miss)
-        except Exception as error:  # any state the code rejects is a miss, never a crash
-            logger.warning("index cache %s rejected (%r); rebuilding", path, error)
-        else:
-            logger.info(
-                "index cache hit: %d papers from %s in %.2f s",
-                len(report.papers),
-                path,
-                time.perf_counter() - started,
-            )
-            return report, index
+        cached = _from_cache(path, key, restore, started=started)
+        if cached is not None:
+            return cached
     report = load_corpus(paths)
     index = _build(report.papers, progress, quiet=len(report.papers) < min_papers)
     if path is not None and len(report.papers) >= min_papers:
@@ -192,27 +186,44 @@ def load_or_build(
         logger.warning("index cache: cannot hash the corpus files (%s); building", error)
         return _build(papers, progress)
     path = cache_path(directory, key)
+
+    def restore(state: dict[str, Any]) -> tuple[None, Index]:
+        if state.get(_PAPERS + "ids") != [p.id for p in papers]:
+            raise CacheMiss("built from other papers")
+        return None, Index.from_state(papers, _engine_state(state))
+
     if path.exists():
-        try:
-            state = read_state(path, key=key)
-            if state.get(_PAPERS + "ids") != [p.id for p in papers]:
-                raise CacheMiss("built from other papers")
-            index = Index.from_state(papers, _engine_state(state))
-        except CacheMiss as miss:
-            logger.warning("index cache %s unusable (%s); rebuilding", path, miss)
-        except Exception as error:  # any state the code rejects is a miss, never a crash
-            logger.warning("index cache %s rejected (%r); rebuilding", path, error)
-        else:
-            logger.info(
-                "index cache hit: %d papers from %s in %.2f s",
-                len(papers),
-                path,
-                time.perf_counter() - started,
-            )
-            return index
+        cached = _from_cache(path, key, restore, started=started)
+        if cached is not None:
+            return cached[1]
     index = _build(papers, progress)
     _save(path, key, {**index.to_state(), _PAPERS + "ids": [p.id for p in papers]})
     return index
+
+
+def _from_cache(
+    path: Path,
+    key: str,
+    restore: Callable[[dict[str, Any]], tuple[_T, Index]],
+    *,
+    started: float,
+) -> tuple[_T, Index] | None:
+    """`restore` applied to the state cached at `path`, or None (logged) if it is a miss."""
+    try:
+        restored = restore(read_state(path, key=key))
+    except CacheMiss as miss:
+        logger.warning("index cache %s unusable (%s); rebuilding", path, miss)
+        return None
+    except Exception as error:  # any state the code rejects is a miss, never a crash
+        logger.warning("index cache %s rejected (%r); rebuilding", path, error)
+        return None
+    logger.info(
+        "index cache hit: %d papers from %s in %.2f s",
+        len(restored[1]),
+        path,
+        time.perf_counter() - started,
+    )
+    return restored
 
 
 class _Reporting(Sequence[Paper]):
