@@ -479,28 +479,15 @@ class Index:
         query = query if isinstance(query, str) else ""
         terms = tuple(analyze_query(query, self._analyzer))
         limit, offset = max(0, int(limit)), max(0, int(offset))
-        rows, scores, total = self._top(terms, offset + limit)
+        ranked, scores, total = self._top(terms, offset + limit)
         unique = list(dict.fromkeys(terms))
         # Looked up once per query, not once per hit (analyze_query caps how many there are).
         weights = {t: self._term_weight(t) for t in unique}
-        rows, scores = rows[offset:], scores[offset:]
+        rows, scores = ranked[offset:], scores[offset:]
         coverage = self._coverage(unique, rows, weights)
-        hits = tuple(
-            Hit(
-                paper=self.papers[r],
-                score=float(s),
-                snippet=(
-                    self.snippet(self.papers[r].abstract, unique, weights=weights)
-                    if snippets
-                    else Snippet("")
-                ),
-                coverage=float(c),
-            )
-            for r, s, c in zip(rows, scores, coverage, strict=True)
-        )
-        if offset:
-            rows, _, _ = self._top(terms, 1)
-            best = float(self._coverage(unique, rows[:1], weights)[0]) if rows.size else 0.0
+        hits = self._hits(rows, scores, coverage, unique, weights, snippets=snippets)
+        if offset:  # the best paper is ranked first whatever page is shown
+            best = float(self._coverage(unique, ranked[:1], weights)[0]) if ranked.size else 0.0
         else:
             best = float(coverage[0]) if rows.size else 0.0
         return SearchResult(
@@ -521,20 +508,37 @@ class Index:
         counts = Counter(document_terms(self.papers[row], self._analyzer))
         ids = {t: self._vocab.id(t) for t in counts}
         known = [t for t, i in ids.items() if i is not None and self._df[i] > 1]
-        weight = {t: counts[t] * self._term_weight(t) for t in known}
-        terms = sorted(known, key=lambda t: (-weight[t], t))[:SIMILAR_TERMS]
+        weights = {t: self._term_weight(t) for t in known}
+        terms = sorted(known, key=lambda t: (-counts[t] * weights[t], t))[:SIMILAR_TERMS]
         rows, scores, _ = self._top(tuple(terms), limit + 1)
-        coverage = self._coverage(terms, rows)
+        coverage = self._coverage(terms, rows, weights)
+        others = np.flatnonzero(rows != row)[:limit]
+        return self._hits(rows[others], scores[others], coverage[others], terms, weights)
+
+    def _hits(
+        self,
+        rows: np.ndarray,
+        scores: np.ndarray,
+        coverage: np.ndarray,
+        terms: Sequence[str],
+        weights: Mapping[str, float],
+        *,
+        snippets: bool = True,
+    ) -> tuple[Hit, ...]:
+        """Hits for ranked rows, each with its snippet for `terms` (or an empty one)."""
         return tuple(
             Hit(
                 paper=self.papers[r],
                 score=float(s),
-                snippet=self.snippet(self.papers[r].abstract, terms),
+                snippet=(
+                    self.snippet(self.papers[r].abstract, terms, weights=weights)
+                    if snippets
+                    else Snippet("")
+                ),
                 coverage=float(c),
             )
             for r, s, c in zip(rows, scores, coverage, strict=True)
-            if r != row
-        )[:limit]
+        )
 
     def snippet(
         self, text: str, terms: Sequence[str], *, weights: Mapping[str, float] | None = None
