@@ -166,20 +166,30 @@ def _corpus(value: str | None) -> tuple[Path, ...]:
     return paths
 
 
-def _results_per_page(value: str | None) -> int:
+def _number(
+    setting: str, value: str | None, *, default: int, low: int, high: int, kind: str
+) -> int:
+    """`value` as a whole number from `low` to `high` (`default` when unset)."""
     if value is None:
-        return DEFAULT_RESULTS_PER_PAGE
+        return default
     try:
         number = int(value)
     except ValueError:
         number = None
-    if number is None or not MIN_RESULTS_PER_PAGE <= number <= MAX_RESULTS_PER_PAGE:
-        raise ConfigError(
-            "RESULTS_PER_PAGE",
-            f"must be a whole number from {MIN_RESULTS_PER_PAGE} to {MAX_RESULTS_PER_PAGE}, "
-            f"got {value!r}",
-        )
+    if number is None or not low <= number <= high:
+        raise ConfigError(setting, f"must be {kind} from {low} to {high}, got {value!r}")
     return number
+
+
+def _results_per_page(value: str | None) -> int:
+    return _number(
+        "RESULTS_PER_PAGE",
+        value,
+        default=DEFAULT_RESULTS_PER_PAGE,
+        low=MIN_RESULTS_PER_PAGE,
+        high=MAX_RESULTS_PER_PAGE,
+        kind="a whole number",
+    )
 
 
 def _log_level(value: str | None) -> str:
@@ -208,11 +218,9 @@ def _webhook_url(value: str | None) -> str | None:
 
 
 def _webhook_port(value: str | None) -> int:
-    if value is None:
-        return DEFAULT_WEBHOOK_PORT
-    if not value.isdigit() or not 1 <= int(value) <= 65535:
-        raise ConfigError("WEBHOOK_PORT", f"must be a port number from 1 to 65535, got {value!r}")
-    return int(value)
+    return _number(
+        "WEBHOOK_PORT", value, default=DEFAULT_WEBHOOK_PORT, low=1, high=65535, kind="a port number"
+    )
 
 
 def _webhook_secret(value: str | None) -> str | None:
@@ -241,14 +249,14 @@ def _ids(setting: str, value: str | None) -> frozenset[int]:
 
 
 def _questions_per_minute(value: str | None) -> int:
-    if value is None:
-        return DEFAULT_QUESTIONS_PER_MINUTE
-    if not value.isdigit() or not 1 <= int(value) <= MAX_QUESTIONS_PER_MINUTE:
-        raise ConfigError(
-            "QUESTIONS_PER_MINUTE",
-            f"must be a whole number from 1 to {MAX_QUESTIONS_PER_MINUTE}, got {value!r}",
-        )
-    return int(value)
+    return _number(
+        "QUESTIONS_PER_MINUTE",
+        value,
+        default=DEFAULT_QUESTIONS_PER_MINUTE,
+        low=1,
+        high=MAX_QUESTIONS_PER_MINUTE,
+        kind="a whole number",
+    )
 
 
 def _index_cache_dir(value: str | None) -> Path | None:
