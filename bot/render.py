@@ -229,6 +229,8 @@ def parse_callback(data: object) -> CallbackAction | None:
 
 def clean(text: str) -> str:
     """One line: whitespace runs collapsed, control characters dropped."""
+    if text.isprintable():  # no controls, surrogates or line breaks: skip the per-char pass
+        return _SPACE.sub(" ", text).strip()
     text = "".join(
         " " if ch in "\t\n\r\v\f" else ch
         for ch in text
@@ -572,11 +574,6 @@ def unknown_command_doc() -> Doc:
     return Doc(((Span("I don't know that command. "), Span("/help"), Span(" lists mine.")),))
 
 
-def error_doc() -> Doc:
-    """Something broke while answering."""
-    return Doc(((Span(SOMETHING_WENT_WRONG),),))
-
-
 def _keyboard(rows: Sequence[tuple[Button, ...]]) -> Keyboard:
     keyboard = tuple(tuple(row) for row in rows if row)
     assert sum(len(row) for row in keyboard) <= MAX_BUTTONS
@@ -593,12 +590,13 @@ def _keyboard(rows: Sequence[tuple[Button, ...]]) -> Keyboard:
 def inline_article(paper: Paper, hit: Hit | None = None) -> InlineArticle:
     """An inline result: title; snippet (or abstract start) as description; a short card."""
     title = truncate_words(clean(paper.title) or f"Paper {paper.id}", 255)
+    abstract = clean(paper.abstract)
     if hit is not None and hit.snippet.text.strip():
         description = clean(hit.snippet.text)
     else:
-        description = clean(paper.abstract)
+        description = abstract
     description = truncate_words(description, INLINE_DESCRIPTION_CHARS)
-    excerpt = truncate_words(clean(paper.abstract), INLINE_EXCERPT_CHARS)
+    excerpt = truncate_words(abstract, INLINE_EXCERPT_CHARS)
     blocks: list[Block] = [(Span(_title(paper), "b"),)]
     if excerpt:
         blocks.append((Span(excerpt),))
