@@ -31,7 +31,7 @@ from telegram.ext import (
     filters,
 )
 
-from bot import handlers, index_cache
+from bot import handlers, index_cache, render
 from bot.config import Settings
 from bot.corpus import CorpusError
 from bot.search import Index
@@ -46,6 +46,7 @@ REFUSED_CHATS = "refused_chats"
 ACCESS_GROUP = -2  # handler group: the chat gate runs before everything
 ADMIN_GROUP = -1  # handler group: admin commands, before the public handlers
 MAX_REFUSED_CHATS = 10_000  # ours: chats remembered as already refused (LRU)
+MAX_ERROR_CHARS = 600  # ours: a reload error shown to admins; escaped, well under 4096
 NOT_ALLOWED = "Sorry, this command is for the bot's admins only. Nothing was changed."
 PRIVATE_BOT = (
     "Sorry, this bot is private: it only answers in the chats it was set up for. "
@@ -71,8 +72,13 @@ class ReloadOutcome:
             return f"Reloaded: <b>{self.papers}</b> papers indexed in {self.seconds:.1f} s."
         return (
             f"Reload failed; still serving the previous {self.papers} papers.\n"
-            f"<code>{html.escape(self.error)}</code>"
+            f"<code>{html.escape(_error_text(self.error))}</code>"
         )
+
+
+def _error_text(error: str) -> str:
+    """A loader error made sendable and short (it may quote a long id or file name)."""
+    return render.truncate_words(render.sendable(error), MAX_ERROR_CHARS)
 
 
 def _load_and_build(paths: Sequence[Path], cache_dir: Path | None = None) -> Index:
@@ -159,15 +165,16 @@ def watch_sighup(application: Application) -> None:
 class _AdminCommand(filters.MessageFilter):
     """`/reload` or `/reload@thisbot` at the start of a message."""
 
-    __slots__ = ("command",)
+    __slots__ = ("_pattern", "command")
 
     def __init__(self, command: str) -> None:
         super().__init__(name=f"admin_command({command})")
         self.command = command
+        self._pattern = re.compile(rf"^/{re.escape(command)}(?:@([A-Za-z0-9_]+))?(?:\s|$)")
 
     def filter(self, message: Message) -> bool:
         """True when the message is this command, addressed to us (or to nobody)."""
-        match = re.match(rf"^/{self.command}(?:@([A-Za-z0-9_]+))?(?:\s|$)", message.text or "")
+        match = self._pattern.match(message.text or "")
         if match is None:
             return False
         addressee = match.group(1)
