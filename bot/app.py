@@ -210,7 +210,8 @@ def run(*, webhook: bool = False) -> int:
     try:
         settings = load_settings()
     except ConfigError as exc:
-        print(f"Configuration error: {exc}", file=sys.stderr)
+        # A mistyped TELEGRAM_API_BASE_URL is echoed, and may hold a pasted token.
+        print(f"Configuration error: {redact(str(exc))}", file=sys.stderr)
         return 2
     if not settings.token:
         print(NO_TOKEN_MESSAGE, file=sys.stderr)
@@ -271,7 +272,8 @@ def run(*, webhook: bool = False) -> int:
         )
         return 2
     except Exception as exc:  # last resort: one redacted line, not a traceback with the token
-        print(f"The bot stopped: {redact(repr(exc), [settings.token])}", file=sys.stderr)
+        secrets = [settings.token, settings.webhook_secret or ""]
+        print(f"The bot stopped: {redact(repr(exc), secrets)}", file=sys.stderr)
         logger.debug("Stopped by", exc_info=True)
         return 1
     logger.info("Stopped")
