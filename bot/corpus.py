@@ -784,8 +784,13 @@ def _read_csv(path: Path, text: str) -> Iterator[tuple[int, Record]]:
         raise CorpusError(path, 1, "empty file: no records after the header")
 
 
-_READERS = {".txt": _read_text, ".md": _read_text, ".jsonl": _read_jsonl, ".json": _read_json}
-_READERS[".csv"] = _read_csv
+_READERS = {
+    ".txt": _read_text,
+    ".md": _read_text,
+    ".jsonl": _read_jsonl,
+    ".json": _read_json,
+    ".csv": _read_csv,
+}
 
 
 # ---------------------------------------------------------------------------------------------
