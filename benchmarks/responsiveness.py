@@ -23,8 +23,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import signal
 import statistics
 import subprocess
 import sys
@@ -38,11 +36,13 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 RESULTS = HERE / "results"
-for path in (str(REPO), str(REPO / "tests")):
+for path in (str(REPO), str(HERE), str(REPO / "tests")):
     if path not in sys.path:
         sys.path.insert(0, path)
 
 from fake_bot_api import DEFAULT_TOKEN, FakeBotApi, Updates, parse_html  # noqa: E402
+from scale import corpus_file  # noqa: E402
+from startup import bot_env, rss_mb, stop  # noqa: E402
 
 TELEGRAM_MESSAGES_PER_SECOND = 30  # Bot API broadcast limit; AIORateLimiter's default
 BUCKET_DRAIN_SECONDS = 1.5  # > 21 messages / 30 per s: the limiter's bucket is empty again
@@ -50,27 +50,9 @@ START_TARGET_MS = 200.0  # issue 4
 FLOOD_SLACK = 1.1  # issue 4: within 1.1x of what 30 messages/s allows
 
 
-def rss_mb(pid: int) -> float:
-    """Resident memory of process `pid` in MB."""
-    with open(f"/proc/{pid}/status") as status:
-        for line in status:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-    return float("nan")
-
-
 def corpus_for(size: int) -> Path:
     """The seed directory for 57, else the synthetic JSONL (generated when missing)."""
-    if size == 57:
-        return REPO / "corpus"
-    path = RESULTS / f"synth-{size}.jsonl"
-    if not path.exists():
-        RESULTS.mkdir(exist_ok=True)
-        subprocess.run(
-            [sys.executable, str(HERE / "synth.py"), "--docs", str(size), "--out", str(path)],
-            check=True,
-        )
-    return path
+    return REPO / "corpus" if size == 57 else corpus_file(size)
 
 
 def questions_for(count: int) -> list[str]:
@@ -137,15 +119,7 @@ def start_bot(
     switch_interval: float | None = None,
 ) -> Bot:
     """`python -m bot run` polling `api`; returns once it sent its first getUpdates."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("TELEGRAM_", "WEBHOOK_"))}
-    env.update(
-        TELEGRAM_BOT_TOKEN=api.token,
-        TELEGRAM_API_BASE_URL=api.base_url,
-        CORPUS=str(corpus),
-        INDEX_CACHE_DIR=str(cache_dir),
-        LOG_LEVEL="WARNING",
-        PYTHONPATH=str(REPO),
-    )
+    env = bot_env(api, corpus, cache_dir)
     started = time.perf_counter()
     command = [sys.executable, "-m", "bot", "run"]
     if switch_interval is not None:
@@ -159,12 +133,7 @@ def start_bot(
 
 def stop_bot(bot: Bot) -> int:
     """SIGINT, as Ctrl-C; the exit code."""
-    bot.process.send_signal(signal.SIGINT)
-    try:
-        return bot.process.wait(30)
-    except subprocess.TimeoutExpired:
-        bot.process.kill()
-        return bot.process.wait()
+    return stop(bot.process)
 
 
 def start_no_load(bot: Bot, rounds: int) -> list[float]:

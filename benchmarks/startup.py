@@ -50,6 +50,30 @@ def rss_mb(pid: int) -> float:
     return float("nan")
 
 
+def bot_env(api: FakeBotApi, corpus: Path, cache_dir: Path) -> dict[str, str]:
+    """Environment for `python -m bot run` polling `api`; no other bot setting leaks in."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("TELEGRAM_", "WEBHOOK_"))}
+    env.update(
+        TELEGRAM_BOT_TOKEN=api.token,
+        TELEGRAM_API_BASE_URL=api.base_url,
+        CORPUS=str(corpus),
+        INDEX_CACHE_DIR=str(cache_dir),
+        LOG_LEVEL="WARNING",
+        PYTHONPATH=str(REPO),
+    )
+    return env
+
+
+def stop(process: subprocess.Popen) -> int:
+    """SIGINT, as Ctrl-C (killed after 30 s); the exit code."""
+    process.send_signal(signal.SIGINT)
+    try:
+        return process.wait(30)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        return process.wait()
+
+
 def start_once(
     api: FakeBotApi,
     corpus: Path,
@@ -63,15 +87,7 @@ def start_once(
     pycache: a PYTHONPYCACHEPREFIX where the bot may write and read bytecode; None runs
     Python as this environment does.
     """
-    env = {
-        **os.environ,
-        "TELEGRAM_BOT_TOKEN": api.token,
-        "TELEGRAM_API_BASE_URL": api.base_url,
-        "CORPUS": str(corpus),
-        "INDEX_CACHE_DIR": str(cache_dir),
-        "LOG_LEVEL": "WARNING",
-        "PYTHONPATH": str(REPO),
-    }
+    env = bot_env(api, corpus, cache_dir)
     if pycache is not None:
         env.pop("PYTHONDONTWRITEBYTECODE", None)
         env["PYTHONPYCACHEPREFIX"] = str(pycache)
@@ -86,12 +102,7 @@ def start_once(
             elapsed = time.perf_counter() - started
             memory = rss_mb(process.pid)
         finally:
-            process.send_signal(signal.SIGINT)
-            try:
-                process.wait(30)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
+            stop(process)
     return elapsed, memory
 
 
