@@ -879,6 +879,8 @@ def load_corpus(paths: Iterable[str | Path]) -> LoadReport:
             if not isinstance(raw_abstract, str) or not raw_abstract.strip():
                 raise CorpusError(path, line, "record has no 'abstract'")
             abstract, links = clean_abstract(raw_abstract)
+            if not abstract:  # only control characters or markup: nothing to show or search
+                raise CorpusError(path, line, "record has no 'abstract'")
             url = _field(path, line, record, "url")
             source_id = _field(path, line, record, "id") or None
             item = _Pending(

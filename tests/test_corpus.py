@@ -457,3 +457,20 @@ def test_real_corpus_math_is_readable(seed_report) -> None:
     text = " ".join(p.abstract for p in seed_report.papers)
     for readable in ("R³-Refiner", "ε accuracy", "O(d²)", "ξ ∈ ℝ", "Trap²", "(L₀,L₁)-smoothness"):
         assert readable in text
+
+
+@pytest.mark.parametrize(
+    ("name", "content"),
+    [
+        pytest.param("c.txt", b"\x00\n\x00", id="text-block-of-nul"),
+        pytest.param("c.jsonl", b'{"abstract": "\\u0000\\u0001"}\n', id="jsonl-controls-only"),
+    ],
+)
+def test_abstract_of_only_control_characters_is_an_error(
+    tmp_path: Path, name: str, content: bytes
+) -> None:
+    path = tmp_path / name
+    path.write_bytes(content)
+    with pytest.raises(CorpusError, match="no 'abstract'") as raised:
+        load_corpus([path])
+    assert raised.value.path == str(path)
