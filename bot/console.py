@@ -11,7 +11,8 @@ from typing import TextIO
 
 from bot import render
 from bot.config import ConfigError, load_settings
-from bot.corpus import CorpusError, load_corpus
+from bot.corpus import CorpusError
+from bot.index_cache import load_corpus_and_index
 from bot.render import Doc
 from bot.search import Index
 from bot.text import MAX_QUERY_CHARS
@@ -101,14 +102,14 @@ def run_console(
         settings = load_settings()
         per_page = settings.results_per_page
         paths = list(corpus_paths) if corpus_paths else list(settings.corpus)
-        report = load_corpus(paths)
+        report, index = load_corpus_and_index(paths, settings.index_cache_dir)
     except (ConfigError, CorpusError) as exc:
         print(f"Cannot start the console: {exc}", file=sys.stderr)
         return 2
     if not report.papers:
         print("Cannot start the console: the corpus has no papers.", file=sys.stderr)
         return 2
-    session = ConsoleSession(Index.build(report.papers), per_page=per_page)
+    session = ConsoleSession(index, per_page=per_page)
     interactive = stdin.isatty()
     ansi = stdout.isatty()
     print(
