@@ -12,11 +12,14 @@ from pathlib import Path
 import pytest
 
 from bot.corpus import (
+    MAX_PAPER_ID_CHARS,
     CorpusError,
     clean_abstract,
-    command_safe,
     derive_title,
+    is_tappable_id,
     load_corpus,
+    paper_id_from_command,
+    parse_paper_id,
 )
 
 CORPUS_DIR = Path(__file__).resolve().parent.parent / "corpus"
@@ -332,10 +335,42 @@ def test_duplicate_source_id_is_an_error(tmp_path: Path) -> None:
         ("a-b", False),
         ("", False),
         ("x" * 33, False),
+        pytest.param("x" * 26, True, id="fits-after-paper_"),
+        pytest.param("x" * 27, False, id="too-long-after-paper_"),
     ],
 )
-def test_command_safe(paper_id: str, safe: bool) -> None:
-    assert command_safe(paper_id) is safe
+def test_is_tappable_id(paper_id: str, safe: bool) -> None:
+    assert is_tappable_id(paper_id) is safe
+
+
+@pytest.mark.parametrize(
+    ("text", "paper_id"),
+    [
+        pytest.param("/paper_12", "12", id="plain"),
+        pytest.param("/paper_p_3@IcmlBot", "p_3", id="addressed"),
+        pytest.param("/paper_12 and more", "12", id="then-words"),
+        pytest.param("/paper_" + "x" * 26, "x" * 26, id="longest"),
+        pytest.param("/paper_" + "x" * 27, None, id="too-long"),
+        pytest.param("/paper_", None, id="no-id"),
+        pytest.param("/paper_a-b", None, id="not-command-safe"),
+        pytest.param("/papers_12", None, id="other-command"),
+    ],
+)
+def test_paper_id_from_command(text: str, paper_id: str | None) -> None:
+    assert paper_id_from_command(text) == paper_id
+
+
+@pytest.mark.parametrize(
+    ("text", "paper_id"),
+    [
+        pytest.param("  2401.01234 ", "2401.01234", id="stripped"),
+        pytest.param("   ", None, id="blank"),
+        pytest.param("x" * MAX_PAPER_ID_CHARS, "x" * MAX_PAPER_ID_CHARS, id="longest"),
+        pytest.param("x" * (MAX_PAPER_ID_CHARS + 1), None, id="too-long"),
+    ],
+)
+def test_parse_paper_id(text: str, paper_id: str | None) -> None:
+    assert parse_paper_id(text) == paper_id
 
 
 # --- bad input --------------------------------------------------------------------------------

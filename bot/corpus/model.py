@@ -1,0 +1,104 @@
+"""The corpus's data: `Paper`, `LoadReport`, `CorpusError`, and the one paper-id rule."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+__all__ = [
+    "MAX_COMMAND_CHARS",
+    "MAX_PAPER_ID_CHARS",
+    "MAX_TAPPABLE_ID_CHARS",
+    "PAPER_COMMAND",
+    "CorpusError",
+    "LoadReport",
+    "Paper",
+    "is_tappable_id",
+    "paper_id_from_command",
+    "parse_paper_id",
+]
+
+
+class CorpusError(Exception):
+    """A corpus file that cannot be read; names the file and the line."""
+
+    def __init__(self, path: str | Path, line: int | None, reason: str) -> None:
+        self.path = str(path)
+        self.line = line
+        self.reason = reason
+        where = f"{self.path}:{line}" if line else self.path
+        super().__init__(f"{where}: {reason}")
+
+
+@dataclass(frozen=True, slots=True)
+class Paper:
+    """One paper: clean text plus where it came from."""
+
+    id: str
+    """Stable id: the source's own, else a short number (see README)."""
+    title: str
+    """The source's title, else a headline derived from the abstract."""
+    abstract: str
+    """Clean readable text: no LaTeX/Markdown markup."""
+    links: tuple[str, ...] = ()
+    """Code and project URLs found in the abstract (and the source's `url`)."""
+    source: str = ""
+    """File the paper was read from."""
+    line: int = 0
+    """1-based line in `source` where the record starts."""
+    authors: str = ""
+    url: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class LoadReport:
+    """What `load_corpus` loaded and what it skipped (nothing is dropped silently)."""
+
+    papers: tuple[Paper, ...]
+    sources: tuple[str, ...]
+    skipped: tuple[str, ...] = field(default=())
+    """One human-readable line per skipped record, naming file and line."""
+
+    def summary(self) -> str:
+        """One line: how many papers from how many files, and how many skipped."""
+        files = "file" if len(self.sources) == 1 else "files"
+        return (
+            f"{len(self.papers)} papers from {len(self.sources)} {files}; "
+            f"{len(self.skipped)} skipped"
+        )
+
+
+# --- the paper-id rule -------------------------------------------------------------------------
+
+MAX_COMMAND_CHARS = 32  # Bot API limit: BotCommand.command, [a-z0-9_]{1,32}
+PAPER_COMMAND = "paper_"
+"""A paper opens with the tappable command `/paper_<id>`."""
+MAX_TAPPABLE_ID_CHARS = MAX_COMMAND_CHARS - len(PAPER_COMMAND)
+"""26: the longest id that still fits in `/paper_<id>`."""
+MAX_PAPER_ID_CHARS = 256  # ours: a typed id longer than this is no id (bounds the work per message)
+
+_TAPPABLE_ID = re.compile(rf"[A-Za-z0-9_]{{1,{MAX_TAPPABLE_ID_CHARS}}}")
+# `/paper_<id>`, optionally addressed to a bot (`@name`), then the end or whitespace.
+_PAPER_COMMAND = re.compile(
+    rf"/{PAPER_COMMAND}([A-Za-z0-9_]{{1,{MAX_TAPPABLE_ID_CHARS}}})(?:@[A-Za-z0-9_]{{1,64}})?(?:\s|$)"
+)
+
+
+def is_tappable_id(paper_id: str) -> bool:
+    """True if `/paper_<paper_id>` is a valid Telegram command (so a tap opens the paper)."""
+    return _TAPPABLE_ID.fullmatch(paper_id) is not None
+
+
+def paper_id_from_command(text: str) -> str | None:
+    """The id in a message starting `/paper_<id>` (or `/paper_<id>@bot`), else None."""
+    match = _PAPER_COMMAND.match(text)  # anchored and bounded: O(1) on any message
+    return match.group(1) if match else None
+
+
+def parse_paper_id(text: str) -> str | None:
+    """A paper id typed by a user (`/paper <id>`): stripped; None if empty or too long."""
+    paper_id = text.strip()
+    if not paper_id or len(paper_id) > MAX_PAPER_ID_CHARS:
+        return None
+    return paper_id
