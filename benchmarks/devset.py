@@ -1,63 +1,17 @@
 """Dev set: recall@1/@3 of paraphrased questions and how confidence separates off-topic ones.
 
 Run: uv run python -m benchmarks.devset [--corpus corpus] [--variant BM25Plus] [--all]
-Each line of devset.jsonl is {"question": str, "expect": str | null}: `expect` is a
+Each line of testkit/devset.jsonl is {"question": str, "expect": str | null}: `expect` is a
 distinctive substring of the expected paper's abstract (null: off-topic, expect nothing).
 """
 
 from __future__ import annotations
 
 import argparse
-import json
-import re
 from collections.abc import Sequence
-from dataclasses import dataclass
-from pathlib import Path
 
-from bot.corpus import Paper
 from bot.search import CONFIDENT_COVERAGE, TITLE_WEIGHT, Index, bm25_params
-
-DEVSET = Path(__file__).with_name("devset.jsonl")
-
-
-def load_seed_papers(path: str | Path = "corpus") -> list[Paper]:
-    """The seed papers via bot.corpus, or split on blank lines if the loader is not there."""
-    try:
-        from bot.corpus import load_corpus
-
-        return list(load_corpus([path]).papers)
-    except NotImplementedError:
-        papers: list[Paper] = []
-        for file in sorted(Path(path).glob("*.txt")):
-            text = file.read_text(encoding="utf-8-sig").replace("\r\n", "\n")
-            blocks = [b.strip() for b in re.split(r"\n\s*\n", text) if b.strip()]
-            for block in blocks[1:]:
-                papers.append(Paper(str(len(papers) + 1), block[:80], block, source=str(file)))
-        return papers
-
-
-@dataclass(frozen=True)
-class Question:
-    """One dev-set question and the row of the paper it expects (None: off-topic)."""
-
-    text: str
-    expect: int | None
-
-
-def load_devset(papers: Sequence[Paper], path: Path = DEVSET) -> list[Question]:
-    """Questions with their expected paper resolved by abstract substring (exactly one)."""
-    questions = []
-    for line in path.read_text(encoding="utf-8").splitlines():
-        record = json.loads(line)
-        key = record["expect"]
-        row = None
-        if key is not None:
-            rows = [i for i, p in enumerate(papers) if key in p.abstract]
-            if len(rows) != 1:
-                raise ValueError(f"key {key!r} matches {len(rows)} papers")
-            row = rows[0]
-        questions.append(Question(record["question"], row))
-    return questions
+from testkit.devset import Question, load_devset, load_seed_papers
 
 
 def evaluate(index: Index, questions: Sequence[Question]) -> dict[str, float]:

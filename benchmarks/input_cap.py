@@ -28,8 +28,7 @@ from bot import render
 from bot.config import DEFAULT_CORPUS
 from bot.corpus import Paper, load_corpus
 from bot.handlers import MAX_QUESTION_CHARS
-from bot.search import Index
-from bot.text import MAX_QUERY_CHARS, MAX_QUERY_TERMS
+from bot.search import MAX_QUERY_CHARS, MAX_QUERY_TERMS, Index
 
 ORDINARY = "neural network that compiles into a decision tree with if-else rules"
 WORST_CHARS = 10_000

@@ -8,7 +8,7 @@ subprocess loads the papers, then measures:
   freed) and its peak (VmHWM, reset via /proc/self/clear_refs just before the build);
 - latency: p50/p99 over 200 queries (1-5 words, top-10), query analysis included.
 
-Methods: (a) `Index` (the ranking core `_top`, plus the full `search()` with snippets),
+Methods: (a) `Index` (the ranking core `bm25.top`, plus the full `search()` with snippets),
 (b) the engine's rank-bm25 class `get_scores` + argpartition top-10, (c) bm25s with the
 numpy and the numba backend (numba's JIT compile is the first query, reported apart).
 (a)'s top-10 ids and scores are checked against (b)'s for every query.
@@ -86,8 +86,7 @@ def _top_k(scores: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
 
 def worker(method: str, corpus: Path, queries: list[str]) -> dict:
     """Build one method's index over `corpus`, measure it, and run the queries."""
-    from bot.search import DEFAULT_PARAMS, Index, document_terms
-    from bot.text import Analyzer, analyze_query
+    from bot.search import DEFAULT_PARAMS, EnglishAnalyzer, Index, analyze_query, document_terms
 
     if method == "rank_bm25":
         import rank_bm25
@@ -98,7 +97,7 @@ def worker(method: str, corpus: Path, queries: list[str]) -> dict:
             import numba  # noqa: F401  (imported before the baseline: not index memory)
 
     papers = synth.read_jsonl(corpus)
-    query_analyzer = Analyzer(max_cache=10_000)
+    query_analyzer = EnglishAnalyzer(max_cache=10_000)
     gc.collect()
     rss_before = _proc_status_kb("VmRSS")
     peak_ok = _reset_peak()
@@ -108,7 +107,7 @@ def worker(method: str, corpus: Path, queries: list[str]) -> dict:
         index = Index.build(papers)
     else:
         # The engine's own document terms (title twice, then abstract), so scores compare.
-        analyzer = Analyzer()
+        analyzer = EnglishAnalyzer()
         tokens = [document_terms(p, analyzer) for p in papers]
         del analyzer
         if method == "rank_bm25":
@@ -138,7 +137,7 @@ def worker(method: str, corpus: Path, queries: list[str]) -> dict:
     def rank(query: str) -> tuple[np.ndarray, np.ndarray]:
         terms = analyze_query(query, query_analyzer)
         if index is not None:
-            rows, scores, _ = index._top(terms, K)
+            rows, scores, _ = index.bm25.top(terms, K)
             return rows, scores
         if engine is not None:
             return _top_k(engine.get_scores(terms), K)

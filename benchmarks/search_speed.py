@@ -15,10 +15,9 @@ import tracemalloc
 
 import rank_bm25
 
-from benchmarks.devset import load_devset, load_seed_papers
 from benchmarks.synth import generate, queries
-from bot.search import Index, document_terms
-from bot.text import Analyzer
+from bot.search import EnglishAnalyzer, Index, document_terms
+from testkit.devset import load_devset, load_seed_papers
 
 
 def _ms(seconds: float) -> str:
@@ -58,7 +57,7 @@ def main() -> None:
     corpus = generate(args.docs)
     synthetic = list(corpus.papers)
     words = sum(len(p.title.split()) + len(p.abstract.split()) for p in synthetic)
-    analyzer = Analyzer()
+    analyzer = EnglishAnalyzer()
     start = time.perf_counter()
     n_terms = sum(len(document_terms(p, analyzer, title_weight=1)) for p in synthetic)
     cold = time.perf_counter() - start
@@ -77,7 +76,7 @@ def main() -> None:
     Index.build(synthetic)
     ours = time.perf_counter() - start
     start = time.perf_counter()
-    analyzer = Analyzer()
+    analyzer = EnglishAnalyzer()
     rank_bm25.BM25Plus([document_terms(p, analyzer) for p in synthetic])
     theirs = time.perf_counter() - start
     gc.collect()
@@ -88,7 +87,7 @@ def main() -> None:
     ours_mem = index.stats().memory_bytes
     gc.collect()
     tracemalloc.start()
-    analyzer = Analyzer()
+    analyzer = EnglishAnalyzer()
     token_lists = [document_terms(p, analyzer) for p in synthetic]
     reference = rank_bm25.BM25Plus(token_lists)
     del token_lists, analyzer
@@ -107,7 +106,7 @@ def main() -> None:
         start = time.perf_counter()
         index.search(q, limit=10, snippets=False)
         ours_q.append(time.perf_counter() - start)
-    analyzer = Analyzer()
+    analyzer = EnglishAnalyzer()
     for q in qs[:50]:
         start = time.perf_counter()
         scores = reference.get_scores(analyzer.analyze(q))

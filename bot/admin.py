@@ -31,10 +31,10 @@ from telegram.ext import (
     filters,
 )
 
-from bot import handlers, index_cache, render
+from bot import handlers, render
 from bot.config import Settings
 from bot.corpus import CorpusError
-from bot.search import Index
+from bot.search import Index, load_corpus_and_index
 
 logger = logging.getLogger(__name__)
 
@@ -83,7 +83,7 @@ def _error_text(error: str) -> str:
 
 def _load_and_build(paths: Sequence[Path], cache_dir: Path | None = None) -> Index:
     """Read the corpus and index it, through the index cache (runs in a worker thread)."""
-    report, index = index_cache.load_corpus_and_index(paths, cache_dir)
+    report, index = load_corpus_and_index(paths, cache_dir)
     if not report.papers:
         raise CorpusError(", ".join(map(str, paths)), None, "no papers found")
     for line in report.skipped:

@@ -27,11 +27,11 @@ from telegram.ext import (
 )
 from telegram.request import HTTPXRequest
 
-from bot import admin, faults, handlers, index_cache, limits, render
+from bot import admin, faults, handlers, limits, render
 from bot.config import ConfigError, Settings, load_settings
 from bot.corpus import CorpusError
 from bot.logs import configure_logging, redact
-from bot.search import Index
+from bot.search import Index, load_corpus_and_index
 
 logger = logging.getLogger(__name__)
 
@@ -235,7 +235,7 @@ def run(*, webhook: bool = False) -> int:
     tls_context = tls_context_in_background()
     try:
         started = time.perf_counter()
-        report, index = index_cache.load_corpus_and_index(settings.corpus, settings.index_cache_dir)
+        report, index = load_corpus_and_index(settings.corpus, settings.index_cache_dir)
         if not report.papers:
             print(
                 f"Configuration error: CORPUS: no papers found in "

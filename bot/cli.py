@@ -125,7 +125,7 @@ def _without_webhook_server() -> None:
 
 def _search_command(args: argparse.Namespace) -> int:
     queries = _queries(args)
-    from bot.index_cache import load_corpus_and_index  # lazy: numpy only once queries are read
+    from bot.search import load_corpus_and_index  # lazy: numpy only once queries are read
 
     # Large corpora come from the index cache ($INDEX_CACHE_DIR, else .cache/), as in the bot.
     report, index = load_corpus_and_index(corpus_paths(args.corpus))

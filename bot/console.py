@@ -12,10 +12,8 @@ from typing import TextIO
 from bot import render
 from bot.config import ConfigError, load_settings
 from bot.corpus import CorpusError
-from bot.index_cache import load_corpus_and_index
 from bot.render import Doc
-from bot.search import Index
-from bot.text import MAX_QUERY_CHARS
+from bot.search import MAX_QUERY_CHARS, Index, load_corpus_and_index
 
 QUIT_COMMANDS = ("/quit", "/exit")
 MAX_QUESTION_CHARS = MAX_QUERY_CHARS  # the analyzer's cut, as in the Telegram handlers

@@ -31,8 +31,7 @@ from telegram.ext import ContextTypes, filters
 from bot import limits, render
 from bot.corpus import Paper
 from bot.render import Doc, Keyboard
-from bot.search import Index
-from bot.text import MAX_QUERY_CHARS
+from bot.search import MAX_QUERY_CHARS, Index
 
 logger = logging.getLogger(__name__)
 

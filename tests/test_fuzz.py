@@ -26,8 +26,7 @@ from hypothesis import strategies as st
 
 from bot import render
 from bot.corpus import CorpusError, Paper, clean_abstract, clean_title, derive_title, load_corpus
-from bot.search import Index
-from bot.text import analyze, analyze_query, analyze_spans
+from bot.search import Index, analyze, analyze_query, analyze_spans
 
 for _name, _examples in (("fast", 150), ("ci", 1_000), ("long", 10_000)):
     settings.register_profile(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import io
 import json
 import logging
@@ -11,17 +12,18 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from bot import index_cache
-from bot.corpus import load_corpus
-from bot.index_cache import (
+from bot.corpus import CorpusError, load_corpus
+from bot.search import (
+    DEFAULT_CACHE_DIR,
     MAGIC,
+    Index,
     cache_path,
     corpus_key,
     load_corpus_and_index,
     load_or_build,
     progress_reporter,
+    resolve_cache_dir,
 )
-from bot.search import Index
 
 SEED_DIR = Path(__file__).resolve().parent.parent / "corpus"
 QUERIES = ("decision tree attention", "diffusion", "reinforcement learning reward", "graph")
@@ -163,7 +165,7 @@ def bad_state_with_valid_checksum(path: Path) -> None:
     np.savez(buffer, **arrays)
     payload = buffer.getvalue()
     header["archive_bytes"] = len(payload)
-    header["archive_sha256"] = index_cache.hashlib.sha256(payload).hexdigest()
+    header["archive_sha256"] = hashlib.sha256(payload).hexdigest()
     new = json.dumps(header).encode()
     path.write_bytes(MAGIC + len(new).to_bytes(8, "little") + new + payload)
 
@@ -186,7 +188,7 @@ def test_broken_cache_is_rebuilt_not_trusted(
 ) -> None:
     report, index = load_corpus_and_index([corpus_dir], cache_dir, min_papers=0)
     breakage(only_cache_file(cache_dir))
-    with caplog.at_level(logging.WARNING, logger="bot.index_cache"):
+    with caplog.at_level(logging.WARNING, logger="bot.search.cache"):
         rebuilt_report, rebuilt = load_corpus_and_index([corpus_dir], cache_dir, min_papers=0)
     assert len(builds) == 2
     assert "rebuilding" in caplog.text
@@ -239,15 +241,15 @@ def test_no_temporary_files_are_left(corpus_dir: Path, cache_dir: Path) -> None:
 
 
 def test_missing_corpus_raises_the_loader_error(tmp_path: Path, cache_dir: Path) -> None:
-    with pytest.raises(index_cache.load_corpus.__globals__["CorpusError"]):
+    with pytest.raises(CorpusError):
         load_corpus_and_index([tmp_path / "missing"], cache_dir, min_papers=0)
 
 
-def test_cache_dir_comes_from_the_environment(monkeypatch, tmp_path: Path) -> None:
-    monkeypatch.setenv("INDEX_CACHE_DIR", str(tmp_path / "elsewhere"))
-    assert index_cache.default_cache_dir() == tmp_path / "elsewhere"
-    monkeypatch.delenv("INDEX_CACHE_DIR")
-    assert index_cache.default_cache_dir() == index_cache.DEFAULT_CACHE_DIR
+def test_cache_dir_comes_from_the_caller_not_the_environment(monkeypatch, tmp_path: Path) -> None:
+    # Settings read INDEX_CACHE_DIR (bot.config) and pass it in: one reader of the variable.
+    assert resolve_cache_dir(tmp_path / "elsewhere") == tmp_path / "elsewhere"
+    monkeypatch.setenv("INDEX_CACHE_DIR", str(tmp_path / "ignored"))
+    assert resolve_cache_dir(None) == DEFAULT_CACHE_DIR
 
 
 def test_cache_file_is_named_by_key(corpus_dir: Path, cache_dir: Path) -> None:
@@ -280,7 +282,7 @@ def test_build_shows_progress_on_a_terminal(corpus_dir: Path, cache_dir: Path) -
 def test_build_logs_progress_when_not_a_terminal(corpus_dir: Path, cache_dir: Path, caplog) -> None:
     report = load_corpus([corpus_dir])
     total = len(report.papers)
-    with caplog.at_level(logging.INFO, logger="bot.index_cache"):
+    with caplog.at_level(logging.INFO, logger="bot.search.cache"):
         load_or_build(
             report.papers,
             report.sources,

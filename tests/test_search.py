@@ -11,17 +11,20 @@ import numpy as np
 import pytest
 import rank_bm25
 
-from benchmarks.devset import load_devset, load_seed_papers
 from bot.corpus import Paper
 from bot.search import (
     CONFIDENT_COVERAGE,
     DEFAULT_PARAMS,
+    MAX_QUERY_TERMS,
     MAX_SNIPPET_CHARS,
     Index,
+    analyze,
+    analyze_query,
     bm25_params,
     document_terms,
 )
-from bot.text import MAX_QUERY_TERMS, analyze, analyze_query
+from bot.search.snippets import marks
+from testkit.devset import load_devset, load_seed_papers
 
 VARIANTS = ("BM25Okapi", "BM25L", "BM25Plus")
 
@@ -354,7 +357,7 @@ def test_top_is_exactly_the_best_of_scores(variant: str, k: int) -> None:
     papers = _random_papers(8)
     index = Index.build(papers, params=bm25_params(variant))
     for terms in _top_queries(papers):
-        rows, scores, total = index._top(terms, k)
+        rows, scores, total = index.bm25.top(terms, k)
         expected_rows, expected_scores, expected_total = _expected_top(index, terms, k)
         assert rows.tolist() == expected_rows, terms
         assert scores.tolist() == expected_scores, terms  # bit for bit, not only close
@@ -366,7 +369,7 @@ def test_single_term_top_is_rank_bm25s_best() -> None:
     index = Index.build(papers)
     reference = rank_bm25.BM25Plus([document_terms(p) for p in papers])
     for term in ["common", "half", "rare", "w3", "w41"]:
-        rows, scores, total = index._top([term], 5)
+        rows, scores, total = index.bm25.top([term], 5)
         expected = reference.get_scores([term])
         assert np.allclose(scores, expected[rows], rtol=1e-12)
         assert np.allclose(scores, np.sort(expected)[::-1][:5], rtol=1e-12)
@@ -376,23 +379,23 @@ def test_single_term_top_is_rank_bm25s_best() -> None:
 def test_buffer_is_clean_after_each_query() -> None:
     papers = _random_papers(10)
     index = Index.build(papers)
-    first = index._top(["w1", "w2", "w3"], 10)
+    first = index.bm25.top(["w1", "w2", "w3"], 10)
     for terms in _top_queries(papers):
-        index._top(terms, 3)
-    again = index._top(["w1", "w2", "w3"], 10)
+        index.bm25.top(terms, 3)
+    again = index.bm25.top(["w1", "w2", "w3"], 10)
     assert [a.tolist() for a in first[:2]] == [a.tolist() for a in again[:2]]
-    assert not index._buffer().any()
+    assert not index.bm25._buffer().any()
 
 
 def test_concurrent_searches_get_their_own_results(seed_index: Index) -> None:
     queries = ["sparse training", "diffusion protein design", "llm judges bias", "graph"]
-    expected = {q: seed_index._top(analyze_query(q), 10) for q in queries}
+    expected = {q: seed_index.bm25.top(analyze_query(q), 10) for q in queries}
     barrier = threading.Barrier(4)
 
     def run(query: str) -> bool:
         barrier.wait(timeout=10)
         terms = analyze_query(query)
-        results = [seed_index._top(terms, 10) for _ in range(50)]
+        results = [seed_index.bm25.top(terms, 10) for _ in range(50)]
         return all(
             r[0].tolist() == expected[query][0].tolist()
             and r[1].tolist() == expected[query][1].tolist()
@@ -405,7 +408,7 @@ def test_concurrent_searches_get_their_own_results(seed_index: Index) -> None:
 
 @pytest.mark.parametrize("query", ["", "the and of", "zzqx unknownword", "of the zzqx"], ids=str)
 def test_queries_without_known_terms_rank_nothing(seed_index: Index, query: str) -> None:
-    rows, scores, total = seed_index._top(analyze_query(query), 10)
+    rows, scores, total = seed_index.bm25.top(analyze_query(query), 10)
     assert rows.size == 0 and scores.size == 0 and total == 0
 
 
@@ -419,6 +422,6 @@ def test_queries_without_known_terms_rank_nothing(seed_index: Index, query: str)
 )
 def test_marks_equal_whole_text_spans(seed_index: Index, text: str) -> None:
     wanted = {t: 1.0 for t in analyze("models training naive first-order alpha")}
-    whole = [(s, e) for t, s, e in seed_index._analyzer.analyze_spans(text) if t in wanted]
-    assert seed_index._marks(text, wanted) == whole
+    whole = [(s, e) for t, s, e in seed_index.analyzer.analyze_spans(text) if t in wanted]
+    assert marks(text, wanted, seed_index.analyzer) == whole
     assert whole

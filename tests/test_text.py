@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.text import (
+from bot.search import (
     MAX_QUERY_CHARS,
     MAX_QUERY_TERMS,
     STOPWORDS,

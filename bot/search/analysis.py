@@ -1,6 +1,7 @@
-"""The analyzer: one pipeline for papers and queries (normalise, tokenize, stop, stem).
+"""Analyzers turn text into index/query terms; one per language, each with a `version`.
 
-Pipeline, the same for documents and queries:
+`Analyzer` is the protocol the index uses; `analyzer_for(language)` picks one. English
+(`EnglishAnalyzer`) is the only one so far. Its pipeline, the same for documents and queries:
 
 1. markup removed: URLs and LaTeX commands (``\\textbf``, ``\\mathcal`` …) become separators;
    math glue ``$ ^ { }`` inside a word is dropped, so ``R$^3$`` reads as ``r3``;
@@ -22,11 +23,27 @@ import re
 import unicodedata
 from itertools import chain, compress, repeat
 from operator import is_
+from typing import Protocol
 
 import Stemmer
 
+__all__ = [
+    "ANALYZERS",
+    "ANALYZER_VERSION",
+    "MAX_QUERY_CHARS",
+    "MAX_QUERY_TERMS",
+    "MAX_TERM_CHARS",
+    "STOPWORDS",
+    "Analyzer",
+    "EnglishAnalyzer",
+    "analyze",
+    "analyze_query",
+    "analyze_spans",
+    "analyzer_for",
+]
+
 ANALYZER_VERSION = "3"
-"""Bump when `analyze` changes what it returns: on-disk index caches key on it."""
+"""`EnglishAnalyzer.version`. Bump when `analyze` changes what it returns: caches key on it."""
 
 MAX_QUERY_CHARS = 512
 """Queries are cut to this many characters before analysis: the analysis cost bound, and the
@@ -106,15 +123,39 @@ def _fold(text: str) -> str:
     return text if text.isascii() else text.translate(_FOLD)
 
 
-class Analyzer:
-    """The analysis pipeline with its own cache (a fresh one per index build frees it after).
+class Analyzer(Protocol):
+    """Text to terms for one language; the same analyzer must index and query."""
+
+    language: str
+    """ISO 639-1 code of the language it analyses ("en")."""
+    version: str
+    """Changes whenever `analyze` may return other terms (index caches key on it)."""
+
+    def analyze(self, text: str) -> list[str]:
+        """Index/query terms of `text`, in order."""
+        ...
+
+    def analyze_spans(self, text: str) -> list[tuple[str, int, int]]:
+        """Terms of `text` with their `[start, end)` character spans in `text`."""
+        ...
+
+
+class EnglishAnalyzer:
+    """The English pipeline with its own bounded cache (a fresh one per build frees it after).
 
     The cache maps each whitespace-separated chunk of text, as written, to its terms; no
     term is ever found across whitespace, so analysing chunk by chunk gives the same terms
     as analysing the whole text, and most chunks of a corpus are repeats.
+
+    Safe to share between threads: the caches are only read with `get` and written whole
+    entries at a time, and `analyze` answers from what it computed itself, so another
+    thread emptying a full cache costs a recomputation, never a `KeyError`.
     """
 
     __slots__ = ("_cache", "_max_cache", "_stemmer", "_stems")
+
+    language = "en"
+    version = ANALYZER_VERSION
 
     def __init__(self, *, max_cache: int = 300_000) -> None:
         self._stemmer = Stemmer.Stemmer("english")
@@ -129,14 +170,17 @@ class Analyzer:
         cache = self._cache
         found = list(map(cache.get, chunks))
         if None in found:
-            missing = set(compress(chunks, map(is_, found, repeat(None))))
+            unknown = set(compress(chunks, map(is_, found, repeat(None))))
+            missing = {chunk: self._chunk_terms(chunk) for chunk in unknown}
             if len(cache) + len(missing) > self._max_cache:
                 cache.clear()
                 self._stems.clear()
-                missing = set(chunks)
-            for chunk in missing:
-                cache[chunk] = self._chunk_terms(chunk)
-            found = list(map(cache.__getitem__, chunks))
+            cache.update(missing)
+            # From `missing`, not `cache`: another thread may have emptied the cache meanwhile.
+            found = [
+                terms if terms is not None else missing[c]
+                for c, terms in zip(chunks, found, strict=True)
+            ]
         return list(chain.from_iterable(found))  # type: ignore[arg-type]
 
     def _chunk_terms(self, chunk: str) -> tuple[str, ...]:
@@ -191,8 +235,8 @@ class Analyzer:
         """Snowball English stem; numbers and words with digits are kept as they are."""
         stem = self._stems.get(word)
         if stem is None:
-            keep = word.isdigit() or "." in word
-            stem = self._stems[word] = word if keep else self._stemmer.stemWord(word)
+            stem = word if word.isdigit() or "." in word else self._stemmer.stemWord(word)
+            self._stems[word] = stem
         return stem
 
 
@@ -234,14 +278,25 @@ def _normalize_with_offsets(text: str) -> tuple[str, list[int], list[int]]:
     return "".join(pieces), starts, ends
 
 
+ANALYZERS: dict[str, type[EnglishAnalyzer]] = {"en": EnglishAnalyzer}
+"""Language code -> analyzer class (a later issue adds Chinese)."""
+
+
+def analyzer_for(language: str = "en", *, max_cache: int = 300_000) -> Analyzer:
+    """A fresh analyzer for `language`; an unknown code raises `ValueError` listing valid ones."""
+    if language not in ANALYZERS:
+        raise ValueError(f"no analyzer for {language!r}; valid: {', '.join(ANALYZERS)}")
+    return ANALYZERS[language](max_cache=max_cache)
+
+
 def analyze(text: str) -> list[str]:
-    """Index/query terms of `text` (a fresh stem cache per call; use `Analyzer` in bulk)."""
-    return Analyzer(max_cache=10_000).analyze(text)
+    """English terms of `text` (a fresh cache per call; use an analyzer in bulk)."""
+    return EnglishAnalyzer(max_cache=10_000).analyze(text)
 
 
 def analyze_query(query: str, analyzer: Analyzer | None = None) -> list[str]:
     """Terms of a query cut to `MAX_QUERY_CHARS`, then to its first `MAX_QUERY_TERMS` distinct."""
-    terms = (analyzer or Analyzer(max_cache=10_000)).analyze(query[:MAX_QUERY_CHARS])
+    terms = (analyzer or EnglishAnalyzer(max_cache=10_000)).analyze(query[:MAX_QUERY_CHARS])
     distinct = dict.fromkeys(terms)
     if len(distinct) <= MAX_QUERY_TERMS:
         return terms
@@ -251,4 +306,4 @@ def analyze_query(query: str, analyzer: Analyzer | None = None) -> list[str]:
 
 def analyze_spans(text: str) -> list[tuple[str, int, int]]:
     """Terms of `text` with their character spans in `text` (for highlighting snippets)."""
-    return Analyzer(max_cache=10_000).analyze_spans(text)
+    return EnglishAnalyzer(max_cache=10_000).analyze_spans(text)

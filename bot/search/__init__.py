@@ -1,0 +1,81 @@
+"""Search: analysis, BM25 ranking, snippets and confidence, the `Retriever` protocol, the cache.
+
+Data flow: `Paper`s -> `analysis` (terms) -> `bm25` (postings, rank-bm25's scores) ->
+`Index.search` ranks, then `snippets` and `confidence` describe the hits shown. `cache`
+stores a built index (and its papers) on disk for fast restarts.
+"""
+
+from bot.search.analysis import (
+    ANALYZER_VERSION,
+    ANALYZERS,
+    MAX_QUERY_CHARS,
+    MAX_QUERY_TERMS,
+    MAX_TERM_CHARS,
+    STOPWORDS,
+    Analyzer,
+    EnglishAnalyzer,
+    analyze,
+    analyze_query,
+    analyze_spans,
+    analyzer_for,
+)
+from bot.search.bm25 import BM25, DEFAULT_PARAMS, BM25Params, bm25_params
+from bot.search.cache import (
+    CACHE_MIN_PAPERS,
+    DEFAULT_CACHE_DIR,
+    Progress,
+    corpus_key,
+    load_corpus_and_index,
+    load_or_build,
+    progress_reporter,
+    resolve_cache_dir,
+)
+from bot.search.cache_file import FORMAT_VERSION, MAGIC, CacheMiss, cache_path
+from bot.search.confidence import CONFIDENT_COVERAGE
+from bot.search.index import SIMILAR_TERMS, TITLE_WEIGHT, Index, document_terms
+from bot.search.retriever import Hit, IndexStats, Retriever, SearchResult
+from bot.search.snippets import MAX_SNIPPET_CHARS, Snippet
+from bot.search.vocabulary import Vocabulary
+
+__all__ = [
+    "ANALYZERS",
+    "ANALYZER_VERSION",
+    "BM25",
+    "CACHE_MIN_PAPERS",
+    "CONFIDENT_COVERAGE",
+    "DEFAULT_CACHE_DIR",
+    "DEFAULT_PARAMS",
+    "FORMAT_VERSION",
+    "MAGIC",
+    "MAX_QUERY_CHARS",
+    "MAX_QUERY_TERMS",
+    "MAX_SNIPPET_CHARS",
+    "MAX_TERM_CHARS",
+    "SIMILAR_TERMS",
+    "STOPWORDS",
+    "TITLE_WEIGHT",
+    "Analyzer",
+    "BM25Params",
+    "CacheMiss",
+    "EnglishAnalyzer",
+    "Hit",
+    "Index",
+    "IndexStats",
+    "Progress",
+    "Retriever",
+    "SearchResult",
+    "Snippet",
+    "Vocabulary",
+    "analyze",
+    "analyze_query",
+    "analyze_spans",
+    "analyzer_for",
+    "bm25_params",
+    "cache_path",
+    "corpus_key",
+    "document_terms",
+    "load_corpus_and_index",
+    "load_or_build",
+    "progress_reporter",
+    "resolve_cache_dir",
+]

@@ -1,0 +1,392 @@
+"""BM25 over term lists: rank-bm25's scores, computed from CSR postings.
+
+Scores are exactly those of rank-bm25's classes (`BM25Plus` by default, chosen by measured
+quality, see the README) for the same token lists, computed the fast way: BM25 is a sum over
+query terms of per-(term, document) contributions, so `BM25` keeps CSR postings (term ->
+document rows int32, term frequency uint16: 6 bytes a posting) plus rank-bm25's own
+statistics (df, document lengths, avgdl, k1, b, delta), and a query computes, with
+rank-bm25's formulas and operation order, the contributions of its terms' postings only.
+`BM25Plus` also gives documents *without* a term `idf * delta`; that share is the same for
+every document, so it is one number per query term added to every score, which keeps
+`scores()` equal to rank-bm25's `get_scores`.
+
+Nothing here knows about papers, analysis or snippets: rows are document numbers.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+from array import array
+from collections import Counter, defaultdict
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from itertools import count
+from typing import Any
+
+import numpy as np
+
+from bot.search.vocabulary import Vocabulary
+
+__all__ = ["BM25", "DEFAULT_PARAMS", "BM25Params", "bm25_params"]
+
+# --- BM25 variants: rank-bm25's formulas, vectorised --------------------------------------
+# Per variant: its idf, and a term's contribution to the documents that contain it (vectorised
+# over a posting list). BM25Plus also gives idf × delta to every document, with or without the
+# term; `Index` adds that constant to all scores.
+
+
+@dataclass(frozen=True, slots=True)
+class BM25Params:
+    """A rank-bm25 class and its parameters (rank-bm25's defaults)."""
+
+    variant: str = "BM25Plus"
+    k1: float = 1.5
+    b: float = 0.75
+    epsilon: float = 0.25
+    """BM25Okapi only: negative idfs become epsilon × mean idf."""
+    delta: float = 1.0
+    """BM25L (default 0.5) and BM25Plus (default 1.0) only."""
+
+
+def _okapi_idf(p: BM25Params, n: int, df: np.ndarray, floor: float) -> np.ndarray:
+    """rank_bm25.BM25Okapi's idf: log(N - df + .5) - log(df + .5), negatives -> eps × mean."""
+    idf = np.log(n - df + 0.5) - np.log(df + 0.5)
+    idf[idf < 0] = floor
+    return idf
+
+
+def _okapi(p: BM25Params, idf: float, tf: np.ndarray, dn: np.ndarray) -> np.ndarray:
+    """rank_bm25.BM25Okapi (Robertson et al.); `dn` is k1 × (1 - b + b·dl/avgdl)."""
+    return idf * (tf * (p.k1 + 1) / (tf + dn))
+
+
+def _bm25l_idf(p: BM25Params, n: int, df: np.ndarray, floor: float) -> np.ndarray:
+    """rank_bm25.BM25L's idf: log(N + 1) - log(df + .5)."""
+    return math.log(n + 1) - np.log(df + 0.5)
+
+
+def _bm25l(p: BM25Params, idf: float, tf: np.ndarray, dn: np.ndarray) -> np.ndarray:
+    """rank_bm25.BM25L (Lv & Zhai 2011), with rank-bm25's extra `tf *` factor; `dn` is the norm."""
+    ctd = tf / dn
+    return idf * tf * (p.k1 + 1) * (ctd + p.delta) / (p.k1 + ctd + p.delta)
+
+
+def _bm25plus_idf(p: BM25Params, n: int, df: np.ndarray, floor: float) -> np.ndarray:
+    """rank_bm25.BM25Plus's idf: log((N + 1) / df)."""
+    return np.log((n + 1) / df)
+
+
+def _bm25plus(p: BM25Params, idf: float, tf: np.ndarray, dn: np.ndarray) -> np.ndarray:
+    """rank_bm25.BM25Plus (Lv & Zhai 2011) without its idf × delta, which `Index` adds to all.
+
+    `idf * ((tf * (k1 + 1)) / (dn + tf))`, computed in place in the fresh `dn` (the same
+    operations, so the same bits, without four temporary arrays).
+    """
+    dn += tf
+    np.divide(tf * (p.k1 + 1), dn, out=dn)
+    dn *= idf
+    return dn
+
+
+_IdfFunction = Callable[[BM25Params, int, np.ndarray, float], np.ndarray]
+_ScoreFunction = Callable[[BM25Params, float, np.ndarray, np.ndarray], np.ndarray]
+_VARIANTS: dict[str, tuple[_IdfFunction, _ScoreFunction]] = {
+    "BM25Okapi": (_okapi_idf, _okapi),
+    "BM25L": (_bm25l_idf, _bm25l),
+    "BM25Plus": (_bm25plus_idf, _bm25plus),
+}
+DEFAULT_PARAMS = BM25Params()
+
+
+def bm25_params(variant: str) -> BM25Params:
+    """rank-bm25's default parameters for `variant`; unknown names raise `ValueError`."""
+    if variant not in _VARIANTS:
+        raise ValueError(f"unknown BM25 variant {variant!r}; valid: {', '.join(_VARIANTS)}")
+    return BM25Params(variant=variant, delta=0.5 if variant == "BM25L" else 1.0)
+
+
+class BM25:
+    """Immutable BM25 postings and statistics; safe to query from several threads at once."""
+
+    def __init__(
+        self,
+        *,
+        vocab: Vocabulary,
+        indptr: np.ndarray,
+        doc_ids: np.ndarray,
+        tf: np.ndarray,
+        df: np.ndarray,
+        doc_len: np.ndarray,
+        params: BM25Params,
+    ) -> None:
+        """Assemble from arrays; use `build` or `from_state`."""
+        self.vocab = vocab
+        self._indptr = indptr
+        self._doc_ids = doc_ids
+        self._tf = tf
+        self._df = df
+        self._doc_len = doc_len
+        self.params = params
+        self.size = n = len(doc_len)
+        self._idf_of, self._score_of = _VARIANTS[params.variant]
+        # rank-bm25's statistics: avgdl, and per document its length norm (times k1 where the
+        # variant multiplies it, so `tf + dn` is computed exactly as rank-bm25 computes it).
+        avgdl = int(doc_len.astype(np.int64).sum()) / n if n else 1.0
+        norm = 1 - params.b + params.b * doc_len.astype(np.int64) / (avgdl or 1.0)
+        self._dn = norm if params.variant == "BM25L" else params.k1 * norm
+        self._okapi_floor = 0.0
+        if params.variant == "BM25Okapi" and len(df):
+            raw = np.log(n - df + 0.5) - np.log(df + 0.5)
+            self._okapi_floor = params.epsilon * float(raw.mean())
+        # Every contribution is > 0 (BM25Plus, BM25L: idf > 0; Okapi's floored idf may be ≤ 0).
+        self._positive = params.variant != "BM25Okapi" and params.k1 > 0
+        self._local = threading.local()
+
+    @classmethod
+    def build(cls, documents: Iterable[list[str]], *, params: BM25Params = DEFAULT_PARAMS) -> BM25:
+        """Index documents given as term lists (a document's row is its position)."""
+        if params.variant not in _VARIANTS:
+            bm25_params(params.variant)
+        first_seen: defaultdict[str, int] = defaultdict(count().__next__)
+        term_ids = array("i")
+        tfs = array("i")
+        lengths = array("q")
+        unique = array("q")
+        for terms in documents:
+            counts = Counter(terms)
+            lengths.append(len(terms))
+            unique.append(len(counts))
+            term_ids.extend(map(first_seen.__getitem__, counts))
+            tfs.extend(counts.values())
+        n = len(lengths)
+        # Term ids become ranks in sorted order, so the vocabulary is a sorted blob.
+        seen = list(first_seen)
+        del first_seen
+        by_term = sorted(range(len(seen)), key=seen.__getitem__)
+        rank = np.empty(len(seen), dtype=np.int32)
+        rank[by_term] = np.arange(len(seen), dtype=np.int32)
+        vocab = Vocabulary.from_sorted([seen[i] for i in by_term])
+        del seen, by_term
+        posting_terms = rank[np.frombuffer(term_ids, dtype=np.int32)]
+        order = np.argsort(posting_terms, kind="stable")
+        unique_per_doc = np.frombuffer(unique, dtype=np.int64) if n else np.zeros(0, np.int64)
+        doc_ids = np.repeat(np.arange(n, dtype=np.int32), unique_per_doc)[order]
+        tf = np.frombuffer(tfs, dtype=np.int32)[order]
+        tf = tf.astype(np.uint16 if not len(tf) or tf.max() < 2**16 else np.uint32)
+        df = np.bincount(posting_terms, minlength=len(vocab)).astype(np.int32)
+        del order, posting_terms, term_ids, tfs, rank
+        indptr = np.zeros(len(vocab) + 1, dtype=np.int64)
+        np.cumsum(df, out=indptr[1:])
+        doc_len = np.frombuffer(lengths, dtype=np.int64) if n else np.zeros(0, np.int64)
+        return cls(
+            vocab=vocab,
+            indptr=indptr,
+            doc_ids=doc_ids,
+            tf=tf,
+            df=df,
+            doc_len=doc_len.astype(np.int32),
+            params=params,
+        )
+
+    def to_state(self) -> dict[str, Any]:
+        """Everything `from_state` needs: numpy arrays and plain values."""
+        return {
+            "variant": self.params.variant,
+            "k1": self.params.k1,
+            "b": self.params.b,
+            "epsilon": self.params.epsilon,
+            "delta": self.params.delta,
+            "terms": np.frombuffer(self.vocab._blob, dtype=np.uint8),
+            "term_offsets": self.vocab._offsets,
+            "indptr": self._indptr,
+            "doc_ids": self._doc_ids,
+            "tf": self._tf,
+            "df": self._df,
+            "doc_len": self._doc_len,
+        }
+
+    @classmethod
+    def from_state(cls, state: Mapping[str, Any], *, size: int) -> BM25:
+        """Rebuild from `to_state()` for `size` documents; `ValueError` if it does not fit."""
+        try:
+            vocab = Vocabulary(
+                np.asarray(state["terms"], dtype=np.uint8).tobytes(),
+                np.asarray(state["term_offsets"], dtype=np.int64),
+            )
+            arrays = {
+                "indptr": np.asarray(state["indptr"], dtype=np.int64),
+                "doc_ids": np.asarray(state["doc_ids"], dtype=np.int32),
+                "tf": np.asarray(state["tf"]),
+                "df": np.asarray(state["df"], dtype=np.int32),
+                "doc_len": np.asarray(state["doc_len"], dtype=np.int32),
+            }
+            params = BM25Params(
+                variant=str(state["variant"]),
+                k1=float(state["k1"]),
+                b=float(state["b"]),
+                epsilon=float(state["epsilon"]),
+                delta=float(state["delta"]),
+            )
+        except (KeyError, TypeError) as error:
+            raise ValueError(f"index state is incomplete: {error}") from error
+        if params.variant not in _VARIANTS or not _consistent(vocab, size=size, **arrays):
+            raise ValueError("index state arrays are inconsistent")
+        return cls(vocab=vocab, params=params, **arrays)
+
+    def scores(self, terms: Sequence[str]) -> np.ndarray:
+        """Every document's score for these query terms: rank-bm25's `get_scores(terms)`."""
+        ids, counts = self._term_ids(terms)
+        scores = np.zeros(self.size)
+        for c, docs, contributions in self._postings(ids, counts):
+            np.add.at(scores, docs, c * contributions)
+        return scores + self._constant(ids, counts)
+
+    def docs(self, term: str) -> np.ndarray:
+        """Sorted rows of the documents holding `term` (empty if unknown)."""
+        tid = self.vocab.id(term)
+        if tid is None:
+            return self._doc_ids[:0]
+        return self._doc_ids[self._indptr[tid] : self._indptr[tid + 1]]
+
+    def df(self, term: str) -> int:
+        """How many documents hold `term`."""
+        tid = self.vocab.id(term)
+        return 0 if tid is None else int(self._df[tid])
+
+    @property
+    def nbytes(self) -> int:
+        """Bytes held by the arrays and the vocabulary."""
+        arrays = (self._indptr, self._doc_ids, self._tf, self._df, self._doc_len, self._dn)
+        return sum(a.nbytes for a in arrays) + self.vocab.nbytes
+
+    @property
+    def postings(self) -> int:
+        """How many (term, document) pairs are indexed."""
+        return len(self._doc_ids)
+
+    def _term_ids(self, terms: Sequence[str]) -> tuple[list[int], list[int]]:
+        """Known query terms as ids with their multiplicity (rank-bm25 counts repeats)."""
+        counts = Counter(i for i in map(self.vocab.id, terms) if i is not None)
+        return list(counts), list(counts.values())
+
+    def _idf(self, ids: list[int]) -> np.ndarray:
+        """The variant's idf of these terms, as rank-bm25 computes it."""
+        df = self._df[ids].astype(np.float64)
+        return self._idf_of(self.params, self.size, df, self._okapi_floor)
+
+    def _constant(self, ids: list[int], counts: list[int]) -> float:
+        """What the query adds to every document's score (BM25Plus: idf × delta per term)."""
+        if self.params.variant != "BM25Plus" or not ids:
+            return 0.0
+        return float(np.dot(counts, self._idf(ids) * self.params.delta))
+
+    def _postings(
+        self, ids: list[int], counts: list[int]
+    ) -> Iterator[tuple[int, np.ndarray, np.ndarray]]:
+        """Per query term: multiplicity, documents holding it, and its contribution to each."""
+        for t, c, idf in zip(ids, counts, self._idf(ids).tolist(), strict=True):
+            lo, hi = self._indptr[t], self._indptr[t + 1]
+            docs = self._doc_ids[lo:hi]
+            tf = self._tf[lo:hi].astype(np.float64)
+            yield c, docs, self._score_of(self.params, idf, tf, self._dn.take(docs))
+
+    def top(self, terms: Sequence[str], k: int) -> tuple[np.ndarray, np.ndarray, int]:
+        """The `k` best rows (score desc, row asc) holding a query term, and how many hold one."""
+        ids, counts = self._term_ids(terms)
+        empty = np.zeros(0, dtype=np.int64)
+        if not ids:
+            return empty, np.zeros(0), 0
+        if len(ids) == 1:
+            # One term: its postings are the candidates, their contributions the scores.
+            ((c, rows, scores),) = self._postings(ids, counts)
+            if c != 1:
+                scores = c * scores
+        elif self._positive:
+            rows, scores = self._accumulate(ids, counts)
+        else:
+            rows, scores = self._accumulate_masked(ids, counts)
+        total = len(rows)
+        if k <= 0:
+            return empty, np.zeros(0), total
+        if k < total:
+            kth = np.partition(scores, total - k)[total - k]
+            keep = scores >= kth
+            rows, scores = rows[keep], scores[keep]
+        order = np.lexsort((rows, -scores))[:k]
+        constant = self._constant(ids, counts)
+        return rows[order].astype(np.int64), scores[order] + constant, total
+
+    def _accumulate(self, ids: list[int], counts: list[int]) -> tuple[np.ndarray, np.ndarray]:
+        """Documents holding a query term and their summed contributions (all contributions > 0).
+
+        Sums into a zeroed per-thread buffer of one float per document, in query-term order as
+        rank-bm25 does; a document is new to the candidates when its sum is still 0, so no
+        document-sized mask or scan is needed. The buffer is zeroed again before returning.
+        """
+        buffer = self._buffer()
+        found: list[np.ndarray] = []
+        try:
+            for c, held, contributions in self._postings(ids, counts):
+                docs = held.astype(np.intp)  # numpy indexes with intp; int32 is converted
+                found.append(docs[buffer.take(docs) == 0] if found else docs)
+                np.add.at(buffer, docs, c * contributions if c != 1 else contributions)
+            rows = np.concatenate(found)
+            scores = buffer.take(rows)
+        finally:
+            if found and sum(map(len, found)) < len(buffer) // 8:
+                for docs in found:
+                    buffer[docs] = 0.0
+            else:
+                buffer.fill(0.0)
+        return rows, scores
+
+    def _accumulate_masked(
+        self, ids: list[int], counts: list[int]
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """`_accumulate` for variants whose contributions may be 0 or negative (BM25Okapi)."""
+        scores = np.zeros(self.size)
+        held = np.zeros(self.size, dtype=bool)
+        for c, docs, contributions in self._postings(ids, counts):
+            np.add.at(scores, docs, c * contributions if c != 1 else contributions)
+            held[docs] = True
+        rows = np.flatnonzero(held)
+        return rows, scores[rows]
+
+    def _buffer(self) -> np.ndarray:
+        """This thread's zeroed float per document (searches run in several threads at once)."""
+        buffer = getattr(self._local, "buffer", None)
+        if buffer is None:
+            buffer = self._local.buffer = np.zeros(self.size)
+        return buffer
+
+
+def _consistent(
+    vocab: Vocabulary,
+    *,
+    size: int,
+    indptr: np.ndarray,
+    doc_ids: np.ndarray,
+    tf: np.ndarray,
+    df: np.ndarray,
+    doc_len: np.ndarray,
+) -> bool:
+    """True if the arrays form valid postings for `size` documents (a cache may be damaged)."""
+    p = len(doc_ids)
+    offsets = vocab._offsets
+    return (
+        offsets.ndim == 1
+        and len(offsets) >= 1
+        and offsets[0] == 0
+        and offsets[-1] == len(vocab._blob)
+        and bool(np.all(np.diff(offsets) >= 1))
+        and len(vocab) == len(df)
+        and indptr.shape == (len(df) + 1,)
+        and indptr[0] == 0
+        and indptr[-1] == p
+        and bool(np.all(np.diff(indptr) == df))
+        and tf.shape == (p,)
+        and tf.dtype in (np.uint16, np.uint32)
+        and doc_len.shape == (size,)
+        and (p == 0 or (int(doc_ids.min()) >= 0 and int(doc_ids.max()) < size))
+    )

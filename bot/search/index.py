@@ -1,0 +1,216 @@
+"""`Index`: papers analysed into BM25 postings; ranked search, more-like-this, lookup by id.
+
+Ranking is BM25 (`bm25.BM25`, rank-bm25's scores); snippets (`snippets`) and confidence
+(`confidence`) are computed afterwards, for the hits shown only. Title words count more: a
+paper's terms are its title's terms `TITLE_WEIGHT` times, then its abstract's terms
+(`document_terms`).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from bot.corpus import Paper
+from bot.search import confidence
+from bot.search.analysis import Analyzer, analyze_query, analyzer_for
+from bot.search.bm25 import BM25, DEFAULT_PARAMS, BM25Params
+from bot.search.retriever import Hit, IndexStats, SearchResult
+from bot.search.snippets import Snippet, best_snippet
+
+__all__ = ["SIMILAR_TERMS", "TITLE_WEIGHT", "Index", "document_terms"]
+
+TITLE_WEIGHT = 2
+"""A paper's title terms are indexed this many times (its abstract's once)."""
+
+SIMILAR_TERMS = 25
+"""How many of a paper's most distinctive terms make its more-like-this query."""
+
+QUERY_CACHE = 50_000
+"""Chunks the query-time analyzer remembers."""
+
+
+def document_terms(
+    paper: Paper, analyzer: Analyzer | None = None, *, title_weight: int = TITLE_WEIGHT
+) -> list[str]:
+    """The terms indexed for `paper`: title terms `title_weight` times, then the abstract's."""
+    analyzer = analyzer or analyzer_for("en", max_cache=10_000)
+    return analyzer.analyze(paper.title) * title_weight + analyzer.analyze(paper.abstract)
+
+
+class Index:
+    """Immutable search index; build once, share between handlers (and threads)."""
+
+    papers: tuple[Paper, ...]
+
+    def __init__(
+        self,
+        papers: Sequence[Paper],
+        bm25: BM25,
+        *,
+        title_weight: int = TITLE_WEIGHT,
+        language: str = "en",
+    ) -> None:
+        """Assemble an index; use `build` or `from_state`."""
+        self.papers = tuple(papers)
+        self._by_id = {p.id: i for i, p in enumerate(self.papers)}
+        self.bm25 = bm25
+        self.params = bm25.params
+        self.title_weight = title_weight
+        self.analyzer = analyzer_for(language, max_cache=QUERY_CACHE)
+
+    @classmethod
+    def build(
+        cls,
+        papers: Sequence[Paper],
+        *,
+        params: BM25Params = DEFAULT_PARAMS,
+        title_weight: int = TITLE_WEIGHT,
+        language: str = "en",
+    ) -> Index:
+        """Analyse and index `papers`."""
+        analyzer = analyzer_for(language)  # a fresh, big cache, freed when the build ends
+        documents = (document_terms(p, analyzer, title_weight=title_weight) for p in papers)
+        bm25 = BM25.build(documents, params=params)
+        return cls(papers, bm25, title_weight=title_weight, language=language)
+
+    def to_state(self) -> dict[str, Any]:
+        """Everything `from_state` needs besides the papers: numpy arrays and plain values."""
+        return {
+            **self.bm25.to_state(),
+            "analyzer_language": self.analyzer.language,
+            "analyzer_version": self.analyzer.version,
+            "title_weight": self.title_weight,
+            "papers": len(self.papers),
+        }
+
+    @classmethod
+    def from_state(cls, papers: Sequence[Paper], state: Mapping[str, Any]) -> Index:
+        """Rebuild from `to_state()` without analysing papers; `ValueError` if it does not fit."""
+        try:
+            language = str(state.get("analyzer_language", "en"))
+            if state["analyzer_version"] != analyzer_for(language, max_cache=0).version:
+                raise ValueError("index state is from another analyzer version")
+            if int(state["papers"]) != len(papers):
+                raise ValueError("index state is for a different number of papers")
+            title_weight = int(state["title_weight"])
+        except (KeyError, TypeError) as error:
+            raise ValueError(f"index state is incomplete: {error}") from error
+        bm25 = BM25.from_state(state, size=len(papers))
+        return cls(papers, bm25, title_weight=title_weight, language=language)
+
+    def __len__(self) -> int:
+        return len(self.papers)
+
+    def get(self, paper_id: str) -> Paper | None:
+        """The paper with this id, or None."""
+        row = self._by_id.get(paper_id)
+        return None if row is None else self.papers[row]
+
+    def scores(self, terms: Sequence[str]) -> np.ndarray:
+        """Every paper's score for these query terms: rank-bm25's `get_scores(terms)`."""
+        return self.bm25.scores(terms)
+
+    def search(
+        self, query: str, *, limit: int = 5, offset: int = 0, snippets: bool = True
+    ) -> SearchResult:
+        """Rank papers for `query`; never raises on any string.
+
+        `snippets=False` leaves every `Hit.snippet` empty (for evaluations that rank only).
+        """
+        query = query if isinstance(query, str) else ""
+        terms = tuple(analyze_query(query, self.analyzer))
+        limit, offset = max(0, int(limit)), max(0, int(offset))
+        ranked, scores, total = self.bm25.top(terms, offset + limit)
+        unique = list(dict.fromkeys(terms))
+        # Looked up once per query, not once per hit (analyze_query caps how many there are).
+        weights = {t: self._term_weight(t) for t in unique}
+        rows, scores = ranked[offset:], scores[offset:]
+        coverage = self._coverage(unique, rows, weights)
+        hits = self._hits(rows, scores, coverage, unique, weights, snippets=snippets)
+        if offset:  # the best paper is ranked first whatever page is shown
+            best = float(self._coverage(unique, ranked[:1], weights)[0]) if ranked.size else 0.0
+        else:
+            best = float(coverage[0]) if rows.size else 0.0
+        return SearchResult(
+            query=query,
+            terms=terms,
+            hits=hits,
+            total=total,
+            confident=confidence.is_confident(best),
+            offset=offset,
+            confidence=best,
+        )
+
+    def similar(self, paper_id: str, *, limit: int = 5) -> tuple[Hit, ...]:
+        """Papers most like `paper_id` (more-like-this); empty for an unknown id."""
+        row = self._by_id.get(paper_id)
+        if row is None or limit <= 0:
+            return ()
+        counts = Counter(document_terms(self.papers[row], self.analyzer))
+        known = [t for t in counts if self.bm25.df(t) > 1]
+        weights = {t: self._term_weight(t) for t in known}
+        terms = sorted(known, key=lambda t: (-counts[t] * weights[t], t))[:SIMILAR_TERMS]
+        rows, scores, _ = self.bm25.top(tuple(terms), limit + 1)
+        coverage = self._coverage(terms, rows, weights)
+        others = np.flatnonzero(rows != row)[:limit]
+        return self._hits(rows[others], scores[others], coverage[others], terms, weights)
+
+    def snippet(
+        self, text: str, terms: Sequence[str], *, weights: Mapping[str, float] | None = None
+    ) -> Snippet:
+        """The one or two sentences of `text` that best match `terms`, matches marked.
+
+        `weights` may hold the terms' coverage weights already looked up (`search` does).
+        """
+        if weights is None:
+            weights = {t: self._term_weight(t) for t in terms}
+        return best_snippet(text, terms, weights, self.analyzer)
+
+    def stats(self) -> IndexStats:
+        """Counts and approximate memory for /stats."""
+        return IndexStats(
+            papers=len(self.papers),
+            sources=len({p.source for p in self.papers}),
+            terms=len(self.bm25.vocab),
+            postings=self.bm25.postings,
+            memory_bytes=self.bm25.nbytes,
+        )
+
+    def _hits(
+        self,
+        rows: np.ndarray,
+        scores: np.ndarray,
+        coverage: np.ndarray,
+        terms: Sequence[str],
+        weights: Mapping[str, float],
+        *,
+        snippets: bool = True,
+    ) -> tuple[Hit, ...]:
+        """Hits for ranked rows, each with its snippet for `terms` (or an empty one)."""
+        return tuple(
+            Hit(
+                paper=self.papers[r],
+                score=float(s),
+                snippet=(
+                    best_snippet(self.papers[r].abstract, terms, weights, self.analyzer)
+                    if snippets
+                    else Snippet("")
+                ),
+                coverage=float(c),
+            )
+            for r, s, c in zip(rows, scores, coverage, strict=True)
+        )
+
+    def _term_weight(self, term: str) -> float:
+        """A term's coverage weight in this corpus (df 0 for an unknown term)."""
+        return confidence.term_weight(len(self.papers), self.bm25.df(term))
+
+    def _coverage(
+        self, terms: Sequence[str], rows: np.ndarray, weights: Mapping[str, float]
+    ) -> np.ndarray:
+        """For each row, the share of the terms' weight that the paper contains."""
+        return confidence.coverage(terms, rows, weights, self.bm25.docs)

@@ -1,0 +1,82 @@
+"""What a search returns, and the `Retriever` protocol every search engine implements.
+
+`Index` (BM25) implements it now; a fused (lexical + semantic) retriever can later, and the
+handlers and renderers keep working with either.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol
+
+from bot.corpus import Paper
+from bot.search.snippets import Snippet
+
+__all__ = ["Hit", "IndexStats", "Retriever", "SearchResult"]
+
+
+@dataclass(frozen=True, slots=True)
+class Hit:
+    """One ranked paper."""
+
+    paper: Paper
+    score: float
+    snippet: Snippet
+    coverage: float = 0.0
+    """Share (0-1) of the query's idf weight whose terms this paper contains."""
+
+
+@dataclass(frozen=True, slots=True)
+class SearchResult:
+    """A page of hits for one query."""
+
+    query: str
+    terms: tuple[str, ...]
+    """The analysed query terms; empty when the query had nothing searchable."""
+    hits: tuple[Hit, ...]
+    total: int
+    """How many papers matched at all (contain at least one query term)."""
+    confident: bool
+    """False when nothing matched well: the hits are only the closest papers."""
+    offset: int = 0
+    confidence: float = 0.0
+    """The best paper's coverage of the query (0-1); `confident` is it ≥ `CONFIDENT_COVERAGE`."""
+
+
+@dataclass(frozen=True, slots=True)
+class IndexStats:
+    """Sizes for /stats."""
+
+    papers: int
+    sources: int
+    terms: int
+    postings: int
+    memory_bytes: int
+
+
+class Retriever(Protocol):
+    """Finds papers: ranked search, more-like-this, and lookup by id. Never raises on input."""
+
+    papers: tuple[Paper, ...]
+
+    def __len__(self) -> int:
+        """How many papers it searches."""
+        ...
+
+    def search(
+        self, query: str, *, limit: int = 5, offset: int = 0, snippets: bool = True
+    ) -> SearchResult:
+        """A page of ranked hits for `query`."""
+        ...
+
+    def similar(self, paper_id: str, *, limit: int = 5) -> tuple[Hit, ...]:
+        """Papers most like `paper_id`; empty for an unknown id."""
+        ...
+
+    def get(self, paper_id: str) -> Paper | None:
+        """The paper with this id, or None."""
+        ...
+
+    def stats(self) -> IndexStats:
+        """Sizes for /stats."""
+        ...

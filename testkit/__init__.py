@@ -1,0 +1,1 @@
+"""Helpers shared by tests and benchmarks (neither imports the other)."""
