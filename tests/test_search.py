@@ -406,6 +406,29 @@ def test_concurrent_searches_get_their_own_results(seed_index: Index) -> None:
         assert all(pool.map(run, queries))
 
 
+def test_four_threads_searching_one_index_get_what_one_thread_gets(seed_index: Index) -> None:
+    # A tiny query cache is emptied again and again while other threads read it (a KeyError
+    # in the old analyzer); the questions add fresh words so every search misses the cache.
+    shared = Index(seed_index.papers, seed_index.bm25, query_cache=8)
+    questions = [f"{q.text} zq{n}x" for n, q in enumerate(load_devset(seed_index.papers))]
+
+    def page(index: Index, question: str) -> list[tuple[str, float, str]]:
+        result = index.search(question, limit=5)
+        return [(h.paper.id, h.score, h.snippet.text) for h in result.hits]
+
+    expected = [page(seed_index, q) for q in questions]
+    barrier = threading.Barrier(4)
+
+    def run(_: int) -> list[list[tuple[str, float, str]]]:
+        barrier.wait(timeout=10)
+        return [page(shared, q) for q in questions]
+
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        results = list(pool.map(run, range(4)))
+    assert all(result == expected for result in results)
+    assert any(expected)
+
+
 @pytest.mark.parametrize("query", ["", "the and of", "zzqx unknownword", "of the zzqx"], ids=str)
 def test_queries_without_known_terms_rank_nothing(seed_index: Index, query: str) -> None:
     rows, scores, total = seed_index.bm25.top(analyze_query(query), 10)

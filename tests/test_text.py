@@ -2,17 +2,23 @@
 
 from __future__ import annotations
 
+import threading
+from concurrent.futures import ThreadPoolExecutor
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from bot.search import (
+    ANALYZER_VERSION,
     MAX_QUERY_CHARS,
     MAX_QUERY_TERMS,
     STOPWORDS,
+    EnglishAnalyzer,
     analyze,
     analyze_query,
     analyze_spans,
+    analyzer_for,
 )
 
 
@@ -186,3 +192,26 @@ def test_any_text_analyzes_without_error(text: str) -> None:
 @given(st.text(alphabet=st.sampled_from(list("abcXYZ019 -/.,'$^{}³’–—ﬁé\u0301\n"))))
 def test_spans_give_the_same_terms_as_analyze(text: str) -> None:
     assert [t for t, _, _ in analyze_spans(text)] == analyze(text)
+
+
+def test_analyzer_shared_by_four_threads_gives_single_thread_terms() -> None:
+    # max_cache=16: the cache is cleared while other threads read it (a KeyError before).
+    texts = [" ".join(f"w{t}x{i} models{i % 7}" for i in range(40)) for t in range(400)]
+    expected = [EnglishAnalyzer().analyze(text) for text in texts]
+    shared = EnglishAnalyzer(max_cache=16)
+    barrier = threading.Barrier(4)
+
+    def run(_: int) -> bool:
+        barrier.wait(timeout=10)
+        return [shared.analyze(text) for text in texts] == expected
+
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        assert all(pool.map(run, range(4)))
+
+
+def test_analyzer_is_chosen_by_language() -> None:
+    english = analyzer_for("en")
+    assert english.language == "en" and english.version == ANALYZER_VERSION
+    assert english.analyze("Sparse models") == ["spars", "model"]
+    with pytest.raises(ValueError, match="valid: en"):
+        analyzer_for("xx")

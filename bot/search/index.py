@@ -16,7 +16,7 @@ import numpy as np
 
 from bot.corpus import Paper
 from bot.search import confidence
-from bot.search.analysis import Analyzer, analyze_query, analyzer_for
+from bot.search.analysis import ANALYZERS, Analyzer, analyze_query, analyzer_for
 from bot.search.bm25 import BM25, DEFAULT_PARAMS, BM25Params
 from bot.search.retriever import Hit, IndexStats, SearchResult
 from bot.search.snippets import Snippet, best_snippet
@@ -53,14 +53,18 @@ class Index:
         *,
         title_weight: int = TITLE_WEIGHT,
         language: str = "en",
+        query_cache: int = QUERY_CACHE,
     ) -> None:
-        """Assemble an index; use `build` or `from_state`."""
+        """Assemble an index; use `build` or `from_state`.
+
+        query_cache: how many text chunks the query analyzer remembers (shared by threads).
+        """
         self.papers = tuple(papers)
         self._by_id = {p.id: i for i, p in enumerate(self.papers)}
         self.bm25 = bm25
         self.params = bm25.params
         self.title_weight = title_weight
-        self.analyzer = analyzer_for(language, max_cache=QUERY_CACHE)
+        self.analyzer = analyzer_for(language, max_cache=query_cache)
 
     @classmethod
     def build(
@@ -92,7 +96,7 @@ class Index:
         """Rebuild from `to_state()` without analysing papers; `ValueError` if it does not fit."""
         try:
             language = str(state.get("analyzer_language", "en"))
-            if state["analyzer_version"] != analyzer_for(language, max_cache=0).version:
+            if state["analyzer_version"] != ANALYZERS[language].version:
                 raise ValueError("index state is from another analyzer version")
             if int(state["papers"]) != len(papers):
                 raise ValueError("index state is for a different number of papers")
