@@ -293,3 +293,39 @@ def test_build_logs_progress_when_not_a_terminal(corpus_dir: Path, cache_dir: Pa
     progress = [r.getMessage() for r in caplog.records if "indexing papers" in r.getMessage()]
     assert progress[-1].startswith(f"indexing papers: {total}/{total} (100%)")
     assert 2 <= len(progress) <= 11
+
+
+def test_key_comes_from_versions_and_content_not_source_code(
+    corpus_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from bot.search import cache
+
+    before = corpus_key([corpus_dir])
+    assert corpus_key([corpus_dir]) == before  # stable: nothing is hashed but files + versions
+    monkeypatch.setattr(cache, "ANALYZER_VERSION", "999")
+    after_analyzer = corpus_key([corpus_dir])
+    monkeypatch.undo()
+    monkeypatch.setattr(cache, "FORMAT_VERSION", 999)
+    after_format = corpus_key([corpus_dir])
+    assert len({before, after_analyzer, after_format}) == 3
+
+
+def test_every_paper_field_survives_the_cache(tmp_path: Path, cache_dir: Path) -> None:
+    records = [
+        {
+            "id": f"p{n}",
+            "title": f"Title {n}",
+            "abstract": f"Abstract {n} about quokkas, see https://example.org/{n}.",
+            "authors": ["A. Author", f"B. Writer{n}"],
+            "url": f"https://example.com/{n}",
+        }
+        for n in range(6)
+    ]
+    records.append({"abstract": "No metadata at all here, only words about wombats."})
+    corpus = tmp_path / "papers.jsonl"
+    corpus.write_text("\n".join(json.dumps(r) for r in records) + "\n", encoding="utf-8")
+    report, _ = load_corpus_and_index([corpus], cache_dir, min_papers=0)
+    cached, _ = load_corpus_and_index([corpus], cache_dir, min_papers=0)
+    assert cached == report
+    assert cached.papers[0].authors == "A. Author, B. Writer0"
+    assert cached.papers[-1].links == () and cached.papers[0].links

@@ -243,12 +243,8 @@ def _script_match(match: re.Match[str]) -> str:
     return _script(_SPACES.sub(" ", content), marker)
 
 
-def clean_abstract(raw: str) -> tuple[str, tuple[str, ...]]:
-    """Plain readable text of `raw` (LaTeX/Markdown removed) and the URLs it links to."""
-    # str.split knows Unicode spaces and is faster than a regex; controls become spaces first.
-    text = " ".join(sendable(raw, controls="space").split())
-    if not _needs_cleaning(text):
-        return text, ()
+def _protect_links(text: str) -> tuple[str, list[str], list[str]]:
+    """`text` with its URLs as placeholders, the URLs it links to, and the placeholders' URLs."""
     links: list[str] = []
     protected: list[str] = []
 
@@ -278,13 +274,22 @@ def clean_abstract(raw: str) -> tuple[str, tuple[str, ...]]:
         kept = _strip_url(url)
         return protect(kept) + url[len(kept) :]
 
+    text = _HREF.sub(href, text) if "\\href" in text else text
+    text = _URL_CMD.sub(lambda m: protect(m.group(1).strip()), text) if "\\url" in text else text
+    text = _MD_LINK.sub(md_link, text) if "](" in text else text
+    return _URL.sub(bare, text), links, protected
+
+
+def clean_abstract(raw: str) -> tuple[str, tuple[str, ...]]:
+    """Plain readable text of `raw` (LaTeX/Markdown removed) and the URLs it links to."""
+    # str.split knows Unicode spaces and is faster than a regex; controls become spaces first.
+    text = " ".join(sendable(raw, controls="space").split())
+    if not _needs_cleaning(text):
+        return text, ()
+    links: list[str] = []
+    protected: list[str] = []
     if "http" in text:
-        text = _HREF.sub(href, text) if "\\href" in text else text
-        text = (
-            _URL_CMD.sub(lambda m: protect(m.group(1).strip()), text) if "\\url" in text else text
-        )
-        text = _MD_LINK.sub(md_link, text) if "](" in text else text
-        text = _URL.sub(bare, text)
+        text, links, protected = _protect_links(text)
     if "$" in text or "\\(" in text or "\\[" in text:
         text = _MATH.sub(lambda m: _math(next(g for g in m.groups() if g is not None)), text)
     if "\\" in text:
