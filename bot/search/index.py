@@ -9,7 +9,7 @@ paper's terms are its title's terms `TITLE_WEIGHT` times, then its abstract's te
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -39,6 +39,13 @@ def document_terms(
     """The terms indexed for `paper`: title terms `title_weight` times, then the abstract's."""
     analyzer = analyzer or analyzer_for("en", max_cache=10_000)
     return analyzer.analyze(paper.title) * title_weight + analyzer.analyze(paper.abstract)
+
+
+def _analysed(papers: Iterable[Paper], language: str, title_weight: int) -> Iterator[list[str]]:
+    """Each paper's terms, from a fresh analyzer whose big cache is freed once all are read."""
+    analyzer = analyzer_for(language)  # a local of this generator: gone when it is exhausted
+    for paper in papers:
+        yield document_terms(paper, analyzer, title_weight=title_weight)
 
 
 class Index:
@@ -76,8 +83,7 @@ class Index:
         language: str = "en",
     ) -> Index:
         """Analyse and index `papers`."""
-        analyzer = analyzer_for(language)  # a fresh, big cache, freed when the build ends
-        documents = (document_terms(p, analyzer, title_weight=title_weight) for p in papers)
+        documents = _analysed(papers, language, title_weight)
         bm25 = BM25.build(documents, params=params)
         return cls(papers, bm25, title_weight=title_weight, language=language)
 
