@@ -4,7 +4,7 @@ Times the work the bot does per question — cut to `handlers.MAX_QUESTION_CHARS
 render to HTML — for an ordinary question and two hostile ones: 10,000 characters of one
 repeated rare corpus word, and 10,000 distinct words (real vocabulary, then made-up words).
 Also times the engine alone (`Index.search`) on the uncut text: the analyzer's own caps,
-`MAX_QUERY_CHARS` and `MAX_QUERY_TERMS` (bot/text.py), must bound it by themselves.
+`MAX_QUERY_CHARS` and `MAX_QUERY_TERMS` (bot/search/analysis.py), must bound it by themselves.
 Reports medians over `--repeats` runs and whether each stays within 2x the ordinary one;
 exits 1 if either path does not.
 
