@@ -177,10 +177,7 @@ class EnglishAnalyzer:
                 self._stems.clear()
             cache.update(missing)
             # From `missing`, not `cache`: another thread may have emptied the cache meanwhile.
-            found = [
-                terms if terms is not None else missing[c]
-                for c, terms in zip(chunks, found, strict=True)
-            ]
+            found = list(map(missing.get, chunks, found))  # a chunk's terms, else as found
         return list(chain.from_iterable(found))  # type: ignore[arg-type]
 
     def _chunk_terms(self, chunk: str) -> tuple[str, ...]:
