@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from fake_bot_api import FakeBotApi
 
 from bot.config import DEFAULT_CORPUS, Settings
 from bot.corpus import Paper, load_corpus
 from bot.search import Index
+from testkit.fake_bot_api import FakeBotApi
 
 
 @pytest.fixture(scope="session")

@@ -13,7 +13,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from fake_bot_api import FakeBotApi, Updates, parse_html
 from telegram import Update
 from telegram.ext import Application
 from test_webhook import clean_env
@@ -22,6 +21,7 @@ from bot import admin, handlers
 from bot.app import build_application
 from bot.config import DEFAULT_CORPUS, Settings
 from bot.search import Index
+from testkit.fake_bot_api import FakeBotApi, Updates, parse_html
 
 ADMIN = 1001
 STRANGER = 2002

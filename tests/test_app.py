@@ -5,10 +5,10 @@ from __future__ import annotations
 import logging
 
 import pytest
-from fake_bot_api import FakeBotApi
 
-from bot import render
 from bot.app import SET_COMMANDS_TASK, post_init
+from bot.commands import COMMANDS
+from testkit.fake_bot_api import FakeBotApi
 
 
 async def test_post_init_registers_the_command_menu(app, fake_api: FakeBotApi) -> None:
@@ -17,7 +17,7 @@ async def test_post_init_registers_the_command_menu(app, fake_api: FakeBotApi) -
         await app.bot_data[SET_COMMANDS_TASK]
     [call] = fake_api.calls_of("setMyCommands")
     assert call.ok
-    assert [c["command"] for c in call.params["commands"]] == [c for c, _ in render.COMMANDS]
+    assert [c["command"] for c in call.params["commands"]] == [c.name for c in COMMANDS]
 
 
 async def test_a_refused_command_menu_is_logged_and_the_bot_goes_on(

@@ -13,12 +13,12 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import pytest
-from fake_bot_api import DEFAULT_TOKEN, ApiCall, FakeBotApi, Updates
 from telegram import Update
 from telegram.ext import Application
 from test_webhook import clean_env
 
 from bot import faults, handlers, render
+from testkit.fake_bot_api import DEFAULT_TOKEN, ApiCall, FakeBotApi, Updates
 
 PARAPHRASE = "neural network that compiles into a decision tree with if-else rules"
 SECRET = "polling-mode-secret-0123456789"

@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from fake_bot_api import FakeBotApi, Updates
 from telegram import Update
 from telegram.ext import Application
 
@@ -14,6 +13,7 @@ from bot.app import build_application
 from bot.config import Settings
 from bot.limits import LruCache, RateLimiter, Verdict
 from bot.search import Index
+from testkit.fake_bot_api import FakeBotApi, Updates
 
 
 class Clock:

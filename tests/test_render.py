@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import pytest
-from fake_bot_api import HtmlError, parse_html, utf16_len
 from telegram import constants
 
 from bot import render
+from bot.commands import COMMANDS
 from bot.corpus import Paper
 from bot.search import Hit, IndexStats, SearchResult, Snippet
+from testkit.fake_bot_api import HtmlError, parse_html, utf16_len
 
 
 def make_paper(paper_id: str = "12", **fields: object) -> Paper:
@@ -215,14 +216,14 @@ def test_questions_that_find_nothing_get_a_matching_hint(query, terms, kind) -> 
 
 def test_help_lists_every_command() -> None:
     [message] = render.to_html(render.help_doc())
-    for command, _description in render.COMMANDS:
-        assert f"/{command} — " in message.text
+    for command in COMMANDS:
+        assert f"/{command.name} — " in message.text
 
 
 def test_commands_fit_bot_command_limits() -> None:
-    for command, description in render.COMMANDS:
-        assert command.islower() and len(command) <= render.MAX_COMMAND_CHARS
-        assert 1 <= len(description) <= render.MAX_COMMAND_DESCRIPTION_CHARS
+    for command in COMMANDS:
+        assert command.name.islower() and len(command.name) <= render.MAX_COMMAND_CHARS
+        assert 1 <= len(command.description) <= render.MAX_COMMAND_DESCRIPTION_CHARS
 
 
 def test_paper_card_has_links_id_and_similar_button() -> None:

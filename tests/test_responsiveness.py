@@ -6,11 +6,11 @@ import asyncio
 import threading
 from typing import Any
 
-from fake_bot_api import FakeBotApi, Updates
 from telegram import Update
 
 from bot import handlers
 from bot.search import Index, SearchResult
+from testkit.fake_bot_api import FakeBotApi, Updates
 
 WAIT = 15.0  # seconds; a bound for waits on events, never a timing assertion
 
