@@ -162,7 +162,7 @@ def _corpus(value: str | None) -> tuple[Path, ...]:
         return (DEFAULT_CORPUS,)
     for path in paths:
         if not path.exists():
-            raise ConfigError("CORPUS", f"no such file or directory: {path}")
+            raise ConfigError("CORPUS", f"{path}: no such file or directory")
     return paths
 
 

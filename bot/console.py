@@ -1,24 +1,28 @@
-"""Chat with the bot in a terminal: same commands and answers, as plain text; no token."""
+"""Chat with the bot in a terminal: same commands and answers, as plain text; no token.
+
+Driven by the command registry (`bot.commands`): each command has a console answer here,
+checked at import like the Telegram handlers; /next, /prev and /quit are console-only.
+"""
 
 from __future__ import annotations
 
 import random
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
-from bot import render
+from bot import render, runtime
+from bot.commands import COMMAND_NAMES, command
 from bot.config import ConfigError, load_settings
 from bot.corpus import CorpusError
-from bot.index_cache import load_corpus_and_index
 from bot.render import Doc
 from bot.search import Index
 from bot.text import MAX_QUERY_CHARS
 
 QUIT_COMMANDS = ("/quit", "/exit")
-MAX_QUESTION_CHARS = MAX_QUERY_CHARS  # the analyzer's cut, as in the Telegram handlers
+PAGE_COMMANDS = ("next", "prev")  # console-only: Telegram has buttons for these
 
 
 @dataclass
@@ -37,33 +41,40 @@ class ConsoleSession:
             return None
         if not text.startswith("/"):
             return self._search(text, 0)
-        command, _, argument = text.partition(" ")
-        command = command.split("@", 1)[0].lower()
+        shortcut = render.parse_paper_shortcut(text)
+        if shortcut is not None:
+            return self._paper(shortcut[0])
+        name, _, argument = text[1:].partition(" ")
+        name = name.split("@", 1)[0].lower()
         argument = argument.strip()
-        if command.startswith("/paper_") and len(command) > len("/paper_"):
-            return self._paper(text.split()[0].split("@", 1)[0][len("/paper_") :])
-        if command == "/start":
-            return render.start_doc(len(self.index))
-        if command == "/help":
-            return render.help_doc()
-        if command == "/search":
-            return self._search(argument, 0) if argument else render.usage_doc("search")
-        if command == "/paper":
-            return self._paper(argument) if argument else render.usage_doc("paper")
-        if command == "/similar":
-            return self._similar(argument) if argument else render.usage_doc("similar")
-        if command == "/random":
-            papers = self.index.papers
-            return render.paper_doc(random.choice(papers)) if papers else None
-        if command == "/stats":
-            return render.stats_doc(self.index.stats())
-        if command in ("/next", "/prev") and self.question:
-            step = self.per_page if command == "/next" else -self.per_page
+        if name in PAGE_COMMANDS and self.question:
+            step = self.per_page if name == "next" else -self.per_page
             return self._search(self.question, max(0, self.offset + step))
-        return render.unknown_command_doc()
+        answer = _ANSWERS.get(name)
+        if answer is None:
+            return render.unknown_command_doc()
+        if command(name).usage and not argument:
+            return render.usage_doc(name)
+        return answer(self, argument)
+
+    def _start(self, _argument: str) -> Doc:
+        return render.start_doc(len(self.index))
+
+    def _help(self, _argument: str) -> Doc:
+        return render.help_doc()
+
+    def _search_command(self, argument: str) -> Doc:
+        return self._search(argument, 0)
+
+    def _random(self, _argument: str) -> Doc | None:
+        papers = self.index.papers
+        return render.paper_doc(random.choice(papers)) if papers else None
+
+    def _stats(self, _argument: str) -> Doc:
+        return render.stats_doc(self.index.stats())
 
     def _search(self, question: str, offset: int) -> Doc:
-        question = question[:MAX_QUESTION_CHARS]
+        question = question[:MAX_QUERY_CHARS]  # the analyzer's cut, as in Telegram
         result = self.index.search(question, limit=self.per_page, offset=offset)
         if result.hits:
             self.question, self.offset = question, offset
@@ -101,13 +112,13 @@ def run_console(
     try:
         settings = load_settings()
         per_page = settings.results_per_page
-        paths = list(corpus_paths) if corpus_paths else list(settings.corpus)
-        report, index = load_corpus_and_index(paths, settings.index_cache_dir)
+        paths = runtime.corpus_paths(settings, corpus_paths)
+        report, index = runtime.load_index(paths, settings.index_cache_dir)
+    except runtime.EmptyCorpusError:
+        print("Cannot start the console: the corpus has no papers.", file=sys.stderr)
+        return 2
     except (ConfigError, CorpusError) as exc:
         print(f"Cannot start the console: {exc}", file=sys.stderr)
-        return 2
-    if not report.papers:
-        print("Cannot start the console: the corpus has no papers.", file=sys.stderr)
         return 2
     session = ConsoleSession(index, per_page=per_page)
     interactive = stdin.isatty()
@@ -138,3 +149,18 @@ def run_console(
     if interactive:
         print(file=stdout)
     return 0
+
+
+_ANSWERS: dict[str, Callable[[ConsoleSession, str], Doc | None]] = {
+    "start": ConsoleSession._start,
+    "help": ConsoleSession._help,
+    "search": ConsoleSession._search_command,
+    "paper": ConsoleSession._paper,
+    "similar": ConsoleSession._similar,
+    "random": ConsoleSession._random,
+    "stats": ConsoleSession._stats,
+}
+"""Command name -> console answer (given the argument); covers exactly `bot.commands`."""
+
+if set(_ANSWERS) != COMMAND_NAMES:  # a real check at import, not an assert
+    raise RuntimeError(f"console answers {sorted(_ANSWERS)} != commands {sorted(COMMAND_NAMES)}")

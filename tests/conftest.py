@@ -34,7 +34,7 @@ def fake_api() -> Iterator[FakeBotApi]:
 @pytest.fixture
 def app(fake_api: FakeBotApi, index: Index):  # -> telegram.ext.Application
     """The real bot Application talking to `fake_api`; use `async with app:`."""
-    from bot.app import build_application
+    from bot.tg.app import build_application
 
     settings = Settings(token=fake_api.token, api_base_url=fake_api.base_url)
     return build_application(settings, index)

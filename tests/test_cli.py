@@ -203,16 +203,16 @@ def test_bad_arguments_exit_2(argv: list[str], capsys: pytest.CaptureFixture[str
 
 @pytest.fixture
 def fake_app(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, object]]:
-    """Replace bot.app with a module whose `run` records its calls."""
+    """Replace bot.tg.app with a module whose `run` records its calls."""
     calls: list[dict[str, object]] = []
-    module = types.ModuleType("bot.app")
+    module = types.ModuleType("bot.tg.app")
 
     def run(*, webhook: bool = False) -> int:
         calls.append({"webhook": webhook})
         return 0
 
     module.run = run  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "bot.app", module)
+    monkeypatch.setitem(sys.modules, "bot.tg.app", module)
     return calls
 
 

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from bot.app import ALLOWED_UPDATES
+from bot.tg.app import ALLOWED_UPDATES
 from testkit.fake_bot_api import DEFAULT_TOKEN, ApiCall, FakeBotApi, Updates
 
 REPO_ROOT = Path(__file__).resolve().parent.parent

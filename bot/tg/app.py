@@ -7,37 +7,38 @@ import logging
 import signal
 import ssl
 import sys
-import threading
 import time
-from concurrent.futures import Future
 from types import FrameType
+from typing import TYPE_CHECKING
 
-import httpx
-from telegram import BotCommand, Update
+from telegram import Update
 from telegram.error import InvalidToken
 from telegram.ext import (
     AIORateLimiter,
     Application,
     ApplicationBuilder,
     CallbackQueryHandler,
-    CommandHandler,
     InlineQueryHandler,
     MessageHandler,
     filters,
 )
-from telegram.request import HTTPXRequest
 
-from bot import admin, faults, handlers, index_cache, limits, render
 from bot.config import ConfigError, Settings, load_settings
 from bot.corpus import CorpusError
 from bot.logs import configure_logging, redact
+from bot.runtime import EmptyCorpusError, load_index
 from bot.search import Index
+from bot.tg import admin, commands, errors, transport
+from bot.tg.handlers import buttons, info, inline, papers, search
+from bot.tg.state import CONTEXT_TYPES, BotState
+
+if TYPE_CHECKING:
+    from bot.tg.webhook import WebhookConfig
 
 logger = logging.getLogger(__name__)
 
 RATE_LIMIT_RETRIES = 3  # ours: RetryAfter (429) retries before a send gives up
 CONCURRENT_UPDATES = 32  # ours: updates handled at once; handlers share only bot_data
-API_POOL_SIZE = 256  # PTB's default connection pool for API calls (ApplicationBuilder)
 ALLOWED_UPDATES = (
     Update.MESSAGE,
     Update.EDITED_MESSAGE,
@@ -61,65 +62,30 @@ To try the bot without a token, chat with it in the terminal:
 """
 
 
-SET_COMMANDS_TASK = "set_commands_task"  # bot_data key: keeps the task referenced until done
-
-
 async def set_commands(application: Application) -> None:
     """Register the command menu; a failure is logged, the bot keeps serving."""
     try:
-        await application.bot.set_my_commands(
-            [BotCommand(command, description) for command, description in render.COMMANDS]
-        )
+        await application.bot.set_my_commands(commands.menu())
     except Exception:
         logger.exception("Could not register the command menu (setMyCommands)")
 
 
 async def post_init(application: Application) -> None:
     """Register the command menu and the SIGHUP reload once the bot is initialised."""
+    state: BotState = application.bot_data
     # The menu is sent alongside the first getUpdates rather than before it: one round
     # trip less before the bot polls (Application.create_task would warn: not running yet).
-    application.bot_data[SET_COMMANDS_TASK] = asyncio.create_task(
-        set_commands(application), name="set-my-commands"
-    )
-    index: Index = application.bot_data[handlers.INDEX]
-    logger.info("Bot @%s is up with %d papers", application.bot.username, len(index))
+    state.set_commands_task = asyncio.create_task(set_commands(application), name="set-my-commands")
+    logger.info("Bot @%s is up with %d papers", application.bot.username, len(state.served_index()))
     admin.watch_sighup(application)
 
 
 async def post_shutdown(application: Application) -> None:
     """Stop the search thread; PTB has finished every update by now."""
-    executor = application.bot_data.pop(handlers.SEARCH_EXECUTOR, None)
+    state: BotState = application.bot_data
+    executor, state.search_executor = state.search_executor, None
     if executor is not None:
         executor.shutdown(wait=False, cancel_futures=True)
-
-
-def tls_context_in_background() -> Future[ssl.SSLContext]:
-    """httpx's default TLS context (certifi; SSL_CERT_FILE/SSL_CERT_DIR honoured), made in a thread.
-
-    Loading the CA bundle (~25 ms) releases the GIL, so it overlaps the corpus load.
-    """
-    future: Future[ssl.SSLContext] = Future()
-
-    def make() -> None:
-        try:
-            future.set_result(httpx.create_ssl_context())
-        except BaseException as exc:  # re-raised by future.result() in the caller
-            future.set_exception(exc)
-
-    threading.Thread(target=make, name="tls-context", daemon=True).start()
-    return future
-
-
-def _requests(
-    tls_context: ssl.SSLContext | None,
-) -> tuple[HTTPXRequest, faults.TolerantUpdatesRequest]:
-    """PTB's two HTTP clients (API calls, getUpdates) sharing one TLS context."""
-    # httpx would load the CA bundle once per client (~25 ms each); one context is shared.
-    tls = {"verify": tls_context if tls_context is not None else httpx.create_ssl_context()}
-    return (
-        HTTPXRequest(connection_pool_size=API_POOL_SIZE, httpx_kwargs=tls),
-        faults.TolerantUpdatesRequest(httpx_kwargs=tls),
-    )
 
 
 def build_application(
@@ -131,66 +97,59 @@ def build_application(
     """
     if not settings.token:
         raise ConfigError("TELEGRAM_BOT_TOKEN", "is not set")
+    api_request, updates_request = transport.bot_api_requests(tls_context)
     builder = (
         ApplicationBuilder()
         .token(settings.token)
+        .context_types(CONTEXT_TYPES)
         .rate_limiter(AIORateLimiter(max_retries=RATE_LIMIT_RETRIES))
         .concurrent_updates(CONCURRENT_UPDATES)
+        .request(api_request)
+        .get_updates_request(updates_request)
         .post_init(post_init)
         .post_shutdown(post_shutdown)
     )
-    api_request, updates_request = _requests(tls_context)
-    builder = builder.request(api_request).get_updates_request(updates_request)
     if settings.api_base_url:
         builder = builder.base_url(settings.api_base_url)
     application = builder.build()
-    application.bot_data[handlers.INDEX] = index
-    application.bot_data[handlers.RESULTS_PER_PAGE] = settings.results_per_page
-    application.bot_data[limits.QUESTIONS_PER_MINUTE] = settings.questions_per_minute
-    admin.install(application, settings)  # chat gate and /reload run before the handlers below
+    state: BotState = application.bot_data
+    state.index = index
+    state.settings = settings
+    admin.install(application)  # chat gate and /reload run before the handlers below
+    _add_handlers(application)
+    application.add_error_handler(errors.error_handler)
+    return application
 
+
+def _add_handlers(application: Application) -> None:
+    """The public handler table, in the order PTB tries them."""
     messages = filters.UpdateType.MESSAGES  # new and edited; never channel posts
     private = filters.ChatType.PRIVATE
     groups = filters.ChatType.GROUPS
+    text = filters.TEXT & ~filters.COMMAND
 
-    # Commands (CommandHandler ignores `/cmd@otherbot`)
-    application.add_handler(CommandHandler("start", handlers.start))
-    application.add_handler(CommandHandler("help", handlers.help_command))
-    application.add_handler(CommandHandler("search", handlers.search))
-    application.add_handler(CommandHandler("paper", handlers.paper))
-    application.add_handler(CommandHandler("similar", handlers.similar))
-    application.add_handler(CommandHandler("random", handlers.random_paper))
-    application.add_handler(CommandHandler("stats", handlers.stats))
-    application.add_handler(
-        MessageHandler(messages & handlers.PAPER_COMMAND, handlers.paper_shortcut)
-    )
+    # Commands, from the one registry, then the tappable /paper_<id>
+    application.add_handlers(commands.command_handlers())
+    application.add_handler(MessageHandler(messages & papers.PAPER_SHORTCUT, papers.paper_shortcut))
 
     # Questions: any text in private; in groups only what mentions or replies to the bot
+    application.add_handler(MessageHandler(messages & private & text, search.private_text))
     application.add_handler(
-        MessageHandler(messages & private & filters.TEXT & ~filters.COMMAND, handlers.private_text)
+        MessageHandler(messages & groups & text & search.ADDRESSED_TO_BOT, search.group_text)
     )
     application.add_handler(
-        MessageHandler(
-            messages & groups & filters.TEXT & ~filters.COMMAND & handlers.ADDRESSED_TO_BOT,
-            handlers.group_text,
-        )
-    )
-    application.add_handler(
-        MessageHandler(messages & private & filters.COMMAND, handlers.unknown_command)
+        MessageHandler(messages & private & filters.COMMAND, info.unknown_command)
     )
     application.add_handler(
         MessageHandler(
             filters.UpdateType.MESSAGE & private & ~filters.TEXT & ~filters.StatusUpdate.ALL,
-            handlers.not_text,
+            search.not_text,
         )
     )
 
     # Buttons and inline mode
-    application.add_handler(CallbackQueryHandler(handlers.button))
-    application.add_handler(InlineQueryHandler(handlers.inline_query))
-
-    application.add_error_handler(faults.error_handler)
-    return application
+    application.add_handler(CallbackQueryHandler(buttons.button))
+    application.add_handler(InlineQueryHandler(inline.inline_query))
 
 
 def _without_invalid_token_traceback(record: logging.LogRecord) -> bool:
@@ -205,8 +164,8 @@ def _stop_on_sigterm(signum: int, frame: FrameType | None) -> None:
     raise KeyboardInterrupt
 
 
-def run(*, webhook: bool = False) -> int:
-    """Start the bot (polling, or webhook mode); returns the process exit code."""
+def _configure(webhook: bool) -> tuple[Settings, WebhookConfig | None] | int:
+    """Settings, logging and the webhook config; an exit code after explaining a problem."""
     try:
         settings = load_settings()
     except ConfigError as exc:
@@ -220,47 +179,57 @@ def run(*, webhook: bool = False) -> int:
     if settings.log_level != "DEBUG":
         for handler in logging.getLogger().handlers:
             handler.addFilter(_without_invalid_token_traceback)
-    webhook_config = None
-    if webhook or settings.webhook_url:
-        from bot import webhook as webhook_mode  # lazy: tornado is for webhook mode only
+    if not (webhook or settings.webhook_url):
+        return settings, None
+    from bot.tg import webhook as webhook_mode  # lazy: tornado is for webhook mode only
 
-        try:
-            webhook_config = webhook_mode.webhook_config(settings)
-        except ConfigError as exc:
-            print(f"Configuration error: {exc}", file=sys.stderr)
-            return 2
+    try:
+        return settings, webhook_mode.webhook_config(settings)
+    except ConfigError as exc:
+        print(f"Configuration error: {exc}", file=sys.stderr)
+        return 2
 
+
+def _serve(settings: Settings, webhook_config: WebhookConfig | None) -> None:
+    """Load the corpus, build the Application and serve until stopped."""
+    tls_context = transport.tls_context_in_background()
+    started = time.perf_counter()
+    report, index = load_index(settings.corpus, settings.index_cache_dir)
+    for line in report.skipped:
+        logger.warning("Skipped %s", line)
+    logger.info(
+        "Corpus ready: %d papers from %d files in %.2f s",
+        len(report.papers),
+        len(report.sources),
+        time.perf_counter() - started,
+    )
+    application = build_application(settings, index, tls_context=tls_context.result())
+    if webhook_config is not None:
+        from bot.tg import webhook as webhook_mode
+
+        webhook_mode.run_webhook(application, webhook_config, allowed_updates=ALLOWED_UPDATES)
+    else:
+        application.run_polling(
+            allowed_updates=ALLOWED_UPDATES, stop_signals=(signal.SIGINT, signal.SIGTERM)
+        )
+
+
+def run(*, webhook: bool = False) -> int:
+    """Start the bot (polling, or webhook mode); returns the process exit code."""
+    configured = _configure(webhook)
+    if isinstance(configured, int):
+        return configured
+    settings, webhook_config = configured
     # Until PTB installs its own handlers, SIGTERM stops start-up as cleanly as Ctrl-C.
     signal.signal(signal.SIGTERM, _stop_on_sigterm)
-    tls_context = tls_context_in_background()
     try:
-        started = time.perf_counter()
-        report, index = index_cache.load_corpus_and_index(settings.corpus, settings.index_cache_dir)
-        if not report.papers:
-            print(
-                f"Configuration error: CORPUS: no papers found in "
-                f"{', '.join(map(str, settings.corpus))}",
-                file=sys.stderr,
-            )
-            return 2
-        for line in report.skipped:
-            logger.warning("Skipped %s", line)
-        logger.info(
-            "Corpus ready: %d papers from %d files in %.2f s",
-            len(report.papers),
-            len(report.sources),
-            time.perf_counter() - started,
-        )
-        application = build_application(settings, index, tls_context=tls_context.result())
-        if webhook_config is not None:
-            webhook_mode.run_webhook(application, webhook_config, allowed_updates=ALLOWED_UPDATES)
-        else:
-            application.run_polling(
-                allowed_updates=ALLOWED_UPDATES,
-                stop_signals=(signal.SIGINT, signal.SIGTERM),
-            )
+        _serve(settings, webhook_config)
     except KeyboardInterrupt:
         return 0
+    except EmptyCorpusError:
+        paths = ", ".join(map(str, settings.corpus))
+        print(f"Configuration error: CORPUS: no papers found in {paths}", file=sys.stderr)
+        return 2
     except CorpusError as exc:
         print(f"Corpus error: {exc}", file=sys.stderr)
         return 2
@@ -272,7 +241,7 @@ def run(*, webhook: bool = False) -> int:
         )
         return 2
     except Exception as exc:  # last resort: one redacted line, not a traceback with the token
-        secrets = [settings.token, settings.webhook_secret or ""]
+        secrets = [settings.token or "", settings.webhook_secret or ""]
         print(f"The bot stopped: {redact(repr(exc), secrets)}", file=sys.stderr)
         logger.debug("Stopped by", exc_info=True)
         return 1
