@@ -43,34 +43,34 @@ class ConsoleSession:
             return self._search(text, 0)
         shortcut = render.parse_paper_shortcut(text)
         if shortcut is not None:
-            return self._paper(shortcut[0])
+            return self._command_paper(shortcut[0])
         name, _, argument = text[1:].partition(" ")
         name = name.split("@", 1)[0].lower()
         argument = argument.strip()
         if name in PAGE_COMMANDS and self.question:
             step = self.per_page if name == "next" else -self.per_page
             return self._search(self.question, max(0, self.offset + step))
-        answer = _ANSWERS.get(name)
-        if answer is None:
+        if name not in COMMAND_NAMES:
             return render.unknown_command_doc()
         if command(name).usage and not argument:
             return render.usage_doc(name)
-        return answer(self, argument)
+        answer: Callable[[str], Doc | None] = getattr(self, ANSWER_PREFIX + name)
+        return answer(argument)
 
-    def _start(self, _argument: str) -> Doc:
+    def _command_start(self, _argument: str) -> Doc:
         return render.start_doc(len(self.index))
 
-    def _help(self, _argument: str) -> Doc:
+    def _command_help(self, _argument: str) -> Doc:
         return render.help_doc()
 
-    def _search_command(self, argument: str) -> Doc:
+    def _command_search(self, argument: str) -> Doc:
         return self._search(argument, 0)
 
-    def _random(self, _argument: str) -> Doc | None:
+    def _command_random(self, _argument: str) -> Doc | None:
         papers = self.index.papers
         return render.paper_doc(random.choice(papers)) if papers else None
 
-    def _stats(self, _argument: str) -> Doc:
+    def _command_stats(self, _argument: str) -> Doc:
         return render.stats_doc(self.index.stats())
 
     def _search(self, question: str, offset: int) -> Doc:
@@ -88,11 +88,11 @@ class ConsoleSession:
             doc = Doc((*doc.blocks, (render.Span(f"More: {' '.join(more)}"),)), doc.keyboard)
         return doc
 
-    def _paper(self, paper_id: str) -> Doc:
+    def _command_paper(self, paper_id: str) -> Doc:
         found = self.index.get(paper_id)
         return render.paper_doc(found) if found else render.not_found_doc(paper_id)
 
-    def _similar(self, paper_id: str) -> Doc:
+    def _command_similar(self, paper_id: str) -> Doc:
         found = self.index.get(paper_id)
         if found is None:
             return render.not_found_doc(paper_id)
@@ -151,16 +151,9 @@ def run_console(
     return 0
 
 
-_ANSWERS: dict[str, Callable[[ConsoleSession, str], Doc | None]] = {
-    "start": ConsoleSession._start,
-    "help": ConsoleSession._help,
-    "search": ConsoleSession._search_command,
-    "paper": ConsoleSession._paper,
-    "similar": ConsoleSession._similar,
-    "random": ConsoleSession._random,
-    "stats": ConsoleSession._stats,
-}
-"""Command name -> console answer (given the argument); covers exactly `bot.commands`."""
+ANSWER_PREFIX = "_command_"
+"""ConsoleSession answers `/name` with its method `_command_<name>(argument)`."""
 
-if set(_ANSWERS) != COMMAND_NAMES:  # a real check at import, not an assert
-    raise RuntimeError(f"console answers {sorted(_ANSWERS)} != commands {sorted(COMMAND_NAMES)}")
+_missing = sorted(n for n in COMMAND_NAMES if not hasattr(ConsoleSession, ANSWER_PREFIX + n))
+if _missing:  # a real check at import, not an assert
+    raise RuntimeError(f"the console has no answer for {_missing}")

@@ -10,6 +10,7 @@ from urllib.parse import urlsplit
 
 from bot.commands import COMMANDS, command
 from bot.corpus import Paper
+from bot.render import limits
 from bot.render.callbacks import (
     checked,
     open_paper_data,
@@ -21,19 +22,6 @@ from bot.render.callbacks import (
 from bot.render.doc import Block, Button, Doc, InlineArticle, Keyboard, Span
 from bot.render.html import is_web_url, to_html
 from bot.render.ids import paper_command
-from bot.render.limits import (
-    ABSTRACT_CHARS,
-    BUTTON_LABEL_CHARS,
-    INLINE_DESCRIPTION_CHARS,
-    INLINE_EXCERPT_CHARS,
-    LINK_LABEL_CHARS,
-    MAX_BUTTONS,
-    MAX_BUTTONS_PER_ROW,
-    MAX_INLINE_RESULT_ID_BYTES,
-    SNIPPET_CHARS,
-    TITLE_CHARS,
-    utf8_len,
-)
 from bot.render.text import clean, clean_keep_edges, merge_marks, truncate_words
 from bot.search import Hit, IndexStats, SearchResult
 
@@ -61,17 +49,19 @@ def code_link(paper: Paper) -> str | None:
 
 
 def _link_span(url: str) -> Span:
-    label = truncate_words(re.sub(r"^https?://(www\.)?", "", url).rstrip("/"), LINK_LABEL_CHARS)
+    label = truncate_words(
+        re.sub(r"^https?://(www\.)?", "", url).rstrip("/"), limits.LINK_LABEL_CHARS
+    )
     if is_web_url(url):
         return Span(label, "a", href=url)
-    return Span(clean(url)[:LINK_LABEL_CHARS])
+    return Span(clean(url)[: limits.LINK_LABEL_CHARS])
 
 
 def _title(paper: Paper) -> str:
-    return truncate_words(clean(paper.title) or f"Paper {paper.id}", TITLE_CHARS)
+    return truncate_words(clean(paper.title) or f"Paper {paper.id}", limits.TITLE_CHARS)
 
 
-def _snippet_spans(hit: Hit, limit: int = SNIPPET_CHARS) -> list[Span]:
+def _snippet_spans(hit: Hit, limit: int = limits.SNIPPET_CHARS) -> list[Span]:
     """The snippet with its marks, cut to `limit` characters on a word boundary."""
     text = hit.snippet.text
     merged = merge_marks(text, hit.snippet.marks)
@@ -124,7 +114,7 @@ def _result_block(number: int, hit: Hit) -> Block:
 def _open_buttons(numbered: Sequence[tuple[int, Paper]]) -> list[tuple[Button, ...]]:
     rows = []
     for number, paper in numbered:
-        label = truncate_words(f"{number}. {_title(paper)}", BUTTON_LABEL_CHARS)
+        label = truncate_words(f"{number}. {_title(paper)}", limits.BUTTON_LABEL_CHARS)
         rows.append(((label, open_paper_data(paper.id)),))
     return rows
 
@@ -223,7 +213,7 @@ def paper_doc(paper: Paper) -> Doc:
     authors = truncate_words(clean(paper.authors), 300)
     if authors:
         blocks[0] += (Span("\n"), Span(authors, "i"))
-    abstract = truncate_words(clean(paper.abstract), ABSTRACT_CHARS)
+    abstract = truncate_words(clean(paper.abstract), limits.ABSTRACT_CHARS)
     if abstract:
         blocks.append((Span(abstract),))
     links = list(dict.fromkeys(link for link in (*paper.links, paper.url) if link))
@@ -338,11 +328,11 @@ class KeyboardError(ValueError):
 def _keyboard(rows: Sequence[tuple[Button, ...]]) -> Keyboard:
     keyboard = tuple(tuple(row) for row in rows if row)
     buttons = sum(len(row) for row in keyboard)
-    if buttons > MAX_BUTTONS:
-        raise KeyboardError(f"{buttons} buttons, over the Bot API's {MAX_BUTTONS}")
+    if buttons > limits.MAX_BUTTONS:
+        raise KeyboardError(f"{buttons} buttons, over the Bot API's {limits.MAX_BUTTONS}")
     for row in keyboard:
-        if len(row) > MAX_BUTTONS_PER_ROW:
-            raise KeyboardError(f"a row of {len(row)} buttons, over {MAX_BUTTONS_PER_ROW}")
+        if len(row) > limits.MAX_BUTTONS_PER_ROW:
+            raise KeyboardError(f"a row of {len(row)} buttons, over {limits.MAX_BUTTONS_PER_ROW}")
         for _label, data in row:
             checked(data)
     return keyboard
@@ -359,14 +349,14 @@ def inline_article(paper: Paper, hit: Hit | None = None) -> InlineArticle:
         description = clean(hit.snippet.text)
     else:
         description = abstract
-    description = truncate_words(description, INLINE_DESCRIPTION_CHARS)
-    excerpt = truncate_words(abstract, INLINE_EXCERPT_CHARS)
+    description = truncate_words(description, limits.INLINE_DESCRIPTION_CHARS)
+    excerpt = truncate_words(abstract, limits.INLINE_EXCERPT_CHARS)
     blocks: list[Block] = [(Span(_title(paper), "b"),)]
     if excerpt:
         blocks.append((Span(excerpt),))
     blocks.append((Span(f"id {paper.id} · "), Span(paper_command(paper.id))))
     message = to_html(Doc(tuple(blocks), single_message=True))[0].text
     result_id = paper_ref(paper.id)
-    if utf8_len(result_id) > MAX_INLINE_RESULT_ID_BYTES:  # paper_ref hashes long ids
-        raise ValueError(f"inline result id of {utf8_len(result_id)} bytes")
+    if limits.utf8_len(result_id) > limits.MAX_INLINE_RESULT_ID_BYTES:  # paper_ref hashes long ids
+        raise ValueError(f"inline result id of {limits.utf8_len(result_id)} bytes")
     return InlineArticle(result_id, title, description, message)
