@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 from bot import runtime
-from bot.config import DEFAULT_CORPUS, ConfigError, load_settings
+from bot.config import DEFAULT_CORPUS, DEFAULT_RESULTS_PER_PAGE, ConfigError, load_settings
 from bot.corpus import CorpusError, LoadReport
 from bot.logs import redact
 from bot.render.console import ANSI_BOLD, ANSI_RESET, to_console
@@ -66,7 +66,11 @@ def _parser() -> argparse.ArgumentParser:
     search.add_argument("query", nargs="*", metavar="QUERY", help="words to search for")
     search.add_argument("--corpus", action="append", metavar="PATH", help=_CORPUS_HELP)
     search.add_argument(
-        "--limit", type=_positive_int, default=5, metavar="N", help="results per query (5)"
+        "--limit",
+        type=_positive_int,
+        default=DEFAULT_RESULTS_PER_PAGE,
+        metavar="N",
+        help=f"results per query ({DEFAULT_RESULTS_PER_PAGE})",
     )
     search.add_argument("--json", action="store_true", help="print one JSON object per query")
     search.add_argument(

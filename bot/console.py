@@ -15,7 +15,7 @@ from typing import TextIO
 
 from bot import render, runtime
 from bot.commands import COMMAND_NAMES, command
-from bot.config import ConfigError, load_settings
+from bot.config import DEFAULT_RESULTS_PER_PAGE, ConfigError, load_settings
 from bot.corpus import CorpusError
 from bot.render import Doc
 from bot.search import Index
@@ -30,7 +30,7 @@ class ConsoleSession:
     """One terminal conversation: the index and the last question for /next and /prev."""
 
     index: Index
-    per_page: int = 5
+    per_page: int = DEFAULT_RESULTS_PER_PAGE
     question: str = ""
     offset: int = 0
 
@@ -108,10 +108,8 @@ def run_console(
     """Read questions from stdin until EOF or /quit; print answers. Returns the exit code."""
     stdin = stdin or sys.stdin
     stdout = stdout or sys.stdout
-    per_page = 5
     try:
         settings = load_settings()
-        per_page = settings.results_per_page
         paths = runtime.corpus_paths(settings, corpus_paths)
         report, index = runtime.load_index(paths, settings.index_cache_dir)
     except runtime.EmptyCorpusError:
@@ -120,7 +118,7 @@ def run_console(
     except (ConfigError, CorpusError) as exc:
         print(f"Cannot start the console: {exc}", file=sys.stderr)
         return 2
-    session = ConsoleSession(index, per_page=per_page)
+    session = ConsoleSession(index, per_page=settings.results_per_page)
     interactive = stdin.isatty()
     ansi = stdout.isatty()
     print(
