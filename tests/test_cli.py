@@ -259,3 +259,45 @@ def test_python_m_bot_exit_code_and_stderr_for_missing_corpus() -> None:
     assert "/no/such/corpus: no such file or directory" in done.stderr
     assert "Traceback" not in done.stderr
     assert done.stdout == ""
+
+
+def test_search_reads_corpus_from_dotenv_like_console_and_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    rows = [
+        {"id": "alpha_1", "title": "Gravel roads", "abstract": "Gravel roads erode under rain."},
+        {"id": "beta_2", "title": "Orchids", "abstract": "Orchids bloom in humid forests."},
+        {"id": "gamma_3", "title": "Comets", "abstract": "Comets shed dust near the sun."},
+        {"id": "delta_4", "title": "Bees", "abstract": "Bees dance to share food sites."},
+        {"id": "eps_5", "title": "Tides", "abstract": "Tides follow the moon's pull."},
+    ]
+    corpus = tmp_path / "c.jsonl"
+    corpus.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    (tmp_path / ".env").write_text(f"CORPUS={corpus}\n")
+    monkeypatch.delenv("CORPUS", raising=False)
+    monkeypatch.chdir(tmp_path)
+    [answer] = search_json(capsys, "orchids humid forests")
+    assert answer["results"][0]["id"] == "beta_2"
+
+
+def test_search_reports_a_bad_setting_without_a_traceback(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("RESULTS_PER_PAGE", "many")
+    assert cli.main(["search", "anything"]) == 2
+    err = capsys.readouterr().err
+    assert "RESULTS_PER_PAGE" in err and "Traceback" not in err
+
+
+def test_run_leaves_tornado_to_ptb(fake_app: list[dict[str, object]]) -> None:
+    before = sys.modules.get("tornado", "absent")
+    assert cli.main([]) == 0
+    assert sys.modules.get("tornado", "absent") is before  # no sys.modules patching
+
+
+def test_polling_does_not_import_the_webhook_server() -> None:
+    code = "import sys, bot.tg.app; assert 'bot.tg.webhook' not in sys.modules"
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=REPO_ROOT, capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr

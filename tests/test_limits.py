@@ -14,7 +14,6 @@ from bot.tg import limits
 from bot.tg.app import build_application
 from bot.tg.handlers.search import MAX_QUESTION_CHARS
 from bot.tg.limits import RateLimiter, Verdict
-from bot.tg.state import LruCache
 from testkit.fake_bot_api import FakeBotApi, Updates
 
 
@@ -52,15 +51,6 @@ def test_limiter_memory_is_bounded() -> None:
     for user in range(10_000):
         limiter.check(user)
     assert len(limiter) == 100
-
-
-def test_lru_cache_forgets_the_least_recently_used() -> None:
-    cache: LruCache[str, int] = LruCache(2)
-    cache.put("a", 1)
-    cache.put("b", 2)
-    assert cache.get("a") == 1
-    cache.put("c", 3)
-    assert cache.get("b") is None and cache.get("a") == 1 and len(cache) == 2
 
 
 @pytest.mark.parametrize(
