@@ -14,12 +14,9 @@ from bot import runtime
 from bot.config import DEFAULT_CORPUS, DEFAULT_RESULTS_PER_PAGE, ConfigError, load_settings
 from bot.corpus import CorpusError, LoadReport
 from bot.logs import redact
-from bot.render.console import ANSI_BOLD, ANSI_RESET, to_console
-from bot.render.doc import Block, Doc, Span
-from bot.render.text import merge_marks
 
 if TYPE_CHECKING:
-    from bot.search import Hit, SearchResult
+    from bot.search import SearchResult
 
 __all__ = ["DEFAULT_CORPUS", "corpus_paths", "main", "result_json"]
 
@@ -117,6 +114,8 @@ def _search_command(args: argparse.Namespace) -> int:
     settings = load_settings()
     paths = runtime.corpus_paths(settings, args.corpus)
     report, index = runtime.load_index(paths, settings.index_cache_dir)
+    from bot.render.console import results_text  # lazy, like the index: after input checks
+
     _note_skipped(report)
     emphasis = _emphasis(sys.stdout)
     for query in queries:
@@ -124,7 +123,7 @@ def _search_command(args: argparse.Namespace) -> int:
         if args.json:
             print(json.dumps(result_json(result), ensure_ascii=False))
         else:
-            print(_readable(result, emphasis))
+            print(results_text(result, emphasis))
     sys.stdout.flush()
     return 0
 
@@ -181,42 +180,9 @@ def result_json(result: SearchResult) -> dict[str, object]:
 
 def _emphasis(stream: TextIO) -> tuple[str, str]:
     """ANSI bold on a terminal (unless NO_COLOR), «guillemets» in a pipe or file."""
+    from bot.render.console import ANSI_BOLD, ANSI_RESET  # lazy: the index loads first
+
     isatty = getattr(stream, "isatty", None)
     if isatty is not None and isatty() and not os.environ.get("NO_COLOR"):
         return ANSI_BOLD, ANSI_RESET
     return _PLAIN_MARKS
-
-
-def _marked(hit: Hit, emphasis: tuple[str, str]) -> str:
-    """The snippet with its matched spans wrapped in `emphasis`."""
-    return to_console(Doc((_snippet_block(hit),)), marks=emphasis)
-
-
-def _snippet_block(hit: Hit) -> Block:
-    """The snippet as spans, highlights (merged by render's one rule) as `mark`."""
-    text = hit.snippet.text
-    spans: list[Span] = []
-    pos = 0
-    for start, end in merge_marks(text, hit.snippet.marks):
-        spans += [Span(text[pos:start]), Span(text[start:end], "mark")]
-        pos = end
-    spans.append(Span(text[pos:]))
-    return tuple(spans)
-
-
-def _readable(result: SearchResult, emphasis: tuple[str, str]) -> str:
-    """Results for a person: title, id, score, highlighted snippet, links."""
-    header: Block = (Span(f"Query: {result.query}"),)
-    if not result.hits:
-        return to_console(Doc(((*header, Span("\n  No papers matched.")),))) + "\n"
-    if not result.confident:
-        header += (Span("\n  Nothing matched well; the closest papers:"),)
-    blocks = [header]
-    for rank, hit in enumerate(result.hits, start=result.offset + 1):
-        spans = [
-            Span(f"{rank}. {hit.paper.title}\n   id {hit.paper.id} · score {hit.score:.2f}\n   "),
-            *_snippet_block(hit),
-        ]
-        spans += [Span(f"\n   {link}") for link in hit.paper.links]
-        blocks.append(tuple(spans))
-    return to_console(Doc(tuple(blocks)), marks=emphasis) + "\n"

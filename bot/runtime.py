@@ -4,10 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from bot.config import Settings
 from bot.corpus import CorpusError, LoadReport
-from bot.search import Index
+
+if TYPE_CHECKING:
+    from bot.search import Index
 
 
 class EmptyCorpusError(CorpusError):

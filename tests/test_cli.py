@@ -13,6 +13,7 @@ import pytest
 
 from bot import cli
 from bot.corpus import Paper
+from bot.render.console import marked_snippet
 from bot.search import Hit, Snippet
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
@@ -125,7 +126,7 @@ def test_no_color_on_a_terminal_gets_guillemets(monkeypatch: pytest.MonkeyPatch)
 def test_marks_become_emphasis(marks: tuple[tuple[int, int], ...], expected: str) -> None:
     paper = Paper(id="1", title="t", abstract="one two three")
     hit = Hit(paper=paper, score=1.0, snippet=Snippet(text="one two three", marks=marks))
-    assert cli._marked(hit, ("[", "]")) == expected
+    assert marked_snippet(hit, ("[", "]")) == expected
 
 
 def test_corpus_option_reads_another_corpus(

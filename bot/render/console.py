@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
-from bot.render.doc import Doc, Span
+from typing import TYPE_CHECKING
+
+from bot.render.doc import Block, Doc, Span
 from bot.render.html import SEPARATOR
 from bot.render.text import sendable
+from bot.render.views import snippet_block
+
+if TYPE_CHECKING:
+    from bot.search import Hit, SearchResult
 
 ANSI_BOLD = "\033[1m"
 ANSI_ITALIC = "\033[3m"
@@ -35,3 +41,27 @@ def to_console(doc: Doc, *, ansi: bool = False, marks: tuple[str, str] | None = 
     return SEPARATOR.join(
         "".join(_span_console(span, ansi, marks) for span in block) for block in doc.blocks
     )
+
+
+def marked_snippet(hit: Hit, marks: tuple[str, str]) -> str:
+    """The snippet with its matched spans wrapped in `marks`."""
+    return to_console(Doc((snippet_block(hit),)), marks=marks)
+
+
+def results_text(result: SearchResult, marks: tuple[str, str]) -> str:
+    """`python -m bot search` results for a person: title, id, score, marked snippet, links."""
+    header: Block = (Span(f"Query: {result.query}"),)
+    if not result.hits:
+        return to_console(Doc(((*header, Span("\n  No papers matched.")),))) + "\n"
+    if not result.confident:
+        header += (Span("\n  Nothing matched well; the closest papers:"),)
+    blocks = [header]
+    for rank, hit in enumerate(result.hits, start=result.offset + 1):
+        paper = hit.paper
+        spans = [
+            Span(f"{rank}. {paper.title}\n   id {paper.id} · score {hit.score:.2f}\n   "),
+            *snippet_block(hit),
+        ]
+        spans += [Span(f"\n   {link}") for link in paper.links]
+        blocks.append(tuple(spans))
+    return to_console(Doc(tuple(blocks)), marks=marks) + "\n"

@@ -61,22 +61,24 @@ def _title(paper: Paper) -> str:
     return truncate_words(clean(paper.title) or f"Paper {paper.id}", limits.TITLE_CHARS)
 
 
-def _snippet_spans(hit: Hit, limit: int = limits.SNIPPET_CHARS) -> list[Span]:
-    """The snippet with its marks, cut to `limit` characters on a word boundary."""
+def snippet_block(hit: Hit) -> Block:
+    """The snippet as it is, its highlights (merged by `merge_marks`) as `mark` spans."""
     text = hit.snippet.text
-    merged = merge_marks(text, hit.snippet.marks)
     spans: list[Span] = []
     pos = 0
-    for start, end in merged:
-        start = max(start, pos)
-        if start >= end:
-            continue
+    for start, end in merge_marks(text, hit.snippet.marks):
         if start > pos:
             spans.append(Span(text[pos:start]))
         spans.append(Span(text[start:end], "mark"))
         pos = end
     if pos < len(text):
         spans.append(Span(text[pos:]))
+    return tuple(spans)
+
+
+def _snippet_spans(hit: Hit, limit: int = limits.SNIPPET_CHARS) -> list[Span]:
+    """The snippet with its marks, cut to `limit` characters on a word boundary."""
+    spans = snippet_block(hit)
     # Clean each span but keep single spaces between them, then cut to the limit.
     cleaned: list[Span] = []
     used = 0
