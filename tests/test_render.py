@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import subprocess
 import sys
 from pathlib import Path
@@ -335,3 +336,12 @@ def test_oversized_callback_data_raises_even_under_python_O() -> None:
         [sys.executable, "-O", "-c", code], cwd=REPO_ROOT, capture_output=True, timeout=60
     )
     assert done.returncode == 0, done.stderr
+
+
+def test_render_all_lists_exactly_its_public_names() -> None:
+    public = {
+        name
+        for name in dir(render)
+        if not name.startswith("_") and not inspect.ismodule(getattr(render, name))
+    }
+    assert sorted(render.__all__) == sorted(public)

@@ -20,7 +20,7 @@ from bot.render.callbacks import (
     query_fits_callback,
     similar_data,
 )
-from bot.render.console import to_console
+from bot.render.console import marked_snippet, results_text, to_console
 from bot.render.doc import Block, Button, Doc, InlineArticle, Keyboard, Message, Span, Style
 from bot.render.html import MessageTooLongError, block_html, is_web_url, to_html
 from bot.render.ids import PAPER_SHORTCUT, paper_command, parse_paper_shortcut
@@ -62,6 +62,7 @@ from bot.render.views import (
     paper_doc,
     results_doc,
     similar_doc,
+    snippet_block,
     start_doc,
     stats_doc,
     unknown_command_doc,
@@ -117,6 +118,7 @@ __all__ = [
     "hint_doc",
     "inline_article",
     "is_web_url",
+    "marked_snippet",
     "merge_marks",
     "not_found_doc",
     "open_paper_data",
@@ -128,9 +130,11 @@ __all__ = [
     "parse_paper_shortcut",
     "query_fits_callback",
     "results_doc",
+    "results_text",
     "sendable",
     "similar_data",
     "similar_doc",
+    "snippet_block",
     "start_doc",
     "stats_doc",
     "tg_len",
