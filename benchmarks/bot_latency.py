@@ -21,9 +21,9 @@ import time
 from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO_ROOT / "tests"))
+sys.path.insert(0, str(REPO_ROOT))
 
-from fake_bot_api import FakeBotApi, Updates  # noqa: E402
+from testkit.fake_bot_api import FakeBotApi, Updates  # noqa: E402
 
 QUESTION = "neural network that compiles into a decision tree with if-else rules"
 

@@ -1,6 +1,6 @@
 """Input caps: the worst question costs about what an ordinary one does.
 
-Times the work the bot does per question — cut to `handlers.MAX_QUESTION_CHARS`, search,
+Times the work the bot does per question — cut to `MAX_QUESTION_CHARS`, search,
 render to HTML — for an ordinary question and two hostile ones: 10,000 characters of one
 repeated rare corpus word, and 10,000 distinct words (real vocabulary, then made-up words).
 Also times the engine alone (`Index.search`) on the uncut text: the analyzer's own caps,
@@ -27,8 +27,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bot import render
 from bot.config import DEFAULT_CORPUS
 from bot.corpus import Paper, load_corpus
-from bot.handlers import MAX_QUESTION_CHARS
 from bot.search import MAX_QUERY_CHARS, MAX_QUERY_TERMS, Index
+from bot.tg.handlers.search import MAX_QUESTION_CHARS
 
 ORDINARY = "neural network that compiles into a decision tree with if-else rules"
 WORST_CHARS = 10_000
@@ -78,7 +78,7 @@ def main() -> int:
 
     def answer(text: str) -> Callable[[], object]:
         def work() -> object:
-            question = text[:MAX_QUESTION_CHARS]  # what handlers._answer_question does
+            question = text[:MAX_QUESTION_CHARS]  # what bot.tg.handlers.search.answer_question does
             result = index.search(question, limit=5)
             return render.to_html(render.results_doc(result, per_page=5))
 

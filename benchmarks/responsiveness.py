@@ -36,13 +36,14 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 RESULTS = HERE / "results"
-for path in (str(REPO), str(HERE), str(REPO / "tests")):
+for path in (str(REPO), str(HERE)):
     if path not in sys.path:
         sys.path.insert(0, path)
 
-from fake_bot_api import DEFAULT_TOKEN, FakeBotApi, Updates, parse_html  # noqa: E402
 from scale import corpus_file  # noqa: E402
 from startup import bot_env, rss_mb, stop  # noqa: E402
+
+from testkit.fake_bot_api import DEFAULT_TOKEN, FakeBotApi, Updates, parse_html  # noqa: E402
 
 TELEGRAM_MESSAGES_PER_SECOND = 30  # Bot API broadcast limit; AIORateLimiter's default
 BUCKET_DRAIN_SECONDS = 1.5  # > 21 messages / 30 per s: the limiter's bucket is empty again

@@ -31,12 +31,13 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
-for path in (str(REPO), str(HERE), str(REPO / "tests")):
+for path in (str(REPO), str(HERE)):
     if path not in sys.path:
         sys.path.insert(0, path)
 
-from fake_bot_api import DEFAULT_TOKEN, FakeBotApi  # noqa: E402
 from scale import corpus_file  # noqa: E402
+
+from testkit.fake_bot_api import DEFAULT_TOKEN, FakeBotApi  # noqa: E402
 
 SEED_SIZE = 57  # papers in corpus/; `--sizes 57` means the seed corpus itself
 

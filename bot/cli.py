@@ -10,18 +10,19 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from bot.config import DEFAULT_CORPUS, ConfigError, load_settings
+from bot import runtime
+from bot.config import DEFAULT_CORPUS, DEFAULT_RESULTS_PER_PAGE, ConfigError, load_settings
 from bot.corpus import CorpusError, LoadReport
+from bot.logs import redact
 
 if TYPE_CHECKING:
-    from bot.search import Hit, SearchResult
+    from bot.search import SearchResult
 
 __all__ = ["DEFAULT_CORPUS", "corpus_paths", "main", "result_json"]
 
 EXIT_USAGE = 2  # argparse's own code for bad arguments; we use it for every input error
 SCORE_DIGITS = 4  # JSON scores are rounded: more digits are noise for a reader
 
-_BOLD, _RESET = "\x1b[1m", "\x1b[0m"
 _PLAIN_MARKS = ("«", "»")
 _CORPUS_HELP = "corpus file or directory (repeatable; default: $CORPUS or the repo's corpus/)"
 
@@ -31,13 +32,8 @@ class UsageError(Exception):
 
 
 def corpus_paths(given: Sequence[str] | None) -> list[Path]:
-    """`--corpus` paths, else `$CORPUS` (joined by os.pathsep), else the repo's `corpus/`."""
-    if given:
-        return [Path(path) for path in given]
-    env = os.environ.get("CORPUS", "").strip()
-    if env:
-        return [Path(path) for path in env.split(os.pathsep) if path]
-    return [DEFAULT_CORPUS]
+    """`--corpus` paths, else CORPUS from the settings (environment, then `.env`)."""
+    return runtime.corpus_paths(load_settings(), given)
 
 
 def _positive_int(text: str) -> int:
@@ -67,7 +63,11 @@ def _parser() -> argparse.ArgumentParser:
     search.add_argument("query", nargs="*", metavar="QUERY", help="words to search for")
     search.add_argument("--corpus", action="append", metavar="PATH", help=_CORPUS_HELP)
     search.add_argument(
-        "--limit", type=_positive_int, default=5, metavar="N", help="results per query (5)"
+        "--limit",
+        type=_positive_int,
+        default=DEFAULT_RESULTS_PER_PAGE,
+        metavar="N",
+        help=f"results per query ({DEFAULT_RESULTS_PER_PAGE})",
     )
     search.add_argument("--json", action="store_true", help="print one JSON object per query")
     search.add_argument(
@@ -80,10 +80,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Parse `argv` and run the chosen command; returns the process exit code."""
     args = _parser().parse_args(argv)
     if args.command in (None, "run"):
+        from bot.tg.app import run  # lazy: only the bot needs telegram
+
         webhook = getattr(args, "webhook", False)
-        if not webhook and not _webhook_configured():
-            _without_webhook_server()
-        from bot.app import run  # lazy: only the bot needs telegram
 
         return run(webhook=webhook) or 0
     if args.command == "console":
@@ -96,6 +95,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except UsageError as exc:
         print(f"python -m bot search: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
+    except ConfigError as exc:
+        # A mistyped TELEGRAM_API_BASE_URL is echoed, and may hold a pasted token.
+        print(f"python -m bot search: configuration error: {redact(str(exc))}", file=sys.stderr)
+        return EXIT_USAGE
     except CorpusError as exc:
         print(f"python -m bot search: corpus error: {exc}", file=sys.stderr)
         return EXIT_USAGE
@@ -105,30 +108,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
 
 
-def _webhook_configured() -> bool:
-    """True if the settings ask for webhook mode, or cannot be read (`run` reports why)."""
-    try:
-        return load_settings().webhook_url is not None
-    except ConfigError:
-        return True
-
-
-def _without_webhook_server() -> None:
-    """Keep PTB from importing tornado, its webhook server, into a process that polls."""
-    # PTB imports tornado whenever it is installed (the `webhooks` extra, which webhook mode
-    # needs) and marks webhooks unavailable if the import fails. Polling never uses it, and
-    # importing it is ~80 ms of a ~1 s start. Only in a fresh process: once PTB is loaded
-    # this would save nothing and could break a webhook server someone else starts.
-    if "telegram.ext" not in sys.modules:
-        sys.modules.setdefault("tornado", None)  # type: ignore[arg-type]
-
-
 def _search_command(args: argparse.Namespace) -> int:
     queries = _queries(args)
-    from bot.search import load_corpus_and_index  # lazy: numpy only once queries are read
+    # The bot's settings and load path: CORPUS and INDEX_CACHE_DIR from the environment or .env.
+    settings = load_settings()
+    paths = runtime.corpus_paths(settings, args.corpus)
+    report, index = runtime.load_index(paths, settings.index_cache_dir)
+    from bot.render.console import results_text  # lazy, like the index: after input checks
 
-    # Large corpora come from the index cache ($INDEX_CACHE_DIR, else .cache/), as in the bot.
-    report, index = load_corpus_and_index(corpus_paths(args.corpus))
     _note_skipped(report)
     emphasis = _emphasis(sys.stdout)
     for query in queries:
@@ -136,7 +123,7 @@ def _search_command(args: argparse.Namespace) -> int:
         if args.json:
             print(json.dumps(result_json(result), ensure_ascii=False))
         else:
-            print(_readable(result, emphasis))
+            print(results_text(result, emphasis))
     sys.stdout.flush()
     return 0
 
@@ -193,44 +180,9 @@ def result_json(result: SearchResult) -> dict[str, object]:
 
 def _emphasis(stream: TextIO) -> tuple[str, str]:
     """ANSI bold on a terminal (unless NO_COLOR), «guillemets» in a pipe or file."""
+    from bot.render.console import ANSI_BOLD, ANSI_RESET  # lazy: the index loads first
+
     isatty = getattr(stream, "isatty", None)
     if isatty is not None and isatty() and not os.environ.get("NO_COLOR"):
-        return _BOLD, _RESET
+        return ANSI_BOLD, ANSI_RESET
     return _PLAIN_MARKS
-
-
-def _marked(hit: Hit, emphasis: tuple[str, str]) -> str:
-    """The snippet with its matched spans wrapped in `emphasis`."""
-    text = hit.snippet.text
-    spans: list[list[int]] = []
-    for start, end in sorted(hit.snippet.marks):
-        if start >= end or end > len(text) or (spans and start < spans[-1][1]):
-            continue  # empty, out-of-range or overlapping span: leave that text unmarked
-        if spans and not text[spans[-1][1] : start].strip():
-            spans[-1][1] = end  # «Arboreal Neural Networks» reads better than three marks
-        else:
-            spans.append([start, end])
-    start_mark, end_mark = emphasis
-    pieces, pos = [], 0
-    for start, end in spans:
-        pieces += [text[pos:start], start_mark, text[start:end], end_mark]
-        pos = end
-    pieces.append(text[pos:])
-    return "".join(pieces)
-
-
-def _readable(result: SearchResult, emphasis: tuple[str, str]) -> str:
-    """Results for a person: title, id, score, highlighted snippet, links."""
-    lines = [f"Query: {result.query}"]
-    if not result.hits:
-        lines.append("  No papers matched.")
-        return "\n".join(lines) + "\n"
-    if not result.confident:
-        lines.append("  Nothing matched well; the closest papers:")
-    for rank, hit in enumerate(result.hits, start=result.offset + 1):
-        lines.append("")
-        lines.append(f"{rank}. {hit.paper.title}")
-        lines.append(f"   id {hit.paper.id} · score {hit.score:.2f}")
-        lines.append(f"   {_marked(hit, emphasis)}")
-        lines.extend(f"   {link}" for link in hit.paper.links)
-    return "\n".join(lines) + "\n"

@@ -14,6 +14,7 @@ DEFAULT_RESULTS_PER_PAGE = 5
 MIN_RESULTS_PER_PAGE = 1
 MAX_RESULTS_PER_PAGE = 10  # one page must fit one message (render budgets per result)
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+DEFAULT_LOG_LEVEL = "INFO"
 DEFAULT_WEBHOOK_LISTEN = "127.0.0.1"  # ours: only a local reverse proxy reaches it
 DEFAULT_WEBHOOK_PORT = 8443  # one of the ports Telegram posts webhooks to
 DEFAULT_QUESTIONS_PER_MINUTE = 20  # ours: per user, sliding 60-second window
@@ -45,7 +46,7 @@ class Settings:
     """CORPUS: files or directories, separated by the OS path separator."""
     results_per_page: int = DEFAULT_RESULTS_PER_PAGE
     """RESULTS_PER_PAGE: hits per answer page, 1..10."""
-    log_level: str = "INFO"
+    log_level: str = DEFAULT_LOG_LEVEL
     """LOG_LEVEL: one of DEBUG, INFO, WARNING, ERROR, CRITICAL."""
     webhook_url: str | None = None
     """WEBHOOK_URL: the public https:// URL Telegram posts updates to; set: webhook mode."""
@@ -162,7 +163,7 @@ def _corpus(value: str | None) -> tuple[Path, ...]:
         return (DEFAULT_CORPUS,)
     for path in paths:
         if not path.exists():
-            raise ConfigError("CORPUS", f"no such file or directory: {path}")
+            raise ConfigError("CORPUS", f"{path}: no such file or directory")
     return paths
 
 
@@ -194,7 +195,7 @@ def _results_per_page(value: str | None) -> int:
 
 def _log_level(value: str | None) -> str:
     if value is None:
-        return "INFO"
+        return DEFAULT_LOG_LEVEL
     level = value.upper()
     if level not in LOG_LEVELS:
         raise ConfigError("LOG_LEVEL", f"must be one of {', '.join(LOG_LEVELS)}, got {value!r}")

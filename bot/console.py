@@ -1,22 +1,27 @@
-"""Chat with the bot in a terminal: same commands and answers, as plain text; no token."""
+"""Chat with the bot in a terminal: same commands and answers, as plain text; no token.
+
+Driven by the command registry (`bot.commands`): each command has a console answer here,
+checked at import like the Telegram handlers; /next, /prev and /quit are console-only.
+"""
 
 from __future__ import annotations
 
 import random
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
-from bot import render
-from bot.config import ConfigError, load_settings
+from bot import render, runtime
+from bot.commands import COMMAND_NAMES, command
+from bot.config import DEFAULT_RESULTS_PER_PAGE, ConfigError, load_settings
 from bot.corpus import CorpusError
 from bot.render import Doc
-from bot.search import MAX_QUERY_CHARS, Index, load_corpus_and_index
+from bot.search import MAX_QUERY_CHARS, Index
 
 QUIT_COMMANDS = ("/quit", "/exit")
-MAX_QUESTION_CHARS = MAX_QUERY_CHARS  # the analyzer's cut, as in the Telegram handlers
+PAGE_COMMANDS = ("next", "prev")  # console-only: Telegram has buttons for these
 
 
 @dataclass
@@ -24,7 +29,7 @@ class ConsoleSession:
     """One terminal conversation: the index and the last question for /next and /prev."""
 
     index: Index
-    per_page: int = 5
+    per_page: int = DEFAULT_RESULTS_PER_PAGE
     question: str = ""
     offset: int = 0
 
@@ -35,33 +40,40 @@ class ConsoleSession:
             return None
         if not text.startswith("/"):
             return self._search(text, 0)
-        command, _, argument = text.partition(" ")
-        command = command.split("@", 1)[0].lower()
+        shortcut = render.parse_paper_shortcut(text)
+        if shortcut is not None:
+            return self._command_paper(shortcut[0])
+        name, _, argument = text[1:].partition(" ")
+        name = name.split("@", 1)[0].lower()
         argument = argument.strip()
-        if command.startswith("/paper_") and len(command) > len("/paper_"):
-            return self._paper(text.split()[0].split("@", 1)[0][len("/paper_") :])
-        if command == "/start":
-            return render.start_doc(len(self.index))
-        if command == "/help":
-            return render.help_doc()
-        if command == "/search":
-            return self._search(argument, 0) if argument else render.usage_doc("search")
-        if command == "/paper":
-            return self._paper(argument) if argument else render.usage_doc("paper")
-        if command == "/similar":
-            return self._similar(argument) if argument else render.usage_doc("similar")
-        if command == "/random":
-            papers = self.index.papers
-            return render.paper_doc(random.choice(papers)) if papers else None
-        if command == "/stats":
-            return render.stats_doc(self.index.stats())
-        if command in ("/next", "/prev") and self.question:
-            step = self.per_page if command == "/next" else -self.per_page
+        if name in PAGE_COMMANDS and self.question:
+            step = self.per_page if name == "next" else -self.per_page
             return self._search(self.question, max(0, self.offset + step))
-        return render.unknown_command_doc()
+        if name not in COMMAND_NAMES:
+            return render.unknown_command_doc()
+        if command(name).usage and not argument:
+            return render.usage_doc(name)
+        answer: Callable[[str], Doc | None] = getattr(self, ANSWER_PREFIX + name)
+        return answer(argument)
+
+    def _command_start(self, _argument: str) -> Doc:
+        return render.start_doc(len(self.index))
+
+    def _command_help(self, _argument: str) -> Doc:
+        return render.help_doc()
+
+    def _command_search(self, argument: str) -> Doc:
+        return self._search(argument, 0)
+
+    def _command_random(self, _argument: str) -> Doc | None:
+        papers = self.index.papers
+        return render.paper_doc(random.choice(papers)) if papers else None
+
+    def _command_stats(self, _argument: str) -> Doc:
+        return render.stats_doc(self.index.stats())
 
     def _search(self, question: str, offset: int) -> Doc:
-        question = question[:MAX_QUESTION_CHARS]
+        question = question[:MAX_QUERY_CHARS]  # the analyzer's cut, as in Telegram
         result = self.index.search(question, limit=self.per_page, offset=offset)
         if result.hits:
             self.question, self.offset = question, offset
@@ -75,11 +87,11 @@ class ConsoleSession:
             doc = Doc((*doc.blocks, (render.Span(f"More: {' '.join(more)}"),)), doc.keyboard)
         return doc
 
-    def _paper(self, paper_id: str) -> Doc:
+    def _command_paper(self, paper_id: str) -> Doc:
         found = self.index.get(paper_id)
         return render.paper_doc(found) if found else render.not_found_doc(paper_id)
 
-    def _similar(self, paper_id: str) -> Doc:
+    def _command_similar(self, paper_id: str) -> Doc:
         found = self.index.get(paper_id)
         if found is None:
             return render.not_found_doc(paper_id)
@@ -95,19 +107,17 @@ def run_console(
     """Read questions from stdin until EOF or /quit; print answers. Returns the exit code."""
     stdin = stdin or sys.stdin
     stdout = stdout or sys.stdout
-    per_page = 5
     try:
         settings = load_settings()
-        per_page = settings.results_per_page
-        paths = list(corpus_paths) if corpus_paths else list(settings.corpus)
-        report, index = load_corpus_and_index(paths, settings.index_cache_dir)
+        paths = runtime.corpus_paths(settings, corpus_paths)
+        report, index = runtime.load_index(paths, settings.index_cache_dir)
+    except runtime.EmptyCorpusError:
+        print("Cannot start the console: the corpus has no papers.", file=sys.stderr)
+        return 2
     except (ConfigError, CorpusError) as exc:
         print(f"Cannot start the console: {exc}", file=sys.stderr)
         return 2
-    if not report.papers:
-        print("Cannot start the console: the corpus has no papers.", file=sys.stderr)
-        return 2
-    session = ConsoleSession(index, per_page=per_page)
+    session = ConsoleSession(index, per_page=settings.results_per_page)
     interactive = stdin.isatty()
     ansi = stdout.isatty()
     print(
@@ -136,3 +146,11 @@ def run_console(
     if interactive:
         print(file=stdout)
     return 0
+
+
+ANSWER_PREFIX = "_command_"
+"""ConsoleSession answers `/name` with its method `_command_<name>(argument)`."""
+
+_missing = sorted(n for n in COMMAND_NAMES if not hasattr(ConsoleSession, ANSWER_PREFIX + n))
+if _missing:  # a real check at import, not an assert
+    raise RuntimeError(f"the console has no answer for {_missing}")

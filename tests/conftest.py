@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from fake_bot_api import FakeBotApi
 
 from bot.config import DEFAULT_CORPUS, Settings
 from bot.corpus import Paper, load_corpus
 from bot.search import Index
+from testkit.fake_bot_api import FakeBotApi
 
 
 @pytest.fixture(scope="session")
@@ -34,7 +34,7 @@ def fake_api() -> Iterator[FakeBotApi]:
 @pytest.fixture
 def app(fake_api: FakeBotApi, index: Index):  # -> telegram.ext.Application
     """The real bot Application talking to `fake_api`; use `async with app:`."""
-    from bot.app import build_application
+    from bot.tg.app import build_application
 
     settings = Settings(token=fake_api.token, api_base_url=fake_api.base_url)
     return build_application(settings, index)

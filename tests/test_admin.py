@@ -13,15 +13,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from fake_bot_api import FakeBotApi, Updates, parse_html
 from telegram import Update
 from telegram.ext import Application
 from test_webhook import clean_env
 
-from bot import admin, handlers
-from bot.app import build_application
 from bot.config import DEFAULT_CORPUS, Settings
 from bot.search import Index
+from bot.tg import admin
+from bot.tg.app import build_application
+from testkit.fake_bot_api import FakeBotApi, Updates, parse_html
 
 ADMIN = 1001
 STRANGER = 2002
@@ -83,8 +83,8 @@ async def test_admin_reload_swaps_in_the_new_corpus(fake_api, index, corpus_dir)
         await feed(app, updates.message("quokkaformer tabular attention", chat_id=ADMIN))
     _reloading, outcome, answer = texts_to(fake_api, ADMIN)
     assert outcome.startswith(f"Reloaded: {len(index) + 1} papers indexed in ")
-    assert app.bot_data[handlers.INDEX] is not index
-    assert app.bot_data[handlers.INDEX].get("quokka1") is not None
+    assert app.bot_data.index is not index
+    assert app.bot_data.index.get("quokka1") is not None
     assert "Quokkaformer" in answer.split("\n\n")[1]
 
 
@@ -96,7 +96,7 @@ async def test_broken_corpus_keeps_the_old_index_and_tells_the_admin(
     async with app:
         await feed(app, Updates().message("/reload", chat_id=ADMIN))
     [call] = [c for c in fake_api.calls_of("sendMessage") if c.params.get("parse_mode") == "HTML"]
-    assert app.bot_data[handlers.INDEX] is index
+    assert app.bot_data.index is index
     plain = parse_html(call.params["text"])  # the fake server accepted the escaped error
     assert f"still serving the previous {len(index)} papers" in plain
     assert "broken.jsonl:1" in plain and "malformed JSON" in plain
@@ -111,7 +111,7 @@ async def test_non_admin_reload_is_refused_and_nothing_happens(
     async with app:
         await feed(app, Updates().message(text, chat_id=STRANGER))
     assert texts_to(fake_api, STRANGER) == [admin.NOT_ALLOWED]  # not also "unknown command"
-    assert app.bot_data[handlers.INDEX] is index
+    assert app.bot_data.index is index
 
 
 async def test_reload_of_another_bot_is_ignored(fake_api, index, corpus_dir) -> None:
@@ -142,7 +142,7 @@ async def test_questions_are_answered_from_the_old_index_during_a_rebuild(
         reload = asyncio.create_task(feed(app, updates.message("/reload", chat_id=ADMIN)))
         assert await asyncio.to_thread(building.wait, 30)
         await feed(app, updates.message("quokkaformer", chat_id=3003))  # mid-rebuild
-        assert app.bot_data[handlers.INDEX] is index
+        assert app.bot_data.index is index
         finish.set()
         await reload
         await feed(app, updates.message("quokkaformer", chat_id=3004))

@@ -5,29 +5,29 @@ from __future__ import annotations
 import logging
 
 import pytest
-from fake_bot_api import FakeBotApi
 
-from bot import render
-from bot.app import SET_COMMANDS_TASK, post_init
+from bot.commands import COMMANDS
+from bot.tg.app import post_init
+from testkit.fake_bot_api import FakeBotApi
 
 
 async def test_post_init_registers_the_command_menu(app, fake_api: FakeBotApi) -> None:
     async with app:
         await post_init(app)
-        await app.bot_data[SET_COMMANDS_TASK]
+        await app.bot_data.set_commands_task
     [call] = fake_api.calls_of("setMyCommands")
     assert call.ok
-    assert [c["command"] for c in call.params["commands"]] == [c for c, _ in render.COMMANDS]
+    assert [c["command"] for c in call.params["commands"]] == [c.name for c in COMMANDS]
 
 
 async def test_a_refused_command_menu_is_logged_and_the_bot_goes_on(
     app, fake_api: FakeBotApi, caplog: pytest.LogCaptureFixture
 ) -> None:
     fake_api.fail_next("setMyCommands", code=400, description="Bad Request: commands refused")
-    with caplog.at_level(logging.ERROR, logger="bot.app"):
+    with caplog.at_level(logging.ERROR, logger="bot.tg.app"):
         async with app:
             await post_init(app)
-            await app.bot_data[SET_COMMANDS_TASK]  # does not raise
+            await app.bot_data.set_commands_task  # does not raise
             me = await app.bot.get_me()
     assert "Could not register the command menu" in caplog.text
     assert me.username == fake_api.bot["username"]

@@ -13,6 +13,7 @@ import pytest
 
 from bot import cli
 from bot.corpus import Paper
+from bot.render.console import marked_snippet
 from bot.search import Hit, Snippet
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
@@ -125,7 +126,7 @@ def test_no_color_on_a_terminal_gets_guillemets(monkeypatch: pytest.MonkeyPatch)
 def test_marks_become_emphasis(marks: tuple[tuple[int, int], ...], expected: str) -> None:
     paper = Paper(id="1", title="t", abstract="one two three")
     hit = Hit(paper=paper, score=1.0, snippet=Snippet(text="one two three", marks=marks))
-    assert cli._marked(hit, ("[", "]")) == expected
+    assert marked_snippet(hit, ("[", "]")) == expected
 
 
 def test_corpus_option_reads_another_corpus(
@@ -203,16 +204,16 @@ def test_bad_arguments_exit_2(argv: list[str], capsys: pytest.CaptureFixture[str
 
 @pytest.fixture
 def fake_app(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, object]]:
-    """Replace bot.app with a module whose `run` records its calls."""
+    """Replace bot.tg.app with a module whose `run` records its calls."""
     calls: list[dict[str, object]] = []
-    module = types.ModuleType("bot.app")
+    module = types.ModuleType("bot.tg.app")
 
     def run(*, webhook: bool = False) -> int:
         calls.append({"webhook": webhook})
         return 0
 
     module.run = run  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "bot.app", module)
+    monkeypatch.setitem(sys.modules, "bot.tg.app", module)
     return calls
 
 
@@ -259,3 +260,45 @@ def test_python_m_bot_exit_code_and_stderr_for_missing_corpus() -> None:
     assert "/no/such/corpus: no such file or directory" in done.stderr
     assert "Traceback" not in done.stderr
     assert done.stdout == ""
+
+
+def test_search_reads_corpus_from_dotenv_like_console_and_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    rows = [
+        {"id": "alpha_1", "title": "Gravel roads", "abstract": "Gravel roads erode under rain."},
+        {"id": "beta_2", "title": "Orchids", "abstract": "Orchids bloom in humid forests."},
+        {"id": "gamma_3", "title": "Comets", "abstract": "Comets shed dust near the sun."},
+        {"id": "delta_4", "title": "Bees", "abstract": "Bees dance to share food sites."},
+        {"id": "eps_5", "title": "Tides", "abstract": "Tides follow the moon's pull."},
+    ]
+    corpus = tmp_path / "c.jsonl"
+    corpus.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    (tmp_path / ".env").write_text(f"CORPUS={corpus}\n")
+    monkeypatch.delenv("CORPUS", raising=False)
+    monkeypatch.chdir(tmp_path)
+    [answer] = search_json(capsys, "orchids humid forests")
+    assert answer["results"][0]["id"] == "beta_2"
+
+
+def test_search_reports_a_bad_setting_without_a_traceback(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("RESULTS_PER_PAGE", "many")
+    assert cli.main(["search", "anything"]) == 2
+    err = capsys.readouterr().err
+    assert "RESULTS_PER_PAGE" in err and "Traceback" not in err
+
+
+def test_run_leaves_tornado_to_ptb(fake_app: list[dict[str, object]]) -> None:
+    before = sys.modules.get("tornado", "absent")
+    assert cli.main([]) == 0
+    assert sys.modules.get("tornado", "absent") is before  # no sys.modules patching
+
+
+def test_polling_does_not_import_the_webhook_server() -> None:
+    code = "import sys, bot.tg.app; assert 'bot.tg.webhook' not in sys.modules"
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=REPO_ROOT, capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr

@@ -11,9 +11,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from fake_bot_api import DEFAULT_TOKEN, ApiCall, FakeBotApi, Updates, parse_html, utf16_len
 
 from bot import render
+from bot.commands import COMMANDS
+from testkit.fake_bot_api import DEFAULT_TOKEN, ApiCall, FakeBotApi, Updates, parse_html, utf16_len
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 PARAPHRASE = "neural network that compiles into a decision tree with if-else rules"
@@ -101,9 +102,9 @@ def assert_telegram_would_accept(call: ApiCall) -> None:
 
 def test_commands_are_registered_at_start(running_bot: RunningBot) -> None:
     [call] = running_bot.api.wait_for("setMyCommands")
-    assert [(c["command"], c["description"]) for c in call.params["commands"]] == list(
-        render.COMMANDS
-    )
+    assert [(c["command"], c["description"]) for c in call.params["commands"]] == [
+        (c.name, c.description) for c in COMMANDS
+    ]
 
 
 def test_question_gets_the_right_paper_in_html_telegram_accepts(running_bot: RunningBot) -> None:

@@ -13,12 +13,13 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import pytest
-from fake_bot_api import DEFAULT_TOKEN, ApiCall, FakeBotApi, Updates
 from telegram import Update
 from telegram.ext import Application
 from test_webhook import clean_env
 
-from bot import faults, handlers, render
+from bot import render
+from bot.tg import transport
+from testkit.fake_bot_api import DEFAULT_TOKEN, ApiCall, FakeBotApi, Updates
 
 PARAPHRASE = "neural network that compiles into a decision tree with if-else rules"
 SECRET = "polling-mode-secret-0123456789"
@@ -168,10 +169,10 @@ def test_sanitize_replaces_only_the_unusable_update() -> None:
     good = Updates().message("hello", chat_id=5)
     good["update_id"] = 1
     body = {"ok": True, "result": [good, {"update_id": 2, "message": {"text": "x"}}]}
-    cleaned = json.loads(faults.sanitize_updates(json.dumps(body).encode()))
+    cleaned = json.loads(transport.sanitize_updates(json.dumps(body).encode()))
     assert cleaned["result"] == [good, {"update_id": 2}]
     untouched = json.dumps({"ok": True, "result": [good]}).encode()
-    assert faults.sanitize_updates(untouched) is untouched
+    assert transport.sanitize_updates(untouched) is untouched
 
 
 # ------------------------------------------------------------------ edits and blocked users
@@ -240,7 +241,7 @@ async def test_other_errors_still_reach_the_generic_handler(
         def search(self, *args: Any, **kwargs: Any) -> Any:
             raise RuntimeError(f"index exploded near {DEFAULT_TOKEN}")
 
-    app.bot_data[handlers.INDEX] = Exploding()
+    app.bot_data.index = Exploding()
     async with app:
         await feed(app, updates.message("diffusion"))
     [call] = fake_api.calls_of("sendMessage")

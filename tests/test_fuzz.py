@@ -20,13 +20,13 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from fake_bot_api import parse_html, utf16_len
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bot import render
 from bot.corpus import CorpusError, Paper, clean_abstract, clean_title, derive_title, load_corpus
 from bot.search import Index, analyze, analyze_query, analyze_spans
+from testkit.fake_bot_api import parse_html, utf16_len
 
 for _name, _examples in (("fast", 150), ("ci", 1_000), ("long", 10_000)):
     settings.register_profile(

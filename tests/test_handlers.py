@@ -7,12 +7,13 @@ import threading
 from typing import Any
 
 import pytest
-from fake_bot_api import ApiCall, FakeBotApi, Updates, parse_html
 from telegram import Update
 from telegram.ext import Application, CommandHandler
 
-from bot import handlers, render
+from bot import render
+from bot.commands import COMMANDS
 from bot.search import Index
+from testkit.fake_bot_api import ApiCall, FakeBotApi, Updates, parse_html
 
 PARAPHRASE = "neural network that compiles into a decision tree with if-else rules"
 PARAPHRASE_PAPER = "1"  # ArbNN: Arboreal Neural Networks, in the seed corpus
@@ -57,7 +58,7 @@ async def test_help_lists_every_registered_command(app, fake_api, updates) -> No
     async with app:
         await feed(app, updates.message("/help"))
     [text] = texts(fake_api)
-    assert registered == {command for command, _ in render.COMMANDS}
+    assert registered == {command.name for command in COMMANDS}
     for command in registered:
         assert f"/{command} —" in text
 
@@ -345,7 +346,7 @@ class RecordingIndex:
 
 async def test_search_runs_off_the_event_loop_thread(app, fake_api, updates, index) -> None:
     recording = RecordingIndex(index)
-    app.bot_data[handlers.INDEX] = recording
+    app.bot_data.index = recording
     async with app:
         await feed(app, updates.message("diffusion models"), updates.inline("diffusion"))
     assert len(recording.threads) == 2
@@ -360,7 +361,7 @@ class BrokenIndex(RecordingIndex):
 async def test_errors_are_logged_with_update_id_and_the_user_told(
     app, fake_api, updates, index, caplog
 ) -> None:
-    app.bot_data[handlers.INDEX] = BrokenIndex(index)
+    app.bot_data.index = BrokenIndex(index)
     caplog.set_level(logging.ERROR)
     async with app:
         await app.process_update(

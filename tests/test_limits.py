@@ -5,15 +5,16 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from fake_bot_api import FakeBotApi, Updates
 from telegram import Update
 from telegram.ext import Application
 
-from bot import handlers, limits
-from bot.app import build_application
 from bot.config import Settings
-from bot.limits import LruCache, RateLimiter, Verdict
 from bot.search import Index
+from bot.tg import limits
+from bot.tg.app import build_application
+from bot.tg.handlers.search import MAX_QUESTION_CHARS
+from bot.tg.limits import RateLimiter, Verdict
+from testkit.fake_bot_api import FakeBotApi, Updates
 
 
 class Clock:
@@ -50,15 +51,6 @@ def test_limiter_memory_is_bounded() -> None:
     for user in range(10_000):
         limiter.check(user)
     assert len(limiter) == 100
-
-
-def test_lru_cache_forgets_the_least_recently_used() -> None:
-    cache: LruCache[str, int] = LruCache(2)
-    cache.put("a", 1)
-    cache.put("b", 2)
-    assert cache.get("a") == 1
-    cache.put("c", 3)
-    assert cache.get("b") is None and cache.get("a") == 1 and len(cache) == 2
 
 
 @pytest.mark.parametrize(
@@ -132,7 +124,7 @@ class CountingIndex:
 
 async def test_inline_answers_are_cached_per_normalised_query(app, fake_api, index) -> None:
     counting = CountingIndex(index)
-    app.bot_data[handlers.INDEX] = counting
+    app.bot_data.index = counting
     updates = Updates()
     async with app:
         await feed(
@@ -143,7 +135,7 @@ async def test_inline_answers_are_cached_per_normalised_query(app, fake_api, ind
         )
         assert counting.searches == 2
         replacement = CountingIndex(index)  # what a reload does: a new index object
-        app.bot_data[handlers.INDEX] = replacement
+        app.bot_data.index = replacement
         await feed(app, updates.inline("graph neural networks"))
     assert replacement.searches == 1  # the cache belonged to the old index
     first, second, _, fourth = fake_api.calls_of("answerInlineQuery")
@@ -160,7 +152,7 @@ async def test_long_messages_are_cut_before_analysis(app, fake_api, index) -> No
         return index.search(query, **kwargs)
 
     counting.search = recording_search  # type: ignore[method-assign]
-    app.bot_data[handlers.INDEX] = counting
+    app.bot_data.index = counting
     async with app:
         await feed(app, Updates().message("diffusion " * 5000))
-    assert len(seen) == 1 and len(seen[0]) == handlers.MAX_QUESTION_CHARS
+    assert len(seen) == 1 and len(seen[0]) == MAX_QUESTION_CHARS

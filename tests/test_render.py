@@ -2,13 +2,21 @@
 
 from __future__ import annotations
 
+import inspect
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
-from fake_bot_api import HtmlError, parse_html, utf16_len
 from telegram import constants
 
 from bot import render
+from bot.commands import COMMANDS
 from bot.corpus import Paper
 from bot.search import Hit, IndexStats, SearchResult, Snippet
+from testkit.fake_bot_api import HtmlError, parse_html, utf16_len
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
 
 
 def make_paper(paper_id: str = "12", **fields: object) -> Paper:
@@ -215,14 +223,14 @@ def test_questions_that_find_nothing_get_a_matching_hint(query, terms, kind) -> 
 
 def test_help_lists_every_command() -> None:
     [message] = render.to_html(render.help_doc())
-    for command, _description in render.COMMANDS:
-        assert f"/{command} — " in message.text
+    for command in COMMANDS:
+        assert f"/{command.name} — " in message.text
 
 
 def test_commands_fit_bot_command_limits() -> None:
-    for command, description in render.COMMANDS:
-        assert command.islower() and len(command) <= render.MAX_COMMAND_CHARS
-        assert 1 <= len(description) <= render.MAX_COMMAND_DESCRIPTION_CHARS
+    for command in COMMANDS:
+        assert command.name.islower() and len(command.name) <= render.MAX_COMMAND_CHARS
+        assert 1 <= len(command.description) <= render.MAX_COMMAND_DESCRIPTION_CHARS
 
 
 def test_paper_card_has_links_id_and_similar_button() -> None:
@@ -282,3 +290,58 @@ def test_example_questions_find_papers_in_the_seed_corpus(index) -> None:
     for example in render.EXAMPLE_QUESTIONS:
         result = index.search(example, limit=3)
         assert result.hits and result.confident, example
+
+
+@pytest.mark.parametrize(
+    ("marks", "expected"),
+    [
+        pytest.param(((0, 3), (4, 7)), [(0, 7)], id="whitespace-gap-merged"),
+        pytest.param(((4, 7), (0, 3)), [(0, 7)], id="unsorted"),
+        pytest.param(((0, 3), (8, 13)), [(0, 3), (8, 13)], id="word-between-kept-apart"),
+        pytest.param(((0, 3), (2, 5)), [(0, 3)], id="overlap-dropped"),
+        pytest.param(((8, 99), (-1, 2), (5, 5)), [], id="out-of-range-and-empty-dropped"),
+    ],
+)
+def test_merge_marks(marks: tuple[tuple[int, int], ...], expected: list[tuple[int, int]]) -> None:
+    assert render.merge_marks("one two three", marks) == expected
+
+
+@pytest.mark.parametrize(
+    ("paper_id", "tappable"),
+    [
+        pytest.param("1", True, id="short"),
+        pytest.param("a" * 26, True, id="longest-command"),
+        pytest.param("a" * 27, False, id="too-long-for-a-command"),
+        pytest.param("2024.123-x", False, id="not-command-characters"),
+    ],
+)
+def test_paper_command_and_shortcut_follow_one_rule(paper_id: str, tappable: bool) -> None:
+    command = render.paper_command(paper_id)
+    assert command.startswith("/paper_") is tappable
+    parsed = render.parse_paper_shortcut(f"/paper_{paper_id}@icml_papers_bot")
+    assert (parsed == (paper_id, "icml_papers_bot")) is tappable
+    assert len(command.split()[0]) - 1 <= render.MAX_COMMAND_CHARS or not tappable
+
+
+def test_oversized_callback_data_raises_even_under_python_O() -> None:
+    code = (
+        "from bot import render\n"
+        "try:\n"
+        "    render.page_data(0, key='k' * 100)\n"
+        "except render.CallbackDataError:\n"
+        "    raise SystemExit(0)\n"
+        "raise SystemExit(1)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-O", "-c", code], cwd=REPO_ROOT, capture_output=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+
+
+def test_render_all_lists_exactly_its_public_names() -> None:
+    public = {
+        name
+        for name in dir(render)
+        if not name.startswith("_") and not inspect.ismodule(getattr(render, name))
+    }
+    assert sorted(render.__all__) == sorted(public)

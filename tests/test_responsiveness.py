@@ -6,11 +6,11 @@ import asyncio
 import threading
 from typing import Any
 
-from fake_bot_api import FakeBotApi, Updates
 from telegram import Update
 
-from bot import handlers
 from bot.search import Index, SearchResult
+from bot.tg.state import SEARCH_THREADS
+from testkit.fake_bot_api import FakeBotApi, Updates
 
 WAIT = 15.0  # seconds; a bound for waits on events, never a timing assertion
 
@@ -51,7 +51,7 @@ class BlockingIndex:
 
 async def test_start_is_answered_while_searches_are_busy(app, fake_api: FakeBotApi, index) -> None:
     blocking = BlockingIndex(index)
-    app.bot_data[handlers.INDEX] = blocking
+    app.bot_data.index = blocking
     updates = Updates()
     question_chats = [3001, 3002, 3003]
     async with app:
@@ -74,11 +74,11 @@ async def test_start_is_answered_while_searches_are_busy(app, fake_api: FakeBotA
             await app.process_update(start)
             answered = {c.params["chat_id"] for c in fake_api.calls_of("sendMessage")}
             assert answered == {3999}  # /start answered, every question still searching
-            assert blocking.inside == handlers.SEARCH_THREADS  # the others wait their turn
+            assert blocking.inside == SEARCH_THREADS  # the others wait their turn
         finally:
             blocking.release.set()
             await asyncio.gather(*tasks)
     answered = [c.params["chat_id"] for c in fake_api.calls_of("sendMessage")]
     assert sorted(answered) == sorted([*question_chats, 3999])
     assert blocking.calls == len(question_chats)
-    assert blocking.most_inside == handlers.SEARCH_THREADS
+    assert blocking.most_inside == SEARCH_THREADS

@@ -14,9 +14,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from fake_bot_api import DEFAULT_TOKEN, ApiCall, FakeBotApi, Updates
 
-from bot.app import ALLOWED_UPDATES
+from bot.tg.app import ALLOWED_UPDATES
+from testkit.fake_bot_api import DEFAULT_TOKEN, ApiCall, FakeBotApi, Updates
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 SECRET = "wh-Secret_0123456789abcdefDEADbeef"

@@ -1,7 +1,7 @@
 """Operator controls: `/reload` and SIGHUP swap in a fresh index; `ALLOWED_CHAT_IDS` gate.
 
 A reload reads the corpus and builds the index in a worker thread while the old index
-keeps answering, then replaces `bot_data[INDEX]` in one assignment: a handler sees the
+keeps answering, then replaces `BotState.index` in one assignment: a handler sees the
 old index or the new one, never a mix. A broken corpus leaves the old index serving and
 the admin gets the loader's error. Reloads run one at a time.
 """
@@ -14,7 +14,6 @@ import logging
 import re
 import signal
 import time
-from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,27 +24,22 @@ from telegram.error import TelegramError
 from telegram.ext import (
     Application,
     ApplicationHandlerStop,
-    ContextTypes,
     MessageHandler,
     TypeHandler,
     filters,
 )
 
-from bot import handlers, render
+from bot import render
 from bot.config import Settings
 from bot.corpus import CorpusError
-from bot.search import Index, load_corpus_and_index
+from bot.runtime import load_index
+from bot.search import Index
+from bot.tg.state import BotState, Context
 
 logger = logging.getLogger(__name__)
 
-# bot_data keys
-SETTINGS = "settings"
-RELOAD_LOCK = "reload_lock"
-REFUSED_CHATS = "refused_chats"
-
 ACCESS_GROUP = -2  # handler group: the chat gate runs before everything
 ADMIN_GROUP = -1  # handler group: admin commands, before the public handlers
-MAX_REFUSED_CHATS = 10_000  # ours: chats remembered as already refused (LRU)
 MAX_ERROR_CHARS = 600  # ours: a reload error shown to admins; escaped, well under 4096
 NOT_ALLOWED = "Sorry, this command is for the bot's admins only. Nothing was changed."
 PRIVATE_BOT = (
@@ -83,9 +77,7 @@ def _error_text(error: str) -> str:
 
 def _load_and_build(paths: Sequence[Path], cache_dir: Path | None = None) -> Index:
     """Read the corpus and index it, through the index cache (runs in a worker thread)."""
-    report, index = load_corpus_and_index(paths, cache_dir)
-    if not report.papers:
-        raise CorpusError(", ".join(map(str, paths)), None, "no papers found")
+    report, index = load_index(paths, cache_dir)
     for line in report.skipped:
         logger.warning("Skipped %s", line)
     return index
@@ -93,19 +85,19 @@ def _load_and_build(paths: Sequence[Path], cache_dir: Path | None = None) -> Ind
 
 async def reload_index(application: Application) -> ReloadOutcome:
     """Rebuild the index from the configured corpus and swap it in; never raises CorpusError."""
-    settings: Settings = application.bot_data[SETTINGS]
-    lock: asyncio.Lock = application.bot_data.setdefault(RELOAD_LOCK, asyncio.Lock())
-    async with lock:
+    state: BotState = application.bot_data
+    settings = state.settings
+    async with state.reload_lock:
         started = time.perf_counter()
         try:
             index = await asyncio.to_thread(
                 _load_and_build, settings.corpus, settings.index_cache_dir
             )
         except (CorpusError, OSError) as exc:
-            old = application.bot_data[handlers.INDEX]
-            logger.warning("Reload failed, still serving %d papers: %s", len(old), exc)
-            return ReloadOutcome(False, len(old), time.perf_counter() - started, str(exc))
-        application.bot_data[handlers.INDEX] = index  # the one swap
+            old = len(state.index) if state.index is not None else 0
+            logger.warning("Reload failed, still serving %d papers: %s", old, exc)
+            return ReloadOutcome(False, old, time.perf_counter() - started, str(exc))
+        state.index = index  # the one swap
         seconds = time.perf_counter() - started
         logger.info("Reloaded the corpus: %d papers in %.2f s", len(index), seconds)
         return ReloadOutcome(True, len(index), seconds)
@@ -117,10 +109,10 @@ def is_admin(update: Update, settings: Settings) -> bool:
     return user is not None and user.id in settings.admin_user_ids
 
 
-async def reload_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def reload_command(update: Update, context: Context) -> None:
     """Rebuild the index on /reload, for admins only; others are told no."""
     message = update.effective_message
-    settings: Settings = context.bot_data[SETTINGS]
+    settings = context.bot_data.settings
     if message is None:
         raise ApplicationHandlerStop
     if not is_admin(update, settings):
@@ -138,7 +130,7 @@ async def reload_on_signal(application: Application) -> None:
     """Reload after SIGHUP and tell each admin the outcome (best effort)."""
     logger.info("SIGHUP: reloading the corpus")
     outcome = await reload_index(application)
-    settings: Settings = application.bot_data[SETTINGS]
+    settings = application.bot_data.settings
     for admin_id in sorted(settings.admin_user_ids):
         try:
             await application.bot.send_message(
@@ -196,21 +188,17 @@ def _served(update: Update, settings: Settings) -> bool:
     return user is not None and user.id in settings.allowed_chat_ids
 
 
-def _first_refusal(context: ContextTypes.DEFAULT_TYPE, chat_id: int) -> bool:
+def _first_refusal(context: Context, chat_id: int) -> bool:
     """True the first time `chat_id` is refused (remembered in a bounded LRU)."""
-    refused: OrderedDict[int, None] = context.bot_data.setdefault(REFUSED_CHATS, OrderedDict())
-    if chat_id in refused:
-        refused.move_to_end(chat_id)
-        return False
-    refused[chat_id] = None
-    while len(refused) > MAX_REFUSED_CHATS:
-        refused.popitem(last=False)
-    return True
+    refused = context.bot_data.refused_chats
+    first = chat_id not in refused
+    refused.put(chat_id, None)  # seen again: most recent
+    return first
 
 
-async def access_gate(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def access_gate(update: Update, context: Context) -> None:
     """Stop updates from chats outside ALLOWED_CHAT_IDS; refuse each chat politely once."""
-    settings: Settings = context.bot_data[SETTINGS]
+    settings = context.bot_data.settings
     if _served(update, settings):
         return
     user = update.effective_user
@@ -234,9 +222,8 @@ async def access_gate(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
     raise ApplicationHandlerStop
 
 
-def install(application: Application, settings: Settings) -> None:
+def install(application: Application) -> None:
     """Add the chat gate and the admin commands to `application`."""
-    application.bot_data[SETTINGS] = settings
     application.add_handler(TypeHandler(Update, access_gate), group=ACCESS_GROUP)
     # A MessageHandler, not a CommandHandler: admin commands stay out of the public
     # command table (/help, set_my_commands).

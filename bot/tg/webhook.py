@@ -32,7 +32,6 @@ from telegram import Update
 from telegram.ext import Application
 from tornado.httpserver import HTTPServer
 
-from bot import handlers
 from bot.config import ConfigError, Settings
 
 logger = logging.getLogger(__name__)
@@ -159,7 +158,7 @@ class HealthHandler(_JsonHandler):
 
     def get(self) -> None:
         """200 with the paper count when an index is loaded, else 503."""
-        index = self.bot_app.bot_data.get(handlers.INDEX)
+        index = self.bot_app.bot_data.index
         loaded = index is not None
         self.reply(
             200 if loaded else 503,

@@ -1,0 +1,67 @@
+"""Doc -> console text: the same blocks as plain text, emphasis as ANSI or given marks."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from bot.render.doc import Block, Doc, Span
+from bot.render.html import SEPARATOR
+from bot.render.text import sendable
+from bot.render.views import snippet_block
+
+if TYPE_CHECKING:
+    from bot.search import Hit, SearchResult
+
+ANSI_BOLD = "\033[1m"
+ANSI_ITALIC = "\033[3m"
+ANSI_RESET = "\033[0m"
+
+
+def _span_console(span: Span, ansi: bool, marks: tuple[str, str] | None) -> str:
+    text = span.text
+    if span.style == "a" and span.href and span.href != text:
+        text = span.href
+    text = sendable(text)  # a terminal acts on controls; print() fails on lone surrogates
+    if marks is not None and span.style == "mark":
+        return f"{marks[0]}{text}{marks[1]}"
+    if not ansi:
+        return text
+    if span.style in ("b", "mark"):
+        return f"{ANSI_BOLD}{text}{ANSI_RESET}"
+    if span.style == "i":
+        return f"{ANSI_ITALIC}{text}{ANSI_RESET}"
+    return text
+
+
+def to_console(doc: Doc, *, ansi: bool = False, marks: tuple[str, str] | None = None) -> str:
+    """Plain text for a terminal: same blocks, bold/italic as ANSI when `ansi`.
+
+    marks: wrap highlighted (`mark`) spans in these instead, e.g. `("«", "»")` for a pipe.
+    """
+    return SEPARATOR.join(
+        "".join(_span_console(span, ansi, marks) for span in block) for block in doc.blocks
+    )
+
+
+def marked_snippet(hit: Hit, marks: tuple[str, str]) -> str:
+    """The snippet with its matched spans wrapped in `marks`."""
+    return to_console(Doc((snippet_block(hit),)), marks=marks)
+
+
+def results_text(result: SearchResult, marks: tuple[str, str]) -> str:
+    """`python -m bot search` results for a person: title, id, score, marked snippet, links."""
+    header: Block = (Span(f"Query: {result.query}"),)
+    if not result.hits:
+        return to_console(Doc(((*header, Span("\n  No papers matched.")),))) + "\n"
+    if not result.confident:
+        header += (Span("\n  Nothing matched well; the closest papers:"),)
+    blocks = [header]
+    for rank, hit in enumerate(result.hits, start=result.offset + 1):
+        paper = hit.paper
+        spans = [
+            Span(f"{rank}. {paper.title}\n   id {paper.id} · score {hit.score:.2f}\n   "),
+            *snippet_block(hit),
+        ]
+        spans += [Span(f"\n   {link}") for link in paper.links]
+        blocks.append(tuple(spans))
+    return to_console(Doc(tuple(blocks)), marks=marks) + "\n"

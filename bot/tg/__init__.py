@@ -1,0 +1,1 @@
+"""The Telegram side: the Application, its typed state, handlers, admin, limits, webhook."""

@@ -1,0 +1,249 @@
+"""The PTB Application: builder chain, handler table, and the `run` entry point."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import signal
+import ssl
+import sys
+import time
+from types import FrameType
+from typing import TYPE_CHECKING
+
+from telegram import Update
+from telegram.error import InvalidToken
+from telegram.ext import (
+    AIORateLimiter,
+    Application,
+    ApplicationBuilder,
+    CallbackQueryHandler,
+    InlineQueryHandler,
+    MessageHandler,
+    filters,
+)
+
+from bot.config import ConfigError, Settings, load_settings
+from bot.corpus import CorpusError
+from bot.logs import configure_logging, redact
+from bot.runtime import EmptyCorpusError, load_index
+from bot.search import Index
+from bot.tg import admin, commands, errors, transport
+from bot.tg.handlers import buttons, info, inline, papers, search
+from bot.tg.state import CONTEXT_TYPES, BotState
+
+if TYPE_CHECKING:
+    from bot.tg.webhook import WebhookConfig
+
+logger = logging.getLogger(__name__)
+
+RATE_LIMIT_RETRIES = 3  # ours: RetryAfter (429) retries before a send gives up
+CONCURRENT_UPDATES = 32  # ours: updates handled at once; handlers share only bot_data
+ALLOWED_UPDATES = (
+    Update.MESSAGE,
+    Update.EDITED_MESSAGE,
+    Update.CALLBACK_QUERY,
+    Update.INLINE_QUERY,
+)
+"""The update types the handlers below use; Telegram need not send others."""
+
+NO_TOKEN_MESSAGE = """\
+No Telegram bot token: TELEGRAM_BOT_TOKEN is not set.
+
+  1. In Telegram, open @BotFather, send /newbot and follow the steps; it replies with
+     a token like 123456789:AAH... .
+  2. Put it in a file named .env in this folder:
+         TELEGRAM_BOT_TOKEN=123456789:AAH...
+     (see .env.example for the other settings), or export it in your shell.
+  3. Run `uv run python -m bot` again.
+
+To try the bot without a token, chat with it in the terminal:
+  uv run python -m bot console
+"""
+
+
+async def set_commands(application: Application) -> None:
+    """Register the command menu; a failure is logged, the bot keeps serving."""
+    try:
+        await application.bot.set_my_commands(commands.menu())
+    except Exception:
+        logger.exception("Could not register the command menu (setMyCommands)")
+
+
+async def post_init(application: Application) -> None:
+    """Register the command menu and the SIGHUP reload once the bot is initialised."""
+    state: BotState = application.bot_data
+    # The menu is sent alongside the first getUpdates rather than before it: one round
+    # trip less before the bot polls (Application.create_task would warn: not running yet).
+    state.set_commands_task = asyncio.create_task(set_commands(application), name="set-my-commands")
+    logger.info("Bot @%s is up with %d papers", application.bot.username, len(state.served_index()))
+    admin.watch_sighup(application)
+
+
+async def post_shutdown(application: Application) -> None:
+    """Stop the search thread; PTB has finished every update by now."""
+    state: BotState = application.bot_data
+    executor, state.search_executor = state.search_executor, None
+    if executor is not None:
+        executor.shutdown(wait=False, cancel_futures=True)
+
+
+def build_application(
+    settings: Settings, index: Index, *, tls_context: ssl.SSLContext | None = None
+) -> Application:
+    """An Application for `settings` serving `index`; call `run_polling` or use `async with`.
+
+    tls_context: for the Bot API connections; None makes httpx's default one.
+    """
+    if not settings.token:
+        raise ConfigError("TELEGRAM_BOT_TOKEN", "is not set")
+    api_request, updates_request = transport.bot_api_requests(tls_context)
+    builder = (
+        ApplicationBuilder()
+        .token(settings.token)
+        .context_types(CONTEXT_TYPES)
+        .rate_limiter(AIORateLimiter(max_retries=RATE_LIMIT_RETRIES))
+        .concurrent_updates(CONCURRENT_UPDATES)
+        .request(api_request)
+        .get_updates_request(updates_request)
+        .post_init(post_init)
+        .post_shutdown(post_shutdown)
+    )
+    if settings.api_base_url:
+        builder = builder.base_url(settings.api_base_url)
+    application = builder.build()
+    state: BotState = application.bot_data
+    state.index = index
+    state.settings = settings
+    admin.install(application)  # chat gate and /reload run before the handlers below
+    _add_handlers(application)
+    application.add_error_handler(errors.error_handler)
+    return application
+
+
+def _add_handlers(application: Application) -> None:
+    """The public handler table, in the order PTB tries them."""
+    messages = filters.UpdateType.MESSAGES  # new and edited; never channel posts
+    private = filters.ChatType.PRIVATE
+    groups = filters.ChatType.GROUPS
+    text = filters.TEXT & ~filters.COMMAND
+
+    # Commands, from the one registry, then the tappable /paper_<id>
+    application.add_handlers(commands.command_handlers())
+    application.add_handler(MessageHandler(messages & papers.PAPER_SHORTCUT, papers.paper_shortcut))
+
+    # Questions: any text in private; in groups only what mentions or replies to the bot
+    application.add_handler(MessageHandler(messages & private & text, search.private_text))
+    application.add_handler(
+        MessageHandler(messages & groups & text & search.ADDRESSED_TO_BOT, search.group_text)
+    )
+    application.add_handler(
+        MessageHandler(messages & private & filters.COMMAND, info.unknown_command)
+    )
+    application.add_handler(
+        MessageHandler(
+            filters.UpdateType.MESSAGE & private & ~filters.TEXT & ~filters.StatusUpdate.ALL,
+            search.not_text,
+        )
+    )
+
+    # Buttons and inline mode
+    application.add_handler(CallbackQueryHandler(buttons.button))
+    application.add_handler(InlineQueryHandler(inline.inline_query))
+
+
+def _without_invalid_token_traceback(record: logging.LogRecord) -> bool:
+    """PTB logs a rejected token with a traceback; `run` explains it in one line instead."""
+    if record.exc_info and isinstance(record.exc_info[1], InvalidToken):
+        record.exc_info = None
+        record.exc_text = None
+    return True
+
+
+def _stop_on_sigterm(signum: int, frame: FrameType | None) -> None:
+    raise KeyboardInterrupt
+
+
+def _configure(webhook: bool) -> tuple[Settings, WebhookConfig | None] | int:
+    """Settings, logging and the webhook config; an exit code after explaining a problem."""
+    try:
+        settings = load_settings()
+    except ConfigError as exc:
+        # A mistyped TELEGRAM_API_BASE_URL is echoed, and may hold a pasted token.
+        print(f"Configuration error: {redact(str(exc))}", file=sys.stderr)
+        return 2
+    if not settings.token:
+        print(NO_TOKEN_MESSAGE, file=sys.stderr)
+        return 2
+    configure_logging(settings.log_level, secrets=[settings.token, settings.webhook_secret or ""])
+    if settings.log_level != "DEBUG":
+        for handler in logging.getLogger().handlers:
+            handler.addFilter(_without_invalid_token_traceback)
+    if not (webhook or settings.webhook_url):
+        return settings, None
+    from bot.tg import webhook as webhook_mode  # lazy: tornado is for webhook mode only
+
+    try:
+        return settings, webhook_mode.webhook_config(settings)
+    except ConfigError as exc:
+        print(f"Configuration error: {exc}", file=sys.stderr)
+        return 2
+
+
+def _serve(settings: Settings, webhook_config: WebhookConfig | None) -> None:
+    """Load the corpus, build the Application and serve until stopped."""
+    tls_context = transport.tls_context_in_background()
+    started = time.perf_counter()
+    report, index = load_index(settings.corpus, settings.index_cache_dir)
+    for line in report.skipped:
+        logger.warning("Skipped %s", line)
+    logger.info(
+        "Corpus ready: %d papers from %d files in %.2f s",
+        len(report.papers),
+        len(report.sources),
+        time.perf_counter() - started,
+    )
+    application = build_application(settings, index, tls_context=tls_context.result())
+    if webhook_config is not None:
+        from bot.tg import webhook as webhook_mode
+
+        webhook_mode.run_webhook(application, webhook_config, allowed_updates=ALLOWED_UPDATES)
+    else:
+        application.run_polling(
+            allowed_updates=ALLOWED_UPDATES, stop_signals=(signal.SIGINT, signal.SIGTERM)
+        )
+
+
+def run(*, webhook: bool = False) -> int:
+    """Start the bot (polling, or webhook mode); returns the process exit code."""
+    configured = _configure(webhook)
+    if isinstance(configured, int):
+        return configured
+    settings, webhook_config = configured
+    # Until PTB installs its own handlers, SIGTERM stops start-up as cleanly as Ctrl-C.
+    signal.signal(signal.SIGTERM, _stop_on_sigterm)
+    try:
+        _serve(settings, webhook_config)
+    except KeyboardInterrupt:
+        return 0
+    except EmptyCorpusError:
+        paths = ", ".join(map(str, settings.corpus))
+        print(f"Configuration error: CORPUS: no papers found in {paths}", file=sys.stderr)
+        return 2
+    except CorpusError as exc:
+        print(f"Corpus error: {exc}", file=sys.stderr)
+        return 2
+    except InvalidToken:
+        print(
+            "Telegram rejected TELEGRAM_BOT_TOKEN. Check it with @BotFather (/token shows it "
+            "again, /revoke makes a new one) and update .env.",
+            file=sys.stderr,
+        )
+        return 2
+    except Exception as exc:  # last resort: one redacted line, not a traceback with the token
+        secrets = [settings.token or "", settings.webhook_secret or ""]
+        print(f"The bot stopped: {redact(repr(exc), secrets)}", file=sys.stderr)
+        logger.debug("Stopped by", exc_info=True)
+        return 1
+    logger.info("Stopped")
+    return 0

@@ -1,0 +1,64 @@
+"""The one error handler: expected refusals quietly, anything else logged and apologised for.
+
+"message is not modified", "message to edit not found" and expired callback queries are
+logged at DEBUG; a user who blocked the bot is logged once at INFO and never answered
+(an answer would fail the same way); every other error is logged with its update id and
+the user (if there is one) gets a short apology, never a traceback.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from telegram import Update
+from telegram.error import BadRequest, Forbidden, TelegramError
+
+from bot.render import SOMETHING_WENT_WRONG
+from bot.tg.state import Context
+
+logger = logging.getLogger(__name__)
+
+QUIET_BAD_REQUESTS = (
+    "message is not modified",  # a double tap asked for the page already shown
+    "message to edit not found",  # the message was deleted meanwhile
+    "query is too old",  # a button pressed long ago, or answered twice
+)
+"""Lower-case fragments of Bad Request descriptions that need no reaction."""
+
+
+def is_quiet(error: BaseException | None) -> bool:
+    """True for Bad Requests that only say the user's view is already what we wanted."""
+    if not isinstance(error, BadRequest):
+        return False
+    text = error.message.lower()
+    return any(fragment in text for fragment in QUIET_BAD_REQUESTS)
+
+
+async def error_handler(update: object, context: Context) -> None:
+    """Handle expected Telegram refusals quietly; log anything else, then tell the user."""
+    error = context.error
+    update_id = update.update_id if isinstance(update, Update) else None
+    if is_quiet(error):
+        logger.debug("Update %s: Telegram said %s; nothing to do", update_id, error)
+        return
+    if isinstance(error, Forbidden):
+        # Blocked, kicked or deactivated: telling the user would fail the same way.
+        chat = update.effective_chat if isinstance(update, Update) else None
+        logger.info(
+            "Update %s: chat %s refuses messages (%s); not answered",
+            update_id,
+            chat.id if chat else "?",
+            error.message,
+        )
+        return
+    # Log the error before we do anything else, so we can see it even if something breaks.
+    logger.error("Error while handling update %s", update_id, exc_info=error)
+    if not isinstance(update, Update):
+        return  # polling/network errors arrive with update=None
+    try:
+        if update.callback_query is not None:
+            await update.callback_query.answer(SOMETHING_WENT_WRONG)
+        elif update.effective_message is not None and update.effective_chat is not None:
+            await update.effective_message.reply_text(SOMETHING_WENT_WRONG)
+    except TelegramError as exc:
+        logger.warning("Could not tell the user about the error in update %s: %s", update_id, exc)

@@ -1,0 +1,1 @@
+"""Telegram handlers: thin async glue from an update to the index and back as HTML."""

@@ -1,0 +1,90 @@
+"""What every handler does: read its argument, run index work off the loop, reply as HTML."""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+from collections.abc import Callable
+from typing import ParamSpec, TypeVar
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, LinkPreviewOptions, Message, Update
+from telegram.constants import ParseMode
+
+from bot import render
+from bot.render import Doc, Keyboard
+from bot.search import Index
+from bot.tg.state import Context
+
+NO_PREVIEW = LinkPreviewOptions(is_disabled=True)
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+
+
+def index_of(context: Context) -> Index:
+    """The index being served."""
+    return context.bot_data.served_index()
+
+
+async def off_loop(
+    context: Context,
+    function: Callable[_P, _R],
+    /,
+    *args: _P.args,
+    **kwargs: _P.kwargs,
+) -> _R:
+    """Run index work (BM25 over a large corpus is CPU work) on the search executor."""
+    loop = asyncio.get_running_loop()
+    call = functools.partial(function, *args, **kwargs)
+    return await loop.run_in_executor(context.bot_data.executor(), call)
+
+
+def markup(keyboard: Keyboard) -> InlineKeyboardMarkup | None:
+    """The inline keyboard for plain `(label, callback_data)` rows."""
+    if not keyboard:
+        return None
+    return InlineKeyboardMarkup(
+        [
+            [InlineKeyboardButton(label, callback_data=data) for label, data in row]
+            for row in keyboard
+        ]
+    )
+
+
+async def send(message: Message, doc: Doc, *, quote: bool | None) -> None:
+    """Send `doc` as HTML in reply to `message`; only the first part may quote it."""
+    for part in render.to_html(doc):
+        await message.reply_text(
+            part.text,
+            parse_mode=ParseMode.HTML,
+            reply_markup=markup(part.keyboard),
+            link_preview_options=NO_PREVIEW,
+            do_quote=quote,
+        )
+        quote = False if quote else quote
+
+
+async def reply(update: Update, doc: Doc) -> None:
+    """Send `doc` as HTML, answering the message (quoted in groups and for edits)."""
+    message = update.effective_message
+    if message is None:
+        return
+    await send(message, doc, quote=True if update.edited_message is not None else None)
+
+
+def command_argument(message: Message) -> str:
+    """Text after the leading `/command` (or `/command@bot`), newlines kept."""
+    text = message.text or ""
+    parts = text.split(maxsplit=1)
+    return parts[1].strip() if len(parts) > 1 else ""
+
+
+async def argument_or_usage(update: Update, command: str) -> str | None:
+    """The command's argument; without one, the command's usage is sent and None returned."""
+    message = update.effective_message
+    if message is None:
+        return None
+    argument = command_argument(message)
+    if not argument:
+        await reply(update, render.usage_doc(command))
+        return None
+    return argument

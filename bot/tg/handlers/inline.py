@@ -1,0 +1,71 @@
+"""Inline mode: `@bot question` in any chat answers with paper articles."""
+
+from __future__ import annotations
+
+import functools
+import random
+from collections.abc import Sequence
+
+from telegram import (
+    InlineQueryResultArticle,
+    InlineQueryResultsButton,
+    InputTextMessageContent,
+    Update,
+)
+from telegram.constants import ParseMode
+
+from bot import render
+from bot.corpus import Paper
+from bot.tg import limits
+from bot.tg.handlers._replies import NO_PREVIEW, index_of, off_loop
+from bot.tg.handlers.search import MAX_QUESTION_CHARS
+from bot.tg.state import Context
+
+INLINE_CACHE_SECONDS = 300  # ours: Telegram caches an inline answer this long
+INLINE_SAMPLE_CACHE_SECONDS = 30  # ours: the empty-query sample changes more often
+
+
+def _sample(papers: Sequence[Paper], size: int) -> list[Paper]:
+    return random.sample(papers, min(size, len(papers)))
+
+
+async def inline_query(update: Update, context: Context) -> None:
+    """Answer `@bot question` with up to 20 articles; an empty query gets a sample."""
+    query = update.inline_query
+    if query is None:
+        return
+    index = index_of(context)
+    question = render.clean(query.query)[:MAX_QUESTION_CHARS]
+    if question:
+        result = await limits.cached_search(
+            context,
+            index,
+            question,
+            limit=render.INLINE_RESULTS,
+            run=functools.partial(off_loop, context),
+        )
+        articles = [render.inline_article(hit.paper, hit) for hit in result.hits]
+        cache_time = INLINE_CACHE_SECONDS
+    else:
+        articles = [render.inline_article(p) for p in _sample(index.papers, render.INLINE_RESULTS)]
+        cache_time = INLINE_SAMPLE_CACHE_SECONDS
+    unique = list({article.id: article for article in articles}.values())
+    results = [
+        InlineQueryResultArticle(
+            id=article.id,
+            title=article.title,
+            description=article.description,
+            input_message_content=InputTextMessageContent(
+                article.message_html,
+                parse_mode=ParseMode.HTML,
+                link_preview_options=NO_PREVIEW,
+            ),
+        )
+        for article in unique[: render.INLINE_RESULTS]
+    ]
+    hint = None
+    if question and not results:
+        hint = InlineQueryResultsButton(
+            text="No papers matched — how to ask", start_parameter="help"
+        )
+    await query.answer(results, cache_time=cache_time, is_personal=False, button=hint)

@@ -1,0 +1,121 @@
+"""The bot's one piece of shared state: a typed `BotState` as PTB's `bot_data`.
+
+PTB creates it (`ContextTypes(bot_data=BotState)`) when the Application is built;
+`build_application` then fills in the index and settings. Handlers read it as
+`context.bot_data`; nothing else is shared between updates.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import OrderedDict
+from collections.abc import Hashable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Generic, TypeVar
+
+from telegram.ext import CallbackContext, ContextTypes, ExtBot
+
+from bot.config import Settings
+from bot.search import Index
+
+if TYPE_CHECKING:
+    from bot.tg.limits import InlineCache, RateLimiter
+
+K = TypeVar("K", bound=Hashable)
+V = TypeVar("V")
+
+SEARCH_THREADS = 1  # ours: searches hold the GIL (snippets are Python), see search_executor
+MAX_PAGE_STATES = 2048  # ours: long queries remembered for Next/Previous (LRU)
+MAX_REFUSED_CHATS = 10_000  # ours: chats remembered as already refused (LRU)
+
+
+class LruCache(Generic[K, V]):
+    """A small least-recently-used mapping with a fixed size (the bot's one LRU)."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._items: OrderedDict[K, V] = OrderedDict()
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._items
+
+    def get(self, key: K) -> V | None:
+        """The value for `key` (now most recent), or None."""
+        if key not in self._items:
+            return None
+        self._items.move_to_end(key)
+        return self._items[key]
+
+    def put(self, key: K, value: V) -> None:
+        """Store `value`, forgetting the least recently used entry beyond `size`."""
+        self._items[key] = value
+        self._items.move_to_end(key)
+        while len(self._items) > self.size:
+            self._items.popitem(last=False)
+
+    def clear(self) -> None:
+        """Forget everything."""
+        self._items.clear()
+
+
+@dataclass(eq=False)
+class BotState:
+    """Everything handlers share, in one typed object (PTB's `bot_data`)."""
+
+    index: Index | None = None
+    """The index being served; a reload replaces it in one assignment."""
+    settings: Settings = field(default_factory=Settings)
+    """The settings the bot was started with."""
+    page_states: LruCache[str, str] = field(default_factory=lambda: LruCache(MAX_PAGE_STATES))
+    """Queries too long for callback data, by the short key their buttons carry."""
+    paper_refs: tuple[Index, dict[str, str]] | None = None
+    """`#hash` button refs of long ids -> ids, for the index they were made from."""
+    refused_chats: LruCache[int, None] = field(default_factory=lambda: LruCache(MAX_REFUSED_CHATS))
+    """Chats already told the bot is private (told once)."""
+    reload_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    """Reloads run one at a time."""
+    rate_limiter: RateLimiter | None = None
+    """Made on first use from `settings.questions_per_minute`."""
+    inline_cache: InlineCache | None = None
+    """Made on first use."""
+    search_executor: ThreadPoolExecutor | None = None
+    """The bounded search thread pool, made on first use (see `search_executor`)."""
+    set_commands_task: asyncio.Task[None] | None = None
+    """Keeps the set-my-commands task referenced until it is done."""
+
+    @property
+    def per_page(self) -> int:
+        """Results per page."""
+        return self.settings.results_per_page
+
+    def served_index(self) -> Index:
+        """The index; raises RuntimeError before `build_application` set one."""
+        if self.index is None:
+            raise RuntimeError("no index loaded")
+        return self.index
+
+    def executor(self) -> ThreadPoolExecutor:
+        """The bot's bounded search thread pool (made on first use).
+
+        Not asyncio's default pool (up to min(32, CPUs + 4) threads): every search thread
+        holding the GIL makes the event loop wait another switch interval (5 ms) to run, so
+        many at once would hold a /start back behind questions; with one, the loop gets
+        the GIL back within one interval, and searches run one after another at the same
+        total speed, as each is CPU work under the GIL anyway.
+        """
+        if self.search_executor is None:
+            self.search_executor = ThreadPoolExecutor(
+                max_workers=SEARCH_THREADS, thread_name_prefix="search"
+            )
+        return self.search_executor
+
+
+Context = CallbackContext[ExtBot[None], dict, dict, BotState]
+"""The `context` every handler gets: `context.bot_data` is the BotState."""
+
+CONTEXT_TYPES = ContextTypes(bot_data=BotState)
+"""Passed to the ApplicationBuilder so PTB makes a BotState for `bot_data`."""

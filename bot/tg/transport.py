@@ -1,0 +1,108 @@
+"""The HTTP side of PTB: a `getUpdates` transport that survives unusable updates, one TLS context.
+
+PTB parses a whole getUpdates batch at once; one update it cannot parse (a field missing,
+a wrong type) fails the batch before the offset moves, so PTB would fetch the same batch
+forever and answer nobody. `TolerantUpdatesRequest` parses each update on its own first
+and replaces an unusable one by a bare `{"update_id": N}`: no handler matches it, and the
+offset moves past it.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import ssl
+import threading
+from concurrent.futures import Future
+from typing import Any
+
+import httpx
+from telegram import Update
+from telegram.request import HTTPXRequest, RequestData
+
+logger = logging.getLogger(__name__)
+
+API_POOL_SIZE = 256  # PTB's default connection pool for API calls (ApplicationBuilder)
+GET_UPDATES_POOL_SIZE = 1  # PTB's default: one long poll at a time
+
+
+def _usable(update: Any) -> bool:
+    try:
+        Update.de_json(update, None)
+    except Exception:
+        return False
+    return True
+
+
+def sanitize_updates(payload: bytes) -> bytes:
+    """A getUpdates answer with every update PTB cannot parse replaced by its bare id."""
+    try:
+        envelope = json.loads(payload)
+    except ValueError:
+        return payload  # not ours to judge: PTB reports a broken answer itself
+    updates = envelope.get("result") if isinstance(envelope, dict) else None
+    if not isinstance(updates, list):
+        return payload
+    changed = False
+    for position, update in enumerate(updates):
+        if _usable(update):
+            continue
+        update_id = update.get("update_id") if isinstance(update, dict) else None
+        if not isinstance(update_id, int):
+            continue  # without an id there is nothing to confirm; PTB will complain
+        kinds = sorted(k for k in update if k != "update_id")
+        logger.warning("Skipped update %d: its %s could not be parsed", update_id, kinds)
+        updates[position] = {"update_id": update_id}
+        changed = True
+    return json.dumps(envelope).encode("utf-8") if changed else payload
+
+
+class TolerantUpdatesRequest(HTTPXRequest):
+    """The `getUpdates` transport: unusable updates are skipped instead of blocking polling."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("connection_pool_size", GET_UPDATES_POOL_SIZE)
+        super().__init__(**kwargs)
+
+    async def do_request(
+        self,
+        url: str,
+        method: str,
+        request_data: RequestData | None = None,
+        *args: Any,
+        **kwargs: Any,
+    ) -> tuple[int, bytes]:
+        """Send the request; clean the payload of a successful getUpdates."""
+        status, payload = await super().do_request(url, method, request_data, *args, **kwargs)
+        if status == 200 and url.rstrip("/").endswith("/getUpdates"):
+            payload = sanitize_updates(payload)
+        return status, payload
+
+
+def tls_context_in_background() -> Future[ssl.SSLContext]:
+    """httpx's default TLS context (certifi; SSL_CERT_FILE/SSL_CERT_DIR honoured), made in a thread.
+
+    Loading the CA bundle (~25 ms) releases the GIL, so it overlaps the corpus load.
+    """
+    future: Future[ssl.SSLContext] = Future()
+
+    def make() -> None:
+        try:
+            future.set_result(httpx.create_ssl_context())
+        except BaseException as exc:  # re-raised by future.result() in the caller
+            future.set_exception(exc)
+
+    threading.Thread(target=make, name="tls-context", daemon=True).start()
+    return future
+
+
+def bot_api_requests(
+    tls_context: ssl.SSLContext | None,
+) -> tuple[HTTPXRequest, TolerantUpdatesRequest]:
+    """PTB's two HTTP clients (API calls, getUpdates) sharing one TLS context."""
+    # httpx would load the CA bundle once per client (~25 ms each); one context is shared.
+    tls = {"verify": tls_context if tls_context is not None else httpx.create_ssl_context()}
+    return (
+        HTTPXRequest(connection_pool_size=API_POOL_SIZE, httpx_kwargs=tls),
+        TolerantUpdatesRequest(httpx_kwargs=tls),
+    )

@@ -1,0 +1,53 @@
+"""The one command registry: Telegram handlers, menu, /help and console all follow it."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot import render
+from bot.commands import COMMAND_NAMES, COMMANDS, command
+from bot.console import ANSWER_PREFIX, ConsoleSession
+from bot.tg import commands as tg_commands
+
+
+def test_every_command_has_a_telegram_handler() -> None:
+    assert set(tg_commands.HANDLERS) == COMMAND_NAMES
+    assert [h.commands for h in tg_commands.command_handlers()] == [
+        frozenset({c.name}) for c in COMMANDS
+    ]
+
+
+def test_the_menu_is_the_registry_in_order() -> None:
+    assert [(b.command, b.description) for b in tg_commands.menu()] == [
+        (c.name, c.description) for c in COMMANDS
+    ]
+
+
+def test_every_command_has_a_console_answer() -> None:
+    assert all(hasattr(ConsoleSession, ANSWER_PREFIX + name) for name in COMMAND_NAMES)
+
+
+@pytest.mark.parametrize("name", sorted(c.name for c in COMMANDS if c.usage))
+def test_commands_with_an_argument_have_usage_and_example(name: str) -> None:
+    wanted = command(name)
+    assert wanted.usage.startswith(f"/{name} ") and wanted.example.startswith(f"/{name} ")
+    [message] = render.to_html(render.usage_doc(name))
+    assert wanted.usage.replace("<", "&lt;").replace(">", "&gt;") in message.text
+
+
+def test_usage_of_a_command_without_argument_is_refused() -> None:
+    with pytest.raises(ValueError, match="takes no argument"):
+        render.usage_doc("start")
+
+
+def test_unknown_command_name_raises() -> None:
+    with pytest.raises(KeyError):
+        command("frobnicate")
+
+
+@pytest.mark.parametrize("name", sorted(COMMAND_NAMES))
+def test_console_answers_every_command(index, name: str) -> None:
+    session = ConsoleSession(index)
+    line = f"/{name}" + (" 1" if command(name).usage else "")
+    doc = session.answer(line)
+    assert doc != render.unknown_command_doc()
