@@ -293,20 +293,6 @@ def test_example_questions_find_papers_in_the_seed_corpus(index) -> None:
 
 
 @pytest.mark.parametrize(
-    ("marks", "expected"),
-    [
-        pytest.param(((0, 3), (4, 7)), [(0, 7)], id="whitespace-gap-merged"),
-        pytest.param(((4, 7), (0, 3)), [(0, 7)], id="unsorted"),
-        pytest.param(((0, 3), (8, 13)), [(0, 3), (8, 13)], id="word-between-kept-apart"),
-        pytest.param(((0, 3), (2, 5)), [(0, 3)], id="overlap-dropped"),
-        pytest.param(((8, 99), (-1, 2), (5, 5)), [], id="out-of-range-and-empty-dropped"),
-    ],
-)
-def test_merge_marks(marks: tuple[tuple[int, int], ...], expected: list[tuple[int, int]]) -> None:
-    assert render.merge_marks("one two three", marks) == expected
-
-
-@pytest.mark.parametrize(
     ("paper_id", "tappable"),
     [
         pytest.param("1", True, id="short"),

@@ -66,9 +66,9 @@ def test_clip_words(text: str, limit: int, expected: str) -> None:
 
 
 @given(st.text(max_size=80), st.integers(min_value=-2, max_value=90))
-def test_clip_words_is_renders_truncate_words(text: str, limit: int) -> None:
+def test_clip_words_is_renders_clip_words(text: str, limit: int) -> None:
     # render's copy is switched to this one later; until then they must agree.
-    assert clip_words(text, limit) == render.truncate_words(text, limit)
+    assert clip_words(text, limit) == render.clip_words(text, limit)
 
 
 @given(st.text(max_size=60))

@@ -19,11 +19,13 @@ from bot.corpus.model import (
     MAX_PAPER_ID_CHARS,
     MAX_TAPPABLE_ID_CHARS,
     PAPER_COMMAND,
+    PAPER_COMMAND_PATTERN,
     CorpusError,
     LoadReport,
     Paper,
     is_tappable_id,
     paper_id_from_command,
+    parse_paper_command,
     parse_paper_id,
 )
 from bot.corpus.readers import EXTENSIONS, READERS
@@ -36,6 +38,7 @@ __all__ = [
     "MAX_TAPPABLE_ID_CHARS",
     "MAX_TITLE_CHARS",
     "PAPER_COMMAND",
+    "PAPER_COMMAND_PATTERN",
     "READERS",
     "CorpusError",
     "LoadReport",
@@ -46,5 +49,6 @@ __all__ = [
     "is_tappable_id",
     "load_corpus",
     "paper_id_from_command",
+    "parse_paper_command",
     "parse_paper_id",
 ]

@@ -79,10 +79,10 @@ MAX_TAPPABLE_ID_CHARS = MAX_COMMAND_CHARS - len(PAPER_COMMAND)
 MAX_PAPER_ID_CHARS = 256  # ours: a typed id longer than this is no id (bounds the work per message)
 
 _TAPPABLE_ID = re.compile(rf"[A-Za-z0-9_]{{1,{MAX_TAPPABLE_ID_CHARS}}}")
-# `/paper_<id>`, optionally addressed to a bot (`@name`), then the end or whitespace.
-_PAPER_COMMAND = re.compile(
-    rf"/{PAPER_COMMAND}([A-Za-z0-9_]{{1,{MAX_TAPPABLE_ID_CHARS}}})(?:@[A-Za-z0-9_]{{1,64}})?(?:\s|$)"
+PAPER_COMMAND_PATTERN = re.compile(
+    rf"^/{PAPER_COMMAND}([A-Za-z0-9_]{{1,{MAX_TAPPABLE_ID_CHARS}}})(?:@([A-Za-z0-9_]{{1,64}}))?(?:\s|$)"
 )
+"""`/paper_<id>` or `/paper_<id>@bot` at the start of a message; groups: id, addressed bot."""
 
 
 def is_tappable_id(paper_id: str) -> bool:
@@ -90,10 +90,16 @@ def is_tappable_id(paper_id: str) -> bool:
     return _TAPPABLE_ID.fullmatch(paper_id) is not None
 
 
+def parse_paper_command(text: str) -> tuple[str, str | None] | None:
+    """(paper id, addressed bot or None) for a message starting `/paper_<id>`, else None."""
+    match = PAPER_COMMAND_PATTERN.match(text)  # anchored and bounded: O(1) on any message
+    return (match.group(1), match.group(2)) if match else None
+
+
 def paper_id_from_command(text: str) -> str | None:
     """The id in a message starting `/paper_<id>` (or `/paper_<id>@bot`), else None."""
-    match = _PAPER_COMMAND.match(text)  # anchored and bounded: O(1) on any message
-    return match.group(1) if match else None
+    parsed = parse_paper_command(text)
+    return parsed[0] if parsed else None
 
 
 def parse_paper_id(text: str) -> str | None:

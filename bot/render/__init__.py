@@ -46,7 +46,7 @@ from bot.render.limits import (
     tg_len,
     utf8_len,
 )
-from bot.render.text import clean, clean_keep_edges, merge_marks, sendable, truncate_words
+from bot.render.text import clean, clean_keep_edges, clip_words, merge_marks, sendable
 from bot.render.views import (
     EXAMPLE_QUESTIONS,
     EXPIRED_BUTTON,
@@ -113,6 +113,7 @@ __all__ = [
     "classify_question",
     "clean",
     "clean_keep_edges",
+    "clip_words",
     "code_link",
     "help_doc",
     "hint_doc",
@@ -140,7 +141,6 @@ __all__ = [
     "tg_len",
     "to_console",
     "to_html",
-    "truncate_words",
     "unknown_command_doc",
     "usage_doc",
     "utf8_len",

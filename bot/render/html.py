@@ -7,7 +7,7 @@ from urllib.parse import urlsplit
 
 from bot.render.doc import Block, Doc, Message, Span
 from bot.render.limits import MAX_MESSAGE_CHARS, MAX_URL_CHARS, tg_len
-from bot.render.text import sendable, truncate_words
+from bot.render.text import clip_words, sendable
 
 SEPARATOR = "\n\n"
 """Between blocks, in HTML and on the console."""
@@ -58,7 +58,7 @@ def _shrink(block: Block, budget: int) -> Block:
         longest = max(range(len(spans)), key=lambda i: len(spans[i].text))
         span = spans[longest]
         if len(span.text) > 8:
-            spans[longest] = Span(truncate_words(span.text, len(span.text) // 2), span.style)
+            spans[longest] = Span(clip_words(span.text, len(span.text) // 2), span.style)
         else:
             spans.pop()
     return tuple(spans)

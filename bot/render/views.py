@@ -22,7 +22,7 @@ from bot.render.callbacks import (
 from bot.render.doc import Block, Button, Doc, InlineArticle, Keyboard, Span
 from bot.render.html import is_web_url, to_html
 from bot.render.ids import paper_command
-from bot.render.text import clean, clean_keep_edges, merge_marks, truncate_words
+from bot.render.text import clean, clean_keep_edges, clip_words, merge_marks
 from bot.search import Hit, IndexStats, SearchResult
 
 EXPIRED_BUTTON = "This button has expired — please ask again."
@@ -49,16 +49,14 @@ def code_link(paper: Paper) -> str | None:
 
 
 def _link_span(url: str) -> Span:
-    label = truncate_words(
-        re.sub(r"^https?://(www\.)?", "", url).rstrip("/"), limits.LINK_LABEL_CHARS
-    )
+    label = clip_words(re.sub(r"^https?://(www\.)?", "", url).rstrip("/"), limits.LINK_LABEL_CHARS)
     if is_web_url(url):
         return Span(label, "a", href=url)
     return Span(clean(url)[: limits.LINK_LABEL_CHARS])
 
 
 def _title(paper: Paper) -> str:
-    return truncate_words(clean(paper.title) or f"Paper {paper.id}", limits.TITLE_CHARS)
+    return clip_words(clean(paper.title) or f"Paper {paper.id}", limits.TITLE_CHARS)
 
 
 def snippet_block(hit: Hit) -> Block:
@@ -66,7 +64,7 @@ def snippet_block(hit: Hit) -> Block:
     text = hit.snippet.text
     spans: list[Span] = []
     pos = 0
-    for start, end in merge_marks(text, hit.snippet.marks):
+    for start, end in merge_marks(hit.snippet.marks, text, join_blanks=True):
         if start > pos:
             spans.append(Span(text[pos:start]))
         spans.append(Span(text[start:end], "mark"))
@@ -87,7 +85,7 @@ def _snippet_spans(hit: Hit, limit: int = limits.SNIPPET_CHARS) -> list[Span]:
         if not piece:
             continue
         if used + len(piece) > limit:
-            piece = truncate_words(piece, max(limit - used, 0))
+            piece = clip_words(piece, max(limit - used, 0))
             if piece.strip("…"):
                 cleaned.append(Span(piece, span.style))
             elif cleaned:
@@ -116,7 +114,7 @@ def _result_block(number: int, hit: Hit) -> Block:
 def _open_buttons(numbered: Sequence[tuple[int, Paper]]) -> list[tuple[Button, ...]]:
     rows = []
     for number, paper in numbered:
-        label = truncate_words(f"{number}. {_title(paper)}", limits.BUTTON_LABEL_CHARS)
+        label = clip_words(f"{number}. {_title(paper)}", limits.BUTTON_LABEL_CHARS)
         rows.append(((label, open_paper_data(paper.id)),))
     return rows
 
@@ -154,7 +152,7 @@ def hint_doc(kind: QuestionKind, query: str = "") -> Doc:
     """A friendly nudge with example questions, for questions that found nothing."""
     blocks: list[Block] = [(Span(_HINTS[kind]),)]
     if kind == "no_match" and query:
-        blocks[0] = (Span("No paper matched "), Span(truncate_words(clean(query), 200), "i"))
+        blocks[0] = (Span("No paper matched "), Span(clip_words(clean(query), 200), "i"))
     blocks.append(_examples_block())
     return Doc(tuple(blocks))
 
@@ -176,7 +174,7 @@ def results_doc(result: SearchResult, *, per_page: int, page_key: str | None = N
     """
     if not result.hits:
         return hint_doc(classify_question(result.query, result.terms), result.query)
-    query = truncate_words(clean(result.query), 200)
+    query = clip_words(clean(result.query), 200)
     first = result.offset + 1
     last = result.offset + len(result.hits)
     if result.confident:
@@ -212,10 +210,10 @@ def results_doc(result: SearchResult, *, per_page: int, page_key: str | None = N
 def paper_doc(paper: Paper) -> Doc:
     """A paper card: title, authors, the full clean abstract, links, id; Similar button."""
     blocks: list[Block] = [(Span(_title(paper), "b"),)]
-    authors = truncate_words(clean(paper.authors), 300)
+    authors = clip_words(clean(paper.authors), 300)
     if authors:
         blocks[0] += (Span("\n"), Span(authors, "i"))
-    abstract = truncate_words(clean(paper.abstract), limits.ABSTRACT_CHARS)
+    abstract = clip_words(clean(paper.abstract), limits.ABSTRACT_CHARS)
     if abstract:
         blocks.append((Span(abstract),))
     links = list(dict.fromkeys(link for link in (*paper.links, paper.url) if link))
@@ -247,7 +245,7 @@ def not_found_doc(paper_id: str) -> Doc:
     """Unknown paper id."""
     return Doc(
         (
-            (Span("I don't know a paper with id "), Span(truncate_words(paper_id, 80), "code")),
+            (Span("I don't know a paper with id "), Span(clip_words(paper_id, 80), "code")),
             (Span("Ids appear next to each result, e.g. "), Span("/paper_1")),
         )
     )
@@ -345,14 +343,14 @@ def _keyboard(rows: Sequence[tuple[Button, ...]]) -> Keyboard:
 
 def inline_article(paper: Paper, hit: Hit | None = None) -> InlineArticle:
     """An inline result: title; snippet (or abstract start) as description; a short card."""
-    title = truncate_words(clean(paper.title) or f"Paper {paper.id}", 255)
+    title = clip_words(clean(paper.title) or f"Paper {paper.id}", 255)
     abstract = clean(paper.abstract)
     if hit is not None and hit.snippet.text.strip():
         description = clean(hit.snippet.text)
     else:
         description = abstract
-    description = truncate_words(description, limits.INLINE_DESCRIPTION_CHARS)
-    excerpt = truncate_words(abstract, limits.INLINE_EXCERPT_CHARS)
+    description = clip_words(description, limits.INLINE_DESCRIPTION_CHARS)
+    excerpt = clip_words(abstract, limits.INLINE_EXCERPT_CHARS)
     blocks: list[Block] = [(Span(_title(paper), "b"),)]
     if excerpt:
         blocks.append((Span(excerpt),))

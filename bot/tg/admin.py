@@ -72,7 +72,7 @@ class ReloadOutcome:
 
 def _error_text(error: str) -> str:
     """A loader error made sendable and short (it may quote a long id or file name)."""
-    return render.truncate_words(render.sendable(error), MAX_ERROR_CHARS)
+    return render.clip_words(render.sendable(error), MAX_ERROR_CHARS)
 
 
 def _load_and_build(paths: Sequence[Path], cache_dir: Path | None = None) -> Index:
