@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import sqlite3
+import time
 from collections.abc import Callable, Iterable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -28,6 +29,7 @@ from bot.store.model import (
 
 T = TypeVar("T")
 DEFAULT_TIMEOUT = 5.0  # seconds a write waits for another process's lock before giving up
+WAL_RETRY_SECONDS = 0.01  # ours: between attempts to switch a new file to WAL
 
 
 class SqliteStore:
@@ -215,7 +217,7 @@ def _connect(path: Path, timeout: float, setting: str) -> sqlite3.Connection:
     except sqlite3.Error as exc:
         raise StoreOpenError(setting, f"cannot open {path}: {exc}") from exc
     try:
-        db.execute("PRAGMA journal_mode=WAL")
+        _enable_wal(db, timeout)
         # FULL: an acknowledged save survives power loss too, not only a killed process.
         db.execute("PRAGMA synchronous=FULL")
         db.execute("PRAGMA foreign_keys=ON")
@@ -227,6 +229,21 @@ def _connect(path: Path, timeout: float, setting: str) -> sqlite3.Connection:
         db.close()
         raise
     return db
+
+
+def _enable_wal(db: sqlite3.Connection, timeout: float) -> None:
+    """Switch the file to WAL (persistent), retrying while another process holds it."""
+    # Switching needs the file to itself and SQLite skips the busy handler for it, so two
+    # processes opening a brand-new file at once would otherwise fail with "locked".
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            db.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError:
+            if time.monotonic() >= deadline:
+                raise
+            time.sleep(WAL_RETRY_SECONDS)
 
 
 def _migrate(db: sqlite3.Connection, setting: str) -> None:
