@@ -92,6 +92,15 @@ class PgCluster:
             connection.execute(f'CREATE DATABASE "{name}"')
         return self.url(name)
 
+    def create_schema(self, name: str) -> str:
+        """Create an empty schema and return a URL whose connections use only it."""
+        import psycopg
+
+        # A schema is milliseconds where CREATE DATABASE checkpoints (~0.5 s per test).
+        with psycopg.connect(self.url(), autocommit=True) as connection:
+            connection.execute(f'CREATE SCHEMA "{name}"')
+        return f"{self.url()}?options=-csearch_path%3D{name}"
+
     def remove(self) -> None:
         """Stop the server if running and delete the cluster's files."""
         with contextlib.suppress(RuntimeError):

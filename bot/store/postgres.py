@@ -85,6 +85,10 @@ class PostgresStore:
             # Checked on checkout: a connection broken by a restart is replaced, not used.
             check=AsyncConnectionPool.check_connection,
             kwargs={"connect_timeout": connect_timeout},
+            # The pool's reconnect backoff doubles without a cap until this deadline; a short
+            # one makes it give up early, so the first request after an outage connects
+            # afresh instead of waiting out a long backoff.
+            reconnect_timeout=timeout,
             name="store",
         )
         try:
