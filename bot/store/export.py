@@ -149,7 +149,9 @@ def to_markdown(papers: Sequence[SavedPaper]) -> str:
         line = f"{number}. **{markdown_escape(paper.title)}**"
         if paper.authors:
             line += f" — {markdown_escape(', '.join(paper.authors))}"
-        where = " ".join(part for part in (paper.venue, str(paper.year or "")) if part)
+        year = str(paper.year or "")
+        # Venues often carry the year already ("ICML 2026"): say it once.
+        where = paper.venue if year and year in paper.venue else f"{paper.venue} {year}".strip()
         if where:
             line += f" ({markdown_escape(where)})"
         if paper.url:
