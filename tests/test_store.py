@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import shutil
 import signal
 import sqlite3
 import subprocess
@@ -20,6 +21,8 @@ import pytest
 from pg_cluster import REQUIRE_ENV, PgCluster, find_bin_dir, free_port
 
 from bot.store import (
+    MAX_SAVED_PAPERS,
+    MAX_TOPIC_CHARS,
     MAX_TOPICS,
     FollowOutcome,
     Limits,
@@ -31,7 +34,7 @@ from bot.store import (
     open_store,
 )
 from bot.store._migrations import load_migrations, split_statements
-from bot.store.factory import SQLITE_FILE
+from bot.store.factory import DEFAULT_TIMEOUT, SQLITE_FILE
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 ALICE, BOB = 1001, 2002
@@ -588,3 +591,70 @@ async def test_sqlite_lock_timeout_is_store_unavailable_then_recovers(tmp_path: 
     finally:
         blocker.close()
         await store.close()
+
+
+# --- the documented backup and restore commands ------------------------------------------
+
+
+async def _fill(store: Store) -> tuple[SavedPaper, ...]:
+    """Save three papers, a topic and a language; return the list as stored."""
+    for number in range(3):
+        await store.save(ALICE, make_paper(number))
+    await store.follow(ALICE, "diffusion")
+    await store.set_language(ALICE, "de")
+    return await store.export_rows(ALICE)
+
+
+async def _assert_restored(store: Store, saved: tuple[SavedPaper, ...]) -> None:
+    """`store` holds exactly what `_fill` stored."""
+    try:
+        assert await store.export_rows(ALICE) == saved
+        assert await store.topics(ALICE) == ("diffusion",)
+        assert await store.get_language(ALICE) == "de"
+        assert await store.save(ALICE, make_paper(9)) is SaveOutcome.SAVED  # still writable
+    finally:
+        await store.close()
+
+
+async def test_sqlite_backup_command_restores_everything(tmp_path: Path) -> None:
+    sqlite_cli = shutil.which("sqlite3")
+    if sqlite_cli is None:
+        pytest.skip("the sqlite3 command-line shell is not installed")
+    live, restored = tmp_path / "live", tmp_path / "restored"
+    store = await open_store(None, live)
+    saved = await _fill(store)
+    backup = tmp_path / "backup.sqlite3"
+
+    # Taken while the store is open, as the README says is safe.
+    subprocess.run([sqlite_cli, live / SQLITE_FILE, f".backup '{backup}'"], check=True)
+    await store.close()
+    restored.mkdir()
+    shutil.copy(backup, restored / SQLITE_FILE)
+
+    await _assert_restored(await open_store(None, restored), saved)
+
+
+async def test_pg_dump_and_restore_commands_restore_everything(
+    pg_cluster: PgCluster, tmp_path: Path
+) -> None:
+    source = pg_cluster.create_database(f"test_{uuid.uuid4().hex[:16]}")
+    target = pg_cluster.create_database(f"test_{uuid.uuid4().hex[:16]}")
+    store = await open_store(source, tmp_path)
+    saved = await _fill(store)
+    dump = tmp_path / "bot.dump"
+    tools = pg_cluster.bin_dir
+
+    subprocess.run([tools / "pg_dump", "--format=custom", f"--file={dump}", source], check=True)
+    await store.close()
+    subprocess.run([tools / "pg_restore", "--no-owner", f"--dbname={target}", dump], check=True)
+
+    await _assert_restored(await open_store(target, tmp_path), saved)
+
+
+def test_storage_docs_state_the_real_limits() -> None:
+    docs = (REPO_ROOT / "bot" / "store" / "README.md").read_text("utf-8")
+
+    assert f"{MAX_SAVED_PAPERS:,} saved papers and {MAX_TOPICS} topics" in docs
+    assert f"up to {MAX_TOPIC_CHARS}" in docs
+    assert f"`{SQLITE_FILE}`" in docs
+    assert f"at most {DEFAULT_TIMEOUT:g} s" in docs
