@@ -437,25 +437,25 @@ asyncio.run(main())
 
 
 async def test_every_acknowledged_save_survives_sigkill(backend: Backend) -> None:
-    child = subprocess.Popen(
+    acknowledged: list[int] = []
+    with subprocess.Popen(
         [sys.executable, "-c", _BURST, backend.database_url or "", str(backend.data_dir)],
         stdout=subprocess.PIPE,
         text=True,
         cwd=REPO_ROOT,
         env={**os.environ, "PYTHONPATH": str(REPO_ROOT)},
-    )
-    assert child.stdout is not None
-    acknowledged: list[int] = []
-    try:
-        for line in child.stdout:
-            acknowledged.append(int(line))
-            if len(acknowledged) == 150:
-                break
-        child.send_signal(signal.SIGKILL)
-        acknowledged += [int(line) for line in child.stdout if line.strip()]
-    finally:
-        child.kill()
-        child.wait()
+    ) as child:
+        assert child.stdout is not None
+        try:
+            for line in child.stdout:
+                acknowledged.append(int(line))
+                if len(acknowledged) == 150:
+                    break
+            child.send_signal(signal.SIGKILL)
+            # Lines printed before the kill were acknowledged too.
+            acknowledged += [int(line) for line in child.stdout if line.strip()]
+        finally:
+            child.kill()
     assert child.returncode == -signal.SIGKILL
 
     store = await backend.open()
