@@ -658,3 +658,35 @@ def test_storage_docs_state_the_real_limits() -> None:
     assert f"up to {MAX_TOPIC_CHARS}" in docs
     assert f"`{SQLITE_FILE}`" in docs
     assert f"at most {DEFAULT_TIMEOUT:g} s" in docs
+
+
+async def test_forget_racing_saves_on_another_replica_leaves_no_orphans(backend: Backend) -> None:
+    first, second = await backend.open(), await backend.open()
+    try:
+        for number in range(10):
+            await first.save(ALICE, make_paper(number))
+
+        outcomes = await asyncio.gather(
+            *(second.save(ALICE, make_paper(n)) for n in range(10, 30)),
+            first.forget_user(ALICE),
+            *(second.follow(ALICE, f"topic {n}") for n in range(5)),
+        )
+
+        saved_after = {make_paper(n).paper_id for n in range(10, 30)}
+        rows = {p.paper_id for p in await first.export_rows(ALICE)}
+        assert rows <= saved_after  # the ten saved before the forget are gone
+        assert outcomes[:20].count(SaveOutcome.SAVED) == 20
+        await first.forget_user(ALICE)
+        assert await second.count_saved(ALICE) == 0
+        assert await second.topics(ALICE) == ()
+    finally:
+        await first.close()
+        await second.close()
+
+
+def test_public_api_is_exported() -> None:
+    import bot.store
+
+    public = {name for name in dir(bot.store) if not name.startswith("_")}
+    modules = {"export", "factory", "model", "postgres", "sqlite"}
+    assert public - modules == set(bot.store.__all__)
