@@ -1,0 +1,91 @@
+"""SQL both backends run (qmark style; `postgres.py` converts to `%s`) and row conversion."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+from typing import Any
+
+from bot.store.model import SavedPaper
+
+PAPER_COLUMNS = "paper_id, title, authors, year, venue, url, doi, saved_at"
+
+ADD_USER = "INSERT INTO users (user_id) VALUES (?) ON CONFLICT (user_id) DO NOTHING"
+# The count is only race-free because the caller holds the user's write lock (see backends).
+SAVE_UNDER_CAP = (
+    "INSERT INTO saved_papers (user_id, paper_id, title, authors, year, venue, url, doi) "
+    "SELECT ?, ?, ?, ?, ?, ?, ?, ? "
+    "WHERE (SELECT count(*) FROM saved_papers WHERE user_id = ?) < ? "
+    "ON CONFLICT (user_id, paper_id) DO NOTHING"
+)
+IS_SAVED = "SELECT 1 FROM saved_papers WHERE user_id = ? AND paper_id = ?"
+REMOVE = "DELETE FROM saved_papers WHERE user_id = ? AND paper_id = ?"
+LIST_SAVED = (
+    f"SELECT {PAPER_COLUMNS} FROM saved_papers WHERE user_id = ? ORDER BY id DESC LIMIT ? OFFSET ?"
+)
+EXPORT = f"SELECT {PAPER_COLUMNS} FROM saved_papers WHERE user_id = ? ORDER BY id DESC"
+COUNT_SAVED = "SELECT count(*) FROM saved_papers WHERE user_id = ?"
+SAVED_IDS = "SELECT paper_id FROM saved_papers WHERE user_id = ?"
+FOLLOW_UNDER_CAP = (
+    "INSERT INTO topics (user_id, topic, topic_key) SELECT ?, ?, ? "
+    "WHERE (SELECT count(*) FROM topics WHERE user_id = ?) < ? "
+    "ON CONFLICT (user_id, topic_key) DO NOTHING"
+)
+IS_FOLLOWED = "SELECT 1 FROM topics WHERE user_id = ? AND topic_key = ?"
+UNFOLLOW = "DELETE FROM topics WHERE user_id = ? AND topic_key = ?"
+TOPICS = "SELECT topic FROM topics WHERE user_id = ? ORDER BY id"
+FOLLOWERS = "SELECT user_id, topic FROM topics ORDER BY user_id, id"
+GET_LANGUAGE = "SELECT language FROM users WHERE user_id = ?"
+SET_LANGUAGE = (
+    "INSERT INTO users (user_id, language) VALUES (?, ?) "
+    "ON CONFLICT (user_id) DO UPDATE SET language = excluded.language"
+)
+FORGET = (
+    "DELETE FROM saved_papers WHERE user_id = ?",
+    "DELETE FROM topics WHERE user_id = ?",
+    "DELETE FROM users WHERE user_id = ?",
+)
+SCHEMA_VERSION = "SELECT coalesce(max(version), 0) FROM schema_version"
+RECORD_VERSION = "INSERT INTO schema_version (version) VALUES (?)"
+
+
+def save_params(user_id: int, paper: SavedPaper, max_saved: int) -> tuple[Any, ...]:
+    """Parameters of SAVE_UNDER_CAP."""
+    authors = json.dumps(list(paper.authors), ensure_ascii=False)
+    return (
+        user_id,
+        paper.paper_id,
+        paper.title,
+        authors,
+        paper.year,
+        paper.venue,
+        paper.url,
+        paper.doi,
+        user_id,
+        max_saved,
+    )
+
+
+def paper_from_row(row: tuple[Any, ...]) -> SavedPaper:
+    """A SavedPaper from a row of PAPER_COLUMNS (SQLite's ISO text or PostgreSQL's timestamp)."""
+    paper_id, title, authors, year, venue, url, doi, saved_at = row
+    if isinstance(saved_at, str):
+        saved_at = datetime.fromisoformat(saved_at)
+    return SavedPaper(
+        paper_id=paper_id,
+        title=title,
+        authors=tuple(json.loads(authors)),
+        year=year,
+        venue=venue,
+        url=url,
+        doi=doi,
+        saved_at=saved_at.astimezone(UTC),
+    )
+
+
+def group_followers(rows: list[tuple[int, str]]) -> dict[int, tuple[str, ...]]:
+    """FOLLOWERS rows grouped per user, topics in the order followed."""
+    grouped: dict[int, list[str]] = {}
+    for user_id, topic in rows:
+        grouped.setdefault(user_id, []).append(topic)
+    return {user_id: tuple(topics) for user_id, topics in grouped.items()}

@@ -1,0 +1,179 @@
+"""A reading list as BibTeX, Markdown or CSV: pure functions of saved papers."""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+import unicodedata
+from collections.abc import Iterator, Sequence
+from string import ascii_lowercase
+
+from bot.store.model import SavedPaper
+
+FORMATS = ("bib", "md", "csv")
+CSV_COLUMNS = ("paper_id", "title", "authors", "year", "venue", "url", "doi", "saved_at")
+# First title words that say nothing about the paper (Google Scholar's key style skips them).
+_KEY_STOPWORDS = frozenset({"a", "an", "the", "on", "of", "in", "for", "and", "to", "towards"})
+_BIBTEX_SPECIALS = {
+    "\\": r"\textbackslash{}",
+    "{": r"\{",
+    "}": r"\}",
+    "%": r"\%",
+    "&": r"\&",
+    "$": r"\$",
+    "#": r"\#",
+    "_": r"\_",
+    "~": r"\textasciitilde{}",
+    "^": r"\textasciicircum{}",
+}
+_VERBATIM_UNSAFE = {"{": "%7B", "}": "%7D", "\\": "%5C", " ": "%20", "\n": "%0A"}
+_MARKDOWN_SPECIALS = re.compile(r"([\\`*_{}\[\]()<>#+!|~-])")
+# Spreadsheets run a cell starting with these as a formula (OWASP "CSV injection").
+_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def export(papers: Sequence[SavedPaper], fmt: str) -> str:
+    """The reading list in `fmt` ("bib", "md" or "csv"); ValueError names the valid ones."""
+    if fmt == "bib":
+        return to_bibtex(papers)
+    if fmt == "md":
+        return to_markdown(papers)
+    if fmt == "csv":
+        return to_csv(papers)
+    raise ValueError(f"unknown export format {fmt!r}; valid: {', '.join(FORMATS)}")
+
+
+def _ascii_word(text: str) -> str:
+    """Lower-case ASCII letters and digits of `text`, accents folded (Müller -> muller)."""
+    folded = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
+    return re.sub(r"[^a-z0-9]", "", folded.lower())
+
+
+def _surname(author: str) -> str:
+    """The family name: before the comma of "Last, First", else the last word."""
+    if "," in author:
+        return author.split(",", 1)[0]
+    words = author.split()
+    return words[-1] if words else ""
+
+
+def base_key(paper: SavedPaper) -> str:
+    """surname + year + first significant title word, e.g. `vaswani2017attention`."""
+    surname = _ascii_word(_surname(paper.authors[0])) if paper.authors else ""
+    words = [_ascii_word(word) for word in paper.title.split()]
+    significant = [word for word in words if word and word not in _KEY_STOPWORDS]
+    first_word = significant[0] if significant else next((w for w in words if w), "")
+    key = f"{surname or 'anon'}{paper.year or ''}{first_word}"
+    return key or "paper"
+
+
+def _suffixes() -> Iterator[str]:
+    """a, b, …, z, aa, ab, …: BibTeX's usual disambiguation letters."""
+    for first in ("", *ascii_lowercase):
+        for second in ascii_lowercase:
+            yield first + second
+
+
+def bibtex_keys(papers: Sequence[SavedPaper]) -> dict[str, str]:
+    """A unique key per paper id; papers sharing a base key get a, b, … in paper-id order."""
+    groups: dict[str, list[str]] = {}
+    for paper in papers:
+        ids = groups.setdefault(base_key(paper), [])
+        if paper.paper_id not in ids:
+            ids.append(paper.paper_id)
+    keys: dict[str, str] = {}
+    taken = {base for base, ids in groups.items() if len(ids) == 1}
+    for base in sorted(groups):
+        ids = sorted(groups[base])
+        if len(ids) == 1:
+            keys[ids[0]] = base
+            continue
+        # A suffixed key may equal another paper's base key (`smith2026a` + `b`): skip those.
+        candidates = (base + suffix for suffix in _suffixes())
+        for paper_id in ids:
+            key = next(candidate for candidate in candidates if candidate not in taken)
+            taken.add(key)
+            keys[paper_id] = key
+    return keys
+
+
+def bibtex_escape(text: str) -> str:
+    """`text` safe inside a braced BibTeX field: LaTeX specials escaped, non-ASCII kept."""
+    return "".join(_BIBTEX_SPECIALS.get(char, char) for char in " ".join(text.split()))
+
+
+def _verbatim(link: str) -> str:
+    """A URL or DOI for biblatex's verbatim fields: only what would break the entry is encoded."""
+    # LaTeX escapes would end up inside the link itself, so percent-encode instead.
+    return "".join(_VERBATIM_UNSAFE.get(char, char) for char in link.strip())
+
+
+def _bibtex_author(name: str) -> str:
+    """One author; a name containing the word "and" is braced so BibTeX keeps it whole."""
+    escaped = bibtex_escape(name)
+    return f"{{{escaped}}}" if re.search(r"\band\b", name, re.IGNORECASE) else escaped
+
+
+def to_bibtex(papers: Sequence[SavedPaper]) -> str:
+    """One @inproceedings (with a venue) or @misc entry per paper, keys from `bibtex_keys`."""
+    keys = bibtex_keys(papers)
+    entries = []
+    for paper in papers:
+        fields = [("title", bibtex_escape(paper.title))]
+        if paper.authors:
+            fields.append(("author", " and ".join(_bibtex_author(a) for a in paper.authors)))
+        if paper.venue:
+            fields.append(("booktitle", bibtex_escape(paper.venue)))
+        if paper.year:
+            fields.append(("year", str(paper.year)))
+        if paper.doi:
+            fields.append(("doi", _verbatim(paper.doi)))
+        if paper.url:
+            fields.append(("url", _verbatim(paper.url)))
+        kind = "inproceedings" if paper.venue else "misc"
+        body = ",\n".join(f"  {name} = {{{value}}}" for name, value in fields)
+        entries.append(f"@{kind}{{{keys[paper.paper_id]},\n{body}\n}}\n")
+    return "\n".join(entries)
+
+
+def markdown_escape(text: str) -> str:
+    """`text` with Markdown's punctuation backslash-escaped, on one line."""
+    return _MARKDOWN_SPECIALS.sub(r"\\\1", " ".join(text.split()))
+
+
+def to_markdown(papers: Sequence[SavedPaper]) -> str:
+    """A numbered Markdown list: bold title, authors, venue and year, link."""
+    lines = ["# Reading list", ""]
+    for number, paper in enumerate(papers, 1):
+        line = f"{number}. **{markdown_escape(paper.title)}**"
+        if paper.authors:
+            line += f" — {markdown_escape(', '.join(paper.authors))}"
+        year = str(paper.year or "")
+        # Venues often carry the year already ("ICML 2026"): say it once.
+        where = paper.venue if year and year in paper.venue else f"{paper.venue} {year}".strip()
+        if where:
+            line += f" ({markdown_escape(where)})"
+        if paper.url:
+            # <…> keeps parentheses and underscores in the URL from ending the link.
+            line += f" <{paper.url.replace('>', '%3E').replace(' ', '%20')}>"
+        lines.append(line)
+    return "\n".join(lines) + "\n"
+
+
+def _csv_cell(value: str) -> str:
+    """A cell no spreadsheet will run as a formula."""
+    return "'" + value if value.startswith(_FORMULA_STARTS) else value
+
+
+def to_csv(papers: Sequence[SavedPaper]) -> str:
+    """A header row, then one row per paper; authors joined with "; "."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\r\n")
+    writer.writerow(CSV_COLUMNS)
+    for paper in papers:
+        saved_at = paper.saved_at.isoformat() if paper.saved_at else ""
+        row = (paper.paper_id, paper.title, "; ".join(paper.authors), str(paper.year or ""),
+               paper.venue, paper.url, paper.doi, saved_at)  # fmt: skip
+        writer.writerow([_csv_cell(value) for value in row])
+    return buffer.getvalue()

@@ -1,0 +1,193 @@
+"""What the store keeps (saved papers, topics, a language) and the `Store` protocol.
+
+Errors:
+
+    StoreError
+    ├── StoreOpenError    the database cannot be opened at start; names the setting
+    └── StoreUnavailable  a running database stopped answering; try again later
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Protocol
+
+MAX_SAVED_PAPERS = 1_000  # ours (issue 12): per user
+MAX_TOPICS = 20  # ours (issue 12): per user
+MAX_TOPIC_CHARS = 200  # ours: a standing question, not an essay
+MAX_LANGUAGE_CHARS = 16  # ours: IETF tags such as "pt-BR" are far shorter
+
+
+class StoreError(Exception):
+    """Base of every error the store raises."""
+
+
+class StoreOpenError(StoreError):
+    """The database could not be opened at start; names the setting, never echoes secrets."""
+
+    def __init__(self, setting: str, reason: str) -> None:
+        self.setting = setting
+        self.reason = reason
+        super().__init__(f"{setting}: {reason}")
+
+
+class StoreUnavailable(StoreError):
+    """The database did not answer while running; the operation changed nothing durable."""
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """Per-user caps the store enforces inside its transactions."""
+
+    max_saved: int = MAX_SAVED_PAPERS
+    """Saved papers per user."""
+    max_topics: int = MAX_TOPICS
+    """Followed topics per user."""
+    max_topic_chars: int = MAX_TOPIC_CHARS
+    """Characters in one topic after collapsing whitespace."""
+
+
+@dataclass(frozen=True, slots=True)
+class SavedPaper:
+    """A snapshot of a paper as it was when saved, so exports outlive corpus changes."""
+
+    paper_id: str
+    """The corpus's stable id."""
+    title: str
+    authors: tuple[str, ...] = ()
+    """One name per entry, in the paper's order."""
+    year: int | None = None
+    venue: str = ""
+    """Where it appeared, e.g. "ICML 2026"; empty when unknown."""
+    url: str = ""
+    """The paper's page (or PDF); empty when unknown."""
+    doi: str = ""
+    saved_at: datetime | None = None
+    """When the user saved it (UTC, set by the database); None before saving."""
+
+
+class SaveOutcome(enum.Enum):
+    """What `Store.save` did."""
+
+    SAVED = "saved"
+    ALREADY_SAVED = "already_saved"
+    LIMIT_REACHED = "limit_reached"
+
+
+class FollowOutcome(enum.Enum):
+    """What `Store.follow` did."""
+
+    FOLLOWED = "followed"
+    ALREADY_FOLLOWING = "already_following"
+    LIMIT_REACHED = "limit_reached"
+    EMPTY = "empty"
+    TOO_LONG = "too_long"
+
+
+class Store(Protocol):
+    """Per-user reading lists, followed topics and preferences; every method is one transaction.
+
+    Every method takes the Telegram user id, so no call can read or change another user's
+    data. Methods raise `StoreUnavailable` when the database stops answering.
+    """
+
+    limits: Limits
+
+    async def save(self, user_id: int, paper: SavedPaper) -> SaveOutcome:
+        """Save a paper snapshot; saving it again keeps one row (and its first snapshot)."""
+        ...
+
+    async def remove(self, user_id: int, paper_id: str) -> bool:
+        """Remove a saved paper; False when it was not saved."""
+        ...
+
+    async def list_saved(
+        self, user_id: int, *, offset: int = 0, limit: int = 10
+    ) -> tuple[SavedPaper, ...]:
+        """Saved papers, newest first, `limit` of them from `offset`."""
+        ...
+
+    async def count_saved(self, user_id: int) -> int:
+        """How many papers the user has saved."""
+        ...
+
+    async def is_saved(self, user_id: int, paper_id: str) -> bool:
+        """Whether the user has saved this paper."""
+        ...
+
+    async def saved_among(self, user_id: int, paper_ids: Iterable[str]) -> frozenset[str]:
+        """Which of `paper_ids` the user has saved (one query for a page of buttons)."""
+        ...
+
+    async def export_rows(self, user_id: int) -> tuple[SavedPaper, ...]:
+        """Every saved paper, newest first, for `bot.store.export`."""
+        ...
+
+    async def follow(self, user_id: int, topic: str) -> FollowOutcome:
+        """Follow a topic (whitespace collapsed; case-insensitively unique per user)."""
+        ...
+
+    async def unfollow(self, user_id: int, topic: str) -> bool:
+        """Stop following a topic (matched case-insensitively); False when not followed."""
+        ...
+
+    async def topics(self, user_id: int) -> tuple[str, ...]:
+        """The user's topics in the order they were followed."""
+        ...
+
+    async def followers(self) -> Mapping[int, tuple[str, ...]]:
+        """Every user with topics, mapped to them (for alerts after a corpus reload)."""
+        ...
+
+    async def get_language(self, user_id: int) -> str | None:
+        """The user's language preference; None when never set."""
+        ...
+
+    async def set_language(self, user_id: int, language: str) -> None:
+        """Store the user's language preference (a short tag such as "en")."""
+        ...
+
+    async def forget_user(self, user_id: int) -> None:
+        """Delete everything stored about the user."""
+        ...
+
+    async def close(self) -> None:
+        """Release connections and threads; the store is unusable afterwards."""
+        ...
+
+
+def normalize_topic(topic: str) -> str:
+    """A topic as stored: whitespace runs collapsed to one space, ends trimmed."""
+    return " ".join(topic.split())
+
+
+def topic_key(topic: str) -> str:
+    """The case-insensitive identity of a (normalized) topic."""
+    return normalize_topic(topic).casefold()
+
+
+def check_topic(topic: str, limits: Limits) -> FollowOutcome | None:
+    """The outcome that rejects `topic` before touching the database, or None if it is fine."""
+    normalized = normalize_topic(topic)
+    if not normalized:
+        return FollowOutcome.EMPTY
+    if len(normalized) > limits.max_topic_chars:
+        return FollowOutcome.TOO_LONG
+    return None
+
+
+def check_language(language: str) -> str:
+    """A language tag as stored; ValueError for an empty or overlong one."""
+    tag = language.strip()
+    if not tag or len(tag) > MAX_LANGUAGE_CHARS:
+        raise ValueError(f"language tag must be 1..{MAX_LANGUAGE_CHARS} characters")
+    return tag
+
+
+def check_page(offset: int, limit: int) -> None:
+    """ValueError for a negative offset or a non-positive limit."""
+    if offset < 0 or limit < 1:
+        raise ValueError("offset must be >= 0 and limit >= 1")

@@ -1,0 +1,232 @@
+"""`Store` on PostgreSQL (psycopg 3 async + a connection pool): replicas share one state."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Iterable, Mapping
+from contextlib import asynccontextmanager
+from typing import Any
+
+import psycopg
+from psycopg.conninfo import conninfo_to_dict
+from psycopg_pool import AsyncConnectionPool
+
+from bot.store import _queries as q
+from bot.store._migrations import CREATE_VERSION_TABLE, load_migrations, pending
+from bot.store.model import (
+    FollowOutcome,
+    Limits,
+    SavedPaper,
+    SaveOutcome,
+    StoreOpenError,
+    StoreUnavailable,
+    check_language,
+    check_page,
+    check_topic,
+    normalize_topic,
+    topic_key,
+)
+
+DEFAULT_TIMEOUT = 5.0  # seconds to get a connection before answering "try again"
+POOL_MAX_SIZE = 4  # per replica; handlers hold a connection for one short transaction
+MIGRATION_LOCK = 0x1C3D_2026  # ours: pg_advisory_xact_lock key so replicas migrate one at a time
+# Upserting the user's row locks it until commit: every write of one user runs one at a
+# time across replicas, so a cap's count cannot go stale, and a concurrent forget_user
+# either runs wholly before (the row is re-created) or wholly after.
+LOCK_USER = (
+    "INSERT INTO users (user_id) VALUES (%s) "
+    "ON CONFLICT (user_id) DO UPDATE SET user_id = excluded.user_id"
+)
+# What a database that stopped answering raises (PoolTimeout is an OperationalError).
+_UNAVAILABLE = (psycopg.OperationalError, psycopg.InterfaceError)
+
+
+def _pg(sql: str) -> str:
+    """A shared qmark query in psycopg's `%s` style."""
+    return sql.replace("?", "%s")
+
+
+class PostgresStore:
+    """The shared store: DATABASE_URL=postgresql://…, for several replicas behind a webhook."""
+
+    def __init__(self, pool: AsyncConnectionPool, limits: Limits) -> None:
+        """Use `PostgresStore.open`."""
+        self._pool = pool
+        self.limits = limits
+
+    @classmethod
+    async def open(
+        cls,
+        url: str,
+        *,
+        limits: Limits = Limits(),  # noqa: B008 -- frozen, so one shared default is safe
+        timeout: float = DEFAULT_TIMEOUT,
+        setting: str = "DATABASE_URL",
+    ) -> PostgresStore:
+        """Connect, apply pending migrations, open the pool; StoreOpenError names `setting`."""
+        where = _where(url)
+        connect_timeout = max(2, round(timeout))  # libpq's minimum is 2 seconds
+        try:
+            async with await psycopg.AsyncConnection.connect(
+                url, connect_timeout=connect_timeout
+            ) as connection:
+                await _migrate(connection, setting)
+        except psycopg.ProgrammingError as exc:
+            # libpq's parse errors may quote the URL, password included: never echo them.
+            raise StoreOpenError(setting, "not a valid postgresql:// URL") from exc
+        except psycopg.Error as exc:
+            reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+            raise StoreOpenError(setting, f"cannot use PostgreSQL at {where}: {reason}") from exc
+        pool = AsyncConnectionPool(
+            url,
+            min_size=1,
+            max_size=POOL_MAX_SIZE,
+            open=False,
+            timeout=timeout,
+            # Checked on checkout: a connection broken by a restart is replaced, not used.
+            check=AsyncConnectionPool.check_connection,
+            kwargs={"connect_timeout": connect_timeout},
+            # The pool's reconnect backoff doubles without a cap until this deadline; a short
+            # one makes it give up early, so the first request after an outage connects
+            # afresh instead of waiting out a long backoff.
+            reconnect_timeout=timeout,
+            name="store",
+        )
+        try:
+            await pool.open(wait=True, timeout=timeout)
+        except psycopg.Error as exc:
+            await pool.close()
+            raise StoreOpenError(setting, f"cannot use PostgreSQL at {where}: {exc}") from exc
+        return cls(pool, limits)
+
+    @asynccontextmanager
+    async def _transaction(self) -> AsyncIterator[psycopg.AsyncConnection[Any]]:
+        """A pooled connection in a transaction committed on exit; outages are StoreUnavailable."""
+        try:
+            async with self._pool.connection() as connection:
+                yield connection
+        except _UNAVAILABLE as exc:
+            raise StoreUnavailable(f"PostgreSQL: {type(exc).__name__}") from exc
+
+    async def _rows(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+        """All rows of one read-only query."""
+        async with self._transaction() as db:
+            cursor = await db.execute(_pg(sql), params)
+            return await cursor.fetchall()
+
+    async def save(self, user_id: int, paper: SavedPaper) -> SaveOutcome:
+        """Save a paper snapshot; saving it again keeps one row (and its first snapshot)."""
+        params = q.save_params(user_id, paper, self.limits.max_saved)
+        async with self._transaction() as db:
+            await db.execute(LOCK_USER, (user_id,))
+            if (await db.execute(_pg(q.SAVE_UNDER_CAP), params)).rowcount == 1:
+                return SaveOutcome.SAVED
+            cursor = await db.execute(_pg(q.IS_SAVED), (user_id, paper.paper_id))
+            if await cursor.fetchone():
+                return SaveOutcome.ALREADY_SAVED
+            return SaveOutcome.LIMIT_REACHED
+
+    async def remove(self, user_id: int, paper_id: str) -> bool:
+        """Remove a saved paper; False when it was not saved."""
+        async with self._transaction() as db:
+            return (await db.execute(_pg(q.REMOVE), (user_id, paper_id))).rowcount > 0
+
+    async def list_saved(
+        self, user_id: int, *, offset: int = 0, limit: int = 10
+    ) -> tuple[SavedPaper, ...]:
+        """Saved papers, newest first, `limit` of them from `offset`."""
+        check_page(offset, limit)
+        rows = await self._rows(q.LIST_SAVED, (user_id, limit, offset))
+        return tuple(q.paper_from_row(row) for row in rows)
+
+    async def count_saved(self, user_id: int) -> int:
+        """How many papers the user has saved."""
+        return (await self._rows(q.COUNT_SAVED, (user_id,)))[0][0]
+
+    async def is_saved(self, user_id: int, paper_id: str) -> bool:
+        """Whether the user has saved this paper."""
+        return bool(await self._rows(q.IS_SAVED, (user_id, paper_id)))
+
+    async def saved_among(self, user_id: int, paper_ids: Iterable[str]) -> frozenset[str]:
+        """Which of `paper_ids` the user has saved (one query for a page of buttons)."""
+        wanted = frozenset(paper_ids)
+        if not wanted:
+            return frozenset()
+        return wanted & {row[0] for row in await self._rows(q.SAVED_IDS, (user_id,))}
+
+    async def export_rows(self, user_id: int) -> tuple[SavedPaper, ...]:
+        """Every saved paper, newest first, for `bot.store.export`."""
+        return tuple(q.paper_from_row(row) for row in await self._rows(q.EXPORT, (user_id,)))
+
+    async def follow(self, user_id: int, topic: str) -> FollowOutcome:
+        """Follow a topic (whitespace collapsed; case-insensitively unique per user)."""
+        rejected = check_topic(topic, self.limits)
+        if rejected:
+            return rejected
+        key = topic_key(topic)
+        params = (user_id, normalize_topic(topic), key, user_id, self.limits.max_topics)
+        async with self._transaction() as db:
+            await db.execute(LOCK_USER, (user_id,))
+            if (await db.execute(_pg(q.FOLLOW_UNDER_CAP), params)).rowcount == 1:
+                return FollowOutcome.FOLLOWED
+            cursor = await db.execute(_pg(q.IS_FOLLOWED), (user_id, key))
+            if await cursor.fetchone():
+                return FollowOutcome.ALREADY_FOLLOWING
+            return FollowOutcome.LIMIT_REACHED
+
+    async def unfollow(self, user_id: int, topic: str) -> bool:
+        """Stop following a topic (matched case-insensitively); False when not followed."""
+        async with self._transaction() as db:
+            return (await db.execute(_pg(q.UNFOLLOW), (user_id, topic_key(topic)))).rowcount > 0
+
+    async def topics(self, user_id: int) -> tuple[str, ...]:
+        """The user's topics in the order they were followed."""
+        return tuple(row[0] for row in await self._rows(q.TOPICS, (user_id,)))
+
+    async def followers(self) -> Mapping[int, tuple[str, ...]]:
+        """Every user with topics, mapped to them (for alerts after a corpus reload)."""
+        return q.group_followers(await self._rows(q.FOLLOWERS))
+
+    async def get_language(self, user_id: int) -> str | None:
+        """The user's language preference; None when never set."""
+        rows = await self._rows(q.GET_LANGUAGE, (user_id,))
+        return rows[0][0] if rows else None
+
+    async def set_language(self, user_id: int, language: str) -> None:
+        """Store the user's language preference (a short tag such as "en")."""
+        tag = check_language(language)
+        async with self._transaction() as db:
+            await db.execute(_pg(q.SET_LANGUAGE), (user_id, tag))
+
+    async def forget_user(self, user_id: int) -> None:
+        """Delete everything stored about the user."""
+        async with self._transaction() as db:
+            # Lock first: a save racing on another replica finishes before we delete.
+            await db.execute(LOCK_USER, (user_id,))
+            for statement in q.FORGET:
+                await db.execute(_pg(statement), (user_id,))
+
+    async def close(self) -> None:
+        """Close the pool's connections."""
+        await self._pool.close()
+
+
+async def _migrate(db: psycopg.AsyncConnection[Any], setting: str) -> None:
+    """Apply the migrations the database lacks, all or none, one replica at a time."""
+    async with db.transaction():
+        await db.execute("SELECT pg_advisory_xact_lock(%s)", (MIGRATION_LOCK,))
+        await db.execute(CREATE_VERSION_TABLE)
+        current = (await (await db.execute(q.SCHEMA_VERSION)).fetchone())[0]
+        for migration in pending(load_migrations("postgres"), current, setting):
+            for statement in migration.statements:
+                await db.execute(statement)
+            await db.execute(_pg(q.RECORD_VERSION), (migration.version,))
+
+
+def _where(url: str) -> str:
+    """host:port/dbname of a URL for messages (never the user or password)."""
+    try:
+        parts = conninfo_to_dict(url)
+    except psycopg.Error:
+        return "the configured address"
+    host = parts.get("host") or "localhost"
+    return f"{host}:{parts.get('port') or 5432}/{parts.get('dbname') or ''}"
