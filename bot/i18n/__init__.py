@@ -8,6 +8,7 @@
 Nothing here imports `telegram`; see README.md here for adding a language.
 """
 
+from bot.i18n.catalogue import Part, Style, Translator, translator
 from bot.i18n.languages import (
     COMMAND_MENUS,
     DEFAULT_LANGUAGE,
@@ -16,7 +17,6 @@ from bot.i18n.languages import (
     is_language,
     pick_language,
 )
-from bot.i18n.translator import Part, Style, Translator, translator
 
 __all__ = [
     "COMMAND_MENUS",
