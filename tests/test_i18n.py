@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import html
 import re
+import string
 import types
 import unicodedata
 from concurrent.futures import ThreadPoolExecutor
@@ -11,7 +13,7 @@ from typing import get_args
 
 import pytest
 from babel.messages.catalog import Catalog
-from fake_bot_api import utf16_len
+from fake_bot_api import parse_html, utf16_len
 from telegram import constants
 
 import bot.i18n
@@ -247,6 +249,37 @@ def test_every_entry_leaves_room_in_a_message(lang: Lang) -> None:
     assert {k for k, forms in entries(lang).items() if max(map(utf16_len, forms)) > budget} == set()
 
 
+def sample_values(template: str) -> dict[str, object]:
+    """A value for every placeholder: a number where it has a format spec, else HTML-ish text."""
+    return {
+        field: 1.5 if spec else "<a&b>"
+        for _lit, field, spec, _conv in string.Formatter().parse(template)
+        if field
+    }
+
+
+def as_html(parts: tuple[Part, ...]) -> str:
+    """Parts as the renderer emits them: every text escaped, a style as its tag."""
+    tags = {"b": "b", "i": "i", "code": "code"}
+    return "".join(
+        f"<{tags[p.style]}>{html.escape(p.text, quote=False)}</{tags[p.style]}>"
+        if p.style
+        else html.escape(p.text, quote=False)
+        for p in parts
+    )
+
+
+@pytest.mark.parametrize("lang", list(LANGUAGES))
+def test_every_entry_emits_html_telegram_accepts(lang: Lang) -> None:
+    tr = translator(lang)
+    plural = {key_of(m) for m in read_catalogue("en") if m.pluralizable}
+    for key, forms in entries(lang).items():
+        values = sample_values("".join(forms))
+        for n in (1, 2) if key in plural else (None,):
+            parts = tr.parts(key, n, **values)
+            assert parse_html(as_html(parts)) == "".join(p.text for p in parts), key
+
+
 # ---------------------------------------------------------------- today's texts
 
 
@@ -388,12 +421,19 @@ def test_an_unknown_key_raises(lang: Lang) -> None:
         translator(lang).gettext("no.such.key")
 
 
-def test_singular_and_plural_lookups_do_not_mix() -> None:
-    tr = translator("zh_Hans")
-    with pytest.raises(KeyError):
-        tr.gettext("start.welcome")  # a plural entry needs n
-    with pytest.raises(KeyError):
-        tr.ngettext("hint.empty", 3)
+def test_a_singular_entry_has_no_plural_lookup() -> None:
+    with pytest.raises(KeyError, match=r"hint\.empty"):
+        translator("zh_Hans").ngettext("hint.empty", 3)
+
+
+def test_gettext_of_a_plural_entry_is_its_form_for_one() -> None:
+    # The standard library's rule; {count} must still be given.
+    tr = translator("en")
+    assert tr.gettext("author.header", count=1, name="Ng") == tr.ngettext(
+        "author.header", 1, name="Ng"
+    )
+    with pytest.raises(KeyError, match="count"):
+        tr.gettext("author.header", name="Ng")
 
 
 def test_unknown_language_is_refused_with_the_valid_ones() -> None:

@@ -100,7 +100,10 @@ class Translator:
     """The compiled catalogue with its fallback chain."""
 
     def template(self, key: str, n: int | None = None) -> str:
-        """The raw entry for `key` (the plural form for `n` when given), markup included."""
+        """The raw entry for `key` (the plural form for `n` when given), markup included.
+
+        Without `n` a plural entry gives its form for one, as the standard library does.
+        """
         if n is None:
             return self.messages.gettext(key)
         # Keys are the message ids, so the plural id is the key too.
