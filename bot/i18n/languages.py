@@ -1,0 +1,50 @@
+"""The interface languages and how a Telegram `language_code` picks one."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import Literal, get_args
+
+Lang = Literal["en", "zh_Hans", "zh_Hant"]
+"""A catalogue: English, Simplified Chinese, Traditional Chinese (Taiwan usage)."""
+
+DEFAULT_LANGUAGE: Lang = "en"
+"""For users whose language has no catalogue, and the fallback for a missing entry."""
+
+LANGUAGES: Mapping[Lang, str] = MappingProxyType(
+    {"en": "English", "zh_Hans": "简体中文", "zh_Hant": "繁體中文"}
+)
+"""Every language with its name in itself, in the order of the /lang buttons."""
+
+COMMAND_MENUS: tuple[tuple[str, Lang], ...] = (("", "en"), ("zh", "zh_Hans"))
+"""(`set_my_commands` language_code, catalogue) pairs; "" is everyone else.
+
+The Bot API takes only two-letter ISO 639-1 codes there, so one "zh" menu serves both
+scripts; Simplified is what most "zh" users read.
+"""
+
+# IETF subtags (lowercase) that mean Traditional script when no script subtag says otherwise.
+_TRADITIONAL_REGIONS = frozenset({"tw", "hk", "mo"})
+
+
+def pick_language(language_code: str | None) -> Lang:
+    """The catalogue for a Telegram `language_code` ("zh-hans", "zh-TW", "en", None…)."""
+    if not language_code:
+        return DEFAULT_LANGUAGE
+    subtags = language_code.strip().lower().replace("_", "-").split("-")
+    if subtags[0] != "zh":
+        return DEFAULT_LANGUAGE
+    # A script subtag wins over the region: zh-Hans-HK is Simplified.
+    if "hant" in subtags:
+        return "zh_Hant"
+    if "hans" in subtags:
+        return "zh_Hans"
+    if _TRADITIONAL_REGIONS.intersection(subtags[1:]):
+        return "zh_Hant"
+    return "zh_Hans"
+
+
+def is_language(name: object) -> bool:
+    """Whether `name` is one of the catalogue names in `LANGUAGES` (e.g. stored per user)."""
+    return name in get_args(Lang)
