@@ -11,7 +11,6 @@ moment its `sendMessage` arrives. Prints medians (and min/max).
 from __future__ import annotations
 
 import argparse
-import os
 import signal
 import statistics
 import subprocess
@@ -23,18 +22,15 @@ from pathlib import Path
 REPO_ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO_ROOT))
 
+from testkit.botenv import bot_env  # noqa: E402
 from testkit.fake_bot_api import FakeBotApi, Updates  # noqa: E402
 
 QUESTION = "neural network that compiles into a decision tree with if-else rules"
 
 
 def _env(api: FakeBotApi, corpus: str | None) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("TELEGRAM_")}
-    env.update(
-        TELEGRAM_BOT_TOKEN=api.token,
-        TELEGRAM_API_BASE_URL=api.base_url,
-        LOG_LEVEL="WARNING",
-        PYTHONPATH=str(REPO_ROOT),
+    env = bot_env(
+        TELEGRAM_BOT_TOKEN=api.token, TELEGRAM_API_BASE_URL=api.base_url, LOG_LEVEL="WARNING"
     )
     if corpus:
         env["CORPUS"] = corpus

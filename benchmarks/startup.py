@@ -19,7 +19,6 @@ temporary `PYTHONPYCACHEPREFIX`, filled by one untimed start).
 from __future__ import annotations
 
 import argparse
-import os
 import signal
 import statistics
 import subprocess
@@ -37,6 +36,7 @@ for path in (str(REPO), str(HERE)):
 
 from scale import corpus_file  # noqa: E402
 
+from testkit.botenv import bot_env as testkit_bot_env  # noqa: E402
 from testkit.fake_bot_api import DEFAULT_TOKEN, FakeBotApi  # noqa: E402
 
 SEED_SIZE = 57  # papers in corpus/; `--sizes 57` means the seed corpus itself
@@ -53,16 +53,13 @@ def rss_mb(pid: int) -> float:
 
 def bot_env(api: FakeBotApi, corpus: Path, cache_dir: Path) -> dict[str, str]:
     """Environment for `python -m bot run` polling `api`; no other bot setting leaks in."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("TELEGRAM_", "WEBHOOK_"))}
-    env.update(
+    return testkit_bot_env(
         TELEGRAM_BOT_TOKEN=api.token,
         TELEGRAM_API_BASE_URL=api.base_url,
         CORPUS=str(corpus),
         INDEX_CACHE_DIR=str(cache_dir),
         LOG_LEVEL="WARNING",
-        PYTHONPATH=str(REPO),
     )
-    return env
 
 
 def stop(process: subprocess.Popen) -> int:

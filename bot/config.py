@@ -18,6 +18,7 @@ DEFAULT_LOG_LEVEL = "INFO"
 DEFAULT_WEBHOOK_LISTEN = "127.0.0.1"  # ours: only a local reverse proxy reaches it
 DEFAULT_WEBHOOK_PORT = 8443  # one of the ports Telegram posts webhooks to
 DEFAULT_QUESTIONS_PER_MINUTE = 20  # ours: per user, sliding 60-second window
+DEFAULT_DATA_DIR = REPO_ROOT / "data"  # ours: the SQLite database when DATABASE_URL is unset
 MAX_QUESTIONS_PER_MINUTE = 10_000
 
 # Tokens look like `123456789:AAH...`; checked only for shape, Telegram decides validity.
@@ -64,6 +65,10 @@ class Settings:
     """QUESTIONS_PER_MINUTE: questions one user may ask in any 60 seconds."""
     index_cache_dir: Path | None = None
     """INDEX_CACHE_DIR: where large corpora's indexes are cached; None: `.cache/` in the repo."""
+    data_dir: Path = DEFAULT_DATA_DIR
+    """DATA_DIR: where the SQLite database (reading lists, topics, languages) lives."""
+    database_url: str | None = field(default=None, repr=False)
+    """DATABASE_URL: a postgresql:// URL shared by bot replicas; None: SQLite in DATA_DIR."""
 
 
 def parse_dotenv(text: str) -> dict[str, str]:
@@ -126,7 +131,9 @@ def load_settings(
         admin_user_ids=_ids("ADMIN_USER_IDS", get("ADMIN_USER_IDS")),
         allowed_chat_ids=_ids("ALLOWED_CHAT_IDS", get("ALLOWED_CHAT_IDS")),
         questions_per_minute=_questions_per_minute(get("QUESTIONS_PER_MINUTE")),
-        index_cache_dir=_index_cache_dir(get("INDEX_CACHE_DIR")),
+        index_cache_dir=_directory("INDEX_CACHE_DIR", get("INDEX_CACHE_DIR")),
+        data_dir=_directory("DATA_DIR", get("DATA_DIR")) or DEFAULT_DATA_DIR,
+        database_url=get("DATABASE_URL"),
     )
 
 
@@ -260,10 +267,10 @@ def _questions_per_minute(value: str | None) -> int:
     )
 
 
-def _index_cache_dir(value: str | None) -> Path | None:
+def _directory(setting: str, value: str | None) -> Path | None:
     if value is None:
         return None
     path = Path(value).expanduser()
     if path.exists() and not path.is_dir():
-        raise ConfigError("INDEX_CACHE_DIR", f"not a directory: {path}")
+        raise ConfigError(setting, f"not a directory: {path}")
     return path

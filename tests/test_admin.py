@@ -15,12 +15,12 @@ from typing import Any
 import pytest
 from telegram import Update
 from telegram.ext import Application
-from test_webhook import clean_env
 
 from bot.config import DEFAULT_CORPUS, Settings
 from bot.search import Index
 from bot.tg import admin
 from bot.tg.app import build_application
+from testkit.botenv import bot_env
 from testkit.fake_bot_api import FakeBotApi, Updates, parse_html
 
 ADMIN = 1001
@@ -207,7 +207,7 @@ async def test_admins_are_served_even_outside_allowed_chats(fake_api, index, cor
 
 def test_sighup_reloads_and_reports_to_the_admin(tmp_path: Path, corpus_dir: Path) -> None:
     with FakeBotApi() as api:
-        env = clean_env(
+        env = bot_env(
             TELEGRAM_BOT_TOKEN=api.token,
             TELEGRAM_API_BASE_URL=api.base_url,
             CORPUS=str(corpus_dir),

@@ -13,9 +13,10 @@ import string
 from pathlib import Path
 
 import pytest
-from test_e2e import START_TIMEOUT, bot_env, start_bot
+from test_e2e import START_TIMEOUT, start_bot
 
 from bot.search import CACHE_MIN_PAPERS
+from testkit.botenv import bot_env
 from testkit.fake_bot_api import FakeBotApi, Updates, parse_html
 
 PAPERS = 2_500

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import signal
 import subprocess
 import sys
@@ -14,6 +13,7 @@ import pytest
 
 from bot import render
 from bot.commands import COMMANDS
+from testkit.botenv import bot_env
 from testkit.fake_bot_api import DEFAULT_TOKEN, ApiCall, FakeBotApi, Updates, parse_html, utf16_len
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
@@ -21,18 +21,6 @@ PARAPHRASE = "neural network that compiles into a decision tree with if-else rul
 PARAPHRASE_PAPER = "1"  # ArbNN in the seed corpus
 TOKEN_SECRET = DEFAULT_TOKEN.split(":", 1)[1]
 START_TIMEOUT = 60.0  # generous: a cold interpreter on a slow CI machine
-
-
-def bot_env(**overrides: str) -> dict[str, str]:
-    """The environment without our settings, plus `overrides`; the repo importable."""
-    env = {
-        k: v
-        for k, v in os.environ.items()
-        if not k.startswith(("TELEGRAM_", "WEBHOOK_")) and k not in ("CORPUS", "LOG_LEVEL")
-    }
-    env["PYTHONPATH"] = str(REPO_ROOT)
-    env.update(overrides)
-    return env
 
 
 def start_bot(env: dict[str, str], cwd: Path, stderr_path: Path) -> subprocess.Popen:

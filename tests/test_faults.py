@@ -15,10 +15,10 @@ from typing import Any, TypeVar
 import pytest
 from telegram import Update
 from telegram.ext import Application
-from test_webhook import clean_env
 
 from bot import render
 from bot.tg import transport
+from testkit.botenv import bot_env
 from testkit.fake_bot_api import DEFAULT_TOKEN, ApiCall, FakeBotApi, Updates
 
 PARAPHRASE = "neural network that compiles into a decision tree with if-else rules"
@@ -254,7 +254,7 @@ async def test_other_errors_still_reach_the_generic_handler(
 
 def test_sigterm_while_answering_finishes_the_answer_then_exits_zero(tmp_path: Path) -> None:
     with FakeBotApi() as api:
-        env = clean_env(
+        env = bot_env(
             TELEGRAM_BOT_TOKEN=api.token,
             TELEGRAM_API_BASE_URL=api.base_url,
             LOG_LEVEL="DEBUG",

@@ -13,12 +13,11 @@ from typing import get_args
 
 import pytest
 from babel.messages.catalog import Catalog
-from fake_bot_api import parse_html, utf16_len
 from telegram import constants
 
 import bot.i18n
-from bot import admin, limits, render
-from bot.app import NO_TOKEN_MESSAGE
+from bot import render
+from bot.commands import COMMANDS
 from bot.i18n import (
     COMMAND_MENUS,
     DEFAULT_LANGUAGE,
@@ -31,6 +30,9 @@ from bot.i18n import (
 )
 from bot.i18n.build import all_problems, main, problems, read_catalogue, stale_catalogues
 from bot.i18n.catalogue import _messages, catalogue_path, format_parts, split_markup
+from bot.tg import admin, limits
+from bot.tg.app import NO_TOKEN_MESSAGE
+from testkit.fake_bot_api import parse_html, utf16_len
 
 CHINESE: tuple[Lang, ...] = ("zh_Hans", "zh_Hant")
 KEYS_MD = Path(bot.i18n.__file__).with_name("KEYS.md")
@@ -294,14 +296,14 @@ def test_english_entries_match_todays_texts() -> None:
     assert tr.gettext("app.no_token") == NO_TOKEN_MESSAGE
     examples = tuple(tr.gettext(f"examples.question_{i}") for i in (1, 2, 3))
     assert examples == render.EXAMPLE_QUESTIONS
-    for command, description in render.COMMANDS:
+    for command, description in ((c.name, c.description) for c in COMMANDS):
         assert tr.gettext(f"command.{command}") == description
 
 
 @pytest.mark.parametrize("lang", list(LANGUAGES))
 def test_every_menu_command_has_a_description(lang: Lang) -> None:
     tr = translator(lang)
-    assert all(tr.gettext(f"command.{command}") for command, _ in render.COMMANDS)
+    assert all(tr.gettext(f"command.{command}") for command in (c.name for c in COMMANDS))
 
 
 # ---------------------------------------------------------------- choosing the language

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import http.client
 import json
-import os
 import signal
 import socket
 import subprocess
@@ -16,6 +15,7 @@ from typing import Any
 import pytest
 
 from bot.tg.app import ALLOWED_UPDATES
+from testkit.botenv import bot_env
 from testkit.fake_bot_api import DEFAULT_TOKEN, ApiCall, FakeBotApi, Updates
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
@@ -29,19 +29,6 @@ def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return sock.getsockname()[1]
-
-
-def clean_env(**overrides: str) -> dict[str, str]:
-    """The environment without our settings, plus `overrides`; the repo importable."""
-    env = {
-        k: v
-        for k, v in os.environ.items()
-        if not k.startswith(("TELEGRAM_", "WEBHOOK_"))
-        and k not in ("CORPUS", "LOG_LEVEL", "ADMIN_USER_IDS", "ALLOWED_CHAT_IDS")
-    }
-    env["PYTHONPATH"] = str(REPO_ROOT)
-    env.update(overrides)
-    return env
 
 
 class WebhookBot:
@@ -97,7 +84,7 @@ class WebhookBot:
 
 def start_webhook_bot(api: FakeBotApi, workdir: Path, **extra: str) -> WebhookBot:
     port = free_port()
-    env = clean_env(
+    env = bot_env(
         TELEGRAM_BOT_TOKEN=api.token,
         TELEGRAM_API_BASE_URL=api.base_url,
         WEBHOOK_URL=f"https://bot.example.org{PATH}",
@@ -230,7 +217,7 @@ def run_to_exit(tmp_path: Path, *args: str, **env: str) -> tuple[int, str]:
     process = subprocess.run(
         [sys.executable, "-m", "bot", *args],
         cwd=tmp_path,
-        env=clean_env(TELEGRAM_BOT_TOKEN=DEFAULT_TOKEN, **env),
+        env=bot_env(TELEGRAM_BOT_TOKEN=DEFAULT_TOKEN, **env),
         capture_output=True,
         timeout=START_TIMEOUT,
     )

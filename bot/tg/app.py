@@ -28,6 +28,7 @@ from bot.corpus import CorpusError
 from bot.logs import configure_logging, redact
 from bot.runtime import EmptyCorpusError, load_index
 from bot.search import Index
+from bot.store import StoreOpenError, open_store
 from bot.tg import admin, commands, errors, transport
 from bot.tg.handlers import buttons, info, inline, papers, search
 from bot.tg.state import CONTEXT_TYPES, BotState
@@ -71,8 +72,10 @@ async def set_commands(application: Application) -> None:
 
 
 async def post_init(application: Application) -> None:
-    """Register the command menu and the SIGHUP reload once the bot is initialised."""
+    """Open the store, register the command menu and the SIGHUP reload once initialised."""
     state: BotState = application.bot_data
+    if state.store is None:  # StoreOpenError propagates: run() names the setting, exits 2
+        state.store = await open_store(state.settings.database_url, state.settings.data_dir)
     # The menu is sent alongside the first getUpdates rather than before it: one round
     # trip less before the bot polls (Application.create_task would warn: not running yet).
     state.set_commands_task = asyncio.create_task(set_commands(application), name="set-my-commands")
@@ -81,11 +84,14 @@ async def post_init(application: Application) -> None:
 
 
 async def post_shutdown(application: Application) -> None:
-    """Stop the search thread; PTB has finished every update by now."""
+    """Stop the search thread and close the store; PTB has finished every update by now."""
     state: BotState = application.bot_data
     executor, state.search_executor = state.search_executor, None
     if executor is not None:
         executor.shutdown(wait=False, cancel_futures=True)
+    store, state.store = state.store, None
+    if store is not None:
+        await store.close()
 
 
 def build_application(
@@ -232,6 +238,9 @@ def run(*, webhook: bool = False) -> int:
         return 2
     except CorpusError as exc:
         print(f"Corpus error: {exc}", file=sys.stderr)
+        return 2
+    except StoreOpenError as exc:
+        print(f"Configuration error: {redact(str(exc))}", file=sys.stderr)
         return 2
     except InvalidToken:
         print(

@@ -18,6 +18,7 @@ from telegram.ext import CallbackContext, ContextTypes, ExtBot
 
 from bot.config import Settings
 from bot.search import Index
+from bot.store import Store
 
 if TYPE_CHECKING:
     from bot.tg.limits import InlineCache, RateLimiter
@@ -68,6 +69,8 @@ class BotState:
 
     index: Index | None = None
     """The index being served; a reload replaces it in one assignment."""
+    store: Store | None = None
+    """Reading lists, topics and language choices; opened in post_init, closed at shutdown."""
     settings: Settings = field(default_factory=Settings)
     """The settings the bot was started with."""
     page_states: LruCache[str, str] = field(default_factory=lambda: LruCache(MAX_PAGE_STATES))

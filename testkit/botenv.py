@@ -1,0 +1,30 @@
+"""The environment a test or benchmark gives a real `python -m bot` process."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+
+# Settings the caller's environment must not leak into a bot under test.
+_OURS_PREFIXES = ("TELEGRAM_", "WEBHOOK_")
+_OURS = frozenset({
+    "CORPUS", "LOG_LEVEL", "ADMIN_USER_IDS", "ALLOWED_CHAT_IDS", "DATA_DIR", "DATABASE_URL",
+    "INDEX_CACHE_DIR", "RESULTS_PER_PAGE", "QUESTIONS_PER_MINUTE",
+})  # fmt: skip
+
+
+def bot_env(**overrides: str) -> dict[str, str]:
+    """The environment without our settings, plus `overrides`; the repo importable.
+
+    DATA_DIR is a fresh temporary directory unless given, so no run writes the repo's data/.
+    """
+    env = {
+        k: v for k, v in os.environ.items() if not k.startswith(_OURS_PREFIXES) and k not in _OURS
+    }
+    env["PYTHONPATH"] = str(REPO_ROOT)
+    env["DATA_DIR"] = tempfile.mkdtemp(prefix="bot-data-")
+    env.update(overrides)
+    return env
