@@ -6,10 +6,12 @@ checked at import like the Telegram handlers; /next, /prev and /quit are console
 
 from __future__ import annotations
 
+import os
 import random
 import sys
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import TextIO
 
@@ -17,6 +19,7 @@ from bot import render, runtime
 from bot.commands import COMMAND_NAMES, command
 from bot.config import DEFAULT_RESULTS_PER_PAGE, ConfigError, load_settings
 from bot.corpus import CorpusError
+from bot.i18n import LANGUAGES, Lang, Translator, pick_language, translator
 from bot.render import Doc
 from bot.search import MAX_QUERY_CHARS, Index
 
@@ -32,6 +35,10 @@ class ConsoleSession:
     per_page: int = DEFAULT_RESULTS_PER_PAGE
     question: str = ""
     offset: int = 0
+    t: Translator = field(default_factory=lambda: translator("en"))
+    """The language of the answers; `/lang <code>` changes it."""
+    loaded_at: datetime = field(default_factory=lambda: datetime.now(UTC))
+    """When the index was loaded, for /stats."""
 
     def answer(self, line: str) -> Doc | None:
         """The answer to one input line, as a Doc; None for a blank line."""
@@ -46,56 +53,73 @@ class ConsoleSession:
         name, _, argument = text[1:].partition(" ")
         name = name.split("@", 1)[0].lower()
         argument = argument.strip()
-        if name in PAGE_COMMANDS and self.question:
+        if name in PAGE_COMMANDS:
+            if not self.question:
+                return Doc((render.translated(self.t, "console.nothing_to_page"),))
             step = self.per_page if name == "next" else -self.per_page
             return self._search(self.question, max(0, self.offset + step))
         if name not in COMMAND_NAMES:
-            return render.unknown_command_doc()
-        if command(name).usage and not argument:
-            return render.usage_doc(name)
+            return render.unknown_command_doc(t=self.t)
+        if command(name).takes_argument and not argument:
+            return render.usage_doc(name, t=self.t)
         answer: Callable[[str], Doc | None] = getattr(self, ANSWER_PREFIX + name)
         return answer(argument)
 
     def _command_start(self, _argument: str) -> Doc:
-        return render.start_doc(len(self.index))
+        return render.start_doc(len(self.index), t=self.t)
 
     def _command_help(self, _argument: str) -> Doc:
-        return render.help_doc()
+        return render.help_doc(console=True, t=self.t)
 
     def _command_search(self, argument: str) -> Doc:
         return self._search(argument, 0)
 
     def _command_random(self, _argument: str) -> Doc | None:
         papers = self.index.papers
-        return render.paper_doc(random.choice(papers)) if papers else None
+        return render.paper_doc(random.choice(papers), t=self.t) if papers else None
 
     def _command_stats(self, _argument: str) -> Doc:
-        return render.stats_doc(self.index.stats())
+        return render.stats_doc(self.index.stats(), loaded_at=self.loaded_at, t=self.t)
+
+    def _command_lang(self, argument: str) -> Doc:
+        # No buttons in a terminal: /lang lists the codes, `/lang <code>` switches.
+        chosen = {lang.lower(): lang for lang in LANGUAGES}.get(argument.lower())
+        if chosen is not None:
+            self.t = translator(chosen)
+            return render.lang_changed_doc(t=self.t)
+        spans: list[render.Span] = list(render.translated(self.t, "lang.prompt"))
+        for lang, name in LANGUAGES.items():
+            spans += [render.Span(f"\n/lang {lang}"), render.Span(f" — {name}")]
+        return Doc((tuple(spans),))
 
     def _search(self, question: str, offset: int) -> Doc:
         question = question[:MAX_QUERY_CHARS]  # the analyzer's cut, as in Telegram
         result = self.index.search(question, limit=self.per_page, offset=offset)
         if result.hits:
             self.question, self.offset = question, offset
-        doc = render.results_doc(result, per_page=self.per_page)
+        doc = render.results_doc(result, per_page=self.per_page, t=self.t)
         more = []
         if result.confident and offset + len(result.hits) < result.total:
             more.append("/next")
         if result.confident and offset > 0 and result.hits:
             more.append("/prev")
         if more:
-            doc = Doc((*doc.blocks, (render.Span(f"More: {' '.join(more)}"),)), doc.keyboard)
+            line = render.translated(self.t, "console.more", commands=" ".join(more))
+            doc = Doc((*doc.blocks, line), doc.keyboard)
         return doc
 
     def _command_paper(self, paper_id: str) -> Doc:
         found = self.index.get(paper_id)
-        return render.paper_doc(found) if found else render.not_found_doc(paper_id)
+        if found is None:
+            return render.not_found_doc(paper_id, t=self.t)
+        return render.paper_doc(found, t=self.t)
 
     def _command_similar(self, paper_id: str) -> Doc:
         found = self.index.get(paper_id)
         if found is None:
-            return render.not_found_doc(paper_id)
-        return render.similar_doc(found, self.index.similar(found.id, limit=self.per_page))
+            return render.not_found_doc(paper_id, t=self.t)
+        hits = self.index.similar(found.id, limit=self.per_page)
+        return render.similar_doc(found, hits, t=self.t)
 
 
 def run_console(
@@ -103,28 +127,30 @@ def run_console(
     *,
     stdin: TextIO | None = None,
     stdout: TextIO | None = None,
+    lang: Lang | None = None,
+    environ: Mapping[str, str] = os.environ,
 ) -> int:
-    """Read questions from stdin until EOF or /quit; print answers. Returns the exit code."""
+    """Read questions from stdin until EOF or /quit; print answers. Returns the exit code.
+
+    lang: the answers' language; None takes it from LC_ALL / LC_MESSAGES / LANG.
+    """
     stdin = stdin or sys.stdin
     stdout = stdout or sys.stdout
+    t = translator(lang or console_language(environ))
     try:
         settings = load_settings()
         paths = runtime.corpus_paths(settings, corpus_paths)
         report, index = runtime.load_index(paths, settings.index_cache_dir)
     except runtime.EmptyCorpusError:
-        print("Cannot start the console: the corpus has no papers.", file=sys.stderr)
+        print(t.gettext("console.no_papers"), file=sys.stderr)
         return 2
     except (ConfigError, CorpusError) as exc:
-        print(f"Cannot start the console: {exc}", file=sys.stderr)
+        print(t.gettext("console.cannot_start", error=exc), file=sys.stderr)
         return 2
-    session = ConsoleSession(index, per_page=settings.results_per_page)
+    session = ConsoleSession(index, per_page=settings.results_per_page, t=t)
     interactive = stdin.isatty()
     ansi = stdout.isatty()
-    print(
-        f"ICML 2026 papers — {len(report.papers)} loaded. Ask a question, /help for commands, "
-        "/quit or Ctrl-D to leave.",
-        file=stdout,
-    )
+    print(t.ngettext("console.banner", len(report.papers)), file=stdout)
     while True:
         if interactive:
             stdout.write("> ")
@@ -146,6 +172,15 @@ def run_console(
     if interactive:
         print(file=stdout)
     return 0
+
+
+def console_language(environ: Mapping[str, str]) -> Lang:
+    """The language the terminal's locale asks for (`zh_TW.UTF-8` -> zh_Hant), else English."""
+    for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        value = environ.get(name, "")
+        if value:
+            return pick_language(value.split(".", 1)[0].split("@", 1)[0])
+    return pick_language(None)
 
 
 ANSWER_PREFIX = "_command_"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 
+from bot.i18n import Lang, is_language
 from bot.render.limits import MAX_CALLBACK_DATA_BYTES, encodable, utf8_len
 
 
@@ -31,7 +32,14 @@ class TurnPage:
     key: str | None = None
 
 
-CallbackAction = OpenPaper | ShowSimilar | TurnPage
+@dataclass(frozen=True, slots=True)
+class SetLanguage:
+    """Button: answer in `lang` from now on (/lang)."""
+
+    lang: Lang
+
+
+CallbackAction = OpenPaper | ShowSimilar | TurnPage | SetLanguage
 MAX_OFFSET = 10_000  # ours: deeper pages are refused as garbage
 
 
@@ -66,6 +74,11 @@ def similar_data(paper_id: str) -> str:
     return checked("s:" + paper_ref(paper_id))
 
 
+def language_data(lang: Lang) -> str:
+    """Callback data for a /lang button."""
+    return checked("l:" + lang)
+
+
 def query_fits_callback(query: str, offset: int = MAX_OFFSET) -> bool:
     """Whether `query` can travel inside page-turn callback data."""
     fits = utf8_len(f"q:{offset}:{query}") <= MAX_CALLBACK_DATA_BYTES
@@ -92,6 +105,8 @@ def parse_callback(data: object) -> CallbackAction | None:
         if not rest or rest != rest.strip():
             return None
         return OpenPaper(rest) if kind == "p" else ShowSimilar(rest)
+    if kind == "l":
+        return SetLanguage(rest) if is_language(rest) else None  # type: ignore[arg-type]
     if kind in ("q", "k"):
         offset_text, sep, value = rest.partition(":")
         if not sep or not value or not offset_text.isascii() or not offset_text.isdigit():

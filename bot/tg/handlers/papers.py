@@ -9,8 +9,10 @@ from telegram.ext import filters
 
 from bot import render
 from bot.corpus import Paper
+from bot.i18n import Translator
 from bot.render import Doc
 from bot.tg.handlers._replies import argument_or_usage, index_of, off_loop, reply, send
+from bot.tg.language import user_translator
 from bot.tg.state import Context
 
 PAPER_SHORTCUT = filters.Regex(render.PAPER_SHORTCUT)
@@ -30,9 +32,10 @@ def resolve_paper(context: Context, ref: str) -> Paper | None:
 
 async def paper(update: Update, context: Context) -> None:
     """Show one paper, on `/paper <id>`."""
-    paper_id = await argument_or_usage(update, "paper")
+    t = await user_translator(update, context)
+    paper_id = await argument_or_usage(update, "paper", t)
     if paper_id is not None:
-        await _show_paper(update, context, paper_id)
+        await _show_paper(update, context, paper_id, t)
 
 
 async def paper_shortcut(update: Update, context: Context) -> None:
@@ -44,39 +47,42 @@ async def paper_shortcut(update: Update, context: Context) -> None:
     paper_id, addressee = parsed
     if addressee and addressee.lower() != (context.bot.username or "").lower():
         return  # another bot's command
-    await _show_paper(update, context, paper_id)
+    await _show_paper(update, context, paper_id, await user_translator(update, context))
 
 
-async def _show_paper(update: Update, context: Context, paper_id: str) -> None:
+async def _show_paper(update: Update, context: Context, paper_id: str, t: Translator) -> None:
     found = index_of(context).get(paper_id)
-    await reply(update, render.paper_doc(found) if found else render.not_found_doc(paper_id))
+    doc = render.paper_doc(found, t=t) if found else render.not_found_doc(paper_id, t=t)
+    await reply(update, doc)
 
 
 async def similar(update: Update, context: Context) -> None:
     """List papers like one paper, on `/similar <id>`."""
-    paper_id = await argument_or_usage(update, "similar")
+    t = await user_translator(update, context)
+    paper_id = await argument_or_usage(update, "similar", t)
     if paper_id is None:
         return
     found = index_of(context).get(paper_id)
     if found is None:
-        await reply(update, render.not_found_doc(paper_id))
+        await reply(update, render.not_found_doc(paper_id, t=t))
         return
-    await reply(update, await _similar_doc(context, found))
+    await reply(update, await _similar_doc(context, found, t))
 
 
-async def _similar_doc(context: Context, found: Paper) -> Doc:
+async def _similar_doc(context: Context, found: Paper, t: Translator) -> Doc:
     index = index_of(context)
     hits = await off_loop(context, index.similar, found.id, limit=context.bot_data.per_page)
-    return render.similar_doc(found, hits)
+    return render.similar_doc(found, hits, t=t)
 
 
 async def random_paper(update: Update, context: Context) -> None:
     """Show a random paper, on /random."""
+    t = await user_translator(update, context)
     papers = index_of(context).papers
     if not papers:
-        await reply(update, render.hint_doc("no_match"))
+        await reply(update, render.hint_doc("no_match", t=t))
         return
-    await reply(update, render.paper_doc(random.choice(papers)))
+    await reply(update, render.paper_doc(random.choice(papers), t=t))
 
 
 async def open_from_button(
@@ -84,15 +90,16 @@ async def open_from_button(
     message: Message,
     context: Context,
     action: render.OpenPaper | render.ShowSimilar,
+    t: Translator,
 ) -> None:
     """Send the paper (or its similar papers) a result or card button points at."""
     found = resolve_paper(context, action.ref)
     if found is None:
-        await query.answer(render.EXPIRED_BUTTON)
+        await query.answer(t.gettext("error.expired_button"))
         return
     await query.answer()
     if isinstance(action, render.ShowSimilar):
-        doc = await _similar_doc(context, found)
+        doc = await _similar_doc(context, found, t)
     else:
-        doc = render.paper_doc(found)
+        doc = render.paper_doc(found, t=t)
     await send(message, doc, quote=False)
