@@ -230,7 +230,7 @@ def test_run_starts_the_bot(fake_app: list[dict[str, object]], argv: list[str], 
 def test_console_gets_the_corpus_paths(monkeypatch: pytest.MonkeyPatch) -> None:
     seen: list[object] = []
     module = types.ModuleType("bot.console")
-    module.run_console = lambda paths: seen.append(paths) or 0  # type: ignore[attr-defined]
+    module.run_console = lambda paths, lang=None: seen.append(paths) or 0  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "bot.console", module)
     assert cli.main(["console", "--corpus", "a.jsonl", "--corpus", "b"]) == 0
     assert cli.main(["console"]) == 0

@@ -46,6 +46,9 @@ def translated(t: Translator, key: str, n: int | None = None, /, **values: objec
         given = values.get(part.field) if part.field else None
         if isinstance(given, Span):
             spans.append(given)
+        elif spans and spans[-1].style == part.style and spans[-1].style != "a":
+            # "<b>{count} papers</b>" is one bold run, not a value and words in two tags.
+            spans[-1] = Span(spans[-1].text + part.text, part.style)
         else:
             spans.append(Span(part.text, part.style))
     return tuple(spans)
