@@ -154,8 +154,13 @@ def _add_handlers(application: Application) -> None:
     application.add_handler(InlineQueryHandler(inline.inline_query))
 
 
+_START_UP_RETRY_LOOP = "Network Retry Loop (Bootstrap"  # PTB's log of a failed start-up call
+
+
 def _without_start_up_traceback(record: logging.LogRecord) -> bool:
     """PTB logs a rejected token or no network with a traceback; `run` says it in one line."""
+    if record.getMessage().startswith(_START_UP_RETRY_LOOP):
+        return False  # "…Failed run number 0 of 0. Aborting.": run() explains what failed
     if record.exc_info and isinstance(record.exc_info[1], (InvalidToken, NetworkError)):
         record.exc_info = None
         record.exc_text = None
