@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import itertools
 import re
 import time
@@ -26,6 +27,12 @@ class Updates:
         """The senders' Telegram language (IETF tag, e.g. "zh-hans"); None sends none."""
         self._message_ids = itertools.count(1)
         self._query_ids = itertools.count(1)
+
+    def speaking(self, language_code: str | None) -> Updates:
+        """These updates from senders whose Telegram is in `language_code` (ids stay unique)."""
+        other = copy.copy(self)  # shares the id counters: Telegram's ids never repeat
+        other.language_code = language_code
+        return other
 
     @staticmethod
     def user(
