@@ -63,7 +63,7 @@ async def set_commands(application: Application) -> None:
                 commands.menu(translator(lang)), language_code=language_code or None
             )
         except Exception:
-            logger.exception("Could not register the %s command menu (setMyCommands)", lang)
+            logger.exception("Could not register the command menu (setMyCommands, %s)", lang)
 
 
 async def post_init(application: Application) -> None:
