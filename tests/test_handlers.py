@@ -317,6 +317,18 @@ async def test_inline_query_returns_articles(app, fake_api, updates) -> None:
     assert int(call.params["cache_time"]) > 0
 
 
+async def test_inline_answers_are_in_the_users_language(app, fake_api, updates) -> None:
+    async with app:
+        await feed(app, updates.speaking("zh-hant").inline(PARAPHRASE))
+        await feed(app, updates.speaking("zh-hant").inline("zzqxv"))
+    found, none = fake_api.calls_of("answerInlineQuery")
+    assert found.params["is_personal"] in (True, "true")  # not shared across languages
+    assert (
+        "編號 1 · /paper_1" in found.params["results"][0]["input_message_content"]["message_text"]
+    )
+    assert none.params["button"]["text"] == "沒有符合的論文——怎麼提問"
+
+
 async def test_empty_inline_query_shows_a_sample(app, fake_api, updates, index) -> None:
     async with app:
         await feed(app, updates.inline(""))

@@ -71,4 +71,6 @@ async def inline_query(update: Update, context: Context) -> None:
         hint = InlineQueryResultsButton(
             text=t.gettext("button.inline_no_match"), start_parameter="help"
         )
-    await query.answer(results, cache_time=cache_time, is_personal=False, button=hint)
+    # Personal: Telegram would otherwise serve this answer, in this user's language, to
+    # anyone typing the same query (our InlineCache keeps the search itself shared).
+    await query.answer(results, cache_time=cache_time, is_personal=True, button=hint)
