@@ -83,6 +83,9 @@ async def test_lang_button_switches_stores_and_confirms_in_the_new_language(
     [confirmation] = fake_api.calls_of("editMessageText")
     assert confirmation.params["text"] == "好的，之后我会用简体中文回复你。"
     assert await stored_app.bot_data.store.get_language(USER) == "zh_Hans"
+    [chat_menu] = fake_api.calls_of("setMyCommands")  # this chat's menu follows the choice
+    assert chat_menu.params["scope"] == {"type": "chat", "chat_id": USER}
+    assert chat_menu.params["commands"][0]["description"] == "我知道什么，怎么提问"
     await feed(stored_app, updates.message("/start", chat_id=USER))
     assert last_text(fake_api) == expected(render.start_doc(len(index), t=translator("zh_Hans")))
 

@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
-from telegram import CallbackQuery, Message, Update
-from telegram.constants import ParseMode
+import logging
+
+from telegram import BotCommandScopeChat, CallbackQuery, Message, Update
+from telegram.constants import ChatType, ParseMode
+from telegram.error import TelegramError
 
 from bot import render
-from bot.i18n import translator
+from bot.i18n import Lang, translator
 from bot.tg.handlers._replies import index_of, reply
 from bot.tg.language import choose_language, user_translator
 from bot.tg.state import Context
+
+logger = logging.getLogger(__name__)
 
 
 async def start(update: Update, context: Context) -> None:
@@ -48,3 +53,17 @@ async def set_language(
     await query.answer()
     [part] = render.to_html(render.lang_changed_doc(t=translator(action.lang)))
     await query.edit_message_text(part.text, parse_mode=ParseMode.HTML)
+    if message.chat.type == ChatType.PRIVATE:
+        await _chat_menu(context, message.chat.id, action.lang)
+
+
+async def _chat_menu(context: Context, chat_id: int, lang: Lang) -> None:
+    """This private chat's command menu in `lang` (Telegram picks menus by app language)."""
+    from bot.tg.commands import menu  # bot.tg.commands imports this module for its table
+
+    try:
+        await context.bot.set_my_commands(
+            menu(translator(lang)), scope=BotCommandScopeChat(chat_id)
+        )
+    except TelegramError as exc:  # the chat keeps the menu of its app language
+        logger.warning("Could not set the %s menu of chat %s: %s", lang, chat_id, exc)
