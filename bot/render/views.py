@@ -1,4 +1,10 @@
-"""Views: hits and papers as `Doc`s (what to say), before any HTML or console formatting."""
+"""Views: hits and papers as `Doc`s (what to say), before any HTML or console formatting.
+
+A result is one title line ending in its tappable `/paper_<id>`, then its snippet: one way
+to open it. Buttons are kept for paging (and a card's Similar, /lang's languages), so no
+label is a title cut to fit. Every text comes from the catalogue in the reader's language
+(`t`, English by default).
+"""
 
 from __future__ import annotations
 
