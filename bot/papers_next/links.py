@@ -12,9 +12,7 @@ Link = tuple[str, str]
 """(label, url), e.g. ("arXiv", "https://arxiv.org/abs/2401.01234")."""
 
 # New style since 2007 (YYMM.NNNN[N], optional version); old style archive[.SUBJ]/YYMMNNN.
-ARXIV_ID = re.compile(
-    r"(?:\d{4}\.\d{4,5}|[a-z]+(?:-[a-z]+)*(?:\.[A-Z]{2})?/\d{7})(?:v\d+)?"
-)
+ARXIV_ID = re.compile(r"(?:\d{4}\.\d{4,5}|[a-z]+(?:-[a-z]+)*(?:\.[A-Z]{2})?/\d{7})(?:v\d+)?")
 _ARXIV_PREFIX = re.compile(r"^(?:arxiv:|https?://arxiv\.org/(?:abs|pdf)/)", re.IGNORECASE)
 _DOI = re.compile(r"10\.\d{4,9}/\S+")
 _DOI_PREFIX = re.compile(r"^(?:doi:\s*|https?://(?:dx\.)?doi\.org/)", re.IGNORECASE)
