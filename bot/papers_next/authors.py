@@ -6,6 +6,9 @@ import re
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
+
+from pylatexenc.latex2text import LatexNodes2Text
 
 __all__ = [
     "AuthorIndex",
@@ -27,8 +30,15 @@ _SUFFIXES = frozenset({"jr", "jr.", "sr", "sr.", "ii", "iii", "iv"})
 _QUERY_NAME = re.compile(r"[^\W\d_][\w.'’-]*(?:\s*,?\s+[^\W\d_][\w.'’-]*){0,3}\.?")
 
 
+@lru_cache(maxsize=1)
+def _latex() -> LatexNodes2Text:
+    return LatexNodes2Text()
+
+
 def _tidy(name: str) -> str:
-    """One line, single spaces, no BibTeX braces."""
+    """One line, single spaces, LaTeX accents decoded (arXiv's `J\\"urgen`), no braces."""
+    if "\\" in name:
+        name = _latex().latex_to_text(name)
     return " ".join(name.replace("{", "").replace("}", "").split()).strip(" ,;")
 
 
