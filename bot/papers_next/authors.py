@@ -57,7 +57,7 @@ def _split_string(text: str) -> list[str]:
     text = _tidy(text)
     if not text:
         return []
-    by_and = [part for part in _AND.split(text) if part]
+    by_and = [part for part in _AND.split(text) if part and part.lower() not in _OTHERS]
     if len(by_and) > 1 and all(part.count(",") == 1 for part in by_and):
         return [_flip(part) for part in by_and]  # every part is "Last, First": BibTeX order
     if len(by_and) == 1 and text.count(",") == 1:
