@@ -5,6 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bot.corpus import load_corpus
 from bot.papers_next.ids import content_id
@@ -119,3 +121,54 @@ def test_headline_never_ends_in_a_dangling_word() -> None:
     assert result is not None
     assert result.split()[-1] not in DANGLING
     assert len(result) <= 40
+
+
+@pytest.mark.parametrize(
+    "abstract",
+    [
+        pytest.param("In " * 2000, id="repeated-lead-in"),
+        pytest.param("To " + "x" * 79 + ", " + "To " * 500 + "we", id="nested-lead-ins"),
+        pytest.param("a" * 10000, id="one-huge-word"),
+        pytest.param("We propose " + "A" * 5000 + " (B) " * 500, id="long-acronym-word"),
+        pytest.param("We propose " + "x-" * 5000 + " (X)", id="hyphen-chain"),
+        pytest.param("", id="empty"),
+    ],
+)
+def test_pathological_abstracts_get_a_bounded_title_quickly(abstract: str) -> None:
+    title = derive_title(abstract)  # a catastrophic regex would hang here
+    assert len(title) <= MAX_TITLE_CHARS
+    assert not title.endswith("…")
+
+
+_WORDS = [
+    "We",
+    "propose",
+    "study",
+    "a",
+    "the",
+    "framework",
+    "that",
+    "learns",
+    "for",
+    "of",
+    "(AB)",
+    "AB,",
+    "Graph",
+    "Neural",
+    "Networks",
+    "data.",
+    "—",
+    "x-y",
+    "é",
+    "In",
+    "this",
+    "work,",
+]
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.sampled_from(_WORDS), max_size=80).map(" ".join))
+def test_any_text_gets_a_title_within_the_limit(abstract: str) -> None:
+    title = derive_title(abstract)
+    assert len(title) <= MAX_TITLE_CHARS
+    assert not title.endswith("…")

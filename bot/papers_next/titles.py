@@ -29,11 +29,13 @@ DANGLING = frozenset({
 """Words a title must not end with."""
 
 _SUBJECT = r"(?:[Ww]e|[Tt]his (?:paper|work|study)|[Oo]ur (?:main )?(?:contribution|work))"
-_LEAD_IN = (
-    r"^(?:(?:In|Here|However|Moreover|Furthermore|Additionally|Further|Second|Third|Therefore|Thus|Hence|Instead|Specifically|Finally|First|Then|Moreover|"
-    r"Crucially|To [^,]{0,80}|In contrast[^,]{0,40}|Unlike [^,]{0,80}|Building on [^,]{0,80}|"
-    r"In this (?:paper|work)|In a [^,]{0,40}),?\s+)*"
+_LEAD_WORDS = (
+    r"In this (?:paper|work)|In|Here|However|Moreover|Furthermore|Additionally|Further|Second|"
+    r"Third|Therefore|Thus|Hence|Instead|Specifically|Finally|First|Then|Crucially"
 )
+_LEAD_CLAUSE = r"(?:To|Unlike|Building on|In contrast|In a)\b[^,.]{0,80},"
+# Atomic and bounded: "To To To …" must not make the regex engine try every split.
+_LEAD_IN = rf"^(?>(?:{_LEAD_CLAUSE}|(?:{_LEAD_WORDS}),?)\s+){{0,3}}"
 # Verbs that name an artefact come first: "we propose X" says what the paper is.
 _ARTEFACT_VERBS = r"propose|introduce|present|develop|design|release"
 _STUDY_VERBS = (
@@ -76,7 +78,9 @@ _PHRASE_BREAK = re.compile(
     r"\s(?=(?:for|to|in|on|with|via|by|using|through|from|under|across|over|of|between|"
     r"and|as|into|at|based|than)\b)|\s\("
 )
-_ACRONYM_DEF = r"(?P<long>[A-Za-z][\w\-–]*(?:\s+[\w\-–]+){{0,5}})\s+\({acronym}\)"
+_ACRONYM_DEF = (
+    r"(?<![\w\-–])(?P<long>[A-Za-z][\w\-–]{{0,40}}(?:\s+[\w\-–]{{1,40}}){{0,5}})\s+\({acronym}\)"
+)
 
 
 # Hyphenated modifiers that need a noun after them ("fine-grained, layer-wise alignment").
@@ -311,8 +315,20 @@ def derive_title(abstract: str) -> str:
         _contribution_headline(abstract)
         or _subject_headline(abstract)
         or headline(abstract, limit=MAX_TITLE_CHARS)
-        or " ".join(abstract.split()[:6])
+        or _first_words(abstract)
     )
+
+
+def _first_words(text: str) -> str:
+    """Last resort for text with no phrase to cut (a list of words, one huge token)."""
+    words: list[str] = []
+    for word in text.split()[:12]:
+        if len(" ".join([*words, word])) > MAX_TITLE_CHARS:
+            break
+        words.append(word)
+    while len(words) > 1 and words[-1].lower() in DANGLING:
+        words.pop()
+    return " ".join(words) or text.strip()[:MAX_TITLE_CHARS]
 
 
 def _sentence_like(title: str) -> bool:
