@@ -172,3 +172,35 @@ def test_any_text_gets_a_title_within_the_limit(abstract: str) -> None:
     title = derive_title(abstract)
     assert len(title) <= MAX_TITLE_CHARS
     assert not title.endswith("…")
+
+
+@pytest.mark.parametrize(
+    ("abstract", "title"),
+    [
+        pytest.param(
+            "Precision matters. We bound the error of stochastic rounding in eight-bit training "
+            "and show that it keeps SGD unbiased.",
+            "Bounding the error of stochastic rounding in eight-bit training",
+            id="we-verb-as-gerund",
+        ),
+        pytest.param(
+            "Over-squashing hurts. We add and remove edges to maximise the spectral gap.",
+            "Adding and removing edges to maximise the spectral gap",
+            id="two-verbs",
+        ),
+        pytest.param(
+            "We certify object detectors against adversarial patches by masking and voting over "
+            "image regions.",
+            "Certifying object detectors against adversarial patches",
+            id="verb-before-by-doing",
+        ),
+        pytest.param(
+            "A neural attenuation field trained with a projection-consistency loss reconstructs "
+            "CT volumes from twenty views with fewer streak artefacts than back-projection.",
+            "A neural attenuation field",
+            id="no-dangling-participle",
+        ),
+    ],
+)
+def test_plain_we_sentences_become_headlines(abstract: str, title: str) -> None:
+    assert derive_title(abstract) == title

@@ -27,6 +27,7 @@ _GIVEN_KEYS = ("given", "given_name", "first", "first_name", "firstname", "foren
 _FAMILY_KEYS = ("family", "family_name", "last", "last_name", "lastname", "surname")
 # Name suffixes stay with the surname before them, they are no given name ("Jones, Jr.").
 _SUFFIXES = frozenset({"jr", "jr.", "sr", "sr.", "ii", "iii", "iv"})
+_MAX_NAME_CHARS = 60  # longer questions are about something, not someone
 _QUERY_NAME = re.compile(r"[^\W\d_][\w.'’-]*(?:\s*,?\s+[^\W\d_][\w.'’-]*){0,3}\.?")
 
 
@@ -202,7 +203,7 @@ class AuthorIndex:
     def is_name_query(self, question: str) -> bool:
         """True if a free-text question is just a person's name found among the authors."""
         question = question.strip()
-        if not _QUERY_NAME.fullmatch(question):
+        if len(question) > _MAX_NAME_CHARS or not _QUERY_NAME.fullmatch(question):
             return False
         words = question.replace(",", " ").split()
         key = author_key(question)

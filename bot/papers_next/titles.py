@@ -56,6 +56,19 @@ _MAIN_CONTRIBUTION = re.compile(
     r"^Our main contribution is to (?P<verb>show|prove|propose|introduce)\s+(?P<rest>.+)"
 )
 _BY_DOING = re.compile(rf"^{_SUBJECT}\b[^.]*?\bby (?P<rest>[a-z]+ing\b.+)")
+# "We bound the error of X" → "Bounding the error of X": any other verb, as a gerund.
+_WE_VERB = re.compile(
+    r"^(?:[A-Z][a-z]+,\s+)?[Ww]e\s+(?:\w+ly\s+)?(?P<verb>[a-z]{3,})\s+(?P<rest>[^.]+)"
+)
+_NOT_CONTRIBUTIONS = frozenset({
+    "are", "have", "can", "could", "may", "might", "will", "would", "should", "must", "did",
+    "also", "then", "first", "further", "thus", "here", "now", "take", "make", "turn", "note",
+    "call", "refer", "consider", "hypothesize", "hypothesise", "believe", "begin", "aim",
+    "seek", "want", "need", "hope", "try", "attempt", "conduct", "evaluate", "use", "report",
+    "discuss", "review", "focus", "mitigate", "address", "tackle", "close", "fill", "bridge",
+    "extend", "complement", "argue", "observe", "find", "show", "treat", "define",
+    "denote", "let", "assume", "follow", "adopt", "employ", "leverage", "rely",
+})  # fmt: skip
 _DETERMINERS = re.compile(
     r"^(?:(?:a|an|the|our|two|novel|new|first|principled|simple|simple yet effective|general|"
     r"generic|rigorous|comprehensive|systematic|extensive|dedicated|major)\s+)+",
@@ -72,7 +85,10 @@ _CLAUSE_BREAK = re.compile(
     r"because|since|thereby|so that|such that|even|without|regardless|instead of|rather than)\b"
     r"|\sand (?=(?:then |also |further |thus )?(?:provide|show|prove|demonstrate|propose|"
     r"introduce|develop|derive|establish|use|apply|evaluate|achieve|find|present|study|"
-    r"analy[sz]e|give|obtain|design|validate|release|offer)\w*\b)"
+    r"analy[sz]e|give|obtain|design|validate|release|offer|compute|fit|learn|report|"
+    r"recover|improve|reduce|outperform|match|remove|add|train|test|compare|confirm)\w*\b)"
+    # "… and compute their couplings": a word between "and" and a determiner is a verb
+    r"|\sand (?=[a-z]+ (?:the|a|an|their|its|our|how|them|it)\b)"
 )
 _PHRASE_BREAK = re.compile(
     r"\s(?=(?:for|to|in|on|with|via|by|using|through|from|under|across|over|of|between|"
@@ -121,8 +137,20 @@ def _fits(phrase: str, limit: int) -> bool:
         and not _DANGLING_MODIFIER.search(last)
         and not (len(words) > 1 and words[-2].lower() in ("both", "either", "between"))
         and not (len(words) > 1 and words[-2].lower() == "by" and last.endswith("ing"))
+        and not _dangling_participle(words)
         and phrase.count("(") == phrase.count(")")
     )
+
+
+_PARTICIPLE_OK_AFTER = frozenset({"is", "are", "was", "were", "be", "been", "being", "remain"})
+
+
+def _dangling_participle(words: list[str]) -> bool:
+    """True for "A neural field trained": a participle waiting for its complement."""
+    last = words[-1].lower()
+    if not (last.endswith("ed") or last in ("seen", "given", "known", "shown", "taken")):
+        return False
+    return len(words) < 2 or words[-2].lower() not in _PARTICIPLE_OK_AFTER
 
 
 def _gerund(verb: str) -> str:
@@ -192,6 +220,11 @@ def headline(phrase: str, *, limit: int = MAX_TITLE_CHARS, drop_head: bool = Fal
             candidate = text[:cut].rstrip(" ,;:")
             if _fits(candidate, limit):
                 return candidate
+            words = candidate.split()
+            if words and _dangling_participle(words):  # "A neural field trained" → "A neural field"
+                shorter = " ".join(words[:-1])
+                if _fits(shorter, limit):
+                    return shorter
     return None
 
 
@@ -216,17 +249,29 @@ def _expand_acronym(phrase: str, abstract: str) -> str:
     return phrase
 
 
-def _contributions(abstract: str) -> Iterator[tuple[int, int, str]]:
-    """(verb rank, sentence number, phrase) for each sentence stating what the paper does."""
+def _contributions(abstract: str) -> Iterator[tuple[int, int, int, str]]:
+    """(verb rank, sentence number, pattern rank, phrase) per sentence stating a contribution."""
     for number, sentence in enumerate(_sentences(abstract[:4000])):
         match = _CONTRIBUTION.match(sentence) or _MAIN_CONTRIBUTION.match(sentence)
         if match:
             verb = match.group("verb").lower()
             rank = next(r for verbs, r in _VERB_RANKS if re.match(verbs, verb))
-            yield rank, number, _phrase(match.group("rest"), verb)
+            yield rank, number, 0, _phrase(match.group("rest"), verb)
+            continue
         by_doing = _BY_DOING.match(sentence)
-        if by_doing:
-            yield 1, number, by_doing.group("rest")
+        if by_doing:  # after the sentence's own verb: "certify X by masking" is about X
+            yield 1, number, 2, by_doing.group("rest")
+        we_verb = _WE_VERB.match(sentence)
+        if we_verb and we_verb.group("verb") not in _NOT_CONTRIBUTIONS:
+            verb, rest = we_verb.group("verb"), we_verb.group("rest")
+            if not verb.endswith(("ed", "ing")):  # "we obtained", "we finding": not a base form
+                both = re.match(r"and ([a-z]{3,})\s+(.+)", rest)  # "we add and remove edges"
+                if both:
+                    verb = f"{_gerund(verb + 's')} and {_gerund(both.group(1) + 's')}"
+                    rest = both.group(2)
+                else:
+                    verb = _gerund(verb + "s")
+                yield 1, number, 1, f"{verb} {rest}"
 
 
 def _phrase(rest: str, verb: str) -> str:
@@ -259,7 +304,7 @@ _VAGUE = re.compile(
 def _contribution_headline(abstract: str) -> str | None:
     """A headline from the sentence that best states the contribution, if one reads well."""
     found = sorted(_contributions(abstract))
-    for _, _, phrase in found:
+    for *_, phrase in found:
         title = headline(_expand_acronym(phrase, abstract))
         if title and not _VAGUE.search(title):
             return _capitalise(title)
