@@ -191,7 +191,7 @@ def test_any_text_gets_a_title_within_the_limit(abstract: str) -> None:
         pytest.param(
             "We certify object detectors against adversarial patches by masking and voting over "
             "image regions.",
-            "Certifying object detectors against adversarial patches",
+            "Certifying object detectors against adversarial patches by masking and voting",
             id="verb-before-by-doing",
         ),
         pytest.param(
