@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bot.papers_next.authors import (
     AuthorIndex,
@@ -125,3 +127,23 @@ def test_name_question_detection(authors: AuthorIndex, question: str, is_name: b
 def test_long_question_is_not_a_name_and_returns_fast(authors: AuthorIndex) -> None:
     assert not authors.is_name_query("Hochreiter" + " " * 3000 + "Hochreiter")
     assert not authors.is_name_query("Sepp " * 20 + "Hochreiter")
+
+
+_NAME_PART = st.text(
+    alphabet=st.sampled_from(list("abcdefghijklmnopqrstuvwxyzéüøñç")), min_size=2, max_size=9
+).map(str.capitalize)
+
+
+@settings(max_examples=200, deadline=None)
+@given(given_name=_NAME_PART, family=_NAME_PART)
+def test_any_name_matches_its_own_variants(given_name: str, family: str) -> None:
+    name = f"{given_name} {family}"
+    assert parse_authors(name) == (name,)
+    assert parse_authors(f"{family}, {given_name}") == (name,)
+    for variant in (
+        name,
+        f"{given_name[0]}. {family}",
+        family.lower(),
+        f"{family}, {given_name[0]}.",
+    ):
+        assert author_matches(variant, name), variant

@@ -12,6 +12,7 @@ from pylatexenc.latex2text import LatexNodes2Text
 
 __all__ = [
     "AuthorIndex",
+    "AuthorKey",
     "author_key",
     "author_matches",
     "compact_authors",
