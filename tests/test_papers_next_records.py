@@ -6,6 +6,8 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bot.papers_next.bibtex import read_bibtex
 from bot.papers_next.csvsniff import MissingColumnError, read_csv_records, sniff_delimiter
@@ -210,3 +212,51 @@ def test_bibtex_duplicate_key_is_a_skipped_record() -> None:
     entries = list(read_bibtex(text))
     assert entries[0] == (1, {"id": "a", "entry_type": "misc", "title": "One"})
     assert entries[1] == (2, "duplicate BibTeX key 'a'")
+
+
+def test_bibtex_repeated_field_is_a_skipped_record() -> None:
+    entries = list(read_bibtex("@misc{a, title = {One}, title = {Two}}\n@misc{b, title={Ok}}"))
+    assert entries[0] == (1, "BibTeX entry repeats field(s) title")
+    assert entries[1][1] == {"id": "b", "entry_type": "misc", "title": "Ok"}
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list('@misc{a,title=}"\\$#% \nxé')), max_size=80))
+def test_bibtex_reader_never_raises(text: str) -> None:
+    for line, entry in read_bibtex(text):
+        assert line >= 1
+        assert isinstance(entry, dict | str)
+
+
+_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=20),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=3)
+    ),
+    max_leaves=10,
+)
+_KEYS = st.sampled_from(
+    ["title", "abstract", "authors", "author", "keywords", "url", "pdf", "doi", "id", "year",
+     "content", "venue", "value", "forum", "categories"]
+)  # fmt: skip
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.dictionaries(_KEYS, _JSON, max_size=6))
+def test_any_json_record_gives_fields_or_a_reason(raw: dict[str, object]) -> None:
+    result = normalise_record(raw)
+    assert isinstance(result, RecordFields | str)
+    if isinstance(result, RecordFields):
+        assert result.title or result.abstract
+        assert all(url.startswith(("http://", "https://")) for _, url in result.links)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list('title,abstract;"\t\n\r x')), max_size=80))
+def test_csv_reader_gives_rows_reasons_or_a_missing_column_error(text: str) -> None:
+    try:
+        rows = list(read_csv_records(text))
+    except MissingColumnError as exc:
+        assert "columns found" in str(exc)
+        return
+    assert all(isinstance(row, dict | str) for _, row in rows)

@@ -18,8 +18,12 @@ RawEntry = dict[str, str] | str
 def _reason(block: object) -> str:
     """Why bibtexparser could not make an entry of a block, in one line."""
     key = getattr(block, "key", None)
-    if type(block).__name__ == "DuplicateBlockKeyBlock":
+    kind = type(block).__name__
+    if kind == "DuplicateBlockKeyBlock":
         return f"duplicate BibTeX key {key!r}"
+    if kind == "DuplicateFieldKeyBlock":
+        fields = ", ".join(sorted(getattr(block, "duplicate_keys", ()) or ()))
+        return f"BibTeX entry repeats field(s) {fields or '?'}"
     reason = " ".join(str(getattr(getattr(block, "error", None), "abort_reason", "")).split())
     return f"malformed BibTeX: {reason or 'not a valid entry'}"
 
