@@ -83,6 +83,12 @@ def test_author_matcher_rejects_other_people(query: str, author: str) -> None:
     assert not author_matches(query, author)
 
 
+def test_author_matcher_ignores_family_name_particles() -> None:
+    assert author_matches("van Beethoven", "Ludwig van Beethoven")
+    assert author_matches("Beethoven, Ludwig van", "L. van Beethoven")
+    assert not author_matches("K. van Beethoven", "Ludwig van Beethoven")
+
+
 def test_author_matcher_handles_hyphenated_given_names() -> None:
     assert author_matches("J.-L. Picard", "Jean-Luc Picard")
     assert author_matches("Picard, Jean-Luc", "J. Picard")

@@ -28,6 +28,10 @@ _GIVEN_KEYS = ("given", "given_name", "first", "first_name", "firstname", "foren
 _FAMILY_KEYS = ("family", "family_name", "last", "last_name", "lastname", "surname")
 # Name suffixes stay with the surname before them, they are no given name ("Jones, Jr.").
 _SUFFIXES = frozenset({"jr", "jr.", "sr", "sr.", "ii", "iii", "iv"})
+_PARTICLES = frozenset({
+    "van", "von", "de", "der", "den", "da", "di", "du", "le", "la", "del", "della", "dos",
+    "das", "ter", "ten", "bin", "al", "el", "zu",
+})  # fmt: skip
 _MAX_NAME_CHARS = 60  # longer questions are about something, not someone
 _QUERY_NAME = re.compile(r"[^\W\d_][\w.'’-]*(?:\s*,?\s+[^\W\d_][\w.'’-]*){0,3}\.?")
 
@@ -142,7 +146,8 @@ def author_key(name: str) -> AuthorKey | None:
         return None
     given: list[str] = []
     for word in words[:-1]:  # "jean-luc" has two initials
-        given.extend(part for part in word.split("-") if part)
+        if word not in _PARTICLES:  # "van Beethoven" names the family, not a given name
+            given.extend(part for part in word.split("-") if part)
     return AuthorKey(surname=words[-1], given=tuple(given))
 
 
