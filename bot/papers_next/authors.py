@@ -11,6 +11,7 @@ from functools import lru_cache
 from pylatexenc.latex2text import LatexNodes2Text
 
 __all__ = [
+    "PARTICLES",
     "AuthorIndex",
     "AuthorKey",
     "author_key",
@@ -28,10 +29,11 @@ _GIVEN_KEYS = ("given", "given_name", "first", "first_name", "firstname", "foren
 _FAMILY_KEYS = ("family", "family_name", "last", "last_name", "lastname", "surname")
 # Name suffixes stay with the surname before them, they are no given name ("Jones, Jr.").
 _SUFFIXES = frozenset({"jr", "jr.", "sr", "sr.", "ii", "iii", "iv"})
-_PARTICLES = frozenset({
+PARTICLES = frozenset({
     "van", "von", "de", "der", "den", "da", "di", "du", "le", "la", "del", "della", "dos",
     "das", "ter", "ten", "bin", "al", "el", "zu",
 })  # fmt: skip
+"""Lower-case family-name particles: part of the surname, not given names."""
 _MAX_NAME_CHARS = 60  # longer questions are about something, not someone
 _QUERY_NAME = re.compile(r"[^\W\d_][\w.'’-]*(?:\s*,?\s+[^\W\d_][\w.'’-]*){0,3}\.?")
 
@@ -146,7 +148,7 @@ def author_key(name: str) -> AuthorKey | None:
         return None
     given: list[str] = []
     for word in words[:-1]:  # "jean-luc" has two initials
-        if word not in _PARTICLES:  # "van Beethoven" names the family, not a given name
+        if word not in PARTICLES:  # "van Beethoven" names the family, not a given name
             given.extend(part for part in word.split("-") if part)
     return AuthorKey(surname=words[-1], given=tuple(given))
 

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from bot.corpus import _sentences
 from bot.corpus import derive_title as _named_or_clipped
 
-__all__ = ["MAX_TITLE_CHARS", "derive_title", "headline"]
+__all__ = ["DANGLING", "MAX_TITLE_CHARS", "derive_title", "headline"]
 
 MAX_TITLE_CHARS = 90  # issue 9: "at most 90 characters"
 _MIN_WORDS = 3  # "Bayesian optimization" says too little of what the paper does
