@@ -34,6 +34,7 @@ COMMANDS: tuple[Command, ...] = (
     ),
     Command("paper", "Show a paper: /paper <id> (or tap /paper_<id>)", "/paper <id>", "/paper 1"),
     Command("similar", "Papers like this one: /similar <id>", "/similar <id>", "/similar 1"),
+    Command("author", "Papers by an author: /author <name>", "/author <name>", "/author Bengio"),
     Command("random", "A random ICML 2026 paper"),
     Command("stats", "How many papers, sources and terms are indexed"),
 )

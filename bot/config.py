@@ -64,6 +64,8 @@ class Settings:
     """QUESTIONS_PER_MINUTE: questions one user may ask in any 60 seconds."""
     index_cache_dir: Path | None = None
     """INDEX_CACHE_DIR: where large corpora's indexes are cached; None: `.cache/` in the repo."""
+    corpus_strict: bool = False
+    """CORPUS_STRICT: refuse a corpus with any bad record (else each is skipped and reported)."""
 
 
 def parse_dotenv(text: str) -> dict[str, str]:
@@ -127,7 +129,22 @@ def load_settings(
         allowed_chat_ids=_ids("ALLOWED_CHAT_IDS", get("ALLOWED_CHAT_IDS")),
         questions_per_minute=_questions_per_minute(get("QUESTIONS_PER_MINUTE")),
         index_cache_dir=_index_cache_dir(get("INDEX_CACHE_DIR")),
+        corpus_strict=_flag("CORPUS_STRICT", get("CORPUS_STRICT")),
     )
+
+
+_TRUE = frozenset({"1", "true", "yes", "on"})
+_FALSE = frozenset({"0", "false", "no", "off"})
+
+
+def _flag(setting: str, value: str | None) -> bool:
+    """A yes/no setting: 1/true/yes/on or 0/false/no/off (any case); unset is no."""
+    if value is None:
+        return False
+    folded = value.casefold()
+    if folded not in _TRUE | _FALSE:
+        raise ConfigError(setting, f"expected true or false (1/0, yes/no, on/off), got {value!r}")
+    return folded in _TRUE
 
 
 def _token(value: str | None) -> str | None:

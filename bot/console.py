@@ -32,6 +32,8 @@ class ConsoleSession:
     per_page: int = DEFAULT_RESULTS_PER_PAGE
     question: str = ""
     offset: int = 0
+    skipped: int = 0
+    """Records the corpus load skipped, for /stats."""
 
     def answer(self, line: str) -> Doc | None:
         """The answer to one input line, as a Doc; None for a blank line."""
@@ -70,10 +72,15 @@ class ConsoleSession:
         return render.paper_doc(random.choice(papers)) if papers else None
 
     def _command_stats(self, _argument: str) -> Doc:
-        return render.stats_doc(self.index.stats())
+        return render.stats_doc(self.index.stats(), skipped=self.skipped)
+
+    def _command_author(self, name: str) -> Doc:
+        return render.author_doc(name, self.index.by_author(name))
 
     def _search(self, question: str, offset: int) -> Doc:
         question = question[:MAX_QUERY_CHARS]  # the analyzer's cut, as in Telegram
+        if offset == 0 and self.index.is_author_question(question):
+            return self._command_author(question)
         result = self.index.search(question, limit=self.per_page, offset=offset)
         if result.hits:
             self.question, self.offset = question, offset
@@ -110,14 +117,16 @@ def run_console(
     try:
         settings = load_settings()
         paths = runtime.corpus_paths(settings, corpus_paths)
-        report, index = runtime.load_index(paths, settings.index_cache_dir)
+        report, index = runtime.load_index(
+            paths, settings.index_cache_dir, strict=settings.corpus_strict
+        )
     except runtime.EmptyCorpusError:
         print("Cannot start the console: the corpus has no papers.", file=sys.stderr)
         return 2
     except (ConfigError, CorpusError) as exc:
         print(f"Cannot start the console: {exc}", file=sys.stderr)
         return 2
-    session = ConsoleSession(index, per_page=settings.results_per_page)
+    session = ConsoleSession(index, per_page=settings.results_per_page, skipped=len(report.skipped))
     interactive = stdin.isatty()
     ansi = stdout.isatty()
     print(

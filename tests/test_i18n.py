@@ -13,12 +13,12 @@ from typing import get_args
 
 import pytest
 from babel.messages.catalog import Catalog
+from bot.app import NO_TOKEN_MESSAGE
 from fake_bot_api import parse_html, utf16_len
 from telegram import constants
 
 import bot.i18n
 from bot import admin, limits, render
-from bot.app import NO_TOKEN_MESSAGE
 from bot.i18n import (
     COMMAND_MENUS,
     DEFAULT_LANGUAGE,

@@ -53,11 +53,13 @@ from bot.render.views import (
     SOMETHING_WENT_WRONG,
     KeyboardError,
     QuestionKind,
+    author_doc,
     classify_question,
     code_link,
     help_doc,
     hint_doc,
     inline_article,
+    link_label,
     not_found_doc,
     paper_doc,
     results_doc,
@@ -67,6 +69,7 @@ from bot.render.views import (
     stats_doc,
     unknown_command_doc,
     usage_doc,
+    venue_line,
 )
 
 __all__ = [
@@ -109,6 +112,7 @@ __all__ = [
     "Span",
     "Style",
     "TurnPage",
+    "author_doc",
     "block_html",
     "classify_question",
     "clean",
@@ -119,6 +123,7 @@ __all__ = [
     "hint_doc",
     "inline_article",
     "is_web_url",
+    "link_label",
     "marked_snippet",
     "merge_marks",
     "not_found_doc",
@@ -144,4 +149,5 @@ __all__ = [
     "unknown_command_doc",
     "usage_doc",
     "utf8_len",
+    "venue_line",
 ]

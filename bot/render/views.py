@@ -9,7 +9,8 @@ from typing import Literal
 from urllib.parse import urlsplit
 
 from bot.commands import COMMANDS, command
-from bot.corpus import Paper
+from bot.corpus import Paper, compact_authors
+from bot.i18n import Part, Translator, translator
 from bot.render import limits
 from bot.render.callbacks import (
     checked,
@@ -24,6 +25,9 @@ from bot.render.html import is_web_url, to_html
 from bot.render.ids import paper_command
 from bot.render.text import clean, clean_keep_edges, clip_words, merge_marks
 from bot.search import Hit, IndexStats, SearchResult
+
+ENGLISH = translator("en")
+"""The default reader language of views (the i18n work passes the user's)."""
 
 EXPIRED_BUTTON = "This button has expired — please ask again."
 SOMETHING_WENT_WRONG = "Sorry, something went wrong on my side. Please try again in a moment."
@@ -40,12 +44,30 @@ _SPACE = re.compile(r"\s+")
 
 
 def code_link(paper: Paper) -> str | None:
-    """The paper's first link on a code host, if any."""
-    for link in (*paper.links, paper.url):
+    """The paper's first link on a code host (or labelled Code), if any."""
+    for label, link in paper.links:
         host = (urlsplit(link).hostname or "").lower() if is_web_url(link) else ""
-        if any(host == h or host.endswith("." + h) for h in _CODE_HOSTS):
+        if label == "Code" or any(host == h or host.endswith("." + h) for h in _CODE_HOSTS):
             return link
     return None
+
+
+_LINK_LABELS = {"Page": "link.page", "PDF": "link.pdf", "Code": "link.code"}
+"""Link labels that read differently per language (arXiv and DOI are names)."""
+
+
+def link_label(label: str, *, t: Translator = ENGLISH) -> str:
+    """A link's label (Page, PDF, Code, arXiv, DOI) in the reader's language."""
+    key = _LINK_LABELS.get(label)
+    return t.gettext(key) if key else label
+
+
+def venue_line(paper: Paper) -> str:
+    """Venue, track, status and year in one line ("ICML 2025 poster · 2025"), "" if none."""
+    parts = [paper.venue, paper.track, paper.status]
+    if paper.year and str(paper.year) not in paper.venue:
+        parts.append(str(paper.year))
+    return " · ".join(clean(part) for part in parts if part and clean(part))
 
 
 def _link_span(url: str) -> Span:
@@ -101,6 +123,9 @@ def _snippet_spans(hit: Hit, limit: int = limits.SNIPPET_CHARS) -> list[Span]:
 def _result_block(number: int, hit: Hit) -> Block:
     paper = hit.paper
     spans: list[Span] = [Span(f"{number}. "), Span(_title(paper), "b"), Span("\n")]
+    authors = clip_words(clean(compact_authors(paper.authors)), limits.AUTHORS_CHARS)
+    if authors:
+        spans += [Span(authors, "i"), Span("\n")]
     snippet = _snippet_spans(hit)
     if snippet:
         spans += [*snippet, Span("\n")]
@@ -108,6 +133,9 @@ def _result_block(number: int, hit: Hit) -> Block:
     link = code_link(paper)
     if link:
         spans += [Span(" · code: "), _link_span(link)]
+    elif paper.links:  # no code: the paper's own page (PDF, arXiv…) is the next best thing
+        label, url = paper.links[0]
+        spans += [Span(f" · {link_label(label)}: "), _link_span(url)]
     return tuple(spans)
 
 
@@ -207,24 +235,56 @@ def results_doc(result: SearchResult, *, per_page: int, page_key: str | None = N
     return Doc(tuple(blocks), _keyboard(rows), single_message=True)
 
 
-def paper_doc(paper: Paper) -> Doc:
-    """A paper card: title, authors, the full clean abstract, links, id; Similar button."""
+def paper_doc(paper: Paper, *, t: Translator = ENGLISH) -> Doc:
+    """A paper card: title, all authors, venue, the full clean abstract, links, id; Similar."""
     blocks: list[Block] = [(Span(_title(paper), "b"),)]
-    authors = clip_words(clean(paper.authors), 300)
+    authors = clip_words(clean(", ".join(paper.authors)), limits.ALL_AUTHORS_CHARS)
     if authors:
         blocks[0] += (Span("\n"), Span(authors, "i"))
+    venue = clip_words(venue_line(paper), limits.VENUE_CHARS)
+    if venue:
+        blocks[0] += (Span("\n"), Span(venue))
     abstract = clip_words(clean(paper.abstract), limits.ABSTRACT_CHARS)
     if abstract:
         blocks.append((Span(abstract),))
-    links = list(dict.fromkeys(link for link in (*paper.links, paper.url) if link))
+    links = list(dict.fromkeys((label, url) for label, url in paper.links if url))
     if links:
         spans: list[Span] = [Span("Links:")]
-        for link in links[:10]:
-            spans += [Span("\n• "), _link_span(link)]
+        for label, url in links[:10]:
+            spans += [Span(f"\n• {link_label(label, t=t)}: "), _link_span(url)]
         blocks.append(tuple(spans))
     blocks.append((Span(f"id {paper.id} · similar: "), Span(_similar_command(paper.id))))
     keyboard = _keyboard([(("Similar papers", similar_data(paper.id)),)])
     return Doc(tuple(blocks), keyboard)
+
+
+def _spans(parts: Sequence[Part]) -> tuple[Span, ...]:
+    """A translated message's styled parts as spans (the values clipped and cleaned)."""
+    return tuple(Span(clean_keep_edges(part.text), part.style) for part in parts if part.text)
+
+
+def author_doc(
+    name: str, papers: Sequence[Paper], *, shown: int = 10, t: Translator = ENGLISH
+) -> Doc:
+    """A person's papers (`/author`, or a question that is just a name): numbered, with buttons."""
+    name = clip_words(clean(name), 80)
+    if not papers:
+        return Doc((_spans(t.parts("author.none", name=name)),))
+    blocks: list[Block] = [_spans(t.parts("author.header", len(papers), name=name))]
+    numbered = list(enumerate(papers[:shown], start=1))
+    for number, paper in numbered:
+        spans: list[Span] = [Span(f"{number}. "), Span(_title(paper), "b"), Span("\n")]
+        authors = clip_words(clean(compact_authors(paper.authors)), limits.AUTHORS_CHARS)
+        if authors:
+            spans += [Span(authors, "i"), Span("\n")]
+        venue = clip_words(venue_line(paper), limits.VENUE_CHARS)
+        if venue:
+            spans += [Span(venue), Span("\n")]
+        spans.append(Span(paper_command(paper.id)))
+        blocks.append(tuple(spans))
+    if len(papers) > shown:
+        blocks.append((Span(t.gettext("author.more", count=len(papers) - shown), "i"),))
+    return Doc(tuple(blocks), _keyboard(_open_buttons(numbered)))
 
 
 def _similar_command(paper_id: str) -> str:
@@ -299,21 +359,20 @@ def help_doc() -> Doc:
     )
 
 
-def stats_doc(stats: IndexStats) -> Doc:
-    """Index sizes."""
+def stats_doc(stats: IndexStats, *, skipped: int = 0, t: Translator = ENGLISH) -> Doc:
+    """Index sizes, and how many records the load skipped."""
     megabytes = stats.memory_bytes / 1_000_000
-    return Doc(
-        (
-            (
-                Span("Index", "b"),
-                Span(f"\npapers: {stats.papers}"),
-                Span(f"\nsources: {stats.sources}"),
-                Span(f"\nterms: {stats.terms}"),
-                Span(f"\npostings: {stats.postings}"),
-                Span(f"\nmemory: {megabytes:.1f} MB"),
-            ),
-        )
+    spans = (
+        Span("Index", "b"),
+        Span(f"\npapers: {stats.papers}"),
+        Span(f"\nsources: {stats.sources}"),
+        Span(f"\nterms: {stats.terms}"),
+        Span(f"\npostings: {stats.postings}"),
+        Span(f"\nmemory: {megabytes:.1f} MB"),
     )
+    if skipped:
+        spans += (Span("\n" + t.ngettext("stats.skipped", skipped)),)
+    return Doc((spans,))
 
 
 def unknown_command_doc() -> Doc:

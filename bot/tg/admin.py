@@ -32,6 +32,7 @@ from telegram.ext import (
 from bot import render
 from bot.config import Settings
 from bot.corpus import CorpusError
+from bot.i18n import translator
 from bot.runtime import load_index
 from bot.search import Index
 from bot.tg.state import BotState, Context
@@ -59,11 +60,16 @@ class ReloadOutcome:
     seconds: float
     error: str = ""
     """The loader's error, plain text, when `ok` is False."""
+    skipped: int = 0
+    """Records the reload skipped (bad or duplicate); see the log for each."""
 
     def html(self) -> str:
         """The outcome as a short Telegram HTML message (the error escaped)."""
         if self.ok:
-            return f"Reloaded: <b>{self.papers}</b> papers indexed in {self.seconds:.1f} s."
+            done = f"Reloaded: <b>{self.papers}</b> papers indexed in {self.seconds:.1f} s."
+            if self.skipped:
+                done += "\n" + html.escape(translator("en").ngettext("stats.skipped", self.skipped))
+            return done
         return (
             f"Reload failed; still serving the previous {self.papers} papers.\n"
             f"<code>{html.escape(_error_text(self.error))}</code>"
@@ -75,12 +81,15 @@ def _error_text(error: str) -> str:
     return render.clip_words(render.sendable(error), MAX_ERROR_CHARS)
 
 
-def _load_and_build(paths: Sequence[Path], cache_dir: Path | None = None) -> Index:
-    """Read the corpus and index it, through the index cache (runs in a worker thread)."""
-    report, index = load_index(paths, cache_dir)
+def _load_and_build(
+    paths: Sequence[Path], cache_dir: Path | None = None, *, strict: bool = False
+) -> tuple[Index, int]:
+    """Read the corpus and index it through the index cache (in a worker thread); (index,
+    records skipped)."""
+    report, index = load_index(paths, cache_dir, strict=strict)
     for line in report.skipped:
         logger.warning("Skipped %s", line)
-    return index
+    return index, len(report.skipped)
 
 
 async def reload_index(application: Application) -> ReloadOutcome:
@@ -90,17 +99,22 @@ async def reload_index(application: Application) -> ReloadOutcome:
     async with state.reload_lock:
         started = time.perf_counter()
         try:
-            index = await asyncio.to_thread(
-                _load_and_build, settings.corpus, settings.index_cache_dir
+            index, skipped = await asyncio.to_thread(
+                _load_and_build,
+                settings.corpus,
+                settings.index_cache_dir,
+                strict=settings.corpus_strict,
             )
         except (CorpusError, OSError) as exc:
             old = len(state.index) if state.index is not None else 0
             logger.warning("Reload failed, still serving %d papers: %s", old, exc)
             return ReloadOutcome(False, old, time.perf_counter() - started, str(exc))
-        state.index = index  # the one swap
+        state.index, state.skipped = index, skipped  # the one swap
         seconds = time.perf_counter() - started
-        logger.info("Reloaded the corpus: %d papers in %.2f s", len(index), seconds)
-        return ReloadOutcome(True, len(index), seconds)
+        logger.info(
+            "Reloaded the corpus: %d papers (%d skipped) in %.2f s", len(index), skipped, seconds
+        )
+        return ReloadOutcome(True, len(index), seconds, skipped=skipped)
 
 
 def is_admin(update: Update, settings: Settings) -> bool:

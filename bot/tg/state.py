@@ -68,6 +68,8 @@ class BotState:
 
     index: Index | None = None
     """The index being served; a reload replaces it in one assignment."""
+    skipped: int = 0
+    """Records the load behind `index` skipped (bad or duplicate), for /stats."""
     settings: Settings = field(default_factory=Settings)
     """The settings the bot was started with."""
     page_states: LruCache[str, str] = field(default_factory=lambda: LruCache(MAX_PAGE_STATES))

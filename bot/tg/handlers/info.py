@@ -21,7 +21,8 @@ async def help_command(update: Update, context: Context) -> None:
 
 async def stats(update: Update, context: Context) -> None:
     """Show index sizes, on /stats."""
-    await reply(update, render.stats_doc(index_of(context).stats()))
+    stats = index_of(context).stats()
+    await reply(update, render.stats_doc(stats, skipped=context.bot_data.skipped))
 
 
 async def unknown_command(update: Update, context: Context) -> None:

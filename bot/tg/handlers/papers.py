@@ -52,6 +52,13 @@ async def _show_paper(update: Update, context: Context, paper_id: str) -> None:
     await reply(update, render.paper_doc(found) if found else render.not_found_doc(paper_id))
 
 
+async def author(update: Update, context: Context) -> None:
+    """List a person's papers, on `/author <name>`."""
+    name = await argument_or_usage(update, "author")
+    if name is not None:
+        await reply(update, render.author_doc(name, index_of(context).by_author(name)))
+
+
 async def similar(update: Update, context: Context) -> None:
     """List papers like one paper, on `/similar <id>`."""
     paper_id = await argument_or_usage(update, "similar")

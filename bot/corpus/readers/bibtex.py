@@ -2,12 +2,20 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterator
+from pathlib import Path
 
 import bibtexparser
 from bibtexparser.middlewares import LatexDecodingMiddleware
 
-__all__ = ["read_bibtex"]
+from bot.corpus.readers.base import Record
+
+__all__ = ["read_bibtex", "read_bibtex_entries"]
+
+# bibtexparser logs a warning per broken block; the loader reports each as a skipped record
+# (file, line, reason), so its own lines would only repeat them.
+logging.getLogger("bibtexparser").setLevel(logging.ERROR)
 
 # Decoding LaTeX in these would break them: `%` starts a LaTeX comment, `~` is a space.
 _VERBATIM_FIELDS = frozenset({"url", "pdf", "doi", "eprint", "code", "github", "howpublished"})
@@ -28,7 +36,7 @@ def _reason(block: object) -> str:
     return f"malformed BibTeX: {reason or 'not a valid entry'}"
 
 
-def read_bibtex(text: str) -> Iterator[tuple[int, RawEntry]]:
+def read_bibtex_entries(text: str) -> Iterator[tuple[int, RawEntry]]:
     """(1-based line, fields or skip reason) per entry; `id` is the key, accents decoded."""
     library = bibtexparser.parse_string(text)
     # Math stays as `$…$` so bot.corpus's cleaning renders it (K^2 → K²) like abstracts.
@@ -47,3 +55,8 @@ def read_bibtex(text: str) -> Iterator[tuple[int, RawEntry]]:
     for start, block in blocks:
         results.append((start + 1, _reason(block)))
     yield from sorted(results, key=lambda item: item[0])
+
+
+def read_bibtex(path: Path, text: str) -> Iterator[tuple[int, Record | str]]:
+    """Records of a `.bib` file: one per entry; a broken entry is one skip reason."""
+    yield from read_bibtex_entries(text)

@@ -11,10 +11,9 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from bot.corpus import clean_abstract, clean_title
-
-from .authors import parse_authors
-from .links import ARXIV_ID, Link, derive_links
+from bot.corpus.authors import parse_authors
+from bot.corpus.links import ARXIV_ID, Link, derive_links
+from bot.corpus.markup import clean_abstract, clean_title
 
 __all__ = ["FIELD_SYNONYMS", "RecordFields", "canonical_field", "normalise_record"]
 

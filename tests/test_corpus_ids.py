@@ -7,14 +7,9 @@ import re
 import pytest
 
 from bot.corpus import load_corpus
-from bot.papers_next.ids import (
-    MAX_ID_CHARS,
-    PaperIds,
-    assign_ids,
-    content_id,
-    is_tappable,
-    tappable_id,
-)
+from bot.corpus.ids import PaperIds, assign_ids, content_id, tappable_id
+from bot.corpus.model import MAX_TAPPABLE_ID_CHARS as MAX_ID_CHARS
+from bot.corpus.model import is_tappable_id as is_tappable
 
 COMMAND = re.compile(r"/paper_[A-Za-z0-9_]+")
 

@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.papers_next.bibtex import read_bibtex
-from bot.papers_next.csvsniff import MissingColumnError, read_csv_records, sniff_delimiter
-from bot.papers_next.records import RecordFields, canonical_field, normalise_record
+from bot.corpus.readers.bibtex import read_bibtex_entries as read_bibtex
+from bot.corpus.readers.csv_table import MissingColumnError, read_csv_records, sniff_delimiter
+from bot.corpus.records import RecordFields, canonical_field, normalise_record
 
 DATA = Path(__file__).parent / "data"
 

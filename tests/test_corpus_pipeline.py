@@ -8,12 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from bot.papers_next.authors import AuthorIndex
-from bot.papers_next.bibtex import read_bibtex
-from bot.papers_next.csvsniff import read_csv_records
-from bot.papers_next.ids import PaperIds, assign_ids, is_tappable
-from bot.papers_next.records import RecordFields, normalise_record
-from bot.papers_next.titles import MAX_TITLE_CHARS, derive_title
+from bot.corpus.authors import AuthorIndex
+from bot.corpus.ids import PaperIds, assign_ids
+from bot.corpus.model import is_tappable_id as is_tappable
+from bot.corpus.readers.bibtex import read_bibtex_entries as read_bibtex
+from bot.corpus.readers.csv_table import read_csv_records
+from bot.corpus.records import RecordFields, normalise_record
+from bot.corpus.titles import MAX_TITLE_CHARS, derive_title
 
 DATA = Path(__file__).parent / "data"
 

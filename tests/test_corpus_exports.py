@@ -1,4 +1,4 @@
-"""Each papers_next module's `__all__` names exactly its public functions and classes."""
+"""Each corpus module's `__all__` names exactly its public functions and classes."""
 
 from __future__ import annotations
 
@@ -7,12 +7,12 @@ import inspect
 
 import pytest
 
-MODULES = ["authors", "bibtex", "csvsniff", "ids", "links", "records", "titles"]
+MODULES = ["authors", "readers.bibtex", "readers.csv_table", "ids", "links", "records", "titles"]
 
 
 @pytest.mark.parametrize("name", MODULES)
 def test_all_lists_the_public_api(name: str) -> None:
-    module = importlib.import_module(f"bot.papers_next.{name}")
+    module = importlib.import_module(f"bot.corpus.{name}")
     public = {
         attr
         for attr, value in vars(module).items()

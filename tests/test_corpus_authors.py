@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.papers_next.authors import (
+from bot.corpus.authors import (
     PARTICLES,
     AuthorIndex,
     author_matches,

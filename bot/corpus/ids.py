@@ -10,19 +10,15 @@ from base64 import b32encode
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 
-__all__ = ["MAX_ID_CHARS", "PaperIds", "assign_ids", "content_id", "is_tappable", "tappable_id"]
+from bot.corpus.model import MAX_TAPPABLE_ID_CHARS, is_tappable_id
 
-MAX_ID_CHARS = 26  # "/paper_" + 26 = 33 characters: short to type, fits callback data with room
+__all__ = ["PaperIds", "assign_ids", "content_id", "tappable_id"]
+
+MAX_ID_CHARS = MAX_TAPPABLE_ID_CHARS  # the one rule: bot.corpus.model
 CONTENT_ID_CHARS = 8  # 40 bits: ~0.5% chance of any collision among 100k papers (then lengthened)
-_TAPPABLE = re.compile(rf"[A-Za-z0-9_]{{1,{MAX_ID_CHARS}}}")
 _NOT_ALNUM = re.compile(r"[^A-Za-z0-9]+")
 _COMMAND = re.compile(r"^/?paper(?:_|\s+)", re.IGNORECASE)
 _BOT_SUFFIX = re.compile(r"@\w+$")
-
-
-def is_tappable(paper_id: str) -> bool:
-    """True if `/paper_<paper_id>` is a valid Telegram command (letters, digits, `_`, ≤ 26)."""
-    return _TAPPABLE.fullmatch(paper_id) is not None
 
 
 def _digest(text: str, chars: int) -> str:
@@ -48,7 +44,7 @@ def tappable_id(source_id: str) -> str:
     empty or longer than 26 keeps its first 17 such characters plus `_` and a hash of the whole.
     """
     source_id = source_id.strip()
-    if is_tappable(source_id):
+    if is_tappable_id(source_id):
         return source_id
     mapped = _NOT_ALNUM.sub("_", source_id).strip("_")
     if mapped and len(mapped) <= MAX_ID_CHARS:

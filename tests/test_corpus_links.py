@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.papers_next.links import arxiv_url, derive_links, doi_url, http_url
+from bot.corpus.links import arxiv_url, derive_links, doi_url, http_url
 
 
 @pytest.mark.parametrize(

@@ -9,8 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.corpus import load_corpus
-from bot.papers_next.ids import content_id
-from bot.papers_next.titles import DANGLING, MAX_TITLE_CHARS, derive_title, headline
+from bot.corpus.ids import content_id
+from bot.corpus.titles import DANGLING, MAX_TITLE_CHARS, derive_title, headline
 
 SEED_TITLES = Path(__file__).parent / "data" / "seed_titles.txt"
 CORPUS = Path(__file__).parent.parent / "corpus"

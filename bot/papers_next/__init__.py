@@ -1,1 +1,0 @@
-"""Pure pieces for real paper lists (issue 9), to be moved into `bot.corpus` by the lead."""
