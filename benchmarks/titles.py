@@ -1,4 +1,4 @@
-"""Time to derive a title for an untitled abstract: today's bot.corpus vs bot.papers_next.
+"""Time to derive a title for an untitled abstract (`bot.corpus.derive_title`), and its quality.
 
     uv run python benchmarks/titles.py [--docs 2000] [--runs 5]
 
@@ -21,8 +21,7 @@ sys.path.insert(0, str(REPO / "benchmarks"))
 
 import synth  # noqa: E402
 
-from bot.corpus import derive_title as corpus_derive_title  # noqa: E402
-from bot.papers_next.titles import derive_title as next_derive_title  # noqa: E402
+from bot.corpus import derive_title  # noqa: E402
 
 
 def _time(derive: Callable[[str], str], abstracts: list[str], runs: int) -> tuple[float, list]:
@@ -37,21 +36,20 @@ def _time(derive: Callable[[str], str], abstracts: list[str], runs: int) -> tupl
 
 
 def main() -> None:
-    """Print one line per implementation."""
+    """Print the median time and the counts of clipped and too-long titles."""
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--docs", type=int, default=2000)
     parser.add_argument("--runs", type=int, default=5)
     args = parser.parse_args()
     abstracts = synth.seed_abstracts() + [p.abstract for p in synth.generate(args.docs).papers]
     print(f"{len(abstracts)} abstracts, {args.runs} runs, median of mean time per abstract")
-    for name, derive in (("bot.corpus", corpus_derive_title), ("papers_next", next_derive_title)):
-        seconds, titles = _time(derive, abstracts, args.runs)
-        clipped = sum(title.endswith("…") for title in titles)
-        too_long = sum(len(title) > 90 for title in titles)
-        print(
-            f"{name:12} {seconds * 1e3:7.3f} ms/abstract   ending in '…': {clipped:5}   "
-            f"> 90 chars: {too_long:5}"
-        )
+    seconds, titles = _time(derive_title, abstracts, args.runs)
+    clipped = sum(title.endswith("…") for title in titles)
+    too_long = sum(len(title) > 90 for title in titles)
+    print(
+        f"bot.corpus {seconds * 1e3:7.3f} ms/abstract   ending in '…': {clipped:5}   "
+        f"> 90 chars: {too_long:5}"
+    )
 
 
 if __name__ == "__main__":
