@@ -10,7 +10,7 @@ from bot.render import to_console
 
 def test_console_conversation(monkeypatch) -> None:
     monkeypatch.delenv("TELEGRAM_BOT_TOKEN", raising=False)
-    stdin = io.StringIO("graph neural networks\n/paper_1\n/help\n/quit\n/stats\n")
+    stdin = io.StringIO("graph neural networks\n/paper_3rmh7qdh\n/help\n/quit\n/stats\n")
     stdout = io.StringIO()
     assert run_console(None, stdin=stdin, stdout=stdout) == 0
     out = stdout.getvalue()

@@ -16,7 +16,7 @@ from bot.search import Index
 from testkit.fake_bot_api import ApiCall, FakeBotApi, Updates, parse_html
 
 PARAPHRASE = "neural network that compiles into a decision tree with if-else rules"
-PARAPHRASE_PAPER = "1"  # ArbNN: Arboreal Neural Networks, in the seed corpus
+PARAPHRASE_PAPER = "3rmh7qdh"  # ArbNN: Arboreal Neural Networks, in the seed corpus
 GROUP = -100200300
 
 
@@ -86,12 +86,12 @@ async def test_search_command_and_usage(app, fake_api, updates) -> None:
 async def test_paper_commands_show_the_full_abstract(app, fake_api, updates, index) -> None:
     paper = index.get(PARAPHRASE_PAPER)
     async with app:
-        await feed(app, updates.message("/paper_1"), updates.message("/paper 1"))
+        await feed(app, updates.message("/paper_3rmh7qdh"), updates.message("/paper 3rmh7qdh"))
     for text in texts(fake_api):
         assert parse_html(text).startswith(paper.title)
         assert paper.abstract[-40:] in parse_html(text)
     assert last_sent(fake_api).params["reply_markup"]["inline_keyboard"] == [
-        [{"text": "Similar papers", "callback_data": "s:1"}]
+        [{"text": "Similar papers", "callback_data": f"s:{PARAPHRASE_PAPER}"}]
     ]
 
 
@@ -105,13 +105,13 @@ async def test_similar_random_and_stats(app, fake_api, updates, index) -> None:
     async with app:
         await feed(
             app,
-            updates.message("/similar 1"),
+            updates.message(f"/similar {PARAPHRASE_PAPER}"),
             updates.message("/random"),
             updates.message("/stats"),
         )
     similar, random_card, stats = texts(fake_api)
     assert similar.startswith("Papers similar to <b>ArbNN")
-    assert "/paper_1\n" not in similar  # a paper is not similar to itself
+    assert "/paper_3rmh7qdh\n" not in similar  # a paper is not similar to itself
     assert any(parse_html(random_card).startswith(p.title) for p in index.papers)
     assert f"papers: {len(index)}" in stats
 
@@ -164,7 +164,7 @@ async def test_group_chatter_and_other_bots_commands_are_ignored(app, fake_api, 
             app,
             updates.message("anyone read the diffusion papers?", chat_id=GROUP, chat_type="group"),
             updates.message("/search@other_bot diffusion", chat_id=GROUP, chat_type="supergroup"),
-            updates.message("/paper_1@other_bot", chat_id=GROUP, chat_type="supergroup"),
+            updates.message("/paper_3rmh7qdh@other_bot", chat_id=GROUP, chat_type="supergroup"),
             updates.message("/frobnicate", chat_id=GROUP, chat_type="group"),
             updates.message("@someone_else diffusion", chat_id=GROUP, chat_type="group"),
         )
@@ -255,7 +255,7 @@ async def test_open_and_similar_buttons_send_new_messages(app, fake_api, updates
         card = fake_api.message_json(card["chat"]["id"], card["message_id"])
         await feed(app, updates.callback(button_data(card, "Similar"), message=card))
     _, card_call, similar_call = fake_api.calls_of("sendMessage")
-    assert parse_html(card_call.params["text"]).startswith(index.get("1").title)
+    assert parse_html(card_call.params["text"]).startswith(index.get(PARAPHRASE_PAPER).title)
     assert similar_call.params["text"].startswith("Papers similar to")
 
 
@@ -311,7 +311,7 @@ async def test_inline_query_returns_articles(app, fake_api, updates) -> None:
     assert first["title"].startswith("ArbNN")
     assert first["description"]
     content = first["input_message_content"]
-    assert content["parse_mode"] == "HTML" and "/paper_1" in content["message_text"]
+    assert content["parse_mode"] == "HTML" and "/paper_3rmh7qdh" in content["message_text"]
     assert int(call.params["cache_time"]) > 0
 
 

@@ -82,7 +82,7 @@ def _error_text(error: str) -> str:
 
 
 def _load_and_build(
-    paths: Sequence[Path], cache_dir: Path | None = None, *, strict: bool = False
+    paths: Sequence[Path], cache_dir: Path | None = None, strict: bool = False
 ) -> tuple[Index, int]:
     """Read the corpus and index it through the index cache (in a worker thread); (index,
     records skipped)."""
@@ -103,7 +103,7 @@ async def reload_index(application: Application) -> ReloadOutcome:
                 _load_and_build,
                 settings.corpus,
                 settings.index_cache_dir,
-                strict=settings.corpus_strict,
+                settings.corpus_strict,
             )
         except (CorpusError, OSError) as exc:
             old = len(state.index) if state.index is not None else 0
