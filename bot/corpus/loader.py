@@ -91,11 +91,13 @@ def load_corpus(paths: Iterable[str | Path], *, strict: bool = False) -> LoadRep
         raise CorpusError(", ".join(str(p) for p in paths) or ".", None, "no corpus files found")
     pending: list[Paper] = []
     seen: dict[bytes, Paper] = {}
+    first_bad: tuple[Path, int, str] | None = None
     for path in files:
         reader = READERS[path.suffix.lower()]  # _files keeps only files with a reader
         for line, record in reader(path, decode(path)):
             fields = _fields(record)
             if isinstance(fields, str):
+                first_bad = first_bad or (path, line, fields)
                 bad.append(f"{path}:{line}: {fields}")
                 continue
             paper = _paper(path, line, fields)
@@ -114,8 +116,9 @@ def load_corpus(paths: Iterable[str | Path], *, strict: bool = False) -> LoadRep
     )
     if strict:
         report.check_strict()
-    if not pending and bad:
-        raise CorpusError(files[0], None, f"no usable records ({len(bad)} bad: {bad[0]})")
+    if not pending and first_bad is not None:  # nothing usable: the first bad record is the error
+        path, line, reason = first_bad
+        raise CorpusError(path, line, f"{reason} (no usable record left)")
     return report
 
 

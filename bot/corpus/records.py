@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from bot.corpus.authors import parse_authors
 from bot.corpus.links import ARXIV_ID, Link, derive_links
 from bot.corpus.markup import clean_abstract, clean_title
+from bot.textutil import sendable
 
 __all__ = ["FIELD_SYNONYMS", "RecordFields", "canonical_field", "normalise_record"]
 
@@ -105,6 +106,13 @@ def _text(value: object, name: str) -> str:
     raise TypeError(name)
 
 
+def _line(text: str) -> str:
+    """One clean line: controls become spaces, lone surrogates U+FFFD, spaces collapsed."""
+    if text.isprintable():  # the common case: nothing to replace
+        return " ".join(text.split())
+    return " ".join(sendable(text, controls="space").split())
+
+
 def _keywords(value: object, *, split_spaces: bool = False) -> tuple[str, ...]:
     """Keywords from a `;`/`,`-separated string or a list (arXiv categories: spaces)."""
     value = _unwrap(value)
@@ -116,7 +124,7 @@ def _keywords(value: object, *, split_spaces: bool = False) -> tuple[str, ...]:
         return ()
     unique: dict[str, None] = {}
     for item in items:
-        cleaned = " ".join(item.split())
+        cleaned = _line(item)
         if cleaned:
             unique.setdefault(cleaned, None)
     return tuple(unique)
@@ -144,9 +152,10 @@ def normalise_record(raw: Mapping[str, object]) -> RecordFields | str:
             f: _text(by_field.get(f), f)
             for f in ("venue", "track", "status", "year", "source_id", "doi", "arxiv")
         }
-        urls = {f: _openreview_url(_text(by_field.get(f), f), fields) for f in _URL_FIELDS}
+        urls = {f: _openreview_url(_line(_text(by_field.get(f), f)), fields) for f in _URL_FIELDS}
     except TypeError as exc:
         return f"field {exc.args[0]!r} is not text"
+    texts = {name: _line(value) for name, value in texts.items()}
     title = clean_title(title_raw) if title_raw else ""
     abstract, abstract_links = clean_abstract(abstract_raw) if abstract_raw else ("", ())
     if not title and not abstract:
@@ -165,9 +174,11 @@ def normalise_record(raw: Mapping[str, object]) -> RecordFields | str:
     return RecordFields(
         title=title,
         abstract=abstract,
-        authors=parse_authors(_unwrap(by_field.get("authors"))),
+        authors=tuple(
+            name for name in map(_line, parse_authors(_unwrap(by_field.get("authors")))) if name
+        ),
         keywords=keywords,
-        venue=" ".join(texts["venue"].split()),
+        venue=texts["venue"],
         track=texts["track"],
         status=texts["status"],
         year=int(year_match.group(1)) if year_match else None,

@@ -68,7 +68,12 @@ def read_csv_records(text: str) -> Iterator[tuple[int, RawRow]]:
 
 def read_csv(path: Path, text: str) -> Iterator[tuple[int, Record | str]]:
     """Records of a CSV file (or skip reasons); a header without the columns fails the file."""
+    seen = False
     try:
-        yield from read_csv_records(text)
+        for row in read_csv_records(text):
+            seen = True
+            yield row
     except MissingColumnError as exc:
         raise CorpusError(path, 1, str(exc)) from exc
+    if not seen:
+        raise CorpusError(path, 1, "empty file: no records after the header")
