@@ -385,3 +385,61 @@ async def test_channel_posts_are_ignored(app, fake_api, updates) -> None:
     async with app:
         await feed(app, {"channel_post": post["message"]})
     assert fake_api.calls_of("sendMessage") == []
+
+
+# ------------------------------------------------------------------ real paper lists (issue 9)
+
+
+@pytest.fixture
+def lists_app(fake_api: FakeBotApi):
+    """The bot serving every tests/data shape (authors, venues, links), 4 records skipped."""
+    from pathlib import Path
+
+    from bot.config import Settings
+    from bot.corpus import load_corpus
+    from bot.tg.app import build_application
+
+    report = load_corpus([Path(__file__).parent / "data"])
+    settings = Settings(token=fake_api.token, api_base_url=fake_api.base_url)
+    return build_application(settings, Index.build(report.papers), skipped=len(report.skipped))
+
+
+async def test_author_command_lists_a_persons_papers(lists_app, fake_api, updates) -> None:
+    async with lists_app:
+        await feed(lists_app, updates.message("/author J. Müller"), updates.message("/author"))
+    answer, usage = [c.params for c in fake_api.calls_of("sendMessage")]
+    text = parse_html(answer["text"])
+    assert text.startswith("3 papers by J. Müller")
+    assert "Sharp Rates for Private Stochastic Convex Optimization with Heavy Tails" in text
+    assert "Jonas Müller, Ana Lucía Ortega" in text
+    assert answer["reply_markup"]["inline_keyboard"][0][0]["callback_data"].startswith("p:")
+    assert "/author <name>" in parse_html(usage["text"])
+
+
+async def test_a_question_that_is_just_a_name_finds_their_papers(
+    lists_app, fake_api, updates
+) -> None:
+    async with lists_app:
+        await feed(lists_app, updates.message("Kwame Mensah"))
+    text = parse_html(last_sent(fake_api).params["text"])
+    assert text.startswith("1 paper by Kwame Mensah")
+    assert "Diffusion Policies with Test-Time Constraint Guidance" in text
+
+
+async def test_paper_card_shows_all_authors_venue_and_clickable_links(
+    lists_app, fake_api, updates
+) -> None:
+    async with lists_app:
+        await feed(lists_app, updates.message("/paper aB3dE-fGh1"))  # the id as OpenReview has it
+    html = last_sent(fake_api).params["text"]
+    text = parse_html(html)
+    assert "Laura Fernández, Kwame Mensah, Yi-Ting Lin" in text
+    assert "ICML 2025 poster" in text
+    assert '<a href="https://openreview.net/forum?id=aB3dE-fGh1">' in html
+    assert "Code: " in text and '<a href="https://github.com/lfernandez/' in html
+
+
+async def test_stats_counts_the_skipped_records(lists_app, fake_api, updates) -> None:
+    async with lists_app:
+        await feed(lists_app, updates.message("/stats"))
+    assert "records skipped" in parse_html(last_sent(fake_api).params["text"])
