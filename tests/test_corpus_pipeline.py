@@ -10,10 +10,11 @@ import pytest
 
 from bot.corpus.authors import AuthorIndex
 from bot.corpus.ids import PaperIds, assign_ids
+from bot.corpus.model import Paper
 from bot.corpus.model import is_tappable_id as is_tappable
 from bot.corpus.readers.bibtex import read_bibtex_entries as read_bibtex
 from bot.corpus.readers.csv_table import read_csv_records
-from bot.corpus.records import RecordFields, normalise_record
+from bot.corpus.records import normalise_record
 from bot.corpus.titles import MAX_TITLE_CHARS, derive_title
 
 DATA = Path(__file__).parent / "data"
@@ -32,9 +33,9 @@ def _raw(path: Path) -> Iterator[object]:
         yield from (entry for _, entry in read_bibtex(text))
 
 
-def _papers(path: Path) -> list[RecordFields]:
+def _papers(path: Path) -> list[Paper]:
     records = (normalise_record(raw) if isinstance(raw, dict) else raw for raw in _raw(path))
-    return [record for record in records if isinstance(record, RecordFields)]
+    return [record for record in records if isinstance(record, Paper)]
 
 
 @pytest.mark.parametrize(

@@ -9,17 +9,18 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from bot.corpus.model import Paper
 from bot.corpus.readers.bibtex import read_bibtex_entries as read_bibtex
 from bot.corpus.readers.csv_table import MissingColumnError, read_csv_records, sniff_delimiter
-from bot.corpus.records import RecordFields, canonical_field, normalise_record
+from bot.corpus.records import canonical_field, normalise_record
 
 DATA = Path(__file__).parent / "data"
 
 
-def _fields(raw: dict[str, object]) -> RecordFields:
+def _fields(raw: dict[str, object]) -> Paper:
     """The record's fields; fails the test if it was refused."""
     fields = normalise_record(raw)
-    assert isinstance(fields, RecordFields), fields
+    assert isinstance(fields, Paper), fields
     return fields
 
 
@@ -115,7 +116,7 @@ def test_jsonl_with_two_empty_abstracts_keeps_28() -> None:
     assert len(results) == 30
     assert refused == [9, 22]
     assert results[8] == "no title and no abstract"
-    kept = [r for r in results if isinstance(r, RecordFields)]
+    kept = [r for r in results if isinstance(r, Paper)]
     assert all(paper.title and paper.abstract and paper.authors for paper in kept)
 
 
@@ -245,8 +246,8 @@ _KEYS = st.sampled_from(
 @given(st.dictionaries(_KEYS, _JSON, max_size=6))
 def test_any_json_record_gives_fields_or_a_reason(raw: dict[str, object]) -> None:
     result = normalise_record(raw)
-    assert isinstance(result, RecordFields | str)
-    if isinstance(result, RecordFields):
+    assert isinstance(result, Paper | str)
+    if isinstance(result, Paper):
         assert result.title or result.abstract
         assert all(url.startswith(("http://", "https://")) for _, url in result.links)
 

@@ -11,33 +11,14 @@ from pathlib import Path
 from bot.corpus.ids import assign_ids
 from bot.corpus.model import CorpusError, LoadReport, Paper
 from bot.corpus.readers import EXTENSIONS, READERS, Record, decode, reader_for
-from bot.corpus.records import RecordFields, normalise_record
+from bot.corpus.records import normalise_record
 from bot.corpus.titles import derive_title
 
 __all__ = ["load_corpus"]
 
 
-def _paper(path: Path, line: int, fields: RecordFields) -> Paper:
-    """The record's paper, still without its id or a derived title."""
-    return Paper(
-        id="",
-        title=fields.title,
-        abstract=fields.abstract,
-        links=fields.links,
-        source=str(path),
-        line=line,
-        authors=fields.authors,
-        keywords=fields.keywords,
-        venue=fields.venue,
-        track=fields.track,
-        status=fields.status,
-        year=fields.year,
-        source_id=fields.source_id,
-    )
-
-
-def _fields(record: Record | str) -> RecordFields | str:
-    """A reader's record normalised, or the reason it is skipped."""
+def _normalised(record: Record | str) -> Paper | str:
+    """A reader's record as a paper (no id yet), or the reason it is skipped."""
     return record if isinstance(record, str) else normalise_record(record)
 
 
@@ -95,12 +76,12 @@ def load_corpus(paths: Iterable[str | Path], *, strict: bool = False) -> LoadRep
     for path in files:
         reader = READERS[path.suffix.lower()]  # _files keeps only files with a reader
         for line, record in reader(path, decode(path)):
-            fields = _fields(record)
-            if isinstance(fields, str):
-                first_bad = first_bad or (path, line, fields)
-                bad.append(f"{path}:{line}: {fields}")
+            paper = _normalised(record)
+            if isinstance(paper, str):
+                first_bad = first_bad or (path, line, paper)
+                bad.append(f"{path}:{line}: {paper}")
                 continue
-            paper = _paper(path, line, fields)
+            paper = replace(paper, source=str(path), line=line)
             key = _dedupe_key(paper)
             first = seen.get(key)
             if first is not None:

@@ -1,4 +1,4 @@
-"""Normalise one raw record (JSON, JSONL, CSV row, BibTeX entry) into typed `RecordFields`.
+"""Normalise one raw record (JSON, JSONL, CSV row, BibTeX entry) into a `Paper`.
 
 Field names are matched case-insensitively with their common synonyms; OpenReview's nesting
 (`{"content": {"title": {"value": …}}}`, and v1's plain `content`), the arXiv metadata snapshot
@@ -9,14 +9,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
 
 from bot.corpus.authors import parse_authors
-from bot.corpus.links import ARXIV_ID, Link, derive_links
+from bot.corpus.links import ARXIV_ID, derive_links
 from bot.corpus.markup import clean_abstract, clean_title
+from bot.corpus.model import Paper
 from bot.textutil import sendable
 
-__all__ = ["FIELD_SYNONYMS", "RecordFields", "canonical_field", "normalise_record"]
+__all__ = ["FIELD_SYNONYMS", "canonical_field", "normalise_record"]
 
 # Canonical field → names sources use for it (compared after folding case and `-`/space/`_`).
 FIELD_SYNONYMS: Mapping[str, tuple[str, ...]] = {
@@ -56,24 +56,6 @@ def canonical_field(name: str) -> str | None:
     """The canonical field a source column means (`paperAbstract` → `abstract`), or None."""
     folded = _fold_name(name)
     return _CANONICAL.get(folded) or _CANONICAL.get(folded.replace("_", ""))
-
-
-@dataclass(frozen=True, slots=True)
-class RecordFields:
-    """One record's fields, cleaned; `title` is empty when the loader must derive one."""
-
-    title: str
-    abstract: str
-    authors: tuple[str, ...] = ()
-    keywords: tuple[str, ...] = ()
-    venue: str = ""
-    track: str = ""
-    status: str = ""
-    year: int | None = None
-    links: tuple[Link, ...] = ()
-    """(label, url) pairs: Page, PDF, Code, arXiv, DOI, then links found in the abstract."""
-    source_id: str = ""
-    """The source's own id ("" when it has none)."""
 
 
 def _unwrap(value: object) -> object:
@@ -137,8 +119,12 @@ def _openreview_url(value: str, fields: Mapping[str, object]) -> str:
     return value
 
 
-def normalise_record(raw: Mapping[str, object]) -> RecordFields | str:
-    """The record's fields, or the reason it cannot become a paper (for the skip report)."""
+def normalise_record(raw: Mapping[str, object]) -> Paper | str:
+    """The record as a paper, or the reason it cannot become one (for the skip report).
+
+    The paper has no `id`, `source` or `line` yet, and an empty `title` when the loader must
+    derive one.
+    """
     fields = _flatten(raw)
     by_field: dict[str, object] = {}
     for name, value in fields.items():
@@ -171,7 +157,8 @@ def normalise_record(raw: Mapping[str, object]) -> RecordFields | str:
     keywords += tuple(
         k for k in _keywords(by_field.get("categories"), split_spaces=True) if k not in keywords
     )
-    return RecordFields(
+    return Paper(
+        id="",
         title=title,
         abstract=abstract,
         authors=tuple(
