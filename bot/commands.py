@@ -32,8 +32,10 @@ COMMANDS: tuple[Command, ...] = (
         "/search <question>",
         "/search diffusion models",
     ),
-    Command("paper", "Show a paper: /paper <id> (or tap /paper_<id>)", "/paper <id>", "/paper 1"),
-    Command("similar", "Papers like this one: /similar <id>", "/similar <id>", "/similar 1"),
+    Command(
+        "paper", "Show a paper: /paper <id> (or tap /paper_<id>)", "/paper <id>", "/paper 3rmh7qdh"
+    ),
+    Command("similar", "Papers like this one: /similar <id>", "/similar <id>", "/similar 3rmh7qdh"),
     Command("author", "Papers by an author: /author <name>", "/author <name>", "/author Bengio"),
     Command("random", "A random ICML 2026 paper"),
     Command("stats", "How many papers, sources and terms are indexed"),

@@ -306,7 +306,7 @@ def not_found_doc(paper_id: str) -> Doc:
     return Doc(
         (
             (Span("I don't know a paper with id "), Span(clip_words(paper_id, 80), "code")),
-            (Span("Ids appear next to each result, e.g. "), Span("/paper_1")),
+            (Span("Ids appear next to each result, e.g. "), Span("/paper_3rmh7qdh")),
         )
     )
 
