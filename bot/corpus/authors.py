@@ -187,9 +187,10 @@ class AuthorIndex:
     def build(cls, papers_authors: Iterable[Sequence[str]]) -> AuthorIndex:
         """From each paper's authors, in paper order."""
         by_surname: dict[str, list[tuple[int, str]]] = {}
+        keys: dict[str, AuthorKey | None] = {}  # a name recurs across papers: key it once
         for number, authors in enumerate(papers_authors):
             for name in authors:
-                key = author_key(name)
+                key = keys[name] if name in keys else keys.setdefault(name, author_key(name))
                 if key is not None:
                     by_surname.setdefault(key.surname, []).append((number, name))
         return cls(by_surname={k: tuple(v) for k, v in by_surname.items()})

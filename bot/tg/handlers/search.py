@@ -43,7 +43,7 @@ async def answer_question(update: Update, context: Context, text: str) -> None:
         return
     question = text[:MAX_QUESTION_CHARS]
     index = index_of(context)
-    if index.is_author_question(question):  # just a person's name: their papers
+    if await off_loop(context, index.is_author_question, question):  # just a person's name
         await reply(update, render.author_doc(question, index.by_author(question)))
         return
     per_page = context.bot_data.per_page
