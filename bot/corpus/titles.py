@@ -336,16 +336,10 @@ def _from_clipped(title: str, abstract: str) -> str | None:
     return None
 
 
-def _is_sentence_start(title: str, abstract: str) -> bool:
-    """True if bot.corpus fell back to a sentence (no named contribution found)."""
-    stem = title.rstrip("…").rstrip(".")
-    return any(s.startswith(stem) or s[:1].upper() + s[1:] == stem for s in _sentences(abstract))
-
-
 def derive_title(abstract: str) -> str:
     """A title for a clean abstract: "Name: Expansion", else a contribution headline (≤ 90)."""
-    named = _named_or_clipped(abstract)
-    if not _is_sentence_start(named, abstract) and not _sentence_like(named):
+    named = _named_title(abstract)
+    if named and not _sentence_like(named):
         if not named.endswith("…") and len(named) <= MAX_TITLE_CHARS:
             return named
         shortened = _from_clipped(named, abstract)
@@ -424,16 +418,6 @@ _GENERIC = frozenset({
     "a", "an", "the", "this", "that", "these", "our", "new", "novel", "simple", "general",
     "unified", "framework", "method", "approach", "model", "algorithm", "technique", "strategy",
 })  # fmt: skip
-_CLIPPED_CONTRIBUTION = re.compile(
-    r"^(?:(?:In|Here,?|Therefore|Thus|To [^,]{0,60}|Specifically|Instead),?\s+(?:this "
-    r"(?:paper|work),?\s+)?)?(?P<rest>(?:[Ww]e|This paper|This work)\s+(?:\w+ly\s+)?"
-    r"(?:propose|introduce|present|develop|study|investigate|identify|formali[sz]e|provide|"
-    r"design|analy[sz]e|establish|prove|derive|characteri[sz]e)s?\b.*)"
-)
-_CLIPPED_VAGUE = re.compile(
-    r"\b(?:this|these|such) (?:question|problem|issue|gap|challenge|effect)s?\b"
-    r"|^\S+ (?:\w+ly )?\w+ (?:their|its|this|these|them)\b"
-)
 
 
 def _clip(text: str, limit: int = _CLIP_CHARS) -> str:
@@ -549,20 +533,6 @@ def _named_title(text: str) -> str | None:
         if title:
             return _clip(title)
     return None
-
-
-def _named_or_clipped(abstract: str) -> str:
-    """The named contribution, else its key sentence, clipped (refined by `derive_title`)."""
-    named = _named_title(abstract)
-    if named:
-        return named
-    head = abstract[:4000]
-    sentences = [head[start:end].strip() for start, end in sentence_spans(head)]
-    for sentence in sentences:
-        match = _CLIPPED_CONTRIBUTION.match(sentence)
-        if match and len(sentence.split()) >= 8 and not _CLIPPED_VAGUE.search(match.group("rest")):
-            return _clip(_capitalise(match.group("rest")))
-    return _clip(sentences[0]) if sentences else ""
 
 
 def _sentences(text: str) -> list[str]:
