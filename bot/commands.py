@@ -36,6 +36,16 @@ COMMANDS: tuple[Command, ...] = (
     Command("similar", "Papers like this one: /similar <id>", "/similar <id>", "/similar 1"),
     Command("random", "A random ICML 2026 paper"),
     Command("stats", "How many papers, sources and terms are indexed"),
+    Command("saved", "Your reading list"),
+    Command("export", "Export your reading list: /export bib|md|csv"),
+    Command(
+        "follow",
+        "Get new papers on a topic: /follow <topic>",
+        "/follow <topic>",
+        "/follow diffusion models",
+    ),
+    Command("following", "Topics you follow, and how to stop"),
+    Command("forget", "Delete everything I stored about you"),
 )
 """Menu order; admin commands (/reload) are deliberately not here."""
 

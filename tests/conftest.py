@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -10,6 +11,14 @@ from bot.config import DEFAULT_CORPUS, Settings
 from bot.corpus import Paper, load_corpus
 from bot.search import Index
 from testkit.fake_bot_api import FakeBotApi
+
+
+@pytest.fixture(autouse=True)
+def data_dir(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A fresh DATA_DIR per test, so nothing writes a database into the repository."""
+    path = tmp_path_factory.mktemp("data")
+    monkeypatch.setenv("DATA_DIR", str(path))
+    return path
 
 
 @pytest.fixture(scope="session")

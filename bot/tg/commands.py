@@ -9,7 +9,7 @@ from telegram import BotCommand, Update
 from telegram.ext import CommandHandler
 
 from bot.commands import COMMAND_NAMES, COMMANDS
-from bot.tg.handlers import info, papers, search
+from bot.tg.handlers import info, library, papers, search
 from bot.tg.state import Context
 
 Handler = Callable[[Update, Context], Coroutine[Any, Any, None]]
@@ -22,6 +22,11 @@ HANDLERS: dict[str, Handler] = {
     "similar": papers.similar,
     "random": papers.random_paper,
     "stats": info.stats,
+    "saved": library.saved,
+    "export": library.export_command,
+    "follow": library.follow,
+    "following": library.following,
+    "forget": library.forget,
 }
 """Command name -> handler; must cover exactly `bot.commands.COMMANDS`."""
 

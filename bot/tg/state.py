@@ -79,6 +79,8 @@ class BotState:
     """`#hash` button refs of long ids -> ids, for the index they were made from."""
     refused_chats: LruCache[int, None] = field(default_factory=lambda: LruCache(MAX_REFUSED_CHATS))
     """Chats already told the bot is private (told once)."""
+    store_down: bool = False
+    """The store's last call failed: the outage is logged once, and its end once."""
     reload_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     """Reloads run one at a time."""
     rate_limiter: RateLimiter | None = None

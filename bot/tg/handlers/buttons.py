@@ -5,6 +5,7 @@ from __future__ import annotations
 from telegram import Update
 
 from bot import render
+from bot.tg.handlers.library import LibraryAction, library_button
 from bot.tg.handlers.papers import open_from_button
 from bot.tg.handlers.search import turn_page
 from bot.tg.state import Context
@@ -20,7 +21,9 @@ async def button(update: Update, context: Context) -> None:
     if action is None or message is None:
         await query.answer(render.EXPIRED_BUTTON)
         return
-    if isinstance(action, render.TurnPage):
+    if isinstance(action, LibraryAction):
+        await library_button(update, query, message, context, action)
+    elif isinstance(action, render.TurnPage):
         await turn_page(query, context, action)
     else:
         await open_from_button(query, message, context, action)

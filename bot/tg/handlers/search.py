@@ -20,6 +20,7 @@ from bot.tg.handlers._replies import (
     off_loop,
     reply,
 )
+from bot.tg.handlers.library import with_save_buttons
 from bot.tg.state import Context
 
 MAX_QUESTION_CHARS = MAX_QUERY_CHARS  # the analyzer reads no further; one cap, in bot/text.py
@@ -47,7 +48,8 @@ async def answer_question(update: Update, context: Context, text: str) -> None:
     key = None
     if result.total > per_page and not render.query_fits_callback(question):
         key = remember_query(context, question)
-    await reply(update, render.results_doc(result, per_page=per_page, page_key=key))
+    doc = render.results_doc(result, per_page=per_page, page_key=key)
+    await reply(update, await with_save_buttons(context, update.effective_user, doc))
 
 
 class _AddressedToBot(filters.MessageFilter):
@@ -127,7 +129,8 @@ async def turn_page(query: CallbackQuery, context: Context, action: render.TurnP
         await query.answer(render.EXPIRED_BUTTON)
         return
     await query.answer()
-    page = render.to_html(render.results_doc(result, per_page=per_page, page_key=action.key))
+    doc = render.results_doc(result, per_page=per_page, page_key=action.key)
+    page = render.to_html(await with_save_buttons(context, query.from_user, doc))
     # A double tap asks for the page already shown: the error handler treats Telegram's
     # "message is not modified" as nothing to do.
     await query.edit_message_text(

@@ -1,0 +1,347 @@
+"""What a user keeps: Save buttons, `/saved`, `/export`, `/follow`, `/following`, `/forget`.
+
+Every store call goes through `store_call`: a database that stops answering is logged
+once (not per message) and the user is asked to try again; searches never wait for it.
+The user is always whoever sent the message or tapped the button, never an id from
+callback data, so no button can read or change another user's list.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+from typing import TypeVar
+
+from telegram import CallbackQuery, InputFile, Message, Update, User
+from telegram.constants import ParseMode
+
+from bot.corpus import Paper
+from bot.render import Doc, Keyboard, library, to_html
+from bot.render.callbacks import (
+    ExportAs,
+    Forget,
+    RemoveSaved,
+    SavedPage,
+    ToggleSave,
+    Unfollow,
+    paper_ref,
+    topic_ref,
+)
+from bot.store import FollowOutcome, SaveOutcome, Store, StoreUnavailable
+from bot.store.export import FORMATS, export
+from bot.store.model import topic_key
+from bot.tg.handlers._replies import (
+    NO_PREVIEW,
+    argument_or_usage,
+    command_argument,
+    index_of,
+    markup,
+    reply,
+)
+from bot.tg.state import Context
+
+logger = logging.getLogger(__name__)
+T = TypeVar("T")
+EN = library.EN
+LibraryAction = ToggleSave | SavedPage | RemoveSaved | ExportAs | Unfollow | Forget
+
+
+async def store_call(context: Context, work: Callable[[Store], Awaitable[T]]) -> T:
+    """Run `work` on the store; StoreUnavailable (logged once per outage) when it can't."""
+    state = context.bot_data
+    if state.store is None:
+        raise StoreUnavailable("no store is open")
+    try:
+        result = await work(state.store)
+    except StoreUnavailable as exc:
+        if not state.store_down:  # once per outage, not once per message
+            state.store_down = True
+            logger.warning("The database is not answering (%s); saving is paused", exc)
+        raise
+    if state.store_down:
+        state.store_down = False
+        logger.info("The database answers again; saving works")
+    return result
+
+
+async def _sorry(update: Update) -> None:
+    """Tell the user the store is away (a toast for buttons, a message otherwise)."""
+    text = EN.gettext("list.save_failed")
+    if update.callback_query is not None:
+        await update.callback_query.answer(text)
+    elif update.effective_message is not None:
+        await update.effective_message.reply_text(text)
+
+
+# ---------------------------------------------------------------- Save buttons
+
+
+def _resolve(context: Context, ref: str) -> Paper | None:
+    from bot.tg.handlers.papers import resolve_paper  # lazy: papers imports this module
+
+    return resolve_paper(context, ref)
+
+
+def _paper_id(context: Context, ref: str) -> str | None:
+    """The id behind a button ref in the served index (a plain ref is the id itself)."""
+    if not ref.startswith("#"):
+        return ref
+    found = _resolve(context, ref)
+    return found.id if found is not None else None
+
+
+async def with_save_buttons(context: Context, user: User | None, doc: Doc) -> Doc:
+    """`doc` with a Save button per paper, showing whether `user` saved it.
+
+    Without a user or a store the doc is sent as it is; with the database away the
+    buttons all say "☆ Save" (a tap then asks to try again): the answer is never held up.
+    """
+    refs = library.save_refs(doc)
+    if user is None or context.bot_data.store is None or not refs:
+        return doc
+    ids = [paper_id for ref in refs if (paper_id := _paper_id(context, ref)) is not None]
+    try:
+        saved = await store_call(context, lambda store: store.saved_among(user.id, ids))
+    except StoreUnavailable:
+        saved = frozenset()
+    return library.with_save_buttons(doc, saved)
+
+
+def _keyboard_of(message: Message) -> Keyboard | None:
+    """The message's inline keyboard as plain rows; None if it has other kinds of button."""
+    if message.reply_markup is None:
+        return None
+    rows = message.reply_markup.inline_keyboard
+    if any(not isinstance(button.callback_data, str) for row in rows for button in row):
+        return None
+    return tuple(tuple((b.text, str(b.callback_data)) for b in row) for row in rows)
+
+
+async def _toggle_save(
+    query: CallbackQuery, message: Message, context: Context, action: ToggleSave
+) -> None:
+    user = query.from_user
+    if action.save:
+        found = _resolve(context, action.ref)
+        if found is None:
+            await query.answer(EN.gettext("error.expired_button"))
+            return
+        snap = library.snapshot(found)
+        outcome = await store_call(context, lambda store: store.save(user.id, snap))
+        saved = outcome is not SaveOutcome.LIMIT_REACHED
+        if outcome is SaveOutcome.LIMIT_REACHED:
+            limit = context.bot_data.store.limits.max_saved if context.bot_data.store else 0
+            text = EN.ngettext("list.full", limit, limit=limit)
+        else:
+            key = "list.saved" if outcome is SaveOutcome.SAVED else "list.already_saved"
+            text = EN.gettext(key)
+    else:
+        paper_id = await _saved_id(context, user.id, action.ref)
+        removed = paper_id is not None and await store_call(
+            context, lambda store: store.remove(user.id, paper_id)
+        )
+        saved = False
+        text = EN.gettext("list.removed" if removed else "list.not_saved")
+    await query.answer(text)  # the acknowledgement: sent only after the store committed
+    keyboard = _keyboard_of(message)
+    if keyboard is not None:
+        flipped = library.flip_save(keyboard, action.ref, saved)
+        if flipped != keyboard:
+            await query.edit_message_reply_markup(markup(flipped))
+
+
+async def _saved_id(context: Context, user_id: int, ref: str) -> str | None:
+    """The id of the user's saved paper behind `ref`, also when it left the corpus."""
+    if not ref.startswith("#"):
+        return ref
+    paper_id = _paper_id(context, ref)
+    if paper_id is not None:
+        return paper_id
+    rows = await store_call(context, lambda store: store.export_rows(user_id))
+    return next((row.paper_id for row in rows if paper_ref(row.paper_id) == ref), None)
+
+
+# ---------------------------------------------------------------- /saved
+
+
+async def _saved_page(context: Context, user_id: int, offset: int) -> Doc:
+    per_page = context.bot_data.per_page
+    store_total = await store_call(context, lambda store: store.count_saved(user_id))
+    offset = min(offset, max(0, (store_total - 1) // per_page * per_page))
+    papers = await store_call(
+        context, lambda store: store.list_saved(user_id, offset=offset, limit=per_page)
+    )
+    index = index_of(context)
+    in_corpus = frozenset(p.paper_id for p in papers if index.get(p.paper_id) is not None)
+    return library.saved_doc(
+        papers, total=store_total, offset=offset, per_page=per_page, in_corpus=in_corpus
+    )
+
+
+async def saved(update: Update, context: Context) -> None:
+    """Show the user's reading list, newest first, on /saved."""
+    user = update.effective_user
+    if user is None:
+        return
+    try:
+        doc = await _saved_page(context, user.id, 0)
+    except StoreUnavailable:
+        await _sorry(update)
+        return
+    await reply(update, doc)
+
+
+async def _edit(query: CallbackQuery, doc: Doc) -> None:
+    page = to_html(doc)[0]
+    await query.edit_message_text(
+        page.text,
+        parse_mode=ParseMode.HTML,
+        reply_markup=markup(page.keyboard),
+        link_preview_options=NO_PREVIEW,
+    )
+
+
+# ---------------------------------------------------------------- /export
+
+
+async def send_export(update: Update, context: Context, fmt: str) -> None:
+    """Send the user's reading list as a `fmt` document (or say it is empty)."""
+    user, message = update.effective_user, update.effective_message
+    if user is None or message is None:
+        return
+    rows = await store_call(context, lambda store: store.export_rows(user.id))
+    if not rows:
+        await message.reply_text(EN.gettext("export.empty"), do_quote=False)
+        return
+    data = export(rows, fmt).encode("utf-8")
+    await message.reply_document(
+        InputFile(data, filename=library.export_filename(fmt)),
+        caption=EN.ngettext("export.caption", len(rows)),
+        do_quote=False,
+    )
+
+
+async def export_command(update: Update, context: Context) -> None:
+    """Offer export formats on /export, or send the file for `/export bib|md|csv`."""
+    message = update.effective_message
+    if message is None:
+        return
+    fmt = command_argument(message).lower().lstrip(".")
+    if not fmt:
+        await reply(update, library.export_prompt_doc())
+        return
+    if fmt not in FORMATS:
+        await reply(update, library.text_doc("export.usage", t=EN))
+        return
+    try:
+        await send_export(update, context, fmt)
+    except StoreUnavailable:
+        await _sorry(update)
+
+
+# ---------------------------------------------------------------- /follow, /following
+
+
+async def follow(update: Update, context: Context) -> None:
+    """Store a standing question on `/follow <topic>`; new matching papers are sent later."""
+    user = update.effective_user
+    topic = await argument_or_usage(update, "follow")
+    if topic is None or user is None:
+        return
+    try:
+        outcome = await store_call(context, lambda store: store.follow(user.id, topic))
+    except StoreUnavailable:
+        await _sorry(update)
+        return
+    limits = context.bot_data.store.limits if context.bot_data.store else None
+    shown = " ".join(topic.split())[:300]
+    if outcome is FollowOutcome.FOLLOWED:
+        doc = library.text_doc("follow.added", t=EN, topic=shown)
+    elif outcome is FollowOutcome.ALREADY_FOLLOWING:
+        doc = library.text_doc("follow.already", t=EN, topic=shown)
+    elif outcome is FollowOutcome.LIMIT_REACHED and limits is not None:
+        doc = library.text_doc("follow.full", limits.max_topics, t=EN, limit=limits.max_topics)
+    elif outcome is FollowOutcome.TOO_LONG and limits is not None:
+        doc = library.text_doc("follow.too_long", t=EN, limit=limits.max_topic_chars)
+    else:  # EMPTY: only whitespace
+        await argument_or_usage(update, "follow")
+        return
+    await reply(update, doc)
+
+
+async def following(update: Update, context: Context) -> None:
+    """List the user's topics with Unfollow buttons, on /following."""
+    user = update.effective_user
+    if user is None:
+        return
+    try:
+        topics = await store_call(context, lambda store: store.topics(user.id))
+    except StoreUnavailable:
+        await _sorry(update)
+        return
+    await reply(update, library.following_doc(topics))
+
+
+async def _unfollow(query: CallbackQuery, context: Context, action: Unfollow) -> None:
+    user_id = query.from_user.id
+    topics = await store_call(context, lambda store: store.topics(user_id))
+    topic = next((t for t in topics if topic_ref(topic_key(t)) == action.ref), None)
+    removed = topic is not None and await store_call(
+        context, lambda store: store.unfollow(user_id, topic)
+    )
+    if not removed:
+        await query.answer(EN.gettext("follow.not_following"))
+        return
+    await query.answer(EN.gettext("follow.removed", topic=topic))
+    remaining = await store_call(context, lambda store: store.topics(user_id))
+    await _edit(query, library.following_doc(remaining))
+
+
+# ---------------------------------------------------------------- /forget
+
+
+async def forget(update: Update, context: Context) -> None:
+    """Ask before deleting everything stored about the user, on /forget."""
+    await reply(update, library.forget_prompt_doc())
+
+
+async def _forget(query: CallbackQuery, context: Context, action: Forget) -> None:
+    user_id = query.from_user.id
+    if action.confirm:
+        await store_call(context, lambda store: store.forget_user(user_id))
+    await query.answer()
+    await _edit(
+        query, library.text_doc("forget.done" if action.confirm else "forget.cancelled", t=EN)
+    )
+
+
+# ---------------------------------------------------------------- buttons
+
+
+async def library_button(
+    update: Update, query: CallbackQuery, message: Message, context: Context, action: LibraryAction
+) -> None:
+    """Handle a Save, /saved, export, unfollow or forget button for whoever tapped it."""
+    try:
+        if isinstance(action, ToggleSave):
+            await _toggle_save(query, message, context, action)
+        elif isinstance(action, SavedPage | RemoveSaved):
+            user_id = query.from_user.id
+            if isinstance(action, RemoveSaved):
+                paper_id = await _saved_id(context, user_id, action.ref)
+                removed = paper_id is not None and await store_call(
+                    context, lambda store: store.remove(user_id, paper_id)
+                )
+                await query.answer(EN.gettext("list.removed" if removed else "list.not_saved"))
+            else:
+                await query.answer()
+            await _edit(query, await _saved_page(context, user_id, action.offset))
+        elif isinstance(action, ExportAs):
+            await query.answer()
+            await send_export(update, context, action.fmt)
+        elif isinstance(action, Unfollow):
+            await _unfollow(query, context, action)
+        else:
+            await _forget(query, context, action)
+    except StoreUnavailable:
+        await _sorry(update)
