@@ -34,6 +34,7 @@ from bot.config import Settings
 from bot.corpus import CorpusError
 from bot.runtime import load_index
 from bot.search import Index
+from bot.tg import alerts
 from bot.tg.state import BotState, Context
 
 logger = logging.getLogger(__name__)
@@ -97,7 +98,8 @@ async def reload_index(application: Application) -> ReloadOutcome:
             old = len(state.index) if state.index is not None else 0
             logger.warning("Reload failed, still serving %d papers: %s", old, exc)
             return ReloadOutcome(False, old, time.perf_counter() - started, str(exc))
-        state.index = index  # the one swap
+        old, state.index = state.index, index  # the one swap
+        alerts.start_alerts(application, old, index)  # in the background: we answer now
         seconds = time.perf_counter() - started
         logger.info("Reloaded the corpus: %d papers in %.2f s", len(index), seconds)
         return ReloadOutcome(True, len(index), seconds)

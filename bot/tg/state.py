@@ -89,6 +89,8 @@ class BotState:
     """Made on first use."""
     search_executor: ThreadPoolExecutor | None = None
     """The bounded search thread pool, made on first use (see `search_executor`)."""
+    alerts_task: asyncio.Task[int] | None = None
+    """The topic alerts of the last reload, while they are being sent."""
     set_commands_task: asyncio.Task[None] | None = None
     """Keeps the set-my-commands task referenced until it is done."""
 
