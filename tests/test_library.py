@@ -396,3 +396,40 @@ async def test_forget_asks_first_then_deletes_everything(chat: Chat, kept, index
 
 async def test_save_data_never_carries_a_user_id() -> None:
     assert save_data("1", save=True) == "v:1"
+
+
+# ------------------------------------------------------------------ outages
+
+
+@pytest.mark.parametrize("backend", ["postgres"], indirect=True)
+async def test_database_down_while_running_searches_work_and_saving_recovers(
+    chat: Chat, kept, backend: Backend, caplog: pytest.LogCaptureFixture
+) -> None:
+    _app, store = kept
+    assert backend.cluster is not None
+    await chat.send(QUESTION)
+    results = chat.last()
+    backend.cluster.stop()
+    try:
+        with caplog.at_level(logging.INFO, logger="bot.tg.handlers.library"):
+            await chat.send(QUESTION)  # search still answers; buttons say "☆ Save"
+            answered = chat.last()
+            await chat.tap(f"v:{PAPER}", results)
+            first_toast = chat.toast()
+            await chat.send("/export bib")
+            export_answer = chat.last_text()
+    finally:
+        backend.cluster.start()
+    for _attempt in range(5):  # the pool may first hand out a connection cut by the restart
+        await chat.tap(f"v:{PAPER}", results)
+        if chat.toast() != first_toast:
+            break
+
+    assert answered is not results and "ArbNN" in parse_html(answered.params["text"])
+    assert ("☆ Save", f"v:{PAPER}") in buttons(answered)
+    assert first_toast == "I couldn't save that right now, please try again."
+    assert export_answer == "I couldn't save that right now, please try again."
+    assert caplog.text.count("The database is not answering") == 1  # once, not per message
+    assert "Traceback" not in caplog.text
+    assert chat.toast() == "Saved to your reading list"
+    assert await store.is_saved(ALICE, PAPER)
