@@ -1,4 +1,4 @@
-"""Command line: `python -m bot [run|console|search]`; `search` never imports telegram."""
+"""Command line: `python -m bot [run|console|search|export]`; only `run` imports telegram."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from bot import runtime
 from bot.config import DEFAULT_CORPUS, DEFAULT_RESULTS_PER_PAGE, ConfigError, load_settings
 from bot.corpus import CorpusError, LoadReport
 from bot.logs import redact
+from bot.store.export import FORMATS
 
 if TYPE_CHECKING:
     from bot.search import SearchResult
@@ -73,7 +74,43 @@ def _parser() -> argparse.ArgumentParser:
     search.add_argument(
         "--queries", metavar="FILE", help="run one query per line of FILE ('-' for stdin)"
     )
+
+    export = commands.add_parser("export", help="write a user's reading list (for operators)")
+    export.add_argument("--user", type=_positive_int, required=True, metavar="ID",
+                        help="the Telegram user id")  # fmt: skip
+    export.add_argument("--format", choices=FORMATS, default="bib", help="file format (bib)")
+    export.add_argument("--output", metavar="FILE", help="write here instead of stdout")
     return parser
+
+
+def _export_command(args: argparse.Namespace) -> int:
+    """Write user `args.user`'s reading list in `args.format`; exit 2 naming a bad setting."""
+    import asyncio
+
+    from bot.store import SavedPaper, StoreError, open_store
+    from bot.store.export import export
+
+    settings = load_settings()
+
+    async def rows() -> tuple[SavedPaper, ...]:
+        store = await open_store(settings.database_url, settings.data_dir)
+        try:
+            return await store.export_rows(args.user)
+        finally:
+            await store.close()
+
+    try:
+        saved = asyncio.run(rows())
+    except StoreError as exc:
+        print(f"python -m bot export: {redact(str(exc))}", file=sys.stderr)
+        return EXIT_USAGE
+    text = export(saved, args.format)
+    if args.output:
+        Path(args.output).write_text(text, encoding="utf-8")
+        print(f"{len(saved)} papers written to {args.output}", file=sys.stderr)
+    else:
+        sys.stdout.write(text)
+    return 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -91,6 +128,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         # None lets the console apply the bot's settings (CORPUS from the environment or .env).
         return run_console(args.corpus or None) or 0
     try:
+        if args.command == "export":
+            return _export_command(args)
         return _search_command(args)
     except UsageError as exc:
         print(f"python -m bot search: error: {exc}", file=sys.stderr)

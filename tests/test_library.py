@@ -3,6 +3,8 @@ and a real database (SQLite always, PostgreSQL on a throw-away server)."""
 
 from __future__ import annotations
 
+import asyncio
+import io
 import json
 import logging
 import shutil
@@ -433,3 +435,51 @@ async def test_database_down_while_running_searches_work_and_saving_recovers(
     assert "Traceback" not in caplog.text
     assert chat.toast() == "Saved to your reading list"
     assert await store.is_saved(ALICE, PAPER)
+
+
+# ------------------------------------------------------------------ console and CLI
+
+
+async def test_cli_export_writes_a_users_list(data_dir: Path, index: Index, capsys) -> None:
+    from bot.cli import main
+    from bot.store import open_store
+
+    store = await open_store(None, data_dir)
+    await store.save(ALICE, library.snapshot(index.papers[0]))
+    await store.close()
+
+    code = await asyncio.to_thread(main, ["export", "--user", str(ALICE), "--format", "bib"])
+
+    assert code == 0
+    entries = bibtexparser.parse_string(capsys.readouterr().out).entries
+    assert [e.fields_dict["title"].value for e in entries] == [index.papers[0].title]
+
+
+def test_console_follow_and_export_write_a_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, data_dir: Path, index: Index
+) -> None:
+    from bot.console import CONSOLE_USER_ID, run_console
+    from bot.store import open_store
+
+    async def save_one() -> None:
+        store = await open_store(None, data_dir)
+        await store.save(CONSOLE_USER_ID, library.snapshot(index.papers[0]))
+        await store.close()
+
+    asyncio.run(save_one())
+    monkeypatch.chdir(tmp_path)
+    commands = "/follow graph neural networks\n/following\n/saved\n/export md\n/forget yes\n"
+    stdin = io.StringIO(commands + "/export md\n")
+    stdout = io.StringIO()
+
+    assert run_console(stdin=stdin, stdout=stdout) == 0
+
+    output = stdout.getvalue()
+    assert "I'll tell you about new papers on graph neural networks." in output
+    assert "1. graph neural networks" in output
+    assert "Your reading list — 1 paper" in output
+    written = tmp_path / "reading-list.md"
+    assert str(written) in output
+    assert index.papers[0].title.split(":")[0] in written.read_text(encoding="utf-8")
+    assert output.rstrip().endswith("Nothing to export yet — your reading list is empty.")
+    assert "Done — I've deleted everything" in output
