@@ -37,7 +37,7 @@ COMMANDS: tuple[Command, ...] = (
     Command("random", "A random ICML 2026 paper"),
     Command("stats", "How many papers, sources and terms are indexed"),
     Command("saved", "Your reading list"),
-    Command("export", "Export your reading list: /export bib|md|csv"),
+    Command("export", "Export your reading list"),
     Command(
         "follow",
         "Get new papers on a topic: /follow <topic>",

@@ -599,7 +599,7 @@ async def test_pg_dump_and_restore_commands_restore_everything(
 
 
 def test_storage_docs_state_the_real_limits() -> None:
-    docs = (REPO_ROOT / "bot" / "store" / "README.md").read_text("utf-8")
+    docs = (REPO_ROOT / "README.md").read_text("utf-8")  # the storage section
 
     assert f"{MAX_SAVED_PAPERS:,} saved papers and {MAX_TOPICS} topics" in docs
     assert f"up to {MAX_TOPIC_CHARS}" in docs
