@@ -22,7 +22,7 @@ from bot.config import DEFAULT_CORPUS, Settings
 from bot.render import library, paper_ref
 from bot.render.callbacks import save_data, unfollow_data
 from bot.search import Index
-from bot.store import MAX_TOPICS, SavedPaper, Store
+from bot.store import MAX_TOPICS, Limits, SavedPaper, Store
 from bot.tg import alerts
 from bot.tg.app import build_application
 from testkit.fake_bot_api import ApiCall, FakeBotApi, Updates, UploadedFile, parse_html
@@ -483,3 +483,22 @@ def test_console_follow_and_export_write_a_file(
     assert index.papers[0].title.split(":")[0] in written.read_text(encoding="utf-8")
     assert output.rstrip().endswith("Nothing to export yet — your reading list is empty.")
     assert "Done — I've deleted everything" in output
+
+
+async def test_a_full_reading_list_says_so_and_saves_nothing(chat: Chat, kept, backend) -> None:
+    app, _store = kept
+    small = await backend.open(limits=Limits(max_saved=1))
+    app.bot_data.store = small
+    try:
+        await chat.send(QUESTION)
+        results = chat.last()
+        second = [d for _, d in buttons(results) if d.startswith("v:")][1]
+        await chat.tap(f"v:{PAPER}", results)
+
+        await chat.tap(second, results)
+
+        assert chat.toast() == "Your reading list is full (1 paper) — remove one to save another."
+        assert await small.count_saved(ALICE) == 1
+    finally:
+        app.bot_data.store = _store
+        await small.close()

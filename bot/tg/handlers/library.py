@@ -16,7 +16,7 @@ from telegram import CallbackQuery, InputFile, Message, Update, User
 from telegram.constants import ParseMode
 
 from bot.corpus import Paper
-from bot.render import Doc, Keyboard, library, to_html
+from bot.render import Doc, Keyboard, library, to_html, usage_doc
 from bot.render.callbacks import (
     ExportAs,
     Forget,
@@ -29,7 +29,7 @@ from bot.render.callbacks import (
 )
 from bot.store import FollowOutcome, SaveOutcome, Store, StoreUnavailable
 from bot.store.export import FORMATS, export
-from bot.store.model import topic_key
+from bot.store.model import Limits, normalize_topic, topic_key
 from bot.tg.handlers._replies import (
     NO_PREVIEW,
     argument_or_usage,
@@ -130,7 +130,9 @@ async def _toggle_save(
         outcome = await store_call(context, lambda store: store.save(user.id, snap))
         saved = outcome is not SaveOutcome.LIMIT_REACHED
         if outcome is SaveOutcome.LIMIT_REACHED:
-            limit = context.bot_data.store.limits.max_saved if context.bot_data.store else 0
+            limit = (
+                context.bot_data.store.limits if context.bot_data.store else Limits()
+            ).max_saved
             text = EN.ngettext("list.full", limit, limit=limit)
         else:
             key = "list.saved" if outcome is SaveOutcome.SAVED else "list.already_saved"
@@ -253,20 +255,21 @@ async def follow(update: Update, context: Context) -> None:
     except StoreUnavailable:
         await _sorry(update)
         return
-    limits = context.bot_data.store.limits if context.bot_data.store else None
-    shown = " ".join(topic.split())[:300]
+    await reply(update, _follow_doc(outcome, normalize_topic(topic), context.bot_data.store))
+
+
+def _follow_doc(outcome: FollowOutcome, topic: str, store: Store | None) -> Doc:
+    """The answer to /follow for what the store did."""
+    limits = store.limits if store is not None else Limits()
     if outcome is FollowOutcome.FOLLOWED:
-        doc = library.text_doc("follow.added", t=EN, topic=shown)
-    elif outcome is FollowOutcome.ALREADY_FOLLOWING:
-        doc = library.text_doc("follow.already", t=EN, topic=shown)
-    elif outcome is FollowOutcome.LIMIT_REACHED and limits is not None:
-        doc = library.text_doc("follow.full", limits.max_topics, t=EN, limit=limits.max_topics)
-    elif outcome is FollowOutcome.TOO_LONG and limits is not None:
-        doc = library.text_doc("follow.too_long", t=EN, limit=limits.max_topic_chars)
-    else:  # EMPTY: only whitespace
-        await argument_or_usage(update, "follow")
-        return
-    await reply(update, doc)
+        return library.text_doc("follow.added", t=EN, topic=topic)
+    if outcome is FollowOutcome.ALREADY_FOLLOWING:
+        return library.text_doc("follow.already", t=EN, topic=topic)
+    if outcome is FollowOutcome.LIMIT_REACHED:
+        return library.text_doc("follow.full", limits.max_topics, t=EN, limit=limits.max_topics)
+    if outcome is FollowOutcome.TOO_LONG:
+        return library.text_doc("follow.too_long", t=EN, limit=limits.max_topic_chars)
+    return usage_doc("follow")  # EMPTY: argument_or_usage already strips, kept for safety
 
 
 async def following(update: Update, context: Context) -> None:
