@@ -124,9 +124,9 @@ class ConsoleSession:
 
     def _command_follow(self, argument: str) -> Doc:
         outcome = self._stored(lambda store: store.follow(CONSOLE_USER_ID, argument))
-        if outcome is None:
+        if outcome is None or self.store is None:
             return self._unavailable()
-        return library.text_doc("follow.added", t=library.EN, topic=" ".join(argument.split()))
+        return library.follow_doc(outcome, " ".join(argument.split()), self.store.limits)
 
     def _command_following(self, _argument: str) -> Doc:
         topics = self._stored(lambda store: store.topics(CONSOLE_USER_ID))

@@ -23,7 +23,7 @@ from bot.render import library, paper_ref
 from bot.render.callbacks import save_data, unfollow_data
 from bot.search import Index
 from bot.store import MAX_TOPICS, Limits, SavedPaper, Store
-from bot.tg import alerts
+from bot.tg import admin, alerts
 from bot.tg.app import build_application
 from testkit.fake_bot_api import ApiCall, FakeBotApi, Updates, UploadedFile, parse_html
 
@@ -502,3 +502,28 @@ async def test_a_full_reading_list_says_so_and_saves_nothing(chat: Chat, kept, b
     finally:
         app.bot_data.store = _store
         await small.close()
+
+
+async def test_sighup_reload_sends_the_alerts_too(chat: Chat, kept, corpus_dir) -> None:
+    app, store = kept
+    await store.follow(ALICE, "quokkaformer")
+    add_paper(corpus_dir)
+
+    await admin.reload_on_signal(app)  # what the SIGHUP handler runs
+    assert await app.bot_data.alerts_task == 1
+
+    [alert] = [c for c in chat.api.calls_of("sendMessage") if c.params["chat_id"] == ALICE]
+    assert "/paper_quokka1" in parse_html(alert.params["text"])
+
+
+def test_console_follow_answers_like_the_bot(tmp_path: Path) -> None:
+    from bot.console import run_console
+
+    stdin = io.StringIO("/follow " + "y" * 10_000 + "\n/following\n")
+    stdout = io.StringIO()
+
+    assert run_console(stdin=stdin, stdout=stdout) == 0
+
+    output = stdout.getvalue()
+    assert "That topic is too long — please keep it under 200 characters." in output
+    assert "You don't follow any topic yet." in output

@@ -27,8 +27,9 @@ from bot.render.callbacks import (
 from bot.render.doc import Block, Button, Doc, Keyboard, Span
 from bot.render.ids import paper_command
 from bot.render.text import clean, clip_words
+from bot.render.views import usage_doc
 from bot.store.export import FORMATS
-from bot.store.model import SavedPaper, topic_key
+from bot.store.model import FollowOutcome, Limits, SavedPaper, topic_key
 
 EN = translator("en")
 """The default language until a view is given the user's (the i18n convention)."""
@@ -179,6 +180,19 @@ def export_prompt_doc(*, t: Translator = EN) -> Doc:
 def export_filename(fmt: str) -> str:
     """The document's file name for `fmt`."""
     return f"{EXPORT_FILE_STEM}.{fmt}"
+
+
+def follow_doc(outcome: FollowOutcome, topic: str, limits: Limits, *, t: Translator = EN) -> Doc:
+    """The answer to `/follow <topic>` for what the store did."""
+    if outcome is FollowOutcome.FOLLOWED:
+        return text_doc("follow.added", t=t, topic=topic)
+    if outcome is FollowOutcome.ALREADY_FOLLOWING:
+        return text_doc("follow.already", t=t, topic=topic)
+    if outcome is FollowOutcome.LIMIT_REACHED:
+        return text_doc("follow.full", limits.max_topics, t=t, limit=limits.max_topics)
+    if outcome is FollowOutcome.TOO_LONG:
+        return text_doc("follow.too_long", t=t, limit=limits.max_topic_chars)
+    return usage_doc("follow")  # EMPTY: only whitespace
 
 
 def following_doc(topics: Sequence[str], *, t: Translator = EN) -> Doc:

@@ -16,7 +16,7 @@ from telegram import CallbackQuery, InputFile, Message, Update, User
 from telegram.constants import ParseMode
 
 from bot.corpus import Paper
-from bot.render import Doc, Keyboard, library, to_html, usage_doc
+from bot.render import Doc, Keyboard, library, to_html
 from bot.render.callbacks import (
     ExportAs,
     Forget,
@@ -27,7 +27,7 @@ from bot.render.callbacks import (
     paper_ref,
     topic_ref,
 )
-from bot.store import FollowOutcome, SaveOutcome, Store, StoreUnavailable
+from bot.store import SaveOutcome, Store, StoreUnavailable
 from bot.store.export import FORMATS, export
 from bot.store.model import Limits, normalize_topic, topic_key
 from bot.tg.handlers._replies import (
@@ -255,21 +255,9 @@ async def follow(update: Update, context: Context) -> None:
     except StoreUnavailable:
         await _sorry(update)
         return
-    await reply(update, _follow_doc(outcome, normalize_topic(topic), context.bot_data.store))
-
-
-def _follow_doc(outcome: FollowOutcome, topic: str, store: Store | None) -> Doc:
-    """The answer to /follow for what the store did."""
+    store = context.bot_data.store
     limits = store.limits if store is not None else Limits()
-    if outcome is FollowOutcome.FOLLOWED:
-        return library.text_doc("follow.added", t=EN, topic=topic)
-    if outcome is FollowOutcome.ALREADY_FOLLOWING:
-        return library.text_doc("follow.already", t=EN, topic=topic)
-    if outcome is FollowOutcome.LIMIT_REACHED:
-        return library.text_doc("follow.full", limits.max_topics, t=EN, limit=limits.max_topics)
-    if outcome is FollowOutcome.TOO_LONG:
-        return library.text_doc("follow.too_long", t=EN, limit=limits.max_topic_chars)
-    return usage_doc("follow")  # EMPTY: argument_or_usage already strips, kept for safety
+    await reply(update, library.follow_doc(outcome, normalize_topic(topic), limits))
 
 
 async def following(update: Update, context: Context) -> None:
