@@ -527,3 +527,19 @@ def test_console_follow_answers_like_the_bot(tmp_path: Path) -> None:
     output = stdout.getvalue()
     assert "That topic is too long — please keep it under 200 characters." in output
     assert "You don't follow any topic yet." in output
+
+
+async def test_groups_never_see_a_members_list(chat: Chat, kept) -> None:
+    group = -100200300
+    await kept[1].save(ALICE, library.snapshot(kept[0].bot_data.served_index().get(PAPER)))
+
+    await chat._feed(
+        chat.updates.message(f"/search {QUESTION}", chat_id=group, chat_type="group", user_id=ALICE)
+    )
+    results = chat.last()
+    await chat._feed(
+        chat.updates.message("/saved", chat_id=group, chat_type="group", user_id=ALICE)
+    )
+
+    assert ("☆ Save", f"v:{PAPER}") in buttons(results)  # not "★ Saved" for all to see
+    assert chat.last_text().startswith("Your reading list and topics are private")

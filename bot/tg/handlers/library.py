@@ -12,8 +12,8 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
-from telegram import CallbackQuery, InputFile, Message, Update, User
-from telegram.constants import ParseMode
+from telegram import CallbackQuery, Chat, InputFile, Message, Update, User
+from telegram.constants import ChatType, ParseMode
 
 from bot.corpus import Paper
 from bot.render import Doc, Keyboard, library, to_html
@@ -90,21 +90,36 @@ def _paper_id(context: Context, ref: str) -> str | None:
     return found.id if found is not None else None
 
 
-async def with_save_buttons(context: Context, user: User | None, doc: Doc) -> Doc:
-    """`doc` with a Save button per paper, showing whether `user` saved it.
+def viewer(user: User | None, chat: Chat | None) -> User | None:
+    """The user whose saved papers the buttons may show: only in their private chat."""
+    return user if chat is not None and chat.type == ChatType.PRIVATE else None
 
-    Without a user or a store the doc is sent as it is; with the database away the
-    buttons all say "☆ Save" (a tap then asks to try again): the answer is never held up.
+
+async def with_save_buttons(context: Context, user: User | None, doc: Doc) -> Doc:
+    """`doc` with a Save button per paper, showing whether `user` (see `viewer`) saved it.
+
+    Without a user (a group) every button says "☆ Save", so a group never sees what one
+    member saved; likewise while the database is away (a tap then asks to try again):
+    the answer is never held up. Without a store the doc is sent as it is.
     """
     refs = library.save_refs(doc)
-    if user is None or context.bot_data.store is None or not refs:
+    if context.bot_data.store is None or not refs:
         return doc
+    if user is None:
+        return library.with_save_buttons(doc, frozenset())
     ids = [paper_id for ref in refs if (paper_id := _paper_id(context, ref)) is not None]
     try:
         saved = await store_call(context, lambda store: store.saved_among(user.id, ids))
     except StoreUnavailable:
         saved = frozenset()
     return library.with_save_buttons(doc, saved)
+
+
+async def saveable(update: Update, context: Context, doc: Doc) -> Doc:
+    """`with_save_buttons` for the sender of `update` (their saved state only in private)."""
+    return await with_save_buttons(
+        context, viewer(update.effective_user, update.effective_chat), doc
+    )
 
 
 def _keyboard_of(message: Message) -> Keyboard | None:
@@ -146,7 +161,7 @@ async def _toggle_save(
         text = EN.gettext("list.removed" if removed else "list.not_saved")
     await query.answer(text)  # the acknowledgement: sent only after the store committed
     keyboard = _keyboard_of(message)
-    if keyboard is not None:
+    if keyboard is not None and viewer(user, message.chat) is not None:
         flipped = library.flip_save(keyboard, action.ref, saved)
         if flipped != keyboard:
             await query.edit_message_reply_markup(markup(flipped))
@@ -161,6 +176,15 @@ async def _saved_id(context: Context, user_id: int, ref: str) -> str | None:
         return paper_id
     rows = await store_call(context, lambda store: store.export_rows(user_id))
     return next((row.paper_id for row in rows if paper_ref(row.paper_id) == ref), None)
+
+
+async def private_only(update: Update) -> bool:
+    """True in a private chat; elsewhere the user is told lists are private, and False."""
+    chat = update.effective_chat
+    if chat is not None and chat.type == ChatType.PRIVATE:
+        return True
+    await reply(update, library.text_doc("list.private_only", t=EN))
+    return False
 
 
 # ---------------------------------------------------------------- /saved
@@ -183,7 +207,7 @@ async def _saved_page(context: Context, user_id: int, offset: int) -> Doc:
 async def saved(update: Update, context: Context) -> None:
     """Show the user's reading list, newest first, on /saved."""
     user = update.effective_user
-    if user is None:
+    if user is None or not await private_only(update):
         return
     try:
         doc = await _saved_page(context, user.id, 0)
@@ -226,7 +250,7 @@ async def send_export(update: Update, context: Context, fmt: str) -> None:
 async def export_command(update: Update, context: Context) -> None:
     """Offer export formats on /export, or send the file for `/export bib|md|csv`."""
     message = update.effective_message
-    if message is None:
+    if message is None or not await private_only(update):
         return
     fmt = command_argument(message).lower().lstrip(".")
     if not fmt:
@@ -247,8 +271,10 @@ async def export_command(update: Update, context: Context) -> None:
 async def follow(update: Update, context: Context) -> None:
     """Store a standing question on `/follow <topic>`; new matching papers are sent later."""
     user = update.effective_user
+    if user is None or not await private_only(update):
+        return
     topic = await argument_or_usage(update, "follow")
-    if topic is None or user is None:
+    if topic is None:
         return
     try:
         outcome = await store_call(context, lambda store: store.follow(user.id, topic))
@@ -263,7 +289,7 @@ async def follow(update: Update, context: Context) -> None:
 async def following(update: Update, context: Context) -> None:
     """List the user's topics with Unfollow buttons, on /following."""
     user = update.effective_user
-    if user is None:
+    if user is None or not await private_only(update):
         return
     try:
         topics = await store_call(context, lambda store: store.topics(user.id))
@@ -293,7 +319,8 @@ async def _unfollow(query: CallbackQuery, context: Context, action: Unfollow) ->
 
 async def forget(update: Update, context: Context) -> None:
     """Ask before deleting everything stored about the user, on /forget."""
-    await reply(update, library.forget_prompt_doc())
+    if await private_only(update):
+        await reply(update, library.forget_prompt_doc())
 
 
 async def _forget(query: CallbackQuery, context: Context, action: Forget) -> None:

@@ -11,7 +11,7 @@ from bot import render
 from bot.corpus import Paper
 from bot.render import Doc
 from bot.tg.handlers._replies import argument_or_usage, index_of, off_loop, reply, send
-from bot.tg.handlers.library import with_save_buttons
+from bot.tg.handlers.library import saveable, viewer, with_save_buttons
 from bot.tg.state import Context
 
 PAPER_SHORTCUT = filters.Regex(render.PAPER_SHORTCUT)
@@ -51,7 +51,7 @@ async def paper_shortcut(update: Update, context: Context) -> None:
 async def _show_paper(update: Update, context: Context, paper_id: str) -> None:
     found = index_of(context).get(paper_id)
     doc = render.paper_doc(found) if found else render.not_found_doc(paper_id)
-    await reply(update, await with_save_buttons(context, update.effective_user, doc))
+    await reply(update, await saveable(update, context, doc))
 
 
 async def similar(update: Update, context: Context) -> None:
@@ -64,7 +64,7 @@ async def similar(update: Update, context: Context) -> None:
         await reply(update, render.not_found_doc(paper_id))
         return
     doc = await _similar_doc(context, found)
-    await reply(update, await with_save_buttons(context, update.effective_user, doc))
+    await reply(update, await saveable(update, context, doc))
 
 
 async def _similar_doc(context: Context, found: Paper) -> Doc:
@@ -80,7 +80,7 @@ async def random_paper(update: Update, context: Context) -> None:
         await reply(update, render.hint_doc("no_match"))
         return
     doc = render.paper_doc(random.choice(papers))
-    await reply(update, await with_save_buttons(context, update.effective_user, doc))
+    await reply(update, await saveable(update, context, doc))
 
 
 async def open_from_button(
@@ -99,4 +99,8 @@ async def open_from_button(
         doc = await _similar_doc(context, found)
     else:
         doc = render.paper_doc(found)
-    await send(message, await with_save_buttons(context, query.from_user, doc), quote=False)
+    await send(
+        message,
+        await with_save_buttons(context, viewer(query.from_user, message.chat), doc),
+        quote=False,
+    )

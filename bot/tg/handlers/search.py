@@ -20,7 +20,7 @@ from bot.tg.handlers._replies import (
     off_loop,
     reply,
 )
-from bot.tg.handlers.library import with_save_buttons
+from bot.tg.handlers.library import saveable, viewer, with_save_buttons
 from bot.tg.state import Context
 
 MAX_QUESTION_CHARS = MAX_QUERY_CHARS  # the analyzer reads no further; one cap, in bot/text.py
@@ -49,7 +49,7 @@ async def answer_question(update: Update, context: Context, text: str) -> None:
     if result.total > per_page and not render.query_fits_callback(question):
         key = remember_query(context, question)
     doc = render.results_doc(result, per_page=per_page, page_key=key)
-    await reply(update, await with_save_buttons(context, update.effective_user, doc))
+    await reply(update, await saveable(update, context, doc))
 
 
 class _AddressedToBot(filters.MessageFilter):
@@ -130,7 +130,8 @@ async def turn_page(query: CallbackQuery, context: Context, action: render.TurnP
         return
     await query.answer()
     doc = render.results_doc(result, per_page=per_page, page_key=action.key)
-    page = render.to_html(await with_save_buttons(context, query.from_user, doc))
+    user = viewer(query.from_user, query.message.chat if query.message else None)
+    page = render.to_html(await with_save_buttons(context, user, doc))
     # A double tap asks for the page already shown: the error handler treats Telegram's
     # "message is not modified" as nothing to do.
     await query.edit_message_text(
