@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, TextIO
 from bot import runtime
 from bot.config import DEFAULT_CORPUS, DEFAULT_RESULTS_PER_PAGE, ConfigError, load_settings
 from bot.corpus import CorpusError, LoadReport
+from bot.i18n import LANGUAGES
 from bot.logs import redact
 from bot.store.export import FORMATS
 
@@ -48,6 +49,12 @@ def _positive_int(text: str) -> int:
 
 
 def _parser() -> argparse.ArgumentParser:
+    parser, _commands = _parsers()
+    return parser
+
+
+def _parsers() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser]]:
+    """The top-level parser and each command's, so a command's bad option gets its usage."""
     parser = argparse.ArgumentParser(
         prog="python -m bot",
         description="Find ICML 2026 papers with BM25. Without a command, runs the Telegram bot.",
@@ -59,9 +66,19 @@ def _parser() -> argparse.ArgumentParser:
 
     console = commands.add_parser("console", help="chat with the bot's handlers in the terminal")
     console.add_argument("--corpus", action="append", metavar="PATH", help=_CORPUS_HELP)
+    console.add_argument(
+        "--lang",
+        choices=list(LANGUAGES),
+        help="language of the answers: " + ", ".join(LANGUAGES) + " (default: from $LANG)",
+    )
 
     search = commands.add_parser("search", help="ask the search engine from the terminal")
-    search.add_argument("query", nargs="*", metavar="QUERY", help="words to search for")
+    search.add_argument(
+        "query",
+        nargs="*",
+        metavar="QUERY",
+        help='one query per argument: quote a query of several words ("graph neural networks")',
+    )
     search.add_argument("--corpus", action="append", metavar="PATH", help=_CORPUS_HELP)
     search.add_argument(
         "--limit",
@@ -80,7 +97,7 @@ def _parser() -> argparse.ArgumentParser:
                         help="the Telegram user id")  # fmt: skip
     export.add_argument("--format", choices=FORMATS, default="bib", help="file format (bib)")
     export.add_argument("--output", metavar="FILE", help="write here instead of stdout")
-    return parser
+    return parser, {"run": run, "console": console, "search": search, "export": export}
 
 
 def _export_command(args: argparse.Namespace) -> int:
@@ -115,7 +132,10 @@ def _export_command(args: argparse.Namespace) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Parse `argv` and run the chosen command; returns the process exit code."""
-    args = _parser().parse_args(argv)
+    parser, commands = _parsers()
+    args, unknown = parser.parse_known_args(argv)
+    if unknown:  # argparse would print the top-level usage for a command's bad option
+        commands.get(args.command, parser).error("unrecognized arguments: " + " ".join(unknown))
     if args.command in (None, "run"):
         from bot.tg.app import run  # lazy: only the bot needs telegram
 
@@ -126,7 +146,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         from bot.console import run_console  # lazy, like `run`
 
         # None lets the console apply the bot's settings (CORPUS from the environment or .env).
-        return run_console(args.corpus or None) or 0
+        return run_console(args.corpus or None, lang=args.lang) or 0
     try:
         if args.command == "export":
             return _export_command(args)
@@ -174,7 +194,7 @@ def _queries(args: argparse.Namespace) -> list[str]:
     if args.queries is None:
         if not args.query:
             raise UsageError("missing QUERY (or --queries FILE)")
-        return [" ".join(args.query)]
+        return [query for query in args.query if query.strip()] or [" ".join(args.query)]
     if args.queries == "-":
         lines: Iterable[str] = sys.stdin.read().splitlines()
     else:

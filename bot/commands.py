@@ -1,7 +1,8 @@
 """The bot's commands, written once: Telegram handlers, /help, the menu and the console use it.
 
 Pure data (no `telegram`): `bot.tg.commands` binds each name to its handler and
-`bot.console` to its console answer; both check they cover exactly these names.
+`bot.console` to its console answer; both check they cover exactly these names. The
+words (description, usage, example) are catalogue entries named after the command.
 """
 
 from __future__ import annotations
@@ -15,41 +16,46 @@ class Command:
 
     name: str
     """Without the slash; lower case, at most 32 characters (BotCommand)."""
-    description: str
-    """One line for /help and the menu, at most 256 characters (BotCommand)."""
-    usage: str = ""
-    """The command with its argument, e.g. `/search <question>`; empty: takes none."""
-    example: str = ""
-    """A filled-in `usage`, shown when the argument is missing."""
+    takes_argument: bool = False
+    """Whether it needs an argument; without one it answers with its usage."""
+
+    @property
+    def description_key(self) -> str:
+        """Catalogue key of the one line for /help and the menu (at most 256 characters)."""
+        return f"command.{self.name}"
+
+    @property
+    def usage_key(self) -> str:
+        """Catalogue key of the command with its argument, e.g. `/search <question>`."""
+        return f"usage.{self.name}"
+
+    @property
+    def example_key(self) -> str:
+        """Catalogue key of a filled-in usage, shown when the argument is missing."""
+        return f"usage.{self.name}_example"
 
 
 COMMANDS: tuple[Command, ...] = (
-    Command("start", "What this bot knows and how to ask"),
-    Command("help", "Every command with a one-line description"),
-    Command(
-        "search",
-        "Find papers: /search <question>",
-        "/search <question>",
-        "/search diffusion models",
-    ),
-    Command("paper", "Show a paper: /paper <id> (or tap /paper_<id>)", "/paper <id>", "/paper 1"),
-    Command("similar", "Papers like this one: /similar <id>", "/similar <id>", "/similar 1"),
-    Command("random", "A random ICML 2026 paper"),
-    Command("stats", "How many papers, sources and terms are indexed"),
-    Command("saved", "Your reading list"),
-    Command("export", "Export your reading list"),
-    Command(
-        "follow",
-        "Get new papers on a topic: /follow <topic>",
-        "/follow <topic>",
-        "/follow diffusion models",
-    ),
-    Command("following", "Topics you follow, and how to stop"),
-    Command("forget", "Delete everything I stored about you"),
+    Command("start"),
+    Command("help"),
+    Command("search", takes_argument=True),
+    Command("paper", takes_argument=True),
+    Command("similar", takes_argument=True),
+    Command("random"),
+    Command("stats"),
+    Command("lang"),
+    Command("saved"),
+    Command("export"),
+    Command("follow", takes_argument=True),
+    Command("following"),
+    Command("forget"),
 )
 """Menu order; admin commands (/reload) are deliberately not here."""
 
 COMMAND_NAMES = frozenset(command.name for command in COMMANDS)
+
+CONSOLE_COMMANDS: tuple[Command, ...] = (Command("next"), Command("prev"), Command("quit"))
+"""Console-only commands (Telegram has buttons for paging), listed by the console's /help."""
 
 
 def command(name: str) -> Command:

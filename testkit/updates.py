@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import itertools
 import re
 import time
@@ -13,16 +14,44 @@ from testkit.telegram_html import utf16_len
 class Updates:
     """Builds update dicts like Telegram's (users, chats, entities with UTF-16 offsets)."""
 
-    def __init__(self, bot_username: str = "icml_papers_bot", bot_id: int = 123456) -> None:
+    def __init__(
+        self,
+        bot_username: str = "icml_papers_bot",
+        bot_id: int = 123456,
+        *,
+        language_code: str | None = None,
+    ) -> None:
         self.bot_username = bot_username
         self.bot_id = bot_id
+        self.language_code = language_code
+        """The senders' Telegram language (IETF tag, e.g. "zh-hans"); None sends none."""
         self._message_ids = itertools.count(1)
         self._query_ids = itertools.count(1)
 
+    def speaking(self, language_code: str | None) -> Updates:
+        """These updates from senders whose Telegram is in `language_code` (ids stay unique)."""
+        other = copy.copy(self)  # shares the id counters: Telegram's ids never repeat
+        other.language_code = language_code
+        return other
+
     @staticmethod
-    def user(user_id: int = 1001, *, is_bot: bool = False, name: str = "Ada") -> dict[str, Any]:
-        """A user."""
-        return {"id": user_id, "is_bot": is_bot, "first_name": name, "username": f"u{user_id}"}
+    def user(
+        user_id: int = 1001,
+        *,
+        is_bot: bool = False,
+        name: str = "Ada",
+        language_code: str | None = None,
+    ) -> dict[str, Any]:
+        """A user, with a `language_code` when given (as Telegram sends for most users)."""
+        user: dict[str, Any] = {
+            "id": user_id,
+            "is_bot": is_bot,
+            "first_name": name,
+            "username": f"u{user_id}",
+        }
+        if language_code is not None:
+            user["language_code"] = language_code
+        return user
 
     @staticmethod
     def chat(chat_id: int, chat_type: str = "private") -> dict[str, Any]:
@@ -67,7 +96,11 @@ class Updates:
             "message_id": message_id if message_id is not None else next(self._message_ids),
             "date": int(time.time()),
             "chat": self.chat(chat_id, chat_type),
-            "from": self.user(user_id if user_id is not None else abs(chat_id), is_bot=from_bot),
+            "from": self.user(
+                user_id if user_id is not None else abs(chat_id),
+                is_bot=from_bot,
+                language_code=self.language_code,
+            ),
             "text": text,
         }
         entities = self.entities(text)
@@ -86,7 +119,7 @@ class Updates:
                 "message_id": next(self._message_ids),
                 "date": int(time.time()),
                 "chat": self.chat(chat_id),
-                "from": self.user(chat_id),
+                "from": self.user(chat_id, language_code=self.language_code),
                 "sticker": {
                     "file_id": "CAAC",
                     "file_unique_id": "AgAD",
@@ -105,7 +138,7 @@ class Updates:
         """A `callback_query` update for a button on `message` (None: an inaccessible one)."""
         query: dict[str, Any] = {
             "id": f"cq{next(self._query_ids)}",
-            "from": self.user(user_id),
+            "from": self.user(user_id, language_code=self.language_code),
             "chat_instance": "ci-1",
             "data": data,
         }
@@ -118,7 +151,7 @@ class Updates:
         return {
             "inline_query": {
                 "id": f"iq{next(self._query_ids)}",
-                "from": self.user(user_id),
+                "from": self.user(user_id, language_code=self.language_code),
                 "query": query,
                 "offset": "",
             }

@@ -15,9 +15,11 @@ async def test_post_init_registers_the_command_menu(app, fake_api: FakeBotApi) -
     async with app:
         await post_init(app)
         await app.bot_data.set_commands_task
-    [call] = fake_api.calls_of("setMyCommands")
-    assert call.ok
-    assert [c["command"] for c in call.params["commands"]] == [c.name for c in COMMANDS]
+    default, chinese = fake_api.calls_of("setMyCommands")
+    assert default.ok and chinese.ok
+    assert "language_code" not in default.params and chinese.params["language_code"] == "zh"
+    for call in (default, chinese):
+        assert [c["command"] for c in call.params["commands"]] == [c.name for c in COMMANDS]
 
 
 async def test_a_refused_command_menu_is_logged_and_the_bot_goes_on(

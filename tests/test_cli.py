@@ -230,7 +230,7 @@ def test_run_starts_the_bot(fake_app: list[dict[str, object]], argv: list[str], 
 def test_console_gets_the_corpus_paths(monkeypatch: pytest.MonkeyPatch) -> None:
     seen: list[object] = []
     module = types.ModuleType("bot.console")
-    module.run_console = lambda paths: seen.append(paths) or 0  # type: ignore[attr-defined]
+    module.run_console = lambda paths, lang=None: seen.append(paths) or 0  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "bot.console", module)
     assert cli.main(["console", "--corpus", "a.jsonl", "--corpus", "b"]) == 0
     assert cli.main(["console"]) == 0
@@ -303,3 +303,18 @@ def test_polling_does_not_import_the_webhook_server() -> None:
         [sys.executable, "-c", code], cwd=REPO_ROOT, capture_output=True, text=True, timeout=60
     )
     assert done.returncode == 0, done.stderr
+
+
+def test_a_bad_console_option_prints_the_console_usage(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exited:
+        cli.main(["console", "--bogus"])
+    assert exited.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith("usage: python -m bot console")
+    assert "unrecognized arguments: --bogus" in err
+
+
+def test_each_query_argument_is_its_own_query(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["search", "--json", "--limit", "1", "graph mixup", "sponge tool attack"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [json.loads(line)["query"] for line in lines] == ["graph mixup", "sponge tool attack"]

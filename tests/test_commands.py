@@ -7,6 +7,7 @@ import pytest
 from bot import render
 from bot.commands import COMMAND_NAMES, COMMANDS, command
 from bot.console import ANSWER_PREFIX, ConsoleSession
+from bot.i18n import LANGUAGES, translator
 from bot.tg import commands as tg_commands
 
 
@@ -18,21 +19,32 @@ def test_every_command_has_a_telegram_handler() -> None:
 
 
 def test_the_menu_is_the_registry_in_order() -> None:
+    en = translator("en")
     assert [(b.command, b.description) for b in tg_commands.menu()] == [
-        (c.name, c.description) for c in COMMANDS
+        (c.name, en.gettext(c.description_key)) for c in COMMANDS
     ]
+
+
+@pytest.mark.parametrize("lang", list(LANGUAGES))
+def test_the_menu_is_described_in_each_language(lang) -> None:
+    t = translator(lang)
+    menu = tg_commands.menu(t)
+    assert [b.description for b in menu] == [t.gettext(c.description_key) for c in COMMANDS]
+    assert all(1 <= len(b.description) <= render.MAX_COMMAND_DESCRIPTION_CHARS for b in menu)
 
 
 def test_every_command_has_a_console_answer() -> None:
     assert all(hasattr(ConsoleSession, ANSWER_PREFIX + name) for name in COMMAND_NAMES)
 
 
-@pytest.mark.parametrize("name", sorted(c.name for c in COMMANDS if c.usage))
-def test_commands_with_an_argument_have_usage_and_example(name: str) -> None:
-    wanted = command(name)
-    assert wanted.usage.startswith(f"/{name} ") and wanted.example.startswith(f"/{name} ")
-    [message] = render.to_html(render.usage_doc(name))
-    assert wanted.usage.replace("<", "&lt;").replace(">", "&gt;") in message.text
+@pytest.mark.parametrize("lang", list(LANGUAGES))
+@pytest.mark.parametrize("name", sorted(c.name for c in COMMANDS if c.takes_argument))
+def test_commands_with_an_argument_have_usage_and_example(name: str, lang) -> None:
+    wanted, t = command(name), translator(lang)
+    usage, example = t.gettext(wanted.usage_key), t.gettext(wanted.example_key)
+    assert usage.startswith(f"/{name} ") and example.startswith(f"/{name} ")
+    [message] = render.to_html(render.usage_doc(name, t=t))
+    assert usage.replace("<", "&lt;").replace(">", "&gt;") in message.text
 
 
 def test_usage_of_a_command_without_argument_is_refused() -> None:
@@ -48,6 +60,6 @@ def test_unknown_command_name_raises() -> None:
 @pytest.mark.parametrize("name", sorted(COMMAND_NAMES))
 def test_console_answers_every_command(index, name: str) -> None:
     session = ConsoleSession(index)
-    line = f"/{name}" + (" 1" if command(name).usage else "")
+    line = f"/{name}" + (" 1" if command(name).takes_argument else "")
     doc = session.answer(line)
     assert doc != render.unknown_command_doc()

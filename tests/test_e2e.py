@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import signal
+import socket
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -13,6 +14,7 @@ import pytest
 
 from bot import render
 from bot.commands import COMMANDS
+from bot.i18n import translator
 from testkit.botenv import bot_env
 from testkit.fake_bot_api import DEFAULT_TOKEN, ApiCall, FakeBotApi, Updates, parse_html, utf16_len
 
@@ -89,9 +91,9 @@ def assert_telegram_would_accept(call: ApiCall) -> None:
 
 
 def test_commands_are_registered_at_start(running_bot: RunningBot) -> None:
-    [call] = running_bot.api.wait_for("setMyCommands")
+    call = running_bot.api.wait_for("setMyCommands", count=2)[0]  # also a "zh" menu
     assert [(c["command"], c["description"]) for c in call.params["commands"]] == [
-        (c.name, c.description) for c in COMMANDS
+        (c.name, translator("en").gettext(c.description_key)) for c in COMMANDS
     ]
 
 
@@ -223,3 +225,30 @@ def test_rejected_token_is_reported_without_the_token(tmp_path: Path, level: str
     assert wrong.split(":")[1] not in output  # PTB puts it in InvalidToken's text
     if level == "INFO":
         assert "Traceback" not in output
+
+
+def closed_loopback_port() -> int:
+    """A loopback port nothing listens on (bound, then released)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@pytest.mark.parametrize("level", ["INFO", "DEBUG"])
+def test_no_network_is_one_line_naming_what_to_check(tmp_path: Path, level: str) -> None:
+    base_url = f"http://127.0.0.1:{closed_loopback_port()}/bot"
+    code, output = run_to_exit(
+        tmp_path,
+        TELEGRAM_BOT_TOKEN=DEFAULT_TOKEN,
+        TELEGRAM_API_BASE_URL=base_url,
+        LOG_LEVEL=level,
+    )
+    assert code == 1
+    [line] = [ln for ln in output.splitlines() if "Cannot reach Telegram" in ln]
+    assert "network" in line and "proxy" in line and "TELEGRAM_API_BASE_URL" in line
+    assert TOKEN_SECRET not in output
+    if level == "INFO":
+        problems = [ln for ln in output.splitlines() if " INFO " not in ln]
+        assert problems == [line]  # one line, no traceback, no PTB retry-loop error
+    else:
+        assert "Traceback" in output  # DEBUG keeps the details

@@ -292,5 +292,5 @@ async def test_stats_shows_no_token(
     async with app:
         await feed(app, updates.message("/stats"))
     [call] = fake_api.calls_of("sendMessage")
-    assert "papers" in call.params["text"]
+    assert "Papers" in call.params["text"]
     assert DEFAULT_TOKEN.split(":", 1)[1] not in call.params["text"]

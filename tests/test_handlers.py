@@ -69,10 +69,11 @@ async def test_private_question_finds_the_paraphrased_paper(app, fake_api, updat
     call = last_sent(fake_api)
     assert call.ok  # the fake server accepted the HTML and the keyboard
     first_result = call.params["text"].split("\n\n")[1]
-    assert f"/paper_{PARAPHRASE_PAPER}" in first_result
+    title_line = first_result.split("\n")[0]
+    assert title_line.startswith("1. <b>") and title_line.endswith(f" · /paper_{PARAPHRASE_PAPER}")
     assert call.params["parse_mode"] == "HTML"
-    first_button = call.params["reply_markup"]["inline_keyboard"][0][0]
-    assert first_button["callback_data"] == f"p:{PARAPHRASE_PAPER}"
+    [nav] = call.params["reply_markup"]["inline_keyboard"]  # buttons only turn pages
+    assert [b["text"] for b in nav] == ["Next ▶"]
 
 
 async def test_search_command_and_usage(app, fake_api, updates) -> None:
@@ -113,7 +114,7 @@ async def test_similar_random_and_stats(app, fake_api, updates, index) -> None:
     assert similar.startswith("Papers similar to <b>ArbNN")
     assert "/paper_1\n" not in similar  # a paper is not similar to itself
     assert any(parse_html(random_card).startswith(p.title) for p in index.papers)
-    assert f"papers: {len(index)}" in stats
+    assert f"Papers: <b>{len(index)}</b>" in stats
 
 
 @pytest.mark.parametrize(
@@ -250,7 +251,8 @@ async def test_long_question_pages_through_bot_data(app, fake_api, updates) -> N
 async def test_open_and_similar_buttons_send_new_messages(app, fake_api, updates, index) -> None:
     async with app:
         message = await ask(app, fake_api, updates, PARAPHRASE)
-        await feed(app, updates.callback(button_data(message, "1."), message=message))
+        # Answers sent before issue 11 carry open buttons ("p:<id>"): they still work.
+        await feed(app, updates.callback(f"p:{PARAPHRASE_PAPER}", message=message))
         card = last_sent(fake_api).result
         card = fake_api.message_json(card["chat"]["id"], card["message_id"])
         await feed(app, updates.callback(button_data(card, "Similar"), message=card))
@@ -313,6 +315,18 @@ async def test_inline_query_returns_articles(app, fake_api, updates) -> None:
     content = first["input_message_content"]
     assert content["parse_mode"] == "HTML" and "/paper_1" in content["message_text"]
     assert int(call.params["cache_time"]) > 0
+
+
+async def test_inline_answers_are_in_the_users_language(app, fake_api, updates) -> None:
+    async with app:
+        await feed(app, updates.speaking("zh-hant").inline(PARAPHRASE))
+        await feed(app, updates.speaking("zh-hant").inline("zzqxv"))
+    found, none = fake_api.calls_of("answerInlineQuery")
+    assert found.params["is_personal"] in (True, "true")  # not shared across languages
+    assert (
+        "編號 1 · /paper_1" in found.params["results"][0]["input_message_content"]["message_text"]
+    )
+    assert none.params["button"]["text"] == "沒有符合的論文——怎麼提問"
 
 
 async def test_empty_inline_query_shows_a_sample(app, fake_api, updates, index) -> None:

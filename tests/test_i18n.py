@@ -46,6 +46,13 @@ SAME_IN_EVERY_LANGUAGE = frozenset(
         "button.export_markdown",
         "help.command_line",
         "usage.search_example",
+        "usage.paper_example",
+        "usage.similar_example",
+        "results.item",
+        # Until retrieval is multilingual only English questions find papers (issue 10).
+        "examples.question_1",
+        "examples.question_2",
+        "examples.question_3",
         "usage.author_example",
         "usage.follow_example",
     }
@@ -296,8 +303,7 @@ def test_english_entries_match_todays_texts() -> None:
     assert tr.gettext("app.no_token") == NO_TOKEN_MESSAGE
     examples = tuple(tr.gettext(f"examples.question_{i}") for i in (1, 2, 3))
     assert examples == render.EXAMPLE_QUESTIONS
-    for command, description in ((c.name, c.description) for c in COMMANDS):
-        assert tr.gettext(f"command.{command}") == description
+    assert [c.description_key for c in COMMANDS] == [f"command.{c.name}" for c in COMMANDS]
 
 
 @pytest.mark.parametrize("lang", list(LANGUAGES))
@@ -386,7 +392,7 @@ def test_ngettext_fills_count_unless_given() -> None:
 def test_gettext_fills_placeholders_and_drops_markup() -> None:
     tr = translator("zh_Hans")
     assert tr.gettext("results.page", page=2, pages=9) == "第 2 页，共 9 页"
-    assert tr.gettext("stats.memory", megabytes=0.1234) == "内存：0.1 MB"
+    assert tr.ngettext("stats.source_files", 3) == "来源：3 个文件"
 
 
 def test_parts_carry_styles_and_fields() -> None:

@@ -113,10 +113,11 @@ def chat(kept: tuple[Application, Store], fake_api: FakeBotApi) -> Chat:
 async def test_every_result_has_a_save_button(chat: Chat) -> None:
     await chat.send(QUESTION)
     results = chat.last()
-    assert ("☆ Save", f"v:{PAPER}") in buttons(results)
-    assert sum(label == "☆ Save" for label, _ in buttons(results)) == len(
-        [d for _, d in buttons(results) if d.startswith("p:")]
-    )
+    text = parse_html(results.params["text"])
+    shown = text.count("/paper_")
+    stars = [(label, data) for label, data in buttons(results) if data.startswith("v:")]
+    assert stars[0] == ("☆ 1", f"v:{PAPER}")
+    assert [label for label, _ in stars] == [f"☆ {n}" for n in range(1, shown + 1)]
 
 
 async def test_save_is_acknowledged_stored_and_flips_the_button(chat: Chat, kept) -> None:
@@ -131,7 +132,8 @@ async def test_save_is_acknowledged_stored_and_flips_the_button(chat: Chat, kept
     assert (row.paper_id, row.year, row.venue) == (PAPER, 2026, "ICML 2026")
     assert row.title.startswith("ArbNN")
     edited = chat.last("editMessageReplyMarkup")
-    assert ("★ Saved", f"u:{PAPER}") in buttons(edited)
+    assert ("★ 1", f"u:{PAPER}") in buttons(edited)
+    assert ("☆ 2", buttons(results)[1][1]) in buttons(edited)  # the others unchanged
 
 
 async def test_saving_twice_keeps_one_and_says_so(chat: Chat, kept) -> None:
@@ -184,9 +186,7 @@ async def test_saved_lists_newest_first_and_marks_papers_gone_from_the_corpus(
     assert listing.startswith("Your reading list — 2 papers")
     assert listing.index("ArbNN") < listing.index("A paper the corpus dropped")
     assert "id vanished-42 · no longer in the corpus" in listing
-    data = [d for _, d in buttons(chat.last())]
-    assert f"p:{PAPER}" in data and "p:vanished-42" not in data
-    assert f"r:0:{paper_ref('vanished-42')}" in data
+    assert buttons(chat.last()) == [("✕ 1", "r:0:1"), ("✕ 2", f"r:0:{paper_ref('vanished-42')}")]
 
 
 async def test_saved_pages_and_removes_in_place(chat: Chat, kept, index: Index) -> None:
@@ -196,9 +196,9 @@ async def test_saved_pages_and_removes_in_place(chat: Chat, kept, index: Index) 
         await store.save(ALICE, library.snapshot(paper))
     await chat.send("/saved")
     first = chat.last()
-    assert "l:" + str(per_page) in [d for _, d in buttons(first)]
+    assert "b:" + str(per_page) in [d for _, d in buttons(first)]
 
-    await chat.tap(f"l:{per_page}", first)
+    await chat.tap(f"b:{per_page}", first)
     second = chat.last("editMessageText")
     assert parse_html(second.params["text"]).startswith(f"Your reading list — {per_page + 2}")
     assert f"{per_page + 1}. " in parse_html(second.params["text"])
@@ -428,7 +428,7 @@ async def test_database_down_while_running_searches_work_and_saving_recovers(
             break
 
     assert answered is not results and "ArbNN" in parse_html(answered.params["text"])
-    assert ("☆ Save", f"v:{PAPER}") in buttons(answered)
+    assert ("☆ 1", f"v:{PAPER}") in buttons(answered)
     assert first_toast == "I couldn't save that right now, please try again."
     assert export_answer == "I couldn't save that right now, please try again."
     assert caplog.text.count("The database is not answering") == 1  # once, not per message
@@ -541,5 +541,5 @@ async def test_groups_never_see_a_members_list(chat: Chat, kept) -> None:
         chat.updates.message("/saved", chat_id=group, chat_type="group", user_id=ALICE)
     )
 
-    assert ("☆ Save", f"v:{PAPER}") in buttons(results)  # not "★ Saved" for all to see
+    assert ("☆ 1", f"v:{PAPER}") in buttons(results)  # not "★" for all to see
     assert chat.last_text().startswith("Your reading list and topics are private")

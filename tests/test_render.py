@@ -5,6 +5,7 @@ from __future__ import annotations
 import inspect
 import subprocess
 import sys
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -13,6 +14,7 @@ from telegram import constants
 from bot import render
 from bot.commands import COMMANDS
 from bot.corpus import Paper
+from bot.i18n import LANGUAGES, translator
 from bot.search import Hit, IndexStats, SearchResult, Snippet
 from testkit.fake_bot_api import HtmlError, parse_html, utf16_len
 
@@ -74,11 +76,20 @@ def test_limits_equal_telegram_constants() -> None:
 def test_result_shows_bold_title_highlight_and_tappable_id() -> None:
     paper = make_paper(links=("https://github.com/org/sparse",))
     [message] = render.to_html(render.results_doc(make_result([make_hit(paper)]), per_page=5))
-    assert "1. <b>Sparse attention for long documents</b>" in message.text
+    assert "1. <b>Sparse attention for long documents</b> · /paper_12\n" in message.text
     assert "We study <b>sparse</b> attention." in message.text
-    assert "/paper_12" in message.text
     assert '<a href="https://github.com/org/sparse">github.com/org/sparse</a>' in message.text
-    assert message.keyboard[0] == (("1. Sparse attention for long documents", "p:12"),)
+
+
+def test_a_result_is_opened_one_way_only() -> None:
+    """The tappable /paper_<id> on the title line: no open buttons, one title per paper."""
+    hits = [make_hit(make_paper(str(n), title=f"Paper number {n}")) for n in range(1, 4)]
+    doc = render.results_doc(make_result(hits), per_page=5)
+    [message] = render.to_html(doc)
+    assert doc.keyboard == ()
+    for n in range(1, 4):
+        assert message.text.count(f"Paper number {n}") == 1
+        assert message.text.count(f"/paper_{n}") == 1
 
 
 def test_adjacent_marks_become_one_highlight() -> None:
@@ -230,7 +241,9 @@ def test_help_lists_every_command() -> None:
 def test_commands_fit_bot_command_limits() -> None:
     for command in COMMANDS:
         assert command.name.islower() and len(command.name) <= render.MAX_COMMAND_CHARS
-        assert 1 <= len(command.description) <= render.MAX_COMMAND_DESCRIPTION_CHARS
+        for lang in LANGUAGES:
+            description = translator(lang).gettext(command.description_key)
+            assert 1 <= len(description) <= render.MAX_COMMAND_DESCRIPTION_CHARS
 
 
 def test_paper_card_has_links_id_and_similar_button() -> None:
@@ -241,7 +254,7 @@ def test_paper_card_has_links_id_and_similar_button() -> None:
     assert_telegram_accepts(card)
     assert "<i>A. Lovelace</i>" in card.text
     assert "ftp://weird place" in parse_html(card.text)
-    assert "/similar 12" in card.text
+    assert "/similar" not in card.text and "id 12" not in card.text  # the button says it
     assert card.keyboard == ((("Similar papers", "s:12"),),)
 
 
@@ -252,8 +265,11 @@ def test_ids_outside_command_charset_fall_back_to_paper_space_id() -> None:
 
 def test_stats_and_start_render() -> None:
     stats = IndexStats(papers=57, sources=3, terms=1900, postings=5000, memory_bytes=2_500_000)
-    [message] = render.to_html(render.stats_doc(stats))
-    assert "papers: 57" in message.text and "memory: 2.5 MB" in message.text
+    loaded = datetime(2026, 12, 1, 4, 30, tzinfo=UTC)
+    [message] = render.to_html(render.stats_doc(stats, loaded_at=loaded))
+    assert message.text == (
+        "<b>Papers I search</b>\nPapers: <b>57</b>\nSources: 3 files\nLoaded: 2026-12-01 04:30 UTC"
+    )
     [start] = render.to_html(render.start_doc(57))
     assert "57 ICML 2026 papers" in start.text
     for example in render.EXAMPLE_QUESTIONS:

@@ -6,6 +6,7 @@ import hashlib
 import re
 from dataclasses import dataclass
 
+from bot.i18n import Lang, is_language
 from bot.render.limits import MAX_CALLBACK_DATA_BYTES, encodable, utf8_len
 from bot.store.export import FORMATS
 
@@ -31,6 +32,13 @@ class TurnPage:
     offset: int
     query: str | None = None
     key: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SetLanguage:
+    """Button: answer in `lang` from now on (/lang)."""
+
+    lang: Lang
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,6 +97,7 @@ CallbackAction = (
     | ExportAs
     | Unfollow
     | Forget
+    | SetLanguage
 )
 
 
@@ -130,7 +139,7 @@ def save_data(paper_id: str, *, save: bool) -> str:
 
 def saved_page_data(offset: int) -> str:
     """Callback data for a page turn in /saved."""
-    return checked(f"l:{offset}")
+    return checked(f"b:{offset}")
 
 
 def remove_saved_data(offset: int, paper_id: str) -> str:
@@ -156,6 +165,11 @@ def unfollow_data(topic_key: str) -> str:
 def forget_data(*, confirm: bool) -> str:
     """Callback data for the /forget confirm or cancel button."""
     return checked("g:yes" if confirm else "g:no")
+
+
+def language_data(lang: Lang) -> str:
+    """Callback data for a /lang button."""
+    return checked("l:" + lang)
 
 
 def query_fits_callback(query: str, offset: int = MAX_OFFSET) -> bool:
@@ -184,15 +198,17 @@ def parse_callback(data: object) -> CallbackAction | None:
         if not rest or rest != rest.strip():
             return None
         return OpenPaper(rest) if kind == "p" else ShowSimilar(rest)
+    if kind == "l":
+        return SetLanguage(rest) if is_language(rest) else None  # type: ignore[arg-type]
     if kind in ("v", "u"):
         if not rest or rest != rest.strip():
             return None
         return ToggleSave(rest, save=kind == "v")
-    if kind in ("l", "r"):
+    if kind in ("b", "r"):
         offset_text, sep, ref = rest.partition(":")
         if not offset_text.isascii() or not offset_text.isdigit() or int(offset_text) > MAX_OFFSET:
             return None
-        if kind == "l":
+        if kind == "b":
             return SavedPage(int(offset_text)) if not sep else None
         if not ref or ref != ref.strip():
             return None

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from bot.i18n import Translator
 from bot.render.doc import Block, Doc, Span
 from bot.render.html import SEPARATOR
 from bot.render.text import sendable
-from bot.render.views import snippet_block
+from bot.render.views import EN, snippet_block, translated
 
 if TYPE_CHECKING:
     from bot.search import Hit, SearchResult
@@ -48,18 +49,20 @@ def marked_snippet(hit: Hit, marks: tuple[str, str]) -> str:
     return to_console(Doc((snippet_block(hit),)), marks=marks)
 
 
-def results_text(result: SearchResult, marks: tuple[str, str]) -> str:
+def results_text(result: SearchResult, marks: tuple[str, str], *, t: Translator = EN) -> str:
     """`python -m bot search` results for a person: title, id, score, marked snippet, links."""
-    header: Block = (Span(f"Query: {result.query}"),)
+    header: Block = translated(t, "cli.query", query=result.query)
     if not result.hits:
-        return to_console(Doc(((*header, Span("\n  No papers matched.")),))) + "\n"
+        return to_console(Doc(((*header, Span("\n"), *translated(t, "cli.no_match")),))) + "\n"
     if not result.confident:
-        header += (Span("\n  Nothing matched well; the closest papers:"),)
+        header += (Span("\n"), *translated(t, "cli.weak"))
     blocks = [header]
     for rank, hit in enumerate(result.hits, start=result.offset + 1):
         paper = hit.paper
         spans = [
-            Span(f"{rank}. {paper.title}\n   id {paper.id} · score {hit.score:.2f}\n   "),
+            Span(f"{rank}. {paper.title}\n"),
+            *translated(t, "cli.hit_line", id=paper.id, score=hit.score),
+            Span("\n   "),
             *snippet_block(hit),
         ]
         spans += [Span(f"\n   {link}") for link in paper.links]

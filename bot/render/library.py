@@ -6,19 +6,14 @@ only paper refs, page offsets and topic hashes; the user is whoever taps them.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 
 from bot.corpus import Paper
-from bot.i18n import Part, Translator, translator
+from bot.i18n import Translator
 from bot.render import limits
 from bot.render.callbacks import (
-    OpenPaper,
-    ShowSimilar,
     export_data,
     forget_data,
-    open_paper_data,
-    paper_ref,
-    parse_callback,
     remove_saved_data,
     save_data,
     saved_page_data,
@@ -27,12 +22,10 @@ from bot.render.callbacks import (
 from bot.render.doc import Block, Button, Doc, Keyboard, Span
 from bot.render.ids import paper_command
 from bot.render.text import clean, clip_words
-from bot.render.views import usage_doc
+from bot.render.views import EN, translated, usage_doc
 from bot.store.export import FORMATS
 from bot.store.model import FollowOutcome, Limits, SavedPaper, topic_key
 
-EN = translator("en")
-"""The default language until a view is given the user's (the i18n convention)."""
 EXPORT_LABELS = {
     "bib": "button.export_bibtex",
     "md": "button.export_markdown",
@@ -42,71 +35,62 @@ EXPORT_FILE_STEM = "reading-list"
 TOPIC_LABEL_CHARS = 40  # ours: an Unfollow button shows the topic's start
 
 
-def spans(parts: Iterable[Part]) -> Block:
-    """A catalogue entry's styled parts as a Block."""
-    return tuple(Span(part.text, part.style) for part in parts)
-
-
-def text_doc(key: str, n: int | None = None, /, *, t: Translator, **values: object) -> Doc:
+def text_doc(key: str, n: int | None = None, /, *, t: Translator = EN, **values: object) -> Doc:
     """A one-paragraph answer from the catalogue entry `key`."""
-    return Doc((spans(t.parts(key, n, **values)),))
+    return Doc((translated(t, key, n, **values),))
 
 
-def save_button(paper_id: str, saved: bool, *, t: Translator = EN) -> Button:
-    """The Save button: "☆ Save", or "★ Saved" (a tap removes it)."""
-    return (
-        t.gettext("button.saved" if saved else "button.save"),
-        save_data(paper_id, save=not saved),
-    )
+def _star(saved: bool, number: int | None, t: Translator) -> str:
+    """A Save button's label: "☆ Save" / "★ Saved" alone, "☆ 3" / "★ 3" for result 3."""
+    if number is None:
+        return t.gettext("button.saved" if saved else "button.save")
+    return f"{'★' if saved else '☆'} {number}"
 
 
-def save_row(paper_id: str, saved: bool, *, t: Translator = EN) -> tuple[Button, ...]:
-    """A keyboard row with the paper's Save button, for a paper card."""
-    return (save_button(paper_id, saved, t=t),)
+def save_button(
+    paper_id: str, saved: bool, number: int | None = None, *, t: Translator = EN
+) -> Button:
+    """The Save button of one paper; a tap on "★" removes it again."""
+    return (_star(saved, number, t), save_data(paper_id, save=not saved))
 
 
-def with_row(doc: Doc, row: tuple[Button, ...]) -> Doc:
-    """`doc` with one more keyboard row at the bottom."""
-    return Doc(doc.blocks, (*doc.keyboard, row), doc.single_message)
+def with_save_buttons(
+    doc: Doc,
+    papers: Sequence[tuple[int | None, str]],
+    saved: frozenset[str],
+    *,
+    t: Translator = EN,
+) -> Doc:
+    """`doc` with Save buttons for `papers` ((number, paper id) pairs) above its other rows.
 
-
-def save_target(row: Sequence[Button]) -> OpenPaper | ShowSimilar | None:
-    """The paper a keyboard row is about: a result's open button, or a card's Similar button."""
-    action = parse_callback(row[0][1]) if len(row) == 1 else None
-    return action if isinstance(action, OpenPaper | ShowSimilar) else None
-
-
-def save_refs(doc: Doc) -> list[str]:
-    """The refs of the papers `with_save_buttons` would add buttons for."""
-    return [action.ref for row in doc.keyboard if (action := save_target(row)) is not None]
-
-
-def with_save_buttons(doc: Doc, saved: frozenset[str], *, t: Translator = EN) -> Doc:
-    """`doc` with a Save button beside every "open paper" button (a result row).
-
-    `saved` holds the paper ids the user has saved; matching is by button ref, so this
-    works on any view whose rows start with an open button.
+    Numbered results get one compact row "☆ 1 ☆ 2 …" (a star per numbered result, as the
+    text numbers them); a single unnumbered paper (a card) gets "☆ Save". `saved` holds
+    the ids the reader has saved.
     """
-    saved_refs = {paper_ref(paper_id) for paper_id in saved}
-    rows: list[tuple[Button, ...]] = []
-    for row in doc.keyboard:
-        action = save_target(row)
-        if action is not None and len(row) < limits.MAX_BUTTONS_PER_ROW:
-            is_saved = action.ref in saved_refs
-            label = t.gettext("button.saved" if is_saved else "button.save")
-            data = ("u:" if is_saved else "v:") + action.ref
-            row = (*row, (label, data))
-        rows.append(row)
-    return Doc(doc.blocks, tuple(rows), doc.single_message)
+    buttons = [save_button(pid, pid in saved, number, t=t) for number, pid in papers]
+    size = limits.MAX_BUTTONS_PER_ROW
+    rows = tuple(tuple(buttons[i : i + size]) for i in range(0, len(buttons), size))
+    return Doc(doc.blocks, (*rows, *doc.keyboard), doc.single_message)
 
 
 def flip_save(keyboard: Keyboard, ref: str, saved: bool, *, t: Translator = EN) -> Keyboard:
     """`keyboard` with the Save button of `ref` showing `saved` (after a tap changed it)."""
     old = {"v:" + ref, "u:" + ref}
-    label = t.gettext("button.saved" if saved else "button.save")
-    new = (label, ("u:" if saved else "v:") + ref)
+    long_labels = {t.gettext("button.save"), t.gettext("button.saved")}
+    data = ("u:" if saved else "v:") + ref
+
+    def flipped(label: str) -> str:
+        if label in long_labels:
+            return _star(saved, None, t)
+        number = label.lstrip("☆★ ")
+        return _star(saved, int(number), t) if number.isdigit() else label
+
     return tuple(
-        tuple(new if data in old else (text, data) for text, data in row) for row in keyboard
+        tuple(
+            (flipped(label), data) if old_data in old else (label, old_data)
+            for label, old_data in row
+        )
+        for row in keyboard
     )
 
 
@@ -129,8 +113,8 @@ def saved_doc(
     """
     if not papers:
         return text_doc("list.empty", t=t)
-    blocks: list[Block] = [spans(t.parts("list.title", total))]
-    rows: list[tuple[Button, ...]] = []
+    blocks: list[Block] = [translated(t, "list.title", total)]
+    removes: list[Button] = []
     for number, paper in enumerate(papers, start=offset + 1):
         spans_: list[Span] = [Span(f"{number}. "), Span(_saved_title(paper), "b")]
         byline = ", ".join(paper.authors)
@@ -138,26 +122,15 @@ def saved_doc(
             spans_ += [Span("\n"), Span(clip_words(clean(byline), 200), "i")]
         if paper.paper_id in in_corpus:
             spans_ += [Span("\n"), Span(paper_command(paper.paper_id))]
-            label = clip_words(f"{number}. {_saved_title(paper)}", limits.BUTTON_LABEL_CHARS)
-            row: tuple[Button, ...] = ((label, open_paper_data(paper.paper_id)),)
         else:
-            spans_ += [
-                Span("\n"),
-                Span(f"id {clip_words(paper.paper_id, 80)} · "),
-                Span(t.gettext("list.gone"), "i"),
-            ]
-            row = ()
-        remove = f"✕ {number}. {t.gettext('button.remove')}"
-        rows.append(
-            (
-                *row,
-                (
-                    clip_words(remove, limits.BUTTON_LABEL_CHARS),
-                    remove_saved_data(offset, paper.paper_id),
-                ),
-            )
-        )
+            gone = clip_words(paper.paper_id, 80)
+            spans_ += [Span(f"\nid {gone} · "), Span(t.gettext("list.gone"), "i")]
+        removes.append((f"✕ {number}", remove_saved_data(offset, paper.paper_id)))
         blocks.append(tuple(spans_))
+    size = limits.MAX_BUTTONS_PER_ROW
+    rows: list[tuple[Button, ...]] = [
+        tuple(removes[i : i + size]) for i in range(0, len(removes), size)
+    ]
     nav: list[Button] = []
     if offset > 0:
         nav.append((t.gettext("button.previous"), saved_page_data(max(0, offset - per_page))))
@@ -167,14 +140,14 @@ def saved_doc(
         rows.append(tuple(nav))
     if total > per_page:
         pages = -(-total // per_page)
-        blocks.append(spans(t.parts("results.page", page=offset // per_page + 1, pages=pages)))
+        blocks.append(translated(t, "results.page", page=offset // per_page + 1, pages=pages))
     return Doc(tuple(blocks), tuple(rows), single_message=True)
 
 
 def export_prompt_doc(*, t: Translator = EN) -> Doc:
     """/export without a format: one button per format."""
     row = tuple((t.gettext(EXPORT_LABELS[fmt]), export_data(fmt)) for fmt in FORMATS)
-    return Doc((spans(t.parts("export.prompt")),), (row,))
+    return Doc((translated(t, "export.prompt"),), (row,))
 
 
 def export_filename(fmt: str) -> str:
@@ -192,25 +165,14 @@ def follow_doc(outcome: FollowOutcome, topic: str, limits: Limits, *, t: Transla
         return text_doc("follow.full", limits.max_topics, t=t, limit=limits.max_topics)
     if outcome is FollowOutcome.TOO_LONG:
         return text_doc("follow.too_long", t=t, limit=limits.max_topic_chars)
-    return usage_doc("follow")  # EMPTY: only whitespace
+    return usage_doc("follow", t=t)  # EMPTY: only whitespace
 
 
 def following_doc(topics: Sequence[str], *, t: Translator = EN) -> Doc:
     """The user's topics, numbered, one Unfollow button each."""
     if not topics:
-        return Doc(
-            (
-                spans(t.parts("follow.none")),
-                spans(
-                    t.parts(
-                        "usage.line",
-                        usage=t.gettext("usage.follow"),
-                        example=t.gettext("usage.follow_example"),
-                    )
-                ),
-            )
-        )
-    lines: list[Span] = list(spans(t.parts("follow.title", len(topics))))
+        return Doc((translated(t, "follow.none"), *usage_doc("follow", t=t).blocks))
+    lines: list[Span] = list(translated(t, "follow.title", len(topics)))
     rows: list[tuple[Button, ...]] = []
     for number, topic in enumerate(topics, start=1):
         lines += [Span(f"\n{number}. "), Span(clip_words(topic, 300), "i")]
@@ -227,7 +189,7 @@ def forget_prompt_doc(*, t: Translator = EN) -> Doc:
         (t.gettext("button.forget_confirm"), forget_data(confirm=True)),
         (t.gettext("button.cancel"), forget_data(confirm=False)),
     )
-    return Doc((spans(t.parts("forget.confirm")),), (row,))
+    return Doc((translated(t, "forget.confirm"),), (row,))
 
 
 def alert_doc(matches: Sequence[tuple[str, Sequence[Paper]]], *, t: Translator = EN) -> Doc:
@@ -237,7 +199,7 @@ def alert_doc(matches: Sequence[tuple[str, Sequence[Paper]]], *, t: Translator =
     """
     blocks: list[Block] = []
     for topic, papers in matches:
-        blocks.append(spans(t.parts("follow.alert", len(papers), topic=clip_words(topic, 200))))
+        blocks.append(translated(t, "follow.alert", len(papers), topic=clip_words(topic, 200)))
         for paper in papers:
             title = clip_words(clean(paper.title) or f"Paper {paper.id}", limits.TITLE_CHARS)
             blocks.append((Span("• "), Span(title, "b"), Span("\n"), Span(paper_command(paper.id))))

@@ -1,19 +1,27 @@
-"""Views: hits and papers as `Doc`s (what to say), before any HTML or console formatting."""
+"""Views: hits and papers as `Doc`s (what to say), before any HTML or console formatting.
+
+A result is one title line ending in its tappable `/paper_<id>`, then its snippet: one way
+to open it. Buttons are kept for paging (and a card's Similar, /lang's languages), so no
+label is a title cut to fit. Every text comes from the catalogue in the reader's language
+(`t`, English by default).
+"""
 
 from __future__ import annotations
 
 import re
 import unicodedata
 from collections.abc import Sequence
+from datetime import UTC, datetime
 from typing import Literal
 from urllib.parse import urlsplit
 
-from bot.commands import COMMANDS, command
+from bot.commands import COMMANDS, CONSOLE_COMMANDS, Command, command
 from bot.corpus import Paper
+from bot.i18n import LANGUAGES, Translator, translator
 from bot.render import limits
 from bot.render.callbacks import (
     checked,
-    open_paper_data,
+    language_data,
     page_data,
     paper_ref,
     query_fits_callback,
@@ -25,15 +33,32 @@ from bot.render.ids import paper_command
 from bot.render.text import clean, clean_keep_edges, clip_words, merge_marks
 from bot.search import Hit, IndexStats, SearchResult
 
-EXPIRED_BUTTON = "This button has expired — please ask again."
-SOMETHING_WENT_WRONG = "Sorry, something went wrong on my side. Please try again in a moment."
+EN = translator("en")
+"""The default of every view's `t`: handlers pass the user's translator instead."""
 
-EXAMPLE_QUESTIONS = (
-    "large language model reasoning",
-    "diffusion models",
-    "reinforcement learning",
-)
+EXPIRED_BUTTON = EN.gettext("error.expired_button")
+SOMETHING_WENT_WRONG = EN.gettext("error.something_went_wrong")
+
+EXAMPLE_KEYS = ("examples.question_1", "examples.question_2", "examples.question_3")
 """Shown by /start and in hints; a test checks each finds papers in the seed corpus."""
+EXAMPLE_QUESTIONS = tuple(EN.gettext(key) for key in EXAMPLE_KEYS)
+
+
+def translated(t: Translator, key: str, n: int | None = None, /, **values: object) -> Block:
+    """Catalogue entry `key` as spans; a value given as a `Span` keeps its style (a link)."""
+    spans: list[Span] = []
+    plain = {name: (v.text if isinstance(v, Span) else v) for name, v in values.items()}
+    for part in t.parts(key, n, **plain):
+        given = values.get(part.field) if part.field else None
+        if isinstance(given, Span):
+            spans.append(given)
+        elif spans and spans[-1].style == part.style and spans[-1].style != "a":
+            # "<b>{count} papers</b>" is one bold run, not a value and words in two tags.
+            spans[-1] = Span(spans[-1].text + part.text, part.style)
+        else:
+            spans.append(Span(part.text, part.style))
+    return tuple(spans)
+
 
 _CODE_HOSTS = ("github.com", "gitlab.com", "bitbucket.org", "huggingface.co", "codeberg.org")
 _SPACE = re.compile(r"\s+")
@@ -55,8 +80,8 @@ def _link_span(url: str) -> Span:
     return Span(clean(url)[: limits.LINK_LABEL_CHARS])
 
 
-def _title(paper: Paper) -> str:
-    return clip_words(clean(paper.title) or f"Paper {paper.id}", limits.TITLE_CHARS)
+def _title(paper: Paper, t: Translator, limit: int = limits.TITLE_CHARS) -> str:
+    return clip_words(clean(paper.title) or t.gettext("paper.untitled", id=paper.id), limit)
 
 
 def snippet_block(hit: Hit) -> Block:
@@ -98,25 +123,29 @@ def _snippet_spans(hit: Hit, limit: int = limits.SNIPPET_CHARS) -> list[Span]:
     return cleaned
 
 
-def _result_block(number: int, hit: Hit) -> Block:
+def _result_block(number: int, hit: Hit, t: Translator) -> Block:
+    """One paper in a list: a numbered title line ending in its one way to open, the snippet.
+
+    The tappable `/paper_<id>` on the title line is the only way to open a result: no
+    open buttons (a third copy of each title, cut to fit), so buttons are for paging.
+    """
     paper = hit.paper
-    spans: list[Span] = [Span(f"{number}. "), Span(_title(paper), "b"), Span("\n")]
+    spans = list(
+        translated(
+            t,
+            "results.item",
+            number=number,
+            title=_title(paper, t),
+            command=paper_command(paper.id),
+        )
+    )
     snippet = _snippet_spans(hit)
     if snippet:
-        spans += [*snippet, Span("\n")]
-    spans.append(Span(paper_command(paper.id)))
+        spans += [Span("\n"), *snippet]
     link = code_link(paper)
     if link:
-        spans += [Span(" · code: "), _link_span(link)]
+        spans += [Span("\n"), *translated(t, "results.code", link=_link_span(link))]
     return tuple(spans)
-
-
-def _open_buttons(numbered: Sequence[tuple[int, Paper]]) -> list[tuple[Button, ...]]:
-    rows = []
-    for number, paper in numbered:
-        label = clip_words(f"{number}. {_title(paper)}", limits.BUTTON_LABEL_CHARS)
-        rows.append(((label, open_paper_data(paper.id)),))
-    return rows
 
 
 QuestionKind = Literal["empty", "symbols", "non_english", "common_words", "no_match", "not_text"]
@@ -138,78 +167,74 @@ def classify_question(query: str, terms: Sequence[str] = ()) -> QuestionKind:
     return "no_match"
 
 
-_HINTS: dict[str, str] = {
-    "empty": "Ask me about a topic and I'll find ICML 2026 papers on it.",
-    "symbols": "I can only search words — emoji and symbols alone don't match any paper.",
-    "non_english": "The papers are in English, so please ask in English.",
-    "common_words": "Those words are too common to search on — add a topic word or two.",
-    "no_match": "No paper matched those words.",
-    "not_text": "I can only read text — send me your question in words.",
-}
+def _hint_key(kind: QuestionKind) -> str:
+    return "hint." + kind
 
 
-def hint_doc(kind: QuestionKind, query: str = "") -> Doc:
+def hint_doc(kind: QuestionKind, query: str = "", *, t: Translator = EN) -> Doc:
     """A friendly nudge with example questions, for questions that found nothing."""
-    blocks: list[Block] = [(Span(_HINTS[kind]),)]
     if kind == "no_match" and query:
-        blocks[0] = (Span("No paper matched "), Span(clip_words(clean(query), 200), "i"))
-    blocks.append(_examples_block())
-    return Doc(tuple(blocks))
+        first = translated(t, "hint.no_match_query", query=clip_words(clean(query), 200))
+    else:
+        first = translated(t, _hint_key(kind))
+    return Doc((first, _examples_block(t)))
 
 
-def _examples_block() -> Block:
-    spans: list[Span] = [Span("Try for example:")]
-    for example in EXAMPLE_QUESTIONS:
-        spans += [Span("\n• "), Span(f"/search {example}", "code")]
+def _examples_block(t: Translator) -> Block:
+    spans: list[Span] = list(translated(t, "examples.try"))
+    for key in EXAMPLE_KEYS:
+        spans += [Span("\n• "), Span(f"/search {t.gettext(key)}", "code")]
     return tuple(spans)
 
 
-def results_doc(result: SearchResult, *, per_page: int, page_key: str | None = None) -> Doc:
-    """A page of results: numbered hits, open buttons, Previous/Next when there are more.
+def results_doc(
+    result: SearchResult, *, per_page: int, page_key: str | None = None, t: Translator = EN
+) -> Doc:
+    """A page of results: numbered hits, Previous/Next buttons when there are more.
 
     Args:
         result: the page to show (its `offset` says which page).
         per_page: page size, for the page count and the Next button.
         page_key: state key for page turns when the query is too long for callback data.
+        t: the reader's language.
     """
     if not result.hits:
-        return hint_doc(classify_question(result.query, result.terms), result.query)
+        return hint_doc(classify_question(result.query, result.terms), result.query, t=t)
     query = clip_words(clean(result.query), 200)
     first = result.offset + 1
     last = result.offset + len(result.hits)
     if result.confident:
-        header: Block = (
-            Span("Results for "),
-            Span(query, "i"),
-            Span(f" — {first}–{last} of {result.total}"),
+        header = translated(
+            t, "results.header", query=query, first=first, last=last, total=result.total
         )
     else:
-        header = (Span("Nothing matched well; closest:", "b"),)
-        if classify_question(result.query, result.terms) == "non_english":
-            header += (Span("\n" + _HINTS["non_english"]),)
+        header = translated(t, "results.weak")
+        notice = "hint.non_english"
+        if classify_question(result.query, result.terms) != "non_english":
+            notice = "results.weak_notice"
+        header += (Span("\n"), *translated(t, notice))
     blocks: list[Block] = [header]
-    blocks += [_result_block(first + i, hit) for i, hit in enumerate(result.hits)]
+    blocks += [_result_block(first + i, hit, t) for i, hit in enumerate(result.hits)]
 
-    rows = _open_buttons([(first + i, hit.paper) for i, hit in enumerate(result.hits)])
     nav: list[Button] = []
     can_page = result.confident and (page_key is not None or query_fits_callback(result.query))
     if can_page and result.offset > 0:
         prev_offset = max(0, result.offset - per_page)
-        nav.append(("◀ Previous", page_data(prev_offset, query=result.query, key=page_key)))
+        nav.append(
+            (t.gettext("button.previous"), page_data(prev_offset, query=result.query, key=page_key))
+        )
     if can_page and last < result.total:
-        nav.append(("Next ▶", page_data(last, query=result.query, key=page_key)))
-    if nav:
-        rows.append(tuple(nav))
+        nav.append((t.gettext("button.next"), page_data(last, query=result.query, key=page_key)))
     if result.confident and result.total > per_page:
         pages = -(-result.total // per_page)
         page = result.offset // per_page + 1
-        blocks.append((Span(f"Page {page} of {pages}", "i"),))
-    return Doc(tuple(blocks), _keyboard(rows), single_message=True)
+        blocks.append(translated(t, "results.page", page=page, pages=pages))
+    return Doc(tuple(blocks), _keyboard([tuple(nav)]), single_message=True)
 
 
-def paper_doc(paper: Paper) -> Doc:
-    """A paper card: title, authors, the full clean abstract, links, id; Similar button."""
-    blocks: list[Block] = [(Span(_title(paper), "b"),)]
+def paper_doc(paper: Paper, *, t: Translator = EN) -> Doc:
+    """A paper card: title, authors, the full clean abstract, links; a Similar button."""
+    blocks: list[Block] = [(Span(_title(paper, t), "b"),)]
     authors = clip_words(clean(paper.authors), 300)
     if authors:
         blocks[0] += (Span("\n"), Span(authors, "i"))
@@ -218,107 +243,109 @@ def paper_doc(paper: Paper) -> Doc:
         blocks.append((Span(abstract),))
     links = list(dict.fromkeys(link for link in (*paper.links, paper.url) if link))
     if links:
-        spans: list[Span] = [Span("Links:")]
+        spans: list[Span] = list(translated(t, "paper.links"))
         for link in links[:10]:
             spans += [Span("\n• "), _link_span(link)]
         blocks.append(tuple(spans))
-    blocks.append((Span(f"id {paper.id} · similar: "), Span(_similar_command(paper.id))))
-    keyboard = _keyboard([(("Similar papers", similar_data(paper.id)),)])
+    keyboard = _keyboard([((t.gettext("button.similar"), similar_data(paper.id)),)])
     return Doc(tuple(blocks), keyboard)
 
 
-def _similar_command(paper_id: str) -> str:
-    return f"/similar {paper_id}"
-
-
-def similar_doc(paper: Paper, hits: Sequence[Hit]) -> Doc:
-    """Papers like `paper`, numbered like results, with open buttons."""
-    header: Block = (Span("Papers similar to "), Span(_title(paper), "b"))
+def similar_doc(paper: Paper, hits: Sequence[Hit], *, t: Translator = EN) -> Doc:
+    """Papers like `paper`, numbered like results, each opened by its `/paper_<id>`."""
+    header = translated(t, "similar.header", title=_title(paper, t))
     if not hits:
-        return Doc((header, (Span("I found no similar papers."),)))
-    blocks = [header] + [_result_block(i + 1, hit) for i, hit in enumerate(hits)]
-    rows = _open_buttons([(i + 1, hit.paper) for i, hit in enumerate(hits)])
-    return Doc(tuple(blocks), _keyboard(rows))
+        return Doc((header, translated(t, "similar.none")))
+    blocks = [header] + [_result_block(i + 1, hit, t) for i, hit in enumerate(hits)]
+    return Doc(tuple(blocks))
 
 
-def not_found_doc(paper_id: str) -> Doc:
+def not_found_doc(paper_id: str, *, t: Translator = EN) -> Doc:
     """Unknown paper id."""
     return Doc(
         (
-            (Span("I don't know a paper with id "), Span(clip_words(paper_id, 80), "code")),
-            (Span("Ids appear next to each result, e.g. "), Span("/paper_1")),
+            translated(t, "paper.not_found", id=clip_words(paper_id, 80)),
+            translated(t, "paper.ids_hint", example="/paper_1"),
         )
     )
 
 
-def usage_doc(name: str) -> Doc:
+def usage_doc(name: str, *, t: Translator = EN) -> Doc:
     """How to use a command that needs an argument."""
     wanted = command(name)
-    if not wanted.usage:
+    if not wanted.takes_argument:
         raise ValueError(f"/{name} takes no argument")
-    return Doc(
-        ((Span("Usage: "), Span(wanted.usage, "code"), Span(", e.g. "), Span(wanted.example)),)
-    )
+    usage = t.gettext(wanted.usage_key)
+    return Doc((translated(t, "usage.line", usage=usage, example=t.gettext(wanted.example_key)),))
 
 
-def start_doc(paper_count: int) -> Doc:
+def start_doc(paper_count: int, *, t: Translator = EN) -> Doc:
     """Welcome: what the bot knows, how to ask, examples."""
     return Doc(
         (
-            (
-                Span("Hi! I search "),
-                Span(f"{paper_count} ICML 2026 papers", "b"),
-                Span(" by their titles and abstracts."),
-            ),
-            (
-                Span("Just send me a question in plain words (in groups: "),
-                Span("/search <question>", "code"),
-                Span(" or mention me). Tap a result to read its abstract, or "),
-                Span("/help"),
-                Span(" for every command."),
-            ),
-            _examples_block(),
+            translated(t, "start.welcome", paper_count),
+            translated(t, "start.how_to_ask"),
+            _examples_block(t),
         )
     )
 
 
-def help_doc() -> Doc:
-    """Every command with a one-line description."""
-    spans: list[Span] = [Span("Commands", "b")]
-    for listed in COMMANDS:
-        spans += [Span(f"\n/{listed.name}"), Span(f" — {listed.description}")]
-    return Doc(
-        (
-            tuple(spans),
-            (
-                Span("In a private chat any message is a question. Inline: type "),
-                Span("@<bot> question", "code"),
-                Span(" in any chat."),
-            ),
+def _command_lines(listed: Sequence[Command], t: Translator) -> list[Span]:
+    spans: list[Span] = []
+    for entry in listed:
+        line = translated(
+            t,
+            "help.command_line",
+            command=f"/{entry.name}",
+            description=t.gettext(entry.description_key),
         )
-    )
+        spans += [Span("\n"), *line]
+    return spans
 
 
-def stats_doc(stats: IndexStats) -> Doc:
-    """Index sizes."""
-    megabytes = stats.memory_bytes / 1_000_000
-    return Doc(
-        (
-            (
-                Span("Index", "b"),
-                Span(f"\npapers: {stats.papers}"),
-                Span(f"\nsources: {stats.sources}"),
-                Span(f"\nterms: {stats.terms}"),
-                Span(f"\npostings: {stats.postings}"),
-                Span(f"\nmemory: {megabytes:.1f} MB"),
-            ),
-        )
-    )
+def help_doc(*, console: bool = False, t: Translator = EN) -> Doc:
+    """Every command with a one-line description (with /next, /prev, /quit in the console)."""
+    listed = [*COMMANDS, *CONSOLE_COMMANDS] if console else list(COMMANDS)
+    if console:
+        listed = [entry for entry in listed if entry.name != "lang"]  # --lang there
+    commands = (*translated(t, "help.title"), *_command_lines(listed, t))
+    if console:
+        return Doc((commands,))
+    return Doc((commands, translated(t, "help.private_and_inline")))
 
 
-def unknown_command_doc() -> Doc:
+def _when(moment: datetime) -> str:
+    return moment.astimezone(UTC).strftime("%Y-%m-%d %H:%M UTC")
+
+
+def stats_doc(stats: IndexStats, *, loaded_at: datetime | None = None, t: Translator = EN) -> Doc:
+    """What a user cares about: how many papers, from how many sources, loaded when."""
+    spans: list[Span] = [
+        *translated(t, "stats.title"),
+        Span("\n"),
+        *translated(t, "stats.papers_indexed", stats.papers),
+        Span("\n"),
+        *translated(t, "stats.source_files", stats.sources),
+    ]
+    if loaded_at is not None:
+        spans += [Span("\n"), *translated(t, "stats.loaded_at", when=_when(loaded_at))]
+    return Doc((tuple(spans),))
+
+
+def unknown_command_doc(*, t: Translator = EN) -> Doc:
     """A command the bot does not have (private chats only)."""
-    return Doc(((Span("I don't know that command. "), Span("/help"), Span(" lists mine.")),))
+    return Doc((translated(t, "error.unknown_command"),))
+
+
+def lang_doc(*, t: Translator = EN) -> Doc:
+    """/lang: one button per language, each labelled in its own language."""
+    row = tuple((name, language_data(lang)) for lang, name in LANGUAGES.items())
+    return Doc((translated(t, "lang.prompt"),), _keyboard([row]))
+
+
+def lang_changed_doc(*, t: Translator) -> Doc:
+    """The /lang confirmation, in the newly chosen language `t`."""
+    return Doc((translated(t, "lang.changed", language=LANGUAGES[t.lang]),))
 
 
 class KeyboardError(ValueError):
@@ -341,9 +368,9 @@ def _keyboard(rows: Sequence[tuple[Button, ...]]) -> Keyboard:
 # ---------------------------------------------------------------- inline mode
 
 
-def inline_article(paper: Paper, hit: Hit | None = None) -> InlineArticle:
+def inline_article(paper: Paper, hit: Hit | None = None, *, t: Translator = EN) -> InlineArticle:
     """An inline result: title; snippet (or abstract start) as description; a short card."""
-    title = clip_words(clean(paper.title) or f"Paper {paper.id}", 255)
+    title = _title(paper, t, 255)
     abstract = clean(paper.abstract)
     if hit is not None and hit.snippet.text.strip():
         description = clean(hit.snippet.text)
@@ -351,10 +378,10 @@ def inline_article(paper: Paper, hit: Hit | None = None) -> InlineArticle:
         description = abstract
     description = clip_words(description, limits.INLINE_DESCRIPTION_CHARS)
     excerpt = clip_words(abstract, limits.INLINE_EXCERPT_CHARS)
-    blocks: list[Block] = [(Span(_title(paper), "b"),)]
+    blocks: list[Block] = [(Span(_title(paper, t), "b"),)]
     if excerpt:
         blocks.append((Span(excerpt),))
-    blocks.append((Span(f"id {paper.id} · "), Span(paper_command(paper.id))))
+    blocks.append(translated(t, "inline.id_line", id=paper.id, command=paper_command(paper.id)))
     message = to_html(Doc(tuple(blocks), single_message=True))[0].text
     result_id = paper_ref(paper.id)
     if limits.utf8_len(result_id) > limits.MAX_INLINE_RESULT_ID_BYTES:  # paper_ref hashes long ids

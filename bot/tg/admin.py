@@ -9,13 +9,13 @@ the admin gets the loader's error. Reloads run one at a time.
 from __future__ import annotations
 
 import asyncio
-import html
 import logging
 import re
 import signal
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 
 from telegram import InlineQueryResultsButton, Message, Update
@@ -32,9 +32,11 @@ from telegram.ext import (
 from bot import render
 from bot.config import Settings
 from bot.corpus import CorpusError
+from bot.i18n import Translator, translator
 from bot.runtime import load_index
 from bot.search import Index
 from bot.tg import alerts
+from bot.tg.language import user_translator
 from bot.tg.state import BotState, Context
 
 logger = logging.getLogger(__name__)
@@ -42,12 +44,10 @@ logger = logging.getLogger(__name__)
 ACCESS_GROUP = -2  # handler group: the chat gate runs before everything
 ADMIN_GROUP = -1  # handler group: admin commands, before the public handlers
 MAX_ERROR_CHARS = 600  # ours: a reload error shown to admins; escaped, well under 4096
-NOT_ALLOWED = "Sorry, this command is for the bot's admins only. Nothing was changed."
-PRIVATE_BOT = (
-    "Sorry, this bot is private: it only answers in the chats it was set up for. "
-    "Ask its operator if you need access."
-)
-PRIVATE_BOT_INLINE = "This bot is private"
+_EN = translator("en")
+NOT_ALLOWED = _EN.gettext("error.admin_only")
+PRIVATE_BOT = _EN.gettext("error.private_bot")
+PRIVATE_BOT_INLINE = _EN.gettext("button.private_bot")
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,14 +61,17 @@ class ReloadOutcome:
     error: str = ""
     """The loader's error, plain text, when `ok` is False."""
 
-    def html(self) -> str:
-        """The outcome as a short Telegram HTML message (the error escaped)."""
+    def html(self, t: Translator = _EN) -> str:
+        """The outcome as a short Telegram HTML message in `t`'s language (values escaped)."""
         if self.ok:
-            return f"Reloaded: <b>{self.papers}</b> papers indexed in {self.seconds:.1f} s."
-        return (
-            f"Reload failed; still serving the previous {self.papers} papers.\n"
-            f"<code>{html.escape(_error_text(self.error))}</code>"
-        )
+            doc = render.Doc(
+                (render.translated(t, "admin.reloaded", self.papers, seconds=self.seconds),)
+            )
+        else:
+            error = _error_text(self.error)
+            failed = render.translated(t, "admin.reload_failed", self.papers, error=error)
+            doc = render.Doc((failed,))
+        return render.to_html(doc)[0].text
 
 
 def _error_text(error: str) -> str:
@@ -99,6 +102,7 @@ async def reload_index(application: Application) -> ReloadOutcome:
             logger.warning("Reload failed, still serving %d papers: %s", old, exc)
             return ReloadOutcome(False, old, time.perf_counter() - started, str(exc))
         old, state.index = state.index, index  # the one swap
+        state.loaded_at = datetime.now(UTC)
         alerts.start_alerts(application, old, index)  # in the background: we answer now
         seconds = time.perf_counter() - started
         logger.info("Reloaded the corpus: %d papers in %.2f s", len(index), seconds)
@@ -120,11 +124,13 @@ async def reload_command(update: Update, context: Context) -> None:
     if not is_admin(update, settings):
         user = update.effective_user
         logger.info("Refused /reload from user %s", user.id if user else "?")
-        await message.reply_text(NOT_ALLOWED)
+        t = await user_translator(update, context)
+        await message.reply_text(t.gettext("error.admin_only"))
         raise ApplicationHandlerStop
-    await message.reply_text("Reloading the corpus…")
+    t = await user_translator(update, context)
+    await message.reply_text(t.gettext("admin.reloading"))
     outcome = await reload_index(context.application)
-    await message.reply_text(outcome.html(), parse_mode=ParseMode.HTML)
+    await message.reply_text(outcome.html(t), parse_mode=ParseMode.HTML)
     raise ApplicationHandlerStop  # the public handlers would call it an unknown command
 
 
@@ -206,21 +212,24 @@ async def access_gate(update: Update, context: Context) -> None:
     user = update.effective_user
     chat = update.effective_chat
     logger.debug("Not served: chat %s, user %s", chat.id if chat else None, user and user.id)
+    t = await user_translator(update, context)
     if update.inline_query is not None:
         await update.inline_query.answer(
             [],
             cache_time=300,
             is_personal=True,
-            button=InlineQueryResultsButton(text=PRIVATE_BOT_INLINE, start_parameter="private"),
+            button=InlineQueryResultsButton(
+                text=t.gettext("button.private_bot"), start_parameter="private"
+            ),
         )
     elif update.callback_query is not None:
-        await update.callback_query.answer(PRIVATE_BOT_INLINE)
+        await update.callback_query.answer(t.gettext("button.private_bot"))
     elif (
         chat is not None
         and update.effective_message is not None
         and _first_refusal(context, chat.id)
     ):
-        await update.effective_message.reply_text(PRIVATE_BOT, do_quote=False)
+        await update.effective_message.reply_text(t.gettext("error.private_bot"), do_quote=False)
     raise ApplicationHandlerStop
 
 

@@ -8,11 +8,12 @@ import signal
 import ssl
 import sys
 import time
+from datetime import UTC, datetime
 from types import FrameType
 from typing import TYPE_CHECKING
 
 from telegram import Update
-from telegram.error import InvalidToken
+from telegram.error import InvalidToken, NetworkError
 from telegram.ext import (
     AIORateLimiter,
     Application,
@@ -25,6 +26,7 @@ from telegram.ext import (
 
 from bot.config import ConfigError, Settings, load_settings
 from bot.corpus import CorpusError
+from bot.i18n import COMMAND_MENUS, translator
 from bot.logs import configure_logging, redact
 from bot.runtime import EmptyCorpusError, load_index
 from bot.search import Index
@@ -48,27 +50,20 @@ ALLOWED_UPDATES = (
 )
 """The update types the handlers below use; Telegram need not send others."""
 
-NO_TOKEN_MESSAGE = """\
-No Telegram bot token: TELEGRAM_BOT_TOKEN is not set.
-
-  1. In Telegram, open @BotFather, send /newbot and follow the steps; it replies with
-     a token like 123456789:AAH... .
-  2. Put it in a file named .env in this folder:
-         TELEGRAM_BOT_TOKEN=123456789:AAH...
-     (see .env.example for the other settings), or export it in your shell.
-  3. Run `uv run python -m bot` again.
-
-To try the bot without a token, chat with it in the terminal:
-  uv run python -m bot console
-"""
+_OPERATOR = translator("en")
+"""Messages to whoever starts the bot (a terminal, not a Telegram user)."""
+NO_TOKEN_MESSAGE = _OPERATOR.gettext("app.no_token")
 
 
 async def set_commands(application: Application) -> None:
-    """Register the command menu; a failure is logged, the bot keeps serving."""
-    try:
-        await application.bot.set_my_commands(commands.menu())
-    except Exception:
-        logger.exception("Could not register the command menu (setMyCommands)")
+    """Register the command menu once per language; a failure is logged, the bot keeps serving."""
+    for language_code, lang in COMMAND_MENUS:
+        try:
+            await application.bot.set_my_commands(
+                commands.menu(translator(lang)), language_code=language_code or None
+            )
+        except Exception:
+            logger.exception("Could not register the command menu (setMyCommands, %s)", lang)
 
 
 async def post_init(application: Application) -> None:
@@ -120,6 +115,7 @@ def build_application(
     application = builder.build()
     state: BotState = application.bot_data
     state.index = index
+    state.loaded_at = datetime.now(UTC)
     state.settings = settings
     admin.install(application)  # chat gate and /reload run before the handlers below
     _add_handlers(application)
@@ -158,9 +154,14 @@ def _add_handlers(application: Application) -> None:
     application.add_handler(InlineQueryHandler(inline.inline_query))
 
 
-def _without_invalid_token_traceback(record: logging.LogRecord) -> bool:
-    """PTB logs a rejected token with a traceback; `run` explains it in one line instead."""
-    if record.exc_info and isinstance(record.exc_info[1], InvalidToken):
+_START_UP_RETRY_LOOP = "Network Retry Loop (Bootstrap"  # PTB's log of a failed start-up call
+
+
+def _without_start_up_traceback(record: logging.LogRecord) -> bool:
+    """PTB logs a rejected token or no network with a traceback; `run` says it in one line."""
+    if record.getMessage().startswith(_START_UP_RETRY_LOOP):
+        return False  # "…Failed run number 0 of 0. Aborting.": run() explains what failed
+    if record.exc_info and isinstance(record.exc_info[1], (InvalidToken, NetworkError)):
         record.exc_info = None
         record.exc_text = None
     return True
@@ -176,7 +177,7 @@ def _configure(webhook: bool) -> tuple[Settings, WebhookConfig | None] | int:
         settings = load_settings()
     except ConfigError as exc:
         # A mistyped TELEGRAM_API_BASE_URL is echoed, and may hold a pasted token.
-        print(f"Configuration error: {redact(str(exc))}", file=sys.stderr)
+        print(_OPERATOR.gettext("app.config_error", error=redact(str(exc))), file=sys.stderr)
         return 2
     if not settings.token:
         print(NO_TOKEN_MESSAGE, file=sys.stderr)
@@ -184,7 +185,7 @@ def _configure(webhook: bool) -> tuple[Settings, WebhookConfig | None] | int:
     configure_logging(settings.log_level, secrets=[settings.token, settings.webhook_secret or ""])
     if settings.log_level != "DEBUG":
         for handler in logging.getLogger().handlers:
-            handler.addFilter(_without_invalid_token_traceback)
+            handler.addFilter(_without_start_up_traceback)
     if not (webhook or settings.webhook_url):
         return settings, None
     from bot.tg import webhook as webhook_mode  # lazy: tornado is for webhook mode only
@@ -192,7 +193,7 @@ def _configure(webhook: bool) -> tuple[Settings, WebhookConfig | None] | int:
     try:
         return settings, webhook_mode.webhook_config(settings)
     except ConfigError as exc:
-        print(f"Configuration error: {exc}", file=sys.stderr)
+        print(_OPERATOR.gettext("app.config_error", error=exc), file=sys.stderr)
         return 2
 
 
@@ -234,24 +235,26 @@ def run(*, webhook: bool = False) -> int:
         return 0
     except EmptyCorpusError:
         paths = ", ".join(map(str, settings.corpus))
-        print(f"Configuration error: CORPUS: no papers found in {paths}", file=sys.stderr)
+        print(_OPERATOR.gettext("app.no_papers", paths=paths), file=sys.stderr)
         return 2
     except CorpusError as exc:
-        print(f"Corpus error: {exc}", file=sys.stderr)
+        print(_OPERATOR.gettext("app.corpus_error", error=exc), file=sys.stderr)
         return 2
     except StoreOpenError as exc:
-        print(f"Configuration error: {redact(str(exc))}", file=sys.stderr)
+        print(_OPERATOR.gettext("app.config_error", error=redact(str(exc))), file=sys.stderr)
         return 2
     except InvalidToken:
-        print(
-            "Telegram rejected TELEGRAM_BOT_TOKEN. Check it with @BotFather (/token shows it "
-            "again, /revoke makes a new one) and update .env.",
-            file=sys.stderr,
-        )
+        print(_OPERATOR.gettext("app.invalid_token"), file=sys.stderr)
         return 2
+    except NetworkError as exc:  # no connection to the Bot API at start-up (TimedOut too)
+        secrets = [settings.token or "", settings.webhook_secret or ""]
+        error = redact(exc.message, secrets)
+        print(_OPERATOR.gettext("app.network_error", error=error), file=sys.stderr)
+        logger.debug("Could not reach the Bot API", exc_info=True)
+        return 1
     except Exception as exc:  # last resort: one redacted line, not a traceback with the token
         secrets = [settings.token or "", settings.webhook_secret or ""]
-        print(f"The bot stopped: {redact(repr(exc), secrets)}", file=sys.stderr)
+        print(_OPERATOR.gettext("app.stopped", error=redact(repr(exc), secrets)), file=sys.stderr)
         logger.debug("Stopped by", exc_info=True)
         return 1
     logger.info("Stopped")

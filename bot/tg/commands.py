@@ -9,8 +9,11 @@ from telegram import BotCommand, Update
 from telegram.ext import CommandHandler
 
 from bot.commands import COMMAND_NAMES, COMMANDS
+from bot.i18n import Translator, translator
 from bot.tg.handlers import info, library, papers, search
 from bot.tg.state import Context
+
+_EN = translator("en")
 
 Handler = Callable[[Update, Context], Coroutine[Any, Any, None]]
 
@@ -27,6 +30,7 @@ HANDLERS: dict[str, Handler] = {
     "follow": library.follow,
     "following": library.following,
     "forget": library.forget,
+    "lang": info.lang,
 }
 """Command name -> handler; must cover exactly `bot.commands.COMMANDS`."""
 
@@ -39,6 +43,6 @@ def command_handlers() -> list[CommandHandler[Any, None]]:
     return [CommandHandler(command.name, HANDLERS[command.name]) for command in COMMANDS]
 
 
-def menu() -> list[BotCommand]:
-    """The command menu for `set_my_commands`."""
-    return [BotCommand(command.name, command.description) for command in COMMANDS]
+def menu(t: Translator = _EN) -> list[BotCommand]:
+    """The command menu for `set_my_commands`, described in `t`'s language."""
+    return [BotCommand(command.name, t.gettext(command.description_key)) for command in COMMANDS]

@@ -13,7 +13,7 @@ import logging
 from telegram import Update
 from telegram.error import BadRequest, Forbidden, TelegramError
 
-from bot.render import SOMETHING_WENT_WRONG
+from bot.tg.language import user_translator
 from bot.tg.state import Context
 
 logger = logging.getLogger(__name__)
@@ -56,9 +56,10 @@ async def error_handler(update: object, context: Context) -> None:
     if not isinstance(update, Update):
         return  # polling/network errors arrive with update=None
     try:
+        sorry = (await user_translator(update, context)).gettext("error.something_went_wrong")
         if update.callback_query is not None:
-            await update.callback_query.answer(SOMETHING_WENT_WRONG)
+            await update.callback_query.answer(sorry)
         elif update.effective_message is not None and update.effective_chat is not None:
-            await update.effective_message.reply_text(SOMETHING_WENT_WRONG)
+            await update.effective_message.reply_text(sorry)
     except TelegramError as exc:
         logger.warning("Could not tell the user about the error in update %s: %s", update_id, exc)

@@ -15,16 +15,14 @@ from dataclasses import dataclass, field
 
 from telegram import Update
 
+from bot.i18n import Translator, translator
 from bot.search import Index, SearchResult
 from bot.tg.state import Context, LruCache
 
 WINDOW_SECONDS = 60.0  # the limit is "N questions in any 60 seconds"
 MAX_TRACKED_USERS = 10_000  # ours: bounds the limiter's memory
 INLINE_CACHE_SIZE = 1024  # ours: distinct inline queries remembered
-SLOW_DOWN = (
-    "You are asking faster than I can keep up with — please slow down a little. "
-    "I'll answer again in a minute."
-)
+SLOW_DOWN = translator("en").gettext("error.rate_limited")
 
 
 class Verdict(enum.Enum):
@@ -109,14 +107,14 @@ def rate_limiter(context: Context) -> RateLimiter:
     return state.rate_limiter
 
 
-async def allow_question(update: Update, context: Context) -> bool:
+async def allow_question(update: Update, context: Context, t: Translator) -> bool:
     """True if the sender may ask now; otherwise tell them once to slow down."""
     user = update.effective_user
     if user is None:
         return True  # anonymous group admins, channels: nobody to limit
     verdict = rate_limiter(context).check(user.id)
     if verdict is Verdict.WARN and update.effective_message is not None:
-        await update.effective_message.reply_text(SLOW_DOWN, do_quote=False)
+        await update.effective_message.reply_text(t.gettext("error.rate_limited"), do_quote=False)
     return verdict is Verdict.ALLOW
 
 

@@ -12,11 +12,13 @@ from collections import OrderedDict
 from collections.abc import Hashable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import TYPE_CHECKING, Generic, TypeVar
 
 from telegram.ext import CallbackContext, ContextTypes, ExtBot
 
 from bot.config import Settings
+from bot.i18n import Lang
 from bot.search import Index
 from bot.store import Store
 
@@ -29,6 +31,7 @@ V = TypeVar("V")
 SEARCH_THREADS = 1  # ours: searches hold the GIL (snippets are Python), see search_executor
 MAX_PAGE_STATES = 2048  # ours: long queries remembered for Next/Previous (LRU)
 MAX_REFUSED_CHATS = 10_000  # ours: chats remembered as already refused (LRU)
+MAX_LANGUAGE_USERS = 10_000  # ours: users whose language is remembered in memory (LRU)
 
 
 class LruCache(Generic[K, V]):
@@ -77,6 +80,12 @@ class BotState:
     """Queries too long for callback data, by the short key their buttons carry."""
     paper_refs: tuple[Index, dict[str, str]] | None = None
     """`#hash` button refs of long ids -> ids, for the index they were made from."""
+    languages: LruCache[int, Lang | None] = field(
+        default_factory=lambda: LruCache(MAX_LANGUAGE_USERS)
+    )
+    """Each user's /lang choice as stored (None: never chose), so a message costs no query."""
+    loaded_at: datetime | None = None
+    """When the served index was loaded, for /stats."""
     refused_chats: LruCache[int, None] = field(default_factory=lambda: LruCache(MAX_REFUSED_CHATS))
     """Chats already told the bot is private (told once)."""
     store_down: bool = False

@@ -11,6 +11,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup, LinkPreviewOpti
 from telegram.constants import ParseMode
 
 from bot import render
+from bot.i18n import Translator
 from bot.render import Doc, Keyboard
 from bot.search import Index
 from bot.tg.state import Context
@@ -78,13 +79,13 @@ def command_argument(message: Message) -> str:
     return parts[1].strip() if len(parts) > 1 else ""
 
 
-async def argument_or_usage(update: Update, command: str) -> str | None:
+async def argument_or_usage(update: Update, command: str, t: Translator) -> str | None:
     """The command's argument; without one, the command's usage is sent and None returned."""
     message = update.effective_message
     if message is None:
         return None
     argument = command_argument(message)
     if not argument:
-        await reply(update, render.usage_doc(command))
+        await reply(update, render.usage_doc(command, t=t))
         return None
     return argument

@@ -1,29 +1,69 @@
-"""Commands that only describe the bot: /start, /help, /stats, and unknown commands."""
+"""Commands that only describe the bot (/start, /help, /stats, unknown commands), and /lang."""
 
 from __future__ import annotations
 
-from telegram import Update
+import logging
+
+from telegram import BotCommandScopeChat, CallbackQuery, Message, Update
+from telegram.constants import ChatType, ParseMode
+from telegram.error import TelegramError
 
 from bot import render
+from bot.i18n import Lang, translator
 from bot.tg.handlers._replies import index_of, reply
+from bot.tg.language import choose_language, user_translator
 from bot.tg.state import Context
+
+logger = logging.getLogger(__name__)
 
 
 async def start(update: Update, context: Context) -> None:
     """Send what the bot knows and how to ask, on /start."""
-    await reply(update, render.start_doc(len(index_of(context))))
+    t = await user_translator(update, context)
+    await reply(update, render.start_doc(len(index_of(context)), t=t))
 
 
 async def help_command(update: Update, context: Context) -> None:
     """List every command, on /help."""
-    await reply(update, render.help_doc())
+    await reply(update, render.help_doc(t=await user_translator(update, context)))
 
 
 async def stats(update: Update, context: Context) -> None:
-    """Show index sizes, on /stats."""
-    await reply(update, render.stats_doc(index_of(context).stats()))
+    """Show how many papers from how many sources, loaded when, on /stats."""
+    t = await user_translator(update, context)
+    stats = index_of(context).stats()
+    await reply(update, render.stats_doc(stats, loaded_at=context.bot_data.loaded_at, t=t))
 
 
 async def unknown_command(update: Update, context: Context) -> None:
     """Point a private sender of an unknown command to /help."""
-    await reply(update, render.unknown_command_doc())
+    await reply(update, render.unknown_command_doc(t=await user_translator(update, context)))
+
+
+async def lang(update: Update, context: Context) -> None:
+    """Offer the languages as buttons, on /lang."""
+    await reply(update, render.lang_doc(t=await user_translator(update, context)))
+
+
+async def set_language(
+    query: CallbackQuery, message: Message, context: Context, action: render.SetLanguage
+) -> None:
+    """Switch the user to the language of the /lang button they tapped; confirm in it."""
+    await choose_language(context, query.from_user.id, action.lang)
+    await query.answer()
+    [part] = render.to_html(render.lang_changed_doc(t=translator(action.lang)))
+    await query.edit_message_text(part.text, parse_mode=ParseMode.HTML)
+    if message.chat.type == ChatType.PRIVATE:
+        await _chat_menu(context, message.chat.id, action.lang)
+
+
+async def _chat_menu(context: Context, chat_id: int, lang: Lang) -> None:
+    """This private chat's command menu in `lang` (Telegram picks menus by app language)."""
+    from bot.tg.commands import menu  # bot.tg.commands imports this module for its table
+
+    try:
+        await context.bot.set_my_commands(
+            menu(translator(lang)), scope=BotCommandScopeChat(chat_id)
+        )
+    except TelegramError as exc:  # the chat keeps the menu of its app language
+        logger.warning("Could not set the %s menu of chat %s: %s", lang, chat_id, exc)

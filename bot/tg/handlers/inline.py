@@ -19,6 +19,7 @@ from bot.corpus import Paper
 from bot.tg import limits
 from bot.tg.handlers._replies import NO_PREVIEW, index_of, off_loop
 from bot.tg.handlers.search import MAX_QUESTION_CHARS
+from bot.tg.language import user_translator
 from bot.tg.state import Context
 
 INLINE_CACHE_SECONDS = 300  # ours: Telegram caches an inline answer this long
@@ -34,6 +35,7 @@ async def inline_query(update: Update, context: Context) -> None:
     query = update.inline_query
     if query is None:
         return
+    t = await user_translator(update, context)
     index = index_of(context)
     question = render.clean(query.query)[:MAX_QUESTION_CHARS]
     if question:
@@ -44,10 +46,11 @@ async def inline_query(update: Update, context: Context) -> None:
             limit=render.INLINE_RESULTS,
             run=functools.partial(off_loop, context),
         )
-        articles = [render.inline_article(hit.paper, hit) for hit in result.hits]
+        articles = [render.inline_article(hit.paper, hit, t=t) for hit in result.hits]
         cache_time = INLINE_CACHE_SECONDS
     else:
-        articles = [render.inline_article(p) for p in _sample(index.papers, render.INLINE_RESULTS)]
+        sample = _sample(index.papers, render.INLINE_RESULTS)
+        articles = [render.inline_article(paper, t=t) for paper in sample]
         cache_time = INLINE_SAMPLE_CACHE_SECONDS
     unique = list({article.id: article for article in articles}.values())
     results = [
@@ -66,6 +69,8 @@ async def inline_query(update: Update, context: Context) -> None:
     hint = None
     if question and not results:
         hint = InlineQueryResultsButton(
-            text="No papers matched — how to ask", start_parameter="help"
+            text=t.gettext("button.inline_no_match"), start_parameter="help"
         )
-    await query.answer(results, cache_time=cache_time, is_personal=False, button=hint)
+    # Personal: Telegram would otherwise serve this answer, in this user's language, to
+    # anyone typing the same query (our InlineCache keeps the search itself shared).
+    await query.answer(results, cache_time=cache_time, is_personal=True, button=hint)

@@ -8,14 +8,16 @@ callback data, so no button can read or change another user's list.
 
 from __future__ import annotations
 
+import contextlib
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import TypeVar
 
 from telegram import CallbackQuery, Chat, InputFile, Message, Update, User
 from telegram.constants import ChatType, ParseMode
 
 from bot.corpus import Paper
+from bot.i18n import Translator
 from bot.render import Doc, Keyboard, library, to_html
 from bot.render.callbacks import (
     ExportAs,
@@ -27,6 +29,7 @@ from bot.render.callbacks import (
     paper_ref,
     topic_ref,
 )
+from bot.search import Hit
 from bot.store import SaveOutcome, Store, StoreUnavailable
 from bot.store.export import FORMATS, export
 from bot.store.model import Limits, normalize_topic, topic_key
@@ -38,11 +41,11 @@ from bot.tg.handlers._replies import (
     markup,
     reply,
 )
+from bot.tg.language import user_translator
 from bot.tg.state import Context
 
 logger = logging.getLogger(__name__)
 T = TypeVar("T")
-EN = library.EN
 LibraryAction = ToggleSave | SavedPage | RemoveSaved | ExportAs | Unfollow | Forget
 
 
@@ -64,9 +67,9 @@ async def store_call(context: Context, work: Callable[[Store], Awaitable[T]]) ->
     return result
 
 
-async def _sorry(update: Update) -> None:
+async def _sorry(update: Update, context: Context) -> None:
     """Tell the user the store is away (a toast for buttons, a message otherwise)."""
-    text = EN.gettext("list.save_failed")
+    text = (await user_translator(update, context)).gettext("list.save_failed")
     if update.callback_query is not None:
         await update.callback_query.answer(text)
     elif update.effective_message is not None:
@@ -95,31 +98,41 @@ def viewer(user: User | None, chat: Chat | None) -> User | None:
     return user if chat is not None and chat.type == ChatType.PRIVATE else None
 
 
-async def with_save_buttons(context: Context, user: User | None, doc: Doc) -> Doc:
+Numbered = Sequence[tuple[int | None, str]]
+"""(number shown in the text, paper id) per paper that gets a Save button; None: a card."""
+
+
+def numbered(hits: Sequence[Hit], first: int = 1) -> list[tuple[int | None, str]]:
+    """Save-button targets for hits numbered from `first`, as the text numbers them."""
+    return [(first + i, hit.paper.id) for i, hit in enumerate(hits)]
+
+
+async def with_save_buttons(
+    context: Context, user: User | None, doc: Doc, papers: Numbered, t: Translator
+) -> Doc:
     """`doc` with a Save button per paper, showing whether `user` (see `viewer`) saved it.
 
-    Without a user (a group) every button says "☆ Save", so a group never sees what one
+    Without a user (a group) every button shows "☆", so a group never sees what one
     member saved; likewise while the database is away (a tap then asks to try again):
     the answer is never held up. Without a store the doc is sent as it is.
     """
-    refs = library.save_refs(doc)
-    if context.bot_data.store is None or not refs:
+    if context.bot_data.store is None or not papers:
         return doc
-    if user is None:
-        return library.with_save_buttons(doc, frozenset())
-    ids = [paper_id for ref in refs if (paper_id := _paper_id(context, ref)) is not None]
-    try:
-        saved = await store_call(context, lambda store: store.saved_among(user.id, ids))
-    except StoreUnavailable:
-        saved = frozenset()
-    return library.with_save_buttons(doc, saved)
+    saved: frozenset[str] = frozenset()
+    if user is not None:
+        ids = [paper_id for _number, paper_id in papers]
+        # Unavailable: every button shows "☆"; a tap will ask to try again.
+        with contextlib.suppress(StoreUnavailable):
+            saved = await store_call(context, lambda store: store.saved_among(user.id, ids))
+    return library.with_save_buttons(doc, papers, saved, t=t)
 
 
-async def saveable(update: Update, context: Context, doc: Doc) -> Doc:
+async def saveable(
+    update: Update, context: Context, doc: Doc, papers: Numbered, t: Translator
+) -> Doc:
     """`with_save_buttons` for the sender of `update` (their saved state only in private)."""
-    return await with_save_buttons(
-        context, viewer(update.effective_user, update.effective_chat), doc
-    )
+    user = viewer(update.effective_user, update.effective_chat)
+    return await with_save_buttons(context, user, doc, papers, t)
 
 
 def _keyboard_of(message: Message) -> Keyboard | None:
@@ -133,13 +146,13 @@ def _keyboard_of(message: Message) -> Keyboard | None:
 
 
 async def _toggle_save(
-    query: CallbackQuery, message: Message, context: Context, action: ToggleSave
+    query: CallbackQuery, message: Message, context: Context, action: ToggleSave, t: Translator
 ) -> None:
     user = query.from_user
     if action.save:
         found = _resolve(context, action.ref)
         if found is None:
-            await query.answer(EN.gettext("error.expired_button"))
+            await query.answer(t.gettext("error.expired_button"))
             return
         snap = library.snapshot(found)
         outcome = await store_call(context, lambda store: store.save(user.id, snap))
@@ -148,21 +161,21 @@ async def _toggle_save(
             limit = (
                 context.bot_data.store.limits if context.bot_data.store else Limits()
             ).max_saved
-            text = EN.ngettext("list.full", limit, limit=limit)
+            text = t.ngettext("list.full", limit, limit=limit)
         else:
             key = "list.saved" if outcome is SaveOutcome.SAVED else "list.already_saved"
-            text = EN.gettext(key)
+            text = t.gettext(key)
     else:
         paper_id = await _saved_id(context, user.id, action.ref)
         removed = paper_id is not None and await store_call(
             context, lambda store: store.remove(user.id, paper_id)
         )
         saved = False
-        text = EN.gettext("list.removed" if removed else "list.not_saved")
+        text = t.gettext("list.removed" if removed else "list.not_saved")
     await query.answer(text)  # the acknowledgement: sent only after the store committed
     keyboard = _keyboard_of(message)
     if keyboard is not None and viewer(user, message.chat) is not None:
-        flipped = library.flip_save(keyboard, action.ref, saved)
+        flipped = library.flip_save(keyboard, action.ref, saved, t=t)
         if flipped != keyboard:
             await query.edit_message_reply_markup(markup(flipped))
 
@@ -178,41 +191,42 @@ async def _saved_id(context: Context, user_id: int, ref: str) -> str | None:
     return next((row.paper_id for row in rows if paper_ref(row.paper_id) == ref), None)
 
 
-async def private_only(update: Update) -> bool:
+async def private_only(update: Update, t: Translator) -> bool:
     """True in a private chat; elsewhere the user is told lists are private, and False."""
     chat = update.effective_chat
     if chat is not None and chat.type == ChatType.PRIVATE:
         return True
-    await reply(update, library.text_doc("list.private_only", t=EN))
+    await reply(update, library.text_doc("list.private_only", t=t))
     return False
 
 
 # ---------------------------------------------------------------- /saved
 
 
-async def _saved_page(context: Context, user_id: int, offset: int) -> Doc:
+async def _saved_page(context: Context, user_id: int, offset: int, t: Translator) -> Doc:
     per_page = context.bot_data.per_page
-    store_total = await store_call(context, lambda store: store.count_saved(user_id))
-    offset = min(offset, max(0, (store_total - 1) // per_page * per_page))
+    total = await store_call(context, lambda store: store.count_saved(user_id))
+    offset = min(offset, max(0, (total - 1) // per_page * per_page))  # the last page shrank
     papers = await store_call(
         context, lambda store: store.list_saved(user_id, offset=offset, limit=per_page)
     )
     index = index_of(context)
     in_corpus = frozenset(p.paper_id for p in papers if index.get(p.paper_id) is not None)
     return library.saved_doc(
-        papers, total=store_total, offset=offset, per_page=per_page, in_corpus=in_corpus
+        papers, total=total, offset=offset, per_page=per_page, in_corpus=in_corpus, t=t
     )
 
 
 async def saved(update: Update, context: Context) -> None:
     """Show the user's reading list, newest first, on /saved."""
     user = update.effective_user
-    if user is None or not await private_only(update):
+    t = await user_translator(update, context)
+    if user is None or not await private_only(update, t):
         return
     try:
-        doc = await _saved_page(context, user.id, 0)
+        doc = await _saved_page(context, user.id, 0, t)
     except StoreUnavailable:
-        await _sorry(update)
+        await _sorry(update, context)
         return
     await reply(update, doc)
 
@@ -230,19 +244,19 @@ async def _edit(query: CallbackQuery, doc: Doc) -> None:
 # ---------------------------------------------------------------- /export
 
 
-async def send_export(update: Update, context: Context, fmt: str) -> None:
+async def send_export(update: Update, context: Context, fmt: str, t: Translator) -> None:
     """Send the user's reading list as a `fmt` document (or say it is empty)."""
     user, message = update.effective_user, update.effective_message
     if user is None or message is None:
         return
     rows = await store_call(context, lambda store: store.export_rows(user.id))
     if not rows:
-        await message.reply_text(EN.gettext("export.empty"), do_quote=False)
+        await message.reply_text(t.gettext("export.empty"), do_quote=False)
         return
     data = export(rows, fmt).encode("utf-8")
     await message.reply_document(
         InputFile(data, filename=library.export_filename(fmt)),
-        caption=EN.ngettext("export.caption", len(rows)),
+        caption=t.ngettext("export.caption", len(rows)),
         do_quote=False,
     )
 
@@ -250,19 +264,20 @@ async def send_export(update: Update, context: Context, fmt: str) -> None:
 async def export_command(update: Update, context: Context) -> None:
     """Offer export formats on /export, or send the file for `/export bib|md|csv`."""
     message = update.effective_message
-    if message is None or not await private_only(update):
+    t = await user_translator(update, context)
+    if message is None or not await private_only(update, t):
         return
     fmt = command_argument(message).lower().lstrip(".")
     if not fmt:
-        await reply(update, library.export_prompt_doc())
+        await reply(update, library.export_prompt_doc(t=t))
         return
     if fmt not in FORMATS:
-        await reply(update, library.text_doc("export.usage", t=EN))
+        await reply(update, library.text_doc("export.usage", t=t))
         return
     try:
-        await send_export(update, context, fmt)
+        await send_export(update, context, fmt, t)
     except StoreUnavailable:
-        await _sorry(update)
+        await _sorry(update, context)
 
 
 # ---------------------------------------------------------------- /follow, /following
@@ -271,47 +286,51 @@ async def export_command(update: Update, context: Context) -> None:
 async def follow(update: Update, context: Context) -> None:
     """Store a standing question on `/follow <topic>`; new matching papers are sent later."""
     user = update.effective_user
-    if user is None or not await private_only(update):
+    t = await user_translator(update, context)
+    if user is None or not await private_only(update, t):
         return
-    topic = await argument_or_usage(update, "follow")
+    topic = await argument_or_usage(update, "follow", t)
     if topic is None:
         return
     try:
         outcome = await store_call(context, lambda store: store.follow(user.id, topic))
     except StoreUnavailable:
-        await _sorry(update)
+        await _sorry(update, context)
         return
     store = context.bot_data.store
     limits = store.limits if store is not None else Limits()
-    await reply(update, library.follow_doc(outcome, normalize_topic(topic), limits))
+    await reply(update, library.follow_doc(outcome, normalize_topic(topic), limits, t=t))
 
 
 async def following(update: Update, context: Context) -> None:
     """List the user's topics with Unfollow buttons, on /following."""
     user = update.effective_user
-    if user is None or not await private_only(update):
+    t = await user_translator(update, context)
+    if user is None or not await private_only(update, t):
         return
     try:
         topics = await store_call(context, lambda store: store.topics(user.id))
     except StoreUnavailable:
-        await _sorry(update)
+        await _sorry(update, context)
         return
-    await reply(update, library.following_doc(topics))
+    await reply(update, library.following_doc(topics, t=t))
 
 
-async def _unfollow(query: CallbackQuery, context: Context, action: Unfollow) -> None:
+async def _unfollow(
+    query: CallbackQuery, context: Context, action: Unfollow, t: Translator
+) -> None:
     user_id = query.from_user.id
     topics = await store_call(context, lambda store: store.topics(user_id))
-    topic = next((t for t in topics if topic_ref(topic_key(t)) == action.ref), None)
+    topic = next((one for one in topics if topic_ref(topic_key(one)) == action.ref), None)
     removed = topic is not None and await store_call(
         context, lambda store: store.unfollow(user_id, topic)
     )
     if not removed:
-        await query.answer(EN.gettext("follow.not_following"))
+        await query.answer(t.gettext("follow.not_following"))
         return
-    await query.answer(EN.gettext("follow.removed", topic=topic))
+    await query.answer(t.gettext("follow.removed", topic=topic))
     remaining = await store_call(context, lambda store: store.topics(user_id))
-    await _edit(query, library.following_doc(remaining))
+    await _edit(query, library.following_doc(remaining, t=t))
 
 
 # ---------------------------------------------------------------- /forget
@@ -319,47 +338,55 @@ async def _unfollow(query: CallbackQuery, context: Context, action: Unfollow) ->
 
 async def forget(update: Update, context: Context) -> None:
     """Ask before deleting everything stored about the user, on /forget."""
-    if await private_only(update):
-        await reply(update, library.forget_prompt_doc())
+    t = await user_translator(update, context)
+    if await private_only(update, t):
+        await reply(update, library.forget_prompt_doc(t=t))
 
 
-async def _forget(query: CallbackQuery, context: Context, action: Forget) -> None:
+async def _forget(query: CallbackQuery, context: Context, action: Forget, t: Translator) -> None:
     user_id = query.from_user.id
     if action.confirm:
         await store_call(context, lambda store: store.forget_user(user_id))
+        context.bot_data.languages.put(user_id, None)  # the cached /lang choice goes too
     await query.answer()
-    await _edit(
-        query, library.text_doc("forget.done" if action.confirm else "forget.cancelled", t=EN)
-    )
+    key = "forget.done" if action.confirm else "forget.cancelled"
+    await _edit(query, library.text_doc(key, t=t))
 
 
 # ---------------------------------------------------------------- buttons
+
+
+async def _saved_button(
+    query: CallbackQuery, context: Context, action: SavedPage | RemoveSaved, t: Translator
+) -> None:
+    user_id = query.from_user.id
+    if isinstance(action, RemoveSaved):
+        paper_id = await _saved_id(context, user_id, action.ref)
+        removed = paper_id is not None and await store_call(
+            context, lambda store: store.remove(user_id, paper_id)
+        )
+        await query.answer(t.gettext("list.removed" if removed else "list.not_saved"))
+    else:
+        await query.answer()
+    await _edit(query, await _saved_page(context, user_id, action.offset, t))
 
 
 async def library_button(
     update: Update, query: CallbackQuery, message: Message, context: Context, action: LibraryAction
 ) -> None:
     """Handle a Save, /saved, export, unfollow or forget button for whoever tapped it."""
+    t = await user_translator(update, context)
     try:
         if isinstance(action, ToggleSave):
-            await _toggle_save(query, message, context, action)
+            await _toggle_save(query, message, context, action, t)
         elif isinstance(action, SavedPage | RemoveSaved):
-            user_id = query.from_user.id
-            if isinstance(action, RemoveSaved):
-                paper_id = await _saved_id(context, user_id, action.ref)
-                removed = paper_id is not None and await store_call(
-                    context, lambda store: store.remove(user_id, paper_id)
-                )
-                await query.answer(EN.gettext("list.removed" if removed else "list.not_saved"))
-            else:
-                await query.answer()
-            await _edit(query, await _saved_page(context, user_id, action.offset))
+            await _saved_button(query, context, action, t)
         elif isinstance(action, ExportAs):
             await query.answer()
-            await send_export(update, context, action.fmt)
+            await send_export(update, context, action.fmt, t)
         elif isinstance(action, Unfollow):
-            await _unfollow(query, context, action)
+            await _unfollow(query, context, action, t)
         else:
-            await _forget(query, context, action)
+            await _forget(query, context, action, t)
     except StoreUnavailable:
-        await _sorry(update)
+        await _sorry(update, context)

@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import random
 
-from telegram import CallbackQuery, Message, Update
+from telegram import CallbackQuery, Message, Update, User
 from telegram.ext import filters
 
 from bot import render
 from bot.corpus import Paper
+from bot.i18n import Translator
 from bot.render import Doc
 from bot.tg.handlers._replies import argument_or_usage, index_of, off_loop, reply, send
-from bot.tg.handlers.library import saveable, viewer, with_save_buttons
+from bot.tg.handlers.library import numbered, saveable, viewer, with_save_buttons
+from bot.tg.language import user_translator
 from bot.tg.state import Context
 
 PAPER_SHORTCUT = filters.Regex(render.PAPER_SHORTCUT)
@@ -31,9 +33,10 @@ def resolve_paper(context: Context, ref: str) -> Paper | None:
 
 async def paper(update: Update, context: Context) -> None:
     """Show one paper, on `/paper <id>`."""
-    paper_id = await argument_or_usage(update, "paper")
+    t = await user_translator(update, context)
+    paper_id = await argument_or_usage(update, "paper", t)
     if paper_id is not None:
-        await _show_paper(update, context, paper_id)
+        await _show_paper(update, context, paper_id, t)
 
 
 async def paper_shortcut(update: Update, context: Context) -> None:
@@ -45,42 +48,51 @@ async def paper_shortcut(update: Update, context: Context) -> None:
     paper_id, addressee = parsed
     if addressee and addressee.lower() != (context.bot.username or "").lower():
         return  # another bot's command
-    await _show_paper(update, context, paper_id)
+    await _show_paper(update, context, paper_id, await user_translator(update, context))
 
 
-async def _show_paper(update: Update, context: Context, paper_id: str) -> None:
+async def _show_paper(update: Update, context: Context, paper_id: str, t: Translator) -> None:
     found = index_of(context).get(paper_id)
-    doc = render.paper_doc(found) if found else render.not_found_doc(paper_id)
-    await reply(update, await saveable(update, context, doc))
+    if found is None:
+        await reply(update, render.not_found_doc(paper_id, t=t))
+        return
+    doc = render.paper_doc(found, t=t)
+    await reply(update, await saveable(update, context, doc, [(None, found.id)], t))
 
 
 async def similar(update: Update, context: Context) -> None:
     """List papers like one paper, on `/similar <id>`."""
-    paper_id = await argument_or_usage(update, "similar")
+    t = await user_translator(update, context)
+    paper_id = await argument_or_usage(update, "similar", t)
     if paper_id is None:
         return
     found = index_of(context).get(paper_id)
     if found is None:
-        await reply(update, render.not_found_doc(paper_id))
+        await reply(update, render.not_found_doc(paper_id, t=t))
         return
-    doc = await _similar_doc(context, found)
-    await reply(update, await saveable(update, context, doc))
+    user = viewer(update.effective_user, update.effective_chat)
+    await reply(update, await _similar_doc(context, found, t, user))
 
 
-async def _similar_doc(context: Context, found: Paper) -> Doc:
+async def _similar_doc(context: Context, found: Paper, t: Translator, user: User | None) -> Doc:
+    """Papers like `found`, with Save buttons showing what `user` saved."""
     index = index_of(context)
     hits = await off_loop(context, index.similar, found.id, limit=context.bot_data.per_page)
-    return render.similar_doc(found, hits)
+    return await with_save_buttons(
+        context, user, render.similar_doc(found, hits, t=t), numbered(hits), t
+    )
 
 
 async def random_paper(update: Update, context: Context) -> None:
     """Show a random paper, on /random."""
+    t = await user_translator(update, context)
     papers = index_of(context).papers
     if not papers:
-        await reply(update, render.hint_doc("no_match"))
+        await reply(update, render.hint_doc("no_match", t=t))
         return
-    doc = render.paper_doc(random.choice(papers))
-    await reply(update, await saveable(update, context, doc))
+    chosen = random.choice(papers)
+    doc = render.paper_doc(chosen, t=t)
+    await reply(update, await saveable(update, context, doc, [(None, chosen.id)], t))
 
 
 async def open_from_button(
@@ -88,19 +100,18 @@ async def open_from_button(
     message: Message,
     context: Context,
     action: render.OpenPaper | render.ShowSimilar,
+    t: Translator,
 ) -> None:
     """Send the paper (or its similar papers) a result or card button points at."""
     found = resolve_paper(context, action.ref)
     if found is None:
-        await query.answer(render.EXPIRED_BUTTON)
+        await query.answer(t.gettext("error.expired_button"))
         return
     await query.answer()
+    user = viewer(query.from_user, message.chat)
     if isinstance(action, render.ShowSimilar):
-        doc = await _similar_doc(context, found)
+        doc = await _similar_doc(context, found, t, user)
     else:
-        doc = render.paper_doc(found)
-    await send(
-        message,
-        await with_save_buttons(context, viewer(query.from_user, message.chat), doc),
-        quote=False,
-    )
+        card = render.paper_doc(found, t=t)
+        doc = await with_save_buttons(context, user, card, [(None, found.id)], t)
+    await send(message, doc, quote=False)

@@ -10,6 +10,7 @@ from telegram.constants import ParseMode
 from telegram.ext import filters
 
 from bot import render
+from bot.i18n import Translator
 from bot.search import MAX_QUERY_CHARS
 from bot.tg import limits
 from bot.tg.handlers._replies import (
@@ -20,7 +21,8 @@ from bot.tg.handlers._replies import (
     off_loop,
     reply,
 )
-from bot.tg.handlers.library import saveable, viewer, with_save_buttons
+from bot.tg.handlers.library import numbered, saveable, viewer, with_save_buttons
+from bot.tg.language import user_translator
 from bot.tg.state import Context
 
 MAX_QUESTION_CHARS = MAX_QUERY_CHARS  # the analyzer reads no further; one cap, in bot/text.py
@@ -40,7 +42,8 @@ def recall_query(context: Context, key: str | None) -> str | None:
 
 async def answer_question(update: Update, context: Context, text: str) -> None:
     """Search for `text` (rate-limited) and reply with the first page of results."""
-    if not await limits.allow_question(update, context):
+    t = await user_translator(update, context)
+    if not await limits.allow_question(update, context, t):
         return
     question = text[:MAX_QUESTION_CHARS]
     per_page = context.bot_data.per_page
@@ -48,8 +51,9 @@ async def answer_question(update: Update, context: Context, text: str) -> None:
     key = None
     if result.total > per_page and not render.query_fits_callback(question):
         key = remember_query(context, question)
-    doc = render.results_doc(result, per_page=per_page, page_key=key)
-    await reply(update, await saveable(update, context, doc))
+    doc = render.results_doc(result, per_page=per_page, page_key=key, t=t)
+    papers = numbered(result.hits, result.offset + 1)
+    await reply(update, await saveable(update, context, doc, papers, t))
 
 
 class _AddressedToBot(filters.MessageFilter):
@@ -90,7 +94,7 @@ def _strip_mentions(message: Message) -> str:
 
 async def search(update: Update, context: Context) -> None:
     """Answer `/search <question>` (also `/search@bot` in groups)."""
-    question = await argument_or_usage(update, "search")
+    question = await argument_or_usage(update, "search", await user_translator(update, context))
     if question is not None:
         await answer_question(update, context, question)
 
@@ -113,25 +117,28 @@ async def group_text(update: Update, context: Context) -> None:
 
 async def not_text(update: Update, context: Context) -> None:
     """Nudge a private sender of stickers, photos and the like towards a text question."""
-    await reply(update, render.hint_doc("not_text"))
+    await reply(update, render.hint_doc("not_text", t=await user_translator(update, context)))
 
 
-async def turn_page(query: CallbackQuery, context: Context, action: render.TurnPage) -> None:
+async def turn_page(
+    query: CallbackQuery, context: Context, action: render.TurnPage, t: Translator
+) -> None:
     """Edit a results message in place to show the page `action` asks for."""
     question = action.query if action.query is not None else recall_query(context, action.key)
     if question is None:
-        await query.answer(render.EXPIRED_BUTTON)
+        await query.answer(t.gettext("error.expired_button"))
         return
     per_page = context.bot_data.per_page
     index = index_of(context)
     result = await off_loop(context, index.search, question, limit=per_page, offset=action.offset)
     if not result.hits:
-        await query.answer(render.EXPIRED_BUTTON)
+        await query.answer(t.gettext("error.expired_button"))
         return
     await query.answer()
-    doc = render.results_doc(result, per_page=per_page, page_key=action.key)
+    doc = render.results_doc(result, per_page=per_page, page_key=action.key, t=t)
     user = viewer(query.from_user, query.message.chat if query.message else None)
-    page = render.to_html(await with_save_buttons(context, user, doc))
+    papers = numbered(result.hits, result.offset + 1)
+    page = render.to_html(await with_save_buttons(context, user, doc, papers, t))
     # A double tap asks for the page already shown: the error handler treats Telegram's
     # "message is not modified" as nothing to do.
     await query.edit_message_text(
