@@ -19,6 +19,7 @@ from telegram import Update
 from telegram.ext import Application
 
 from bot.config import DEFAULT_CORPUS, Settings
+from bot.i18n import translator
 from bot.render import library, paper_ref
 from bot.render.callbacks import save_data, unfollow_data
 from bot.search import Index
@@ -543,3 +544,17 @@ async def test_groups_never_see_a_members_list(chat: Chat, kept) -> None:
 
     assert ("☆ 1", f"v:{PAPER}") in buttons(results)  # not "★" for all to see
     assert chat.last_text().startswith("Your reading list and topics are private")
+
+
+async def test_an_alert_speaks_the_followers_language(chat: Chat, kept, corpus_dir) -> None:
+    app, store = kept
+    await store.follow(ALICE, "quokkaformer")
+    await store.set_language(ALICE, "zh_Hant")
+    add_paper(corpus_dir)
+
+    await chat.send("/reload", user=ADMIN)
+    assert await app.bot_data.alerts_task == 1
+
+    [alert] = [c for c in chat.api.calls_of("sendMessage") if c.params["chat_id"] == ALICE]
+    expected = translator("zh_Hant").ngettext("follow.alert", 1, topic="quokkaformer")
+    assert parse_html(alert.params["text"]).startswith(expected)

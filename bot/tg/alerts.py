@@ -17,6 +17,7 @@ from telegram.error import Forbidden, TelegramError
 from telegram.ext import Application
 
 from bot.corpus import Paper
+from bot.i18n import DEFAULT_LANGUAGE, Lang, is_language, translator
 from bot.render import library, to_html
 from bot.search import Index
 from bot.search.confidence import is_confident
@@ -100,8 +101,9 @@ async def _send(
 ) -> int:
     """Send one user's alert; unsubscribe them if they blocked the bot. 1 if sent, else 0."""
     state: BotState = application.bot_data
+    t = translator(await _language(state, user_id))
     try:
-        for part in to_html(library.alert_doc(alert)):
+        for part in to_html(library.alert_doc(alert, t=t)):
             await application.bot.send_message(
                 user_id, part.text, parse_mode=ParseMode.HTML, link_preview_options=NO_PREVIEW
             )
@@ -118,6 +120,18 @@ async def _send(
         logger.warning("Could not send a topic alert to user %s: %s", user_id, exc)
         return 0
     return 1
+
+
+async def _language(state: BotState, user_id: int) -> Lang:
+    """The follower's /lang choice (cached like a message's), else English: no update here."""
+    cached = state.languages.get(user_id)
+    if cached is not None:
+        return cached
+    try:
+        stored = await state.store.get_language(user_id) if state.store is not None else None
+    except StoreUnavailable:
+        return DEFAULT_LANGUAGE
+    return stored if is_language(stored) else DEFAULT_LANGUAGE  # type: ignore[return-value]
 
 
 def start_alerts(application: Application, old: Index | None, new: Index) -> None:
