@@ -1,6 +1,7 @@
 """Cranfield: nDCG@10, MAP@100, recall@10 of this engine vs rank-bm25 and bm25s, in one run.
 
-Run: uv run python -m benchmarks.cranfield [--cranfield PATH] [--variants] [--title-weights]
+Run: uv run python benchmarks/cranfield.py [--cranfield PATH] [--variants] [--title-weights]
+(or `uv run python -m benchmarks.cranfield …`)
 
 Collection notes (see cranqrel.readme):
 - queries are numbered 001, 002, 004, 008, … in cran.qry, but cranqrel numbers them
@@ -8,7 +9,10 @@ Collection notes (see cranqrel.readme):
 - relevance codes 1-4 are relevant with gain 5 - code (1 = complete answer, gain 4);
   code -1 (and 5) is not relevant;
 - each document's .W text repeats its title (.T); our engine indexes .T as the title and
-  .W as the abstract, the baselines see title + " " + .W.
+  .W as the abstract, the baselines see title + " " + .W;
+- our engine reads the collection the way a user's corpus is read: written as JSONL
+  (`id`, `title`, `abstract`) and loaded with `bot.corpus.load_corpus`, ids kept; the two
+  empty documents (471, 995) are skipped and reported, not fatal.
 Metrics: nDCG@10 with linear gain 5 - code and the ideal ranking of all judged relevant
 documents; MAP@100 = mean over queries of (sum of precision@k at relevant ranks k <= 100)
 / number of relevant documents; recall@10 = relevant in top 10 / relevant. Queries without
@@ -18,8 +22,11 @@ a relevant document are left out (their number is printed).
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import re
+import sys
+import tempfile
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -30,10 +37,18 @@ import numpy as np
 import rank_bm25
 import Stemmer
 
-from bot.corpus import Paper
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run as a script, too
+
+from bot.corpus import LoadReport, Paper, load_corpus
 from bot.search import TITLE_WEIGHT, Index, bm25_params
 
-DEFAULT_PATH = Path(__file__).resolve().parent.parent.parent / "shared/benchmarks/cranfield"
+_HERE = Path(__file__).resolve()
+# The repo's sibling `shared/` (from /work/main) or its worktree's (from /work/wt/<name>).
+DEFAULT_PATH = next(
+    (p for p in (_HERE.parents[2] / "shared/benchmarks/cranfield",
+                 _HERE.parents[3] / "shared/benchmarks/cranfield") if p.exists()),
+    _HERE.parents[2] / "shared/benchmarks/cranfield",
+)  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -97,11 +112,19 @@ def metrics(ranked: Sequence[str], gains: dict[str, int]) -> tuple[float, float,
 Ranker = Callable[[str], list[str]]
 
 
+def load_as_jsonl(docs: Sequence[Doc]) -> LoadReport:
+    """The documents written as a JSONL corpus file and read back by the bot's loader."""
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "cranfield.jsonl"
+        lines = (json.dumps({"id": d.id, "title": d.title, "abstract": d.text}) for d in docs)
+        path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        return load_corpus([path])
+
+
 def ours(
-    docs: Sequence[Doc], variant: str = "BM25Plus", title_weight: int = TITLE_WEIGHT
+    papers: Sequence[Paper], variant: str = "BM25Plus", title_weight: int = TITLE_WEIGHT
 ) -> Ranker:
-    """This engine, titles as titles."""
-    papers = [Paper(id=d.id, title=d.title, abstract=d.text) for d in docs]
+    """This engine, titles as titles, over the papers the loader read."""
     index = Index.build(papers, params=bm25_params(variant), title_weight=title_weight)
     return lambda q: [h.paper.id for h in index.search(q, limit=100, snippets=False).hits]
 
@@ -153,18 +176,24 @@ def main() -> None:
     args = parser.parse_args()
     docs, queries, qrels = load(args.cranfield)
     judged = sum(n in qrels for n in range(1, len(queries) + 1))
-    print(f"{len(docs)} documents, {len(queries)} queries, {judged} with relevant documents\n")
+    print(f"{len(docs)} documents, {len(queries)} queries, {judged} with relevant documents")
+    report = load_as_jsonl(docs)
+    print(f"loaded as JSONL by bot.corpus: {report.summary()}")
+    for line in report.skipped:
+        print(f"  skipped {Path(line).name}")
+    print()
+    papers = report.papers
     pipelines: list[tuple[str, Callable[[], Ranker]]] = [
-        (f"this engine (BM25Plus, title×{TITLE_WEIGHT})", lambda: ours(docs)),
+        (f"this engine (BM25Plus, title×{TITLE_WEIGHT})", lambda: ours(papers)),
         ("(a) rank-bm25 BM25Okapi, lower().split()", lambda: rank_bm25_split(docs)),
         ("(b) bm25s, en stopwords + Snowball", lambda: bm25s_stemmed(docs)),
     ]
     if args.variants:
         for v in ("BM25Okapi", "BM25L", "BM25Plus"):
-            pipelines.append((f"this engine, {v}", lambda v=v: ours(docs, v)))
+            pipelines.append((f"this engine, {v}", lambda v=v: ours(papers, v)))
     if args.title_weights:
         for w in (1, 2, 3):
-            pipelines.append((f"this engine, title×{w}", lambda w=w: ours(docs, title_weight=w)))
+            pipelines.append((f"this engine, title×{w}", lambda w=w: ours(papers, title_weight=w)))
     print("| pipeline | nDCG@10 | MAP@100 | recall@10 | build s |")
     print("|---|---|---|---|---|")
     for name, make in pipelines:

@@ -12,20 +12,21 @@ from typing import TYPE_CHECKING, TextIO
 
 from bot import runtime
 from bot.config import DEFAULT_CORPUS, DEFAULT_RESULTS_PER_PAGE, ConfigError, load_settings
-from bot.corpus import CorpusError, LoadReport
-from bot.i18n import LANGUAGES
+from bot.corpus import CorpusError, LoadReport, Paper
+from bot.i18n import LANGUAGES, translator
 from bot.logs import redact
 from bot.store.export import FORMATS
 
 if TYPE_CHECKING:
     from bot.search import SearchResult
 
-__all__ = ["DEFAULT_CORPUS", "corpus_paths", "main", "result_json"]
+__all__ = ["DEFAULT_CORPUS", "author_json", "corpus_paths", "main", "result_json"]
 
 EXIT_USAGE = 2  # argparse's own code for bad arguments; we use it for every input error
 SCORE_DIGITS = 4  # JSON scores are rounded: more digits are noise for a reader
 
 _PLAIN_MARKS = ("«", "»")
+_EN = translator("en")  # the CLI speaks English until the i18n work picks a language
 _CORPUS_HELP = "corpus file or directory (repeatable; default: $CORPUS or the repo's corpus/)"
 
 
@@ -91,6 +92,8 @@ def _parsers() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentPars
     search.add_argument(
         "--queries", metavar="FILE", help="run one query per line of FILE ('-' for stdin)"
     )
+    search.add_argument("--author", metavar="NAME", help=_EN.gettext("cli.author_help"))
+    search.add_argument("--strict", action="store_true", help=_EN.gettext("cli.strict_help"))
 
     export = commands.add_parser("export", help="write a user's reading list (for operators)")
     export.add_argument("--user", type=_positive_int, required=True, metavar="ID",
@@ -172,11 +175,20 @@ def _search_command(args: argparse.Namespace) -> int:
     # The bot's settings and load path: CORPUS and INDEX_CACHE_DIR from the environment or .env.
     settings = load_settings()
     paths = runtime.corpus_paths(settings, args.corpus)
-    report, index = runtime.load_index(paths, settings.index_cache_dir)
-    from bot.render.console import results_text  # lazy, like the index: after input checks
+    strict = args.strict or settings.corpus_strict
+    report, index = runtime.load_index(paths, settings.index_cache_dir, strict=strict)
+    from bot.render.console import author_text, results_text  # lazy: after input checks
 
     _note_skipped(report)
     emphasis = _emphasis(sys.stdout)
+    if args.author is not None:
+        papers = index.by_author(args.author, limit=args.limit)
+        if args.json:
+            print(json.dumps(author_json(args.author, papers), ensure_ascii=False))
+        else:
+            print(author_text(args.author, papers))
+        sys.stdout.flush()
+        return 0
     for query in queries:
         result = index.search(query, limit=args.limit)
         if args.json:
@@ -189,6 +201,12 @@ def _search_command(args: argparse.Namespace) -> int:
 
 def _queries(args: argparse.Namespace) -> list[str]:
     """The queries to run: the QUERY words, or the lines of --queries FILE."""
+    if args.author is not None:
+        if args.query or args.queries is not None:
+            raise UsageError("give either --author NAME or QUERY / --queries FILE, not both")
+        if not args.author.strip():
+            raise UsageError("--author needs a name")
+        return []
     if args.queries is not None and args.query:
         raise UsageError("give either QUERY or --queries FILE, not both")
     if args.queries is None:
@@ -230,9 +248,28 @@ def result_json(result: SearchResult) -> dict[str, object]:
                 "score": round(float(hit.score), SCORE_DIGITS),
                 "snippet": hit.snippet.text,
                 "abstract": hit.paper.abstract,
-                "links": list(hit.paper.links),
+                "links": [url for _label, url in hit.paper.links],
+                "authors": list(hit.paper.authors),
             }
             for hit in result.hits
+        ],
+    }
+
+
+def author_json(name: str, papers: Sequence[Paper]) -> dict[str, object]:
+    """`--author NAME --json`: the name asked and each paper's id, title, authors, links."""
+    return {
+        "author": name,
+        "results": [
+            {
+                "id": paper.id,
+                "title": paper.title,
+                "authors": list(paper.authors),
+                "venue": paper.venue,
+                "year": paper.year,
+                "links": [url for _label, url in paper.links],
+            }
+            for paper in papers
         ],
     }
 

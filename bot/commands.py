@@ -41,6 +41,7 @@ COMMANDS: tuple[Command, ...] = (
     Command("search", takes_argument=True),
     Command("paper", takes_argument=True),
     Command("similar", takes_argument=True),
+    Command("author", takes_argument=True),
     Command("random"),
     Command("stats"),
     Command("lang"),

@@ -69,6 +69,8 @@ class Settings:
     """DATA_DIR: where the SQLite database (reading lists, topics, languages) lives."""
     database_url: str | None = field(default=None, repr=False)
     """DATABASE_URL: a postgresql:// URL shared by bot replicas; None: SQLite in DATA_DIR."""
+    corpus_strict: bool = False
+    """CORPUS_STRICT: refuse a corpus with any bad record (else each is skipped and reported)."""
 
 
 def parse_dotenv(text: str) -> dict[str, str]:
@@ -134,7 +136,22 @@ def load_settings(
         index_cache_dir=_directory("INDEX_CACHE_DIR", get("INDEX_CACHE_DIR")),
         data_dir=_directory("DATA_DIR", get("DATA_DIR")) or DEFAULT_DATA_DIR,
         database_url=get("DATABASE_URL"),
+        corpus_strict=_flag("CORPUS_STRICT", get("CORPUS_STRICT")),
     )
+
+
+_TRUE = frozenset({"1", "true", "yes", "on"})
+_FALSE = frozenset({"0", "false", "no", "off"})
+
+
+def _flag(setting: str, value: str | None) -> bool:
+    """A yes/no setting: 1/true/yes/on or 0/false/no/off (any case); unset is no."""
+    if value is None:
+        return False
+    folded = value.casefold()
+    if folded not in _TRUE | _FALSE:
+        raise ConfigError(setting, f"expected true or false (1/0, yes/no, on/off), got {value!r}")
+    return folded in _TRUE
 
 
 def _token(value: str | None) -> str | None:

@@ -45,6 +45,8 @@ class ConsoleSession:
     """The language of the answers; `/lang <code>` changes it."""
     loaded_at: datetime = field(default_factory=lambda: datetime.now(UTC))
     """When the index was loaded, for /stats."""
+    skipped: int = 0
+    """Records the corpus load skipped, for /stats."""
     store: Store | None = None
     """The reading list and topics of the console's user (CONSOLE_USER_ID)."""
     runner: asyncio.Runner | None = None
@@ -104,7 +106,12 @@ class ConsoleSession:
         return render.paper_doc(random.choice(papers), t=self.t) if papers else None
 
     def _command_stats(self, _argument: str) -> Doc:
-        return render.stats_doc(self.index.stats(), loaded_at=self.loaded_at, t=self.t)
+        return render.stats_doc(
+            self.index.stats(), loaded_at=self.loaded_at, skipped=self.skipped, t=self.t
+        )
+
+    def _command_author(self, name: str) -> Doc:
+        return render.author_doc(name, self.index.by_author(name), t=self.t)
 
     def _command_lang(self, argument: str) -> Doc:
         # No buttons in a terminal: /lang lists the codes, `/lang <code>` switches.
@@ -161,6 +168,8 @@ class ConsoleSession:
 
     def _search(self, question: str, offset: int) -> Doc:
         question = question[:MAX_QUERY_CHARS]  # the analyzer's cut, as in Telegram
+        if offset == 0 and self.index.is_author_question(question):
+            return self._command_author(question)
         result = self.index.search(question, limit=self.per_page, offset=offset)
         if result.hits:
             self.question, self.offset = question, offset
@@ -207,7 +216,9 @@ def run_console(
     try:
         settings = load_settings()
         paths = runtime.corpus_paths(settings, corpus_paths)
-        report, index = runtime.load_index(paths, settings.index_cache_dir)
+        report, index = runtime.load_index(
+            paths, settings.index_cache_dir, strict=settings.corpus_strict
+        )
     except runtime.EmptyCorpusError:
         print(t.gettext("console.no_papers"), file=sys.stderr)
         return 2
@@ -221,7 +232,12 @@ def run_console(
             print(t.gettext("console.cannot_start", error=redact(str(exc))), file=sys.stderr)
             return 2
         session = ConsoleSession(
-            index, per_page=settings.results_per_page, t=t, store=store, runner=runner
+            index,
+            per_page=settings.results_per_page,
+            t=t,
+            skipped=len(report.skipped),
+            store=store,
+            runner=runner,
         )
         try:
             _chat(session, len(report.papers), stdin, stdout)

@@ -92,14 +92,30 @@ async def test_broken_corpus_keeps_the_old_index_and_tells_the_admin(
     fake_api, index, corpus_dir
 ) -> None:
     app = make_app(fake_api, index, corpus_dir)
-    (corpus_dir / "broken.jsonl").write_text('{"abstract": "<b>unclosed & bad\n', encoding="utf-8")
+    # A JSON array that cannot be parsed as a whole fails the file (one bad line would not).
+    (corpus_dir / "broken.json").write_text('[{"abstract": "<b>unclosed & bad\n', encoding="utf-8")
     async with app:
         await feed(app, Updates().message("/reload", chat_id=ADMIN))
     [call] = [c for c in fake_api.calls_of("sendMessage") if c.params.get("parse_mode") == "HTML"]
     assert app.bot_data.index is index
     plain = parse_html(call.params["text"])  # the fake server accepted the escaped error
     assert f"still serving the previous {len(index)} papers" in plain
-    assert "broken.jsonl:1" in plain and "malformed JSON" in plain
+    assert "broken.json:1" in plain and "malformed JSON" in plain
+
+
+async def test_a_bad_record_is_skipped_and_the_reload_answer_counts_it(
+    fake_api, index, corpus_dir
+) -> None:
+    app = make_app(fake_api, index, corpus_dir)
+    add_paper(corpus_dir)
+    (corpus_dir / "broken.jsonl").write_text('{"abstract": "<b>unclosed & bad\n', encoding="utf-8")
+    async with app:
+        await feed(app, Updates().message("/reload", chat_id=ADMIN))
+    [call] = [c for c in fake_api.calls_of("sendMessage") if c.params.get("parse_mode") == "HTML"]
+    assert app.bot_data.index is not index and len(app.bot_data.index) == len(index) + 1
+    plain = parse_html(call.params["text"])
+    assert "Reloaded" in plain and "1 record skipped" in plain
+    assert app.bot_data.skipped == 1
 
 
 @pytest.mark.parametrize("text", ["/reload", "/reload@icml_papers_bot now"])

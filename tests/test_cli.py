@@ -17,7 +17,7 @@ from bot.render.console import marked_snippet
 from bot.search import Hit, Snippet
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
-RESULT_KEYS = {"id", "title", "score", "snippet", "abstract", "links"}
+RESULT_KEYS = {"id", "title", "score", "snippet", "abstract", "links", "authors"}
 
 
 def search_json(capsys: pytest.CaptureFixture[str], *argv: str) -> list[dict]:
@@ -39,6 +39,7 @@ def test_json_is_exactly_the_contract(capsys: pytest.CaptureFixture[str]) -> Non
         assert isinstance(result["score"], float)
         assert isinstance(result["snippet"], str) and isinstance(result["abstract"], str)
         assert isinstance(result["links"], list)
+        assert result["authors"] == []  # the seed corpus names no authors
     assert answer["results"][0]["title"] == "ArbNN: Arboreal Neural Networks"
 
 
@@ -86,7 +87,7 @@ def test_readable_output_shows_title_id_score_and_marks(
     assert cli.main(["search", "--limit", "1", "arboreal neural networks"]) == 0
     out = capsys.readouterr().out
     assert "1. ArbNN: Arboreal Neural Networks" in out
-    assert "id 1 · score " in out
+    assert "id 3rmh7qdh · score " in out
     assert "«Arboreal Neural Networks»" in out  # not a TTY: guillemets, no ANSI codes
     assert "\x1b[" not in out
 

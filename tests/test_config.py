@@ -57,6 +57,7 @@ def test_token_never_appears_in_repr() -> None:
         pytest.param("TELEGRAM_API_BASE_URL", "api.telegram.org/bot", id="no-scheme"),
         pytest.param("TELEGRAM_BOT_TOKEN", "not a token", id="token-shape"),
         pytest.param("CORPUS", "/no/such/dir", id="corpus-missing"),
+        pytest.param("CORPUS_STRICT", "maybe", id="strict-not-yes-or-no"),
     ],
 )
 def test_invalid_values_name_the_setting(tmp_path: Path, name: str, value: str) -> None:
@@ -64,6 +65,14 @@ def test_invalid_values_name_the_setting(tmp_path: Path, name: str, value: str) 
         load_settings({name: value}, env_file=None)
     assert caught.value.setting == name
     assert str(caught.value).startswith(f"{name}: ")
+
+
+@pytest.mark.parametrize(
+    ("value", "strict"),
+    [("true", True), ("1", True), ("Yes", True), ("off", False), ("0", False), ("", False)],
+)
+def test_corpus_strict_reads_yes_and_no(value: str, strict: bool) -> None:
+    assert load_settings({"CORPUS_STRICT": value}, env_file=None).corpus_strict is strict
 
 
 def test_bad_token_error_does_not_echo_the_value() -> None:

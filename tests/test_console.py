@@ -16,7 +16,7 @@ def test_console_conversation(monkeypatch) -> None:
     for name in ("LC_ALL", "LC_MESSAGES"):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("LANG", "C.UTF-8")
-    stdin = io.StringIO("graph neural networks\n/paper_1\n/help\n/quit\n/stats\n")
+    stdin = io.StringIO("graph neural networks\n/paper_3rmh7qdh\n/help\n/quit\n/stats\n")
     stdout = io.StringIO()
     assert run_console(None, stdin=stdin, stdout=stdout) == 0
     out = stdout.getvalue()

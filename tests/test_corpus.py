@@ -13,7 +13,9 @@ import pytest
 
 from bot.corpus import (
     MAX_PAPER_ID_CHARS,
+    MAX_TITLE_CHARS,
     CorpusError,
+    StrictCorpusError,
     clean_abstract,
     derive_title,
     is_tappable_id,
@@ -155,7 +157,9 @@ def test_title_names_the_contribution(abstract: str, title: str) -> None:
 def test_title_does_not_invent_a_name(abstract: str) -> None:
     title = derive_title(abstract)
     assert ":" not in title
-    assert title.startswith(("Estimators", "We propose", "We study"))
+    # a headline of the contribution, in the abstract's own words (issue 9: no "We propose…")
+    assert all(word.casefold() in abstract.casefold() for word in title.split())
+    assert not title.startswith("We ") and not title.endswith("…")
 
 
 def test_title_falls_back_to_contribution_sentence() -> None:
@@ -164,16 +168,16 @@ def test_title_falls_back_to_contribution_sentence() -> None:
         "dataset valuation as a subset selection problem during post-training. More text."
     )
     assert derive_title(abstract) == (
-        "We study dataset valuation as a subset selection problem during post-training"
+        "Dataset valuation as a subset selection problem during post-training"
     )
 
 
-def test_title_is_a_clipped_first_sentence_otherwise() -> None:
+def test_title_is_a_headline_of_the_first_sentence_otherwise() -> None:
     abstract = " ".join(["Pass@k and other methods of scaling inference compute can improve"] * 4)
     title = derive_title(abstract + ". Second sentence.")
-    assert len(title) <= 100
-    assert title.endswith("…")
-    assert abstract.startswith(title[:-1].rstrip())
+    assert len(title) <= MAX_TITLE_CHARS == 90
+    assert not title.endswith("…")  # issue 9: never a sentence cut with "…"
+    assert abstract.startswith(title)
 
 
 def test_sentences_do_not_split_at_et_al() -> None:
@@ -255,9 +259,8 @@ def test_structured_formats_keep_fields(tmp_path: Path, name: str) -> None:
     assert [p.id for p in papers] == ["p0", "p1", "p2", "p3", "p4"]
     assert papers[2].title == "Title 2"
     assert papers[2].abstract == ABSTRACTS[2]
-    assert papers[2].authors == "A. B"
-    assert papers[2].url == "https://x.io/2"
-    assert papers[2].links == ("https://x.io/2",)
+    assert papers[2].authors == ("A. B",)
+    assert papers[2].links == (("Page", "https://x.io/2"),)
     assert papers[2].source == str(tmp_path / name)
 
 
@@ -280,9 +283,9 @@ def test_csv_multiline_field_starts_at_its_record(tmp_path: Path) -> None:
     assert [(p.line, p.abstract) for p in papers] == [(2, "two lines here"), (4, "second abstract")]
 
 
-def test_authors_list_is_joined(tmp_path: Path) -> None:
+def test_authors_list_is_kept_name_by_name(tmp_path: Path) -> None:
     write(tmp_path / "a.jsonl", json.dumps({"abstract": "x y z", "authors": ["A", "B"]}) + "\n")
-    assert load_corpus([tmp_path]).papers[0].authors == "A, B"
+    assert load_corpus([tmp_path]).papers[0].authors == ("A", "B")
 
 
 def test_directory_reads_supported_files_sorted_and_reports_others(tmp_path: Path) -> None:
@@ -299,15 +302,28 @@ def test_directory_reads_supported_files_sorted_and_reports_others(tmp_path: Pat
 # --- ids --------------------------------------------------------------------------------------
 
 
-def test_numbers_follow_load_order(tmp_path: Path) -> None:
+def test_papers_without_an_id_get_short_tappable_content_ids(tmp_path: Path) -> None:
     write(tmp_path / "s.txt", seed_text(ABSTRACTS))
-    assert [p.id for p in load_corpus([tmp_path]).papers] == ["1", "2", "3", "4", "5"]
+    ids = [p.id for p in load_corpus([tmp_path]).papers]
+    assert all(re.fullmatch(r"[a-z2-7]{8}", paper_id) for paper_id in ids)
+    assert len(set(ids)) == len(ABSTRACTS)
 
 
-def test_numbers_skip_ids_the_source_took(tmp_path: Path) -> None:
+def test_a_source_id_is_kept_and_content_ids_do_not_depend_on_it(tmp_path: Path) -> None:
     rows = [{"abstract": ABSTRACTS[0], "id": 2}] + [{"abstract": a} for a in ABSTRACTS[1:4]]
     write_format(tmp_path / "c.jsonl", rows)
-    assert [p.id for p in load_corpus([tmp_path]).papers] == ["2", "1", "3", "4"]
+    with_id = [p.id for p in load_corpus([tmp_path]).papers]
+    write_format(tmp_path / "c.jsonl", rows[1:])
+    assert with_id[0] == "2" and with_id[1:] == [p.id for p in load_corpus([tmp_path]).papers]
+
+
+def test_inserting_a_paper_at_the_top_keeps_every_other_id(tmp_path: Path) -> None:
+    write(tmp_path / "s.txt", seed_text(ABSTRACTS[1:]))
+    before = {p.abstract: p.id for p in load_corpus([tmp_path]).papers}
+    write(tmp_path / "s.txt", seed_text(ABSTRACTS))
+    after = {p.abstract: p.id for p in load_corpus([tmp_path]).papers}
+    assert len(after) == len(before) + 1
+    assert {abstract: after[abstract] for abstract in before} == before
 
 
 def test_ids_are_stable_across_rereads(tmp_path: Path) -> None:
@@ -318,12 +334,11 @@ def test_ids_are_stable_across_rereads(tmp_path: Path) -> None:
     assert first == second
 
 
-def test_duplicate_source_id_is_an_error(tmp_path: Path) -> None:
+def test_a_repeated_source_id_keeps_the_first_and_lengthens_the_later(tmp_path: Path) -> None:
     rows = [{"abstract": ABSTRACTS[0], "id": "x"}, {"abstract": ABSTRACTS[1], "id": "x"}]
     write_format(tmp_path / "c.jsonl", rows)
-    with pytest.raises(CorpusError, match=r"c\.jsonl:2: duplicate id 'x'") as info:
-        load_corpus([tmp_path])
-    assert info.value.line == 2
+    first, second = load_corpus([tmp_path]).papers
+    assert first.id == "x" and second.id.startswith("x_") and is_tappable_id(second.id)
 
 
 @pytest.mark.parametrize(
@@ -391,21 +406,15 @@ def test_duplicate_abstracts_are_loaded_once_and_reported(tmp_path: Path) -> Non
         pytest.param("e.txt", b"", 1, "empty", id="empty-text"),
         pytest.param("h.txt", b"ICML 2026\n\n", 1, "no abstracts", id="header-only"),
         pytest.param("e.jsonl", b"\n\n", 1, "empty", id="empty-jsonl"),
-        pytest.param("m.jsonl", b'{"abstract": "a b"}\n{"abstract": \n', 2, "malformed JSON", id="malformed-jsonl"),
-        pytest.param("n.jsonl", b'{"abstract": "a b"}\n{"title": "t"}\n', 2, "no 'abstract'", id="jsonl-no-abstract"),
-        pytest.param("s.jsonl", b'{"abstract": "a b"}\n["x"]\n', 2, "JSON object", id="jsonl-not-object"),
-        pytest.param("w.jsonl", b'{"abstract": "a b", "title": {"x": 1}}\n', 1, "'title'", id="jsonl-bad-field"),
         pytest.param("m.json", b'[\n  {"abstract": "a b"},\n  {"abstract": "c d",,}\n]', 3, "malformed JSON", id="malformed-json"),
-        pytest.param("n.json", b'[\n  {"abstract": "a b"},\n  {"abstract": ""}\n]', 3, "no 'abstract'", id="json-empty-abstract"),
         pytest.param("o.json", b'{"abstract": "a b"}', 1, "array", id="json-not-array"),
         pytest.param("e.json", b"[]", 1, "empty", id="json-empty-array"),
-        pytest.param("n.csv", b"abstract,title\na b,t\n,u\n", 3, "no 'abstract'", id="csv-empty-abstract"),
-        pytest.param("h.csv", b"title,url\nt,u\n", 1, "'abstract' column", id="csv-no-column"),
-        pytest.param("x.csv", b"abstract\n\"a b\",extra\n", 2, "fields", id="csv-extra-field"),
+        pytest.param("h.csv", b"name,url\nt,u\n", 1, "columns found: 'name', 'url'", id="csv-no-column"),
         pytest.param("e.csv", b"abstract\n", 1, "empty", id="csv-header-only"),
+        pytest.param("w.jsonl", b'{"abstract": "a b", "title": {"x": 1}}\n', 1, "'title'", id="only-record-bad"),
     ],
 )  # fmt: skip
-def test_bad_input_names_file_and_line(
+def test_bad_file_names_file_and_line(
     tmp_path: Path, name: str, content: bytes, line: int, reason: str
 ) -> None:
     path = tmp_path / name
@@ -415,7 +424,34 @@ def test_bad_input_names_file_and_line(
     assert info.value.path == str(path)
     assert info.value.line == line
     assert reason in info.value.reason
-    assert str(info.value).startswith(f"{path}:{line}: ")
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "line", "reason"),
+    [
+        pytest.param("m.jsonl", b'{"abstract": "a b"}\n{"abstract": \n', 2, "malformed JSON", id="malformed-jsonl"),
+        pytest.param("n.jsonl", b'{"abstract": "a b"}\n{"authors": "t"}\n', 2, "no title and no abstract", id="jsonl-no-text"),
+        pytest.param("s.jsonl", b'{"abstract": "a b"}\n["x"]\n', 2, "JSON object", id="jsonl-not-object"),
+        pytest.param("w.jsonl", b'{"abstract": "a b"}\n{"abstract": "c", "title": {"x": 1}}\n', 2, "'title'", id="jsonl-bad-field"),
+        pytest.param("n.json", b'[\n  {"abstract": "a b"},\n  {"abstract": ""}\n]', 3, "no title and no abstract", id="json-empty-abstract"),
+        pytest.param("n.csv", b"abstract,title,url\na b,t,\n,,https://x.io\n", 3, "no title and no abstract", id="csv-no-text"),
+        pytest.param("x.csv", b"abstract\n\"a b\"\n\"c d\",extra\n", 3, "2 cells, the header has 1", id="csv-extra-field"),
+    ],
+)  # fmt: skip
+def test_bad_record_is_skipped_naming_file_line_and_reason(
+    tmp_path: Path, name: str, content: bytes, line: int, reason: str
+) -> None:
+    path = tmp_path / name
+    path.write_bytes(content)
+    report = load_corpus([path])
+    assert len(report.papers) == 1 and report.bad_records == 1
+    [skipped] = report.skipped
+    assert skipped.startswith(f"{path}:{line}: ") and reason in skipped
+    assert "1 skipped (1 bad records)" in report.summary()
+    with pytest.raises(StrictCorpusError) as info:
+        load_corpus([path], strict=True)
+    assert info.value.problems == (skipped,)
+    assert skipped in str(info.value)
 
 
 def test_missing_path_is_an_error(tmp_path: Path) -> None:
@@ -471,17 +507,18 @@ def test_real_corpus_braces_only_where_the_source_escaped_them(seed_report) -> N
 
 def test_real_corpus_titles_are_short_and_mostly_named(seed_report) -> None:
     titles = [p.title for p in seed_report.papers]
-    assert all(0 < len(t) <= 100 for t in titles)
+    assert all(0 < len(t) <= MAX_TITLE_CHARS == 90 for t in titles)
+    assert not any(t.endswith("…") for t in titles)
     named = [t for t in titles if re.match(r"^[^\s:]+(?: [^\s:]+){0,5}: ", t)]
     assert len(named) >= 30  # about 60% of the seed abstracts name their method
     assert "ArbNN: Arboreal Neural Networks" in titles
-    assert "R³-Bench: A benchmark of over 600 expert-annotated" in " ".join(titles)
+    assert "R³-Bench: Benchmark of over 600 expert-annotated instances" in titles
 
 
 def test_real_corpus_links(seed_report) -> None:
     links = {p.id: p.links for p in seed_report.papers if p.links}
     assert len(links) == 13
-    every = [url for urls in links.values() for url in urls]
+    every = [url for pairs in links.values() for _label, url in pairs]
     assert "https://github.com/tmlr-group/COCA" in every
     assert "https://github.com/daiheng-zhang/STRIDE" in every
     assert "https://prithvitarale.github.io/biopm-site/" in every
@@ -506,6 +543,6 @@ def test_abstract_of_only_control_characters_is_an_error(
 ) -> None:
     path = tmp_path / name
     path.write_bytes(content)
-    with pytest.raises(CorpusError, match="no 'abstract'") as raised:
+    with pytest.raises(CorpusError, match="no title and no abstract") as raised:
         load_corpus([path])
     assert raised.value.path == str(path)

@@ -20,7 +20,7 @@ from testkit.fake_bot_api import DEFAULT_TOKEN, ApiCall, FakeBotApi, Updates, pa
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 PARAPHRASE = "neural network that compiles into a decision tree with if-else rules"
-PARAPHRASE_PAPER = "1"  # ArbNN in the seed corpus
+PARAPHRASE_PAPER = "3rmh7qdh"  # ArbNN in the seed corpus
 TOKEN_SECRET = DEFAULT_TOKEN.split(":", 1)[1]
 START_TIMEOUT = 60.0  # generous: a cold interpreter on a slow CI machine
 

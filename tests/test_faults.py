@@ -84,7 +84,7 @@ async def test_send_message_429_twice_then_the_answer_arrives_once(
     fake_api.fail_next("sendMessage", 2, code=429, retry_after=1)
     fake_api.push_update(updates.message(PARAPHRASE, chat_id=4001))
     [call] = await answered(fake_api, 4001)
-    assert "/paper_1" in call.params["text"]
+    assert "/paper_3rmh7qdh" in call.params["text"]
     await barrier(fake_api, updates, 4002)
     attempts = sent_to(fake_api, 4001, include_failed=True)
     assert [c.ok for c in attempts] == [False, False, True]
@@ -161,7 +161,7 @@ async def test_update_ptb_cannot_use_is_skipped_and_polling_goes_on(
     )  # the offset moved past it: PTB is not stuck re-reading it
     fake_api.push_update(updates.message(PARAPHRASE, chat_id=4301))
     [call] = await answered(fake_api, 4301)
-    assert "/paper_1" in call.params["text"]
+    assert "/paper_3rmh7qdh" in call.params["text"]
     assert [c.params["chat_id"] for c in fake_api.calls_of("sendMessage")] == [4301]
 
 
@@ -279,7 +279,7 @@ def test_sigterm_while_answering_finishes_the_answer_then_exits_zero(tmp_path: P
             if process.poll() is None:
                 process.kill()
     [call] = [c for c in api.calls_of("sendMessage") if c.params["chat_id"] == 4501]
-    assert "/paper_1" in call.params["text"]
+    assert "/paper_3rmh7qdh" in call.params["text"]
     text = log.read_text()
     assert "Calling Bot API endpoint" in text  # DEBUG really on
     assert DEFAULT_TOKEN.split(":", 1)[1] not in text

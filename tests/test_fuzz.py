@@ -172,9 +172,15 @@ PAPERS = st.builds(
     id=st.one_of(st.from_regex(r"[A-Za-z0-9_.:-]{1,80}", fullmatch=True), TEXT.filter(str.strip)),
     title=TEXT,
     abstract=LONG_TEXT.filter(str.strip),
-    links=st.lists(URL_TEXT, max_size=3).map(tuple),
-    authors=TEXT,
-    url=URL_TEXT,
+    links=st.lists(
+        st.tuples(st.sampled_from(["Page", "PDF", "Code", "arXiv"]), URL_TEXT), max_size=3
+    ).map(tuple),
+    authors=st.lists(TEXT, max_size=5).map(tuple),
+    keywords=st.lists(TEXT, max_size=3).map(tuple),
+    venue=TEXT,
+    track=TEXT,
+    status=TEXT,
+    year=st.one_of(st.none(), st.integers(1900, 2100)),
 )
 
 
@@ -182,6 +188,7 @@ PAPERS = st.builds(
 @given(PAPERS)
 def test_any_paper_renders_as_telegram_html(paper: Paper) -> None:
     assert_telegram_accepts(render.to_html(render.paper_doc(paper)))
+    assert_telegram_accepts(render.to_html(render.author_doc(paper.title, [paper])))
     article = render.inline_article(paper)
     assert parse_html(article.message_html) and article.title.strip()
     assert 1 <= len(article.id.encode("utf-8")) <= render.MAX_INLINE_RESULT_ID_BYTES
@@ -225,7 +232,7 @@ def test_loader_turns_lone_surrogates_from_json_escapes_into_replacement_chars(
     assert (paper.abstract, paper.title, paper.authors) == (
         "A model \ufffd for graphs.",
         "T\ufffd",
-        "\ufffd",
+        ("\ufffd",),
     )
 
 
@@ -241,7 +248,12 @@ def test_loader_turns_control_characters_into_spaces_in_every_field(tmp_path: Pa
     path.write_text(json.dumps(record) + "\n", encoding="utf-8")
     (paper,) = load_corpus([path]).papers
     assert paper.abstract == "Graph networks [1m for graphs."
-    assert (paper.title, paper.authors, paper.url, paper.id) == ("Title", "A B", "HTTP://0", "x1")
+    assert (paper.title, paper.authors, paper.links, paper.id) == (
+        "Title",
+        ("A B",),
+        (("Page", "HTTP://0"),),
+        "x1",
+    )
 
 
 def test_notice_with_a_lone_surrogate_renders_as_telegram_html() -> None:
@@ -278,13 +290,13 @@ def test_a_paper_with_a_lone_surrogate_in_its_id_gets_hashed_callback_data() -> 
     ],
 )
 def test_a_url_telegram_would_refuse_is_shown_as_text_not_linked(url: str) -> None:
-    paper = Paper(id="0", title="T", abstract="A paper.", url=url)
+    paper = Paper(id="0", title="T", abstract="A paper.", links=(("Page", url),))
     messages = render.to_html(render.paper_doc(paper))
     assert_telegram_accepts(messages)
     assert "<a " not in "".join(m.text for m in messages)
 
 
 def test_a_clean_url_with_an_upper_case_scheme_is_linked() -> None:
-    paper = Paper(id="0", title="T", abstract="A paper.", url="HTTP://0")
+    paper = Paper(id="0", title="T", abstract="A paper.", links=(("Page", "HTTP://0"),))
     (message,) = render.to_html(render.paper_doc(paper))
     assert '<a href="HTTP://0">' in message.text

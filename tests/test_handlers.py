@@ -16,7 +16,7 @@ from bot.search import Index
 from testkit.fake_bot_api import ApiCall, FakeBotApi, Updates, parse_html
 
 PARAPHRASE = "neural network that compiles into a decision tree with if-else rules"
-PARAPHRASE_PAPER = "1"  # ArbNN: Arboreal Neural Networks, in the seed corpus
+PARAPHRASE_PAPER = "3rmh7qdh"  # ArbNN: Arboreal Neural Networks, in the seed corpus
 GROUP = -100200300
 
 
@@ -87,12 +87,12 @@ async def test_search_command_and_usage(app, fake_api, updates) -> None:
 async def test_paper_commands_show_the_full_abstract(app, fake_api, updates, index) -> None:
     paper = index.get(PARAPHRASE_PAPER)
     async with app:
-        await feed(app, updates.message("/paper_1"), updates.message("/paper 1"))
+        await feed(app, updates.message("/paper_3rmh7qdh"), updates.message("/paper 3rmh7qdh"))
     for text in texts(fake_api):
         assert parse_html(text).startswith(paper.title)
         assert paper.abstract[-40:] in parse_html(text)
     assert last_sent(fake_api).params["reply_markup"]["inline_keyboard"] == [
-        [{"text": "Similar papers", "callback_data": "s:1"}]
+        [{"text": "Similar papers", "callback_data": f"s:{PARAPHRASE_PAPER}"}]
     ]
 
 
@@ -106,13 +106,13 @@ async def test_similar_random_and_stats(app, fake_api, updates, index) -> None:
     async with app:
         await feed(
             app,
-            updates.message("/similar 1"),
+            updates.message(f"/similar {PARAPHRASE_PAPER}"),
             updates.message("/random"),
             updates.message("/stats"),
         )
     similar, random_card, stats = texts(fake_api)
     assert similar.startswith("Papers similar to <b>ArbNN")
-    assert "/paper_1\n" not in similar  # a paper is not similar to itself
+    assert "/paper_3rmh7qdh\n" not in similar  # a paper is not similar to itself
     assert any(parse_html(random_card).startswith(p.title) for p in index.papers)
     assert f"Papers: <b>{len(index)}</b>" in stats
 
@@ -165,7 +165,7 @@ async def test_group_chatter_and_other_bots_commands_are_ignored(app, fake_api, 
             app,
             updates.message("anyone read the diffusion papers?", chat_id=GROUP, chat_type="group"),
             updates.message("/search@other_bot diffusion", chat_id=GROUP, chat_type="supergroup"),
-            updates.message("/paper_1@other_bot", chat_id=GROUP, chat_type="supergroup"),
+            updates.message("/paper_3rmh7qdh@other_bot", chat_id=GROUP, chat_type="supergroup"),
             updates.message("/frobnicate", chat_id=GROUP, chat_type="group"),
             updates.message("@someone_else diffusion", chat_id=GROUP, chat_type="group"),
         )
@@ -257,7 +257,7 @@ async def test_open_and_similar_buttons_send_new_messages(app, fake_api, updates
         card = fake_api.message_json(card["chat"]["id"], card["message_id"])
         await feed(app, updates.callback(button_data(card, "Similar"), message=card))
     _, card_call, similar_call = fake_api.calls_of("sendMessage")
-    assert parse_html(card_call.params["text"]).startswith(index.get("1").title)
+    assert parse_html(card_call.params["text"]).startswith(index.get(PARAPHRASE_PAPER).title)
     assert similar_call.params["text"].startswith("Papers similar to")
 
 
@@ -313,7 +313,7 @@ async def test_inline_query_returns_articles(app, fake_api, updates) -> None:
     assert first["title"].startswith("ArbNN")
     assert first["description"]
     content = first["input_message_content"]
-    assert content["parse_mode"] == "HTML" and "/paper_1" in content["message_text"]
+    assert content["parse_mode"] == "HTML" and "/paper_3rmh7qdh" in content["message_text"]
     assert int(call.params["cache_time"]) > 0
 
 
@@ -324,7 +324,8 @@ async def test_inline_answers_are_in_the_users_language(app, fake_api, updates) 
     found, none = fake_api.calls_of("answerInlineQuery")
     assert found.params["is_personal"] in (True, "true")  # not shared across languages
     assert (
-        "編號 1 · /paper_1" in found.params["results"][0]["input_message_content"]["message_text"]
+        f"編號 {PARAPHRASE_PAPER} · /paper_{PARAPHRASE_PAPER}"
+        in found.params["results"][0]["input_message_content"]["message_text"]
     )
     assert none.params["button"]["text"] == "沒有符合的論文——怎麼提問"
 
@@ -399,3 +400,61 @@ async def test_channel_posts_are_ignored(app, fake_api, updates) -> None:
     async with app:
         await feed(app, {"channel_post": post["message"]})
     assert fake_api.calls_of("sendMessage") == []
+
+
+# ------------------------------------------------------------------ real paper lists (issue 9)
+
+
+@pytest.fixture
+def lists_app(fake_api: FakeBotApi):
+    """The bot serving every tests/data shape (authors, venues, links), 4 records skipped."""
+    from pathlib import Path
+
+    from bot.config import Settings
+    from bot.corpus import load_corpus
+    from bot.tg.app import build_application
+
+    report = load_corpus([Path(__file__).parent / "data"])
+    settings = Settings(token=fake_api.token, api_base_url=fake_api.base_url)
+    return build_application(settings, Index.build(report.papers), skipped=len(report.skipped))
+
+
+async def test_author_command_lists_a_persons_papers(lists_app, fake_api, updates) -> None:
+    async with lists_app:
+        await feed(lists_app, updates.message("/author J. Müller"), updates.message("/author"))
+    answer, usage = [c.params for c in fake_api.calls_of("sendMessage")]
+    text = parse_html(answer["text"])
+    assert text.startswith("3 papers by J. Müller")
+    assert "Sharp Rates for Private Stochastic Convex Optimization with Heavy Tails" in text
+    assert "Jonas Müller, Ana Lucía Ortega" in text
+    assert text.count(" · /paper_") == 3  # one way to open each, as in answers (no open buttons)
+    assert "/author <name>" in parse_html(usage["text"])
+
+
+async def test_a_question_that_is_just_a_name_finds_their_papers(
+    lists_app, fake_api, updates
+) -> None:
+    async with lists_app:
+        await feed(lists_app, updates.message("Kwame Mensah"))
+    text = parse_html(last_sent(fake_api).params["text"])
+    assert text.startswith("1 paper by Kwame Mensah")
+    assert "Diffusion Policies with Test-Time Constraint Guidance" in text
+
+
+async def test_paper_card_shows_all_authors_venue_and_clickable_links(
+    lists_app, fake_api, updates
+) -> None:
+    async with lists_app:
+        await feed(lists_app, updates.message("/paper aB3dE-fGh1"))  # the id as OpenReview has it
+    html = last_sent(fake_api).params["text"]
+    text = parse_html(html)
+    assert "Laura Fernández, Kwame Mensah, Yi-Ting Lin" in text
+    assert "ICML 2025 poster" in text
+    assert '<a href="https://openreview.net/forum?id=aB3dE-fGh1">' in html
+    assert "Code: " in text and '<a href="https://github.com/lfernandez/' in html
+
+
+async def test_stats_counts_the_skipped_records(lists_app, fake_api, updates) -> None:
+    async with lists_app:
+        await feed(lists_app, updates.message("/stats"))
+    assert "records skipped" in parse_html(last_sent(fake_api).params["text"])

@@ -42,6 +42,7 @@ KEYS_MD = Path(bot.i18n.__file__).with_name("KEYS.md")
 SAME_IN_EVERY_LANGUAGE = frozenset(
     {
         "button.export_bibtex",
+        "link.pdf",
         "button.export_csv",
         "button.export_markdown",
         "help.command_line",

@@ -318,6 +318,10 @@ def test_every_paper_field_survives_the_cache(tmp_path: Path, cache_dir: Path) -
             "abstract": f"Abstract {n} about quokkas, see https://example.org/{n}.",
             "authors": ["A. Author", f"B. Writer{n}"],
             "url": f"https://example.com/{n}",
+            "keywords": "quokkas; marsupials",
+            "venue": "ICML 2026 poster",
+            "track": "main",
+            "status": "Poster",
         }
         for n in range(6)
     ]
@@ -327,5 +331,8 @@ def test_every_paper_field_survives_the_cache(tmp_path: Path, cache_dir: Path) -
     report, _ = load_corpus_and_index([corpus], cache_dir, min_papers=0)
     cached, _ = load_corpus_and_index([corpus], cache_dir, min_papers=0)
     assert cached == report
-    assert cached.papers[0].authors == "A. Author, B. Writer0"
-    assert cached.papers[-1].links == () and cached.papers[0].links
+    assert cached.papers[0].authors == ("A. Author", "B. Writer0")
+    assert cached.papers[0].keywords == ("quokkas", "marsupials")
+    assert cached.papers[0].year == 2026 and cached.papers[-1].year is None
+    assert cached.papers[0].links[0] == ("Page", "https://example.com/0")
+    assert cached.papers[-1].links == () and cached.papers[-1].authors == ()

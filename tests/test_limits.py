@@ -100,7 +100,7 @@ async def test_commands_that_do_not_search_are_not_limited(fake_api, index) -> N
         await feed(
             app, updates.message("diffusion", chat_id=13), updates.message("/help", chat_id=13)
         )
-        await feed(app, updates.message("/paper 1", chat_id=13))
+        await feed(app, updates.message("/paper 3rmh7qdh", chat_id=13))
     assert limits.SLOW_DOWN not in [c.params["text"] for c in fake_api.calls_of("sendMessage")]
 
 

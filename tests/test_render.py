@@ -74,7 +74,7 @@ def test_limits_equal_telegram_constants() -> None:
 
 
 def test_result_shows_bold_title_highlight_and_tappable_id() -> None:
-    paper = make_paper(links=("https://github.com/org/sparse",))
+    paper = make_paper(links=(("Code", "https://github.com/org/sparse"),))
     [message] = render.to_html(render.results_doc(make_result([make_hit(paper)]), per_page=5))
     assert "1. <b>Sparse attention for long documents</b> · /paper_12\n" in message.text
     assert "We study <b>sparse</b> attention." in message.text
@@ -109,7 +109,9 @@ def test_adjacent_marks_become_one_highlight() -> None:
     ],
 )
 def test_corpus_and_user_text_are_escaped(hostile: str) -> None:
-    paper = make_paper(title=hostile, abstract=hostile, authors=hostile, links=(hostile,))
+    paper = make_paper(
+        title=hostile, abstract=hostile, authors=(hostile,), links=(("Page", hostile),)
+    )
     hit = make_hit(paper, hostile, ((0, 3),))
     docs = [
         render.results_doc(make_result([hit], query=hostile), per_page=5),
@@ -248,7 +250,8 @@ def test_commands_fit_bot_command_limits() -> None:
 
 def test_paper_card_has_links_id_and_similar_button() -> None:
     paper = make_paper(
-        links=("https://github.com/org/x", "ftp://weird place"), authors="A. Lovelace"
+        links=(("Code", "https://github.com/org/x"), ("Page", "ftp://weird place")),
+        authors=("A. Lovelace",),
     )
     [card] = render.to_html(render.paper_doc(paper))
     assert_telegram_accepts(card)

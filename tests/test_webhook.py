@@ -136,7 +136,7 @@ def test_webhook_is_registered_with_secret_and_handled_update_types(
 def test_update_with_the_secret_is_answered(webhook_bot: WebhookBot) -> None:
     call = webhook_bot.ask(PARAPHRASE, chat_id=3001)
     assert call.ok
-    assert "/paper_1" in call.params["text"].split("\n\n")[1]
+    assert "/paper_3rmh7qdh" in call.params["text"].split("\n\n")[1]
 
 
 @pytest.mark.parametrize(

@@ -1,4 +1,4 @@
-"""Read corpus files (seed text, JSON Lines, JSON array, CSV) into clean `Paper` records.
+"""Read corpus files (seed text, JSON Lines, JSON array, CSV, BibTeX) into clean `Paper` records.
 
 Formats, chosen by extension (`readers.READERS`):
 
@@ -6,12 +6,17 @@ Formats, chosen by extension (`readers.READERS`):
   or more blank lines (a hard-wrapped abstract is joined into one paragraph);
 - `.jsonl`: one JSON object per line;
 - `.json`: one JSON array of objects;
-- `.csv`: a header row, then one record per row.
+- `.csv`: a header row (`,` `;` or tab), then one record per row;
+- `.bib`: BibTeX entries.
 
-Records carry `abstract` (required) and optional `title`, `authors`, `url`, `id`.
+A record needs a title or an abstract; `records.normalise_record` reads its other fields
+(authors, keywords, venue, links, id…) under their common names. A bad record is skipped and
+reported (`LoadReport.skipped`), or refused with `strict`.
 A directory stands for the supported files directly in it, sorted by name.
 """
 
+from bot.corpus.authors import AuthorIndex, author_matches, compact_authors
+from bot.corpus.ids import PaperIds
 from bot.corpus.loader import load_corpus
 from bot.corpus.markup import clean_abstract, clean_title
 from bot.corpus.model import (
@@ -23,6 +28,7 @@ from bot.corpus.model import (
     CorpusError,
     LoadReport,
     Paper,
+    StrictCorpusError,
     is_tappable_id,
     paper_id_from_command,
     parse_paper_command,
@@ -40,11 +46,16 @@ __all__ = [
     "PAPER_COMMAND",
     "PAPER_COMMAND_PATTERN",
     "READERS",
+    "AuthorIndex",
     "CorpusError",
     "LoadReport",
     "Paper",
+    "PaperIds",
+    "StrictCorpusError",
+    "author_matches",
     "clean_abstract",
     "clean_title",
+    "compact_authors",
     "derive_title",
     "is_tappable_id",
     "load_corpus",

@@ -8,52 +8,18 @@ from collections.abc import Iterable
 from dataclasses import replace
 from pathlib import Path
 
-from bot.corpus.markup import clean_abstract, clean_title
+from bot.corpus.ids import assign_ids
 from bot.corpus.model import CorpusError, LoadReport, Paper
 from bot.corpus.readers import EXTENSIONS, READERS, Record, decode, reader_for
+from bot.corpus.records import normalise_record
 from bot.corpus.titles import derive_title
-from bot.textutil import sendable
 
 __all__ = ["load_corpus"]
 
 
-def _field(path: Path, line: int, record: Record, name: str) -> str:
-    """A record's optional text field as one clean line ("" when absent)."""
-    value = record.get(name)
-    if value is None:
-        return ""
-    if isinstance(value, list) and name == "authors":
-        names = (" ".join(sendable(str(item), controls="space").split()) for item in value)
-        return ", ".join(name for name in names if name)
-    if isinstance(value, bool) or not isinstance(value, str | int | float):
-        raise CorpusError(path, line, f"field {name!r} must be text, got {type(value).__name__}")
-    text = str(value)
-    if text.isprintable():  # no controls, no lone surrogates: the common case
-        return text.strip()
-    return " ".join(sendable(text, controls="space").split())  # one line, like the abstract
-
-
-def _paper(path: Path, line: int, record: Record) -> tuple[str | None, Paper]:
-    """The record's own id (if any) and its paper, still without a number id or derived title."""
-    raw_abstract = record.get("abstract")
-    if not isinstance(raw_abstract, str) or not raw_abstract.strip():
-        raise CorpusError(path, line, "record has no 'abstract'")
-    abstract, links = clean_abstract(raw_abstract)
-    if not abstract:  # only control characters or markup: nothing to show or search
-        raise CorpusError(path, line, "record has no 'abstract'")
-    url = _field(path, line, record, "url")
-    source_id = _field(path, line, record, "id") or None
-    paper = Paper(
-        id=source_id or "",
-        title=clean_title(_field(path, line, record, "title")),
-        abstract=abstract,
-        links=links if not url or url in links else (url, *links),
-        source=str(path),
-        line=line,
-        authors=_field(path, line, record, "authors"),
-        url=url,
-    )
-    return source_id, paper
+def _normalised(record: Record | str) -> Paper | str:
+    """A reader's record as a paper (no id yet), or the reason it is skipped."""
+    return record if isinstance(record, str) else normalise_record(record)
 
 
 def _files(paths: Iterable[str | Path], skipped: list[str]) -> list[Path]:
@@ -84,64 +50,63 @@ def _files(paths: Iterable[str | Path], skipped: list[str]) -> list[Path]:
     return list(unique.values())
 
 
-def _dedupe_key(abstract: str) -> bytes:
-    if not abstract.isascii():
-        abstract = unicodedata.normalize("NFKC", abstract)
-    folded = " ".join(abstract.casefold().split())
+def _dedupe_key(paper: Paper) -> bytes:
+    """Papers with the same text (the abstract, else the title) are one paper."""
+    text = paper.abstract or paper.title
+    if not text.isascii():
+        text = unicodedata.normalize("NFKC", text)
+    folded = " ".join(text.casefold().split())
     return hashlib.blake2b(folded.encode(), digest_size=16).digest()
 
 
-def load_corpus(paths: Iterable[str | Path]) -> LoadReport:
-    """Read every supported file under `paths` (files or directories) into papers."""
+def load_corpus(paths: Iterable[str | Path], *, strict: bool = False) -> LoadReport:
+    """Read every supported file under `paths` (files or directories) into papers.
+
+    A record that cannot become a paper is skipped with a warning naming file, line and
+    reason; with `strict`, any such record fails the load (`StrictCorpusError` lists them all).
+    """
     skipped: list[str] = []
+    bad: list[str] = []
     files = _files(paths, skipped)
     if not files:
         raise CorpusError(", ".join(str(p) for p in paths) or ".", None, "no corpus files found")
-    pending: list[tuple[str | None, Paper]] = []
-    seen_abstracts: dict[bytes, Paper] = {}
-    source_ids: dict[str, Paper] = {}
+    pending: list[Paper] = []
+    seen: dict[bytes, Paper] = {}
+    first_bad: tuple[Path, int, str] | None = None
     for path in files:
         reader = READERS[path.suffix.lower()]  # _files keeps only files with a reader
         for line, record in reader(path, decode(path)):
-            source_id, paper = _paper(path, line, record)
-            key = _dedupe_key(paper.abstract)
-            first = seen_abstracts.get(key)
-            if first is not None:
-                skipped.append(
-                    f"{path}:{line}: duplicate abstract of {first.source}:{first.line}, skipped"
-                )
+            paper = _normalised(record)
+            if isinstance(paper, str):
+                first_bad = first_bad or (path, line, paper)
+                bad.append(f"{path}:{line}: {paper}")
                 continue
-            if source_id is not None:
-                other = source_ids.get(source_id)
-                if other is not None:
-                    raise CorpusError(
-                        path,
-                        line,
-                        f"duplicate id {source_id!r} (first at {other.source}:{other.line})",
-                    )
-                source_ids[source_id] = paper
-            seen_abstracts[key] = paper
-            pending.append((source_id, paper))
-    return LoadReport(
-        papers=_finished(pending, source_ids),
+            paper = replace(paper, source=str(path), line=line)
+            key = _dedupe_key(paper)
+            first = seen.get(key)
+            if first is not None:
+                skipped.append(f"{path}:{line}: duplicate of {first.source}:{first.line}, skipped")
+                continue
+            seen[key] = paper
+            pending.append(paper)
+    report = LoadReport(
+        papers=_finished(pending),
         sources=tuple(str(p) for p in files),
-        skipped=tuple(skipped),
+        skipped=(*bad, *skipped),
+        bad_records=len(bad),
     )
+    if strict:
+        report.check_strict()
+    if not pending and first_bad is not None:  # nothing usable: the first bad record is the error
+        path, line, reason = first_bad
+        raise CorpusError(path, line, f"{reason} (no usable record left)")
+    return report
 
 
-def _finished(
-    pending: list[tuple[str | None, Paper]], source_ids: dict[str, Paper]
-) -> tuple[Paper, ...]:
-    """Papers with ids (numbers skip the sources' own ids) and titles (derived if missing)."""
-    papers: list[Paper] = []
-    number = 0
-    for source_id, paper in pending:
-        if source_id is None:
-            number += 1
-            while str(number) in source_ids:
-                number += 1
-            paper = replace(paper, id=str(number))
-        if not paper.title:
-            paper = replace(paper, title=derive_title(paper.abstract))
-        papers.append(paper)
-    return tuple(papers)
+def _finished(pending: list[Paper]) -> tuple[Paper, ...]:
+    """Papers with stable ids (source id, else content) and titles (derived if missing)."""
+    ids = assign_ids((p.source_id or None, p.title, p.abstract) for p in pending)
+    return tuple(
+        replace(paper, id=paper_id, title=paper.title or derive_title(paper.abstract))
+        for paper, paper_id in zip(pending, ids, strict=True)
+    )

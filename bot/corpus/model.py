@@ -14,6 +14,7 @@ __all__ = [
     "CorpusError",
     "LoadReport",
     "Paper",
+    "StrictCorpusError",
     "is_tappable_id",
     "paper_id_from_command",
     "parse_paper_id",
@@ -31,24 +32,44 @@ class CorpusError(Exception):
         super().__init__(f"{where}: {reason}")
 
 
+class StrictCorpusError(CorpusError):
+    """Strict loading refused bad records; `problems` lists every one as `file:line: reason`."""
+
+    def __init__(self, problems: tuple[str, ...]) -> None:
+        self.problems = problems
+        shown = "\n".join(problems)
+        super().__init__(
+            problems[0].split(":", 1)[0] if problems else "corpus",
+            None,
+            f"{len(problems)} bad records (strict):\n{shown}",
+        )
+
+
 @dataclass(frozen=True, slots=True)
 class Paper:
     """One paper: clean text plus where it came from."""
 
     id: str
-    """Stable id: the source's own, else a short number (see README)."""
+    """Stable, tappable id: the source's own in command form, else a content hash (README)."""
     title: str
     """The source's title, else a headline derived from the abstract."""
     abstract: str
-    """Clean readable text: no LaTeX/Markdown markup."""
-    links: tuple[str, ...] = ()
-    """Code and project URLs found in the abstract (and the source's `url`)."""
+    """Clean readable text: no LaTeX/Markdown markup ("" for a title-only paper)."""
+    links: tuple[tuple[str, str], ...] = ()
+    """(label, http(s) URL): Page, PDF, Code, arXiv, DOI, then URLs found in the abstract."""
     source: str = ""
     """File the paper was read from."""
     line: int = 0
     """1-based line in `source` where the record starts."""
-    authors: str = ""
-    url: str = ""
+    authors: tuple[str, ...] = ()
+    """Author names in the source's order."""
+    keywords: tuple[str, ...] = ()
+    venue: str = ""
+    track: str = ""
+    status: str = ""
+    year: int | None = None
+    source_id: str = ""
+    """The source's own id as written (`2402.05678`), "" when it has none."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,14 +79,27 @@ class LoadReport:
     papers: tuple[Paper, ...]
     sources: tuple[str, ...]
     skipped: tuple[str, ...] = field(default=())
-    """One human-readable line per skipped record, naming file and line."""
+    """One human-readable line per skipped record or entry, naming file and line."""
+    bad_records: int = 0
+    """The first `bad_records` lines of `skipped` are records that could not become a paper."""
+
+    @property
+    def bad_lines(self) -> tuple[str, ...]:
+        """`file:line: reason` for each bad record (what strict loading refuses)."""
+        return self.skipped[: self.bad_records]
+
+    def check_strict(self) -> None:
+        """Raise `StrictCorpusError` listing every bad record, if there is any."""
+        if self.bad_records:
+            raise StrictCorpusError(self.bad_lines)
 
     def summary(self) -> str:
         """One line: how many papers from how many files, and how many skipped."""
         files = "file" if len(self.sources) == 1 else "files"
+        bad = f" ({self.bad_records} bad records)" if self.bad_records else ""
         return (
             f"{len(self.papers)} papers from {len(self.sources)} {files}; "
-            f"{len(self.skipped)} skipped"
+            f"{len(self.skipped)} skipped{bad}"
         )
 
 

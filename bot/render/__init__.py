@@ -56,6 +56,7 @@ from bot.render.views import (
     SOMETHING_WENT_WRONG,
     KeyboardError,
     QuestionKind,
+    author_doc,
     classify_question,
     code_link,
     help_doc,
@@ -63,6 +64,7 @@ from bot.render.views import (
     inline_article,
     lang_changed_doc,
     lang_doc,
+    link_label,
     not_found_doc,
     paper_doc,
     results_doc,
@@ -73,6 +75,7 @@ from bot.render.views import (
     translated,
     unknown_command_doc,
     usage_doc,
+    venue_line,
 )
 
 __all__ = [
@@ -117,6 +120,7 @@ __all__ = [
     "Span",
     "Style",
     "TurnPage",
+    "author_doc",
     "block_html",
     "classify_question",
     "clean",
@@ -130,6 +134,7 @@ __all__ = [
     "lang_changed_doc",
     "lang_doc",
     "language_data",
+    "link_label",
     "marked_snippet",
     "merge_marks",
     "not_found_doc",
@@ -156,4 +161,5 @@ __all__ = [
     "unknown_command_doc",
     "usage_doc",
     "utf8_len",
+    "venue_line",
 ]

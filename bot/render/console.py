@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from bot.corpus import Paper, compact_authors
 from bot.i18n import Translator
 from bot.render.doc import Block, Doc, Span
 from bot.render.html import SEPARATOR
@@ -49,6 +51,20 @@ def marked_snippet(hit: Hit, marks: tuple[str, str]) -> str:
     return to_console(Doc((snippet_block(hit),)), marks=marks)
 
 
+def author_text(name: str, papers: Sequence[Paper], *, t: Translator = EN) -> str:
+    """`python -m bot search --author NAME` for a person: each paper's title, id, authors, links."""
+    if not papers:
+        return to_console(Doc((translated(t, "author.none", name=name),))) + "\n"
+    blocks: list[Block] = [translated(t, "author.header", len(papers), name=name)]
+    for rank, paper in enumerate(papers, start=1):
+        spans = [Span(f"{rank}. {paper.title}\n   id {paper.id}")]
+        if paper.authors:
+            spans.append(Span(f" · {compact_authors(paper.authors)}"))
+        spans += [Span(f"\n   {url}") for _label, url in paper.links]
+        blocks.append(tuple(spans))
+    return to_console(Doc(tuple(blocks))) + "\n"
+
+
 def results_text(result: SearchResult, marks: tuple[str, str], *, t: Translator = EN) -> str:
     """`python -m bot search` results for a person: title, id, score, marked snippet, links."""
     header: Block = translated(t, "cli.query", query=result.query)
@@ -62,9 +78,11 @@ def results_text(result: SearchResult, marks: tuple[str, str], *, t: Translator 
         spans = [
             Span(f"{rank}. {paper.title}\n"),
             *translated(t, "cli.hit_line", id=paper.id, score=hit.score),
-            Span("\n   "),
-            *snippet_block(hit),
         ]
-        spans += [Span(f"\n   {link}") for link in paper.links]
+        if paper.authors:
+            spans.append(Span(f" · {compact_authors(paper.authors)}"))
+        if hit.snippet.text.strip():  # a title-only paper has no snippet
+            spans += [Span("\n   "), *snippet_block(hit)]
+        spans += [Span(f"\n   {url}") for _label, url in paper.links]
         blocks.append(tuple(spans))
     return to_console(Doc(tuple(blocks)), marks=marks) + "\n"

@@ -6,6 +6,7 @@ only paper refs, page offsets and topic hashes; the user is whoever taps them.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from bot.corpus import Paper
@@ -206,10 +207,20 @@ def alert_doc(matches: Sequence[tuple[str, Sequence[Paper]]], *, t: Translator =
     return Doc(tuple(blocks))
 
 
-def snapshot(paper: Paper, *, venue: str = "ICML 2026", year: int | None = 2026) -> SavedPaper:
-    """What the store keeps of a paper, so exports outlive corpus changes."""
-    authors = tuple(
-        name.strip() for name in paper.authors.replace(" and ", ",").split(",") if name.strip()
+def snapshot(paper: Paper, *, venue: str = "ICML 2026", year: int = 2026) -> SavedPaper:
+    """What the store keeps of a paper, so exports outlive corpus changes.
+
+    `venue` and `year` stand in when the corpus does not say (the seed corpus is ICML 2026).
+    """
+    links = dict(reversed(paper.links))  # label -> the first URL with that label
+    url = links.get("Page") or links.get("PDF") or (paper.links[0][1] if paper.links else "")
+    doi = re.sub(r"^https?://(dx\.)?doi\.org/", "", links.get("DOI", ""))
+    return SavedPaper(
+        paper.id,
+        clean(paper.title),
+        paper.authors,
+        paper.year or year,
+        paper.venue or venue,
+        url,
+        doi,
     )
-    url = paper.url or next(iter(paper.links), "")
-    return SavedPaper(paper.id, clean(paper.title), authors, year, venue, url)

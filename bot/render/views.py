@@ -16,7 +16,7 @@ from typing import Literal
 from urllib.parse import urlsplit
 
 from bot.commands import COMMANDS, CONSOLE_COMMANDS, Command, command
-from bot.corpus import Paper
+from bot.corpus import Paper, compact_authors
 from bot.i18n import LANGUAGES, Translator, translator
 from bot.render import limits
 from bot.render.callbacks import (
@@ -65,12 +65,30 @@ _SPACE = re.compile(r"\s+")
 
 
 def code_link(paper: Paper) -> str | None:
-    """The paper's first link on a code host, if any."""
-    for link in (*paper.links, paper.url):
+    """The paper's first link on a code host (or labelled Code), if any."""
+    for label, link in paper.links:
         host = (urlsplit(link).hostname or "").lower() if is_web_url(link) else ""
-        if any(host == h or host.endswith("." + h) for h in _CODE_HOSTS):
+        if label == "Code" or any(host == h or host.endswith("." + h) for h in _CODE_HOSTS):
             return link
     return None
+
+
+_LINK_LABELS = {"Page": "link.page", "PDF": "link.pdf", "Code": "link.code"}
+"""Link labels that read differently per language (arXiv and DOI are names)."""
+
+
+def link_label(label: str, *, t: Translator = EN) -> str:
+    """A link's label (Page, PDF, Code, arXiv, DOI) in the reader's language."""
+    key = _LINK_LABELS.get(label)
+    return t.gettext(key) if key else label
+
+
+def venue_line(paper: Paper) -> str:
+    """Venue, track, status and year in one line ("ICML 2025 poster · 2025"), "" if none."""
+    parts = [paper.venue, paper.track, paper.status]
+    if paper.year and str(paper.year) not in paper.venue:
+        parts.append(str(paper.year))
+    return " · ".join(clean(part) for part in parts if part and clean(part))
 
 
 def _link_span(url: str) -> Span:
@@ -139,12 +157,18 @@ def _result_block(number: int, hit: Hit, t: Translator) -> Block:
             command=paper_command(paper.id),
         )
     )
+    authors = clip_words(clean(compact_authors(paper.authors)), limits.AUTHORS_CHARS)
+    if authors:
+        spans += [Span("\n"), Span(authors, "i")]
     snippet = _snippet_spans(hit)
     if snippet:
         spans += [Span("\n"), *snippet]
     link = code_link(paper)
     if link:
         spans += [Span("\n"), *translated(t, "results.code", link=_link_span(link))]
+    elif paper.links:  # no code: the paper's own page (PDF, arXiv…) is the next best thing
+        label, url = paper.links[0]
+        spans += [Span(f"\n{link_label(label, t=t)}: "), _link_span(url)]
     return tuple(spans)
 
 
@@ -233,22 +257,53 @@ def results_doc(
 
 
 def paper_doc(paper: Paper, *, t: Translator = EN) -> Doc:
-    """A paper card: title, authors, the full clean abstract, links; a Similar button."""
+    """A paper card: title, all authors, venue, the full clean abstract, links; Similar."""
     blocks: list[Block] = [(Span(_title(paper, t), "b"),)]
-    authors = clip_words(clean(paper.authors), 300)
+    authors = clip_words(clean(", ".join(paper.authors)), limits.ALL_AUTHORS_CHARS)
     if authors:
         blocks[0] += (Span("\n"), Span(authors, "i"))
+    venue = clip_words(venue_line(paper), limits.VENUE_CHARS)
+    if venue:
+        blocks[0] += (Span("\n"), Span(venue))
     abstract = clip_words(clean(paper.abstract), limits.ABSTRACT_CHARS)
     if abstract:
         blocks.append((Span(abstract),))
-    links = list(dict.fromkeys(link for link in (*paper.links, paper.url) if link))
+    links = list(dict.fromkeys((label, url) for label, url in paper.links if url))
     if links:
         spans: list[Span] = list(translated(t, "paper.links"))
-        for link in links[:10]:
-            spans += [Span("\n• "), _link_span(link)]
+        for label, url in links[:10]:
+            spans += [Span(f"\n• {link_label(label, t=t)}: "), _link_span(url)]
         blocks.append(tuple(spans))
     keyboard = _keyboard([((t.gettext("button.similar"), similar_data(paper.id)),)])
     return Doc(tuple(blocks), keyboard)
+
+
+def author_doc(name: str, papers: Sequence[Paper], *, shown: int = 10, t: Translator = EN) -> Doc:
+    """A person's papers (`/author`, or a question that is just a name), numbered like results."""
+    name = clip_words(clean(name), 80)
+    if not papers:
+        return Doc((translated(t, "author.none", name=name),))
+    blocks: list[Block] = [translated(t, "author.header", len(papers), name=name)]
+    for number, paper in enumerate(papers[:shown], start=1):
+        spans = list(
+            translated(
+                t,
+                "results.item",
+                number=number,
+                title=_title(paper, t),
+                command=paper_command(paper.id),
+            )
+        )
+        authors = clip_words(clean(compact_authors(paper.authors)), limits.AUTHORS_CHARS)
+        if authors:
+            spans += [Span("\n"), Span(authors, "i")]
+        venue = clip_words(venue_line(paper), limits.VENUE_CHARS)
+        if venue:
+            spans += [Span("\n"), Span(venue)]
+        blocks.append(tuple(spans))
+    if len(papers) > shown:
+        blocks.append((Span(t.gettext("author.more", count=len(papers) - shown), "i"),))
+    return Doc(tuple(blocks))
 
 
 def similar_doc(paper: Paper, hits: Sequence[Hit], *, t: Translator = EN) -> Doc:
@@ -265,7 +320,7 @@ def not_found_doc(paper_id: str, *, t: Translator = EN) -> Doc:
     return Doc(
         (
             translated(t, "paper.not_found", id=clip_words(paper_id, 80)),
-            translated(t, "paper.ids_hint", example="/paper_1"),
+            translated(t, "paper.ids_hint", example="/paper_3rmh7qdh"),
         )
     )
 
@@ -318,8 +373,14 @@ def _when(moment: datetime) -> str:
     return moment.astimezone(UTC).strftime("%Y-%m-%d %H:%M UTC")
 
 
-def stats_doc(stats: IndexStats, *, loaded_at: datetime | None = None, t: Translator = EN) -> Doc:
-    """What a user cares about: how many papers, from how many sources, loaded when."""
+def stats_doc(
+    stats: IndexStats,
+    *,
+    loaded_at: datetime | None = None,
+    skipped: int = 0,
+    t: Translator = EN,
+) -> Doc:
+    """What a user cares about: how many papers, from how many sources, loaded when, skipped."""
     spans: list[Span] = [
         *translated(t, "stats.title"),
         Span("\n"),
@@ -329,6 +390,8 @@ def stats_doc(stats: IndexStats, *, loaded_at: datetime | None = None, t: Transl
     ]
     if loaded_at is not None:
         spans += [Span("\n"), *translated(t, "stats.loaded_at", when=_when(loaded_at))]
+    if skipped:
+        spans += [Span("\n"), *translated(t, "stats.skipped", skipped)]
     return Doc((tuple(spans),))
 
 

@@ -60,6 +60,8 @@ settings name no directory (`Settings.index_cache_dir` is None)."""
 
 _CHUNK = 1 << 20
 _PAPERS = "papers."  # state keys of the cached papers, apart from the engine's own keys
+_PAIRS = tuple[tuple[str, str], ...]  # Paper.links
+_PAIR_SEP = "\x1f"  # a control character: clean labels and URLs never contain one
 _PAPER_FIELDS = tuple((f.name, get_type_hints(Paper)[f.name]) for f in fields(Paper))
 
 _T = TypeVar("_T")
@@ -278,6 +280,7 @@ def _report_state(report: LoadReport) -> dict[str, Any]:
     state: dict[str, Any] = {
         _PAPERS + "sources": list(report.sources),
         _PAPERS + "skipped": list(report.skipped),
+        _PAPERS + "bad_records": int(report.bad_records),
     }
     papers = report.papers
     for name, kind in _PAPER_FIELDS:
@@ -285,6 +288,8 @@ def _report_state(report: LoadReport) -> dict[str, Any]:
         key = _PAPERS + name
         if kind is int:
             state[key] = np.array(column, dtype=np.int64)
+        elif kind == int | None:  # a year: 0 stands for "unknown" (no paper is from year 0)
+            state[key] = np.array([v or 0 for v in column], dtype=np.int64)
         elif kind is str:
             distinct = list(dict.fromkeys(column))
             if len(distinct) * 2 <= len(column):  # few values, many papers (`source`): a table
@@ -293,6 +298,9 @@ def _report_state(report: LoadReport) -> dict[str, Any]:
                 state[key + ":rows"] = np.array([row[v] for v in column], dtype=np.int32)
             else:
                 state[key] = column
+        elif kind == _PAIRS:  # (label, url) pairs: joined by a separator neither can hold
+            state[key] = [_PAIR_SEP.join(pair) for items in column for pair in items]
+            state[key + ":counts"] = np.array([len(items) for items in column], dtype=np.int32)
         else:  # tuple[str, ...]: flattened, with a count per paper
             state[key] = [item for items in column for item in items]
             state[key + ":counts"] = np.array([len(items) for items in column], dtype=np.int32)
@@ -304,13 +312,16 @@ def _report_from_state(state: dict[str, Any]) -> LoadReport:
     try:
         columns = {name: _column(state, _PAPERS + name, kind) for name, kind in _PAPER_FIELDS}
         sources, skipped = state[_PAPERS + "sources"], state[_PAPERS + "skipped"]
+        bad_records = int(state[_PAPERS + "bad_records"])
     except (KeyError, AttributeError, IndexError, TypeError) as error:
         raise CacheMiss(f"papers missing: {error!r}") from error
     sizes = {len(column) for column in columns.values()}
     if len(sizes) > 1:
         raise CacheMiss("papers inconsistent")
     papers = tuple(map(Paper, *columns.values()))
-    return LoadReport(papers=papers, sources=tuple(sources), skipped=tuple(skipped))
+    return LoadReport(
+        papers=papers, sources=tuple(sources), skipped=tuple(skipped), bad_records=bad_records
+    )
 
 
 def _column(state: dict[str, Any], key: str, kind: object) -> list[Any]:
@@ -318,6 +329,8 @@ def _column(state: dict[str, Any], key: str, kind: object) -> list[Any]:
     values = state[key]
     if kind is int:
         return values.tolist()
+    if kind == int | None:
+        return [v or None for v in values.tolist()]
     if kind is str:
         rows = state.get(key + ":rows")
         return values if rows is None else [values[i] for i in rows.tolist()]
@@ -325,6 +338,8 @@ def _column(state: dict[str, Any], key: str, kind: object) -> list[Any]:
     if int(counts.sum()) != len(values):
         raise CacheMiss("papers inconsistent")
     ends = np.cumsum(counts).tolist()
+    if kind == _PAIRS:
+        values = [tuple(value.split(_PAIR_SEP, 1)) for value in values]
     return [tuple(values[a:b]) for a, b in zip([0, *ends[:-1]], ends, strict=True)]
 
 

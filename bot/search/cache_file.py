@@ -38,9 +38,10 @@ __all__ = [
 
 logger = logging.getLogger(__name__)
 
-FORMAT_VERSION = 2
+FORMAT_VERSION = 3
 """Bump when the file layout, the cached papers' fields or the index's arrays change (2: keys
-from explicit versions, papers stored per `Paper` field)."""
+from explicit versions, papers stored per `Paper` field; 3: papers carry authors, keywords,
+venue, year and labelled links)."""
 KEEP_FILES = 3
 """Cache files kept per directory; older ones (other corpora or versions) are removed."""
 

@@ -2,8 +2,8 @@
 
 Ranking is BM25 (`bm25.BM25`, rank-bm25's scores); snippets (`snippets`) and confidence
 (`confidence`) are computed afterwards, for the hits shown only. Title words count more: a
-paper's terms are its title's terms `TITLE_WEIGHT` times, then its abstract's terms
-(`document_terms`).
+paper's terms are its title's terms `TITLE_WEIGHT` times, then its abstract's, keywords' and
+authors' terms (`document_terms`), so a title-only paper is found by its keywords and authors.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from bot.corpus import Paper
+from bot.corpus import AuthorIndex, Paper, PaperIds
 from bot.search import confidence
 from bot.search.analysis import ANALYZERS, Analyzer, analyze_query, analyzer_for
 from bot.search.bm25 import BM25, DEFAULT_PARAMS, BM25Params
@@ -36,9 +36,13 @@ QUERY_CACHE = 50_000
 def document_terms(
     paper: Paper, analyzer: Analyzer | None = None, *, title_weight: int = TITLE_WEIGHT
 ) -> list[str]:
-    """The terms indexed for `paper`: title terms `title_weight` times, then the abstract's."""
+    """The terms indexed for `paper`: title terms `title_weight` times, then the abstract's,
+    keywords' and authors'."""
     analyzer = analyzer or analyzer_for("en", max_cache=10_000)
-    return analyzer.analyze(paper.title) * title_weight + analyzer.analyze(paper.abstract)
+    terms = analyzer.analyze(paper.title) * title_weight + analyzer.analyze(paper.abstract)
+    for extra in (*paper.keywords, *paper.authors):
+        terms += analyzer.analyze(extra)
+    return terms
 
 
 def _analysed(papers: Iterable[Paper], language: str, title_weight: int) -> Iterator[list[str]]:
@@ -68,6 +72,9 @@ class Index:
         """
         self.papers = tuple(papers)
         self._by_id = {p.id: i for i, p in enumerate(self.papers)}
+        self._ids = PaperIds.build((p.id, p.source_id or None) for p in self.papers)
+        self.authors = AuthorIndex.build(p.authors for p in self.papers)
+        """Who wrote what: `by_author` and name-only questions."""
         self.bm25 = bm25
         self.params = bm25.params
         self.title_weight = title_weight
@@ -116,9 +123,21 @@ class Index:
         return len(self.papers)
 
     def get(self, paper_id: str) -> Paper | None:
-        """The paper with this id, or None."""
+        """The paper with this id, or None; also what users type (`2402.05678`, any case)."""
         row = self._by_id.get(paper_id)
+        if row is None:
+            found = self._ids.find(paper_id)
+            row = self._by_id.get(found) if found is not None else None
         return None if row is None else self.papers[row]
+
+    def by_author(self, name: str, *, limit: int | None = None) -> tuple[Paper, ...]:
+        """Papers with an author `name` names ("J. Schmidhuber", "schmidhuber"), in load order."""
+        rows = self.authors.papers(name)
+        return tuple(self.papers[r] for r in rows[:limit])
+
+    def is_author_question(self, question: str) -> bool:
+        """True if a question is just the name of a person among the authors."""
+        return self.authors.is_name_query(question)
 
     def scores(self, terms: Sequence[str]) -> np.ndarray:
         """Every paper's score for these query terms: rank-bm25's `get_scores(terms)`."""

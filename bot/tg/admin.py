@@ -60,13 +60,16 @@ class ReloadOutcome:
     seconds: float
     error: str = ""
     """The loader's error, plain text, when `ok` is False."""
+    skipped: int = 0
+    """Records the reload skipped (bad or duplicate); see the log for each."""
 
     def html(self, t: Translator = _EN) -> str:
         """The outcome as a short Telegram HTML message in `t`'s language (values escaped)."""
         if self.ok:
-            doc = render.Doc(
-                (render.translated(t, "admin.reloaded", self.papers, seconds=self.seconds),)
-            )
+            blocks = [render.translated(t, "admin.reloaded", self.papers, seconds=self.seconds)]
+            if self.skipped:
+                blocks.append(render.translated(t, "stats.skipped", self.skipped))
+            doc = render.Doc(tuple(blocks))
         else:
             error = _error_text(self.error)
             failed = render.translated(t, "admin.reload_failed", self.papers, error=error)
@@ -79,12 +82,15 @@ def _error_text(error: str) -> str:
     return render.clip_words(render.sendable(error), MAX_ERROR_CHARS)
 
 
-def _load_and_build(paths: Sequence[Path], cache_dir: Path | None = None) -> Index:
-    """Read the corpus and index it, through the index cache (runs in a worker thread)."""
-    report, index = load_index(paths, cache_dir)
+def _load_and_build(
+    paths: Sequence[Path], cache_dir: Path | None = None, strict: bool = False
+) -> tuple[Index, int]:
+    """Read the corpus and index it through the index cache (in a worker thread); (index,
+    records skipped)."""
+    report, index = load_index(paths, cache_dir, strict=strict)
     for line in report.skipped:
         logger.warning("Skipped %s", line)
-    return index
+    return index, len(report.skipped)
 
 
 async def reload_index(application: Application) -> ReloadOutcome:
@@ -94,19 +100,25 @@ async def reload_index(application: Application) -> ReloadOutcome:
     async with state.reload_lock:
         started = time.perf_counter()
         try:
-            index = await asyncio.to_thread(
-                _load_and_build, settings.corpus, settings.index_cache_dir
+            index, skipped = await asyncio.to_thread(
+                _load_and_build,
+                settings.corpus,
+                settings.index_cache_dir,
+                settings.corpus_strict,
             )
         except (CorpusError, OSError) as exc:
             old = len(state.index) if state.index is not None else 0
             logger.warning("Reload failed, still serving %d papers: %s", old, exc)
             return ReloadOutcome(False, old, time.perf_counter() - started, str(exc))
-        old, state.index = state.index, index  # the one swap
+        old = state.index
+        state.index, state.skipped = index, skipped  # the one swap
         state.loaded_at = datetime.now(UTC)
         alerts.start_alerts(application, old, index)  # in the background: we answer now
         seconds = time.perf_counter() - started
-        logger.info("Reloaded the corpus: %d papers in %.2f s", len(index), seconds)
-        return ReloadOutcome(True, len(index), seconds)
+        logger.info(
+            "Reloaded the corpus: %d papers (%d skipped) in %.2f s", len(index), skipped, seconds
+        )
+        return ReloadOutcome(True, len(index), seconds, skipped=skipped)
 
 
 def is_admin(update: Update, settings: Settings) -> bool:

@@ -90,11 +90,16 @@ async def post_shutdown(application: Application) -> None:
 
 
 def build_application(
-    settings: Settings, index: Index, *, tls_context: ssl.SSLContext | None = None
+    settings: Settings,
+    index: Index,
+    *,
+    tls_context: ssl.SSLContext | None = None,
+    skipped: int = 0,
 ) -> Application:
     """An Application for `settings` serving `index`; call `run_polling` or use `async with`.
 
     tls_context: for the Bot API connections; None makes httpx's default one.
+    skipped: records the corpus load skipped, for /stats.
     """
     if not settings.token:
         raise ConfigError("TELEGRAM_BOT_TOKEN", "is not set")
@@ -114,7 +119,7 @@ def build_application(
         builder = builder.base_url(settings.api_base_url)
     application = builder.build()
     state: BotState = application.bot_data
-    state.index = index
+    state.index, state.skipped = index, skipped
     state.loaded_at = datetime.now(UTC)
     state.settings = settings
     admin.install(application)  # chat gate and /reload run before the handlers below
@@ -201,16 +206,15 @@ def _serve(settings: Settings, webhook_config: WebhookConfig | None) -> None:
     """Load the corpus, build the Application and serve until stopped."""
     tls_context = transport.tls_context_in_background()
     started = time.perf_counter()
-    report, index = load_index(settings.corpus, settings.index_cache_dir)
+    report, index = load_index(
+        settings.corpus, settings.index_cache_dir, strict=settings.corpus_strict
+    )
     for line in report.skipped:
         logger.warning("Skipped %s", line)
-    logger.info(
-        "Corpus ready: %d papers from %d files in %.2f s",
-        len(report.papers),
-        len(report.sources),
-        time.perf_counter() - started,
+    logger.info("Corpus ready: %s, in %.2f s", report.summary(), time.perf_counter() - started)
+    application = build_application(
+        settings, index, tls_context=tls_context.result(), skipped=len(report.skipped)
     )
-    application = build_application(settings, index, tls_context=tls_context.result())
     if webhook_config is not None:
         from bot.tg import webhook as webhook_mode
 

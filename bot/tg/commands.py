@@ -23,6 +23,7 @@ HANDLERS: dict[str, Handler] = {
     "search": search.search,
     "paper": papers.paper,
     "similar": papers.similar,
+    "author": papers.author,
     "random": papers.random_paper,
     "stats": info.stats,
     "saved": library.saved,

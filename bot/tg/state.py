@@ -74,6 +74,8 @@ class BotState:
     """The index being served; a reload replaces it in one assignment."""
     store: Store | None = None
     """Reading lists, topics and language choices; opened in post_init, closed at shutdown."""
+    skipped: int = 0
+    """Records the load behind `index` skipped (bad or duplicate), for /stats."""
     settings: Settings = field(default_factory=Settings)
     """The settings the bot was started with."""
     page_states: LruCache[str, str] = field(default_factory=lambda: LruCache(MAX_PAGE_STATES))

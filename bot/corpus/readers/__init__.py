@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from bot.corpus.readers.base import Reader, Record, decode
+from bot.corpus.readers.bibtex import read_bibtex
 from bot.corpus.readers.csv_table import read_csv
 from bot.corpus.readers.json_records import read_json, read_jsonl
 from bot.corpus.readers.seed_text import read_seed_text
@@ -20,6 +21,7 @@ READERS: dict[str, Reader] = {
     ".jsonl": read_jsonl,
     ".json": read_json,
     ".csv": read_csv,
+    ".bib": read_bibtex,
 }
 """Suffix (lower case) -> reader."""
 

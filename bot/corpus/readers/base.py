@@ -10,10 +10,11 @@ from bot.corpus.model import CorpusError
 __all__ = ["Reader", "Record", "decode"]
 
 Record = dict[str, object]
-"""One raw record as read: `abstract` and optional `title`, `authors`, `url`, `id`."""
+"""One raw record as read; `bot.corpus.records.normalise_record` makes sense of its fields."""
 
-Reader = Callable[[Path, str], Iterator[tuple[int, Record]]]
-"""`reader(path, text)` yields (1-based line, record); raises `CorpusError` naming the line."""
+Reader = Callable[[Path, str], Iterator[tuple[int, Record | str]]]
+"""`reader(path, text)` yields (1-based line, record or why it is skipped); a file that cannot
+be parsed as a whole raises `CorpusError` naming the line."""
 
 
 def decode(path: Path) -> str:

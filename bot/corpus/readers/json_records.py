@@ -1,4 +1,7 @@
-"""JSON Lines (one object per line) and JSON (one array of objects)."""
+"""JSON Lines (one object per line) and JSON (one array of objects).
+
+A line that is not valid JSON, or a value that is not an object, is one skipped record.
+"""
 
 from __future__ import annotations
 
@@ -13,7 +16,7 @@ from bot.corpus.readers.base import Record
 __all__ = ["read_json", "read_jsonl"]
 
 
-def read_jsonl(path: Path, text: str) -> Iterator[tuple[int, Record]]:
+def read_jsonl(path: Path, text: str) -> Iterator[tuple[int, Record | str]]:
     """Records of a JSON Lines file: one object per non-blank line."""
     seen = False
     for number, line in enumerate(text.split("\n"), start=1):
@@ -22,14 +25,16 @@ def read_jsonl(path: Path, text: str) -> Iterator[tuple[int, Record]]:
         try:
             record = json.loads(line)
         except json.JSONDecodeError as exc:
-            raise CorpusError(path, number, f"malformed JSON: {exc.msg}") from exc
+            seen = True
+            yield number, f"malformed JSON: {exc.msg}"
+            continue
         seen = True
-        yield number, _expect_object(path, number, record)
+        yield number, _expect_object(record)
     if not seen:
         raise CorpusError(path, 1, "empty file")
 
 
-def read_json(path: Path, text: str) -> Iterator[tuple[int, Record]]:
+def read_json(path: Path, text: str) -> Iterator[tuple[int, Record | str]]:
     """Records of a JSON file: one array of objects, each with the line it starts on."""
     decoder = json.JSONDecoder()
     whitespace = re.compile(r"[ \t\n\r]*")
@@ -54,7 +59,7 @@ def read_json(path: Path, text: str) -> Iterator[tuple[int, Record]]:
             record, end = decoder.raw_decode(text, pos)
         except json.JSONDecodeError as exc:
             raise CorpusError(path, exc.lineno, f"malformed JSON: {exc.msg}") from exc
-        yield line, _expect_object(path, line, record)
+        yield line, _expect_object(record)
         pos = skip(end)
         if text.startswith(",", pos):
             pos = skip(pos + 1)
@@ -66,7 +71,8 @@ def read_json(path: Path, text: str) -> Iterator[tuple[int, Record]]:
         raise CorpusError(path, line_at(skip(pos + 1)), "malformed JSON: extra data after array")
 
 
-def _expect_object(path: Path, line: int, record: object) -> Record:
+def _expect_object(record: object) -> Record | str:
+    """The record, or why it is skipped."""
     if not isinstance(record, dict):
-        raise CorpusError(path, line, f"expected a JSON object, got {type(record).__name__}")
+        return f"expected a JSON object, got {type(record).__name__}"
     return record

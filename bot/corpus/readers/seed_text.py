@@ -21,7 +21,7 @@ def _is_header(paragraph: list[str]) -> bool:
     return len(paragraph) == 1 and len(line) <= _MAX_HEADER_CHARS and line[-1] not in ".!?"
 
 
-def read_seed_text(path: Path, text: str) -> Iterator[tuple[int, Record]]:
+def read_seed_text(path: Path, text: str) -> Iterator[tuple[int, Record | str]]:
     """Records of a seed text file: one per paragraph after the optional header line."""
     paragraphs: list[tuple[int, list[str]]] = []
     current: list[str] = []

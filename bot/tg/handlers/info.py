@@ -32,7 +32,9 @@ async def stats(update: Update, context: Context) -> None:
     """Show how many papers from how many sources, loaded when, on /stats."""
     t = await user_translator(update, context)
     stats = index_of(context).stats()
-    await reply(update, render.stats_doc(stats, loaded_at=context.bot_data.loaded_at, t=t))
+    state = context.bot_data
+    doc = render.stats_doc(stats, loaded_at=state.loaded_at, skipped=state.skipped, t=t)
+    await reply(update, doc)
 
 
 async def unknown_command(update: Update, context: Context) -> None:

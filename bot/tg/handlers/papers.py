@@ -60,6 +60,14 @@ async def _show_paper(update: Update, context: Context, paper_id: str, t: Transl
     await reply(update, await saveable(update, context, doc, [(None, found.id)], t))
 
 
+async def author(update: Update, context: Context) -> None:
+    """List a person's papers, on `/author <name>`."""
+    t = await user_translator(update, context)
+    name = await argument_or_usage(update, "author", t)
+    if name is not None:
+        await reply(update, render.author_doc(name, index_of(context).by_author(name), t=t))
+
+
 async def similar(update: Update, context: Context) -> None:
     """List papers like one paper, on `/similar <id>`."""
     t = await user_translator(update, context)

@@ -46,8 +46,12 @@ async def answer_question(update: Update, context: Context, text: str) -> None:
     if not await limits.allow_question(update, context, t):
         return
     question = text[:MAX_QUESTION_CHARS]
+    index = index_of(context)
+    if await off_loop(context, index.is_author_question, question):  # just a person's name
+        await reply(update, render.author_doc(question, index.by_author(question), t=t))
+        return
     per_page = context.bot_data.per_page
-    result = await off_loop(context, index_of(context).search, question, limit=per_page, offset=0)
+    result = await off_loop(context, index.search, question, limit=per_page, offset=0)
     key = None
     if result.total > per_page and not render.query_fits_callback(question):
         key = remember_query(context, question)

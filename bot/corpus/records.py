@@ -1,0 +1,174 @@
+"""Normalise one raw record (JSON, JSONL, CSV row, BibTeX entry) into a `Paper`.
+
+Field names are matched case-insensitively with their common synonyms; OpenReview's nesting
+(`{"content": {"title": {"value": …}}}`, and v1's plain `content`), the arXiv metadata snapshot
+and paperlists arrays are understood. Cleaning reuses `bot.corpus` (LaTeX → readable text).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+from bot.corpus.authors import parse_authors
+from bot.corpus.links import ARXIV_ID, derive_links
+from bot.corpus.markup import clean_abstract, clean_title
+from bot.corpus.model import Paper
+from bot.textutil import sendable
+
+__all__ = ["FIELD_SYNONYMS", "canonical_field", "normalise_record"]
+
+# Canonical field → names sources use for it (compared after folding case and `-`/space/`_`).
+FIELD_SYNONYMS: Mapping[str, tuple[str, ...]] = {
+    "title": ("title", "paper_title", "papertitle"),
+    "abstract": ("abstract", "summary", "paperabstract", "paper_abstract", "abstract_text",
+                 "abstractnote", "description"),
+    "authors": ("authors", "author", "author_names", "authornames", "creators", "creator"),
+    "keywords": ("keywords", "keyword", "tags", "topics", "subject", "subjects",
+                 "primary_area"),
+    "categories": ("categories",),
+    "venue": ("venue", "venueid", "journal", "booktitle", "journal_ref", "conference",
+              "proceedings"),
+    "track": ("track",),
+    "status": ("status", "decision", "presentation", "type_of_presentation"),
+    "year": ("year", "update_date", "date", "published", "publication_date", "pub_date",
+             "cdate_year"),
+    "source_id": ("id", "paper_id", "paperid", "arxiv_id", "arxivid", "uid", "key", "forum"),
+    "doi": ("doi",),
+    "arxiv": ("arxiv", "arxiv_id", "arxivid", "eprint"),
+    "url": ("url", "site", "link", "html_url", "page", "project", "project_page", "homepage",
+            "openreview", "virtual_site"),
+    "pdf": ("pdf", "pdf_url", "pdfurl", "pdflink", "pdf_link"),
+    "code": ("code", "github", "code_url", "codeurl", "repository", "repo", "code_link"),
+}  # fmt: skip
+_CANONICAL = {synonym: field for field, synonyms in FIELD_SYNONYMS.items() for synonym in synonyms}
+_URL_FIELDS = ("url", "pdf", "code")
+_YEAR = re.compile(r"\b(19[5-9]\d|20\d\d)\b")
+_KEYWORD_SPLIT = re.compile(r"\s*[;,]\s*")
+_OPENREVIEW = "https://openreview.net"
+
+
+def _fold_name(name: str) -> str:
+    return re.sub(r"[\s\-_.]+", "_", name.strip().casefold()).strip("_")
+
+
+def canonical_field(name: str) -> str | None:
+    """The canonical field a source column means (`paperAbstract` → `abstract`), or None."""
+    folded = _fold_name(name)
+    return _CANONICAL.get(folded) or _CANONICAL.get(folded.replace("_", ""))
+
+
+def _unwrap(value: object) -> object:
+    """OpenReview v2 wraps each value as `{"value": x}`."""
+    if isinstance(value, Mapping) and "value" in value and len(value) <= 2:
+        return value["value"]
+    return value
+
+
+def _flatten(raw: Mapping[str, object]) -> dict[str, object]:
+    """Top-level fields plus OpenReview `content` fields (which win: they are the paper's)."""
+    fields = {str(k): v for k, v in raw.items() if k != "content"}
+    content = raw.get("content")
+    if isinstance(content, Mapping):
+        fields.update({str(k): _unwrap(v) for k, v in content.items()})
+    return fields
+
+
+def _text(value: object, name: str) -> str:
+    """A scalar as stripped text; a list of scalars joined with ', '."""
+    value = _unwrap(value)
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        raise TypeError(name)
+    if isinstance(value, str | int | float):
+        return str(value).strip()
+    if isinstance(value, list) and all(isinstance(v, str | int | float) for v in value):
+        return ", ".join(str(v).strip() for v in value if str(v).strip())
+    raise TypeError(name)
+
+
+def _line(text: str) -> str:
+    """One clean line: controls become spaces, lone surrogates U+FFFD, spaces collapsed."""
+    if text.isprintable():  # the common case: nothing to replace
+        return " ".join(text.split())
+    return " ".join(sendable(text, controls="space").split())
+
+
+def _keywords(value: object, *, split_spaces: bool = False) -> tuple[str, ...]:
+    """Keywords from a `;`/`,`-separated string or a list (arXiv categories: spaces)."""
+    value = _unwrap(value)
+    if isinstance(value, str):
+        items = value.split() if split_spaces else _KEYWORD_SPLIT.split(value)
+    elif isinstance(value, list):
+        items = [str(item) for item in value if isinstance(item, str | int | float)]
+    else:
+        return ()
+    unique: dict[str, None] = {}
+    for item in items:
+        cleaned = _line(item)
+        if cleaned:
+            unique.setdefault(cleaned, None)
+    return tuple(unique)
+
+
+def _openreview_url(value: str, fields: Mapping[str, object]) -> str:
+    """OpenReview's relative `/pdf/…` paths made absolute; other values unchanged."""
+    if value.startswith("/") and ("forum" in fields or "venueid" in fields):
+        return _OPENREVIEW + value
+    return value
+
+
+def normalise_record(raw: Mapping[str, object]) -> Paper | str:
+    """The record as a paper, or the reason it cannot become one (for the skip report).
+
+    The paper has no `id`, `source` or `line` yet, and an empty `title` when the loader must
+    derive one.
+    """
+    fields = _flatten(raw)
+    by_field: dict[str, object] = {}
+    for name, value in fields.items():
+        field = canonical_field(name)
+        if field is not None and field not in by_field and value not in (None, "", []):
+            by_field[field] = value
+    try:
+        title_raw = _text(by_field.get("title"), "title")
+        abstract_raw = _text(by_field.get("abstract"), "abstract")
+        texts = {
+            f: _text(by_field.get(f), f)
+            for f in ("venue", "track", "status", "year", "source_id", "doi", "arxiv")
+        }
+        urls = {f: _openreview_url(_line(_text(by_field.get(f), f)), fields) for f in _URL_FIELDS}
+    except TypeError as exc:
+        return f"field {exc.args[0]!r} is not text"
+    texts = {name: _line(value) for name, value in texts.items()}
+    title = clean_title(title_raw) if title_raw else ""
+    abstract, abstract_links = clean_abstract(abstract_raw) if abstract_raw else ("", ())
+    if not title and not abstract:
+        return "no title and no abstract"
+    source_id = texts["source_id"]
+    arxiv = texts["arxiv"] or (source_id if ARXIV_ID.fullmatch(source_id) else "")
+    if "forum" in fields or "venueid" in fields:  # OpenReview: its forum page is the paper's page
+        forum = _text(fields.get("forum") or fields.get("id"), "id")
+        if forum and not urls["url"]:
+            urls["url"] = f"{_OPENREVIEW}/forum?id={forum}"
+    year_match = _YEAR.search(texts["year"]) or _YEAR.search(texts["venue"])
+    keywords = _keywords(by_field.get("keywords"))
+    keywords += tuple(
+        k for k in _keywords(by_field.get("categories"), split_spaces=True) if k not in keywords
+    )
+    return Paper(
+        id="",
+        title=title,
+        abstract=abstract,
+        authors=tuple(
+            name for name in map(_line, parse_authors(_unwrap(by_field.get("authors")))) if name
+        ),
+        keywords=keywords,
+        venue=texts["venue"],
+        track=texts["track"],
+        status=texts["status"],
+        year=int(year_match.group(1)) if year_match else None,
+        links=derive_links(urls, arxiv_id=arxiv, doi=texts["doi"], extra=abstract_links),
+        source_id=source_id,
+    )
