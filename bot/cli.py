@@ -1,4 +1,4 @@
-"""Command line: `python -m bot [run|console|search]`; `search` never imports telegram."""
+"""Command line: `python -m bot [run|console|search|export]`; only `run` imports telegram."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from bot.config import DEFAULT_CORPUS, DEFAULT_RESULTS_PER_PAGE, ConfigError, lo
 from bot.corpus import CorpusError, LoadReport, Paper
 from bot.i18n import LANGUAGES, translator
 from bot.logs import redact
+from bot.store.export import FORMATS
 
 if TYPE_CHECKING:
     from bot.search import SearchResult
@@ -93,7 +94,43 @@ def _parsers() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentPars
     )
     search.add_argument("--author", metavar="NAME", help=_EN.gettext("cli.author_help"))
     search.add_argument("--strict", action="store_true", help=_EN.gettext("cli.strict_help"))
-    return parser, {"run": run, "console": console, "search": search}
+
+    export = commands.add_parser("export", help="write a user's reading list (for operators)")
+    export.add_argument("--user", type=_positive_int, required=True, metavar="ID",
+                        help="the Telegram user id")  # fmt: skip
+    export.add_argument("--format", choices=FORMATS, default="bib", help="file format (bib)")
+    export.add_argument("--output", metavar="FILE", help="write here instead of stdout")
+    return parser, {"run": run, "console": console, "search": search, "export": export}
+
+
+def _export_command(args: argparse.Namespace) -> int:
+    """Write user `args.user`'s reading list in `args.format`; exit 2 naming a bad setting."""
+    import asyncio
+
+    from bot.store import SavedPaper, StoreError, open_store
+    from bot.store.export import export
+
+    settings = load_settings()
+
+    async def rows() -> tuple[SavedPaper, ...]:
+        store = await open_store(settings.database_url, settings.data_dir)
+        try:
+            return await store.export_rows(args.user)
+        finally:
+            await store.close()
+
+    try:
+        saved = asyncio.run(rows())
+    except StoreError as exc:
+        print(f"python -m bot export: {redact(str(exc))}", file=sys.stderr)
+        return EXIT_USAGE
+    text = export(saved, args.format)
+    if args.output:
+        Path(args.output).write_text(text, encoding="utf-8")
+        print(f"{len(saved)} papers written to {args.output}", file=sys.stderr)
+    else:
+        sys.stdout.write(text)
+    return 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -114,6 +151,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         # None lets the console apply the bot's settings (CORPUS from the environment or .env).
         return run_console(args.corpus or None, lang=args.lang) or 0
     try:
+        if args.command == "export":
+            return _export_command(args)
         return _search_command(args)
     except UsageError as exc:
         print(f"python -m bot search: error: {exc}", file=sys.stderr)

@@ -45,6 +45,11 @@ COMMANDS: tuple[Command, ...] = (
     Command("random"),
     Command("stats"),
     Command("lang"),
+    Command("saved"),
+    Command("export"),
+    Command("follow", takes_argument=True),
+    Command("following"),
+    Command("forget"),
 )
 """Menu order; admin commands (/reload) are deliberately not here."""
 

@@ -6,25 +6,31 @@ checked at import like the Telegram handlers; /next, /prev and /quit are console
 
 from __future__ import annotations
 
+import asyncio
 import os
 import random
 import sys
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TextIO
+from typing import TextIO, TypeVar
 
 from bot import render, runtime
 from bot.commands import COMMAND_NAMES, command
 from bot.config import DEFAULT_RESULTS_PER_PAGE, ConfigError, load_settings
 from bot.corpus import CorpusError
 from bot.i18n import LANGUAGES, Lang, Translator, pick_language, translator
-from bot.render import Doc
+from bot.logs import redact
+from bot.render import Doc, library
 from bot.search import MAX_QUERY_CHARS, Index
+from bot.store import Store, StoreOpenError, StoreUnavailable, open_store
+from bot.store.export import FORMATS, export
 
 QUIT_COMMANDS = ("/quit", "/exit")
 PAGE_COMMANDS = ("next", "prev")  # console-only: Telegram has buttons for these
+CONSOLE_USER_ID = 0  # Telegram user ids are positive: the console's user is nobody's
+T = TypeVar("T")
 
 
 @dataclass
@@ -41,6 +47,25 @@ class ConsoleSession:
     """When the index was loaded, for /stats."""
     skipped: int = 0
     """Records the corpus load skipped, for /stats."""
+    store: Store | None = None
+    """The reading list and topics of the console's user (CONSOLE_USER_ID)."""
+    runner: asyncio.Runner | None = None
+    """Runs the store's async calls; the store belongs to this runner's loop."""
+    export_dir: Path = Path()
+    """Where /export writes its files."""
+
+    def _stored(self, work: Callable[[Store], Awaitable[T]]) -> T | None:
+        """`work` on the store; None without a store or while the database is away."""
+        if self.store is None or self.runner is None:
+            return None
+        store = self.store
+        try:
+            return self.runner.run(work(store))
+        except StoreUnavailable:
+            return None
+
+    def _unavailable(self) -> Doc:
+        return library.text_doc("list.save_failed", t=self.t)
 
     def answer(self, line: str) -> Doc | None:
         """The answer to one input line, as a Doc; None for a blank line."""
@@ -98,6 +123,48 @@ class ConsoleSession:
         for lang, name in LANGUAGES.items():
             spans += [render.Span(f"\n/lang {lang}"), render.Span(f" — {name}")]
         return Doc((tuple(spans),))
+
+    def _command_saved(self, _argument: str) -> Doc:
+        total = self._stored(lambda store: store.count_saved(CONSOLE_USER_ID))
+        papers = self._stored(
+            lambda store: store.list_saved(CONSOLE_USER_ID, offset=0, limit=self.per_page)
+        )
+        if total is None or papers is None:
+            return self._unavailable()
+        in_corpus = frozenset(p.paper_id for p in papers if self.index.get(p.paper_id))
+        return library.saved_doc(
+            papers, total=total, offset=0, per_page=self.per_page, in_corpus=in_corpus, t=self.t
+        )
+
+    def _command_export(self, argument: str) -> Doc:
+        fmt = argument.lower().lstrip(".")
+        if fmt not in FORMATS:
+            return library.text_doc("export.usage", t=self.t)
+        rows = self._stored(lambda store: store.export_rows(CONSOLE_USER_ID))
+        if rows is None:
+            return self._unavailable()
+        if not rows:
+            return library.text_doc("export.empty", t=self.t)
+        path = self.export_dir / library.export_filename(fmt)
+        path.write_text(export(rows, fmt), encoding="utf-8")
+        return Doc(((render.Span(str(path.resolve())),),))
+
+    def _command_follow(self, argument: str) -> Doc:
+        outcome = self._stored(lambda store: store.follow(CONSOLE_USER_ID, argument))
+        if outcome is None or self.store is None:
+            return self._unavailable()
+        return library.follow_doc(outcome, " ".join(argument.split()), self.store.limits, t=self.t)
+
+    def _command_following(self, _argument: str) -> Doc:
+        topics = self._stored(lambda store: store.topics(CONSOLE_USER_ID))
+        return self._unavailable() if topics is None else library.following_doc(topics, t=self.t)
+
+    def _command_forget(self, argument: str) -> Doc:
+        if argument.lower() != "yes":  # no buttons here: confirm by typing
+            return Doc((*library.forget_prompt_doc(t=self.t).blocks, (render.Span("/forget yes"),)))
+        if self._stored(_forget_console_user) is None:
+            return self._unavailable()
+        return library.text_doc("forget.done", t=self.t)
 
     def _search(self, question: str, offset: int) -> Doc:
         question = question[:MAX_QUERY_CHARS]  # the analyzer's cut, as in Telegram
@@ -158,12 +225,37 @@ def run_console(
     except (ConfigError, CorpusError) as exc:
         print(t.gettext("console.cannot_start", error=exc), file=sys.stderr)
         return 2
-    session = ConsoleSession(
-        index, per_page=settings.results_per_page, t=t, skipped=len(report.skipped)
-    )
+    with asyncio.Runner() as runner:
+        try:
+            store = runner.run(open_store(settings.database_url, settings.data_dir))
+        except StoreOpenError as exc:
+            print(t.gettext("console.cannot_start", error=redact(str(exc))), file=sys.stderr)
+            return 2
+        session = ConsoleSession(
+            index,
+            per_page=settings.results_per_page,
+            t=t,
+            skipped=len(report.skipped),
+            store=store,
+            runner=runner,
+        )
+        try:
+            _chat(session, len(report.papers), stdin, stdout)
+        finally:
+            runner.run(store.close())
+    return 0
+
+
+async def _forget_console_user(store: Store) -> bool:
+    await store.forget_user(CONSOLE_USER_ID)
+    return True
+
+
+def _chat(session: ConsoleSession, papers: int, stdin: TextIO, stdout: TextIO) -> None:
+    """The read-answer loop until EOF or /quit."""
     interactive = stdin.isatty()
     ansi = stdout.isatty()
-    print(t.ngettext("console.banner", len(report.papers)), file=stdout)
+    print(session.t.ngettext("console.banner", papers), file=stdout)
     while True:
         if interactive:
             stdout.write("> ")
@@ -184,7 +276,6 @@ def run_console(
             print(render.to_console(doc, ansi=ansi) + "\n", file=stdout)
     if interactive:
         print(file=stdout)
-    return 0
 
 
 def console_language(environ: Mapping[str, str]) -> Lang:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 import time
+from dataclasses import dataclass
 from typing import Any
 
 from testkit.telegram_html import (
@@ -19,6 +20,18 @@ from testkit.telegram_html import (
 )
 
 _WEBHOOK_SECRET = re.compile(r"^[A-Za-z0-9_-]{1,256}$")
+
+
+MAX_CAPTION_CHARS = 1024  # Bot API: a document's caption, after entity parsing
+
+
+@dataclass(frozen=True)
+class UploadedFile:
+    """A file the bot uploaded in a multipart request (e.g. sendDocument's `document`)."""
+
+    filename: str
+    content_type: str
+    data: bytes
 
 
 class ApiError(Exception):
@@ -143,6 +156,8 @@ class BotApiMethods:
     def _chat(self, chat_id: Any) -> dict[str, Any]:
         if not isinstance(chat_id, int):
             raise bad_request("chat not found")
+        if chat_id in self.blocked:
+            raise ApiError(403, "Forbidden: bot was blocked by the user")
         return self.chats.get(chat_id, {"id": chat_id, "type": "private", "first_name": "User"})
 
     def _checked_text(self, params: dict[str, Any], key: str = "text") -> tuple[str, str]:
@@ -274,3 +289,51 @@ class BotApiMethods:
             self._check_markup(result.get("reply_markup"))
         self._answered_queries.add(query_id)
         return True
+
+    def _m_senddocument(self, params: dict[str, Any]) -> Any:
+        chat = self._chat(params.get("chat_id"))
+        document = params.get("document")
+        if not isinstance(document, UploadedFile) or not document.data:
+            raise bad_request("file must be non-empty")
+        caption = str(params.get("caption") or "")
+        if utf16_len(caption) > MAX_CAPTION_CHARS:
+            raise bad_request("message caption is too long")
+        markup = params.get("reply_markup")
+        self._check_markup(markup)
+        message_id = next(self._message_ids)
+        message: dict[str, Any] = {
+            "message_id": message_id,
+            "date": int(time.time()),
+            "chat": chat,
+            "from": self.bot,
+            "document": {
+                "file_id": f"doc{message_id}",
+                "file_unique_id": f"u{message_id}",
+                "file_name": document.filename,
+                "mime_type": document.content_type,
+                "file_size": len(document.data),
+            },
+        }
+        if caption:
+            message["caption"] = caption
+        with self._condition:
+            self.messages[(chat["id"], message_id)] = {"html": caption, "json": message}
+        return message
+
+    def _m_editmessagereplymarkup(self, params: dict[str, Any]) -> Any:
+        chat = self._chat(params.get("chat_id"))
+        key = (chat["id"], params.get("message_id"))
+        with self._condition:
+            stored = self.messages.get(key)  # type: ignore[arg-type]
+        if stored is None:
+            raise bad_request("message to edit not found")
+        markup = params.get("reply_markup")
+        self._check_markup(markup)
+        if stored["json"].get("reply_markup") == markup:
+            raise bad_request("message is not modified")
+        message = json.loads(json.dumps(stored["json"]))
+        message["reply_markup"] = markup
+        message["edit_date"] = int(time.time())
+        with self._condition:
+            self.messages[key] = {"html": stored["html"], "json": message}  # type: ignore[index]
+        return message

@@ -10,6 +10,7 @@ data, inline results) and can be told to fail the next calls of a method (e.g. 4
 
 from __future__ import annotations
 
+import email.policy
 import itertools
 import json
 import re
@@ -17,11 +18,12 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from email.parser import BytesParser
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
-from testkit._methods import ApiError, BotApiMethods, bad_request
+from testkit._methods import ApiError, BotApiMethods, UploadedFile, bad_request
 from testkit.telegram_html import (
     DEFAULT_TOKEN,
     MAX_MESSAGE_CHARS,
@@ -40,6 +42,7 @@ __all__ = [
     "Hold",
     "HtmlError",
     "Updates",
+    "UploadedFile",
     "bad_request",
     "parse_html",
     "utf16_len",
@@ -127,6 +130,8 @@ class FakeBotApi(BotApiMethods):
         self._holds: dict[str, list[Hold]] = {}
         self._every_hold: list[Hold] = []
         self.webhook: dict[str, Any] = {}
+        self.blocked: set[int] = set()
+        """Chats whose user blocked the bot: sending there is 403 Forbidden."""
         self._condition = threading.Condition()
         self._stopping = False
         self.first_get_updates = threading.Event()
@@ -348,6 +353,8 @@ class FakeBotApi(BotApiMethods):
         if body:
             if content_type.startswith("application/json"):
                 raw.update(json.loads(body))
+            elif content_type.startswith("multipart/form-data"):
+                raw.update(_multipart(content_type, body))
             elif content_type.startswith("application/x-www-form-urlencoded"):
                 text = body.decode("utf-8")
                 raw.update({k: v[-1] for k, v in parse_qs(text, keep_blank_values=True).items()})
@@ -369,3 +376,23 @@ class FakeBotApi(BotApiMethods):
                 return
             failure.remaining -= 1
         raise ApiError(failure.code, failure.description, failure.retry_after)
+
+
+def _multipart(content_type: str, body: bytes) -> dict[str, Any]:
+    """Fields of a multipart/form-data body: text as str, file parts as UploadedFile."""
+    head = f"Content-Type: {content_type}\r\nMIME-Version: 1.0\r\n\r\n".encode()
+    message = BytesParser(policy=email.policy.HTTP).parsebytes(head + body)
+    if not message.is_multipart():
+        raise ValueError("malformed multipart/form-data body")
+    fields: dict[str, Any] = {}
+    for part in message.iter_parts():
+        name = part.get_param("name", header="content-disposition")
+        if not isinstance(name, str):
+            raise ValueError("a multipart part without a name")
+        payload = part.get_payload(decode=True) or b""
+        filename = part.get_filename()
+        if filename is not None:
+            fields[name] = UploadedFile(filename, part.get_content_type(), payload)
+        else:
+            fields[name] = payload.decode(part.get_content_charset() or "utf-8")
+    return fields

@@ -2,14 +2,26 @@
 
 from __future__ import annotations
 
+import os
+import uuid
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
+from pg_cluster import REQUIRE_ENV, Backend, PgCluster, find_bin_dir
 
 from bot.config import DEFAULT_CORPUS, Settings
 from bot.corpus import Paper, load_corpus
 from bot.search import Index
 from testkit.fake_bot_api import FakeBotApi
+
+
+@pytest.fixture(autouse=True)
+def data_dir(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A fresh DATA_DIR per test, so nothing writes a database into the repository."""
+    path = tmp_path_factory.mktemp("data")
+    monkeypatch.setenv("DATA_DIR", str(path))
+    return path
 
 
 @pytest.fixture(scope="session")
@@ -38,3 +50,30 @@ def app(fake_api: FakeBotApi, index: Index):  # -> telegram.ext.Application
 
     settings = Settings(token=fake_api.token, api_base_url=fake_api.base_url)
     return build_application(settings, index)
+
+
+@pytest.fixture(scope="session")
+def pg_cluster() -> Iterator[PgCluster]:
+    """A PostgreSQL server for the whole session; skipped locally without binaries, never in CI."""
+    bin_dir = find_bin_dir()
+    if bin_dir is None:
+        if os.environ.get(REQUIRE_ENV) == "1":
+            pytest.fail(f"{REQUIRE_ENV}=1 but no PostgreSQL binaries (apt-get install postgresql)")
+        pytest.skip("PostgreSQL binaries not found (apt-get install postgresql)")
+    cluster = PgCluster(bin_dir)
+    try:
+        cluster.init()
+        cluster.start()
+        yield cluster
+    finally:
+        cluster.remove()
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def backend(request: pytest.FixtureRequest, tmp_path: Path) -> Backend:
+    """An empty database on each backend."""
+    if request.param == "sqlite":
+        return Backend("sqlite", None, tmp_path)
+    cluster: PgCluster = request.getfixturevalue("pg_cluster")
+    url = cluster.create_schema(f"test_{uuid.uuid4().hex[:16]}")
+    return Backend("postgres", url, tmp_path, cluster)

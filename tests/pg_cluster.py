@@ -8,9 +8,14 @@ import os
 import pwd
 import shutil
 import socket
+import sqlite3
 import subprocess
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
+
+from bot.store import Store, open_store
+from bot.store.factory import SQLITE_FILE
 
 REQUIRE_ENV = "REQUIRE_POSTGRES"  # CI sets it to 1: missing binaries fail instead of skip
 UNPRIVILEGED_USER = "nobody"  # PostgreSQL refuses to run as root
@@ -106,3 +111,28 @@ class PgCluster:
         with contextlib.suppress(RuntimeError):
             self._run("pg_ctl", "-D", str(self.data), "-m", "immediate", "-w", "stop")
         shutil.rmtree(self.root, ignore_errors=True)
+
+
+@dataclass(frozen=True)
+class Backend:
+    """Where a test's stores live: open as many (replicas) as it likes."""
+
+    name: str
+    database_url: str | None
+    data_dir: Path
+    cluster: PgCluster | None = None
+
+    async def open(self, **options: object) -> Store:
+        """A new Store on this backend (a new pool or thread: a separate replica)."""
+        return await open_store(self.database_url, self.data_dir, **options)  # type: ignore[arg-type]
+
+    def execute(self, sql: str) -> None:
+        """Run raw SQL outside the store (to set up states the API cannot reach)."""
+        if self.database_url is None:
+            with sqlite3.connect(self.data_dir / SQLITE_FILE) as connection:
+                connection.execute(sql)
+            return
+        import psycopg
+
+        with psycopg.connect(self.database_url, autocommit=True) as connection:
+            connection.execute(sql)

@@ -154,13 +154,15 @@ def test_a_whole_conversation_in_each_language(
     answer = bot.ask(updates, QUESTION, chat_id)
     assert text_of(answer) == expected(render.results_doc(result, per_page=PER_PAGE, t=t))
     assert_telegram_would_accept(answer)
-    [nav] = keyboard(answer)  # paging only: results open by their /paper_<id>
+    # Results open by their /paper_<id>; the keyboard is a Save star per result, then paging.
+    stars, nav = keyboard(answer)
+    assert [b["text"] for b in stars] == [f"☆ {n}" for n in range(1, len(result.hits) + 1)]
     assert nav[-1]["text"] == t.gettext("button.next")
 
     page = bot.tap(updates, answer, nav[-1]["callback_data"], chat_id)
     second = index.search(QUESTION, limit=PER_PAGE, offset=PER_PAGE)
     assert text_of(page) == expected(render.results_doc(second, per_page=PER_PAGE, t=t))
-    assert [b["text"] for b in keyboard(page)[0]] == [
+    assert [b["text"] for b in keyboard(page)[-1]] == [
         t.gettext("button.previous"),
         t.gettext("button.next"),
     ]

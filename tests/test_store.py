@@ -11,14 +11,13 @@ import sqlite3
 import subprocess
 import sys
 import uuid
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
-from dataclasses import dataclass
+from collections.abc import AsyncIterator, Awaitable, Callable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TypeVar
 
 import pytest
-from pg_cluster import REQUIRE_ENV, PgCluster, find_bin_dir, free_port
+from pg_cluster import Backend, PgCluster, free_port
 
 from bot.store import (
     MAX_SAVED_PAPERS,
@@ -39,58 +38,6 @@ from bot.store.factory import DEFAULT_TIMEOUT, SQLITE_FILE
 REPO_ROOT = Path(__file__).resolve().parent.parent
 ALICE, BOB = 1001, 2002
 T = TypeVar("T")
-
-
-@pytest.fixture(scope="session")
-def pg_cluster() -> Iterator[PgCluster]:
-    """A PostgreSQL server for the whole session; skipped locally without binaries, never in CI."""
-    bin_dir = find_bin_dir()
-    if bin_dir is None:
-        if os.environ.get(REQUIRE_ENV) == "1":
-            pytest.fail(f"{REQUIRE_ENV}=1 but no PostgreSQL binaries (apt-get install postgresql)")
-        pytest.skip("PostgreSQL binaries not found (apt-get install postgresql)")
-    cluster = PgCluster(bin_dir)
-    try:
-        cluster.init()
-        cluster.start()
-        yield cluster
-    finally:
-        cluster.remove()
-
-
-@dataclass(frozen=True)
-class Backend:
-    """Where a test's stores live: open as many (replicas) as it likes."""
-
-    name: str
-    database_url: str | None
-    data_dir: Path
-    cluster: PgCluster | None = None
-
-    async def open(self, **options: object) -> Store:
-        """A new Store on this backend (a new pool or thread: a separate replica)."""
-        return await open_store(self.database_url, self.data_dir, **options)  # type: ignore[arg-type]
-
-    def execute(self, sql: str) -> None:
-        """Run raw SQL outside the store (to set up states the API cannot reach)."""
-        if self.database_url is None:
-            with sqlite3.connect(self.data_dir / SQLITE_FILE) as connection:
-                connection.execute(sql)
-            return
-        import psycopg
-
-        with psycopg.connect(self.database_url, autocommit=True) as connection:
-            connection.execute(sql)
-
-
-@pytest.fixture(params=["sqlite", "postgres"])
-def backend(request: pytest.FixtureRequest, tmp_path: Path) -> Backend:
-    """An empty database on each backend."""
-    if request.param == "sqlite":
-        return Backend("sqlite", None, tmp_path)
-    cluster: PgCluster = request.getfixturevalue("pg_cluster")
-    url = cluster.create_schema(f"test_{uuid.uuid4().hex[:16]}")
-    return Backend("postgres", url, tmp_path, cluster)
 
 
 @pytest.fixture
@@ -652,7 +599,7 @@ async def test_pg_dump_and_restore_commands_restore_everything(
 
 
 def test_storage_docs_state_the_real_limits() -> None:
-    docs = (REPO_ROOT / "bot" / "store" / "README.md").read_text("utf-8")
+    docs = (REPO_ROOT / "README.md").read_text("utf-8")  # the storage section
 
     assert f"{MAX_SAVED_PAPERS:,} saved papers and {MAX_TOPICS} topics" in docs
     assert f"up to {MAX_TOPIC_CHARS}" in docs

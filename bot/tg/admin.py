@@ -35,6 +35,7 @@ from bot.corpus import CorpusError
 from bot.i18n import Translator, translator
 from bot.runtime import load_index
 from bot.search import Index
+from bot.tg import alerts
 from bot.tg.language import user_translator
 from bot.tg.state import BotState, Context
 
@@ -109,8 +110,10 @@ async def reload_index(application: Application) -> ReloadOutcome:
             old = len(state.index) if state.index is not None else 0
             logger.warning("Reload failed, still serving %d papers: %s", old, exc)
             return ReloadOutcome(False, old, time.perf_counter() - started, str(exc))
+        old = state.index
         state.index, state.skipped = index, skipped  # the one swap
         state.loaded_at = datetime.now(UTC)
+        alerts.start_alerts(application, old, index)  # in the background: we answer now
         seconds = time.perf_counter() - started
         logger.info(
             "Reloaded the corpus: %d papers (%d skipped) in %.2f s", len(index), skipped, seconds

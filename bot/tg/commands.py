@@ -10,7 +10,7 @@ from telegram.ext import CommandHandler
 
 from bot.commands import COMMAND_NAMES, COMMANDS
 from bot.i18n import Translator, translator
-from bot.tg.handlers import info, papers, search
+from bot.tg.handlers import info, library, papers, search
 from bot.tg.state import Context
 
 _EN = translator("en")
@@ -26,6 +26,11 @@ HANDLERS: dict[str, Handler] = {
     "author": papers.author,
     "random": papers.random_paper,
     "stats": info.stats,
+    "saved": library.saved,
+    "export": library.export_command,
+    "follow": library.follow,
+    "following": library.following,
+    "forget": library.forget,
     "lang": info.lang,
 }
 """Command name -> handler; must cover exactly `bot.commands.COMMANDS`."""

@@ -90,6 +90,8 @@ class BotState:
     """When the served index was loaded, for /stats."""
     refused_chats: LruCache[int, None] = field(default_factory=lambda: LruCache(MAX_REFUSED_CHATS))
     """Chats already told the bot is private (told once)."""
+    store_down: bool = False
+    """The store's last call failed: the outage is logged once, and its end once."""
     reload_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     """Reloads run one at a time."""
     rate_limiter: RateLimiter | None = None
@@ -98,6 +100,8 @@ class BotState:
     """Made on first use."""
     search_executor: ThreadPoolExecutor | None = None
     """The bounded search thread pool, made on first use (see `search_executor`)."""
+    alerts_task: asyncio.Task[int] | None = None
+    """The topic alerts of the last reload, while they are being sent."""
     set_commands_task: asyncio.Task[None] | None = None
     """Keeps the set-my-commands task referenced until it is done."""
 

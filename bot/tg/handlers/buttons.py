@@ -6,6 +6,7 @@ from telegram import Update
 
 from bot import render
 from bot.tg.handlers.info import set_language
+from bot.tg.handlers.library import LibraryAction, library_button
 from bot.tg.handlers.papers import open_from_button
 from bot.tg.handlers.search import turn_page
 from bot.tg.language import user_translator
@@ -25,6 +26,9 @@ async def button(update: Update, context: Context) -> None:
         return
     if isinstance(action, render.SetLanguage):
         await set_language(query, message, context, action)
+        return
+    if isinstance(action, LibraryAction):
+        await library_button(update, query, message, context, action)
         return
     t = await user_translator(update, context)
     if isinstance(action, render.TurnPage):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from telegram import CallbackQuery, Message, Update
+from telegram import CallbackQuery, Message, Update, User
 from telegram.ext import filters
 
 from bot import render
@@ -12,6 +12,7 @@ from bot.corpus import Paper
 from bot.i18n import Translator
 from bot.render import Doc
 from bot.tg.handlers._replies import argument_or_usage, index_of, off_loop, reply, send
+from bot.tg.handlers.library import numbered, saveable, viewer, with_save_buttons
 from bot.tg.language import user_translator
 from bot.tg.state import Context
 
@@ -52,8 +53,11 @@ async def paper_shortcut(update: Update, context: Context) -> None:
 
 async def _show_paper(update: Update, context: Context, paper_id: str, t: Translator) -> None:
     found = index_of(context).get(paper_id)
-    doc = render.paper_doc(found, t=t) if found else render.not_found_doc(paper_id, t=t)
-    await reply(update, doc)
+    if found is None:
+        await reply(update, render.not_found_doc(paper_id, t=t))
+        return
+    doc = render.paper_doc(found, t=t)
+    await reply(update, await saveable(update, context, doc, [(None, found.id)], t))
 
 
 async def author(update: Update, context: Context) -> None:
@@ -74,13 +78,17 @@ async def similar(update: Update, context: Context) -> None:
     if found is None:
         await reply(update, render.not_found_doc(paper_id, t=t))
         return
-    await reply(update, await _similar_doc(context, found, t))
+    user = viewer(update.effective_user, update.effective_chat)
+    await reply(update, await _similar_doc(context, found, t, user))
 
 
-async def _similar_doc(context: Context, found: Paper, t: Translator) -> Doc:
+async def _similar_doc(context: Context, found: Paper, t: Translator, user: User | None) -> Doc:
+    """Papers like `found`, with Save buttons showing what `user` saved."""
     index = index_of(context)
     hits = await off_loop(context, index.similar, found.id, limit=context.bot_data.per_page)
-    return render.similar_doc(found, hits, t=t)
+    return await with_save_buttons(
+        context, user, render.similar_doc(found, hits, t=t), numbered(hits), t
+    )
 
 
 async def random_paper(update: Update, context: Context) -> None:
@@ -90,7 +98,9 @@ async def random_paper(update: Update, context: Context) -> None:
     if not papers:
         await reply(update, render.hint_doc("no_match", t=t))
         return
-    await reply(update, render.paper_doc(random.choice(papers), t=t))
+    chosen = random.choice(papers)
+    doc = render.paper_doc(chosen, t=t)
+    await reply(update, await saveable(update, context, doc, [(None, chosen.id)], t))
 
 
 async def open_from_button(
@@ -106,8 +116,10 @@ async def open_from_button(
         await query.answer(t.gettext("error.expired_button"))
         return
     await query.answer()
+    user = viewer(query.from_user, message.chat)
     if isinstance(action, render.ShowSimilar):
-        doc = await _similar_doc(context, found, t)
+        doc = await _similar_doc(context, found, t, user)
     else:
-        doc = render.paper_doc(found, t=t)
+        card = render.paper_doc(found, t=t)
+        doc = await with_save_buttons(context, user, card, [(None, found.id)], t)
     await send(message, doc, quote=False)

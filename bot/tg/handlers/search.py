@@ -21,6 +21,7 @@ from bot.tg.handlers._replies import (
     off_loop,
     reply,
 )
+from bot.tg.handlers.library import numbered, saveable, viewer, with_save_buttons
 from bot.tg.language import user_translator
 from bot.tg.state import Context
 
@@ -54,7 +55,9 @@ async def answer_question(update: Update, context: Context, text: str) -> None:
     key = None
     if result.total > per_page and not render.query_fits_callback(question):
         key = remember_query(context, question)
-    await reply(update, render.results_doc(result, per_page=per_page, page_key=key, t=t))
+    doc = render.results_doc(result, per_page=per_page, page_key=key, t=t)
+    papers = numbered(result.hits, result.offset + 1)
+    await reply(update, await saveable(update, context, doc, papers, t))
 
 
 class _AddressedToBot(filters.MessageFilter):
@@ -137,7 +140,9 @@ async def turn_page(
         return
     await query.answer()
     doc = render.results_doc(result, per_page=per_page, page_key=action.key, t=t)
-    page = render.to_html(doc)
+    user = viewer(query.from_user, query.message.chat if query.message else None)
+    papers = numbered(result.hits, result.offset + 1)
+    page = render.to_html(await with_save_buttons(context, user, doc, papers, t))
     # A double tap asks for the page already shown: the error handler treats Telegram's
     # "message is not modified" as nothing to do.
     await query.edit_message_text(

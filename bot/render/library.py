@@ -1,0 +1,226 @@
+"""Views of what a user keeps: Save buttons, /saved, /export, /following, /forget, alerts.
+
+Pure like the other views: `SavedPaper` snapshots and papers in, `Doc`s out. Buttons carry
+only paper refs, page offsets and topic hashes; the user is whoever taps them.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from bot.corpus import Paper
+from bot.i18n import Translator
+from bot.render import limits
+from bot.render.callbacks import (
+    export_data,
+    forget_data,
+    remove_saved_data,
+    save_data,
+    saved_page_data,
+    unfollow_data,
+)
+from bot.render.doc import Block, Button, Doc, Keyboard, Span
+from bot.render.ids import paper_command
+from bot.render.text import clean, clip_words
+from bot.render.views import EN, translated, usage_doc
+from bot.store.export import FORMATS
+from bot.store.model import FollowOutcome, Limits, SavedPaper, topic_key
+
+EXPORT_LABELS = {
+    "bib": "button.export_bibtex",
+    "md": "button.export_markdown",
+    "csv": "button.export_csv",
+}
+EXPORT_FILE_STEM = "reading-list"
+TOPIC_LABEL_CHARS = 40  # ours: an Unfollow button shows the topic's start
+
+
+def text_doc(key: str, n: int | None = None, /, *, t: Translator = EN, **values: object) -> Doc:
+    """A one-paragraph answer from the catalogue entry `key`."""
+    return Doc((translated(t, key, n, **values),))
+
+
+def _star(saved: bool, number: int | None, t: Translator) -> str:
+    """A Save button's label: "☆ Save" / "★ Saved" alone, "☆ 3" / "★ 3" for result 3."""
+    if number is None:
+        return t.gettext("button.saved" if saved else "button.save")
+    return f"{'★' if saved else '☆'} {number}"
+
+
+def save_button(
+    paper_id: str, saved: bool, number: int | None = None, *, t: Translator = EN
+) -> Button:
+    """The Save button of one paper; a tap on "★" removes it again."""
+    return (_star(saved, number, t), save_data(paper_id, save=not saved))
+
+
+def with_save_buttons(
+    doc: Doc,
+    papers: Sequence[tuple[int | None, str]],
+    saved: frozenset[str],
+    *,
+    t: Translator = EN,
+) -> Doc:
+    """`doc` with Save buttons for `papers` ((number, paper id) pairs) above its other rows.
+
+    Numbered results get one compact row "☆ 1 ☆ 2 …" (a star per numbered result, as the
+    text numbers them); a single unnumbered paper (a card) gets "☆ Save". `saved` holds
+    the ids the reader has saved.
+    """
+    buttons = [save_button(pid, pid in saved, number, t=t) for number, pid in papers]
+    size = limits.MAX_BUTTONS_PER_ROW
+    rows = tuple(tuple(buttons[i : i + size]) for i in range(0, len(buttons), size))
+    return Doc(doc.blocks, (*rows, *doc.keyboard), doc.single_message)
+
+
+def flip_save(keyboard: Keyboard, ref: str, saved: bool, *, t: Translator = EN) -> Keyboard:
+    """`keyboard` with the Save button of `ref` showing `saved` (after a tap changed it)."""
+    old = {"v:" + ref, "u:" + ref}
+    long_labels = {t.gettext("button.save"), t.gettext("button.saved")}
+    data = ("u:" if saved else "v:") + ref
+
+    def flipped(label: str) -> str:
+        if label in long_labels:
+            return _star(saved, None, t)
+        number = label.lstrip("☆★ ")
+        return _star(saved, int(number), t) if number.isdigit() else label
+
+    return tuple(
+        tuple(
+            (flipped(label), data) if old_data in old else (label, old_data)
+            for label, old_data in row
+        )
+        for row in keyboard
+    )
+
+
+def _saved_title(paper: SavedPaper) -> str:
+    return clip_words(clean(paper.title) or f"Paper {paper.paper_id}", limits.TITLE_CHARS)
+
+
+def saved_doc(
+    papers: Sequence[SavedPaper],
+    *,
+    total: int,
+    offset: int,
+    per_page: int,
+    in_corpus: frozenset[str],
+    t: Translator = EN,
+) -> Doc:
+    """A page of the reading list, newest first: open and Remove buttons, Previous/Next.
+
+    A paper not in `in_corpus` (gone after a reload) keeps its stored title and is marked.
+    """
+    if not papers:
+        return text_doc("list.empty", t=t)
+    blocks: list[Block] = [translated(t, "list.title", total)]
+    removes: list[Button] = []
+    for number, paper in enumerate(papers, start=offset + 1):
+        spans_: list[Span] = [Span(f"{number}. "), Span(_saved_title(paper), "b")]
+        byline = ", ".join(paper.authors)
+        if byline:
+            spans_ += [Span("\n"), Span(clip_words(clean(byline), 200), "i")]
+        if paper.paper_id in in_corpus:
+            spans_ += [Span("\n"), Span(paper_command(paper.paper_id))]
+        else:
+            gone = clip_words(paper.paper_id, 80)
+            spans_ += [Span(f"\nid {gone} · "), Span(t.gettext("list.gone"), "i")]
+        removes.append((f"✕ {number}", remove_saved_data(offset, paper.paper_id)))
+        blocks.append(tuple(spans_))
+    size = limits.MAX_BUTTONS_PER_ROW
+    rows: list[tuple[Button, ...]] = [
+        tuple(removes[i : i + size]) for i in range(0, len(removes), size)
+    ]
+    nav: list[Button] = []
+    if offset > 0:
+        nav.append((t.gettext("button.previous"), saved_page_data(max(0, offset - per_page))))
+    if offset + len(papers) < total:
+        nav.append((t.gettext("button.next"), saved_page_data(offset + len(papers))))
+    if nav:
+        rows.append(tuple(nav))
+    if total > per_page:
+        pages = -(-total // per_page)
+        blocks.append(translated(t, "results.page", page=offset // per_page + 1, pages=pages))
+    return Doc(tuple(blocks), tuple(rows), single_message=True)
+
+
+def export_prompt_doc(*, t: Translator = EN) -> Doc:
+    """/export without a format: one button per format."""
+    row = tuple((t.gettext(EXPORT_LABELS[fmt]), export_data(fmt)) for fmt in FORMATS)
+    return Doc((translated(t, "export.prompt"),), (row,))
+
+
+def export_filename(fmt: str) -> str:
+    """The document's file name for `fmt`."""
+    return f"{EXPORT_FILE_STEM}.{fmt}"
+
+
+def follow_doc(outcome: FollowOutcome, topic: str, limits: Limits, *, t: Translator = EN) -> Doc:
+    """The answer to `/follow <topic>` for what the store did."""
+    if outcome is FollowOutcome.FOLLOWED:
+        return text_doc("follow.added", t=t, topic=topic)
+    if outcome is FollowOutcome.ALREADY_FOLLOWING:
+        return text_doc("follow.already", t=t, topic=topic)
+    if outcome is FollowOutcome.LIMIT_REACHED:
+        return text_doc("follow.full", limits.max_topics, t=t, limit=limits.max_topics)
+    if outcome is FollowOutcome.TOO_LONG:
+        return text_doc("follow.too_long", t=t, limit=limits.max_topic_chars)
+    return usage_doc("follow", t=t)  # EMPTY: only whitespace
+
+
+def following_doc(topics: Sequence[str], *, t: Translator = EN) -> Doc:
+    """The user's topics, numbered, one Unfollow button each."""
+    if not topics:
+        return Doc((translated(t, "follow.none"), *usage_doc("follow", t=t).blocks))
+    lines: list[Span] = list(translated(t, "follow.title", len(topics)))
+    rows: list[tuple[Button, ...]] = []
+    for number, topic in enumerate(topics, start=1):
+        lines += [Span(f"\n{number}. "), Span(clip_words(topic, 300), "i")]
+        label = f"✕ {number}. {clip_words(topic, TOPIC_LABEL_CHARS)}"
+        rows.append(
+            ((clip_words(label, limits.BUTTON_LABEL_CHARS), unfollow_data(topic_key(topic))),)
+        )
+    return Doc((tuple(lines),), tuple(rows))
+
+
+def forget_prompt_doc(*, t: Translator = EN) -> Doc:
+    """/forget: what it deletes, with confirm and cancel buttons."""
+    row = (
+        (t.gettext("button.forget_confirm"), forget_data(confirm=True)),
+        (t.gettext("button.cancel"), forget_data(confirm=False)),
+    )
+    return Doc((translated(t, "forget.confirm"),), (row,))
+
+
+def alert_doc(matches: Sequence[tuple[str, Sequence[Paper]]], *, t: Translator = EN) -> Doc:
+    """New papers for the user's topics: one block per paper, under its topic's header.
+
+    `to_html` splits it on block boundaries when it is longer than one message.
+    """
+    blocks: list[Block] = []
+    for topic, papers in matches:
+        blocks.append(translated(t, "follow.alert", len(papers), topic=clip_words(topic, 200)))
+        for paper in papers:
+            title = clip_words(clean(paper.title) or f"Paper {paper.id}", limits.TITLE_CHARS)
+            blocks.append((Span("• "), Span(title, "b"), Span("\n"), Span(paper_command(paper.id))))
+    return Doc(tuple(blocks))
+
+
+def snapshot(paper: Paper, *, venue: str = "ICML 2026", year: int = 2026) -> SavedPaper:
+    """What the store keeps of a paper, so exports outlive corpus changes.
+
+    `venue` and `year` stand in when the corpus does not say (the seed corpus is ICML 2026).
+    """
+    links = dict(reversed(paper.links))  # label -> the first URL with that label
+    url = links.get("Page") or links.get("PDF") or (paper.links[0][1] if paper.links else "")
+    doi = re.sub(r"^https?://(dx\.)?doi\.org/", "", links.get("DOI", ""))
+    return SavedPaper(
+        paper.id,
+        clean(paper.title),
+        paper.authors,
+        paper.year or year,
+        paper.venue or venue,
+        url,
+        doi,
+    )

@@ -1,0 +1,145 @@
+"""Topic alerts: after a reload, new papers that confidently match a followed topic.
+
+`reload_index` starts `send_alerts` as a background task once the new index is served,
+so the reload answers at once. Each follower gets one message listing the new papers
+for all their topics (split only past Telegram's 4096 characters); a user who blocked
+the bot is unsubscribed quietly.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Collection, Mapping, Sequence
+
+from telegram.constants import ParseMode
+from telegram.error import Forbidden, TelegramError
+from telegram.ext import Application
+
+from bot.corpus import Paper
+from bot.i18n import DEFAULT_LANGUAGE, Lang, is_language, translator
+from bot.render import library, to_html
+from bot.search import Index
+from bot.search.confidence import is_confident
+from bot.store import StoreUnavailable
+from bot.store.model import topic_key
+from bot.tg.handlers._replies import NO_PREVIEW
+from bot.tg.state import BotState
+
+logger = logging.getLogger(__name__)
+
+ALERT_SEARCH_DEPTH = 50  # ours: new papers are looked for among a topic's top 50
+MAX_ALERT_PAPERS = 20  # ours: per topic; an alert is a pointer, not a digest
+
+
+def new_paper_ids(old: Index | None, new: Index) -> frozenset[str]:
+    """Ids served by `new` that `old` did not have (all of them when there was no old)."""
+    before = {paper.id for paper in old.papers} if old is not None else set()
+    return frozenset(paper.id for paper in new.papers if paper.id not in before)
+
+
+def topic_matches(index: Index, topic: str, new_ids: Collection[str]) -> tuple[Paper, ...]:
+    """New papers in `index` that match `topic` confidently, best first (CPU work)."""
+    result = index.search(topic, limit=ALERT_SEARCH_DEPTH, snippets=False)
+    if not result.confident:
+        return ()
+    found = [
+        hit.paper for hit in result.hits if hit.paper.id in new_ids and is_confident(hit.coverage)
+    ]
+    return tuple(found[:MAX_ALERT_PAPERS])
+
+
+def user_alert(
+    topics: Sequence[str], matches: Mapping[str, tuple[Paper, ...]]
+) -> list[tuple[str, tuple[Paper, ...]]]:
+    """One user's alert: each topic with its new papers, a paper listed under its first topic."""
+    listed: set[str] = set()
+    alert = []
+    for topic in topics:
+        papers = tuple(p for p in matches.get(topic_key(topic), ()) if p.id not in listed)
+        listed.update(p.id for p in papers)
+        if papers:
+            alert.append((topic, papers))
+    return alert
+
+
+async def send_alerts(application: Application, old: Index | None, new: Index) -> int:
+    """Tell each follower about new papers on their topics; returns how many users were told."""
+    state: BotState = application.bot_data
+    new_ids = new_paper_ids(old, new)
+    if state.store is None or not new_ids:
+        return 0
+    try:
+        followers = await state.store.followers()
+    except StoreUnavailable as exc:
+        logger.warning("No topic alerts after this reload: the database is not answering (%s)", exc)
+        return 0
+    loop = asyncio.get_running_loop()
+    matches: dict[str, tuple[Paper, ...]] = {}
+    for topics in followers.values():
+        for topic in topics:
+            key = topic_key(topic)
+            if key not in matches:  # one search per distinct topic, however many follow it
+                # One search per executor call, so users' questions interleave with these.
+                matches[key] = await loop.run_in_executor(
+                    state.executor(), topic_matches, new, topic, new_ids
+                )
+    told = 0
+    for user_id, topics in followers.items():
+        alert = user_alert(topics, matches)
+        if alert:
+            told += await _send(application, user_id, topics, alert)
+    logger.info("Topic alerts: %d new papers, %d users told", len(new_ids), told)
+    return told
+
+
+async def _send(
+    application: Application,
+    user_id: int,
+    topics: Sequence[str],
+    alert: list[tuple[str, tuple[Paper, ...]]],
+) -> int:
+    """Send one user's alert; unsubscribe them if they blocked the bot. 1 if sent, else 0."""
+    state: BotState = application.bot_data
+    t = translator(await _language(state, user_id))
+    try:
+        for part in to_html(library.alert_doc(alert, t=t)):
+            await application.bot.send_message(
+                user_id, part.text, parse_mode=ParseMode.HTML, link_preview_options=NO_PREVIEW
+            )
+    except Forbidden:
+        logger.info("User %s blocked the bot; their topics are unfollowed", user_id)
+        try:
+            for topic in topics:
+                if state.store is not None:
+                    await state.store.unfollow(user_id, topic)
+        except StoreUnavailable as exc:
+            logger.warning("Could not unfollow user %s's topics: %s", user_id, exc)
+        return 0
+    except TelegramError as exc:
+        logger.warning("Could not send a topic alert to user %s: %s", user_id, exc)
+        return 0
+    return 1
+
+
+async def _language(state: BotState, user_id: int) -> Lang:
+    """The follower's /lang choice (cached like a message's), else English: no update here."""
+    cached = state.languages.get(user_id)
+    if cached is not None:
+        return cached
+    try:
+        stored = await state.store.get_language(user_id) if state.store is not None else None
+    except StoreUnavailable:
+        return DEFAULT_LANGUAGE
+    return stored if is_language(stored) else DEFAULT_LANGUAGE  # type: ignore[return-value]
+
+
+def start_alerts(application: Application, old: Index | None, new: Index) -> None:
+    """Run `send_alerts` in the background (kept in `BotState.alerts_task`)."""
+    state: BotState = application.bot_data
+    work = send_alerts(application, old, new)
+    # PTB awaits its tasks at shutdown, but only while running (not in a bare `async with`).
+    if application.running:
+        state.alerts_task = application.create_task(work, name="topic-alerts")
+    else:
+        state.alerts_task = asyncio.create_task(work, name="topic-alerts")

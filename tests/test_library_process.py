@@ -1,0 +1,166 @@
+"""The reading list with real `python -m bot` processes: SIGKILL mid-burst, two replicas on
+one PostgreSQL, and a database unreachable at start."""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
+from pathlib import Path
+
+import pytest
+from pg_cluster import Backend, free_port
+
+from bot.config import DEFAULT_CORPUS
+from bot.corpus import load_corpus
+from bot.render import paper_ref
+from bot.render.library import snapshot
+from testkit.botenv import bot_env
+from testkit.fake_bot_api import FakeBotApi, Updates
+
+START_TIMEOUT = 60.0  # a cold interpreter on a slow CI machine
+SAVED = "Saved to your reading list"
+REMOVED = "Removed"
+ALREADY = "Already in your reading list"
+USERS = tuple(range(501, 507))
+
+
+def paper_ids() -> list[str]:
+    return [paper.id for paper in load_corpus([DEFAULT_CORPUS]).papers]
+
+
+@contextmanager
+def running_bot(api: FakeBotApi, workdir: Path, backend: Backend) -> Iterator[subprocess.Popen]:
+    """`python -m bot` polling `api`, storing in `backend`; killed on exit."""
+    env = bot_env(
+        TELEGRAM_BOT_TOKEN=api.token,
+        TELEGRAM_API_BASE_URL=api.base_url,
+        DATA_DIR=str(backend.data_dir),
+        **({"DATABASE_URL": backend.database_url} if backend.database_url else {}),
+    )
+    workdir.mkdir(exist_ok=True)
+    with open(workdir / "stderr.log", "wb") as stderr:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "bot"], cwd=workdir, env=env, stderr=stderr
+        )
+    try:
+        if not api.first_get_updates.wait(START_TIMEOUT):
+            raise AssertionError((workdir / "stderr.log").read_text()[-3000:])
+        yield process
+    finally:
+        if process.poll() is None:
+            process.kill()
+        process.wait(10)
+
+
+def tap(api: FakeBotApi, updates: Updates, data: str, user: int) -> str:
+    """Push a button press by `user` (on a message without a keyboard); its callback id."""
+    message = updates.message("(a results message)", chat_id=user)["message"]
+    payload = updates.callback(data, message=message, user_id=user)
+    api.push_update(payload)
+    return payload["callback_query"]["id"]
+
+
+def answers(api: FakeBotApi) -> dict[str, str]:
+    """callback_query_id -> the toast text, for every answer the bot sent."""
+    return {
+        str(c.params["callback_query_id"]): str(c.params.get("text") or "")
+        for c in api.calls_of("answerCallbackQuery")
+    }
+
+
+async def test_every_acknowledged_save_survives_sigkill(backend: Backend, tmp_path: Path) -> None:
+    ids = paper_ids()
+    burst = [(user, paper_id) for user in USERS for paper_id in ids]
+    with FakeBotApi() as api, running_bot(api, tmp_path / "bot", backend) as process:
+        updates = Updates(bot_username=api.bot["username"], bot_id=api.bot["id"])
+        sent = {tap(api, updates, f"v:{paper_ref(p)}", user): (user, p) for user, p in burst}
+        api.wait_for("answerCallbackQuery", count=len(burst) // 2, timeout=60)
+        process.send_signal(signal.SIGKILL)
+        process.wait(10)
+        acknowledged = {sent[q] for q, text in answers(api).items() if text == SAVED}
+
+    assert process.returncode == -signal.SIGKILL
+    assert len(burst) // 2 <= len(acknowledged) < len(burst)  # killed mid-burst
+    store = await backend.open()
+    try:
+        stored = {
+            (user, row.paper_id): row for user in USERS for row in await store.export_rows(user)
+        }
+    finally:
+        await store.close()
+    print(f"{backend.name}: {len(burst)} saves sent, {len(acknowledged)} acknowledged, "
+          f"{len(stored)} stored")  # fmt: skip
+    assert acknowledged <= stored.keys()
+    papers = {paper.id: paper for paper in load_corpus([DEFAULT_CORPUS]).papers}
+    for (_user, paper_id), row in stored.items():  # nothing half-written
+        expected = snapshot(papers[paper_id])
+        assert (row.title, row.authors, row.year) == (expected.title, expected.authors, 2026)
+
+
+@pytest.mark.parametrize("backend", ["postgres"], indirect=True)
+async def test_two_replicas_saving_and_removing_for_one_user(
+    backend: Backend, tmp_path: Path
+) -> None:
+    user = 777
+    ids = paper_ids()
+    both, only_first, removed = ids[: len(ids) // 2], ids[len(ids) // 2 : -5], ids[-5:]
+    store = await backend.open()
+    for paper in load_corpus([DEFAULT_CORPUS]).papers:
+        if paper.id in removed:
+            await store.save(user, snapshot(paper))
+
+    with ExitStack() as stack:
+        apis = [stack.enter_context(FakeBotApi()) for _ in range(2)]
+        for number, api in enumerate(apis):
+            stack.enter_context(running_bot(api, tmp_path / f"bot{number}", backend))
+        first, second = (Updates(bot_username=a.bot["username"], bot_id=a.bot["id"]) for a in apis)
+        # Interleaved: both replicas save the same papers; the first saves more while the
+        # second removes others, all for the same user at once.
+        for position, paper_id in enumerate(both):
+            tap(apis[0], first, f"v:{paper_ref(paper_id)}", user)
+            tap(apis[1], second, f"v:{paper_ref(paper_id)}", user)
+            if position < len(only_first):
+                tap(apis[0], first, f"v:{paper_ref(only_first[position])}", user)
+            if position < len(removed):
+                tap(apis[1], second, f"u:{paper_ref(removed[position])}", user)
+        expected_answers = [len(both) + len(only_first), len(both) + len(removed)]
+        for api, count in zip(apis, expected_answers, strict=True):
+            api.wait_for("answerCallbackQuery", count=count, timeout=60)
+        toasts = [text for api in apis for text in answers(api).values()]
+
+    try:
+        rows = await store.export_rows(user)
+    finally:
+        await store.close()
+    saved_ids = [row.paper_id for row in rows]
+    print(f"two replicas: {len(toasts)} answers {sorted(set(toasts))}, {len(saved_ids)} rows")
+    assert sorted(saved_ids) == sorted(both + only_first)  # no lost update, no duplicate
+    assert set(toasts) <= {SAVED, ALREADY, REMOVED}  # no error shown to the user
+    assert toasts.count(ALREADY) == len(both)  # each shared save won by exactly one replica
+
+
+def test_database_unreachable_at_start_exits_2_naming_the_setting(tmp_path: Path) -> None:
+    url = f"postgresql://bot:s3cret-pw@127.0.0.1:{free_port()}/bot"
+    with FakeBotApi() as api:
+        env = bot_env(
+            TELEGRAM_BOT_TOKEN=api.token, TELEGRAM_API_BASE_URL=api.base_url, DATABASE_URL=url
+        )
+        started = time.monotonic()
+        done = subprocess.run(
+            [sys.executable, "-m", "bot"],
+            cwd=tmp_path,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=START_TIMEOUT,
+            check=False,
+        )
+    output = done.stdout + done.stderr
+    assert done.returncode == 2, output
+    assert "Configuration error: DATABASE_URL" in output
+    assert "Traceback" not in output and "s3cret-pw" not in output
+    assert time.monotonic() - started < START_TIMEOUT
