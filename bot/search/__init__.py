@@ -23,6 +23,7 @@ from bot.search.bm25 import BM25, DEFAULT_PARAMS, BM25Params, bm25_params
 from bot.search.cache import (
     CACHE_MIN_PAPERS,
     DEFAULT_CACHE_DIR,
+    STAMPS_FILE,
     Progress,
     corpus_key,
     load_corpus_and_index,
@@ -31,6 +32,7 @@ from bot.search.cache import (
     resolve_cache_dir,
 )
 from bot.search.cache_file import FORMAT_VERSION, MAGIC, CacheMiss, cache_path
+from bot.search.columns import PaperColumns
 from bot.search.confidence import CONFIDENT_COVERAGE
 from bot.search.index import SIMILAR_TERMS, TITLE_WEIGHT, Index, document_terms
 from bot.search.retriever import Hit, IndexStats, Retriever, SearchResult
@@ -52,6 +54,7 @@ __all__ = [
     "MAX_SNIPPET_CHARS",
     "MAX_TERM_CHARS",
     "SIMILAR_TERMS",
+    "STAMPS_FILE",
     "STOPWORDS",
     "TITLE_WEIGHT",
     "Analyzer",
@@ -61,6 +64,7 @@ __all__ = [
     "Hit",
     "Index",
     "IndexStats",
+    "PaperColumns",
     "Progress",
     "Retriever",
     "SearchResult",

@@ -16,8 +16,11 @@ cache is never trusted and never raises.
 from __future__ import annotations
 
 import hashlib
+import json
 import logging
+import os
 import sys
+import tempfile
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import fields
@@ -37,11 +40,13 @@ from bot.search.cache_file import (
     read_state,
     write_state,
 )
+from bot.search.columns import PaperColumns, grouped_column, table_column
 from bot.search.index import TITLE_WEIGHT, Index
 
 __all__ = [
     "CACHE_MIN_PAPERS",
     "DEFAULT_CACHE_DIR",
+    "STAMPS_FILE",
     "Progress",
     "corpus_key",
     "load_corpus_and_index",
@@ -59,6 +64,9 @@ DEFAULT_CACHE_DIR = Path(__file__).resolve().parents[2] / ".cache"
 settings name no directory (`Settings.index_cache_dir` is None)."""
 
 _CHUNK = 1 << 20
+_RACY_NS = 2_000_000_000
+STAMPS_FILE = "corpus-stamps.json"
+"""In the cache directory: each corpus file's sha256 with the stat stamp it was taken at."""
 _PAPERS = "papers."  # state keys of the cached papers, apart from the engine's own keys
 _PAPER_FIELDS = tuple((f.name, get_type_hints(Paper)[f.name]) for f in fields(Paper))
 
@@ -82,21 +90,43 @@ def _versions(kind: str) -> str:
     )
 
 
-def _file_digest(path: Path) -> bytes:
-    """sha256 of a file's bytes, read in chunks."""
+def _file_digest(path: Path, stamps: dict[str, list[Any]] | None = None) -> bytes:
+    """sha256 of a file's bytes, read in chunks; reused from `stamps` while the file is unchanged.
+
+    A stamp is (device, inode, size, mtime, ctime), git's index rule: any write changes the
+    ctime, which no user can set back. A file changed within `_RACY_NS` of being hashed gets no
+    stamp (its next change could share the timestamp), so it is hashed again next time.
+    """
+    info = path.stat()
+    stamp = [info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns]
+    name = str(path.resolve())
+    known = stamps.get(name) if stamps is not None else None
+    if isinstance(known, list) and known[:-1] == stamp and isinstance(known[-1], str):
+        return bytes.fromhex(known[-1])
     digest = hashlib.sha256()
     with path.open("rb") as data:
         while chunk := data.read(_CHUNK):
             digest.update(chunk)
+    if stamps is not None:
+        if time.time_ns() - max(info.st_mtime_ns, info.st_ctime_ns) > _RACY_NS:
+            stamps[name] = [*stamp, digest.hexdigest()]
+        else:
+            stamps.pop(name, None)
     return digest.digest()
 
 
-def corpus_key(paths: Iterable[str | Path], *, kind: str = "index") -> str:
+def corpus_key(
+    paths: Iterable[str | Path], *, kind: str = "index", stamps: Path | None = None
+) -> str:
     """Hex key of the files under `paths` (names and bytes, in order) plus the versions.
 
     A directory counts all its visible regular files, not only those the loader reads, so
-    the key may change more often than needed but never less.
+    the key may change more often than needed but never less. `stamps` (a JSON file in the
+    cache directory) remembers each file's hash with its stat stamp, so an unchanged
+    160 MB corpus is not read again at every start.
     """
+    known = _read_stamps(stamps) if stamps is not None else None
+    before = dict(known) if known is not None else None
     digest = hashlib.sha256(_versions(kind).encode())
     for given in paths:
         path = Path(given)
@@ -110,8 +140,31 @@ def corpus_key(paths: Iterable[str | Path], *, kind: str = "index") -> str:
         )
         for file in files:
             digest.update(f"\x1e{file}\x1f".encode())
-            digest.update(_file_digest(file))
+            digest.update(_file_digest(file, known))
+    if stamps is not None and known is not None and known != before:
+        _write_stamps(stamps, known)
     return digest.hexdigest()
+
+
+def _read_stamps(path: Path) -> dict[str, list[Any]]:
+    """The stamps file's entries; empty when it is missing or unreadable."""
+    try:
+        stamps = json.loads(path.read_bytes())
+    except (OSError, ValueError):
+        return {}
+    return stamps if isinstance(stamps, dict) else {}
+
+
+def _write_stamps(path: Path, stamps: dict[str, list[Any]]) -> None:
+    """Replace the stamps file atomically; a failure only costs a re-hash next time."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            json.dump(stamps, out)
+        os.replace(tmp, path)
+    except OSError as error:
+        logger.debug("index cache: cannot write %s (%s)", path, error)
 
 
 def load_corpus_and_index(
@@ -132,7 +185,7 @@ def load_corpus_and_index(
     directory = resolve_cache_dir(cache_dir)
     started = time.perf_counter()
     try:
-        key = corpus_key(paths, kind="corpus+index")
+        key = corpus_key(paths, kind="corpus+index", stamps=directory / STAMPS_FILE)
     except OSError:  # a missing or unreadable path: let the loader name the problem
         key = ""
     path = cache_path(directory, key) if key else None
@@ -173,14 +226,14 @@ def load_or_build(
     directory = resolve_cache_dir(cache_dir)
     started = time.perf_counter()
     try:
-        key = corpus_key(corpus_files)
+        key = corpus_key(corpus_files, stamps=directory / STAMPS_FILE)
     except OSError as error:  # a corpus file vanished after loading: just build
         logger.warning("index cache: cannot hash the corpus files (%s); building", error)
         return _build(papers, progress)
     path = cache_path(directory, key)
 
     def restore(state: dict[str, Any]) -> tuple[None, Index]:
-        if state.get(_PAPERS + "id") != [p.id for p in papers]:
+        if list(state.get(_PAPERS + "id", ())) != [p.id for p in papers]:
             raise CacheMiss("built from other papers")
         return None, Index.from_state(papers, _engine_state(state))
 
@@ -300,32 +353,27 @@ def _report_state(report: LoadReport) -> dict[str, Any]:
 
 
 def _report_from_state(state: dict[str, Any]) -> LoadReport:
-    """The inverse of `_report_state`; raises `CacheMiss` on missing or inconsistent columns."""
+    """The inverse of `_report_state`, papers as lazy `PaperColumns`; `CacheMiss` if broken."""
     try:
         columns = {name: _column(state, _PAPERS + name, kind) for name, kind in _PAPER_FIELDS}
+        papers = PaperColumns.from_columns(columns)
         sources, skipped = state[_PAPERS + "sources"], state[_PAPERS + "skipped"]
-    except (KeyError, AttributeError, IndexError, TypeError) as error:
-        raise CacheMiss(f"papers missing: {error!r}") from error
-    sizes = {len(column) for column in columns.values()}
-    if len(sizes) > 1:
-        raise CacheMiss("papers inconsistent")
-    papers = tuple(map(Paper, *columns.values()))
-    return LoadReport(papers=papers, sources=tuple(sources), skipped=tuple(skipped))
+        sources, skipped = tuple(map(str, sources)), tuple(map(str, skipped))
+    except (KeyError, AttributeError, IndexError, TypeError, ValueError) as error:
+        raise CacheMiss(f"papers missing or inconsistent: {error!r}") from error
+    # A LoadReport's papers: any Sequence[Paper] reads the same (the cached ones are columns).
+    return LoadReport(papers=papers, sources=sources, skipped=skipped)  # type: ignore[arg-type]
 
 
-def _column(state: dict[str, Any], key: str, kind: object) -> list[Any]:
-    """One field's values, one per paper, as `_report_state` stored them."""
+def _column(state: dict[str, Any], key: str, kind: object) -> Any:
+    """One field's stored column, as `PaperColumns.from_columns` takes it."""
     values = state[key]
     if kind is int:
-        return values.tolist()
+        return values
     if kind is str:
         rows = state.get(key + ":rows")
-        return values if rows is None else [values[i] for i in rows.tolist()]
-    counts = state[key + ":counts"]
-    if int(counts.sum()) != len(values):
-        raise CacheMiss("papers inconsistent")
-    ends = np.cumsum(counts).tolist()
-    return [tuple(values[a:b]) for a, b in zip([0, *ends[:-1]], ends, strict=True)]
+        return values if rows is None else table_column(values, rows)
+    return grouped_column(values, state[key + ":counts"])
 
 
 def progress_reporter(total: int, *, stream: TextIO | None = None) -> Progress:

@@ -18,6 +18,7 @@ from bot.corpus import Paper
 from bot.search import confidence
 from bot.search.analysis import ANALYZERS, Analyzer, analyze_query, analyzer_for
 from bot.search.bm25 import BM25, DEFAULT_PARAMS, BM25Params
+from bot.search.columns import PaperColumns
 from bot.search.retriever import Hit, IndexStats, SearchResult
 from bot.search.snippets import Snippet, best_snippet
 
@@ -51,7 +52,8 @@ def _analysed(papers: Iterable[Paper], language: str, title_weight: int) -> Iter
 class Index:
     """Immutable search index; build once, share between handlers (and threads)."""
 
-    papers: tuple[Paper, ...]
+    papers: Sequence[Paper]
+    """A tuple, or `PaperColumns` (a `Paper` made per access) when read from the cache."""
 
     def __init__(
         self,
@@ -66,8 +68,8 @@ class Index:
 
         query_cache: how many text chunks the query analyzer remembers (shared by threads).
         """
-        self.papers = tuple(papers)
-        self._by_id = {p.id: i for i, p in enumerate(self.papers)}
+        self.papers = papers if isinstance(papers, PaperColumns) else tuple(papers)
+        self._by_id = {paper_id: i for i, paper_id in enumerate(self._column("id"))}
         self.bm25 = bm25
         self.params = bm25.params
         self.title_weight = title_weight
@@ -184,7 +186,7 @@ class Index:
         """Counts and approximate memory for /stats."""
         return IndexStats(
             papers=len(self.papers),
-            sources=len({p.source for p in self.papers}),
+            sources=len(set(self._column("source"))),
             terms=len(self.bm25.vocab),
             postings=self.bm25.postings,
             memory_bytes=self.bm25.nbytes,
@@ -214,6 +216,12 @@ class Index:
             )
             for r, s, c in zip(rows, scores, coverage, strict=True)
         )
+
+    def _column(self, name: str) -> Iterable[Any]:
+        """One field of every paper (from the columns directly when cached)."""
+        if isinstance(self.papers, PaperColumns):
+            return self.papers.column(name)
+        return (getattr(p, name) for p in self.papers)
 
     def _term_weight(self, term: str) -> float:
         """A term's coverage weight in this corpus (df 0 for an unknown term)."""
