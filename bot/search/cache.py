@@ -49,6 +49,7 @@ __all__ = [
     "STAMPS_FILE",
     "Progress",
     "corpus_key",
+    "load_cached",
     "load_corpus_and_index",
     "load_or_build",
     "progress_reporter",
@@ -182,27 +183,47 @@ def load_corpus_and_index(
     min_papers: smaller corpora are loaded and built without writing a cache.
     progress: build progress callback; None shows a line on a terminal, else logs.
     """
-    directory = resolve_cache_dir(cache_dir)
-    started = time.perf_counter()
-    try:
-        key = corpus_key(paths, kind="corpus+index", stamps=directory / STAMPS_FILE)
-    except OSError:  # a missing or unreadable path: let the loader name the problem
-        key = ""
-    path = cache_path(directory, key) if key else None
-
-    def restore(state: dict[str, Any]) -> tuple[LoadReport, Index]:
-        report = _report_from_state(state)
-        return report, Index.from_state(report.papers, _engine_state(state))
-
-    if path is not None and path.exists():
-        cached = _from_cache(path, key, restore, started=started)
-        if cached is not None:
-            return cached
+    key, path = _corpus_cache(paths, resolve_cache_dir(cache_dir))
+    cached = _cached_corpus(key, path)
+    if cached is not None:
+        return cached
     report = load_corpus(paths)
     index = _build(report.papers, progress, quiet=len(report.papers) < min_papers)
     if path is not None and len(report.papers) >= min_papers:
         _save(path, key, {**index.to_state(), **_report_state(report)})
     return report, index
+
+
+def load_cached(
+    paths: Sequence[str | Path], cache_dir: str | Path | None = None
+) -> tuple[LoadReport, Index] | None:
+    """The corpus and index under `paths` from a valid cache (memory-mapped), else None.
+
+    Builds nothing: a caller may then build elsewhere (another process) and call it again.
+    """
+    return _cached_corpus(*_corpus_cache(paths, resolve_cache_dir(cache_dir)))
+
+
+def _corpus_cache(paths: Sequence[str | Path], directory: Path) -> tuple[str, Path | None]:
+    """The corpus cache key of `paths` and its file ("", None if a path cannot be read)."""
+    try:
+        key = corpus_key(paths, kind="corpus+index", stamps=directory / STAMPS_FILE)
+    except OSError:  # a missing or unreadable path: let the loader name the problem
+        return "", None
+    return key, cache_path(directory, key)
+
+
+def _cached_corpus(key: str, path: Path | None) -> tuple[LoadReport, Index] | None:
+    """The report and index cached at `path`, or None (a miss is logged)."""
+    if path is None or not path.exists():
+        return None
+    started = time.perf_counter()
+
+    def restore(state: dict[str, Any]) -> tuple[LoadReport, Index]:
+        report = _report_from_state(state)
+        return report, Index.from_state(report.papers, _engine_state(state))
+
+    return _from_cache(path, key, restore, started=started)
 
 
 def load_or_build(
