@@ -2,7 +2,8 @@
 
 `tests/data/devset_snippets.json` holds, for every dev-set question, the top 10 hits' ids,
 snippet texts and marks as chosen before the snippet code was optimised (issue 13).
-Regenerate only for an intended change of behaviour: `uv run python tests/test_snippets_pinned.py --write`.
+Regenerate only for an intended change of behaviour:
+`PYTHONPATH=. uv run python tests/test_snippets_pinned.py --write`.
 """
 
 from __future__ import annotations
