@@ -9,6 +9,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
+from math import fsum
 
 from bot.search.analysis import Analyzer
 from bot.textutil import Span, merge_marks, sentence_spans
@@ -42,15 +43,22 @@ def best_snippet(
     found.update({(a[0], b[1]): found[a] | found[b] for a, b in pairwise(sentences)})
 
     def weight(lo: int, hi: int) -> float:
-        return sum(wanted[t] for t in found[lo, hi])
+        # fsum: exact, so the same terms weigh the same in any set order (ties stay ties).
+        return fsum(wanted[t] for t in found[lo, hi])
 
     if any(found.values()):
-        # Most matched weight; then a window that fits, one sentence, the earlier one.
-        lo, hi = max(
-            sentences + pairs,
-            key=lambda w: (weight(*w), w[1] - w[0] <= MAX_SNIPPET_CHARS, w in sentences, -w[0]),
-        )
-        if (lo, hi) in sentences:
+        single = set(sentences)
+
+        def rank(w: Span) -> tuple[float, bool, bool, int]:
+            # Most matched weight; then a window that fits, one sentence, the earlier one.
+            return weight(*w), w[1] - w[0] <= MAX_SNIPPET_CHARS, w in single, -w[0]
+
+        windows = sentences + pairs
+        # Only windows with a match can beat one with positive weight: rank just those.
+        lo, hi = max((w for w in windows if found[w]), key=rank)
+        if weight(lo, hi) <= 0:  # zero-weight terms: every window ties on weight
+            lo, hi = max(windows, key=rank)
+        if (lo, hi) in single:
             lo, hi = _add_neighbour(sentences, (lo, hi), weight)
     else:
         lo, hi = sentences[0]
