@@ -205,16 +205,18 @@ class Index:
         """Hits for ranked rows, each with its snippet for `terms` (or an empty one)."""
         return tuple(
             Hit(
-                paper=self.papers[r],
+                paper=paper,
                 score=float(s),
                 snippet=(
-                    best_snippet(self.papers[r].abstract, terms, weights, self.analyzer)
+                    best_snippet(paper.abstract, terms, weights, self.analyzer)
                     if snippets
                     else Snippet("")
                 ),
                 coverage=float(c),
             )
-            for r, s, c in zip(rows, scores, coverage, strict=True)
+            for r, s, c in zip(rows.tolist(), scores, coverage, strict=True)
+            # One lookup a hit: a cached index makes each `Paper` from its columns.
+            for paper in (self.papers[r],)
         )
 
     def _column(self, name: str) -> Iterable[Any]:
