@@ -119,7 +119,7 @@ def main() -> int:
     print(f"| bot answer path: search + render, {args.per_page} hits | {ms(bot_path)} |")
     spread = f"t(2000) {t2000:.2f} s - t(200) {t200:.2f} s"
     print(f"| CLI per question ({spread}) / 1800 | {cli * 1000:.3f} |")
-    print(f"| naive mean / CLI per question | **{naive_mean / cli:.0f}×** |")
+    print(f"| naive mean / CLI per question | **{naive_mean / cli:.3g}×** |")
     return 0
 
 
