@@ -394,6 +394,7 @@ def stamps_now(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_stamps_reuse_the_hash_of_an_unchanged_file(
     corpus_dir: Path, cache_dir: Path, stamps_now: None
 ) -> None:
+    cache_dir.mkdir()
     stamps = cache_dir / STAMPS_FILE
     key = corpus_key([corpus_dir], stamps=stamps)
     assert key == corpus_key([corpus_dir])  # same key as hashing everything
@@ -405,6 +406,7 @@ def test_stamps_reuse_the_hash_of_an_unchanged_file(
 
 
 def test_stamps_never_hide_an_edit(corpus_dir: Path, cache_dir: Path, stamps_now: None) -> None:
+    cache_dir.mkdir()
     stamps = cache_dir / STAMPS_FILE
     before = corpus_key([corpus_dir], stamps=stamps)
     seed = sorted(corpus_dir.glob("*.txt"))[0]
@@ -427,3 +429,21 @@ def test_unreadable_stamps_only_cost_a_rehash(
     cache_dir.mkdir()
     (cache_dir / STAMPS_FILE).write_bytes(content)
     assert corpus_key([corpus_dir], stamps=cache_dir / STAMPS_FILE) == corpus_key([corpus_dir])
+
+
+def test_no_stamps_without_a_cache_directory(
+    corpus_dir: Path, cache_dir: Path, stamps_now: None
+) -> None:
+    corpus_key([corpus_dir], stamps=cache_dir / STAMPS_FILE)
+    assert not cache_dir.exists()  # a corpus never cached leaves nothing behind
+
+
+def test_stamps_of_vanished_files_are_dropped(
+    corpus_dir: Path, cache_dir: Path, stamps_now: None
+) -> None:
+    cache_dir.mkdir()
+    stamps = cache_dir / STAMPS_FILE
+    stamps.write_text(json.dumps({str(corpus_dir / "gone.txt"): [0, 0, 0, 0, 0, "00"]}))
+    corpus_key([corpus_dir], stamps=stamps)
+    recorded = json.loads(stamps.read_text())
+    assert recorded and str(corpus_dir / "gone.txt") not in recorded

@@ -157,9 +157,15 @@ def _read_stamps(path: Path) -> dict[str, list[Any]]:
 
 
 def _write_stamps(path: Path, stamps: dict[str, list[Any]]) -> None:
-    """Replace the stamps file atomically; a failure only costs a re-hash next time."""
+    """Replace the stamps file atomically; a failure only costs a re-hash next time.
+
+    Only into an existing cache directory (one that holds or held a cache: a small corpus,
+    never cached, leaves no file behind); entries of files that are gone are dropped.
+    """
+    if not path.parent.is_dir():
+        return
+    stamps = {name: stamp for name, stamp in stamps.items() if os.path.exists(name)}
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
         with os.fdopen(fd, "w", encoding="utf-8") as out:
             json.dump(stamps, out)
