@@ -66,7 +66,7 @@ _Getter = Any  # a callable row -> field value
 class PaperColumns(Sequence[Paper]):
     """The papers of a cached corpus, one column per `Paper` field; a `Paper` per access."""
 
-    __slots__ = ("_columns", "_size", "_texts")
+    __slots__ = ("_columns", "_getters", "_size", "_texts")
 
     def __init__(
         self, columns: dict[str, _Getter], size: int, texts: dict[str, TextColumn] | None = None
@@ -76,6 +76,7 @@ class PaperColumns(Sequence[Paper]):
         texts: the fields stored as a plain `TextColumn` (iterated faster than row by row).
         """
         self._columns = columns
+        self._getters = tuple(columns.values())
         self._size = size
         self._texts = texts or {}
 
@@ -106,12 +107,11 @@ class PaperColumns(Sequence[Paper]):
     def __getitem__(self, i: int | slice) -> Paper | tuple[Paper, ...]:
         if isinstance(i, slice):
             return tuple(self[j] for j in range(*i.indices(self._size)))
-        i = int(i)
         if i < 0:
             i += self._size
         if not 0 <= i < self._size:
             raise IndexError("paper index out of range")
-        return Paper(*(get(i) for get in self._columns.values()))
+        return Paper(*[get(i) for get in self._getters])
 
     def __iter__(self) -> Iterator[Paper]:
         for i in range(self._size):
