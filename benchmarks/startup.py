@@ -4,7 +4,8 @@ Runs the real bot (`python -m bot run`) against the fake Bot API server of
 `tests/fake_bot_api.py` on 127.0.0.1 and times, from `Popen` to the server seeing the
 first `getUpdates`: the seed corpus, and synthetic 3,300 and 100,000-paper JSONL corpora
 with an empty index cache (cold) and again with the cache the cold run wrote (cached).
-It also reads the running bot's resident memory (VmRSS) once it is polling.
+It also reads the running bot's resident memory (VmRSS) once it is polling, and again after
+it has answered `--questions` questions (the running bot: pages of the index it touched).
 
 The seed corpus is timed twice: as this environment runs Python (with
 `PYTHONDONTWRITEBYTECODE=1` every start compiles each imported module from source) and
@@ -37,9 +38,19 @@ for path in (str(REPO), str(HERE)):
 from scale import corpus_file  # noqa: E402
 
 from testkit.botenv import bot_env as testkit_bot_env  # noqa: E402
-from testkit.fake_bot_api import DEFAULT_TOKEN, FakeBotApi  # noqa: E402
+from testkit.fake_bot_api import DEFAULT_TOKEN, FakeBotApi, Updates  # noqa: E402
 
 SEED_SIZE = 57  # papers in corpus/; `--sizes 57` means the seed corpus itself
+QUESTIONS = (
+    "graph neural networks for molecules",
+    "diffusion models image generation",
+    "reinforcement learning reward",
+    "large language model reasoning",
+    "privacy attacks on federated learning",
+    "decision tree attention",
+    "optimization convergence",
+    "benchmark dataset evaluation",
+)
 
 
 def rss_mb(pid: int) -> float:
@@ -79,8 +90,9 @@ def start_once(
     *,
     timeout: float,
     pycache: Path | None = None,
-) -> tuple[float, float]:
-    """Seconds from process start to its first getUpdates, and its RSS then (MB).
+    questions: int = 0,
+) -> tuple[float, float, float]:
+    """Seconds from process start to its first getUpdates, its RSS then and after questions (MB).
 
     pycache: a PYTHONPYCACHEPREFIX where the bot may write and read bytecode; None runs
     Python as this environment does.
@@ -99,9 +111,19 @@ def start_once(
                 raise RuntimeError(f"no getUpdates within {timeout} s (exit {process.poll()})")
             elapsed = time.perf_counter() - started
             memory = rss_mb(process.pid)
+            updates = Updates()
+            for i in range(questions):
+                chat_id = 7000 + i
+                api.push_update(updates.message(QUESTIONS[i % len(QUESTIONS)], chat_id=chat_id))
+                api.wait_for(
+                    "sendMessage",
+                    predicate=lambda c, cid=chat_id: c.params["chat_id"] == cid,
+                    timeout=timeout,
+                )
+            answered = rss_mb(process.pid) if questions else float("nan")
         finally:
             stop(process)
-    return elapsed, memory
+    return elapsed, memory, answered
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -112,39 +134,51 @@ def main(argv: Sequence[str] | None = None) -> None:
     )
     parser.add_argument("--repeat", type=int, default=3, help="runs per case (median shown)")
     parser.add_argument("--timeout", type=float, default=900)
+    parser.add_argument(
+        "--questions", type=int, default=20, help="questions asked before the second RSS reading"
+    )
     args = parser.parse_args(argv)
 
-    rows: list[tuple[str, str, list[float], float]] = []
+    rows: list[tuple[str, str, list[float], float, float]] = []
     with FakeBotApi(DEFAULT_TOKEN) as api, tempfile.TemporaryDirectory() as tmp:
         seed_cache = Path(tmp) / "seed-cache"
         pycache = Path(tmp) / "pycache"
         start_once(api, REPO / "corpus", seed_cache, timeout=args.timeout, pycache=pycache)
         for case, prefix in (("no .pyc (as run here)", None), ("with .pyc", pycache)):
-            times, memory = [], 0.0
+            times, memory, answered = [], 0.0, 0.0
             for _ in range(args.repeat):
-                elapsed, memory = start_once(
-                    api, REPO / "corpus", seed_cache, timeout=args.timeout, pycache=prefix
+                elapsed, memory, answered = start_once(
+                    api,
+                    REPO / "corpus",
+                    seed_cache,
+                    timeout=args.timeout,
+                    pycache=prefix,
+                    questions=args.questions,
                 )
                 times.append(elapsed)
-            rows.append(("seed (57)", case, times, memory))
+            rows.append(("seed (57)", case, times, memory, answered))
             print(f"seed, {case}: {times}", file=sys.stderr, flush=True)
         for n in (int(s) for s in args.sizes.split(",") if s and int(s) != SEED_SIZE):
             corpus = corpus_file(n)
             cache_dir = Path(tmp) / f"cache-{n}"
-            cold, cold_memory = [], 0.0
-            cached, cached_memory = [], 0.0
+            cold, cold_memory, cold_answered = [], 0.0, 0.0
+            cached, cached_memory, cached_answered = [], 0.0, 0.0
             for _ in range(max(1, args.repeat - 1) if n >= 50_000 else args.repeat):
                 for stale in cache_dir.glob("*"):
                     stale.unlink()
-                elapsed, cold_memory = start_once(api, corpus, cache_dir, timeout=args.timeout)
+                elapsed, cold_memory, cold_answered = start_once(
+                    api, corpus, cache_dir, timeout=args.timeout, questions=args.questions
+                )
                 cold.append(elapsed)
                 print(f"{n} cold: {elapsed:.2f} s", file=sys.stderr, flush=True)
             for _ in range(args.repeat):
-                elapsed, cached_memory = start_once(api, corpus, cache_dir, timeout=args.timeout)
+                elapsed, cached_memory, cached_answered = start_once(
+                    api, corpus, cache_dir, timeout=args.timeout, questions=args.questions
+                )
                 cached.append(elapsed)
                 print(f"{n} cached: {elapsed:.2f} s", file=sys.stderr, flush=True)
-            rows.append((f"{n:,}", "cold (empty cache)", cold, cold_memory))
-            rows.append((f"{n:,}", "cached", cached, cached_memory))
+            rows.append((f"{n:,}", "cold (empty cache)", cold, cold_memory, cold_answered))
+            rows.append((f"{n:,}", "cached", cached, cached_memory, cached_answered))
             ratio = statistics.median(cold) / statistics.median(cached)
             size = sum(f.stat().st_size for f in cache_dir.glob("index-*")) / 1e6
             rows.append(
@@ -153,19 +187,23 @@ def main(argv: Sequence[str] | None = None) -> None:
                     f"cold/cached = {ratio:.1f}×, cache file {size:.0f} MB",
                     [],
                     float("nan"),
+                    float("nan"),
                 )
             )
 
     print("\nProcess start → first getUpdates (`python -m bot run`); median of runs.\n")
-    print("| corpus | case | median s | runs s | bot RSS MB |")
-    print("|---|---|---:|---|---:|")
-    for corpus_label, case, times, memory in rows:
+    print(
+        f"| corpus | case | median s | runs s | bot RSS MB | RSS after {args.questions} questions |"
+    )
+    print("|---|---|---:|---|---:|---:|")
+    for corpus_label, case, times, memory, answered in rows:
         if not times:
-            print(f"| {corpus_label} | {case} | | | |")
+            print(f"| {corpus_label} | {case} | | | | |")
             continue
         runs = ", ".join(f"{t:.2f}" for t in times)
+        median = statistics.median(times)
         print(
-            f"| {corpus_label} | {case} | {statistics.median(times):.2f} | {runs} | {memory:,.0f} |"
+            f"| {corpus_label} | {case} | {median:.2f} | {runs} | {memory:,.0f} | {answered:,.0f} |"
         )
 
 

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import logging
+import multiprocessing
 from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -11,6 +14,14 @@ from bot.corpus import CorpusError, LoadReport
 
 if TYPE_CHECKING:
     from bot.search import Index
+
+logger = logging.getLogger(__name__)
+
+SEPARATE_BUILD_BYTES = 4_000_000
+"""A corpus this large (~2,500 papers) is indexed in a separate process that writes the index
+cache; this process then memory-maps the cache. The build's seconds of GIL-bound work and its
+peak memory stay out of the bot, which keeps answering meanwhile (a /reload). Smaller corpora
+are built in-process: starting a Python costs more than their build."""
 
 
 class EmptyCorpusError(CorpusError):
@@ -25,20 +36,81 @@ def corpus_paths(settings: Settings, given: Sequence[str | Path] | None = None) 
 
 
 def load_index(
-    paths: Sequence[Path], cache_dir: Path | None = None, *, strict: bool = False
+    paths: Sequence[Path],
+    cache_dir: Path | None = None,
+    *,
+    strict: bool = False,
+    separate_build_bytes: int = SEPARATE_BUILD_BYTES,
 ) -> tuple[LoadReport, Index]:
     """Read the corpus and index it through the index cache; raises CorpusError.
 
-    An empty corpus is an `EmptyCorpusError`: every entry point refuses to serve nothing.
-    With `strict`, any bad record is a `StrictCorpusError` listing them all (CORPUS_STRICT).
-    Runs for seconds on a large corpus: call it from a worker thread once serving.
+    On a cache miss, a corpus of `separate_build_bytes` or more is built in another process
+    (`build_in_subprocess`) and then read from the cache it wrote. An empty corpus is an
+    `EmptyCorpusError`: every entry point refuses to serve nothing. With `strict`, any bad
+    record is a `StrictCorpusError` listing them all (CORPUS_STRICT). Runs for seconds on a
+    large corpus: call it from a worker thread once serving.
     """
     # Lazy: numpy and the index cache only once the caller has checked its input.
-    from bot.search import load_corpus_and_index
+    from bot.search import load_cached, load_corpus_and_index
 
-    report, index = load_corpus_and_index(paths, cache_dir)
+    loaded = load_cached(paths, cache_dir)
+    if loaded is None and _corpus_bytes(paths) >= separate_build_bytes:
+        build_in_subprocess(paths, cache_dir)
+        loaded = load_cached(paths, cache_dir)
+    # Small corpora, and any failure of the separate build: here, with the loader's own errors.
+    report, index = loaded or load_corpus_and_index(paths, cache_dir)
     if strict:  # checked on the report, so a cached corpus is refused the same way
         report.check_strict()
     if not report.papers:
         raise EmptyCorpusError(", ".join(map(str, paths)), None, "no papers found")
     return report, index
+
+
+def build_in_subprocess(paths: Sequence[Path], cache_dir: Path | None = None) -> bool:
+    """Load, index and cache the corpus in a fresh ('spawn') process; True if it succeeded.
+
+    The loader's `CorpusError` (file, line, reason) is raised here as in-process. Any other
+    failure (a killed child, no processes allowed) is logged and gives False: the caller
+    builds in-process.
+    """
+    context = multiprocessing.get_context("spawn")  # no fork of a threaded process
+    level = logging.getLogger().getEffectiveLevel()
+    try:
+        with ProcessPoolExecutor(max_workers=1, mp_context=context) as pool:
+            error = pool.submit(_build_cache, [str(p) for p in paths], cache_dir, level).result()
+    except Exception as failure:
+        logger.warning("index build in a separate process failed (%r); building here", failure)
+        return False
+    if error is not None:
+        raise CorpusError(*error)
+    return True
+
+
+def _build_cache(
+    paths: list[str], cache_dir: Path | None, level: int
+) -> tuple[str, int | None, str] | None:
+    """In the child: load, index and cache the corpus whatever its size; the loader's error.
+
+    The error travels as (path, line, reason): `CorpusError` itself does not pickle.
+    """
+    from bot.search import load_corpus_and_index
+
+    # A spawned child starts without the parent's logging set-up: same level, to stderr.
+    logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    try:
+        load_corpus_and_index(paths, cache_dir, min_papers=0)
+    except CorpusError as error:
+        return error.path, error.line, error.reason
+    return None
+
+
+def _corpus_bytes(paths: Sequence[Path]) -> int:
+    """Bytes in the files under `paths` (0 for what cannot be read: the loader will say)."""
+    total = 0
+    for path in map(Path, paths):
+        try:
+            files = [f for f in path.iterdir() if f.is_file()] if path.is_dir() else [path]
+            total += sum(f.stat().st_size for f in files)
+        except OSError:
+            continue
+    return total

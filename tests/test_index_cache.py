@@ -2,20 +2,21 @@
 
 from __future__ import annotations
 
-import hashlib
 import io
 import json
 import logging
+import os
 import shutil
+import zlib
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 from bot.corpus import CorpusError, load_corpus
 from bot.search import (
     DEFAULT_CACHE_DIR,
     MAGIC,
+    STAMPS_FILE,
     Index,
     cache_path,
     corpus_key,
@@ -153,25 +154,58 @@ def wrong_key(path: Path) -> None:
 
 
 def bad_state_with_valid_checksum(path: Path) -> None:
-    """Arrays that pass the checksum (recomputed) but do not form a valid index."""
+    """Arrays that pass both checksums (recomputed) but do not form a valid index."""
     data = path.read_bytes()
     size = int.from_bytes(data[len(MAGIC) : len(MAGIC) + 8], "little")
     start = len(MAGIC) + 8
     header = json.loads(data[start : start + size])
-    with np.load(io.BytesIO(data[start + size :]), allow_pickle=False) as archive:
-        arrays = {name: archive[name] for name in archive.files}
-    arrays["doc_ids"] = arrays["doc_ids"][: len(arrays["doc_ids"]) // 2]
-    buffer = io.BytesIO()
-    np.savez(buffer, **arrays)
-    payload = buffer.getvalue()
-    header["archive_bytes"] = len(payload)
-    header["archive_sha256"] = hashlib.sha256(payload).hexdigest()
+    payload = data[aligned(start + size) : -8]
+    header["arrays"]["doc_ids"][1][0] //= 2  # half the postings' documents
     new = json.dumps(header).encode()
-    path.write_bytes(MAGIC + len(new).to_bytes(8, "little") + new + payload)
+    padding = bytes(aligned(start + len(new)) - start - len(new))
+    trailer = zlib.crc32(new).to_bytes(4, "little") + data[-4:]  # payload CRC unchanged
+    path.write_bytes(MAGIC + len(new).to_bytes(8, "little") + new + padding + payload + trailer)
+
+
+def aligned(n: int) -> int:
+    """`n` rounded up to the cache file's 64-byte array alignment."""
+    return -(-n // 64) * 64
+
+
+def drop_last_byte(path: Path) -> None:
+    path.write_bytes(path.read_bytes()[:-1])
+
+
+def append_byte(path: Path) -> None:
+    path.write_bytes(path.read_bytes() + b"\0")
+
+
+def truncate_inside_arrays(path: Path) -> None:
+    """Cut the file just after the header: every memory-mapped array would point past the end."""
+    size = int.from_bytes(path.read_bytes()[len(MAGIC) : len(MAGIC) + 8], "little")
+    path.write_bytes(path.read_bytes()[: aligned(len(MAGIC) + 8 + size) + 64])
+
+
+def edit_header_value(path: Path) -> None:
+    """A header value changed in place (same length, still valid JSON): the header CRC differs."""
+    data = path.read_bytes()
+    assert b'"title_weight": 2' in data
+    path.write_bytes(data.replace(b'"title_weight": 2', b'"title_weight": 3', 1))
+
+
+def flip_one_payload_byte(path: Path) -> None:
+    data = bytearray(path.read_bytes())
+    data[len(data) // 2] ^= 0x01
+    path.write_bytes(bytes(data))
 
 
 BREAKAGES = [
     pytest.param(truncate, id="truncated"),
+    pytest.param(drop_last_byte, id="truncated-trailer"),
+    pytest.param(truncate_inside_arrays, id="truncated-arrays"),
+    pytest.param(append_byte, id="trailing-byte"),
+    pytest.param(edit_header_value, id="header-edited"),
+    pytest.param(flip_one_payload_byte, id="one-bit-flipped"),
     pytest.param(flip_bytes, id="corrupt-bytes"),
     pytest.param(garbage, id="not-a-cache"),
     pytest.param(empty, id="empty"),
@@ -237,7 +271,9 @@ def test_small_corpus_writes_no_cache(corpus_dir: Path, cache_dir: Path, builds:
 
 def test_no_temporary_files_are_left(corpus_dir: Path, cache_dir: Path) -> None:
     load_corpus_and_index([corpus_dir], cache_dir, min_papers=0)
-    assert [p.suffix for p in cache_dir.iterdir()] == [".idx"]
+    names = sorted(p.name for p in cache_dir.iterdir())
+    assert [Path(n).suffix for n in names if n != STAMPS_FILE] == [".idx"]
+    assert not list(cache_dir.glob("*.tmp"))
 
 
 def test_missing_corpus_raises_the_loader_error(tmp_path: Path, cache_dir: Path) -> None:
@@ -336,3 +372,85 @@ def test_every_paper_field_survives_the_cache(tmp_path: Path, cache_dir: Path) -
     assert cached.papers[0].year == 2026 and cached.papers[-1].year is None
     assert cached.papers[0].links[0] == ("Page", "https://example.com/0")
     assert cached.papers[-1].links == () and cached.papers[-1].authors == ()
+
+
+def test_cached_index_survives_its_file_being_replaced(
+    corpus_dir: Path, cache_dir: Path, builds: list[int]
+) -> None:
+    load_corpus_and_index([corpus_dir], cache_dir, min_papers=0)
+    _, mapped = load_corpus_and_index([corpus_dir], cache_dir, min_papers=0)
+    expected = ranking(mapped, QUERIES[0])
+    path = only_cache_file(cache_dir)
+    # As every writer does (`write_state`): a new file renamed over the mapped one, then pruned.
+    replacement = path.with_suffix(".new")
+    replacement.write_bytes(b"a newer cache")
+    os.replace(replacement, path)
+    path.unlink()
+    assert ranking(mapped, QUERIES[0]) == expected
+    assert len(builds) == 1
+
+
+@pytest.fixture
+def stamps_now(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Stamp files however recently they changed (tests write their corpus just before)."""
+    from bot.search import cache
+
+    monkeypatch.setattr(cache, "_RACY_NS", -1)
+
+
+def test_stamps_reuse_the_hash_of_an_unchanged_file(
+    corpus_dir: Path, cache_dir: Path, stamps_now: None
+) -> None:
+    cache_dir.mkdir()
+    stamps = cache_dir / STAMPS_FILE
+    key = corpus_key([corpus_dir], stamps=stamps)
+    assert key == corpus_key([corpus_dir])  # same key as hashing everything
+    recorded = json.loads(stamps.read_text())
+    assert len(recorded) == len(list(corpus_dir.iterdir()))
+    forged = {name: [*entry[:-1], "00" * 32] for name, entry in recorded.items()}
+    stamps.write_text(json.dumps(forged))
+    assert corpus_key([corpus_dir], stamps=stamps) != key  # the stamped hash was used, not re-read
+
+
+def test_stamps_never_hide_an_edit(corpus_dir: Path, cache_dir: Path, stamps_now: None) -> None:
+    cache_dir.mkdir()
+    stamps = cache_dir / STAMPS_FILE
+    before = corpus_key([corpus_dir], stamps=stamps)
+    seed = sorted(corpus_dir.glob("*.txt"))[0]
+    info = seed.stat()
+    seed.write_bytes(seed.read_bytes().replace(b"the", b"teh", 1))  # same size
+    os.utime(seed, ns=(info.st_atime_ns, info.st_mtime_ns))  # same mtime: only ctime tells
+    assert seed.stat().st_size == info.st_size
+    assert corpus_key([corpus_dir], stamps=stamps) == corpus_key([corpus_dir]) != before
+
+
+def test_recent_files_are_not_stamped(corpus_dir: Path, cache_dir: Path) -> None:
+    corpus_key([corpus_dir], stamps=cache_dir / STAMPS_FILE)
+    assert not (cache_dir / STAMPS_FILE).exists()  # written just now: hashed again next time
+
+
+@pytest.mark.parametrize("content", [b"", b"not json", b"[1, 2]", b'{"x": "y"}'])
+def test_unreadable_stamps_only_cost_a_rehash(
+    corpus_dir: Path, cache_dir: Path, stamps_now: None, content: bytes
+) -> None:
+    cache_dir.mkdir()
+    (cache_dir / STAMPS_FILE).write_bytes(content)
+    assert corpus_key([corpus_dir], stamps=cache_dir / STAMPS_FILE) == corpus_key([corpus_dir])
+
+
+def test_no_stamps_without_a_cache_directory(
+    corpus_dir: Path, cache_dir: Path, stamps_now: None
+) -> None:
+    corpus_key([corpus_dir], stamps=cache_dir / STAMPS_FILE)
+    assert not cache_dir.exists()  # a corpus never cached leaves nothing behind
+
+
+def test_stamps_of_vanished_files_are_dropped(
+    corpus_dir: Path, cache_dir: Path, stamps_now: None
+) -> None:
+    cache_dir.mkdir()
+    stamps = cache_dir / STAMPS_FILE
+    stamps.write_text(json.dumps({str(corpus_dir / "gone.txt"): [0, 0, 0, 0, 0, "00"]}))
+    corpus_key([corpus_dir], stamps=stamps)
+    recorded = json.loads(stamps.read_text())
+    assert recorded and str(corpus_dir / "gone.txt") not in recorded

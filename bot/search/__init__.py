@@ -23,14 +23,17 @@ from bot.search.bm25 import BM25, DEFAULT_PARAMS, BM25Params, bm25_params
 from bot.search.cache import (
     CACHE_MIN_PAPERS,
     DEFAULT_CACHE_DIR,
+    STAMPS_FILE,
     Progress,
     corpus_key,
+    load_cached,
     load_corpus_and_index,
     load_or_build,
     progress_reporter,
     resolve_cache_dir,
 )
 from bot.search.cache_file import FORMAT_VERSION, MAGIC, CacheMiss, cache_path
+from bot.search.columns import PaperColumns
 from bot.search.confidence import CONFIDENT_COVERAGE
 from bot.search.index import SIMILAR_TERMS, TITLE_WEIGHT, Index, document_terms
 from bot.search.retriever import Hit, IndexStats, Retriever, SearchResult
@@ -52,6 +55,7 @@ __all__ = [
     "MAX_SNIPPET_CHARS",
     "MAX_TERM_CHARS",
     "SIMILAR_TERMS",
+    "STAMPS_FILE",
     "STOPWORDS",
     "TITLE_WEIGHT",
     "Analyzer",
@@ -61,6 +65,7 @@ __all__ = [
     "Hit",
     "Index",
     "IndexStats",
+    "PaperColumns",
     "Progress",
     "Retriever",
     "SearchResult",
@@ -74,6 +79,7 @@ __all__ = [
     "cache_path",
     "corpus_key",
     "document_terms",
+    "load_cached",
     "load_corpus_and_index",
     "load_or_build",
     "progress_reporter",

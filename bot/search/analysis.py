@@ -166,7 +166,21 @@ class EnglishAnalyzer:
 
     def analyze(self, text: str) -> list[str]:
         """Index/query terms of `text`, in order (compound parts, then the joined form)."""
-        chunks = _fold(text).split()
+        return list(chain.from_iterable(self._terms_of_chunks(_fold(text).split())))
+
+    def chunk_terms(self, text: str) -> tuple[str, list[str], list[tuple[str, ...]]]:
+        """`text` as analysed (same length, same positions), its chunks, and their terms.
+
+        The chunks are the folded text's `split()`; `analyze(text)` is their terms in order.
+        A chunk's terms do not depend on its neighbours, so one cached pass tells a caller
+        which words of a text hold which terms (snippets place them in sentences).
+        """
+        folded = _fold(text)
+        chunks = folded.split()
+        return folded, chunks, self._terms_of_chunks(chunks)
+
+    def _terms_of_chunks(self, chunks: list[str]) -> list[tuple[str, ...]]:
+        """Each folded chunk's terms, through the cache."""
         cache = self._cache
         found = list(map(cache.get, chunks))
         if None in found:
@@ -178,7 +192,7 @@ class EnglishAnalyzer:
             cache.update(missing)
             # From `missing`, not `cache`: another thread may have emptied the cache meanwhile.
             found = list(map(missing.get, chunks, found))  # a chunk's terms, else as found
-        return list(chain.from_iterable(found))  # type: ignore[arg-type]
+        return found  # type: ignore[return-value]
 
     def _chunk_terms(self, chunk: str) -> tuple[str, ...]:
         """Terms of one whitespace-free chunk of folded text."""

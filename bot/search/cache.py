@@ -16,8 +16,11 @@ cache is never trusted and never raises.
 from __future__ import annotations
 
 import hashlib
+import json
 import logging
+import os
 import sys
+import tempfile
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import fields
@@ -37,13 +40,22 @@ from bot.search.cache_file import (
     read_state,
     write_state,
 )
+from bot.search.columns import (
+    PaperColumns,
+    grouped_column,
+    optional_int_column,
+    pairs_column,
+    table_column,
+)
 from bot.search.index import TITLE_WEIGHT, Index
 
 __all__ = [
     "CACHE_MIN_PAPERS",
     "DEFAULT_CACHE_DIR",
+    "STAMPS_FILE",
     "Progress",
     "corpus_key",
+    "load_cached",
     "load_corpus_and_index",
     "load_or_build",
     "progress_reporter",
@@ -59,6 +71,9 @@ DEFAULT_CACHE_DIR = Path(__file__).resolve().parents[2] / ".cache"
 settings name no directory (`Settings.index_cache_dir` is None)."""
 
 _CHUNK = 1 << 20
+_RACY_NS = 2_000_000_000
+STAMPS_FILE = "corpus-stamps.json"
+"""In the cache directory: each corpus file's sha256 with the stat stamp it was taken at."""
 _PAPERS = "papers."  # state keys of the cached papers, apart from the engine's own keys
 _PAIRS = tuple[tuple[str, str], ...]  # Paper.links
 _PAIR_SEP = "\x1f"  # a control character: clean labels and URLs never contain one
@@ -84,21 +99,43 @@ def _versions(kind: str) -> str:
     )
 
 
-def _file_digest(path: Path) -> bytes:
-    """sha256 of a file's bytes, read in chunks."""
+def _file_digest(path: Path, stamps: dict[str, list[Any]] | None = None) -> bytes:
+    """sha256 of a file's bytes, read in chunks; reused from `stamps` while the file is unchanged.
+
+    A stamp is (device, inode, size, mtime, ctime), git's index rule: any write changes the
+    ctime, which no user can set back. A file changed within `_RACY_NS` of being hashed gets no
+    stamp (its next change could share the timestamp), so it is hashed again next time.
+    """
+    info = path.stat()
+    stamp = [info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns]
+    name = str(path.resolve())
+    known = stamps.get(name) if stamps is not None else None
+    if isinstance(known, list) and known[:-1] == stamp and isinstance(known[-1], str):
+        return bytes.fromhex(known[-1])
     digest = hashlib.sha256()
     with path.open("rb") as data:
         while chunk := data.read(_CHUNK):
             digest.update(chunk)
+    if stamps is not None:
+        if time.time_ns() - max(info.st_mtime_ns, info.st_ctime_ns) > _RACY_NS:
+            stamps[name] = [*stamp, digest.hexdigest()]
+        else:
+            stamps.pop(name, None)
     return digest.digest()
 
 
-def corpus_key(paths: Iterable[str | Path], *, kind: str = "index") -> str:
+def corpus_key(
+    paths: Iterable[str | Path], *, kind: str = "index", stamps: Path | None = None
+) -> str:
     """Hex key of the files under `paths` (names and bytes, in order) plus the versions.
 
     A directory counts all its visible regular files, not only those the loader reads, so
-    the key may change more often than needed but never less.
+    the key may change more often than needed but never less. `stamps` (a JSON file in the
+    cache directory) remembers each file's hash with its stat stamp, so an unchanged
+    160 MB corpus is not read again at every start.
     """
+    known = _read_stamps(stamps) if stamps is not None else None
+    before = dict(known) if known is not None else None
     digest = hashlib.sha256(_versions(kind).encode())
     for given in paths:
         path = Path(given)
@@ -112,8 +149,37 @@ def corpus_key(paths: Iterable[str | Path], *, kind: str = "index") -> str:
         )
         for file in files:
             digest.update(f"\x1e{file}\x1f".encode())
-            digest.update(_file_digest(file))
+            digest.update(_file_digest(file, known))
+    if stamps is not None and known is not None and known != before:
+        _write_stamps(stamps, known)
     return digest.hexdigest()
+
+
+def _read_stamps(path: Path) -> dict[str, list[Any]]:
+    """The stamps file's entries; empty when it is missing or unreadable."""
+    try:
+        stamps = json.loads(path.read_bytes())
+    except (OSError, ValueError):
+        return {}
+    return stamps if isinstance(stamps, dict) else {}
+
+
+def _write_stamps(path: Path, stamps: dict[str, list[Any]]) -> None:
+    """Replace the stamps file atomically; a failure only costs a re-hash next time.
+
+    Only into an existing cache directory (one that holds or held a cache: a small corpus,
+    never cached, leaves no file behind); entries of files that are gone are dropped.
+    """
+    if not path.parent.is_dir():
+        return
+    stamps = {name: stamp for name, stamp in stamps.items() if os.path.exists(name)}
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            json.dump(stamps, out)
+        os.replace(tmp, path)
+    except OSError as error:
+        logger.debug("index cache: cannot write %s (%s)", path, error)
 
 
 def load_corpus_and_index(
@@ -131,27 +197,47 @@ def load_corpus_and_index(
     min_papers: smaller corpora are loaded and built without writing a cache.
     progress: build progress callback; None shows a line on a terminal, else logs.
     """
-    directory = resolve_cache_dir(cache_dir)
-    started = time.perf_counter()
-    try:
-        key = corpus_key(paths, kind="corpus+index")
-    except OSError:  # a missing or unreadable path: let the loader name the problem
-        key = ""
-    path = cache_path(directory, key) if key else None
-
-    def restore(state: dict[str, Any]) -> tuple[LoadReport, Index]:
-        report = _report_from_state(state)
-        return report, Index.from_state(report.papers, _engine_state(state))
-
-    if path is not None and path.exists():
-        cached = _from_cache(path, key, restore, started=started)
-        if cached is not None:
-            return cached
+    key, path = _corpus_cache(paths, resolve_cache_dir(cache_dir))
+    cached = _cached_corpus(key, path)
+    if cached is not None:
+        return cached
     report = load_corpus(paths)
     index = _build(report.papers, progress, quiet=len(report.papers) < min_papers)
     if path is not None and len(report.papers) >= min_papers:
         _save(path, key, {**index.to_state(), **_report_state(report)})
     return report, index
+
+
+def load_cached(
+    paths: Sequence[str | Path], cache_dir: str | Path | None = None
+) -> tuple[LoadReport, Index] | None:
+    """The corpus and index under `paths` from a valid cache (memory-mapped), else None.
+
+    Builds nothing: a caller may then build elsewhere (another process) and call it again.
+    """
+    return _cached_corpus(*_corpus_cache(paths, resolve_cache_dir(cache_dir)))
+
+
+def _corpus_cache(paths: Sequence[str | Path], directory: Path) -> tuple[str, Path | None]:
+    """The corpus cache key of `paths` and its file ("", None if a path cannot be read)."""
+    try:
+        key = corpus_key(paths, kind="corpus+index", stamps=directory / STAMPS_FILE)
+    except OSError:  # a missing or unreadable path: let the loader name the problem
+        return "", None
+    return key, cache_path(directory, key)
+
+
+def _cached_corpus(key: str, path: Path | None) -> tuple[LoadReport, Index] | None:
+    """The report and index cached at `path`, or None (a miss is logged)."""
+    if path is None or not path.exists():
+        return None
+    started = time.perf_counter()
+
+    def restore(state: dict[str, Any]) -> tuple[LoadReport, Index]:
+        report = _report_from_state(state)
+        return report, Index.from_state(report.papers, _engine_state(state))
+
+    return _from_cache(path, key, restore, started=started)
 
 
 def load_or_build(
@@ -175,14 +261,14 @@ def load_or_build(
     directory = resolve_cache_dir(cache_dir)
     started = time.perf_counter()
     try:
-        key = corpus_key(corpus_files)
+        key = corpus_key(corpus_files, stamps=directory / STAMPS_FILE)
     except OSError as error:  # a corpus file vanished after loading: just build
         logger.warning("index cache: cannot hash the corpus files (%s); building", error)
         return _build(papers, progress)
     path = cache_path(directory, key)
 
     def restore(state: dict[str, Any]) -> tuple[None, Index]:
-        if state.get(_PAPERS + "id") != [p.id for p in papers]:
+        if list(state.get(_PAPERS + "id", ())) != [p.id for p in papers]:
             raise CacheMiss("built from other papers")
         return None, Index.from_state(papers, _engine_state(state))
 
@@ -308,39 +394,37 @@ def _report_state(report: LoadReport) -> dict[str, Any]:
 
 
 def _report_from_state(state: dict[str, Any]) -> LoadReport:
-    """The inverse of `_report_state`; raises `CacheMiss` on missing or inconsistent columns."""
+    """The inverse of `_report_state`, papers as lazy `PaperColumns`; `CacheMiss` if broken."""
     try:
         columns = {name: _column(state, _PAPERS + name, kind) for name, kind in _PAPER_FIELDS}
+        papers = PaperColumns.from_columns(columns)
         sources, skipped = state[_PAPERS + "sources"], state[_PAPERS + "skipped"]
+        sources, skipped = tuple(map(str, sources)), tuple(map(str, skipped))
         bad_records = int(state[_PAPERS + "bad_records"])
-    except (KeyError, AttributeError, IndexError, TypeError) as error:
-        raise CacheMiss(f"papers missing: {error!r}") from error
-    sizes = {len(column) for column in columns.values()}
-    if len(sizes) > 1:
-        raise CacheMiss("papers inconsistent")
-    papers = tuple(map(Paper, *columns.values()))
+    except (KeyError, AttributeError, IndexError, TypeError, ValueError) as error:
+        raise CacheMiss(f"papers missing or inconsistent: {error!r}") from error
+    # A LoadReport's papers: any Sequence[Paper] reads the same (the cached ones are columns).
     return LoadReport(
-        papers=papers, sources=tuple(sources), skipped=tuple(skipped), bad_records=bad_records
+        papers=papers,  # type: ignore[arg-type]
+        sources=sources,
+        skipped=skipped,
+        bad_records=bad_records,
     )
 
 
-def _column(state: dict[str, Any], key: str, kind: object) -> list[Any]:
-    """One field's values, one per paper, as `_report_state` stored them."""
+def _column(state: dict[str, Any], key: str, kind: object) -> Any:
+    """One field's stored column, as `PaperColumns.from_columns` takes it."""
     values = state[key]
     if kind is int:
-        return values.tolist()
+        return values
     if kind == int | None:
-        return [v or None for v in values.tolist()]
+        return optional_int_column(values)
     if kind is str:
         rows = state.get(key + ":rows")
-        return values if rows is None else [values[i] for i in rows.tolist()]
-    counts = state[key + ":counts"]
-    if int(counts.sum()) != len(values):
-        raise CacheMiss("papers inconsistent")
-    ends = np.cumsum(counts).tolist()
+        return values if rows is None else table_column(values, rows)
     if kind == _PAIRS:
-        values = [tuple(value.split(_PAIR_SEP, 1)) for value in values]
-    return [tuple(values[a:b]) for a, b in zip([0, *ends[:-1]], ends, strict=True)]
+        return pairs_column(values, state[key + ":counts"], _PAIR_SEP)
+    return grouped_column(values, state[key + ":counts"])
 
 
 def progress_reporter(total: int, *, stream: TextIO | None = None) -> Progress:

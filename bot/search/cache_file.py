@@ -1,29 +1,38 @@
 """The index cache's file format: one file holding a state of arrays and plain values.
 
-Layout:
+Layout (format 3):
 
-    MAGIC | header length (8 bytes, little-endian) | JSON header | np.savez archive
+    MAGIC | header length (8 bytes, little-endian) | JSON header | zero padding to 64 bytes
+    | payload: the arrays' raw bytes, each at a 64-byte aligned offset | trailer
 
-The header carries the format version, the analyzer version, the key, the archive's length
-and sha256, and the state's small values; the archive holds the arrays (loaded with
-`allow_pickle=False`). Files are written to a temporary name and `os.replace`d, so a reader
-never sees half a file. Anything unexpected on reading raises `CacheMiss`.
+The header carries the format version, the analyzer version, the key, the payload's length,
+each array's dtype, shape and offset, and the state's small values. The trailer is two
+little-endian CRC-32s: of the header bytes and of the payload. Reading checks the versions,
+the key, the file's exact length and both CRCs (CRC-32 reads 230 MB in ~0.05 s; sha256 took
+0.28 s), then memory-maps the file: arrays are views of the page cache, not copies, and only
+the pages a query touches become resident. Lists of strings are a `TextColumn` (one UTF-8
+blob with byte offsets), decoded one string at a time. Files are written to a temporary name
+and `os.replace`d, so a reader never sees half a file, and a file already mapped stays valid
+when a newer one replaces it or `prune` removes it. Never truncate or rewrite a cache file in
+place: a process that has it mapped would get SIGBUS on the pages cut off. Anything unexpected
+on reading raises `CacheMiss`.
 """
 
 from __future__ import annotations
 
-import hashlib
-import io
 import json
 import logging
+import mmap
 import os
 import tempfile
 import time
-from itertools import pairwise
+import zlib
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+
+from bot.search.columns import TextColumn
 
 __all__ = [
     "FORMAT_VERSION",
@@ -38,10 +47,11 @@ __all__ = [
 
 logger = logging.getLogger(__name__)
 
-FORMAT_VERSION = 3
+FORMAT_VERSION = 4
 """Bump when the file layout, the cached papers' fields or the index's arrays change (2: keys
 from explicit versions, papers stored per `Paper` field; 3: papers carry authors, keywords,
-venue, year and labelled links)."""
+venue, year and labelled links; 4: raw aligned arrays, memory-mapped, CRC-32 trailer, string
+offsets in bytes)."""
 KEEP_FILES = 3
 """Cache files kept per directory; older ones (other corpora or versions) are removed."""
 
@@ -49,7 +59,14 @@ MAGIC = b"ICMLIDX\n"
 _PREFIX = "index-"
 _SUFFIX = ".idx"
 _MAX_HEADER_BYTES = 1 << 24
-_INLINE_CHARS = 1024  # longer strings go in the archive, not the JSON header
+_INLINE_CHARS = 1024  # longer strings go in the payload, not the JSON header
+_ALIGN = 64
+_TRAILER = 8
+_CHUNK = 1 << 20
+# Plain numeric dtypes only: no objects, nothing that needs pickle.
+_DTYPES = frozenset(
+    np.dtype(t).str for t in ("u1", "i1", "u2", "i2", "u4", "i4", "u8", "i8", "f4", "f8", "?")
+)
 
 
 class CacheMiss(Exception):
@@ -61,19 +78,26 @@ def cache_path(cache_dir: str | Path, key: str) -> Path:
     return Path(cache_dir) / f"{_PREFIX}{key[:32]}{_SUFFIX}"
 
 
+def _aligned(n: int) -> int:
+    return -(-n // _ALIGN) * _ALIGN
+
+
 def write_state(path: str | Path, *, key: str, analyzer: str, state: dict[str, Any]) -> None:
     """Store `state` at `path` atomically (temporary file, then `os.replace`)."""
     path = Path(path)
     arrays, values, texts, string_lists = _split_state(state)
-    archive = io.BytesIO()
-    np.savez(archive, **arrays)
-    payload = archive.getbuffer()
+    layout: dict[str, list[Any]] = {}
+    end = 0
+    for name, array in arrays.items():
+        end = _aligned(end)
+        layout[name] = [array.dtype.str, list(array.shape), end]
+        end += array.nbytes
     header = {
         "format": FORMAT_VERSION,
         "analyzer": analyzer,
         "key": key,
-        "archive_bytes": payload.nbytes,
-        "archive_sha256": hashlib.sha256(payload).hexdigest(),
+        "payload_bytes": end,
+        "arrays": layout,
         "values": values,
         "texts": texts,
         "string_lists": string_lists,
@@ -85,10 +109,21 @@ def write_state(path: str | Path, *, key: str, analyzer: str, state: dict[str, A
     fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as out:
+            start = len(MAGIC) + 8 + len(header_bytes)
             out.write(MAGIC)
             out.write(len(header_bytes).to_bytes(8, "little"))
             out.write(header_bytes)
-            out.write(payload)
+            out.write(bytes(_aligned(start) - start))
+            crc, written = 0, 0
+            for name, array in arrays.items():
+                pad = bytes(layout[name][2] - written)
+                data = memoryview(np.ascontiguousarray(array)).cast("B")
+                for chunk in (pad, data):
+                    out.write(chunk)
+                    crc = zlib.crc32(chunk, crc)
+                    written += len(chunk)
+            out.write(zlib.crc32(header_bytes).to_bytes(4, "little"))
+            out.write(crc.to_bytes(4, "little"))
             out.flush()
             os.fsync(out.fileno())
         os.replace(tmp, path)
@@ -99,7 +134,10 @@ def write_state(path: str | Path, *, key: str, analyzer: str, state: dict[str, A
 
 
 def read_state(path: str | Path, *, key: str, analyzer: str) -> dict[str, Any]:
-    """The state stored at `path` under `key`; raises `CacheMiss` if it is not usable."""
+    """The state stored at `path` under `key`; raises `CacheMiss` if it is not usable.
+
+    The arrays are read-only views of a memory map of the file.
+    """
     try:
         with open(path, "rb") as data:
             if data.read(len(MAGIC)) != MAGIC:
@@ -107,23 +145,64 @@ def read_state(path: str | Path, *, key: str, analyzer: str) -> dict[str, Any]:
             size = int.from_bytes(data.read(8), "little")
             if not 0 < size < _MAX_HEADER_BYTES:
                 raise CacheMiss("bad header length")
-            header = json.loads(data.read(size))
+            header_bytes = data.read(size)
+            header = json.loads(header_bytes)
             _check_header(header, key=key, analyzer=analyzer)
-            payload = data.read(header["archive_bytes"] + 1)
+            start = _aligned(len(MAGIC) + 8 + size)
+            payload = header["payload_bytes"]
+            actual = os.fstat(data.fileno()).st_size
+            if actual != start + payload + _TRAILER:
+                raise CacheMiss(
+                    "truncated" if actual < start + payload + _TRAILER else "trailing bytes"
+                )
+            data.seek(start + payload)
+            trailer = data.read(_TRAILER)
+            if int.from_bytes(trailer[:4], "little") != zlib.crc32(header_bytes):
+                raise CacheMiss("header checksum mismatch")
+            data.seek(start)
+            if int.from_bytes(trailer[4:], "little") != _crc32(data, payload):
+                raise CacheMiss("checksum mismatch")
+            mapped = mmap.mmap(data.fileno(), 0, access=mmap.ACCESS_READ)
     except OSError as error:
         raise CacheMiss(f"cannot read: {error}") from error
     except (ValueError, TypeError, KeyError, AttributeError) as error:
         raise CacheMiss(f"bad header: {error!r}") from error
-    if len(payload) != header["archive_bytes"]:
-        raise CacheMiss("truncated" if len(payload) < header["archive_bytes"] else "trailing bytes")
-    if hashlib.sha256(payload).hexdigest() != header["archive_sha256"]:
-        raise CacheMiss("checksum mismatch")
     try:
-        with np.load(io.BytesIO(payload), allow_pickle=False) as archive:
-            arrays = {name: archive[name] for name in archive.files}
+        arrays = _arrays(mapped, start, payload, header["arrays"])
         return _join_state(arrays, header["values"], header["texts"], header["string_lists"])
-    except Exception as error:  # numpy/zipfile raise many types on a malformed archive
-        raise CacheMiss(f"bad archive: {error!r}") from error
+    except Exception as error:  # any malformed layout or state is a miss
+        raise CacheMiss(f"bad arrays: {error!r}") from error
+
+
+def _crc32(data: Any, size: int) -> int:
+    """CRC-32 of the next `size` bytes of the open file `data`, read in chunks."""
+    crc, left = 0, size
+    buffer = bytearray(_CHUNK)
+    view = memoryview(buffer)
+    while left > 0:
+        n = data.readinto(view[: min(_CHUNK, left)])
+        if not n:
+            break
+        crc = zlib.crc32(view[:n], crc)
+        left -= n
+    return crc
+
+
+def _arrays(
+    mapped: mmap.mmap, start: int, payload: int, layout: dict[str, Any]
+) -> dict[str, np.ndarray]:
+    """Read-only arrays over `mapped` as `layout` places them; `ValueError` if one does not fit."""
+    arrays = {}
+    for name, (dtype, shape, offset) in layout.items():
+        if dtype not in _DTYPES or not all(isinstance(n, int) and n >= 0 for n in shape):
+            raise ValueError(f"array {name!r}: bad dtype or shape")
+        kind = np.dtype(dtype)
+        count = int(np.prod(shape, dtype=np.int64))
+        if not isinstance(offset, int) or offset < 0 or offset + count * kind.itemsize > payload:
+            raise ValueError(f"array {name!r} outside the payload")
+        array = np.frombuffer(mapped, dtype=kind, count=count, offset=start + offset)
+        arrays[name] = array.reshape(shape)
+    return arrays
 
 
 def _check_header(header: Any, *, key: str, analyzer: str) -> None:
@@ -136,9 +215,9 @@ def _check_header(header: Any, *, key: str, analyzer: str) -> None:
         raise CacheMiss(f"analyzer {header.get('analyzer')!r}, want {analyzer}")
     if header.get("key") != key:
         raise CacheMiss("built from other corpus files or versions")
-    size = header.get("archive_bytes")
+    size = header.get("payload_bytes")
     if not isinstance(size, int) or size < 0:
-        raise CacheMiss("bad archive length")
+        raise CacheMiss("bad payload length")
 
 
 def _split_state(
@@ -147,7 +226,7 @@ def _split_state(
     """Arrays for the archive, JSON values for the header, and which arrays hold strings.
 
     Long strings become UTF-8 byte arrays; lists of strings become one UTF-8 array plus
-    character offsets (`<name>:offsets`), far smaller than numpy's fixed-width unicode.
+    byte offsets (`<name>:offsets`), far smaller than numpy's fixed-width unicode.
     """
     arrays: dict[str, np.ndarray] = {}
     values: dict[str, Any] = {}
@@ -162,10 +241,10 @@ def _split_state(
             arrays[name] = np.frombuffer(value.encode("utf-8", "surrogatepass"), dtype=np.uint8)
             texts.append(name)
         elif isinstance(value, list | tuple) and all(isinstance(v, str) for v in value):
-            joined = "".join(value)
-            arrays[name] = np.frombuffer(joined.encode("utf-8", "surrogatepass"), dtype=np.uint8)
+            encoded = [v.encode("utf-8", "surrogatepass") for v in value]
+            arrays[name] = np.frombuffer(b"".join(encoded), dtype=np.uint8)
             offsets = np.zeros(len(value) + 1, dtype=np.int64)
-            np.cumsum([len(v) for v in value], out=offsets[1:])
+            np.cumsum([len(v) for v in encoded], out=offsets[1:])
             arrays[name + ":offsets"] = offsets
             string_lists.append(name)
         else:
@@ -176,16 +255,12 @@ def _split_state(
 def _join_state(
     arrays: dict[str, np.ndarray], values: dict[str, Any], texts: list[str], string_lists: list[str]
 ) -> dict[str, Any]:
-    """The inverse of `_split_state`."""
+    """The inverse of `_split_state`, but lists of strings come back as lazy `TextColumn`s."""
     state: dict[str, Any] = dict(values)
     for name in texts:
         state[name] = arrays.pop(name).tobytes().decode("utf-8", "surrogatepass")
     for name in string_lists:
-        joined = arrays.pop(name).tobytes().decode("utf-8", "surrogatepass")
-        offsets = arrays.pop(name + ":offsets").tolist()
-        if not offsets or offsets[0] != 0 or offsets[-1] != len(joined):
-            raise ValueError(f"bad offsets for {name!r}")
-        state[name] = [joined[a:b] for a, b in pairwise(offsets)]
+        state[name] = TextColumn(arrays.pop(name), arrays.pop(name + ":offsets"))
     state.update(arrays)
     return state
 

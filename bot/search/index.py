@@ -8,6 +8,7 @@ authors' terms (`document_terms`), so a title-only paper is found by its keyword
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
@@ -18,6 +19,7 @@ from bot.corpus import AuthorIndex, Paper, PaperIds
 from bot.search import confidence
 from bot.search.analysis import ANALYZERS, Analyzer, analyze_query, analyzer_for
 from bot.search.bm25 import BM25, DEFAULT_PARAMS, BM25Params
+from bot.search.columns import PaperColumns
 from bot.search.retriever import Hit, IndexStats, SearchResult
 from bot.search.snippets import Snippet, best_snippet
 
@@ -55,7 +57,8 @@ def _analysed(papers: Iterable[Paper], language: str, title_weight: int) -> Iter
 class Index:
     """Immutable search index; build once, share between handlers (and threads)."""
 
-    papers: tuple[Paper, ...]
+    papers: Sequence[Paper]
+    """A tuple, or `PaperColumns` (a `Paper` made per access) when read from the cache."""
 
     def __init__(
         self,
@@ -70,11 +73,8 @@ class Index:
 
         query_cache: how many text chunks the query analyzer remembers (shared by threads).
         """
-        self.papers = tuple(papers)
-        self._by_id = {p.id: i for i, p in enumerate(self.papers)}
-        self._ids = PaperIds.build((p.id, p.source_id or None) for p in self.papers)
-        self.authors = AuthorIndex.build(p.authors for p in self.papers)
-        """Who wrote what: `by_author` and name-only questions."""
+        self.papers = papers if isinstance(papers, PaperColumns) else tuple(papers)
+        self._by_id = {paper_id: i for i, paper_id in enumerate(self._column("id"))}
         self.bm25 = bm25
         self.params = bm25.params
         self.title_weight = title_weight
@@ -121,6 +121,21 @@ class Index:
 
     def __len__(self) -> int:
         return len(self.papers)
+
+    @functools.cached_property
+    def _ids(self) -> PaperIds:
+        """What users type for an id (`2402.05678`, any case) -> ids; built on first use."""
+        sources = (source or None for source in self._column("source_id"))
+        return PaperIds.build(zip(self._column("id"), sources, strict=True))
+
+    @functools.cached_property
+    def authors(self) -> AuthorIndex:
+        """Who wrote what: `by_author` and name-only questions; built on first use.
+
+        Lazy: a cached 100k-paper start need not read every author (handlers call it off the
+        event loop, and two threads racing to build it build the same index).
+        """
+        return AuthorIndex.build(self._column("authors"))
 
     def get(self, paper_id: str) -> Paper | None:
         """The paper with this id, or None; also what users type (`2402.05678`, any case)."""
@@ -203,7 +218,7 @@ class Index:
         """Counts and approximate memory for /stats."""
         return IndexStats(
             papers=len(self.papers),
-            sources=len({p.source for p in self.papers}),
+            sources=len(set(self._column("source"))),
             terms=len(self.bm25.vocab),
             postings=self.bm25.postings,
             memory_bytes=self.bm25.nbytes,
@@ -222,17 +237,25 @@ class Index:
         """Hits for ranked rows, each with its snippet for `terms` (or an empty one)."""
         return tuple(
             Hit(
-                paper=self.papers[r],
+                paper=paper,
                 score=float(s),
                 snippet=(
-                    best_snippet(self.papers[r].abstract, terms, weights, self.analyzer)
+                    best_snippet(paper.abstract, terms, weights, self.analyzer)
                     if snippets
                     else Snippet("")
                 ),
                 coverage=float(c),
             )
-            for r, s, c in zip(rows, scores, coverage, strict=True)
+            for r, s, c in zip(rows.tolist(), scores, coverage, strict=True)
+            # One lookup a hit: a cached index makes each `Paper` from its columns.
+            for paper in (self.papers[r],)
         )
+
+    def _column(self, name: str) -> Iterable[Any]:
+        """One field of every paper (from the columns directly when cached)."""
+        if isinstance(self.papers, PaperColumns):
+            return self.papers.column(name)
+        return (getattr(p, name) for p in self.papers)
 
     def _term_weight(self, term: str) -> float:
         """A term's coverage weight in this corpus (df 0 for an unknown term)."""

@@ -6,9 +6,12 @@ Computed after ranking, for the hits shown only.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from itertools import pairwise
+from itertools import compress, pairwise
+from math import fsum
+from operator import not_
 
 from bot.search.analysis import Analyzer
 from bot.textutil import Span, merge_marks, sentence_spans
@@ -36,28 +39,89 @@ def best_snippet(
     """The one or two sentences of `text` that best match `terms` (weighted), matches marked."""
     sentences = sentence_spans(text) or [(0, len(text))]
     wanted = {t: weights[t] for t in terms}
-    # Sentences end at whitespace, so each analyses as it does inside the whole text.
-    found = {w: set(analyzer.analyze(text[w[0] : w[1]])) & wanted.keys() for w in sentences}
+    placed = _placed_chunks(text, sentences, wanted, analyzer)
+    if placed is None:
+        # Sentences end at whitespace, so each analyses as it does inside the whole text.
+        found = {w: set(analyzer.analyze(text[w[0] : w[1]])) & wanted.keys() for w in sentences}
+    else:
+        found = {w: set() for w in sentences}
+        starts = [lo for lo, _ in sentences]
+        for start, _, chunk_terms in placed:
+            found[sentences[bisect_right(starts, start) - 1]].update(chunk_terms)
     pairs = [(a[0], b[1]) for a, b in pairwise(sentences) if b[1] - a[0] <= MAX_SNIPPET_CHARS]
     found.update({(a[0], b[1]): found[a] | found[b] for a, b in pairwise(sentences)})
 
     def weight(lo: int, hi: int) -> float:
-        return sum(wanted[t] for t in found[lo, hi])
+        # fsum: exact, so the same terms weigh the same in any set order (ties stay ties).
+        return fsum(wanted[t] for t in found[lo, hi])
 
     if any(found.values()):
-        # Most matched weight; then a window that fits, one sentence, the earlier one.
-        lo, hi = max(
-            sentences + pairs,
-            key=lambda w: (weight(*w), w[1] - w[0] <= MAX_SNIPPET_CHARS, w in sentences, -w[0]),
-        )
-        if (lo, hi) in sentences:
+        single = set(sentences)
+
+        def rank(w: Span) -> tuple[float, bool, bool, int]:
+            # Most matched weight; then a window that fits, one sentence, the earlier one.
+            return weight(*w), w[1] - w[0] <= MAX_SNIPPET_CHARS, w in single, -w[0]
+
+        windows = sentences + pairs
+        # Only windows with a match can beat one with positive weight: rank just those.
+        lo, hi = max((w for w in windows if found[w]), key=rank)
+        if weight(lo, hi) <= 0:  # zero-weight terms: every window ties on weight
+            lo, hi = max(windows, key=rank)
+        if (lo, hi) in single:
             lo, hi = _add_neighbour(sentences, (lo, hi), weight)
     else:
         lo, hi = sentences[0]
         if len(sentences) > 1 and sentences[1][1] - lo <= MAX_SNIPPET_CHARS:
             hi = sentences[1][1]
     window = text[lo:hi]
-    return _clip(window, merge_marks(marks(window, wanted, analyzer)), MAX_SNIPPET_CHARS)
+    if placed is None or not window.isascii():
+        spans = marks(window, wanted, analyzer)
+    else:  # the same spans as `marks`, from the words already known to match
+        spans = [
+            (start - lo + s, start - lo + e)
+            for start, end, _ in placed
+            if lo <= start < hi
+            for t, s, e in analyzer.analyze_spans(text[start:end])
+            if t in wanted
+        ]
+    return _clip(window, merge_marks(spans), MAX_SNIPPET_CHARS)
+
+
+def _placed_chunks(
+    text: str, sentences: list[Span], wanted: Mapping[str, float], analyzer: Analyzer
+) -> list[tuple[int, int, set[str]]] | None:
+    """Where the words (whitespace-separated chunks) holding a wanted term are, with those terms.
+
+    One cached pass over the whole text (`chunk_terms`) instead of one `analyze` a sentence
+    and then one a word; a word's every occurrence is found by string search and kept only
+    as a whole chunk. None (use the slow path) when the analyzer cannot tell (no
+    `chunk_terms`), a word runs across a sentence's end (closing quotes after the dot), or
+    the occurrences do not add up.
+    """
+    chunk_terms = getattr(analyzer, "chunk_terms", None)
+    if chunk_terms is None:
+        return None
+    size = len(text)
+    for _, hi in sentences[:-1]:
+        if hi < size and not text[hi].isspace():
+            return None
+    folded, chunks, terms = chunk_terms(text)
+    keys = frozenset(wanted)
+    hit = list(map(not_, map(keys.isdisjoint, terms)))
+    words = dict(compress(zip(chunks, terms, strict=True), hit))
+    placed: list[tuple[int, int, set[str]]] = []
+    for word, word_terms in words.items():
+        matched = keys.intersection(word_terms)
+        at = folded.find(word)
+        while at != -1:
+            end = at + len(word)
+            if (at == 0 or folded[at - 1].isspace()) and (end == size or folded[end].isspace()):
+                placed.append((at, end, matched))
+            at = folded.find(word, at + 1)
+    if len(placed) != sum(hit):
+        return None
+    placed.sort()
+    return placed
 
 
 def marks(text: str, wanted: Mapping[str, float], analyzer: Analyzer) -> list[Span]:

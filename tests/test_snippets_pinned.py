@@ -1,0 +1,93 @@
+"""Snippets stay the same while they get faster: pinned on the dev set, fast path = slow path.
+
+`tests/snapshots/devset_snippets.json` holds, for every dev-set question, the top 10 hits' ids,
+snippet texts and marks as chosen before the snippet code was optimised (issue 13).
+Regenerate only for an intended change of behaviour:
+`PYTHONPATH=. uv run python tests/test_snippets_pinned.py --write`.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from test_fuzz import FUZZ
+
+from bot.search import EnglishAnalyzer, Index
+from bot.search.snippets import best_snippet
+from testkit.devset import DEVSET, load_seed_papers
+
+PINNED = Path(__file__).with_name("snapshots") / "devset_snippets.json"
+SEED_DIR = Path(__file__).resolve().parent.parent / "corpus"
+
+
+def questions() -> list[str]:
+    """The dev set's questions, in file order."""
+    return [json.loads(line)["question"] for line in DEVSET.read_text("utf-8").splitlines()]
+
+
+def snippets(index: Index) -> dict[str, list[list[object]]]:
+    """Per question: [paper id, snippet text, marks] of the top 10."""
+    return {
+        q: [[h.paper.id, h.snippet.text, [list(m) for m in h.snippet.marks]] for h in hits]
+        for q in questions()
+        for hits in [index.search(q, limit=10).hits]
+    }
+
+
+@pytest.fixture(scope="module")
+def seed_index() -> Index:
+    return Index.build(load_seed_papers(SEED_DIR))
+
+
+def test_devset_snippets_are_unchanged(seed_index: Index) -> None:
+    pinned = json.loads(PINNED.read_text("utf-8"))
+    assert len(pinned) == len(questions())
+    assert snippets(seed_index) == pinned
+
+
+if __name__ == "__main__" and sys.argv[1:] == ["--write"]:
+    PINNED.write_text(
+        json.dumps(snippets(Index.build(load_seed_papers(SEED_DIR))), ensure_ascii=False, indent=1)
+        + "\n",
+        encoding="utf-8",
+    )
+
+
+class SentenceBySentence:
+    """The English analyzer without its optional `chunk_terms`: snippets take the slow path."""
+
+    def __init__(self, analyzer: EnglishAnalyzer) -> None:
+        self.language, self.version = analyzer.language, analyzer.version
+        self.analyze, self.analyze_spans = analyzer.analyze, analyzer.analyze_spans
+
+
+ENGLISH = EnglishAnalyzer()
+WORDS = st.sampled_from(
+    ["Graph", "graphs,", "networks.", "(GNNs)", "state-of-the-art", "e.g.", "al.", "J.", "?",
+     '."', "models.)", "—", "naïve", "ﬁne-tuning", "http://x.org/graph", "\\emph{graph}", "LLMs",
+     "Attention!", "data", "x", "\u00a0", "\n", "  "]
+)  # fmt: skip
+SNIPPET_TEXT = st.lists(st.one_of(WORDS, st.text(max_size=12)), max_size=60).map(" ".join)
+
+
+@FUZZ
+@given(SNIPPET_TEXT, st.lists(st.sampled_from(["graph", "network", "model", "data", "x"])))
+def test_fast_snippets_equal_the_sentence_by_sentence_ones(text: str, extra: list[str]) -> None:
+    terms = list(dict.fromkeys([*ENGLISH.analyze(text)[:3], *extra]))
+    weights = {t: 1.0 + len(t) / 7 for t in terms}
+    fast = best_snippet(text, terms, weights, ENGLISH)
+    slow = best_snippet(text, terms, weights, SentenceBySentence(ENGLISH))  # type: ignore[arg-type]
+    assert (fast.text, fast.marks) == (slow.text, slow.marks)
+
+
+@FUZZ
+@given(SNIPPET_TEXT)
+def test_chunk_terms_are_analyze_word_by_word(text: str) -> None:
+    folded, chunks, terms = ENGLISH.chunk_terms(text)
+    assert len(folded) == len(text) and chunks == folded.split()
+    assert [t for chunk in terms for t in chunk] == ENGLISH.analyze(text)
