@@ -158,6 +158,23 @@ class SqliteStore:
         """Every user with topics, mapped to them (for alerts after a corpus reload)."""
         return q.group_followers(await self._run(lambda db: db.execute(q.FOLLOWERS).fetchall()))
 
+    async def claim_alerts(self, user_id: int, paper_ids: Iterable[str]) -> frozenset[str]:
+        """Record alerts about `paper_ids` as sent to the user; returns the ids newly claimed."""
+        wanted = sorted(set(paper_ids))
+
+        def work(db: sqlite3.Connection) -> frozenset[str]:
+            # RETURNING needs SQLite 3.35+; executemany cannot return rows, so one per id.
+            rows = (db.execute(q.CLAIM_ALERT, (user_id, pid)).fetchone() for pid in wanted)
+            return frozenset(row[0] for row in rows if row is not None)
+
+        return await self._run(_write(work)) if wanted else frozenset()
+
+    async def release_alerts(self, user_id: int, paper_ids: Iterable[str]) -> None:
+        """Forget claims whose alert could not be sent, so a later reload may send it."""
+        params = [(user_id, pid) for pid in sorted(set(paper_ids))]
+        if params:
+            await self._run(_write(lambda db: db.executemany(q.RELEASE_ALERT, params)))
+
     async def get_language(self, user_id: int) -> str | None:
         """The user's language preference; None when never set."""
         row = await self._run(lambda db: db.execute(q.GET_LANGUAGE, (user_id,)).fetchone())
