@@ -719,3 +719,14 @@ def test_public_api_is_exported() -> None:
     public = {name for name in dir(bot.store) if not name.startswith("_")}
     modules = {"export", "factory", "model", "postgres", "sqlite"}
     assert public - modules == set(bot.store.__all__)
+
+
+async def test_an_sqlite_without_returning_is_refused_at_start(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(sqlite3, "sqlite_version_info", (3, 34, 1))
+
+    with pytest.raises(StoreOpenError) as raised:
+        await open_store(None, tmp_path)
+
+    assert raised.value.setting == "DATA_DIR" and "3.35" in raised.value.reason

@@ -30,6 +30,7 @@ from bot.store.model import (
 T = TypeVar("T")
 DEFAULT_TIMEOUT = 5.0  # seconds a write waits for another process's lock before giving up
 WAL_RETRY_SECONDS = 0.01  # ours: between attempts to switch a new file to WAL
+MIN_SQLITE = (3, 35)  # INSERT … RETURNING (claim_alerts); Python 3.11's builds ship newer
 
 
 class SqliteStore:
@@ -224,6 +225,9 @@ def _write(work: Callable[[sqlite3.Connection], T]) -> Callable[[sqlite3.Connect
 
 def _connect(path: Path, timeout: float, setting: str) -> sqlite3.Connection:
     """Open `path` in WAL mode and apply pending migrations in one transaction."""
+    if sqlite3.sqlite_version_info < MIN_SQLITE:
+        wanted = ".".join(map(str, MIN_SQLITE))
+        raise StoreOpenError(setting, f"SQLite {sqlite3.sqlite_version} is older than {wanted}")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
