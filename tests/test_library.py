@@ -362,6 +362,65 @@ async def test_a_user_who_blocked_the_bot_is_unsubscribed_quietly(
     assert "Traceback" not in caplog.text
 
 
+def alerts_to(api: FakeBotApi, user: int) -> list[ApiCall]:
+    return [c for c in api.calls_of("sendMessage") if c.params["chat_id"] == user]
+
+
+async def test_the_same_alert_run_twice_sends_one_alert(chat: Chat, kept, corpus_dir) -> None:
+    app, store = kept
+    await store.follow(ALICE, "quokkaformer")
+    add_paper(corpus_dir)
+    old = app.bot_data.index
+
+    await chat.send("/reload", user=ADMIN)
+    assert await app.bot_data.alerts_task == 1
+    assert await alerts.send_alerts(app, old, app.bot_data.index) == 0  # e.g. a second SIGHUP
+
+    [alert] = alerts_to(chat.api, ALICE)
+    assert "/paper_quokka1" in parse_html(alert.params["text"])
+
+
+async def test_two_replicas_reloading_onto_one_database_send_one_alert(
+    chat: Chat, kept, corpus_dir, backend: Backend
+) -> None:
+    app, store = kept
+    await store.follow(ALICE, "quokkaformer")
+    await store.follow(BOB, "quokkaformer tabular attention")
+    # A second replica: its own Application and store (pool or thread) on the same database.
+    replica = build_application(app.bot_data.settings, app.bot_data.index)
+    replica.bot_data.store = await backend.open(timeout=2)
+    add_paper(corpus_dir)
+    try:
+        async with replica:
+            await asyncio.gather(admin.reload_index(app), admin.reload_index(replica))
+            told = [await app.bot_data.alerts_task, await replica.bot_data.alerts_task]
+    finally:
+        await replica.bot_data.store.close()
+
+    assert sum(told) == 2  # each follower told once, by one replica or the other
+    assert len(alerts_to(chat.api, ALICE)) == 1
+    assert len(alerts_to(chat.api, BOB)) == 1
+
+
+async def test_an_alert_that_failed_to_send_is_retried_by_a_later_run(
+    chat: Chat, kept, corpus_dir
+) -> None:
+    app, store = kept
+    await store.follow(ALICE, "quokkaformer")
+    add_paper(corpus_dir)
+    old = app.bot_data.index
+    chat.api.fail_next("sendMessage", code=502, description="Bad Gateway")  # the alert's
+
+    await admin.reload_index(app)
+    assert await app.bot_data.alerts_task == 0
+    assert alerts_to(chat.api, ALICE) == []
+    assert await store.topics(ALICE) == ("quokkaformer",)  # a transient error unfollows nothing
+
+    assert await alerts.send_alerts(app, old, app.bot_data.index) == 1
+    [alert] = alerts_to(chat.api, ALICE)
+    assert "/paper_quokka1" in parse_html(alert.params["text"])
+
+
 async def test_a_long_alert_is_split_within_telegrams_limit(index: Index) -> None:
     many = [(f"topic {n}", index.papers[:20]) for n in range(5)]
     from bot.render import MAX_MESSAGE_CHARS, to_html

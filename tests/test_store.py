@@ -290,6 +290,88 @@ async def test_forget_user_deletes_everything_about_them_only(store: Store) -> N
     assert await store.save(ALICE, make_paper(1)) is SaveOutcome.SAVED
 
 
+async def test_forget_user_deletes_their_alert_ledger_too(store: Store) -> None:
+    await store.follow(ALICE, "diffusion")
+    assert await store.claim_alerts(ALICE, ["p1", "p2"]) == {"p1", "p2"}
+    assert await store.claim_alerts(BOB, ["p1"]) == {"p1"}
+
+    await store.forget_user(ALICE)
+
+    assert await store.claim_alerts(ALICE, ["p1", "p2"]) == {"p1", "p2"}
+    assert await store.claim_alerts(BOB, ["p1"]) == frozenset()
+
+
+# --- the alert ledger -----------------------------------------------------------------
+
+
+async def test_claiming_alerts_twice_gives_nothing_the_second_time(store: Store) -> None:
+    assert await store.claim_alerts(ALICE, ["p1", "p2", "p2"]) == {"p1", "p2"}
+
+    assert await store.claim_alerts(ALICE, ["p2", "p1"]) == frozenset()
+    assert await store.claim_alerts(ALICE, ["p1", "p3"]) == {"p3"}
+    assert await store.claim_alerts(BOB, ["p1"]) == {"p1"}  # per user
+    assert await store.claim_alerts(ALICE, []) == frozenset()
+
+
+async def test_a_released_claim_can_be_claimed_again(store: Store) -> None:
+    await store.claim_alerts(ALICE, ["p1", "p2"])
+
+    await store.release_alerts(ALICE, ["p1", "never-claimed"])
+
+    assert await store.claim_alerts(ALICE, ["p1", "p2"]) == {"p1"}
+
+
+async def test_two_replicas_claiming_the_same_alerts_split_them(backend: Backend) -> None:
+    first, second = await backend.open(), await backend.open()
+    ids = [f"p{n}" for n in range(30)]
+    try:
+        # Each replica claims overlapping batches in both orders, all at once.
+        claims = await asyncio.gather(
+            *(
+                replica.claim_alerts(ALICE, batch)
+                for replica in (first, second)
+                for batch in (ids[:20], ids[10:], list(reversed(ids)))
+            )
+        )
+
+        union: set[str] = set()
+        for claimed in claims:
+            assert not union & claimed  # nobody gets an id someone else got
+            union |= claimed
+        assert union == set(ids)
+    finally:
+        await first.close()
+        await second.close()
+
+
+async def test_the_ledger_migration_applies_to_a_database_with_data(backend: Backend) -> None:
+    # Build the previous schema version by hand, with a user's data in it.
+    [initial, *_later] = load_migrations(backend.name)
+    backend.execute("CREATE TABLE schema_version (version INTEGER PRIMARY KEY)")
+    for statement in initial.statements:
+        backend.execute(statement)
+    backend.execute(f"INSERT INTO schema_version (version) VALUES ({initial.version})")
+    backend.execute(f"INSERT INTO users (user_id, language) VALUES ({ALICE}, 'de')")
+    backend.execute(
+        "INSERT INTO saved_papers (user_id, paper_id, title, authors, venue, url, doi) "
+        f"VALUES ({ALICE}, 'p1', 'Kept', '[\"Ada\"]', 'ICML 2026', '', '')"
+    )
+    backend.execute(
+        f"INSERT INTO topics (user_id, topic, topic_key) VALUES ({ALICE}, 'Diffusion', 'diffusion')"
+    )
+
+    store = await backend.open()
+    try:
+        [paper] = await store.export_rows(ALICE)
+        assert (paper.paper_id, paper.title, paper.authors) == ("p1", "Kept", ("Ada",))
+        assert await store.topics(ALICE) == ("Diffusion",)
+        assert await store.get_language(ALICE) == "de"
+        assert await store.claim_alerts(ALICE, ["p9"]) == {"p9"}
+        assert await store.claim_alerts(ALICE, ["p9"]) == frozenset()
+    finally:
+        await store.close()
+
+
 # --- two replicas at once ---------------------------------------------------------------
 
 
@@ -637,3 +719,14 @@ def test_public_api_is_exported() -> None:
     public = {name for name in dir(bot.store) if not name.startswith("_")}
     modules = {"export", "factory", "model", "postgres", "sqlite"}
     assert public - modules == set(bot.store.__all__)
+
+
+async def test_an_sqlite_without_returning_is_refused_at_start(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(sqlite3, "sqlite_version_info", (3, 34, 1))
+
+    with pytest.raises(StoreOpenError) as raised:
+        await open_store(None, tmp_path)
+
+    assert raised.value.setting == "DATA_DIR" and "3.35" in raised.value.reason

@@ -40,7 +40,15 @@ SET_LANGUAGE = (
     "INSERT INTO users (user_id, language) VALUES (?, ?) "
     "ON CONFLICT (user_id) DO UPDATE SET language = excluded.language"
 )
+# One row per id (sorted by the caller): two replicas claiming overlapping ids lock the
+# rows in the same order, so they never deadlock; the loser of a race gets no row back.
+CLAIM_ALERT = (
+    "INSERT INTO sent_alerts (user_id, paper_id) VALUES (?, ?) "
+    "ON CONFLICT (user_id, paper_id) DO NOTHING RETURNING paper_id"
+)
+RELEASE_ALERT = "DELETE FROM sent_alerts WHERE user_id = ? AND paper_id = ?"
 FORGET = (
+    "DELETE FROM sent_alerts WHERE user_id = ?",
     "DELETE FROM saved_papers WHERE user_id = ?",
     "DELETE FROM topics WHERE user_id = ?",
     "DELETE FROM users WHERE user_id = ?",

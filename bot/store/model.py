@@ -142,6 +142,17 @@ class Store(Protocol):
         """Every user with topics, mapped to them (for alerts after a corpus reload)."""
         ...
 
+    async def claim_alerts(self, user_id: int, paper_ids: Iterable[str]) -> frozenset[str]:
+        """Record alerts about `paper_ids` as sent to the user; returns the ids newly claimed.
+
+        Atomic across replicas: of callers claiming one (user, paper), exactly one gets it.
+        """
+        ...
+
+    async def release_alerts(self, user_id: int, paper_ids: Iterable[str]) -> None:
+        """Forget claims whose alert could not be sent, so a later reload may send it."""
+        ...
+
     async def get_language(self, user_id: int) -> str | None:
         """The user's language preference; None when never set."""
         ...

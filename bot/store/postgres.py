@@ -186,6 +186,27 @@ class PostgresStore:
         """Every user with topics, mapped to them (for alerts after a corpus reload)."""
         return q.group_followers(await self._rows(q.FOLLOWERS))
 
+    async def claim_alerts(self, user_id: int, paper_ids: Iterable[str]) -> frozenset[str]:
+        """Record alerts about `paper_ids` as sent to the user; returns the ids newly claimed."""
+        wanted = sorted(set(paper_ids))
+        if not wanted:
+            return frozenset()
+        claimed = set()
+        async with self._transaction() as db:
+            # A replica inserting the same row waits for our commit, then gets no row back.
+            for paper_id in wanted:
+                row = await (await db.execute(_pg(q.CLAIM_ALERT), (user_id, paper_id))).fetchone()
+                if row is not None:
+                    claimed.add(row[0])
+        return frozenset(claimed)
+
+    async def release_alerts(self, user_id: int, paper_ids: Iterable[str]) -> None:
+        """Forget claims whose alert could not be sent, so a later reload may send it."""
+        params = [(user_id, pid) for pid in sorted(set(paper_ids))]
+        if params:
+            async with self._transaction() as db, db.cursor() as cursor:
+                await cursor.executemany(_pg(q.RELEASE_ALERT), params)
+
     async def get_language(self, user_id: int) -> str | None:
         """The user's language preference; None when never set."""
         rows = await self._rows(q.GET_LANGUAGE, (user_id,))

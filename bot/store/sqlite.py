@@ -30,6 +30,7 @@ from bot.store.model import (
 T = TypeVar("T")
 DEFAULT_TIMEOUT = 5.0  # seconds a write waits for another process's lock before giving up
 WAL_RETRY_SECONDS = 0.01  # ours: between attempts to switch a new file to WAL
+MIN_SQLITE = (3, 35)  # INSERT … RETURNING (claim_alerts); Python 3.11's builds ship newer
 
 
 class SqliteStore:
@@ -158,6 +159,23 @@ class SqliteStore:
         """Every user with topics, mapped to them (for alerts after a corpus reload)."""
         return q.group_followers(await self._run(lambda db: db.execute(q.FOLLOWERS).fetchall()))
 
+    async def claim_alerts(self, user_id: int, paper_ids: Iterable[str]) -> frozenset[str]:
+        """Record alerts about `paper_ids` as sent to the user; returns the ids newly claimed."""
+        wanted = sorted(set(paper_ids))
+
+        def work(db: sqlite3.Connection) -> frozenset[str]:
+            # RETURNING needs SQLite 3.35+; executemany cannot return rows, so one per id.
+            rows = (db.execute(q.CLAIM_ALERT, (user_id, pid)).fetchone() for pid in wanted)
+            return frozenset(row[0] for row in rows if row is not None)
+
+        return await self._run(_write(work)) if wanted else frozenset()
+
+    async def release_alerts(self, user_id: int, paper_ids: Iterable[str]) -> None:
+        """Forget claims whose alert could not be sent, so a later reload may send it."""
+        params = [(user_id, pid) for pid in sorted(set(paper_ids))]
+        if params:
+            await self._run(_write(lambda db: db.executemany(q.RELEASE_ALERT, params)))
+
     async def get_language(self, user_id: int) -> str | None:
         """The user's language preference; None when never set."""
         row = await self._run(lambda db: db.execute(q.GET_LANGUAGE, (user_id,)).fetchone())
@@ -207,6 +225,9 @@ def _write(work: Callable[[sqlite3.Connection], T]) -> Callable[[sqlite3.Connect
 
 def _connect(path: Path, timeout: float, setting: str) -> sqlite3.Connection:
     """Open `path` in WAL mode and apply pending migrations in one transaction."""
+    if sqlite3.sqlite_version_info < MIN_SQLITE:
+        wanted = ".".join(map(str, MIN_SQLITE))
+        raise StoreOpenError(setting, f"SQLite {sqlite3.sqlite_version} is older than {wanted}")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:

@@ -4,6 +4,10 @@
 so the reload answers at once. Each follower gets one message listing the new papers
 for all their topics (split only past Telegram's 4096 characters); a user who blocked
 the bot is unsubscribed quietly.
+
+Each (user, paper) alert is claimed in the store's ledger before it is sent, so several
+replicas reloading onto one database (or one replica reloading twice) send it once; a
+claim whose message failed for a transient reason is released for a later reload.
 """
 
 from __future__ import annotations
@@ -86,11 +90,41 @@ async def send_alerts(application: Application, old: Index | None, new: Index) -
                 )
     told = 0
     for user_id, topics in followers.items():
-        alert = user_alert(topics, matches)
+        alert = await _claimed(state, user_id, user_alert(topics, matches))
         if alert:
             told += await _send(application, user_id, topics, alert)
     logger.info("Topic alerts: %d new papers, %d users told", len(new_ids), told)
     return told
+
+
+def only_papers(
+    alert: list[tuple[str, tuple[Paper, ...]]], paper_ids: Collection[str]
+) -> list[tuple[str, tuple[Paper, ...]]]:
+    """`alert` keeping only papers in `paper_ids`, and only topics left with a paper."""
+    kept = ((topic, tuple(p for p in papers if p.id in paper_ids)) for topic, papers in alert)
+    return [(topic, papers) for topic, papers in kept if papers]
+
+
+def alert_ids(alert: list[tuple[str, tuple[Paper, ...]]]) -> frozenset[str]:
+    """Every paper id an alert lists."""
+    return frozenset(paper.id for _topic, papers in alert for paper in papers)
+
+
+async def _claimed(
+    state: BotState, user_id: int, alert: list[tuple[str, tuple[Paper, ...]]]
+) -> list[tuple[str, tuple[Paper, ...]]]:
+    """The part of `alert` this replica claimed in the ledger (nothing if the store is down)."""
+    if not alert or state.store is None:
+        return []
+    try:
+        claimed = await state.store.claim_alerts(user_id, alert_ids(alert))
+    except StoreUnavailable as exc:
+        # Unclaimed means possibly sent elsewhere: skipping beats a duplicate.
+        logger.warning(
+            "No topic alert for user %s: the database is not answering (%s)", user_id, exc
+        )
+        return []
+    return only_papers(alert, claimed)
 
 
 async def _send(
@@ -118,6 +152,12 @@ async def _send(
         return 0
     except TelegramError as exc:
         logger.warning("Could not send a topic alert to user %s: %s", user_id, exc)
+        try:
+            # Released, so the next reload retries (a part already sent may then repeat).
+            if state.store is not None:
+                await state.store.release_alerts(user_id, alert_ids(alert))
+        except StoreUnavailable as store_exc:
+            logger.warning("Could not release user %s's alert claims: %s", user_id, store_exc)
         return 0
     return 1
 
