@@ -26,6 +26,15 @@ from bot.render.console import marked_snippet, results_text, to_console
 from bot.render.doc import Block, Button, Doc, InlineArticle, Keyboard, Message, Span, Style
 from bot.render.html import MessageTooLongError, block_html, is_web_url, to_html
 from bot.render.ids import PAPER_SHORTCUT, paper_command, parse_paper_shortcut
+from bot.render.info import (
+    help_doc,
+    lang_changed_doc,
+    lang_doc,
+    start_doc,
+    stats_doc,
+    unknown_command_doc,
+    usage_doc,
+)
 from bot.render.limits import (
     ABSTRACT_CHARS,
     BUTTON_LABEL_CHARS,
@@ -59,22 +68,15 @@ from bot.render.views import (
     author_doc,
     classify_question,
     code_link,
-    help_doc,
     hint_doc,
     inline_article,
-    lang_changed_doc,
-    lang_doc,
     link_label,
     not_found_doc,
     paper_doc,
     results_doc,
     similar_doc,
     snippet_block,
-    start_doc,
-    stats_doc,
     translated,
-    unknown_command_doc,
-    usage_doc,
     venue_line,
 )
 

@@ -22,8 +22,9 @@ from bot.render.callbacks import (
 )
 from bot.render.doc import Block, Button, Doc, Keyboard, Span
 from bot.render.ids import paper_command
+from bot.render.info import usage_doc
 from bot.render.text import clean, clip_words
-from bot.render.views import EN, translated, usage_doc
+from bot.render.views import EN, checked_keyboard, translated
 from bot.store.export import FORMATS
 from bot.store.model import FollowOutcome, Limits, SavedPaper, topic_key
 
@@ -71,7 +72,7 @@ def with_save_buttons(
     buttons = [save_button(pid, pid in saved, number, t=t) for number, pid in papers]
     size = limits.MAX_BUTTONS_PER_ROW
     rows = tuple(tuple(buttons[i : i + size]) for i in range(0, len(buttons), size))
-    return Doc(doc.blocks, (*rows, *doc.keyboard), doc.single_message)
+    return Doc(doc.blocks, checked_keyboard([*rows, *doc.keyboard]), doc.single_message)
 
 
 def flip_save(keyboard: Keyboard, ref: str, saved: bool, *, t: Translator = EN) -> Keyboard:
@@ -142,13 +143,13 @@ def saved_doc(
     if total > per_page:
         pages = -(-total // per_page)
         blocks.append(translated(t, "results.page", page=offset // per_page + 1, pages=pages))
-    return Doc(tuple(blocks), tuple(rows), single_message=True)
+    return Doc(tuple(blocks), checked_keyboard(rows), single_message=True)
 
 
 def export_prompt_doc(*, t: Translator = EN) -> Doc:
     """/export without a format: one button per format."""
     row = tuple((t.gettext(EXPORT_LABELS[fmt]), export_data(fmt)) for fmt in FORMATS)
-    return Doc((translated(t, "export.prompt"),), (row,))
+    return Doc((translated(t, "export.prompt"),), checked_keyboard([row]))
 
 
 def export_filename(fmt: str) -> str:
@@ -181,7 +182,7 @@ def following_doc(topics: Sequence[str], *, t: Translator = EN) -> Doc:
         rows.append(
             ((clip_words(label, limits.BUTTON_LABEL_CHARS), unfollow_data(topic_key(topic))),)
         )
-    return Doc((tuple(lines),), tuple(rows))
+    return Doc((tuple(lines),), checked_keyboard(rows))
 
 
 def forget_prompt_doc(*, t: Translator = EN) -> Doc:
@@ -190,7 +191,7 @@ def forget_prompt_doc(*, t: Translator = EN) -> Doc:
         (t.gettext("button.forget_confirm"), forget_data(confirm=True)),
         (t.gettext("button.cancel"), forget_data(confirm=False)),
     )
-    return Doc((translated(t, "forget.confirm"),), (row,))
+    return Doc((translated(t, "forget.confirm"),), checked_keyboard([row]))
 
 
 def alert_doc(matches: Sequence[tuple[str, Sequence[Paper]]], *, t: Translator = EN) -> Doc:

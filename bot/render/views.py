@@ -11,17 +11,14 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Sequence
-from datetime import UTC, datetime
 from typing import Literal
 from urllib.parse import urlsplit
 
-from bot.commands import COMMANDS, CONSOLE_COMMANDS, Command, command
 from bot.corpus import Paper, compact_authors
-from bot.i18n import LANGUAGES, Translator, translator
+from bot.i18n import Translator, translator
 from bot.render import limits
 from bot.render.callbacks import (
     checked,
-    language_data,
     page_data,
     paper_ref,
     query_fits_callback,
@@ -31,7 +28,7 @@ from bot.render.doc import Block, Button, Doc, InlineArticle, Keyboard, Span
 from bot.render.html import is_web_url, to_html
 from bot.render.ids import paper_command
 from bot.render.text import clean, clean_keep_edges, clip_words, merge_marks
-from bot.search import Hit, IndexStats, SearchResult
+from bot.search import Hit, SearchResult
 
 EN = translator("en")
 """The default of every view's `t`: handlers pass the user's translator instead."""
@@ -141,13 +138,8 @@ def _snippet_spans(hit: Hit, limit: int = limits.SNIPPET_CHARS) -> list[Span]:
     return cleaned
 
 
-def _result_block(number: int, hit: Hit, t: Translator) -> Block:
-    """One paper in a list: a numbered title line ending in its one way to open, the snippet.
-
-    The tappable `/paper_<id>` on the title line is the only way to open a result: no
-    open buttons (a third copy of each title, cut to fit), so buttons are for paging.
-    """
-    paper = hit.paper
+def _numbered_paper(number: int, paper: Paper, t: Translator) -> list[Span]:
+    """`1. <b>Title</b> · /paper_<id>` and the authors, compactly: how a listed paper starts."""
     spans = list(
         translated(
             t,
@@ -160,6 +152,17 @@ def _result_block(number: int, hit: Hit, t: Translator) -> Block:
     authors = clip_words(clean(compact_authors(paper.authors)), limits.AUTHORS_CHARS)
     if authors:
         spans += [Span("\n"), Span(authors, "i")]
+    return spans
+
+
+def _result_block(number: int, hit: Hit, t: Translator) -> Block:
+    """One paper in a list: a numbered title line ending in its one way to open, the snippet.
+
+    The tappable `/paper_<id>` on the title line is the only way to open a result: no
+    open buttons (a third copy of each title, cut to fit), so buttons are for paging.
+    """
+    paper = hit.paper
+    spans = _numbered_paper(number, paper, t)
     snippet = _snippet_spans(hit)
     if snippet:
         spans += [Span("\n"), *snippet]
@@ -201,10 +204,10 @@ def hint_doc(kind: QuestionKind, query: str = "", *, t: Translator = EN) -> Doc:
         first = translated(t, "hint.no_match_query", query=clip_words(clean(query), 200))
     else:
         first = translated(t, _hint_key(kind))
-    return Doc((first, _examples_block(t)))
+    return Doc((first, examples_block(t)))
 
 
-def _examples_block(t: Translator) -> Block:
+def examples_block(t: Translator) -> Block:
     spans: list[Span] = list(translated(t, "examples.try"))
     for key in EXAMPLE_KEYS:
         spans += [Span("\n• "), Span(f"/search {t.gettext(key)}", "code")]
@@ -253,7 +256,7 @@ def results_doc(
         pages = -(-result.total // per_page)
         page = result.offset // per_page + 1
         blocks.append(translated(t, "results.page", page=page, pages=pages))
-    return Doc(tuple(blocks), _keyboard([tuple(nav)]), single_message=True)
+    return Doc(tuple(blocks), checked_keyboard([tuple(nav)]), single_message=True)
 
 
 def paper_doc(paper: Paper, *, t: Translator = EN) -> Doc:
@@ -274,7 +277,7 @@ def paper_doc(paper: Paper, *, t: Translator = EN) -> Doc:
         for label, url in links[:10]:
             spans += [Span(f"\n• {link_label(label, t=t)}: "), _link_span(url)]
         blocks.append(tuple(spans))
-    keyboard = _keyboard([((t.gettext("button.similar"), similar_data(paper.id)),)])
+    keyboard = checked_keyboard([((t.gettext("button.similar"), similar_data(paper.id)),)])
     return Doc(tuple(blocks), keyboard)
 
 
@@ -285,18 +288,7 @@ def author_doc(name: str, papers: Sequence[Paper], *, shown: int = 10, t: Transl
         return Doc((translated(t, "author.none", name=name),))
     blocks: list[Block] = [translated(t, "author.header", len(papers), name=name)]
     for number, paper in enumerate(papers[:shown], start=1):
-        spans = list(
-            translated(
-                t,
-                "results.item",
-                number=number,
-                title=_title(paper, t),
-                command=paper_command(paper.id),
-            )
-        )
-        authors = clip_words(clean(compact_authors(paper.authors)), limits.AUTHORS_CHARS)
-        if authors:
-            spans += [Span("\n"), Span(authors, "i")]
+        spans = _numbered_paper(number, paper, t)
         venue = clip_words(venue_line(paper), limits.VENUE_CHARS)
         if venue:
             spans += [Span("\n"), Span(venue)]
@@ -325,97 +317,12 @@ def not_found_doc(paper_id: str, *, t: Translator = EN) -> Doc:
     )
 
 
-def usage_doc(name: str, *, t: Translator = EN) -> Doc:
-    """How to use a command that needs an argument."""
-    wanted = command(name)
-    if not wanted.takes_argument:
-        raise ValueError(f"/{name} takes no argument")
-    usage = t.gettext(wanted.usage_key)
-    return Doc((translated(t, "usage.line", usage=usage, example=t.gettext(wanted.example_key)),))
-
-
-def start_doc(paper_count: int, *, t: Translator = EN) -> Doc:
-    """Welcome: what the bot knows, how to ask, examples."""
-    return Doc(
-        (
-            translated(t, "start.welcome", paper_count),
-            translated(t, "start.how_to_ask"),
-            _examples_block(t),
-        )
-    )
-
-
-def _command_lines(listed: Sequence[Command], t: Translator) -> list[Span]:
-    spans: list[Span] = []
-    for entry in listed:
-        line = translated(
-            t,
-            "help.command_line",
-            command=f"/{entry.name}",
-            description=t.gettext(entry.description_key),
-        )
-        spans += [Span("\n"), *line]
-    return spans
-
-
-def help_doc(*, console: bool = False, t: Translator = EN) -> Doc:
-    """Every command with a one-line description (with /next, /prev, /quit in the console)."""
-    listed = [*COMMANDS, *CONSOLE_COMMANDS] if console else list(COMMANDS)
-    if console:
-        listed = [entry for entry in listed if entry.name != "lang"]  # --lang there
-    commands = (*translated(t, "help.title"), *_command_lines(listed, t))
-    if console:
-        return Doc((commands,))
-    return Doc((commands, translated(t, "help.private_and_inline")))
-
-
-def _when(moment: datetime) -> str:
-    return moment.astimezone(UTC).strftime("%Y-%m-%d %H:%M UTC")
-
-
-def stats_doc(
-    stats: IndexStats,
-    *,
-    loaded_at: datetime | None = None,
-    skipped: int = 0,
-    t: Translator = EN,
-) -> Doc:
-    """What a user cares about: how many papers, from how many sources, loaded when, skipped."""
-    spans: list[Span] = [
-        *translated(t, "stats.title"),
-        Span("\n"),
-        *translated(t, "stats.papers_indexed", stats.papers),
-        Span("\n"),
-        *translated(t, "stats.source_files", stats.sources),
-    ]
-    if loaded_at is not None:
-        spans += [Span("\n"), *translated(t, "stats.loaded_at", when=_when(loaded_at))]
-    if skipped:
-        spans += [Span("\n"), *translated(t, "stats.skipped", skipped)]
-    return Doc((tuple(spans),))
-
-
-def unknown_command_doc(*, t: Translator = EN) -> Doc:
-    """A command the bot does not have (private chats only)."""
-    return Doc((translated(t, "error.unknown_command"),))
-
-
-def lang_doc(*, t: Translator = EN) -> Doc:
-    """/lang: one button per language, each labelled in its own language."""
-    row = tuple((name, language_data(lang)) for lang, name in LANGUAGES.items())
-    return Doc((translated(t, "lang.prompt"),), _keyboard([row]))
-
-
-def lang_changed_doc(*, t: Translator) -> Doc:
-    """The /lang confirmation, in the newly chosen language `t`."""
-    return Doc((translated(t, "lang.changed", language=LANGUAGES[t.lang]),))
-
-
 class KeyboardError(ValueError):
     """A keyboard Telegram would refuse: too many buttons, or a row too wide."""
 
 
-def _keyboard(rows: Sequence[tuple[Button, ...]]) -> Keyboard:
+def checked_keyboard(rows: Sequence[tuple[Button, ...]]) -> Keyboard:
+    """`rows` as a keyboard Telegram accepts (empty rows dropped); `KeyboardError` if not."""
     keyboard = tuple(tuple(row) for row in rows if row)
     buttons = sum(len(row) for row in keyboard)
     if buttons > limits.MAX_BUTTONS:

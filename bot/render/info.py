@@ -1,0 +1,109 @@
+"""Views of the bot itself: /start, /help, /stats, usage lines, /lang, unknown commands."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import UTC, datetime
+
+from bot.commands import COMMANDS, CONSOLE_COMMANDS, Command, command
+from bot.i18n import LANGUAGES, Translator
+from bot.render.callbacks import language_data
+from bot.render.doc import Doc, Span
+from bot.render.views import EN, checked_keyboard, examples_block, translated
+from bot.search import IndexStats
+
+__all__ = [
+    "help_doc",
+    "lang_changed_doc",
+    "lang_doc",
+    "start_doc",
+    "stats_doc",
+    "unknown_command_doc",
+    "usage_doc",
+]
+
+
+def usage_doc(name: str, *, t: Translator = EN) -> Doc:
+    """How to use a command that needs an argument."""
+    wanted = command(name)
+    if not wanted.takes_argument:
+        raise ValueError(f"/{name} takes no argument")
+    usage = t.gettext(wanted.usage_key)
+    return Doc((translated(t, "usage.line", usage=usage, example=t.gettext(wanted.example_key)),))
+
+
+def start_doc(paper_count: int, *, t: Translator = EN) -> Doc:
+    """Welcome: what the bot knows, how to ask, examples."""
+    return Doc(
+        (
+            translated(t, "start.welcome", paper_count),
+            translated(t, "start.how_to_ask"),
+            examples_block(t),
+        )
+    )
+
+
+def _command_lines(listed: Sequence[Command], t: Translator) -> list[Span]:
+    spans: list[Span] = []
+    for entry in listed:
+        line = translated(
+            t,
+            "help.command_line",
+            command=f"/{entry.name}",
+            description=t.gettext(entry.description_key),
+        )
+        spans += [Span("\n"), *line]
+    return spans
+
+
+def help_doc(*, console: bool = False, t: Translator = EN) -> Doc:
+    """Every command with a one-line description (with /next, /prev, /quit in the console)."""
+    listed = [*COMMANDS, *CONSOLE_COMMANDS] if console else list(COMMANDS)
+    if console:
+        listed = [entry for entry in listed if entry.name != "lang"]  # --lang there
+    commands = (*translated(t, "help.title"), *_command_lines(listed, t))
+    if console:
+        return Doc((commands,))
+    return Doc((commands, translated(t, "help.private_and_inline")))
+
+
+def _when(moment: datetime) -> str:
+    return moment.astimezone(UTC).strftime("%Y-%m-%d %H:%M UTC")
+
+
+def stats_doc(
+    stats: IndexStats,
+    *,
+    loaded_at: datetime | None = None,
+    skipped: int = 0,
+    t: Translator = EN,
+) -> Doc:
+    """What a user cares about: how many papers, from how many sources, loaded when, skipped."""
+    spans: list[Span] = [
+        *translated(t, "stats.title"),
+        Span("\n"),
+        *translated(t, "stats.papers_indexed", stats.papers),
+        Span("\n"),
+        *translated(t, "stats.source_files", stats.sources),
+    ]
+    if loaded_at is not None:
+        spans += [Span("\n"), *translated(t, "stats.loaded_at", when=_when(loaded_at))]
+    if skipped:
+        spans += [Span("\n"), *translated(t, "stats.skipped", skipped)]
+    return Doc((tuple(spans),))
+
+
+def unknown_command_doc(*, t: Translator = EN) -> Doc:
+    """A command the bot does not have (private chats only)."""
+    return Doc((translated(t, "error.unknown_command"),))
+
+
+def lang_doc(*, t: Translator = EN) -> Doc:
+    """/lang: one button per language, each labelled in its own language."""
+    row = tuple((name, language_data(lang)) for lang, name in LANGUAGES.items())
+    return Doc((translated(t, "lang.prompt"),), checked_keyboard([row]))
+
+
+def lang_changed_doc(*, t: Translator) -> Doc:
+    """The /lang confirmation, in the newly chosen language `t`."""
+    return Doc((translated(t, "lang.changed", language=LANGUAGES[t.lang]),))
