@@ -1,8 +1,13 @@
 """Dev set: recall@1/@3 of paraphrased questions and how confidence separates off-topic ones.
 
 Run: uv run python -m benchmarks.devset [--corpus corpus] [--variant BM25Plus] [--all]
-Each line of devset.jsonl is {"question": str, "expect": str | null}: `expect` is a
-distinctive substring of the expected paper's abstract (null: off-topic, expect nothing).
+Each line of devset.jsonl is {"question", "style", "split", and "expect" or "ids"}: `expect` is
+a distinctive substring of the expected paper's abstract (null: off-topic), `ids` the expected
+papers' ids as bot.corpus.load_corpus assigns them on the seed corpus ([]: off-topic).
+Styles: question (textbook paraphrase), ownwords (the problem in a user's words, avoiding the
+abstract's), chinese (简体/繁體, some English terms), typo, offtopic, nearmiss (ML topics no
+seed paper covers). `split` is "tune" or "heldout", fixed once before any tuning: within each
+style, records ordered by sha256 of the question alternate tune, heldout, tune...
 """
 
 from __future__ import annotations
@@ -36,27 +41,46 @@ def load_seed_papers(path: str | Path = "corpus") -> list[Paper]:
         return papers
 
 
+SPLITS = ("tune", "heldout")
+
+
 @dataclass(frozen=True)
 class Question:
     """One dev-set question and the row of the paper it expects (None: off-topic)."""
 
     text: str
     expect: int | None
+    style: str = "question"
+    split: str = "tune"
 
 
-def load_devset(papers: Sequence[Paper], path: Path = DEVSET) -> list[Question]:
-    """Questions with their expected paper resolved by abstract substring (exactly one)."""
+def _expected_row(record: dict, papers: Sequence[Paper]) -> int | None:
+    """The row of the expected paper: by abstract substring or by id (exactly one match)."""
+    if "ids" in record:
+        rows = [i for i, p in enumerate(papers) if p.id in record["ids"]]
+        if len(rows) != len(record["ids"]):
+            raise ValueError(f"ids {record['ids']} not all in the corpus")
+        return rows[0] if rows else None
+    key = record["expect"]
+    if key is None:
+        return None
+    rows = [i for i, p in enumerate(papers) if key in p.abstract]
+    if len(rows) != 1:
+        raise ValueError(f"key {key!r} matches {len(rows)} papers")
+    return rows[0]
+
+
+def load_devset(
+    papers: Sequence[Paper], path: Path = DEVSET, *, split: str | None = None
+) -> list[Question]:
+    """Questions with their expected paper resolved; only one split's when `split` is given."""
     questions = []
     for line in path.read_text(encoding="utf-8").splitlines():
         record = json.loads(line)
-        key = record["expect"]
-        row = None
-        if key is not None:
-            rows = [i for i, p in enumerate(papers) if key in p.abstract]
-            if len(rows) != 1:
-                raise ValueError(f"key {key!r} matches {len(rows)} papers")
-            row = rows[0]
-        questions.append(Question(record["question"], row))
+        if split is not None and record["split"] != split:
+            continue
+        row = _expected_row(record, papers)
+        questions.append(Question(record["question"], row, record["style"], record["split"]))
     return questions
 
 
