@@ -30,7 +30,7 @@ def rrf(
     """
     bm25 = np.asarray(bm25, dtype=np.float64)
     if matched is None:
-        matched = bm25 > bm25.min(initial=0.0)
+        matched = bm25 > bm25.min(initial=np.inf)
     fused = 1.0 / (k + ranks(cosine))
     fused[matched] += 1.0 / (k + ranks(bm25)[matched])
     return fused
