@@ -1,7 +1,7 @@
 """What a search returns, and the `Retriever` protocol every search engine implements.
 
-`Index` (BM25) implements it now; a fused (lexical + semantic) retriever can later, and the
-handlers and renderers keep working with either.
+`Index` (BM25) and `HybridRetriever` (BM25 fused with embeddings) implement it; the handlers
+and renderers work with either.
 """
 
 from __future__ import annotations
@@ -40,7 +40,10 @@ class SearchResult:
     """False when nothing matched well: the hits are only the closest papers."""
     offset: int = 0
     confidence: float = 0.0
-    """The best paper's coverage of the query (0-1); `confident` is it ≥ `CONFIDENT_COVERAGE`."""
+    """The best paper's coverage of the query (0-1); BM25 alone: `confident` is it ≥
+    `CONFIDENT_COVERAGE` (the hybrid also reads the semantic signal)."""
+    corrected: str = ""
+    """The query as searched when spelling correction changed it ("" when it did not)."""
 
 
 @dataclass(frozen=True, slots=True)
