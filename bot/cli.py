@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 import sys
@@ -73,6 +74,11 @@ def _parser() -> argparse.ArgumentParser:
     search.add_argument(
         "--queries", metavar="FILE", help="run one query per line of FILE ('-' for stdin)"
     )
+    search.add_argument(
+        "--no-semantic",
+        action="store_true",
+        help="BM25 alone (default: fused with embeddings, as SEMANTIC says)",
+    )
     return parser
 
 
@@ -117,9 +123,15 @@ def _search_command(args: argparse.Namespace) -> int:
     from bot.render.console import results_text  # lazy, like the index: after input checks
 
     _note_skipped(report)
+    if args.no_semantic:
+        settings = dataclasses.replace(settings, semantic=False)
+    # All cores: the answers wait for the vectors (cached ones are read, new ones embedded).
+    retriever, job = runtime.semantic_retriever(index, settings, embed_threads=None)
+    if job is not None:
+        job.done.wait()
     emphasis = _emphasis(sys.stdout)
     for query in queries:
-        result = index.search(query, limit=args.limit)
+        result = retriever.search(query, limit=args.limit)
         if args.json:
             print(json.dumps(result_json(result), ensure_ascii=False))
         else:

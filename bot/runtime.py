@@ -10,7 +10,7 @@ from bot.config import Settings
 from bot.corpus import CorpusError, LoadReport
 
 if TYPE_CHECKING:
-    from bot.search import Index
+    from bot.search import EmbeddingJob, Index, Progress, Retriever
 
 
 class EmptyCorpusError(CorpusError):
@@ -37,3 +37,38 @@ def load_index(paths: Sequence[Path], cache_dir: Path | None = None) -> tuple[Lo
     if not report.papers:
         raise EmptyCorpusError(", ".join(map(str, paths)), None, "no papers found")
     return report, index
+
+
+def semantic_retriever(
+    index: Index,
+    settings: Settings,
+    *,
+    progress: Progress | None = None,
+    embed_threads: int | None = 1,
+) -> tuple[Retriever, EmbeddingJob | None]:
+    """What to serve for `index`: itself (SEMANTIC off), or a hybrid and its started job.
+
+    The job embeds the papers in a daemon thread (vectors cached next to the index cache)
+    and attaches them when done; until then the hybrid answers with BM25. `embed_threads`:
+    the engine's threads for papers (1 leaves the other core to answering questions).
+    Nothing is embedded here: this returns at once.
+    """
+    if not settings.semantic:
+        return index, None
+    from bot.search import EmbeddingJob, HybridRetriever, progress_reporter, resolve_cache_dir
+    from bot.search.embedding import load_default_embedder
+
+    query_model = load_default_embedder()
+    paper_model = load_default_embedder(num_threads=embed_threads)
+    if query_model is None or paper_model is None:
+        return index, None
+    retriever = HybridRetriever(index, query_model)
+    if progress is None:
+        progress = progress_reporter(len(index), label="embedding papers")
+    job = EmbeddingJob(
+        retriever,
+        paper_model,
+        cache_dir=resolve_cache_dir(settings.index_cache_dir),
+        progress=progress,
+    )
+    return retriever, job.start()

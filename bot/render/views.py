@@ -10,6 +10,7 @@ from urllib.parse import urlsplit
 
 from bot.commands import COMMANDS, command
 from bot.corpus import Paper
+from bot.i18n import Translator, translator
 from bot.render import limits
 from bot.render.callbacks import (
     checked,
@@ -164,13 +165,20 @@ def _examples_block() -> Block:
     return tuple(spans)
 
 
-def results_doc(result: SearchResult, *, per_page: int, page_key: str | None = None) -> Doc:
+def results_doc(
+    result: SearchResult,
+    *,
+    per_page: int,
+    page_key: str | None = None,
+    t: Translator = translator("en"),  # noqa: B008 (a cached, immutable translator)
+) -> Doc:
     """A page of results: numbered hits, open buttons, Previous/Next when there are more.
 
     Args:
         result: the page to show (its `offset` says which page).
         per_page: page size, for the page count and the Next button.
         page_key: state key for page turns when the query is too long for callback data.
+        t: the user's language, for the texts translated so far.
     """
     if not result.hits:
         return hint_doc(classify_question(result.query, result.terms), result.query)
@@ -184,9 +192,12 @@ def results_doc(result: SearchResult, *, per_page: int, page_key: str | None = N
             Span(f" — {first}–{last} of {result.total}"),
         )
     else:
+        # No "ask in English" here: the hybrid answers other languages through the model.
         header = (Span("Nothing matched well; closest:", "b"),)
-        if classify_question(result.query, result.terms) == "non_english":
-            header += (Span("\n" + _HINTS["non_english"]),)
+    if result.corrected:
+        corrected = clip_words(clean(result.corrected), 200)
+        parts = t.parts("results.corrected", corrected=corrected)
+        header += (Span("\n"), *(Span(part.text, part.style) for part in parts))
     blocks: list[Block] = [header]
     blocks += [_result_block(first + i, hit) for i, hit in enumerate(result.hits)]
 

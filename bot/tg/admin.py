@@ -34,6 +34,7 @@ from bot.config import Settings
 from bot.corpus import CorpusError
 from bot.runtime import load_index
 from bot.search import Index
+from bot.tg import semantic
 from bot.tg.state import BotState, Context
 
 logger = logging.getLogger(__name__)
@@ -100,6 +101,8 @@ async def reload_index(application: Application) -> ReloadOutcome:
         state.index = index  # the one swap
         seconds = time.perf_counter() - started
         logger.info("Reloaded the corpus: %d papers in %.2f s", len(index), seconds)
+        # Cached vectors are reused: only new or changed papers are embedded.
+        await semantic.serve_semantic(application, index)
         return ReloadOutcome(True, len(index), seconds)
 
 
