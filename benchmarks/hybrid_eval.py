@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from bot.search import CONFIDENT_COVERAGE, Index
+from bot.search import CONFIDENT_COVERAGE, HybridRetriever, Index, Retriever, Speller
 from bot.search.analysis import analyze, analyze_query
 from bot.search.cache import DEFAULT_CACHE_DIR
 from bot.search.embedding import Embedder, embed_papers, load_default_embedder
@@ -23,6 +23,7 @@ from bot.search.fusion import (
     CONFIDENCE_BETA,
     CONFIDENCE_CUT,
     COSINE_FLOOR,
+    LEXICAL_COVERAGE,
     RRF_K,
     confidence,
     is_confident,
@@ -30,7 +31,7 @@ from bot.search.fusion import (
     weighted,
 )
 from bot.search.spelling import correct_query, english_words, lexicon
-from testkit.devset import SPLITS, load_devset, load_seed_papers
+from testkit.devset import SPLITS, Question, load_devset, load_seed_papers
 
 ON_STYLES = ("question", "ownwords", "chinese", "typo")
 OFF_STYLES = ("offtopic", "nearmiss")
@@ -56,17 +57,18 @@ class Signals:
 
 def _coverage(index: Index, query: str) -> np.ndarray:
     """Every paper's share of the query's idf weight (as the bot's confidence uses)."""
-    unique = list(dict.fromkeys(analyze_query(query)))
-    return index._coverage(unique, np.arange(len(index.papers)))
+    return index.coverage(index.query_terms(query), np.arange(len(index.papers)))
 
 
-def collect(index: Index, embedder: Embedder, vectors: np.ndarray, questions) -> list[Signals]:  # type: ignore[no-untyped-def]
+def collect(
+    index: Index, embedder: Embedder, vectors: np.ndarray, questions: Sequence[Question]
+) -> list[Signals]:
     """Scores of every question under every signal."""
     words = lexicon(f"{p.title} {p.abstract}" for p in index.papers)
     is_word = english_words()
 
     def known(word: str) -> bool:
-        return all(index._vocab.id(t) is not None for t in analyze(word))
+        return all(index.knows(t) for t in analyze(word))
 
     out = []
     for q in questions:
@@ -225,6 +227,45 @@ def today_rule(s: Signals, top: int) -> bool:
     return float(s.plain_coverage[top]) >= CONFIDENT_COVERAGE
 
 
+def bot_rows(
+    retrievers: dict[str, Retriever], questions: Sequence[Question]
+) -> tuple[list[str], list[str]]:
+    """Recall per style and flagged rates of what the bot serves, end to end (`search`)."""
+    styles = [st for st in ON_STYLES if any(q.style == st for q in questions)]
+    counts = {st: sum(q.style == st for q in questions) for st in styles}
+    recall_rows = [
+        "| bot | " + " | ".join(f"{st} ({counts[st]}) r@1 / r@3" for st in styles) + " |",
+        "|---|" + "---|" * len(styles),
+    ]
+    flag_rows = [
+        "| bot | off-topic flagged | near-miss flagged | on-topic flagged | right top flagged |",
+        "|---|---|---|---|---|",
+    ]
+    for name, retriever in retrievers.items():
+        rows = {p.id: i for i, p in enumerate(retriever.papers)}
+        at1: dict[str, int] = dict.fromkeys(styles, 0)
+        at3: dict[str, int] = dict.fromkeys(styles, 0)
+        flags: dict[str, list[bool]] = {"off": [], "near": [], "on": [], "right": []}
+        for q in questions:
+            result = retriever.search(q.text, limit=3, snippets=False)
+            ranked = [rows[h.paper.id] for h in result.hits]
+            flagged = not result.confident or not ranked
+            if q.style in styles:
+                at1[q.style] += ranked[:1] == [q.expect]
+                at3[q.style] += q.expect in ranked
+                flags["on"].append(flagged)
+                if ranked[:1] == [q.expect]:
+                    flags["right"].append(flagged)
+            else:
+                flags["off" if q.style == "offtopic" else "near"].append(flagged)
+        shares = [(at1[st] / counts[st], at3[st] / counts[st]) for st in styles]
+        cells = " | ".join(f"{r1:.2f} / {r3:.2f}" for r1, r3 in shares)
+        recall_rows.append(f"| {name} | {cells} |")
+        rates = [sum(v) / max(1, len(v)) for v in flags.values()]
+        flag_rows.append(f"| {name} | " + " | ".join(f"{r:.2f}" for r in rates) + " |")
+    return recall_rows, flag_rows
+
+
 def main() -> None:
     """Print the tables for one split."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -263,8 +304,12 @@ def main() -> None:
     print("|---|---|---|---|---|")
     rules: dict[str, tuple[Ranker, Callable[[Signals, int], bool]]] = {
         f"today: bm25 alone, coverage >= {CONFIDENT_COVERAGE}": (named["bm25"], today_rule),
-        f"chosen: cos >= {COSINE_FLOOR:g} and z + {CONFIDENCE_BETA:g}·coverage >= "
-        f"{CONFIDENCE_CUT:g}": (chosen, chosen_rule),
+        f"chosen: cos >= {COSINE_FLOOR:g} and (z + {CONFIDENCE_BETA:g}·coverage >= "
+        f"{CONFIDENCE_CUT:g} or coverage >= {LEXICAL_COVERAGE:g})": (chosen, chosen_rule),
+        f"part 1: cos >= {COSINE_FLOOR:g} and z >= {CONFIDENCE_CUT:g}": (
+            chosen,
+            lambda s, top: is_confident(s.cosine, top, float(s.coverage[top]), lexical=2.0),
+        ),
     }
     for name, (rank, rule) in rules.items():
         rates = flagged_rates(signals, rank, rule)
@@ -272,6 +317,17 @@ def main() -> None:
     if args.split == "tune":
         sweep_confidence(signals, chosen)
     print_spelling(signals)
+
+    hybrid = HybridRetriever(index, embedder)
+    hybrid.attach_speller(Speller(index))
+    hybrid.attach_vectors(vectors)
+    recall_rows, flag_rows = bot_rows(
+        {"SEMANTIC=off (Index)": index, "SEMANTIC=on (HybridRetriever)": hybrid}, questions
+    )
+    print("\nwhat the bot serves (search() end to end: phrasing, spelling, fusion, confidence):")
+    print("\n".join(recall_rows))
+    print()
+    print("\n".join(flag_rows))
 
     if args.misses:
         print()

@@ -59,3 +59,10 @@ def test_coverage_adds_with_its_weight() -> None:
     cosine = np.array([0.85, 0.84, 0.83, 0.82])
     assert np.isclose(confidence(cosine, 0, 0.5, beta=2.0), confidence(cosine, 0, 0.0) + 1.0)
     assert confidence(np.full(4, 0.8), 0, 0.0) == 0.0
+
+
+def test_a_question_in_the_papers_words_is_confident_without_standing_out() -> None:
+    cosine = np.array([0.83, 0.82, 0.82, 0.81])  # close together: z of the top is low
+    assert not is_confident(cosine, 0, 0.3)
+    assert is_confident(cosine, 0, 0.7)  # it holds most of the question's words
+    assert not is_confident(cosine - 0.1, 0, 0.9)  # but never below the cosine floor

@@ -130,17 +130,17 @@ class HybridRetriever:
         order = np.argsort(-fused, kind="stable")
         top = int(order[0]) if len(order) else 0
         confident = bool(len(order)) and fusion.is_confident(cosine, top, float(coverage[top]))
-        # The papers that really match: most of the question's weight, or clearly closest in
-        # meaning, not every paper sharing one common word (ranked by the fusion).
-        real = (coverage >= CONFIDENT_COVERAGE) | _semantic_matches(cosine)
-        ranked = order[real[order]] if confident else order
-        rows = ranked[offset : offset + limit]
+        # How many papers really match: most of the question's weight, or clearly closest in
+        # meaning; not every paper sharing one common word.
+        real = int(((coverage >= CONFIDENT_COVERAGE) | _semantic_matches(cosine)).sum())
+        rows = order[offset : offset + limit]
         hits = self.index.hits(rows, fused[rows], terms, coverage=coverage[rows], snippets=snippets)
         return SearchResult(
             query=query,
             terms=terms,
             hits=hits,
-            total=int(real.sum()),
+            # Pages reach as far as the real matches (a first page is always full).
+            total=max(real, min(limit, len(order))) if confident else real,
             confident=confident,
             offset=offset,
             confidence=float(coverage[top]) if len(order) else 0.0,
