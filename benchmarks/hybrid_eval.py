@@ -306,9 +306,11 @@ def main() -> None:
         f"today: bm25 alone, coverage >= {CONFIDENT_COVERAGE}": (named["bm25"], today_rule),
         f"chosen: cos >= {COSINE_FLOOR:g} and (z + {CONFIDENCE_BETA:g}·coverage >= "
         f"{CONFIDENCE_CUT:g} or coverage >= {LEXICAL_COVERAGE:g})": (chosen, chosen_rule),
-        f"part 1: cos >= {COSINE_FLOOR:g} and z >= {CONFIDENCE_CUT:g}": (
+        f"part 1: cos >= {COSINE_FLOOR:g} and z >= 2": (
             chosen,
-            lambda s, top: is_confident(s.cosine, top, float(s.coverage[top]), lexical=2.0),
+            lambda s, top: is_confident(
+                s.cosine, top, float(s.coverage[top]), cut=2.0, lexical=2.0
+            ),
         ),
     }
     for name, (rank, rule) in rules.items():
