@@ -155,3 +155,18 @@ def test_semantic_setting_is_validated(tmp_path: Path) -> None:
     assert load_settings({"SEMANTIC": "ON"}, env_file=None).semantic is True
     with pytest.raises(Exception, match="SEMANTIC"):
         load_settings({"SEMANTIC": "maybe"}, env_file=None)
+
+
+def test_the_answer_says_what_was_searched_in_the_users_language(
+    hybrid: HybridRetriever,
+) -> None:
+    from bot.i18n import translator
+    from bot.render import to_html
+    from bot.render.views import results_doc
+
+    result = hybrid.search("siezure videos benchmark", limit=3)
+    [english] = [m.text for m in to_html(results_doc(result, per_page=3))]
+    [chinese] = [m.text for m in to_html(results_doc(result, per_page=3, t=translator("zh_Hans")))]
+    assert "Showing results for <i>seizure videos benchmark</i>" in english
+    assert "显示的是 <i>seizure videos benchmark</i> 的结果" in chinese
+    assert "<b>Seizure</b>" in english or "<b>seizure</b>" in english  # highlight kept
