@@ -153,8 +153,8 @@ def engine_latency() -> None:
         print(f"engine search(), {name}: {ms(times)}")
 
 
-def embedding_run(docs: int, start_every: float, workdir: str) -> None:
-    """A synthetic corpus embedded from scratch while /start is answered."""
+def embedding_run(docs: int, start_every: float, budget: float, workdir: str) -> None:
+    """A synthetic corpus embedded from scratch while /start is answered (up to `budget` s)."""
     corpus = Path(workdir) / f"synth-{docs}.jsonl"
     synth = [sys.executable, str(REPO_ROOT / "benchmarks" / "synth.py")]
     subprocess.run([*synth, "--docs", str(docs), "--out", str(corpus)], check=True)
@@ -162,24 +162,36 @@ def embedding_run(docs: int, start_every: float, workdir: str) -> None:
     with FakeBotApi() as api:
         env = env_for(api, "on", CORPUS=str(corpus), INDEX_CACHE_DIR=cache_dir)
         bot = Bot(api, env, workdir)
-        print(f"{docs} papers, SEMANTIC=on, empty vector cache:")
-        print(f"  Popen -> first getUpdates: {bot.first_poll * 1000:.0f} ms")
+        print(f"{docs} papers, SEMANTIC=on, empty vector cache:", flush=True)
+        print(f"  Popen -> first getUpdates: {bot.first_poll * 1000:.0f} ms", flush=True)
         updates = Updates()
         starts, chat = [], 9000
         while not bot.ready.wait(start_every):
             starts.append(ask(api, updates, "/start", chat))
+            print(f"  /start {chat - 8999}: {starts[-1] * 1000:.0f} ms", flush=True)
             chat += 1
+            if time.monotonic() - bot.started > budget:
+                break
         rss = rss_mb(bot.process.pid)
         bot.stop()
     progress = [
         (at, int(m.group(1).replace(",", "")))
-        for at, line in bot.lines
+        for at, line in list(bot.lines)
         if (m := re.search(r"embedding papers: ([\d,]+)/", line))
     ]
     if len(progress) >= 2:
         (t0, n0), (t1, n1) = progress[0], progress[-1]
-        print(f"  embedding throughput: {(n1 - n0) / (t1 - t0):.2f} papers/s")
-    print(f"  Popen -> semantic search ready: {bot.ready_at:.0f} s; VmRSS then {rss:.0f} MB")
+        rate = (n1 - n0) / (t1 - t0)
+        after = t1 - bot.started
+        print(f"  embedding throughput: {rate:.2f} papers/s ({n1} papers after {after:.0f} s)")
+        if not bot.ready.is_set():
+            print(
+                f"  stopped at the {budget:.0f} s budget; all {docs} at this rate: "
+                f"~{(t0 - bot.started) + docs / rate:.0f} s"
+            )
+    if bot.ready.is_set():
+        print(f"  Popen -> semantic search ready: {bot.ready_at:.0f} s")
+    print(f"  VmRSS at the end: {rss:.0f} MB")
     print(f"  /start while embedding (queued -> sendMessage): {ms(starts)}")
 
 
@@ -189,6 +201,7 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=3, help="timed starts per setting (3)")
     parser.add_argument("--docs", type=int, default=0, help="synthetic corpus to embed (0: skip)")
     parser.add_argument("--start-every", type=float, default=5.0, help="seconds between /start")
+    parser.add_argument("--budget", type=float, default=3600, help="seconds for the --docs run")
     parser.add_argument("--skip-seed", action="store_true", help="only the --docs run")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as workdir:
@@ -196,7 +209,7 @@ def main() -> int:
             engine_latency()
             seed_runs(args.runs, tempfile.mkdtemp(prefix="vectors-"), workdir)
         if args.docs:
-            embedding_run(args.docs, args.start_every, workdir)
+            embedding_run(args.docs, args.start_every, args.budget, workdir)
     return 0
 
 
