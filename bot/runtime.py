@@ -58,7 +58,9 @@ def semantic_retriever(
     from bot.search import EmbeddingJob, HybridRetriever, progress_reporter, resolve_cache_dir
     from bot.search.embedding import load_default_embedder
 
-    query_model = load_default_embedder()
+    # One engine thread each: OpenMP threads spin against the embedding thread and other
+    # processes on a busy machine, so two are slower than one there.
+    query_model = load_default_embedder(num_threads=1)
     paper_model = load_default_embedder(num_threads=embed_threads)
     if query_model is None or paper_model is None:
         return index, None

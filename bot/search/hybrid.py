@@ -15,6 +15,7 @@ import dataclasses
 import logging
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,6 +34,9 @@ from bot.search.retriever import Hit, IndexStats, SearchResult
 __all__ = ["EmbeddingJob", "HybridRetriever", "Speller"]
 
 logger = logging.getLogger(__name__)
+
+RECENT_QUESTIONS = 1024
+"""Question vectors remembered (1.5 KB each), for page turns and repeated questions."""
 
 
 class Speller:
@@ -74,6 +78,9 @@ class HybridRetriever:
         # Each slot is replaced in one assignment by the embedding thread; searches read it once.
         self._semantic: _Semantic | None = None
         self._speller: Speller | None = None
+        # Recent question vectors: turning a page or retyping a question embeds nothing.
+        self._recent: OrderedDict[str, np.ndarray] = OrderedDict()
+        self._recent_lock = threading.Lock()
 
     def __len__(self) -> int:
         return len(self.papers)
@@ -125,7 +132,7 @@ class HybridRetriever:
         everyone = np.arange(len(self.papers))
         coverage = self.index.coverage(terms, everyone)
         bm25 = self.index.scores(terms)
-        cosine = semantic.vectors @ semantic.embedder.embed_query(correction.text)
+        cosine = semantic.vectors @ self._query_vector(semantic.embedder, correction.text)
         fused = fusion.rrf(bm25, cosine, matched=coverage > 0)
         order = np.argsort(-fused, kind="stable")
         top = int(order[0]) if len(order) else 0
@@ -146,6 +153,20 @@ class HybridRetriever:
             confidence=float(coverage[top]) if len(order) else 0.0,
             corrected=corrected,
         )
+
+    def _query_vector(self, embedder: Embedder, text: str) -> np.ndarray:
+        """The question's vector, from the recent ones when it was asked lately."""
+        with self._recent_lock:
+            vector = self._recent.get(text)
+            if vector is not None:
+                self._recent.move_to_end(text)
+                return vector
+        vector = embedder.embed_query(text)
+        with self._recent_lock:
+            self._recent[text] = vector
+            while len(self._recent) > RECENT_QUESTIONS:
+                self._recent.popitem(last=False)
+        return vector
 
     def similar(self, paper_id: str, *, limit: int = 5) -> tuple[Hit, ...]:
         """Papers most like `paper_id`: its distinctive terms (BM25) fused with its vector."""
