@@ -170,3 +170,8 @@ def test_the_answer_says_what_was_searched_in_the_users_language(
     assert "Showing results for <i>seizure videos benchmark</i>" in english
     assert "显示的是 <i>seizure videos benchmark</i> 的结果" in chinese
     assert "<b>Seizure</b>" in english or "<b>seizure</b>" in english  # highlight kept
+
+
+def test_only_stopwords_get_the_same_answer_as_bm25(hybrid: HybridRetriever) -> None:
+    result = hybrid.search("what is the and of it")
+    assert result.hits == () and result.terms == ()

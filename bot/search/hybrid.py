@@ -122,13 +122,14 @@ class HybridRetriever:
         correction = speller.correct(topic) if speller is not None else spelling.Correction(topic)
         corrected = _shown_correction(query, correction)
         semantic = self._semantic
-        # Emoji, symbols or nothing: no meaning to compare, and e5 would still rank papers.
-        if semantic is None or not any(ch.isalpha() for ch in correction.text):
+        terms = self.index.query_terms(correction.text)
+        # No terms (emoji, only stopwords): nothing to compare, though e5 would rank papers;
+        # BM25's empty answer brings the hint. Any language's words are terms.
+        if semantic is None or not terms:
             result = self.index.search(
                 correction.text, limit=limit, offset=offset, snippets=snippets
             )
             return dataclasses.replace(result, query=query, corrected=corrected)
-        terms = self.index.query_terms(correction.text)
         everyone = np.arange(len(self.papers))
         coverage = self.index.coverage(terms, everyone)
         bm25 = self.index.scores(terms)
