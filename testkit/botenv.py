@@ -12,7 +12,7 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 _OURS_PREFIXES = ("TELEGRAM_", "WEBHOOK_")
 _OURS = frozenset({
     "CORPUS", "LOG_LEVEL", "ADMIN_USER_IDS", "ALLOWED_CHAT_IDS", "DATA_DIR", "DATABASE_URL",
-    "INDEX_CACHE_DIR", "RESULTS_PER_PAGE", "QUESTIONS_PER_MINUTE",
+    "INDEX_CACHE_DIR", "RESULTS_PER_PAGE", "QUESTIONS_PER_MINUTE", "SEMANTIC",
 })  # fmt: skip
 
 
@@ -20,11 +20,13 @@ def bot_env(**overrides: str) -> dict[str, str]:
     """The environment without our settings, plus `overrides`; the repo importable.
 
     DATA_DIR is a fresh temporary directory unless given, so no run writes the repo's data/.
+    SEMANTIC is off unless given: answers then do not depend on when embedding finishes.
     """
     env = {
         k: v for k, v in os.environ.items() if not k.startswith(_OURS_PREFIXES) and k not in _OURS
     }
     env["PYTHONPATH"] = str(REPO_ROOT)
     env["DATA_DIR"] = tempfile.mkdtemp(prefix="bot-data-")
+    env["SEMANTIC"] = "off"
     env.update(overrides)
     return env

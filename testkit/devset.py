@@ -1,7 +1,12 @@
 """The seed papers and the dev set of questions, shared by tests and benchmarks.
 
-Each line of devset.jsonl is {"question": str, "expect": str | null}: `expect` is a
-distinctive substring of the expected paper's abstract (null: off-topic, expect nothing).
+Each line of devset.jsonl is {"question", "style", "expect", "split"}: `expect` is a
+distinctive substring of the expected paper's abstract (null: off-topic, expect nothing), so
+it does not depend on how paper ids are assigned. Styles: question (textbook paraphrase),
+ownwords (the problem in a user's words, avoiding the abstract's), chinese (简体/繁體, some
+English terms), typo, offtopic, nearmiss (ML topics no seed paper covers). `split` is "tune"
+or "heldout", fixed once before any tuning: within each style, records ordered by sha256 of
+the question alternate tune, heldout, tune... Tune on "tune"; report "heldout".
 """
 
 from __future__ import annotations
@@ -14,10 +19,12 @@ from pathlib import Path
 
 from bot.corpus import Paper
 
-__all__ = ["DEVSET", "Question", "load_devset", "load_seed_papers"]
+__all__ = ["DEVSET", "SPLITS", "STYLES", "Question", "load_devset", "load_seed_papers"]
 
 DEVSET = Path(__file__).with_name("devset.jsonl")
 """The dev set: paraphrased questions about the seed papers, and off-topic ones."""
+SPLITS = ("tune", "heldout")
+STYLES = ("question", "ownwords", "chinese", "typo", "offtopic", "nearmiss")
 
 
 def load_seed_papers(path: str | Path = "corpus") -> list[Paper]:
@@ -42,13 +49,22 @@ class Question:
 
     text: str
     expect: int | None
+    style: str = "question"
+    split: str = "tune"
 
 
-def load_devset(papers: Sequence[Paper], path: Path = DEVSET) -> list[Question]:
-    """Questions with their expected paper resolved by abstract substring (exactly one)."""
+def load_devset(
+    papers: Sequence[Paper], path: Path = DEVSET, *, split: str | None = None
+) -> list[Question]:
+    """Questions with their expected paper resolved by abstract substring (exactly one).
+
+    split: only that split's questions ("tune" or "heldout"); None: all.
+    """
     questions = []
     for line in path.read_text(encoding="utf-8").splitlines():
         record = json.loads(line)
+        if split is not None and record["split"] != split:
+            continue
         key = record["expect"]
         row = None
         if key is not None:
@@ -56,5 +72,5 @@ def load_devset(papers: Sequence[Paper], path: Path = DEVSET) -> list[Question]:
             if len(rows) != 1:
                 raise ValueError(f"key {key!r} matches {len(rows)} papers")
             row = rows[0]
-        questions.append(Question(record["question"], row))
+        questions.append(Question(record["question"], row, record["style"], record["split"]))
     return questions

@@ -235,11 +235,12 @@ def results_doc(
             t, "results.header", query=query, first=first, last=last, total=result.total
         )
     else:
+        # No "ask in English" here: the hybrid answers other languages through the model.
         header = translated(t, "results.weak")
-        notice = "hint.non_english"
-        if classify_question(result.query, result.terms) != "non_english":
-            notice = "results.weak_notice"
-        header += (Span("\n"), *translated(t, notice))
+        header += (Span("\n"), *translated(t, "results.weak_notice"))
+    if result.corrected:
+        corrected = clip_words(clean(result.corrected), 200)
+        header += (Span("\n"), *translated(t, "results.corrected", corrected=corrected))
     blocks: list[Block] = [header]
     blocks += [_result_block(first + i, hit, t) for i, hit in enumerate(result.hits)]
 

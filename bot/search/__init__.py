@@ -2,7 +2,8 @@
 
 Data flow: `Paper`s -> `analysis` (terms) -> `bm25` (postings, rank-bm25's scores) ->
 `Index.search` ranks, then `snippets` and `confidence` describe the hits shown. `cache`
-stores a built index (and its papers) on disk for fast restarts.
+stores a built index (and its papers) on disk for fast restarts. `HybridRetriever` fuses
+BM25 with `embedding` vectors (`fusion`), after `phrasing` and `spelling` clean the question.
 """
 
 from bot.search.analysis import (
@@ -35,6 +36,7 @@ from bot.search.cache import (
 from bot.search.cache_file import FORMAT_VERSION, MAGIC, CacheMiss, cache_path
 from bot.search.columns import PaperColumns
 from bot.search.confidence import CONFIDENT_COVERAGE
+from bot.search.hybrid import EmbeddingJob, HybridRetriever, Speller
 from bot.search.index import SIMILAR_TERMS, TITLE_WEIGHT, Index, document_terms
 from bot.search.retriever import Hit, IndexStats, Retriever, SearchResult
 from bot.search.snippets import MAX_SNIPPET_CHARS, Snippet
@@ -61,8 +63,10 @@ __all__ = [
     "Analyzer",
     "BM25Params",
     "CacheMiss",
+    "EmbeddingJob",
     "EnglishAnalyzer",
     "Hit",
+    "HybridRetriever",
     "Index",
     "IndexStats",
     "PaperColumns",
@@ -70,6 +74,7 @@ __all__ = [
     "Retriever",
     "SearchResult",
     "Snippet",
+    "Speller",
     "Vocabulary",
     "analyze",
     "analyze_query",

@@ -427,7 +427,9 @@ def _column(state: dict[str, Any], key: str, kind: object) -> Any:
     return grouped_column(values, state[key + ":counts"])
 
 
-def progress_reporter(total: int, *, stream: TextIO | None = None) -> Progress:
+def progress_reporter(
+    total: int, *, stream: TextIO | None = None, label: str = "indexing papers"
+) -> Progress:
     """A progress callback: a live line on a terminal, else a log line every 10%."""
     out = stream if stream is not None else sys.stderr
     live = out.isatty()
@@ -443,14 +445,10 @@ def progress_reporter(total: int, *, stream: TextIO | None = None) -> Progress:
                 return
             shown[0] = now
             end = "\n" if done >= total_ else ""
-            out.write(
-                f"\rindexing papers: {done:,}/{total_:,} ({percent}%) {now - started:.1f} s{end}"
-            )
+            out.write(f"\r{label}: {done:,}/{total_:,} ({percent}%) {now - started:.1f} s{end}")
             out.flush()
         elif percent // 10 > shown[1]:
             shown[1] = percent // 10
-            logger.info(
-                "indexing papers: %d/%d (%d%%) %.1f s", done, total_, percent, now - started
-            )
+            logger.info("%s: %d/%d (%d%%) %.1f s", label, done, total_, percent, now - started)
 
     return report

@@ -154,6 +154,54 @@ class Index:
         """True if a question is just the name of a person among the authors."""
         return self.authors.is_name_query(question)
 
+    def row(self, paper_id: str) -> int | None:
+        """The row of the paper with this id in `papers`, or None."""
+        return self._by_id.get(paper_id)
+
+    def knows(self, term: str) -> bool:
+        """Whether any paper holds this analysed term."""
+        return self.bm25.df(term) > 0
+
+    def query_terms(self, query: str) -> tuple[str, ...]:
+        """The analysed terms of a query, as `search` uses them."""
+        return tuple(analyze_query(query if isinstance(query, str) else "", self.analyzer))
+
+    def term_weights(self, terms: Iterable[str]) -> dict[str, float]:
+        """Each distinct term's coverage weight in this corpus."""
+        return {t: self._term_weight(t) for t in dict.fromkeys(terms)}
+
+    def coverage(
+        self, terms: Sequence[str], rows: np.ndarray, weights: Mapping[str, float] | None = None
+    ) -> np.ndarray:
+        """For each row, the share of the distinct terms' idf weight the paper contains."""
+        unique = list(dict.fromkeys(terms))
+        weights = self.term_weights(unique) if weights is None else weights
+        return self._coverage(unique, np.asarray(rows, dtype=np.int64), weights)
+
+    def similar_terms(self, row: int) -> list[str]:
+        """The more-like-this query of paper `row`: its most distinctive shared terms."""
+        counts = Counter(document_terms(self.papers[row], self.analyzer))
+        known = [t for t in counts if self.bm25.df(t) > 1]
+        weights = {t: self._term_weight(t) for t in known}
+        return sorted(known, key=lambda t: (-counts[t] * weights[t], t))[:SIMILAR_TERMS]
+
+    def hits(
+        self,
+        rows: np.ndarray,
+        scores: np.ndarray,
+        terms: Sequence[str],
+        *,
+        coverage: np.ndarray | None = None,
+        snippets: bool = True,
+    ) -> tuple[Hit, ...]:
+        """Hits for ranked rows with their scores, snippets for `terms` and coverage."""
+        unique = list(dict.fromkeys(terms))
+        weights = self.term_weights(unique)
+        rows = np.asarray(rows, dtype=np.int64)
+        if coverage is None:
+            coverage = self._coverage(unique, rows, weights)
+        return self._hits(rows, np.asarray(scores), coverage, unique, weights, snippets=snippets)
+
     def scores(self, terms: Sequence[str]) -> np.ndarray:
         """Every paper's score for these query terms: rank-bm25's `get_scores(terms)`."""
         return self.bm25.scores(terms)
@@ -194,10 +242,8 @@ class Index:
         row = self._by_id.get(paper_id)
         if row is None or limit <= 0:
             return ()
-        counts = Counter(document_terms(self.papers[row], self.analyzer))
-        known = [t for t in counts if self.bm25.df(t) > 1]
-        weights = {t: self._term_weight(t) for t in known}
-        terms = sorted(known, key=lambda t: (-counts[t] * weights[t], t))[:SIMILAR_TERMS]
+        terms = self.similar_terms(row)
+        weights = self.term_weights(terms)
         rows, scores, _ = self.bm25.top(tuple(terms), limit + 1)
         coverage = self._coverage(terms, rows, weights)
         others = np.flatnonzero(rows != row)[:limit]

@@ -1,11 +1,12 @@
 """What a search returns, and the `Retriever` protocol every search engine implements.
 
-`Index` (BM25) implements it now; a fused (lexical + semantic) retriever can later, and the
-handlers and renderers keep working with either.
+`Index` (BM25) and `HybridRetriever` (BM25 fused with embeddings) implement it; the handlers
+and renderers work with either.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -40,7 +41,10 @@ class SearchResult:
     """False when nothing matched well: the hits are only the closest papers."""
     offset: int = 0
     confidence: float = 0.0
-    """The best paper's coverage of the query (0-1); `confident` is it ≥ `CONFIDENT_COVERAGE`."""
+    """The best paper's coverage of the query (0-1); BM25 alone: `confident` is it ≥
+    `CONFIDENT_COVERAGE` (the hybrid also reads the semantic signal)."""
+    corrected: str = ""
+    """The query as searched when spelling correction changed it ("" when it did not)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,10 +61,18 @@ class IndexStats:
 class Retriever(Protocol):
     """Finds papers: ranked search, more-like-this, and lookup by id. Never raises on input."""
 
-    papers: tuple[Paper, ...]
+    papers: Sequence[Paper]
 
     def __len__(self) -> int:
         """How many papers it searches."""
+        ...
+
+    def by_author(self, name: str, *, limit: int | None = None) -> tuple[Paper, ...]:
+        """Papers with an author `name` names, in load order."""
+        ...
+
+    def is_author_question(self, question: str) -> bool:
+        """True if a question is just the name of a person among the authors."""
         ...
 
     def search(

@@ -35,7 +35,7 @@ from bot.corpus import CorpusError
 from bot.i18n import Translator, translator
 from bot.runtime import load_index
 from bot.search import Index
-from bot.tg import alerts
+from bot.tg import alerts, semantic
 from bot.tg.language import user_translator
 from bot.tg.state import BotState, Context
 
@@ -118,6 +118,8 @@ async def reload_index(application: Application) -> ReloadOutcome:
         logger.info(
             "Reloaded the corpus: %d papers (%d skipped) in %.2f s", len(index), skipped, seconds
         )
+        # Cached vectors are reused: only new or changed papers are embedded.
+        await semantic.serve_semantic(application, index)
         return ReloadOutcome(True, len(index), seconds, skipped=skipped)
 
 

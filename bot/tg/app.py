@@ -29,10 +29,11 @@ from bot.corpus import CorpusError
 from bot.i18n import COMMAND_MENUS, translator
 from bot.logs import configure_logging, redact
 from bot.runtime import EmptyCorpusError, load_index
-from bot.search import Index
+from bot.search import Index, Retriever
 from bot.store import StoreOpenError, open_store
 from bot.tg import admin, commands, errors, transport
 from bot.tg.handlers import buttons, info, inline, papers, search
+from bot.tg.semantic import serve_semantic, stop_embedding
 from bot.tg.state import CONTEXT_TYPES, BotState
 
 if TYPE_CHECKING:
@@ -74,6 +75,10 @@ async def post_init(application: Application) -> None:
     # The menu is sent alongside the first getUpdates rather than before it: one round
     # trip less before the bot polls (Application.create_task would warn: not running yet).
     state.set_commands_task = asyncio.create_task(set_commands(application), name="set-my-commands")
+    if isinstance(state.index, Index):  # SEMANTIC: the model loads in a thread, not here
+        state.semantic_task = asyncio.create_task(
+            serve_semantic(application, state.index), name="semantic"
+        )
     logger.info("Bot @%s is up with %d papers", application.bot.username, len(state.served_index()))
     admin.watch_sighup(application)
 
@@ -81,6 +86,7 @@ async def post_init(application: Application) -> None:
 async def post_shutdown(application: Application) -> None:
     """Stop the search thread and close the store; PTB has finished every update by now."""
     state: BotState = application.bot_data
+    stop_embedding(state)
     executor, state.search_executor = state.search_executor, None
     if executor is not None:
         executor.shutdown(wait=False, cancel_futures=True)
@@ -91,12 +97,14 @@ async def post_shutdown(application: Application) -> None:
 
 def build_application(
     settings: Settings,
-    index: Index,
+    index: Retriever,
     *,
     tls_context: ssl.SSLContext | None = None,
     skipped: int = 0,
 ) -> Application:
     """An Application for `settings` serving `index`; call `run_polling` or use `async with`.
+
+    A BM25 `Index` is wrapped in the hybrid after start-up when `settings.semantic` is on.
 
     tls_context: for the Bot API connections; None makes httpx's default one.
     skipped: records the corpus load skipped, for /stats.

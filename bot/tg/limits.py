@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from telegram import Update
 
 from bot.i18n import Translator, translator
-from bot.search import Index, SearchResult
+from bot.search import Retriever, SearchResult
 from bot.tg.state import Context, LruCache
 
 WINDOW_SECONDS = 60.0  # the limit is "N questions in any 60 seconds"
@@ -89,7 +89,7 @@ class InlineCache:
 
     def __init__(self, size: int = INLINE_CACHE_SIZE) -> None:
         self.results: LruCache[tuple[str, int], SearchResult] = LruCache(size)
-        self.index: Index | None = None
+        self.index: Retriever | None = None
         self.hits = 0
         self.misses = 0
 
@@ -120,7 +120,7 @@ async def allow_question(update: Update, context: Context, t: Translator) -> boo
 
 async def cached_search(
     context: Context,
-    index: Index,
+    index: Retriever,
     question: str,
     *,
     limit: int,

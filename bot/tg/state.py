@@ -19,7 +19,7 @@ from telegram.ext import CallbackContext, ContextTypes, ExtBot
 
 from bot.config import Settings
 from bot.i18n import Lang
-from bot.search import Index
+from bot.search import EmbeddingJob, Retriever
 from bot.store import Store
 
 if TYPE_CHECKING:
@@ -70,8 +70,8 @@ class LruCache(Generic[K, V]):
 class BotState:
     """Everything handlers share, in one typed object (PTB's `bot_data`)."""
 
-    index: Index | None = None
-    """The index being served; a reload replaces it in one assignment."""
+    index: Retriever | None = None
+    """The index being served (BM25, or the hybrid); a reload replaces it in one assignment."""
     store: Store | None = None
     """Reading lists, topics and language choices; opened in post_init, closed at shutdown."""
     skipped: int = 0
@@ -80,7 +80,7 @@ class BotState:
     """The settings the bot was started with."""
     page_states: LruCache[str, str] = field(default_factory=lambda: LruCache(MAX_PAGE_STATES))
     """Queries too long for callback data, by the short key their buttons carry."""
-    paper_refs: tuple[Index, dict[str, str]] | None = None
+    paper_refs: tuple[Retriever, dict[str, str]] | None = None
     """`#hash` button refs of long ids -> ids, for the index they were made from."""
     languages: LruCache[int, Lang | None] = field(
         default_factory=lambda: LruCache(MAX_LANGUAGE_USERS)
@@ -104,13 +104,17 @@ class BotState:
     """The topic alerts of the last reload, while they are being sent."""
     set_commands_task: asyncio.Task[None] | None = None
     """Keeps the set-my-commands task referenced until it is done."""
+    semantic_task: asyncio.Task[None] | None = None
+    """Keeps the task that starts semantic search referenced until it is done."""
+    embedding_job: EmbeddingJob | None = None
+    """The background embedding of the served papers (SEMANTIC on), until it is replaced."""
 
     @property
     def per_page(self) -> int:
         """Results per page."""
         return self.settings.results_per_page
 
-    def served_index(self) -> Index:
+    def served_index(self) -> Retriever:
         """The index; raises RuntimeError before `build_application` set one."""
         if self.index is None:
             raise RuntimeError("no index loaded")

@@ -13,7 +13,7 @@ from telegram.constants import ParseMode
 from bot import render
 from bot.i18n import Translator
 from bot.render import Doc, Keyboard
-from bot.search import Index
+from bot.search import Retriever
 from bot.tg.state import Context
 
 NO_PREVIEW = LinkPreviewOptions(is_disabled=True)
@@ -21,7 +21,7 @@ _P = ParamSpec("_P")
 _R = TypeVar("_R")
 
 
-def index_of(context: Context) -> Index:
+def index_of(context: Context) -> Retriever:
     """The index being served."""
     return context.bot_data.served_index()
 

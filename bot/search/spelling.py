@@ -1,0 +1,177 @@
+"""Typo and spelling-variant correction of query words against the corpus's own words.
+
+A query word the corpus does not know ("siezure", "normalisation") is replaced by the
+corpus word it most likely means: first a British/American variant, else the most frequent
+corpus word within a small edit distance (optimal string alignment, so a swap of two
+neighbouring letters is one edit). Short words are left alone: at four letters nearly
+every word is one edit from another. A real English word the corpus lacks ("electron",
+"trails") is a typo only when the corrected word and a neighbouring query word form a
+phrase the corpus uses ("Shapely values" -> "Shapley values"); otherwise it stays as typed.
+Pure functions; the caller passes the corpus `Lexicon` and what counts as an English word.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from itertools import pairwise
+
+from rapidfuzz import process
+from rapidfuzz.distance import OSA
+
+from bot.search.analysis import STOPWORDS
+
+_WORD = re.compile(r"[^\W\d_]+")
+_ASCII_WORD = re.compile(r"[a-z]+")
+
+# British -> American endings (and back, for a corpus written in British English).
+_VARIANTS = (
+    ("isation", "ization"),
+    ("isations", "izations"),
+    ("ise", "ize"),
+    ("ised", "ized"),
+    ("ises", "izes"),
+    ("ising", "izing"),
+    ("iser", "izer"),
+    ("isers", "izers"),
+    ("yse", "yze"),
+    ("ysed", "yzed"),
+    ("ysing", "yzing"),
+    ("our", "or"),
+    ("ours", "ors"),
+    ("oured", "ored"),
+    ("ouring", "oring"),
+    ("ence", "ense"),
+    ("tre", "ter"),
+    ("tres", "ters"),
+    ("ogue", "og"),
+    ("elled", "eled"),
+    ("elling", "eling"),
+)
+
+
+def max_edits(word: str) -> int:
+    """Edits allowed for a word of this length: 0 up to 4 letters, 1 up to 7, else 2."""
+    return 0 if len(word) <= 4 else 1 if len(word) <= 7 else 2
+
+
+@dataclass(frozen=True, slots=True)
+class Correction:
+    """A query with its unknown words replaced; `changes` lists (typed, used) pairs."""
+
+    text: str
+    changes: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Lexicon:
+    """The corpus's lower-case ASCII words and adjacent content-word pairs, with counts."""
+
+    words: Counter[str]
+    pairs: Counter[tuple[str, str]]
+
+
+def lexicon(texts: Iterable[str]) -> Lexicon:
+    """The words (and content-word pairs) of `texts`: what a typo may mean."""
+    words: Counter[str] = Counter()
+    pairs: Counter[tuple[str, str]] = Counter()
+    for text in texts:
+        found = _ASCII_WORD.findall(text.lower())
+        words.update(found)
+        pairs.update(pairwise(found))
+    return Lexicon(words, pairs)
+
+
+def english_words() -> Callable[[str], bool]:
+    """Whether a lower-case word is in pyspellchecker's English dictionary (loads ~0.2 s)."""
+    from spellchecker import SpellChecker
+
+    frequency = SpellChecker(distance=1).word_frequency
+    return lambda word: frequency[word] > 0
+
+
+def spelling_variants(word: str) -> list[str]:
+    """British/American spellings of a lower-case word (not the word itself)."""
+    found = []
+    for british, american in _VARIANTS:
+        for old, new in ((british, american), (american, british)):
+            if word.endswith(old) and len(word) > len(old) + 1:
+                found.append(word[: -len(old)] + new)
+    return list(dict.fromkeys(found))
+
+
+def closest_word(word: str, words: Mapping[str, int]) -> str | None:
+    """The corpus word a lower-case `word` most likely means, or None.
+
+    A spelling variant wins; else the nearest words by edit distance, ties to the most
+    frequent. `words` maps corpus words to their frequency (see `lexicon`).
+    """
+    for variant in spelling_variants(word):
+        if variant in words:
+            return variant
+    limit = max_edits(word)
+    if not limit or not word.isascii():
+        return None
+    matches = process.extract(
+        word, words.keys(), scorer=OSA.distance, score_cutoff=limit, limit=None
+    )
+    if not matches:
+        return None
+    best = min(distance for _, distance, _ in matches)
+    return max(
+        (candidate for candidate, distance, _ in matches if distance == best),
+        key=lambda candidate: (words[candidate], candidate),
+    )
+
+
+def correct_query(
+    query: str,
+    lexicon: Lexicon,
+    *,
+    known: Callable[[str], bool] | None = None,
+    is_word: Callable[[str], bool] | None = None,
+    same: Callable[[str, str], bool] | None = None,
+) -> Correction:
+    """`query` with each word the corpus lacks replaced by `closest_word`, when trusted.
+
+    A British/American variant is always used, and so is the nearest corpus word for a
+    word that is neither English (`is_word`) nor `known` (e.g. its stem is in the index).
+    For an English or known word the replacement must make a corpus phrase with a
+    neighbouring content word ("Shapely values" -> "Shapley values"; "electron" stays).
+    Words the search treats alike (`same`, e.g. one stem: "seizures", "seizure") are
+    not corrections.
+    """
+    matches = list(_WORD.finditer(query))
+    lowered = [m.group(0).lower() for m in matches]
+    pieces: list[str] = []
+    changes: list[tuple[str, str]] = []
+    end = 0
+    for i, match in enumerate(matches):
+        typed, word = match.group(0), lowered[i]
+        pieces.append(query[end : match.start()])
+        end = match.end()
+        found = None if word in lexicon.words else closest_word(word, lexicon.words)
+        if (
+            found is not None
+            and found not in spelling_variants(word)
+            and ((is_word is not None and is_word(word)) or (known is not None and known(word)))
+            and not _in_phrase(found, lowered[i - 1] if i else "", lowered[i + 1 : i + 2], lexicon)
+        ):
+            found = None  # a real word: only a corpus phrase says the user meant another
+        if found is None or found == word or (same is not None and same(word, found)):
+            pieces.append(typed)
+        else:
+            pieces.append(found)
+            changes.append((typed, found))
+    pieces.append(query[end:])
+    return Correction("".join(pieces), tuple(changes))
+
+
+def _in_phrase(word: str, before: str, after: list[str], lexicon: Lexicon) -> bool:
+    """Whether `word` next to a neighbouring content word is a pair the corpus uses."""
+    following = after[0] if after else ""
+    return (before not in STOPWORDS and lexicon.pairs[before, word] > 0) or (
+        following not in STOPWORDS and lexicon.pairs[word, following] > 0
+    )

@@ -1,0 +1,68 @@
+"""bot.search.fusion: rank fusion, weighted fusion and the confidence of the fused top paper."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from bot.search.fusion import confidence, is_confident, ranks, rrf, weighted
+
+
+def test_ranks_are_one_based_by_descending_score() -> None:
+    assert ranks(np.array([0.1, 0.9, 0.5])).tolist() == [3, 1, 2]
+
+
+def test_rrf_adds_reciprocal_ranks() -> None:
+    bm25 = np.array([3.0, 2.0, 1.0])
+    cosine = np.array([0.1, 0.9, 0.5])
+    fused = rrf(bm25, cosine, matched=np.array([True, True, True]), k=10)
+    assert np.allclose(fused, [1 / 11 + 1 / 13, 1 / 12 + 1 / 11, 1 / 13 + 1 / 12])
+    assert int(np.argmax(fused)) == 1  # second by both beats first-and-last
+
+
+def test_rrf_gives_no_bm25_share_to_papers_without_a_query_term() -> None:
+    bm25 = np.array([0.5, 0.5, 2.0])  # BM25+: unmatched papers share the lowest score
+    cosine = np.array([0.9, 0.1, 0.2])
+    fused = rrf(bm25, cosine, k=10)
+    assert np.allclose(fused, [1 / 11, 1 / 13, 1 / 11 + 1 / 12])
+
+
+def test_rrf_of_a_question_with_no_terms_is_the_embedding_order() -> None:
+    cosine = np.array([0.2, 0.8, 0.5])
+    assert np.argsort(-rrf(np.zeros(3), cosine)).tolist() == [1, 2, 0]
+
+
+def test_weighted_mixes_min_max_scaled_scores() -> None:
+    bm25 = np.array([0.0, 10.0, 5.0])
+    cosine = np.array([0.8, 0.7, 0.9])
+    assert np.allclose(weighted(bm25, cosine, weight=0.5), [0.25, 0.5, 0.75])
+    assert np.allclose(weighted(np.ones(3), np.ones(3), weight=0.5), 0)
+
+
+def test_a_paper_that_stands_out_is_confident_and_a_flat_field_is_not() -> None:
+    rng = np.random.default_rng(0)
+    flat = 0.78 + 0.01 * rng.standard_normal(50)
+    clear = flat.copy()
+    clear[7] = 0.90
+    assert confidence(clear, 7, 0.0) > 5
+    assert is_confident(clear, 7, 0.0)
+    assert not is_confident(flat, int(np.argmax(flat)), 0.0)
+
+
+def test_cosine_floor_flags_a_weak_best_match() -> None:
+    cosine = np.full(20, 0.70)
+    cosine[3] = 0.79  # stands out, but nothing is really similar
+    assert not is_confident(cosine, 3, 0.0, floor=0.81)
+    assert is_confident(cosine, 3, 0.0, floor=0.0)
+
+
+def test_coverage_adds_with_its_weight() -> None:
+    cosine = np.array([0.85, 0.84, 0.83, 0.82])
+    assert np.isclose(confidence(cosine, 0, 0.5, beta=2.0), confidence(cosine, 0, 0.0) + 1.0)
+    assert confidence(np.full(4, 0.8), 0, 0.0) == 0.0
+
+
+def test_a_question_in_the_papers_words_is_confident_without_standing_out() -> None:
+    cosine = np.array([0.83, 0.82, 0.82, 0.81])  # close together: z of the top is low
+    assert not is_confident(cosine, 0, 0.3)
+    assert is_confident(cosine, 0, 0.7)  # it holds most of the question's words
+    assert not is_confident(cosine - 0.1, 0, 0.9)  # but never below the cosine floor

