@@ -168,6 +168,10 @@ class EnglishAnalyzer:
         """Index/query terms of `text`, in order (compound parts, then the joined form)."""
         return list(chain.from_iterable(self._terms_of_chunks(_fold(text).split())))
 
+    def fold(self, text: str) -> str:
+        """`text` with markup and dashes/quotes folded as analysis sees it (same positions)."""
+        return _fold(text)
+
     def chunk_terms(self, text: str) -> tuple[str, list[str], list[tuple[str, ...]]]:
         """`text` as analysed (same length, same positions), its chunks, and their terms.
 

@@ -249,6 +249,20 @@ class BM25:
             return self._doc_ids[:0]
         return self._doc_ids[self._indptr[tid] : self._indptr[tid + 1]]
 
+    def tf(self, term: str, rows: np.ndarray) -> np.ndarray:
+        """How often `term` occurs in each of `rows` (0 where it does not), as int64."""
+        found = np.zeros(len(rows), dtype=np.int64)
+        tid = self.vocab.id(term)
+        if tid is None or not len(rows):
+            return found
+        lo, hi = self._indptr[tid], self._indptr[tid + 1]
+        docs = self._doc_ids[lo:hi]
+        pos = np.searchsorted(docs, rows)
+        held = pos < len(docs)
+        held[held] = docs[pos[held]] == rows[held]
+        found[held] = self._tf[lo:hi][pos[held]]
+        return found
+
     def df(self, term: str) -> int:
         """How many documents hold `term`."""
         tid = self.vocab.id(term)

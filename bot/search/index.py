@@ -281,21 +281,41 @@ class Index:
         snippets: bool = True,
     ) -> tuple[Hit, ...]:
         """Hits for ranked rows, each with its snippet for `terms` (or an empty one)."""
+        # Each term's frequency in each row: the snippet then analyses only likely words.
+        tfs = {t: self.bm25.tf(t, rows).tolist() for t in dict.fromkeys(terms)} if snippets else {}
         return tuple(
             Hit(
                 paper=paper,
                 score=float(s),
                 snippet=(
-                    best_snippet(paper.abstract, terms, weights, self.analyzer)
+                    best_snippet(
+                        paper.abstract,
+                        terms,
+                        weights,
+                        self.analyzer,
+                        counts=self._abstract_counts(paper, {t: f[i] for t, f in tfs.items()}),
+                    )
                     if snippets
                     else Snippet("")
                 ),
                 coverage=float(c),
             )
-            for r, s, c in zip(rows.tolist(), scores, coverage, strict=True)
+            for i, (r, s, c) in enumerate(zip(rows.tolist(), scores, coverage, strict=True))
             # One lookup a hit: a cached index makes each `Paper` from its columns.
             for paper in (self.papers[r],)
         )
+
+    def _abstract_counts(self, paper: Paper, indexed: dict[str, int]) -> dict[str, int]:
+        """How often each term occurs in the abstract: indexed counts minus the other fields'.
+
+        The reverse of `document_terms` (title `title_weight` times, keywords, authors);
+        fields joined by newlines analyse as they do one by one (no term spans whitespace).
+        """
+        if not any(indexed.values()):
+            return indexed
+        others = [paper.title] * self.title_weight + [*paper.keywords, *paper.authors]
+        other = Counter(self.analyzer.analyze("\n".join(others)))
+        return {t: n - other[t] for t, n in indexed.items()}
 
     def _column(self, name: str) -> Iterable[Any]:
         """One field of every paper (from the columns directly when cached)."""

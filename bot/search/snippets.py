@@ -34,12 +34,25 @@ class Snippet:
 
 
 def best_snippet(
-    text: str, terms: Sequence[str], weights: Mapping[str, float], analyzer: Analyzer
+    text: str,
+    terms: Sequence[str],
+    weights: Mapping[str, float],
+    analyzer: Analyzer,
+    *,
+    counts: Mapping[str, int] | None = None,
 ) -> Snippet:
-    """The one or two sentences of `text` that best match `terms` (weighted), matches marked."""
+    """The one or two sentences of `text` that best match `terms` (weighted), matches marked.
+
+    counts: when known (the index's term frequencies), how often each of `terms` occurs in
+    `analyzer.analyze(text)`; then only the words that may hold a term are analysed.
+    """
     sentences = sentence_spans(text) or [(0, len(text))]
     wanted = {t: weights[t] for t in terms}
-    placed = _placed_chunks(text, sentences, wanted, analyzer)
+    placed = None
+    if counts is not None:
+        placed = _placed_by_prefix(text, sentences, wanted, counts, analyzer)
+    if placed is None:
+        placed = _placed_chunks(text, sentences, wanted, analyzer)
     if placed is None:
         # Sentences end at whitespace, so each analyses as it does inside the whole text.
         found = {w: set(analyzer.analyze(text[w[0] : w[1]])) & wanted.keys() for w in sentences}
@@ -87,9 +100,71 @@ def best_snippet(
     return _clip(window, merge_marks(spans), MAX_SNIPPET_CHARS)
 
 
+def _crosses_sentence_end(text: str, sentences: list[Span]) -> bool:
+    """True if a word runs across a sentence's end (closing quotes after the dot)."""
+    size = len(text)
+    return any(hi < size and not text[hi].isspace() for _, hi in sentences[:-1])
+
+
+def _placed_by_prefix(
+    text: str,
+    sentences: list[Span],
+    wanted: Mapping[str, float],
+    counts: Mapping[str, int],
+    analyzer: Analyzer,
+) -> list[tuple[int, int, frozenset[str]]] | None:
+    """`_placed_chunks`, analysing only the words that contain a stem's prefix.
+
+    A word holding a term nearly always contains the term's stem minus its last letters
+    ("happi" from "happy"); only such words are analysed. That they hold every occurrence
+    is checked, not assumed: their terms must add up to `counts`, else None (and the caller
+    takes the full pass). ASCII text whose only whitespace is " " only.
+    """
+    chunk_terms = getattr(analyzer, "chunk_terms", None)
+    fold = getattr(analyzer, "fold", None)
+    if chunk_terms is None or fold is None or not text.isascii():
+        return None
+    if _crosses_sentence_end(text, sentences):
+        return None
+    expected = {t: counts.get(t, 0) for t in wanted}
+    present = [t for t, n in expected.items() if n > 0]
+    if not present:
+        return [] if not any(expected.values()) else None
+    folded = fold(text)
+    if not folded.isprintable():  # then its only whitespace is " "
+        return None
+    low = folded.lower()
+    size = len(low)
+    spans: dict[int, int] = {}
+    for term in present:
+        prefix = term if len(term) <= 2 else term[: len(term) - (1 if len(term) <= 4 else 2)]
+        at = low.find(prefix)
+        while at != -1:
+            start = low.rfind(" ", 0, at) + 1
+            end = low.find(" ", at)
+            end = size if end == -1 else end
+            spans[start] = end
+            at = low.find(prefix, end)
+    starts = sorted(spans)
+    _, chunks, chunk_sets = chunk_terms(" ".join(folded[s : spans[s]] for s in starts))
+    if len(chunks) != len(starts):
+        return None
+    keys = frozenset(wanted)
+    found = dict.fromkeys(wanted, 0)
+    placed: list[tuple[int, int, frozenset[str]]] = []
+    for start, held in zip(starts, chunk_sets, strict=True):
+        matched = keys.intersection(held)
+        if matched:
+            placed.append((start, spans[start], matched))
+            for t in held:
+                if t in found:
+                    found[t] += 1
+    return placed if found == expected else None
+
+
 def _placed_chunks(
     text: str, sentences: list[Span], wanted: Mapping[str, float], analyzer: Analyzer
-) -> list[tuple[int, int, set[str]]] | None:
+) -> list[tuple[int, int, frozenset[str]]] | None:
     """Where the words (whitespace-separated chunks) holding a wanted term are, with those terms.
 
     One cached pass over the whole text (`chunk_terms`) instead of one `analyze` a sentence
@@ -99,17 +174,14 @@ def _placed_chunks(
     the occurrences do not add up.
     """
     chunk_terms = getattr(analyzer, "chunk_terms", None)
-    if chunk_terms is None:
+    if chunk_terms is None or _crosses_sentence_end(text, sentences):
         return None
     size = len(text)
-    for _, hi in sentences[:-1]:
-        if hi < size and not text[hi].isspace():
-            return None
     folded, chunks, terms = chunk_terms(text)
     keys = frozenset(wanted)
     hit = list(map(not_, map(keys.isdisjoint, terms)))
     words = dict(compress(zip(chunks, terms, strict=True), hit))
-    placed: list[tuple[int, int, set[str]]] = []
+    placed: list[tuple[int, int, frozenset[str]]] = []
     for word, word_terms in words.items():
         matched = keys.intersection(word_terms)
         at = folded.find(word)

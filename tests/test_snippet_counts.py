@@ -1,0 +1,82 @@
+"""Snippets given the index's term counts analyse only likely words, yet stay the same.
+
+`best_snippet(..., counts=...)` checks that the words it analysed hold every counted
+occurrence and otherwise takes the full pass, so right or wrong counts give one snippet.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from test_fuzz import FUZZ
+from test_snippets_pinned import ENGLISH, SNIPPET_TEXT, SentenceBySentence, questions
+
+from bot.search import Index, document_terms
+from bot.search import snippets as snippets_module
+from bot.search.snippets import best_snippet
+from testkit.devset import load_seed_papers
+
+SEED_DIR = Path(__file__).resolve().parent.parent / "corpus"
+
+
+@pytest.fixture(scope="module")
+def seed_index() -> Index:
+    return Index.build(load_seed_papers(SEED_DIR))
+
+
+@FUZZ
+@given(
+    SNIPPET_TEXT,
+    st.lists(st.sampled_from(["graph", "network", "model", "data", "x", "die"])),
+    st.integers(-1, 2),
+)
+def test_snippets_with_counts_equal_the_slow_ones(text: str, extra: list[str], skew: int) -> None:
+    terms = list(dict.fromkeys([*ENGLISH.analyze(text)[:3], *extra]))
+    weights = {t: 1.0 + len(t) / 7 for t in terms}
+    counts = Counter(ENGLISH.analyze(text))
+    if terms:  # a wrong count (damaged input) must cost speed, never change the snippet
+        counts[terms[0]] += skew if skew > 0 else 0
+    given_counts = best_snippet(text, terms, weights, ENGLISH, counts=dict(counts))
+    slow = best_snippet(text, terms, weights, SentenceBySentence(ENGLISH))  # type: ignore[arg-type]
+    assert (given_counts.text, given_counts.marks) == (slow.text, slow.marks)
+
+
+def test_counted_words_are_found_without_the_full_pass(monkeypatch: pytest.MonkeyPatch) -> None:
+    text = "We study dying stars. Happy graphs of networks help. Graph networks are happy."
+    terms = ["graph", "network", "happi", "die"]
+    counts = Counter(ENGLISH.analyze(text))
+
+    def full_pass(*args: object) -> None:
+        raise AssertionError("the full pass ran")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(snippets_module, "_placed_chunks", full_pass)
+        fast = best_snippet(text, terms[:3], dict.fromkeys(terms[:3], 1.0), ENGLISH, counts=counts)
+    assert fast.text == "Happy graphs of networks help. Graph networks are happy."
+    # "dying" holds "die" but not its prefix "di": the check notices and the full pass runs.
+    slow = best_snippet(text, terms, dict.fromkeys(terms, 1.0), ENGLISH, counts=counts)
+    assert slow == best_snippet(text, terms, dict.fromkeys(terms, 1.0), ENGLISH)
+    assert "dying" in slow.text
+
+
+def test_term_frequencies_are_the_indexed_counts(seed_index: Index) -> None:
+    rows = np.arange(len(seed_index.papers))
+    counted = [
+        Counter(document_terms(p, title_weight=seed_index.title_weight)) for p in seed_index.papers
+    ]
+    for term in ["graph", "model", "learn", "nosuchterm"]:
+        assert seed_index.bm25.tf(term, rows).tolist() == [c[term] for c in counted]
+    assert seed_index.bm25.tf("graph", rows[:0]).tolist() == []
+
+
+def test_search_snippets_equal_those_without_counts(seed_index: Index) -> None:
+    for question in questions():
+        result = seed_index.search(question, limit=10)
+        for hit in result.hits:
+            plain = seed_index.snippet(hit.paper.abstract, result.terms)
+            assert (hit.snippet.text, hit.snippet.marks) == (plain.text, plain.marks)
