@@ -2,7 +2,7 @@
 
 For a synthetic corpus of `--size` papers (`synth.py`; its 200 queries, 1-5 words):
 
-1. **CLI per question**: `python -m bot search --json --limit 10 --queries FILE` (index
+1. **CLI per question**: `python -m bot search --json --limit 10 --no-semantic --queries FILE` (index
    cached, snippets included) run with the 200 queries and with them repeated to 2,000; the
    per-question time is (t(2,000) - t(200)) / 1,800, which subtracts start-up and loading.
    Each run `--runs` times, medians.
@@ -47,7 +47,8 @@ from bot.search.analysis import analyze_query, analyzer_for  # noqa: E402
 def cli_seconds(corpus: Path, cache: Path, queries: Path) -> float:
     """Wall seconds of one `python -m bot search --json --queries` run (output discarded)."""
     env = {**os.environ, "PYTHONPATH": str(REPO), "INDEX_CACHE_DIR": str(cache)}
-    command = [sys.executable, "-m", "bot", "search", "--json", "--limit", "10"]
+    # BM25's whole answer against naive BM25: the hybrid would first embed the whole corpus.
+    command = [sys.executable, "-m", "bot", "search", "--json", "--limit", "10", "--no-semantic"]
     command += ["--corpus", str(corpus), "--queries", str(queries)]
     started = time.perf_counter()
     subprocess.run(command, env=env, check=True, stdout=subprocess.DEVNULL, cwd=REPO)
