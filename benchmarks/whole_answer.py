@@ -2,8 +2,8 @@
 
 For a synthetic corpus of `--size` papers (`synth.py`; its 200 queries, 1-5 words):
 
-1. **CLI per question**: `python -m bot search --json --limit 10 --no-semantic --queries FILE` (index
-   cached, snippets included) run with the 200 queries and with them repeated to 2,000; the
+1. **CLI per question**: `python -m bot search --json --limit 10 --no-semantic --queries FILE`
+   (index cached, snippets included) run with the 200 queries and with them repeated to 2,000; the
    per-question time is (t(2,000) - t(200)) / 1,800, which subtracts start-up and loading.
    Each run `--runs` times, medians.
 2. **Naive**: `rank_bm25.BM25Plus` (the engine's variant and parameters) over the engine's
