@@ -1,0 +1,46 @@
+"""The README's layout table names every module of the tree (one row per module or package)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+# Packages documented as a whole by one row (their modules are one job's parts).
+WHOLE_PACKAGES = ("bot/store/", "bot/i18n/", "bot/tg/handlers/", "bot/corpus/readers/")
+
+
+def layout_rows() -> str:
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    start = readme.index("| module | holds |")
+    return readme[start : readme.index("\n\n", start)]
+
+
+def documented(module: str, rows: str) -> bool:
+    """`bot/x/y.py` is named in the rows, in full or as `y.py` beside a sibling in its row."""
+    if module.startswith(WHOLE_PACKAGES):
+        return True
+    for row in rows.splitlines():
+        paths = re.findall(r"`([\w/.]+)`", row)
+        if module in paths:
+            return True
+        folder, name = module.rsplit("/", 1)
+        if name in paths and any(p.startswith(folder + "/") for p in paths):
+            return True
+    return False
+
+
+def test_readme_layout_names_every_module() -> None:
+    rows = layout_rows()
+    modules = sorted(
+        str(path.relative_to(REPO))
+        for path in (REPO / "bot").rglob("*.py")
+        if path.name not in ("__init__.py", "__main__.py")
+    )
+    assert [m for m in modules if not documented(m, rows)] == []
+
+
+def test_readme_layout_names_no_missing_module() -> None:
+    rows = layout_rows()
+    named = [p for p in re.findall(r"`(bot/[\w/.]+)`", rows)]
+    assert [p for p in named if not (REPO / p).exists()] == []
