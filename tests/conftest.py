@@ -17,6 +17,16 @@ from testkit.fake_bot_api import FakeBotApi
 
 
 @pytest.fixture(autouse=True)
+def bm25_unless_asked(monkeypatch: pytest.MonkeyPatch) -> None:
+    """SEMANTIC=off for every test that does not set it.
+
+    Embedding a corpus takes seconds a paper on a cold vector cache (a clean clone, CI); it
+    belongs to the tests about it (test_hybrid, test_e2e_semantic), which say SEMANTIC=on.
+    """
+    monkeypatch.setenv("SEMANTIC", "off")
+
+
+@pytest.fixture(autouse=True)
 def data_dir(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A fresh DATA_DIR per test, so nothing writes a database into the repository."""
     path = tmp_path_factory.mktemp("data")
