@@ -393,9 +393,9 @@ def test_cached_index_survives_its_file_being_replaced(
 @pytest.fixture
 def stamps_now(monkeypatch: pytest.MonkeyPatch) -> None:
     """Stamp files however recently they changed (tests write their corpus just before)."""
-    from bot.search import cache
+    from bot.search import stamps
 
-    monkeypatch.setattr(cache, "_RACY_NS", -1)
+    monkeypatch.setattr(stamps, "_RACY_NS", -1)
 
 
 def test_stamps_reuse_the_hash_of_an_unchanged_file(

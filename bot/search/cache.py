@@ -16,11 +16,8 @@ cache is never trusted and never raises.
 from __future__ import annotations
 
 import hashlib
-import json
 import logging
-import os
 import sys
-import tempfile
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import fields
@@ -48,6 +45,7 @@ from bot.search.columns import (
     table_column,
 )
 from bot.search.index import TITLE_WEIGHT, Index
+from bot.search.stamps import STAMPS_FILE, file_digest, read_stamps, write_stamps
 
 __all__ = [
     "CACHE_MIN_PAPERS",
@@ -70,10 +68,6 @@ DEFAULT_CACHE_DIR = Path(__file__).resolve().parents[2] / ".cache"
 """`.cache/` at the repository root (gitignored): where the cache goes when the caller's
 settings name no directory (`Settings.index_cache_dir` is None)."""
 
-_CHUNK = 1 << 20
-_RACY_NS = 2_000_000_000
-STAMPS_FILE = "corpus-stamps.json"
-"""In the cache directory: each corpus file's sha256 with the stat stamp it was taken at."""
 _PAPERS = "papers."  # state keys of the cached papers, apart from the engine's own keys
 _PAIRS = tuple[tuple[str, str], ...]  # Paper.links
 _PAIR_SEP = "\x1f"  # a control character: clean labels and URLs never contain one
@@ -99,31 +93,6 @@ def _versions(kind: str) -> str:
     )
 
 
-def _file_digest(path: Path, stamps: dict[str, list[Any]] | None = None) -> bytes:
-    """sha256 of a file's bytes, read in chunks; reused from `stamps` while the file is unchanged.
-
-    A stamp is (device, inode, size, mtime, ctime), git's index rule: any write changes the
-    ctime, which no user can set back. A file changed within `_RACY_NS` of being hashed gets no
-    stamp (its next change could share the timestamp), so it is hashed again next time.
-    """
-    info = path.stat()
-    stamp = [info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns]
-    name = str(path.resolve())
-    known = stamps.get(name) if stamps is not None else None
-    if isinstance(known, list) and known[:-1] == stamp and isinstance(known[-1], str):
-        return bytes.fromhex(known[-1])
-    digest = hashlib.sha256()
-    with path.open("rb") as data:
-        while chunk := data.read(_CHUNK):
-            digest.update(chunk)
-    if stamps is not None:
-        if time.time_ns() - max(info.st_mtime_ns, info.st_ctime_ns) > _RACY_NS:
-            stamps[name] = [*stamp, digest.hexdigest()]
-        else:
-            stamps.pop(name, None)
-    return digest.digest()
-
-
 def corpus_key(
     paths: Iterable[str | Path], *, kind: str = "index", stamps: Path | None = None
 ) -> str:
@@ -134,7 +103,7 @@ def corpus_key(
     cache directory) remembers each file's hash with its stat stamp, so an unchanged
     160 MB corpus is not read again at every start.
     """
-    known = _read_stamps(stamps) if stamps is not None else None
+    known = read_stamps(stamps) if stamps is not None else None
     before = dict(known) if known is not None else None
     digest = hashlib.sha256(_versions(kind).encode())
     for given in paths:
@@ -149,37 +118,10 @@ def corpus_key(
         )
         for file in files:
             digest.update(f"\x1e{file}\x1f".encode())
-            digest.update(_file_digest(file, known))
+            digest.update(file_digest(file, known))
     if stamps is not None and known is not None and known != before:
-        _write_stamps(stamps, known)
+        write_stamps(stamps, known)
     return digest.hexdigest()
-
-
-def _read_stamps(path: Path) -> dict[str, list[Any]]:
-    """The stamps file's entries; empty when it is missing or unreadable."""
-    try:
-        stamps = json.loads(path.read_bytes())
-    except (OSError, ValueError):
-        return {}
-    return stamps if isinstance(stamps, dict) else {}
-
-
-def _write_stamps(path: Path, stamps: dict[str, list[Any]]) -> None:
-    """Replace the stamps file atomically; a failure only costs a re-hash next time.
-
-    Only into an existing cache directory (one that holds or held a cache: a small corpus,
-    never cached, leaves no file behind); entries of files that are gone are dropped.
-    """
-    if not path.parent.is_dir():
-        return
-    stamps = {name: stamp for name, stamp in stamps.items() if os.path.exists(name)}
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
-        with os.fdopen(fd, "w", encoding="utf-8") as out:
-            json.dump(stamps, out)
-        os.replace(tmp, path)
-    except OSError as error:
-        logger.debug("index cache: cannot write %s (%s)", path, error)
 
 
 def load_corpus_and_index(
