@@ -3,9 +3,12 @@
 Scores are exactly those of rank-bm25's classes (`BM25Plus` by default, chosen by measured
 quality, see the README) for the same token lists, computed the fast way: BM25 is a sum over
 query terms of per-(term, document) contributions, so `BM25` keeps CSR postings (term ->
-document rows int32, term frequency uint16: 6 bytes a posting) plus rank-bm25's own
-statistics (df, document lengths, avgdl, k1, b, delta), and a query computes, with
-rank-bm25's formulas and operation order, the contributions of its terms' postings only.
+document rows int32, term frequency uint16) plus rank-bm25's own statistics (df, document
+lengths, avgdl, k1, b, delta). Every variant's contribution is idf × a weight that depends on
+the posting only (its tf and its document's length), so the weights are computed once, at
+build, with rank-bm25's formulas and operation order (float64: 14 bytes a posting in all),
+and a query multiplies its terms' weights by their idf: one pass over a contiguous slice per
+term, with no gather of document lengths.
 `BM25Plus` also gives documents *without* a term `idf * delta`; that share is the same for
 every document, so it is one number per query term added to every score, which keeps
 `scores()` equal to rank-bm25's `get_scores`.
@@ -31,8 +34,8 @@ from bot.search.vocabulary import Vocabulary
 __all__ = ["BM25", "DEFAULT_PARAMS", "BM25Params", "bm25_params"]
 
 # --- BM25 variants: rank-bm25's formulas, vectorised --------------------------------------
-# Per variant: its idf, and a term's contribution to the documents that contain it (vectorised
-# over a posting list). BM25Plus also gives idf × delta to every document, with or without the
+# Per variant: its idf, and a posting's weight (vectorised over postings): its contribution
+# is idf × weight. BM25Plus also gives idf × delta to every document, with or without the
 # term; `Index` adds that constant to all scores.
 
 
@@ -56,9 +59,9 @@ def _okapi_idf(p: BM25Params, n: int, df: np.ndarray, floor: float) -> np.ndarra
     return idf
 
 
-def _okapi(p: BM25Params, idf: float, tf: np.ndarray, dn: np.ndarray) -> np.ndarray:
-    """rank_bm25.BM25Okapi (Robertson et al.); `dn` is k1 × (1 - b + b·dl/avgdl)."""
-    return idf * (tf * (p.k1 + 1) / (tf + dn))
+def _okapi(p: BM25Params, tf: np.ndarray, dn: np.ndarray) -> np.ndarray:
+    """rank_bm25.BM25Okapi's weight (Robertson et al.); `dn` is k1 × (1 - b + b·dl/avgdl)."""
+    return tf * (p.k1 + 1) / (tf + dn)
 
 
 def _bm25l_idf(p: BM25Params, n: int, df: np.ndarray, floor: float) -> np.ndarray:
@@ -66,10 +69,14 @@ def _bm25l_idf(p: BM25Params, n: int, df: np.ndarray, floor: float) -> np.ndarra
     return math.log(n + 1) - np.log(df + 0.5)
 
 
-def _bm25l(p: BM25Params, idf: float, tf: np.ndarray, dn: np.ndarray) -> np.ndarray:
-    """rank_bm25.BM25L (Lv & Zhai 2011), with rank-bm25's extra `tf *` factor; `dn` is the norm."""
+def _bm25l(p: BM25Params, tf: np.ndarray, dn: np.ndarray) -> np.ndarray:
+    """rank_bm25.BM25L's weight (Lv & Zhai 2011), with its extra `tf *`; `dn` is the norm.
+
+    rank-bm25 multiplies idf first (`idf * tf * ...`); idf × this weight may differ from it
+    in the last bit (the tests compare with a relative tolerance of 1e-9).
+    """
     ctd = tf / dn
-    return idf * tf * (p.k1 + 1) * (ctd + p.delta) / (p.k1 + ctd + p.delta)
+    return tf * (p.k1 + 1) * (ctd + p.delta) / (p.k1 + ctd + p.delta)
 
 
 def _bm25plus_idf(p: BM25Params, n: int, df: np.ndarray, floor: float) -> np.ndarray:
@@ -77,20 +84,19 @@ def _bm25plus_idf(p: BM25Params, n: int, df: np.ndarray, floor: float) -> np.nda
     return np.log((n + 1) / df)
 
 
-def _bm25plus(p: BM25Params, idf: float, tf: np.ndarray, dn: np.ndarray) -> np.ndarray:
-    """rank_bm25.BM25Plus (Lv & Zhai 2011) without its idf × delta, which `Index` adds to all.
+def _bm25plus(p: BM25Params, tf: np.ndarray, dn: np.ndarray) -> np.ndarray:
+    """rank_bm25.BM25Plus's weight (Lv & Zhai 2011), without delta, which `Index` adds to all.
 
-    `idf * ((tf * (k1 + 1)) / (dn + tf))`, computed in place in the fresh `dn` (the same
-    operations, so the same bits, without four temporary arrays).
+    `(tf * (k1 + 1)) / (dn + tf)`, computed in place in the fresh `dn`; rank-bm25's
+    `idf * (...)` is then idf × weight, the same operations, so the same bits.
     """
     dn += tf
     np.divide(tf * (p.k1 + 1), dn, out=dn)
-    dn *= idf
     return dn
 
 
 _IdfFunction = Callable[[BM25Params, int, np.ndarray, float], np.ndarray]
-_ScoreFunction = Callable[[BM25Params, float, np.ndarray, np.ndarray], np.ndarray]
+_ScoreFunction = Callable[[BM25Params, np.ndarray, np.ndarray], np.ndarray]
 _VARIANTS: dict[str, tuple[_IdfFunction, _ScoreFunction]] = {
     "BM25Okapi": (_okapi_idf, _okapi),
     "BM25L": (_bm25l_idf, _bm25l),
@@ -119,8 +125,9 @@ class BM25:
         df: np.ndarray,
         doc_len: np.ndarray,
         params: BM25Params,
+        weight: np.ndarray | None = None,
     ) -> None:
-        """Assemble from arrays; use `build` or `from_state`."""
+        """Assemble from arrays (`weight` computed if not given); use `build` or `from_state`."""
         self.vocab = vocab
         self._indptr = indptr
         self._doc_ids = doc_ids
@@ -134,7 +141,10 @@ class BM25:
         # variant multiplies it, so `tf + dn` is computed exactly as rank-bm25 computes it).
         avgdl = int(doc_len.astype(np.int64).sum()) / n if n else 1.0
         norm = 1 - params.b + params.b * doc_len.astype(np.int64) / (avgdl or 1.0)
-        self._dn = norm if params.variant == "BM25L" else params.k1 * norm
+        dn = norm if params.variant == "BM25L" else params.k1 * norm
+        if weight is None:
+            weight = self._score_of(params, tf.astype(np.float64), dn.take(doc_ids))
+        self._weight = weight
         self._okapi_floor = 0.0
         if params.variant == "BM25Okapi" and len(df):
             raw = np.log(n - df + 0.5) - np.log(df + 0.5)
@@ -204,6 +214,7 @@ class BM25:
             "tf": self._tf,
             "df": self._df,
             "doc_len": self._doc_len,
+            "weight": self._weight,
         }
 
     @classmethod
@@ -220,6 +231,7 @@ class BM25:
                 "tf": np.asarray(state["tf"]),
                 "df": np.asarray(state["df"], dtype=np.int32),
                 "doc_len": np.asarray(state["doc_len"], dtype=np.int32),
+                "weight": np.asarray(state["weight"], dtype=np.float64),
             }
             params = BM25Params(
                 variant=str(state["variant"]),
@@ -271,7 +283,7 @@ class BM25:
     @property
     def nbytes(self) -> int:
         """Bytes held by the arrays and the vocabulary."""
-        arrays = (self._indptr, self._doc_ids, self._tf, self._df, self._doc_len, self._dn)
+        arrays = (self._indptr, self._doc_ids, self._tf, self._df, self._doc_len, self._weight)
         return sum(a.nbytes for a in arrays) + self.vocab.nbytes
 
     @property
@@ -301,9 +313,7 @@ class BM25:
         """Per query term: multiplicity, documents holding it, and its contribution to each."""
         for t, c, idf in zip(ids, counts, self._idf(ids).tolist(), strict=True):
             lo, hi = self._indptr[t], self._indptr[t + 1]
-            docs = self._doc_ids[lo:hi]
-            tf = self._tf[lo:hi].astype(np.float64)
-            yield c, docs, self._score_of(self.params, idf, tf, self._dn.take(docs))
+            yield c, self._doc_ids[lo:hi], self._weight[lo:hi] * idf
 
     def top(self, terms: Sequence[str], k: int) -> tuple[np.ndarray, np.ndarray, int]:
         """The `k` best rows (score desc, row asc) holding a query term, and how many hold one."""
@@ -384,6 +394,7 @@ def _consistent(
     tf: np.ndarray,
     df: np.ndarray,
     doc_len: np.ndarray,
+    weight: np.ndarray,
 ) -> bool:
     """True if the arrays form valid postings for `size` documents (a cache may be damaged)."""
     p = len(doc_ids)
@@ -401,6 +412,7 @@ def _consistent(
         and bool(np.all(np.diff(indptr) == df))
         and tf.shape == (p,)
         and tf.dtype in (np.uint16, np.uint32)
+        and weight.shape == (p,)
         and doc_len.shape == (size,)
         and (p == 0 or (int(doc_ids.min()) >= 0 and int(doc_ids.max()) < size))
     )
