@@ -185,9 +185,10 @@ class BM25:
         doc_ids = np.repeat(np.arange(n, dtype=np.int32), unique_per_doc)[order]
         tf = np.frombuffer(tfs, dtype=np.int32)[order]
         doc_len = np.frombuffer(lengths, dtype=np.int64) if n else np.zeros(0, np.int64)
-        pair, pair_tf, pair_len = _pairs(tf, doc_len.take(doc_ids))
         df = np.bincount(posting_terms, minlength=len(vocab)).astype(np.int32)
-        del order, posting_terms, term_ids, tfs, rank, tf
+        del order, posting_terms, term_ids, tfs, rank
+        pair, pair_tf, pair_len = _pairs(tf, doc_len, doc_ids)
+        del tf
         indptr = np.zeros(len(vocab) + 1, dtype=np.int64)
         np.cumsum(df, out=indptr[1:])
         return cls(
@@ -427,22 +428,33 @@ def _consistent(
     )
 
 
-def _pairs(tf: np.ndarray, length: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _pairs(
+    tf: np.ndarray, doc_len: np.ndarray, doc_ids: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Number the postings' distinct (tf, document length) pairs: (pair per posting, tf, length).
 
     Pairs are numbered in (length, tf) order. A bitmap over the (length, tf) grid finds them
-    in one pass when the grid is small (it is for real abstracts), else `np.unique` sorts.
+    in one pass when the grid is small (it is for real abstracts), else `np.unique` sorts;
+    the bitmap path works in int32, in place, to keep the build's peak memory down.
     """
-    width = int(tf.max()) + 1 if len(tf) else 1
-    key = length.astype(np.int64) * width + tf
-    span = (int(length.max()) + 1) * width if len(tf) else 0
-    if span <= 1 << 22:  # 4 MB of flags, 16 MB of numbers at most
+    if not len(tf):
+        return np.zeros(0, np.uint16), np.zeros(0, np.int64), np.zeros(0, np.int64)
+    width = int(tf.max()) + 1
+    span = (int(doc_len.max()) + 1) * width
+    if span <= 1 << 22:  # 4 MB of flags and 16 MB of numbers at most
+        key = doc_len.astype(np.int32).take(doc_ids)
+        key *= width
+        key += tf
         present = np.zeros(span, dtype=bool)
         present[key] = True
         keys = np.flatnonzero(present)
-        number = np.cumsum(present, dtype=np.int32) - 1
+        number = np.cumsum(present, dtype=np.int32)
+        number -= 1
         pair = number.take(key)
+        del key
     else:
-        keys, pair = np.unique(key, return_inverse=True)
+        keys, pair = np.unique(
+            doc_len.astype(np.int64).take(doc_ids) * width + tf, return_inverse=True
+        )
     pair = pair.astype(np.uint16 if len(keys) <= 2**16 else np.uint32)
     return pair, keys % width, keys // width
