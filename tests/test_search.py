@@ -25,6 +25,7 @@ from bot.search import (
     bm25_params,
     document_terms,
 )
+from bot.search.bm25 import BM25
 from bot.search.snippets import marks
 from testkit.devset import load_devset, load_seed_papers
 
@@ -83,6 +84,22 @@ def test_scores_equal_rank_bm25_on_a_random_corpus(variant: str, seed: int) -> N
     for terms in _queries(papers, seed):
         expected = reference.get_scores(terms)
         assert np.allclose(index.scores(terms), expected, rtol=1e-9, atol=1e-12), terms
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_scores_equal_rank_bm25_when_tf_and_length_pairs_are_many(variant: str) -> None:
+    # A 3,000-word document widens the (length, tf) grid past the bitmap: pairs come by sort.
+    rng = random.Random(7)
+    words = [f"w{i}" for i in range(40)]
+    docs = [["long"] * 3000 + ["w1"]] + [
+        rng.choices(words, k=rng.randint(1, 60)) for _ in range(300)
+    ]
+    bm25 = BM25.build(docs, params=bm25_params(variant))
+    reference = getattr(rank_bm25, variant)(docs)
+    for terms in [["long"], ["w1", "w2", "long"], ["w3", "w3", "w5"], rng.choices(words, k=6)]:
+        expected = reference.get_scores(terms)
+        assert np.allclose(bm25.scores(terms), expected, rtol=1e-9, atol=1e-12), terms
+        assert bm25.tf("long", np.array([0, 1])).tolist() == [3000, 0]
 
 
 def test_papers_without_the_term_get_bm25plus_delta_share() -> None:
@@ -298,11 +315,16 @@ def test_state_round_trip_gives_the_same_results(seed_index: Index) -> None:
 @pytest.mark.parametrize(
     "damage",
     [
-        pytest.param(lambda s: s.pop("tf"), id="missing-array"),
+        pytest.param(lambda s: s.pop("pair"), id="missing-array"),
         pytest.param(lambda s: s.update(analyzer_version="0"), id="old-analyzer"),
         pytest.param(lambda s: s.update(doc_ids=s["doc_ids"][:-1]), id="truncated"),
         pytest.param(lambda s: s.update(papers=1), id="other-corpus"),
         pytest.param(lambda s: s.update(indptr=s["indptr"][::-1].copy()), id="corrupt"),
+        pytest.param(lambda s: s.update(pair=s["pair"][:-1]), id="truncated-pairs"),
+        pytest.param(
+            lambda s: s.update(pair_tf=s["pair_tf"][:-1], pair_len=s["pair_len"][:-1]),
+            id="pair-out-of-table",
+        ),
     ],
 )
 def test_damaged_state_is_rejected(seed_index: Index, damage) -> None:

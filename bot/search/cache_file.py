@@ -47,11 +47,11 @@ __all__ = [
 
 logger = logging.getLogger(__name__)
 
-FORMAT_VERSION = 4
+FORMAT_VERSION = 5
 """Bump when the file layout, the cached papers' fields or the index's arrays change (2: keys
 from explicit versions, papers stored per `Paper` field; 3: papers carry authors, keywords,
 venue, year and labelled links; 4: raw aligned arrays, memory-mapped, CRC-32 trailer, string
-offsets in bytes)."""
+offsets in bytes; 5: postings hold a (tf, length) pair number, not tf)."""
 KEEP_FILES = 3
 """Cache files kept per directory; older ones (other corpora or versions) are removed."""
 
