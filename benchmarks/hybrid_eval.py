@@ -20,6 +20,7 @@ from bot.search.analysis import analyze, analyze_query
 from bot.search.cache import DEFAULT_CACHE_DIR
 from bot.search.embedding import Embedder, embed_papers, load_default_embedder
 from bot.search.fusion import (
+    BM25_WEIGHT,
     CONFIDENCE_BETA,
     CONFIDENCE_CUT,
     COSINE_FLOOR,
@@ -96,16 +97,22 @@ def collect(
 Ranker = Callable[[Signals], np.ndarray]
 
 
-def rankers(k_values: Sequence[float], weights: Sequence[float]) -> dict[str, Ranker]:
-    """Named ways to score papers for one question."""
+def rankers(
+    k_values: Sequence[float], weights: Sequence[float], bm25_weights: Sequence[float] = ()
+) -> dict[str, Ranker]:
+    """Named ways to score papers for one question (RRF with the chosen BM25 weight)."""
     named: dict[str, Ranker] = {
         "bm25": lambda s: s.bm25,
         "bm25+spell": lambda s: s.spelled,
         "embedding": lambda s: s.cosine,
     }
     for k in k_values:
-        named[f"rrf k={k:g}"] = lambda s, k=k: rrf(
+        named[f"rrf k={k:g} bm25×{BM25_WEIGHT:g}"] = lambda s, k=k: rrf(
             s.spelled, s.cosine, matched=s.spelled_matched, k=k
+        )
+    for b in bm25_weights:
+        named[f"rrf k={RRF_K:g} bm25×{b:g}"] = lambda s, b=b: rrf(
+            s.spelled, s.cosine, matched=s.spelled_matched, weight=b
         )
     for w in weights:
         named[f"weighted w={w:g}"] = lambda s, w=w: weighted(s.spelled, s.cosine, weight=w)
@@ -158,7 +165,7 @@ def flagged_rates(
 def sweep_confidence(signals: Sequence[Signals], rank: Ranker) -> None:
     """Grid of (floor, beta, cut); the best rules that flag <= 5% of right top hits."""
     results = []
-    for floor in (0.0, 0.80, 0.81, 0.82):
+    for floor in (0.0, 0.80, 0.81, 0.82, 0.83):
         for beta in (0.0, 1.0, 2.0, 3.0, 4.0):
             for cut in np.arange(1.5, 4.01, 0.25):
 
@@ -290,14 +297,19 @@ def main() -> None:
 
     chosen: Ranker = lambda s: rrf(s.spelled, s.cosine, matched=s.spelled_matched)  # noqa: E731
     if args.split == "tune":
-        named = rankers((5, 10, 20, 30, 60, 100), (0.2, 0.3, 0.4, 0.5, 0.6, 0.7))
+        named = rankers(
+            (5, 10, 20, 30, 60, 100), (0.2, 0.3, 0.4, 0.5, 0.6, 0.7), (0.3, 0.5, 0.7, 1.0)
+        )
     else:
         named = rankers((RRF_K,), ())
         del named["embedding"]
     print_recall(signals, named)
     if args.split == "tune":
         best = max(named, key=lambda n: objective(recall(signals, named[n])))
-        print(f"\nbest by mean (r@1+r@3)/2 over styles: {best}; chosen: rrf k={RRF_K}")
+        print(
+            f"\nbest by mean (r@1+r@3)/2 over styles: {best}; "
+            f"chosen: rrf k={RRF_K} bm25×{BM25_WEIGHT:g}"
+        )
 
     print("\nconfidence (flagged = answered 'nothing matched well'; fusion: rrf):")
     print("| rule | off-topic flagged | near-miss flagged | on-topic flagged | right top flagged |")

@@ -14,7 +14,7 @@ def test_ranks_are_one_based_by_descending_score() -> None:
 def test_rrf_adds_reciprocal_ranks() -> None:
     bm25 = np.array([3.0, 2.0, 1.0])
     cosine = np.array([0.1, 0.9, 0.5])
-    fused = rrf(bm25, cosine, matched=np.array([True, True, True]), k=10)
+    fused = rrf(bm25, cosine, matched=np.array([True, True, True]), k=10, weight=1.0)
     assert np.allclose(fused, [1 / 11 + 1 / 13, 1 / 12 + 1 / 11, 1 / 13 + 1 / 12])
     assert int(np.argmax(fused)) == 1  # second by both beats first-and-last
 
@@ -22,8 +22,26 @@ def test_rrf_adds_reciprocal_ranks() -> None:
 def test_rrf_gives_no_bm25_share_to_papers_without_a_query_term() -> None:
     bm25 = np.array([0.5, 0.5, 2.0])  # BM25+: unmatched papers share the lowest score
     cosine = np.array([0.9, 0.1, 0.2])
-    fused = rrf(bm25, cosine, k=10)
+    fused = rrf(bm25, cosine, k=10, weight=1.0)
     assert np.allclose(fused, [1 / 11, 1 / 13, 1 / 11 + 1 / 12])
+
+
+def test_rrf_weight_scales_only_the_bm25_share() -> None:
+    bm25 = np.array([3.0, 2.0, 1.0])
+    cosine = np.array([0.1, 0.9, 0.5])
+    matched = np.array([True, True, True])
+    fused = rrf(bm25, cosine, matched=matched, k=10, weight=0.5)
+    assert np.allclose(fused, [1 / 13 + 0.5 / 11, 1 / 11 + 0.5 / 12, 1 / 12 + 0.5 / 13])
+
+
+def test_default_rrf_lets_a_paper_first_in_meaning_beat_one_first_in_words() -> None:
+    # Paper 0 is BM25's first and the cosine's third; paper 1 the reverse: with equal
+    # shares they tie, with BM25's tuned smaller share meaning wins.
+    bm25 = np.array([3.0, 1.0, 2.0])
+    cosine = np.array([0.1, 0.9, 0.5])
+    matched = np.array([True, True, True])
+    assert np.isclose(*rrf(bm25, cosine, matched=matched, weight=1.0)[:2])
+    assert int(np.argmax(rrf(bm25, cosine, matched=matched))) == 1
 
 
 def test_rrf_of_a_question_with_no_terms_is_the_embedding_order() -> None:
