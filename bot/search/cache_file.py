@@ -37,6 +37,7 @@ from bot.search.columns import TextColumn
 __all__ = [
     "FORMAT_VERSION",
     "KEEP_FILES",
+    "LAYOUT_VERSION",
     "MAGIC",
     "CacheMiss",
     "cache_path",
@@ -47,8 +48,14 @@ __all__ = [
 
 logger = logging.getLogger(__name__)
 
+LAYOUT_VERSION = 1
+"""The container every cache file shares (raw 64-byte-aligned arrays, memory-mapped, a JSON
+header, CRC-32 trailer): bump when `write_state`/`read_state` change. Kept apart from what a
+file holds, so a new index format does not throw away other caches (papers' vectors)."""
+
 FORMAT_VERSION = 5
-"""Bump when the file layout, the cached papers' fields or the index's arrays change (2: keys
+"""The index cache's content: bump when the file layout, the cached papers' fields or the
+index's arrays change (2: keys
 from explicit versions, papers stored per `Paper` field; 3: papers carry authors, keywords,
 venue, year and labelled links; 4: raw aligned arrays, memory-mapped, CRC-32 trailer, string
 offsets in bytes; 5: postings hold a (tf, length) pair number, not tf)."""
@@ -82,8 +89,19 @@ def _aligned(n: int) -> int:
     return -(-n // _ALIGN) * _ALIGN
 
 
-def write_state(path: str | Path, *, key: str, analyzer: str, state: dict[str, Any]) -> None:
-    """Store `state` at `path` atomically (temporary file, then `os.replace`)."""
+def write_state(
+    path: str | Path,
+    *,
+    key: str,
+    analyzer: str,
+    state: dict[str, Any],
+    version: int = FORMAT_VERSION,
+) -> None:
+    """Store `state` at `path` atomically (temporary file, then `os.replace`).
+
+    version: what the state holds, in its owner's numbering (the index's `FORMAT_VERSION`
+    by default; the vector cache has its own).
+    """
     path = Path(path)
     arrays, values, texts, string_lists = _split_state(state)
     layout: dict[str, list[Any]] = {}
@@ -93,7 +111,8 @@ def write_state(path: str | Path, *, key: str, analyzer: str, state: dict[str, A
         layout[name] = [array.dtype.str, list(array.shape), end]
         end += array.nbytes
     header = {
-        "format": FORMAT_VERSION,
+        "layout": LAYOUT_VERSION,
+        "format": version,
         "analyzer": analyzer,
         "key": key,
         "payload_bytes": end,
@@ -133,7 +152,9 @@ def write_state(path: str | Path, *, key: str, analyzer: str, state: dict[str, A
     logger.info("index cache written: %s (%.1f MB)", path, path.stat().st_size / 1e6)
 
 
-def read_state(path: str | Path, *, key: str, analyzer: str) -> dict[str, Any]:
+def read_state(
+    path: str | Path, *, key: str, analyzer: str, version: int = FORMAT_VERSION
+) -> dict[str, Any]:
     """The state stored at `path` under `key`; raises `CacheMiss` if it is not usable.
 
     The arrays are read-only views of a memory map of the file.
@@ -147,7 +168,7 @@ def read_state(path: str | Path, *, key: str, analyzer: str) -> dict[str, Any]:
                 raise CacheMiss("bad header length")
             header_bytes = data.read(size)
             header = json.loads(header_bytes)
-            _check_header(header, key=key, analyzer=analyzer)
+            _check_header(header, key=key, analyzer=analyzer, version=version)
             start = _aligned(len(MAGIC) + 8 + size)
             payload = header["payload_bytes"]
             actual = os.fstat(data.fileno()).st_size
@@ -205,12 +226,14 @@ def _arrays(
     return arrays
 
 
-def _check_header(header: Any, *, key: str, analyzer: str) -> None:
-    """Raise `CacheMiss` unless the header belongs to this key, analyzer and format."""
+def _check_header(header: Any, *, key: str, analyzer: str, version: int) -> None:
+    """Raise `CacheMiss` unless the header belongs to this layout, key, analyzer and format."""
     if not isinstance(header, dict):
         raise CacheMiss("header is not an object")
-    if header.get("format") != FORMAT_VERSION:
-        raise CacheMiss(f"cache format {header.get('format')!r}, want {FORMAT_VERSION}")
+    if header.get("layout") != LAYOUT_VERSION:
+        raise CacheMiss(f"cache layout {header.get('layout')!r}, want {LAYOUT_VERSION}")
+    if header.get("format") != version:
+        raise CacheMiss(f"cache format {header.get('format')!r}, want {version}")
     if header.get("analyzer") != analyzer:
         raise CacheMiss(f"analyzer {header.get('analyzer')!r}, want {analyzer}")
     if header.get("key") != key:

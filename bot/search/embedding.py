@@ -120,6 +120,12 @@ def text_digest(text: str) -> bytes:
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).digest()
 
 
+VECTOR_FORMAT = 1
+"""What a vector cache file holds (text digests and unit vectors per model): bump when that
+changes. The index cache's FORMAT_VERSION is not part of it, so a new index format keeps the
+vectors (embedding costs seconds a paper)."""
+
+
 class VectorCache:
     """Vectors of one model on disk, looked up by the digest of the embedded text."""
 
@@ -134,7 +140,7 @@ class VectorCache:
     def load(self) -> int:
         """Read the file; a missing, foreign or damaged one counts as empty. Returns its size."""
         try:
-            state = read_state(self.path, key=self._key, analyzer=self.model)
+            state = read_state(self.path, key=self._key, analyzer=self.model, version=VECTOR_FORMAT)
             digests = np.asarray(state["digests"], dtype=np.uint8)
             vectors = np.asarray(state["vectors"], dtype=np.float32)
             if digests.ndim != 2 or digests.shape[1] != _DIGEST_BYTES:
@@ -172,7 +178,9 @@ class VectorCache:
             "vectors": np.stack(list(self._vectors.values())),
         }
         try:
-            write_state(self.path, key=self._key, analyzer=self.model, state=state)
+            write_state(
+                self.path, key=self._key, analyzer=self.model, state=state, version=VECTOR_FORMAT
+            )
         except OSError as error:
             logger.warning("vector cache %s not written: %s", self.path, error)
 
