@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -87,3 +88,13 @@ def backend(request: pytest.FixtureRequest, tmp_path: Path) -> Backend:
     cluster: PgCluster = request.getfixturevalue("pg_cluster")
     url = cluster.create_schema(f"test_{uuid.uuid4().hex[:16]}")
     return Backend("postgres", url, tmp_path, cluster)
+
+
+@pytest.fixture
+def corpus_dir(tmp_path: Path) -> Path:
+    """A private copy of the seed corpus that a test may change or add papers to."""
+    target = tmp_path / "corpus"
+    shutil.copytree(DEFAULT_CORPUS, target)
+    for file in target.iterdir():
+        file.chmod(0o644)  # a read-only checkout's modes are copied too
+    return target

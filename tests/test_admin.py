@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import shutil
 import signal
 import subprocess
 import sys
@@ -16,29 +15,16 @@ import pytest
 from telegram import Update
 from telegram.ext import Application
 
-from bot.config import DEFAULT_CORPUS, Settings
+from bot.config import Settings
 from bot.search import Index
 from bot.tg import admin
 from bot.tg.app import build_application
 from testkit.botenv import bot_env
 from testkit.fake_bot_api import FakeBotApi, Updates, parse_html
+from testkit.papers import NEW_PAPER
 
 ADMIN = 1001
 STRANGER = 2002
-NEW_PAPER = {
-    "id": "quokka1",
-    "title": "Quokkaformer: marsupial attention for tabular data",
-    "abstract": "We introduce Quokkaformer, a quokkaformer attention layer for tabular data "
-    "that hops between rows and columns, and show it beats gradient boosting on forty tables.",
-}
-
-
-@pytest.fixture
-def corpus_dir(tmp_path: Path) -> Path:
-    """A private copy of the seed corpus that a test may change."""
-    target = tmp_path / "corpus"
-    shutil.copytree(DEFAULT_CORPUS, target)
-    return target
 
 
 def make_app(fake_api: FakeBotApi, index: Index, corpus: Path, **settings: Any) -> Application:

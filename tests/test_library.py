@@ -7,7 +7,6 @@ import asyncio
 import io
 import json
 import logging
-import shutil
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -18,7 +17,7 @@ from pg_cluster import Backend
 from telegram import Update
 from telegram.ext import Application
 
-from bot.config import DEFAULT_CORPUS, Settings
+from bot.config import Settings
 from bot.i18n import translator
 from bot.render import library, paper_ref
 from bot.render.callbacks import save_data, unfollow_data
@@ -27,25 +26,12 @@ from bot.store import MAX_TOPICS, Limits, SavedPaper, Store
 from bot.tg import admin, alerts
 from bot.tg.app import build_application
 from testkit.fake_bot_api import ApiCall, FakeBotApi, Updates, UploadedFile, parse_html
+from testkit.papers import NEW_PAPER
 
 ALICE, BOB = 1001, 2002
 ADMIN = 3003
 QUESTION = "neural network that compiles into a decision tree with if-else rules"
 PAPER = "3rmh7qdh"  # the seed corpus's ArbNN (its stable content id), first for QUESTION
-NEW_PAPER = {
-    "id": "quokka1",
-    "title": "Quokkaformer: marsupial attention for tabular data",
-    "abstract": "We introduce Quokkaformer, a quokkaformer attention layer for tabular data "
-    "that hops between rows and columns, and show it beats gradient boosting on forty tables.",
-}
-
-
-@pytest.fixture
-def corpus_dir(tmp_path: Path) -> Path:
-    """A private copy of the seed corpus that a test may add papers to."""
-    target = tmp_path / "corpus"
-    shutil.copytree(DEFAULT_CORPUS, target)
-    return target
 
 
 @pytest.fixture
