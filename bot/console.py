@@ -19,7 +19,7 @@ from typing import TextIO, TypeVar
 from bot import render, runtime
 from bot.commands import COMMAND_NAMES, command
 from bot.config import DEFAULT_RESULTS_PER_PAGE, ConfigError, load_settings
-from bot.corpus import CorpusError
+from bot.corpus import CorpusError, parse_paper_command
 from bot.i18n import LANGUAGES, Lang, Translator, pick_language, translator
 from bot.logs import redact
 from bot.render import Doc, library
@@ -74,7 +74,7 @@ class ConsoleSession:
             return None
         if not text.startswith("/"):
             return self._search(text, 0)
-        shortcut = render.parse_paper_shortcut(text)
+        shortcut = parse_paper_command(text)
         if shortcut is not None:
             return self._command_paper(shortcut[0])
         name, _, argument = text[1:].partition(" ")

@@ -254,22 +254,23 @@ class BotApiMethods:
         return message
 
     def _m_answercallbackquery(self, params: dict[str, Any]) -> Any:
-        query_id = str(params.get("callback_query_id") or "")
-        if not query_id or query_id in self._answered_queries:
-            raise bad_request(
-                "query is too old and response timeout expired or query ID is invalid"
-            )
+        query_id = self._unanswered(params, "callback_query_id")
         if len(str(params.get("text") or "")) > MAX_CALLBACK_ANSWER_CHARS:
             raise bad_request("MESSAGE_TOO_LONG")
         self._answered_queries.add(query_id)
         return True
 
-    def _m_answerinlinequery(self, params: dict[str, Any]) -> Any:
-        query_id = str(params.get("inline_query_id") or "")
+    def _unanswered(self, params: dict[str, Any], field: str) -> str:
+        """The query id in `field`, refused as Telegram does when missing or answered already."""
+        query_id = str(params.get(field) or "")
         if not query_id or query_id in self._answered_queries:
             raise bad_request(
                 "query is too old and response timeout expired or query ID is invalid"
             )
+        return query_id
+
+    def _m_answerinlinequery(self, params: dict[str, Any]) -> Any:
+        query_id = self._unanswered(params, "inline_query_id")
         results = params.get("results")
         if not isinstance(results, list):
             raise bad_request("results must be an Array")

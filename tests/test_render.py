@@ -13,7 +13,7 @@ from telegram import constants
 
 from bot import render
 from bot.commands import COMMANDS
-from bot.corpus import Paper
+from bot.corpus import Paper, parse_paper_command
 from bot.i18n import LANGUAGES, translator
 from bot.search import Hit, IndexStats, SearchResult, Snippet
 from testkit.fake_bot_api import HtmlError, parse_html, utf16_len
@@ -323,7 +323,7 @@ def test_example_questions_find_papers_in_the_seed_corpus(index) -> None:
 def test_paper_command_and_shortcut_follow_one_rule(paper_id: str, tappable: bool) -> None:
     command = render.paper_command(paper_id)
     assert command.startswith("/paper_") is tappable
-    parsed = render.parse_paper_shortcut(f"/paper_{paper_id}@icml_papers_bot")
+    parsed = parse_paper_command(f"/paper_{paper_id}@icml_papers_bot")
     assert (parsed == (paper_id, "icml_papers_bot")) is tappable
     assert len(command.split()[0]) - 1 <= render.MAX_COMMAND_CHARS or not tappable
 

@@ -25,7 +25,7 @@ from bot.render.callbacks import (
 from bot.render.console import marked_snippet, results_text, to_console
 from bot.render.doc import Block, Button, Doc, InlineArticle, Keyboard, Message, Span, Style
 from bot.render.html import MessageTooLongError, block_html, is_web_url, to_html
-from bot.render.ids import PAPER_SHORTCUT, paper_command, parse_paper_shortcut
+from bot.render.ids import paper_command
 from bot.render.info import (
     help_doc,
     lang_changed_doc,
@@ -101,7 +101,6 @@ __all__ = [
     "MAX_MESSAGE_CHARS",
     "MAX_OFFSET",
     "MAX_URL_CHARS",
-    "PAPER_SHORTCUT",
     "SNIPPET_CHARS",
     "SOMETHING_WENT_WRONG",
     "TITLE_CHARS",
@@ -146,7 +145,6 @@ __all__ = [
     "paper_doc",
     "paper_ref",
     "parse_callback",
-    "parse_paper_shortcut",
     "query_fits_callback",
     "results_doc",
     "results_text",

@@ -2,13 +2,9 @@
 
 from __future__ import annotations
 
-from bot.corpus import PAPER_COMMAND, PAPER_COMMAND_PATTERN, is_tappable_id
-from bot.corpus import parse_paper_command as parse_paper_shortcut
+from bot.corpus import PAPER_COMMAND, is_tappable_id
 
-PAPER_SHORTCUT = PAPER_COMMAND_PATTERN
-"""`/paper_<id>` or `/paper_<id>@bot` at the start of a message: id, addressee."""
-
-__all__ = ["PAPER_SHORTCUT", "paper_command", "parse_paper_shortcut"]
+__all__ = ["paper_command"]
 
 
 def paper_command(paper_id: str) -> str:

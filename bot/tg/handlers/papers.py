@@ -8,7 +8,7 @@ from telegram import CallbackQuery, Message, Update, User
 from telegram.ext import filters
 
 from bot import render
-from bot.corpus import Paper
+from bot.corpus import PAPER_COMMAND_PATTERN, Paper, parse_paper_command
 from bot.i18n import Translator
 from bot.render import Doc
 from bot.tg.handlers._replies import argument_or_usage, index_of, off_loop, reply, send
@@ -16,7 +16,7 @@ from bot.tg.handlers.library import numbered, saveable, viewer, with_save_button
 from bot.tg.language import user_translator
 from bot.tg.state import Context
 
-PAPER_SHORTCUT = filters.Regex(render.PAPER_SHORTCUT)
+PAPER_SHORTCUT = filters.Regex(PAPER_COMMAND_PATTERN)
 
 
 def resolve_paper(context: Context, ref: str) -> Paper | None:
@@ -42,7 +42,7 @@ async def paper(update: Update, context: Context) -> None:
 async def paper_shortcut(update: Update, context: Context) -> None:
     """Show one paper, on the tappable `/paper_<id>`."""
     message = update.effective_message
-    parsed = render.parse_paper_shortcut(message.text or "") if message else None
+    parsed = parse_paper_command(message.text or "") if message else None
     if parsed is None:
         return
     paper_id, addressee = parsed
