@@ -180,6 +180,29 @@ def _without_start_up_traceback(record: logging.LogRecord) -> bool:
     return True
 
 
+PULLED_WHILE_STOPPING = "Updater stopped unexpectedly"
+"""The start of PTB's CRITICAL log when a getUpdates in flight as the bot began stopping
+returned updates. PTB logs it only after `Updater.stop()` (its `running` is False), and it
+neither queues those updates nor confirms their offset: Telegram hands them out again at the
+next start. Nothing is lost, so `run` says that, at INFO, instead of a crash-like CRITICAL."""
+KEPT_FOR_NEXT_START = (
+    "Updates that arrived while stopping were not confirmed: "
+    "Telegram delivers them again at the next start"
+)
+
+
+def _pulled_while_stopping_is_not_a_crash(record: logging.LogRecord) -> bool:
+    """Rewrite PTB's shutdown-race CRITICAL as what it is (see PULLED_WHILE_STOPPING)."""
+    if record.name != "telegram.ext.Updater" or record.levelno != logging.CRITICAL:
+        return True
+    if not record.getMessage().startswith(PULLED_WHILE_STOPPING):
+        return True  # any other CRITICAL of the Updater stays one
+    record.msg, record.args = KEPT_FOR_NEXT_START, None
+    record.levelno, record.levelname = logging.INFO, logging.getLevelName(logging.INFO)
+    # Passed the logger's level check as CRITICAL: apply it again for INFO.
+    return logging.getLogger(record.name).isEnabledFor(logging.INFO)
+
+
 def _stop_on_sigterm(signum: int, frame: FrameType | None) -> None:
     raise KeyboardInterrupt
 
@@ -196,8 +219,9 @@ def _configure(webhook: bool) -> tuple[Settings, WebhookConfig | None] | int:
         print(NO_TOKEN_MESSAGE, file=sys.stderr)
         return 2
     configure_logging(settings.log_level, secrets=[settings.token, settings.webhook_secret or ""])
-    if settings.log_level != "DEBUG":
-        for handler in logging.getLogger().handlers:
+    for handler in logging.getLogger().handlers:
+        handler.addFilter(_pulled_while_stopping_is_not_a_crash)
+        if settings.log_level != "DEBUG":
             handler.addFilter(_without_start_up_traceback)
     if not (webhook or settings.webhook_url):
         return settings, None
@@ -269,5 +293,6 @@ def run(*, webhook: bool = False) -> int:
         print(_OPERATOR.gettext("app.stopped", error=redact(repr(exc), secrets)), file=sys.stderr)
         logger.debug("Stopped by", exc_info=True)
         return 1
-    logger.info("Stopped")
+    # Said every time: updates Telegram handed out as the bot stopped were not confirmed.
+    logger.info("Stopped; updates that arrived while stopping wait for the next start")
     return 0
