@@ -8,6 +8,7 @@ import logging
 import signal
 import subprocess
 import sys
+import threading
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -18,6 +19,7 @@ from telegram.ext import Application
 
 from bot import render
 from bot.tg import transport
+from bot.tg.app import ALREADY_STOPPING, CONCURRENT_UPDATES
 from testkit.botenv import bot_env
 from testkit.fake_bot_api import DEFAULT_TOKEN, ApiCall, FakeBotApi, Updates
 
@@ -329,6 +331,67 @@ def test_a_question_pulled_while_stopping_is_answered_after_the_restart(tmp_path
     first_log = (tmp_path / "first.log").read_text()
     assert "CRITICAL" not in first_log
     assert "updates that arrived while stopping wait for the next start" in first_log
+
+
+def test_a_second_stop_signal_lets_the_fetched_updates_finish(tmp_path: Path) -> None:
+    """Ctrl-C twice (or SIGTERM twice) must not drop updates already confirmed to Telegram.
+
+    More questions than the bot handles at once: their answers are held at the server, the
+    rest wait in the bot's queue. The first SIGTERM confirms them all (PTB's last getUpdates);
+    a second one used to end the process there, losing every question still queued.
+    """
+    env = bot_env(LOG_LEVEL="INFO")
+    extra = 8
+    with FakeBotApi() as api:
+        env.update(TELEGRAM_BOT_TOKEN=api.token, TELEGRAM_API_BASE_URL=api.base_url)
+        process = subprocess.Popen(
+            [sys.executable, "-m", "bot"], cwd=tmp_path, env=env, stderr=subprocess.PIPE
+        )
+        stopping = LineWatch(process, ALREADY_STOPPING)
+        try:
+            assert api.first_get_updates.wait(60), stopping.text()
+            holds = [api.hold_next("sendMessage") for _ in range(CONCURRENT_UPDATES)]
+            chats = range(4700, 4700 + CONCURRENT_UPDATES + extra)
+            updates = Updates()
+            api.push_updates([updates.message("diffusion models", chat_id=c) for c in chats])
+            for hold in holds:  # as many answers in flight as the bot allows; the rest queued
+                assert hold.arrived.wait(30), stopping.text()
+            process.send_signal(signal.SIGTERM)
+            api.wait_for("getUpdates", predicate=lambda c: c.params.get("timeout") == 0)
+            assert api.pending_update_ids() == []  # all confirmed: Telegram will not resend
+            process.send_signal(signal.SIGTERM)
+            assert stopping.seen.wait(30), stopping.text()  # the line, or the bot's exit
+            for hold in holds:
+                hold.release.set()
+            assert process.wait(timeout=30) == 0
+        finally:
+            stop_process(process)
+    assert ALREADY_STOPPING in stopping.text()
+    answered = [c.params["chat_id"] for c in api.calls_of("sendMessage")]
+    assert sorted(answered) == list(chats)
+
+
+class LineWatch:
+    """Reads a process's stderr in a thread; `seen` is set at a line with `text`, or at EOF."""
+
+    def __init__(self, process: subprocess.Popen, text: str) -> None:
+        self.lines: list[str] = []
+        self.seen = threading.Event()
+        self._text = text
+        self._thread = threading.Thread(target=self._read, args=(process,), daemon=True)
+        self._thread.start()
+
+    def _read(self, process: subprocess.Popen) -> None:
+        assert process.stderr is not None
+        for raw in process.stderr:
+            self.lines.append(raw.decode("utf-8", "replace"))
+            if self._text in self.lines[-1]:
+                self.seen.set()
+        self.seen.set()
+
+    def text(self) -> str:
+        """Everything read so far."""
+        return "".join(self.lines)
 
 
 def start_bot(env: dict[str, str], cwd: Path, log: Path) -> subprocess.Popen:

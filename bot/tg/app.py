@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import signal
 import ssl
@@ -203,6 +204,29 @@ def _pulled_while_stopping_is_not_a_crash(record: logging.LogRecord) -> bool:
     return logging.getLogger(record.name).isEnabledFor(logging.INFO)
 
 
+ALREADY_STOPPING = "Already stopping: finishing the updates in hand"
+
+
+class _StopOnce:
+    """SIGINT/SIGTERM while polling: the first stops the bot as PTB's own handler would.
+
+    PTB's handler stays installed while the bot stops, so a second Ctrl-C (or SIGTERM) raised
+    SystemExit in the middle of the shutdown: updates already confirmed to Telegram (PTB's
+    last getUpdates) and still queued were never answered, and the store was not closed.
+    Later signals only say the bot is stopping; SIGKILL still stops it at once.
+    """
+
+    def __init__(self) -> None:
+        self.received = False
+
+    def __call__(self) -> None:
+        if self.received:
+            logger.warning("%s (SIGKILL stops at once, dropping them)", ALREADY_STOPPING)
+            return
+        self.received = True
+        raise SystemExit  # as PTB's handler: ends start-up or serving, then PTB shuts down
+
+
 def _stop_on_sigterm(signum: int, frame: FrameType | None) -> None:
     raise KeyboardInterrupt
 
@@ -252,9 +276,19 @@ def _serve(settings: Settings, webhook_config: WebhookConfig | None) -> None:
 
         webhook_mode.run_webhook(application, webhook_config, allowed_updates=ALLOWED_UPDATES)
     else:
-        application.run_polling(
-            allowed_updates=ALLOWED_UPDATES, stop_signals=(signal.SIGINT, signal.SIGTERM)
-        )
+        _poll(application)
+
+
+def _poll(application: Application) -> None:
+    """`run_polling` until SIGINT/SIGTERM; a second signal does not cut the shutdown short."""
+    # PTB runs on the current loop (asyncio.get_event_loop()), with our handlers, not its own.
+    loop = asyncio.new_event_loop()
+    asyncio.set_event_loop(loop)
+    stop = _StopOnce()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(NotImplementedError):  # none on Windows: Ctrl-C still works
+            loop.add_signal_handler(sig, stop)
+    application.run_polling(allowed_updates=ALLOWED_UPDATES, stop_signals=None)
 
 
 def run(*, webhook: bool = False) -> int:
