@@ -8,7 +8,6 @@ import logging
 import signal
 import subprocess
 import sys
-import threading
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -22,6 +21,7 @@ from bot.tg import transport
 from bot.tg.app import ALREADY_STOPPING, CONCURRENT_UPDATES
 from testkit.botenv import bot_env
 from testkit.fake_bot_api import DEFAULT_TOKEN, ApiCall, FakeBotApi, Updates
+from testkit.process import LineWatch
 
 PARAPHRASE = "neural network that compiles into a decision tree with if-else rules"
 SECRET = "polling-mode-secret-0123456789"
@@ -369,29 +369,6 @@ def test_a_second_stop_signal_lets_the_fetched_updates_finish(tmp_path: Path) ->
     assert ALREADY_STOPPING in stopping.text()
     answered = [c.params["chat_id"] for c in api.calls_of("sendMessage")]
     assert sorted(answered) == list(chats)
-
-
-class LineWatch:
-    """Reads a process's stderr in a thread; `seen` is set at a line with `text`, or at EOF."""
-
-    def __init__(self, process: subprocess.Popen, text: str) -> None:
-        self.lines: list[str] = []
-        self.seen = threading.Event()
-        self._text = text
-        self._thread = threading.Thread(target=self._read, args=(process,), daemon=True)
-        self._thread.start()
-
-    def _read(self, process: subprocess.Popen) -> None:
-        assert process.stderr is not None
-        for raw in process.stderr:
-            self.lines.append(raw.decode("utf-8", "replace"))
-            if self._text in self.lines[-1]:
-                self.seen.set()
-        self.seen.set()
-
-    def text(self) -> str:
-        """Everything read so far."""
-        return "".join(self.lines)
 
 
 def start_bot(env: dict[str, str], cwd: Path, log: Path) -> subprocess.Popen:
