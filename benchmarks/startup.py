@@ -38,7 +38,7 @@ for path in (str(REPO), str(HERE)):
 from scale import corpus_file  # noqa: E402
 
 from testkit.botenv import bot_env as testkit_bot_env  # noqa: E402
-from testkit.fake_bot_api import DEFAULT_TOKEN, FakeBotApi, Updates  # noqa: E402
+from testkit.fake_bot_api import DEFAULT_TOKEN, ApiCall, FakeBotApi, Updates  # noqa: E402
 
 SEED_SIZE = 57  # papers in corpus/; `--sizes 57` means the seed corpus itself
 QUESTIONS = (
@@ -114,12 +114,15 @@ def start_once(
             updates = Updates()
             for i in range(questions):
                 chat_id = 7000 + i
+
+                def to_chat(call: ApiCall, cid: int = chat_id) -> bool:
+                    return call.params["chat_id"] == cid
+
+                # The server outlives this run: an earlier run's answer to the same chat must
+                # not count (it did: the bot was stopped with questions still arriving).
+                before = len([c for c in api.calls_of("sendMessage") if to_chat(c)])
                 api.push_update(updates.message(QUESTIONS[i % len(QUESTIONS)], chat_id=chat_id))
-                api.wait_for(
-                    "sendMessage",
-                    predicate=lambda c, cid=chat_id: c.params["chat_id"] == cid,
-                    timeout=timeout,
-                )
+                api.wait_for("sendMessage", count=before + 1, predicate=to_chat, timeout=timeout)
             answered = rss_mb(process.pid) if questions else float("nan")
         finally:
             stop(process)

@@ -249,8 +249,12 @@ def _note_skipped(report: LoadReport, shown: int = 5) -> None:
 
 
 def result_json(result: SearchResult) -> dict[str, object]:
-    """The `--json` contract: query, confident, results[id, title, score, snippet, ...]."""
-    return {
+    """The `--json` contract: query, confident, results[id, title, score, snippet, ...].
+
+    `corrected` (the query with its typos fixed, as searched) is there only when a word was
+    corrected, so an answer without typos is exactly as before.
+    """
+    answer: dict[str, object] = {
         "query": result.query,
         "confident": bool(result.confident),
         "results": [
@@ -266,6 +270,9 @@ def result_json(result: SearchResult) -> dict[str, object]:
             for hit in result.hits
         ],
     }
+    if result.corrected:
+        answer["corrected"] = result.corrected
+    return answer
 
 
 def author_json(name: str, papers: Sequence[Paper]) -> dict[str, object]:

@@ -288,6 +288,11 @@ class FakeBotApi(BotApiMethods):
         if not ok:
             raise AssertionError("the bot did not confirm all updates")
 
+    def pending_update_ids(self) -> list[int]:
+        """The queued updates the bot has not confirmed yet (Telegram would hand them out)."""
+        with self._condition:
+            return [u["update_id"] for u in self._updates]
+
     def calls_of(self, method: str, *, include_failed: bool = False) -> list[ApiCall]:
         """Recorded calls of `method` (successful ones unless asked)."""
         with self._condition:

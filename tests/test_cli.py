@@ -15,6 +15,7 @@ from bot import cli
 from bot.corpus import Paper
 from bot.render.console import marked_snippet
 from bot.search import Hit, Snippet
+from testkit.devset import load_seed_papers
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 RESULT_KEYS = {"id", "title", "score", "snippet", "abstract", "links", "authors"}
@@ -319,3 +320,48 @@ def test_each_query_argument_is_its_own_query(capsys: pytest.CaptureFixture[str]
     assert cli.main(["search", "--json", "--limit", "1", "graph mixup", "sponge tool attack"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert [json.loads(line)["query"] for line in lines] == ["graph mixup", "sponge tool attack"]
+
+
+# ------------------------------------------------------------------ typos (SEMANTIC=on)
+
+SEIZURE = "Seizure-Semiology-Suite"  # abstract text of the seed paper on seizures
+
+
+@pytest.fixture(scope="module")
+def typo_corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Six seed papers, one on seizures, as JSONL (embedded in seconds)."""
+    seeds = load_seed_papers()
+    papers = dict.fromkeys([*seeds[:5], *(p for p in seeds if SEIZURE in p.abstract)])
+    path = tmp_path_factory.mktemp("typos") / "papers.jsonl"
+    records = [{"id": p.id, "title": p.title, "abstract": p.abstract} for p in papers]
+    path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def semantic_on(monkeypatch: pytest.MonkeyPatch, typo_corpus: Path) -> list[str]:
+    """SEMANTIC=on (the speller comes with the hybrid), vectors cached next to the corpus."""
+    monkeypatch.setenv("SEMANTIC", "on")
+    monkeypatch.setenv("INDEX_CACHE_DIR", str(typo_corpus.parent / "cache"))
+    return ["search", "--corpus", str(typo_corpus), "--limit", "1"]
+
+
+def test_readable_output_says_what_was_searched_after_a_typo(
+    semantic_on: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert cli.main([*semantic_on, "siezure detection"]) == 0
+    header, first, *_ = capsys.readouterr().out.split("\n\n")
+    lines = header.splitlines()  # confident or not (six papers): the correction is said last
+    assert lines[0] == "Query: siezure detection"
+    assert lines[-1] == "Showing results for seizure detection"
+    assert first.startswith("1. S³: Seizure-Semiology-Suite\n")
+
+
+def test_json_carries_the_corrected_query_only_after_a_typo(
+    semantic_on: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert cli.main([*semantic_on, "--json", "siezure detection", "seizure detection"]) == 0
+    typo, spelt = (json.loads(line) for line in capsys.readouterr().out.splitlines())
+    assert typo["corrected"] == "seizure detection"
+    assert typo["results"][0]["title"] == "S³: Seizure-Semiology-Suite"
+    assert set(spelt) == {"query", "confident", "results"}  # the contract as before

@@ -17,6 +17,7 @@ import pytest
 from bot.tg.app import ALLOWED_UPDATES
 from testkit.botenv import bot_env
 from testkit.fake_bot_api import DEFAULT_TOKEN, ApiCall, FakeBotApi, Updates
+from testkit.process import LineWatch
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 SECRET = "wh-Secret_0123456789abcdefDEADbeef"
@@ -34,11 +35,20 @@ def free_port() -> int:
 class WebhookBot:
     """The bot process in webhook mode, its fake Bot API and its HTTP address."""
 
-    def __init__(self, api: FakeBotApi, process: subprocess.Popen, port: int, log: Path) -> None:
+    def __init__(
+        self,
+        api: FakeBotApi,
+        process: subprocess.Popen,
+        port: int,
+        log: Path,
+        watch: LineWatch | None = None,
+    ) -> None:
         self.api = api
         self.process = process
         self.port = port
         self.log = log
+        self.watch = watch
+        """Its stderr read from a pipe, when started with `watch_for` (else in `log`)."""
         self.updates = Updates(bot_username=api.bot["username"], bot_id=api.bot["id"])
 
     def request(
@@ -79,10 +89,16 @@ class WebhookBot:
         )[before]
 
     def stderr(self) -> str:
+        if self.watch is not None:
+            return self.watch.text()
         return self.log.read_text(encoding="utf-8", errors="replace")
 
 
-def start_webhook_bot(api: FakeBotApi, workdir: Path, **extra: str) -> WebhookBot:
+def start_webhook_bot(
+    api: FakeBotApi, workdir: Path, *, watch_for: str | None = None, **extra: str
+) -> WebhookBot:
+    """The bot in webhook mode, once it registered its webhook; `watch_for`: a log line to
+    wait for (stderr then goes to a pipe, read by `bot.watch`)."""
     port = free_port()
     env = bot_env(
         TELEGRAM_BOT_TOKEN=api.token,
@@ -100,9 +116,10 @@ def start_webhook_bot(api: FakeBotApi, workdir: Path, **extra: str) -> WebhookBo
             cwd=workdir,
             env=env,
             stdout=subprocess.PIPE,
-            stderr=stderr,
+            stderr=subprocess.PIPE if watch_for is not None else stderr,
         )
-    bot = WebhookBot(api, process, port, log)
+    watch = LineWatch(process, watch_for) if watch_for is not None else None
+    bot = WebhookBot(api, process, port, log, watch)
     try:
         api.wait_for("setWebhook", timeout=START_TIMEOUT)
     except AssertionError:
@@ -208,6 +225,44 @@ def test_sigterm_exits_zero_and_debug_logs_hold_no_token_or_secret(
     assert "Rejected a webhook request" in log  # the 403s were logged ...
     assert SECRET not in log  # ... without the secret (it was in setWebhook's parameters)
     assert DEFAULT_TOKEN.split(":", 1)[1] not in log
+
+
+def test_an_update_posted_while_stopping_gets_503_so_telegram_sends_it_again(
+    tmp_path: Path,
+) -> None:
+    with FakeBotApi() as api:
+        bot = start_webhook_bot(api, tmp_path, watch_for=PTB_STOPPING)
+        try:
+            connection = http.client.HTTPConnection("127.0.0.1", bot.port, timeout=10)
+            answer = api.hold_next("sendMessage")  # the first question is in hand ...
+            assert post(connection, bot.updates.message(PARAPHRASE, chat_id=3101))[0] == 200
+            assert answer.arrived.wait(30), bot.stderr()
+            bot.process.send_signal(signal.SIGTERM)
+            assert bot.watch is not None and bot.watch.seen.wait(30), bot.stderr()
+            # ... the bot is stopping: no new connections; this kept-alive one is told to retry
+            status, body = post(connection, bot.updates.message("diffusion", chat_id=3102))
+            answer.release.set()
+            assert bot.process.wait(timeout=30) == 0
+        finally:
+            if bot.process.poll() is None:
+                bot.process.kill()
+                bot.process.wait(10)
+    assert (status, body) == (503, {"ok": False, "error": "shutting down"})
+    assert len(bot.sent_to(3101)) == 1  # the update in hand was answered before the exit
+    assert bot.sent_to(3102) == []  # not taken: Telegram keeps it and posts it again later
+
+
+PTB_STOPPING = "Application is stopping"
+"""PTB's log line once `Application.running` is False."""
+
+
+def post(connection: http.client.HTTPConnection, update: dict[str, Any]) -> tuple[int, Any]:
+    """POST an update as Telegram does, on a connection kept open between posts."""
+    update.setdefault("update_id", update["message"]["message_id"])
+    headers = {"Content-Type": "application/json", "X-Telegram-Bot-Api-Secret-Token": SECRET}
+    connection.request("POST", PATH, body=json.dumps(update).encode(), headers=headers)
+    response = connection.getresponse()
+    return response.status, json.loads(response.read() or b"{}")
 
 
 # ------------------------------------------------------------------ settings

@@ -10,7 +10,7 @@ from bot.i18n import Translator
 from bot.render.doc import Block, Doc, Span
 from bot.render.html import SEPARATOR
 from bot.render.text import sendable
-from bot.render.views import EN, snippet_block, translated
+from bot.render.views import EN, corrected_line, snippet_block, translated
 
 if TYPE_CHECKING:
     from bot.search import Hit, SearchResult
@@ -72,6 +72,7 @@ def results_text(result: SearchResult, marks: tuple[str, str], *, t: Translator 
         return to_console(Doc(((*header, Span("\n"), *translated(t, "cli.no_match")),))) + "\n"
     if not result.confident:
         header += (Span("\n"), *translated(t, "cli.weak"))
+    header += corrected_line(result, t)  # as the bot and the console say it
     blocks = [header]
     for rank, hit in enumerate(result.hits, start=result.offset + 1):
         paper = hit.paper

@@ -57,6 +57,17 @@ def translated(t: Translator, key: str, n: int | None = None, /, **values: objec
     return tuple(spans)
 
 
+def corrected_line(result: SearchResult, t: Translator) -> Block:
+    """A new line "Showing results for <i>…</i>" when typos in the query were fixed; else none.
+
+    Appended to a results header, by the bot, the console and the CLI alike.
+    """
+    if not result.corrected:
+        return ()
+    corrected = clip_words(clean(result.corrected), 200)
+    return (Span("\n"), *translated(t, "results.corrected", corrected=corrected))
+
+
 _CODE_HOSTS = ("github.com", "gitlab.com", "bitbucket.org", "huggingface.co", "codeberg.org")
 _SPACE = re.compile(r"\s+")
 
@@ -238,9 +249,7 @@ def results_doc(
         # No "ask in English" here: the hybrid answers other languages through the model.
         header = translated(t, "results.weak")
         header += (Span("\n"), *translated(t, "results.weak_notice"))
-    if result.corrected:
-        corrected = clip_words(clean(result.corrected), 200)
-        header += (Span("\n"), *translated(t, "results.corrected", corrected=corrected))
+    header += corrected_line(result, t)
     blocks: list[Block] = [header]
     blocks += [_result_block(first + i, hit, t) for i, hit in enumerate(result.hits)]
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import signal
 import ssl
@@ -180,6 +181,52 @@ def _without_start_up_traceback(record: logging.LogRecord) -> bool:
     return True
 
 
+PULLED_WHILE_STOPPING = "Updater stopped unexpectedly"
+"""The start of PTB's CRITICAL log when a getUpdates in flight as the bot began stopping
+returned updates. PTB logs it only after `Updater.stop()` (its `running` is False), and it
+neither queues those updates nor confirms their offset: Telegram hands them out again at the
+next start. Nothing is lost, so `run` says that, at INFO, instead of a crash-like CRITICAL."""
+KEPT_FOR_NEXT_START = (
+    "Updates that arrived while stopping were not confirmed: "
+    "Telegram delivers them again at the next start"
+)
+
+
+def _pulled_while_stopping_is_not_a_crash(record: logging.LogRecord) -> bool:
+    """Rewrite PTB's shutdown-race CRITICAL as what it is (see PULLED_WHILE_STOPPING)."""
+    if record.name != "telegram.ext.Updater" or record.levelno != logging.CRITICAL:
+        return True
+    if not record.getMessage().startswith(PULLED_WHILE_STOPPING):
+        return True  # any other CRITICAL of the Updater stays one
+    record.msg, record.args = KEPT_FOR_NEXT_START, None
+    record.levelno, record.levelname = logging.INFO, logging.getLevelName(logging.INFO)
+    # Passed the logger's level check as CRITICAL: apply it again for INFO.
+    return logging.getLogger(record.name).isEnabledFor(logging.INFO)
+
+
+ALREADY_STOPPING = "Already stopping: finishing the updates in hand"
+
+
+class _StopOnce:
+    """SIGINT/SIGTERM while polling: the first stops the bot as PTB's own handler would.
+
+    PTB's handler stays installed while the bot stops, so a second Ctrl-C (or SIGTERM) raised
+    SystemExit in the middle of the shutdown: updates already confirmed to Telegram (PTB's
+    last getUpdates) and still queued were never answered, and the store was not closed.
+    Later signals only say the bot is stopping; SIGKILL still stops it at once.
+    """
+
+    def __init__(self) -> None:
+        self.received = False
+
+    def __call__(self) -> None:
+        if self.received:
+            logger.warning("%s (SIGKILL stops at once, dropping them)", ALREADY_STOPPING)
+            return
+        self.received = True
+        raise SystemExit  # as PTB's handler: ends start-up or serving, then PTB shuts down
+
+
 def _stop_on_sigterm(signum: int, frame: FrameType | None) -> None:
     raise KeyboardInterrupt
 
@@ -196,8 +243,9 @@ def _configure(webhook: bool) -> tuple[Settings, WebhookConfig | None] | int:
         print(NO_TOKEN_MESSAGE, file=sys.stderr)
         return 2
     configure_logging(settings.log_level, secrets=[settings.token, settings.webhook_secret or ""])
-    if settings.log_level != "DEBUG":
-        for handler in logging.getLogger().handlers:
+    for handler in logging.getLogger().handlers:
+        handler.addFilter(_pulled_while_stopping_is_not_a_crash)
+        if settings.log_level != "DEBUG":
             handler.addFilter(_without_start_up_traceback)
     if not (webhook or settings.webhook_url):
         return settings, None
@@ -228,9 +276,19 @@ def _serve(settings: Settings, webhook_config: WebhookConfig | None) -> None:
 
         webhook_mode.run_webhook(application, webhook_config, allowed_updates=ALLOWED_UPDATES)
     else:
-        application.run_polling(
-            allowed_updates=ALLOWED_UPDATES, stop_signals=(signal.SIGINT, signal.SIGTERM)
-        )
+        _poll(application)
+
+
+def _poll(application: Application) -> None:
+    """`run_polling` until SIGINT/SIGTERM; a second signal does not cut the shutdown short."""
+    # PTB runs on the current loop (asyncio.get_event_loop()), with our handlers, not its own.
+    loop = asyncio.new_event_loop()
+    asyncio.set_event_loop(loop)
+    stop = _StopOnce()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(NotImplementedError):  # none on Windows: Ctrl-C still works
+            loop.add_signal_handler(sig, stop)
+    application.run_polling(allowed_updates=ALLOWED_UPDATES, stop_signals=None)
 
 
 def run(*, webhook: bool = False) -> int:
@@ -269,5 +327,6 @@ def run(*, webhook: bool = False) -> int:
         print(_OPERATOR.gettext("app.stopped", error=redact(repr(exc), secrets)), file=sys.stderr)
         logger.debug("Stopped by", exc_info=True)
         return 1
-    logger.info("Stopped")
+    # Said every time: updates Telegram handed out as the bot stopped were not confirmed.
+    logger.info("Stopped; updates that arrived while stopping wait for the next start")
     return 0
