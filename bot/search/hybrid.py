@@ -225,7 +225,7 @@ class EmbeddingJob:
         cache_dir: str | Path | None,
         progress: Callable[[int, int], None] | None = None,
     ) -> None:
-        """Prepare the job; `embedder` embeds the papers (not the one answering questions)."""
+        """Prepare the job; `embedder` embeds the papers (it may also answer questions)."""
         self.retriever = retriever
         self._embedder = embedder
         self._cache_dir = cache_dir
