@@ -175,3 +175,20 @@ def test_the_answer_says_what_was_searched_in_the_users_language(
 def test_only_stopwords_get_the_same_answer_as_bm25(hybrid: HybridRetriever) -> None:
     result = hybrid.search("what is the and of it")
     assert result.hits == () and result.terms == ()
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["best hiking boots for a winter trek", "how long should I boil an egg", "法国的首都是哪里"],
+)
+def test_off_topic_question_is_not_a_confident_answer(
+    hybrid: HybridRetriever, question: str
+) -> None:
+    assert not hybrid.search(question, limit=3).confident
+
+
+def test_question_in_own_words_is_a_confident_answer(hybrid: HybridRetriever) -> None:
+    # Few of its words are in the paper: meaning and BM25 agree on it, so it is not flagged.
+    result = hybrid.search("stop people mixing my published network weights into other models")
+    assert MERGING in result.hits[0].paper.abstract
+    assert result.confident
