@@ -188,7 +188,16 @@ def test_off_topic_question_is_not_a_confident_answer(
 
 
 def test_question_in_own_words_is_a_confident_answer(hybrid: HybridRetriever) -> None:
-    # Few of its words are in the paper: meaning and BM25 agree on it, so it is not flagged.
+    # Few of its words are in the paper, but it stands out in meaning.
     result = hybrid.search("stop people mixing my published network weights into other models")
     assert MERGING in result.hits[0].paper.abstract
+    assert result.confident
+
+
+def test_bm25_agreeing_with_a_modest_semantic_match_is_confident(hybrid: HybridRetriever) -> None:
+    # On these 14 papers the stopping-rule paper stands out only a little in meaning (z ~2.0,
+    # under the cut) and holds few of the words, but it is BM25's first too.
+    question = "when to quit tuning if every trial costs a lot of money"
+    result = hybrid.search(question, limit=3)
+    assert STOPPING in result.hits[0].paper.abstract
     assert result.confident
