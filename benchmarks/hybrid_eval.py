@@ -20,6 +20,8 @@ from bot.search.analysis import analyze, analyze_query
 from bot.search.cache import DEFAULT_CACHE_DIR
 from bot.search.embedding import Embedder, embed_papers, load_default_embedder
 from bot.search.fusion import (
+    AGREEMENT_RANK,
+    AGREEMENT_Z,
     BM25_WEIGHT,
     CONFIDENCE_BETA,
     CONFIDENCE_CUT,
@@ -28,6 +30,7 @@ from bot.search.fusion import (
     RRF_K,
     confidence,
     is_confident,
+    rank_of,
     rrf,
     weighted,
 )
@@ -162,38 +165,53 @@ def flagged_rates(
     )
 
 
+def bm25_rank(s: Signals, top: int) -> int | None:
+    """The top paper's rank in the (spelling-corrected) BM25 list; None if it matched no term."""
+    return rank_of(s.spelled, top) if s.spelled_matched[top] else None
+
+
 def sweep_confidence(signals: Sequence[Signals], rank: Ranker) -> None:
-    """Grid of (floor, beta, cut); the best rules that flag <= 5% of right top hits."""
+    """Grid of (floor, cut, agreement rank, agreement z); the best rules by the aim.
+
+    Best: off-topic and near-miss flagged together >= 80%, then the fewest on-topic
+    questions flagged, then the most off-topic and near-miss flagged.
+    """
+    off_count = sum(s.style in OFF_STYLES for s in signals)
+    near_count = sum(s.style == "nearmiss" for s in signals)
     results = []
-    for floor in (0.0, 0.80, 0.81, 0.82, 0.83):
-        for beta in (0.0, 1.0, 2.0, 3.0, 4.0):
-            for cut in np.arange(1.5, 4.01, 0.25):
+    for floor in (0.0, 0.80, 0.805, 0.81, 0.815, 0.82, 0.83):
+        for agreement in (0, 1, 2, 3):
+            for agreement_z in (0.0, 1.0, 1.25, 1.5, 1.75) if agreement else (0.0,):
+                for cut in np.arange(1.75, 3.01, 0.125):
 
-                def rule(s: Signals, top: int, f=floor, b=beta, c=cut) -> bool:
-                    return is_confident(
-                        s.cosine, top, float(s.coverage[top]), beta=b, cut=c, floor=f
-                    )
+                    def rule(
+                        s: Signals,
+                        top: int,
+                        f: float = floor,
+                        c: float = cut,
+                        a: int = agreement,
+                        az: float = agreement_z,
+                    ) -> bool:
+                        return is_confident(
+                            s.cosine,
+                            top,
+                            float(s.coverage[top]),
+                            bm25_rank=bm25_rank(s, top),
+                            cut=c,
+                            floor=f,
+                            agreement=a,
+                            agreement_z=az,
+                        )
 
-                off, near, on, right = flagged_rates(signals, rank, rule)
-                results.append(
-                    (
-                        right <= 0.05,
-                        (off + near) / 2,
-                        -right,
-                        floor,
-                        beta,
-                        cut,
-                        off,
-                        near,
-                        on,
-                        right,
-                    )
-                )
+                    off, near, on, right = flagged_rates(signals, rank, rule)
+                    together = (off * (off_count - near_count) + near * near_count) / off_count
+                    key = (together >= 0.8, -on, together, -right)
+                    results.append((*key, floor, cut, agreement, agreement_z, off, near, on, right))
     results.sort(reverse=True)
-    print("\nsweep (floor, beta, cut): off, near, on-topic, right-top flagged;", end=" ")
-    print("the best 8 that flag <= 5% of right top hits")
-    for r in results[:8]:
-        print(f"  {r[3]:.2f} {r[4]:.1f} {r[5]:.2f}: " + " ".join(f"{x:.2f}" for x in r[6:]))
+    print("\nsweep (floor, cut, agreement rank, agreement z): off, near, on-topic, right-top")
+    print("flagged; the best 12 (off+near >= 0.80, then fewest on-topic flagged)")
+    for r in results[:12]:
+        print(f"  {r[4]:.3f} {r[5]:.3f} {r[6]} {r[7]:.2f}: " + " ".join(f"{x:.2f}" for x in r[8:]))
 
 
 def print_spelling(signals: Sequence[Signals]) -> None:
@@ -226,7 +244,7 @@ def print_recall(signals: Sequence[Signals], named: dict[str, Ranker]) -> None:
 
 def chosen_rule(s: Signals, top: int) -> bool:
     """bot.fusion's confidence with its calibrated constants."""
-    return is_confident(s.cosine, top, float(s.coverage[top]))
+    return is_confident(s.cosine, top, float(s.coverage[top]), bm25_rank=bm25_rank(s, top))
 
 
 def today_rule(s: Signals, top: int) -> bool:
@@ -317,7 +335,12 @@ def main() -> None:
     rules: dict[str, tuple[Ranker, Callable[[Signals, int], bool]]] = {
         f"today: bm25 alone, coverage >= {CONFIDENT_COVERAGE}": (named["bm25"], today_rule),
         f"chosen: cos >= {COSINE_FLOOR:g} and (z + {CONFIDENCE_BETA:g}·coverage >= "
-        f"{CONFIDENCE_CUT:g} or coverage >= {LEXICAL_COVERAGE:g})": (chosen, chosen_rule),
+        f"{CONFIDENCE_CUT:g} or coverage >= {LEXICAL_COVERAGE:g} or (BM25 rank <= "
+        f"{AGREEMENT_RANK} and z >= {AGREEMENT_Z:g}))": (chosen, chosen_rule),
+        "without the agreement path": (
+            chosen,
+            lambda s, top: is_confident(s.cosine, top, float(s.coverage[top])),
+        ),
         f"part 1: cos >= {COSINE_FLOOR:g} and z >= 2": (
             chosen,
             lambda s, top: is_confident(

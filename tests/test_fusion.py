@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from bot.search.fusion import confidence, is_confident, ranks, rrf, weighted
+from bot.search.fusion import confidence, is_confident, rank_of, ranks, rrf, weighted
 
 
 def test_ranks_are_one_based_by_descending_score() -> None:
@@ -84,3 +84,24 @@ def test_a_question_in_the_papers_words_is_confident_without_standing_out() -> N
     assert not is_confident(cosine, 0, 0.3)
     assert is_confident(cosine, 0, 0.7)  # it holds most of the question's words
     assert not is_confident(cosine - 0.1, 0, 0.9)  # but never below the cosine floor
+
+
+def test_bm25_agreement_makes_a_modest_standout_confident() -> None:
+    rng = np.random.default_rng(1)
+    cosine = 0.80 + 0.01 * rng.standard_normal(50)
+    top = int(np.argmax(cosine))
+    cosine[top] = float(cosine.mean() + 1.5 * cosine.std())  # stands out a little
+    z = confidence(cosine, top, 0.0)
+    assert 1.0 <= z < 2.0
+    floor = float(cosine[top]) - 0.001
+    assert not is_confident(cosine, top, 0.1, floor=floor)  # no BM25 rank given
+    assert is_confident(cosine, top, 0.1, bm25_rank=1, floor=floor)
+    assert is_confident(cosine, top, 0.1, bm25_rank=2, floor=floor)
+    assert not is_confident(cosine, top, 0.1, bm25_rank=3, floor=floor)  # BM25 prefers others
+    assert not is_confident(cosine, top, 0.1, bm25_rank=1, floor=floor + 0.01)  # below floor
+    assert not is_confident(cosine, top, 0.1, bm25_rank=1, floor=floor, agreement_z=z + 0.1)
+
+
+def test_rank_of_counts_higher_scores() -> None:
+    scores = np.array([0.5, 2.0, 1.0, 2.0])
+    assert [rank_of(scores, row) for row in range(4)] == [4, 1, 3, 1]

@@ -175,3 +175,29 @@ def test_the_answer_says_what_was_searched_in_the_users_language(
 def test_only_stopwords_get_the_same_answer_as_bm25(hybrid: HybridRetriever) -> None:
     result = hybrid.search("what is the and of it")
     assert result.hits == () and result.terms == ()
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["best hiking boots for a winter trek", "how long should I boil an egg", "法国的首都是哪里"],
+)
+def test_off_topic_question_is_not_a_confident_answer(
+    hybrid: HybridRetriever, question: str
+) -> None:
+    assert not hybrid.search(question, limit=3).confident
+
+
+def test_question_in_own_words_is_a_confident_answer(hybrid: HybridRetriever) -> None:
+    # Few of its words are in the paper, but it stands out in meaning.
+    result = hybrid.search("stop people mixing my published network weights into other models")
+    assert MERGING in result.hits[0].paper.abstract
+    assert result.confident
+
+
+def test_bm25_agreeing_with_a_modest_semantic_match_is_confident(hybrid: HybridRetriever) -> None:
+    # On these 14 papers the stopping-rule paper stands out only a little in meaning (z ~2.0,
+    # under the cut) and holds few of the words, but it is BM25's first too.
+    question = "when to quit tuning if every trial costs a lot of money"
+    result = hybrid.search(question, limit=3)
+    assert STOPPING in result.hits[0].paper.abstract
+    assert result.confident

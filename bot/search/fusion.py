@@ -11,9 +11,9 @@ import numpy as np
 RRF_K = 60
 """Reciprocal rank fusion's k (Cormack et al., SIGIR 2009: 1 / (k + rank))."""
 BM25_WEIGHT = 0.5
-"""BM25's share in the fusion (the cosine's is 1): tune sweep 0.5-1.0, where 0.5 ranked
-own-words and Chinese questions' papers first more often (BM25 misses their words), at the
-cost of one keyword question's first place."""
+"""BM25's share in the fusion (the cosine's is 1): tune sweep 0.3-1.0 (with paper vectors
+embedded symmetrically), where 0.5 ranked own-words and Chinese questions' papers first
+most often without losing a keyword question's first place (0.3 lost one)."""
 
 
 def ranks(scores: np.ndarray) -> np.ndarray:
@@ -59,19 +59,30 @@ def _unit_range(scores: np.ndarray) -> np.ndarray:
     return (scores - low) / (high - low) if high > low else np.zeros_like(scores)
 
 
-# Calibrated for multilingual-e5-small on the dev set's tune split; another model needs its own.
+# Calibrated for multilingual-e5-small used symmetrically ("query: " on papers too) on the
+# dev set's tune split (benchmarks/hybrid_eval.py); another model needs its own.
 CONFIDENCE_BETA = 0.0
 """Weight of the top paper's BM25 coverage (0-1) added to its cosine z-score."""
-CONFIDENCE_CUT = 2.25
-"""Confident when z-score + beta × coverage reaches this (2.0 without the lexical path; with
-it, 2.25 is the tune sweep's best that flags ≤ 5% of right top hits)."""
-COSINE_FLOOR = 0.82
-"""And the top paper's cosine reaches this (e5 cosines of unrelated texts sit near 0.78;
-tune: 0.82 flags one more off-topic question than 0.81 and no more on-topic ones)."""
+CONFIDENCE_CUT = 2.125
+"""Confident when z-score + beta × coverage reaches this (tune sweep 1.75-3.0: the lowest
+cut that flags ≥ 80% of off-topic and near-miss questions together)."""
+COSINE_FLOOR = 0.81
+"""And the top paper's cosine reaches this (tune: off-topic questions' best cosines reach
+0.80, on-topic ones' start at 0.815; 0.805-0.815 flag the same, 0.81 is their middle)."""
 LEXICAL_COVERAGE = 0.6
 """Or, above the floor, the top paper holds this share of the question's idf weight: a
 textbook question in the paper's own words need not stand out in meaning as well (tune:
 no off-topic or near-miss question's top paper covers more than 0.42)."""
+AGREEMENT_RANK = 2
+"""Or, above the floor, the top paper is among BM25's first this many and its z-score
+reaches AGREEMENT_Z: both signals point at it. Tune: an own-words question whose right
+paper stands out only a little in meaning (z 1.3-2.1) usually has BM25 on its side, a
+near-miss question (an ML topic no paper covers) usually not; on-topic questions flagged
+0.11 -> 0.02 with off-topic and near-miss flagged 0.91 either way (rank 2 and 3 the same,
+1 flags 0.05)."""
+AGREEMENT_Z = 1.0
+"""The z-score the agreement path still asks for (tune: 0 to 1.25 flag the same questions;
+a question nothing stands out for at all is not taken on one shared word)."""
 
 
 def confidence(
@@ -93,16 +104,31 @@ def is_confident(
     top: int,
     coverage: float,
     *,
+    bm25_rank: int | None = None,
     beta: float = CONFIDENCE_BETA,
     cut: float = CONFIDENCE_CUT,
     floor: float = COSINE_FLOOR,
     lexical: float = LEXICAL_COVERAGE,
+    agreement: int = AGREEMENT_RANK,
+    agreement_z: float = AGREEMENT_Z,
 ) -> bool:
     """Whether to present paper `top` as a match rather than "nothing matched well".
 
     Combined signals: the top paper's cosine clears the floor, and it stands out in
-    meaning (z-score + beta × coverage ≥ cut) or holds most of the question's words.
+    meaning (z-score + beta × coverage ≥ cut), or holds most of the question's words, or
+    BM25 ranks it among its first `agreement` (`bm25_rank`, None when it matched no query
+    term) while it stands out at least a little (z ≥ `agreement_z`).
     """
     if float(cosine[top]) < floor:
         return False
-    return coverage >= lexical or confidence(cosine, top, coverage, beta=beta) >= cut
+    if coverage >= lexical:
+        return True
+    score = confidence(cosine, top, coverage, beta=beta)
+    agreed = bm25_rank is not None and bm25_rank <= agreement and score >= agreement_z
+    return agreed or score >= cut
+
+
+def rank_of(scores: np.ndarray, row: int) -> int:
+    """1-based rank of paper `row` by descending score (a tie counts in its favour)."""
+    scores = np.asarray(scores)
+    return int((scores > scores[row]).sum()) + 1

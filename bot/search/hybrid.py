@@ -145,7 +145,12 @@ class HybridRetriever:
         fused = fusion.rrf(bm25, cosine, matched=coverage > 0)
         order = np.argsort(-fused, kind="stable")
         top = int(order[0]) if len(order) else 0
-        confident = bool(len(order)) and fusion.is_confident(cosine, top, float(coverage[top]))
+        confident = bool(len(order)) and fusion.is_confident(
+            cosine,
+            top,
+            float(coverage[top]),
+            bm25_rank=fusion.rank_of(bm25, top) if coverage[top] > 0 else None,
+        )
         # How many papers really match: most of the question's weight, or clearly closest in
         # meaning; not every paper sharing one common word.
         real = int(((coverage >= CONFIDENT_COVERAGE) | _semantic_matches(cosine)).sum())
