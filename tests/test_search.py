@@ -25,8 +25,9 @@ from bot.search import (
     bm25_params,
     document_terms,
 )
-from bot.search.bm25 import BM25
+from bot.search.bm25 import BM25, SAMPLE
 from bot.search.snippets import marks
+from bot.search.vocabulary import TERM_CACHE, Vocabulary
 from testkit.devset import load_devset, load_seed_papers
 
 VARIANTS = ("BM25Okapi", "BM25L", "BM25Plus")
@@ -398,6 +399,34 @@ def test_single_term_top_is_rank_bm25s_best() -> None:
         assert np.allclose(scores, expected[rows], rtol=1e-12)
         assert np.allclose(scores, np.sort(expected)[::-1][:5], rtol=1e-12)
         assert total == sum(term in document_terms(p) for p in papers)
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("k", [1, 10, SAMPLE - 1, SAMPLE, 5_000])
+def test_top_of_many_candidates_is_exactly_the_best_of_scores(variant: str, k: int) -> None:
+    # Past 4 × SAMPLE candidates a sampled lower bound first drops most of them; few
+    # distinct (tf, length) pairs make many tied scores right at the k-th place.
+    rng = random.Random(11)
+    words = ["common", "half", "often", "rare"]
+    weights = [60, 30, 20, 1]
+    documents = [rng.choices(words, weights, k=rng.randint(1, 6)) for _ in range(12_000)]
+    bm25 = BM25.build(documents, params=bm25_params(variant))
+    for terms in (["common"], ["common", "half"], ["half", "often", "rare", "half"]):
+        rows, scores, total = bm25.top(terms, k)
+        every = bm25.scores(terms)
+        held = np.flatnonzero([not set(terms).isdisjoint(d) for d in documents])
+        best = held[np.lexsort((held, -every[held]))][:k]
+        assert total == len(held) > 4 * SAMPLE, terms
+        assert rows.tolist() == best.tolist(), terms
+        assert scores.tolist() == every[best].tolist(), terms  # bit for bit
+
+
+def test_vocabulary_ids_are_sorted_ranks_and_unknown_terms_none() -> None:
+    terms = sorted({f"t{i}" for i in range(3 * TERM_CACHE)} | {"é", "naïve"})
+    vocab = Vocabulary.from_sorted(terms)
+    for _ in range(2):  # the second time from the lookup cache, past its size
+        assert [vocab.id(t) for t in terms] == list(range(len(terms)))
+        assert [vocab.id(t) for t in ("", "t", "zz", "\udc80", "naive")] == [None] * 5
 
 
 def test_buffer_is_clean_after_each_query() -> None:
