@@ -313,6 +313,16 @@ def test_state_round_trip_gives_the_same_results(seed_index: Index) -> None:
         assert [(h.paper.id, h.score) for h in a.hits] == [(h.paper.id, h.score) for h in b.hits]
 
 
+def test_stored_sentence_spans_give_the_same_snippets(seed_papers: list[Paper]) -> None:
+    built = Index.build(seed_papers)
+    loaded = Index.from_state(seed_papers, built.to_state())
+    assert loaded._sentences is not None and built._sentences is None
+    questions = [q.text for q in load_devset(seed_papers)]
+    for query in [*questions, "sparse training", "diffusion protein", "llm judges"]:
+        a, b = built.search(query, limit=10), loaded.search(query, limit=10)
+        assert [h.snippet for h in a.hits] == [h.snippet for h in b.hits], query
+
+
 @pytest.mark.parametrize(
     "damage",
     [
@@ -326,6 +336,12 @@ def test_state_round_trip_gives_the_same_results(seed_index: Index) -> None:
             lambda s: s.update(pair_tf=s["pair_tf"][:-1], pair_len=s["pair_len"][:-1]),
             id="pair-out-of-table",
         ),
+        pytest.param(lambda s: s.pop("sentences"), id="missing-sentences"),
+        pytest.param(
+            lambda s: s.update(sentence_offsets=s["sentence_offsets"][:-1]),
+            id="sentences-of-fewer-papers",
+        ),
+        pytest.param(lambda s: s.update(sentences=s["sentences"][:-2]), id="truncated-sentences"),
     ],
 )
 def test_damaged_state_is_rejected(seed_index: Index, damage) -> None:

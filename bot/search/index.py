@@ -19,9 +19,10 @@ from bot.corpus import AuthorIndex, Paper, PaperIds
 from bot.search import confidence
 from bot.search.analysis import ANALYZERS, Analyzer, analyze_query, analyzer_for
 from bot.search.bm25 import BM25, DEFAULT_PARAMS, BM25Params
-from bot.search.columns import PaperColumns
+from bot.search.columns import PaperColumns, SpansColumn
 from bot.search.retriever import Hit, IndexStats, SearchResult
 from bot.search.snippets import Snippet, best_snippet
+from bot.textutil import Span, sentence_spans
 
 __all__ = ["SIMILAR_TERMS", "TITLE_WEIGHT", "Index", "document_terms"]
 
@@ -68,12 +69,18 @@ class Index:
         title_weight: int = TITLE_WEIGHT,
         language: str = "en",
         query_cache: int = QUERY_CACHE,
+        sentences: SpansColumn | None = None,
     ) -> None:
         """Assemble an index; use `build` or `from_state`.
 
         query_cache: how many text chunks the query analyzer remembers (shared by threads).
+        sentences: each paper's abstract's `sentence_spans`, when stored (a cache keeps them:
+            a snippet then skips splitting its abstract); else split per snippet.
         """
         self.papers = papers if isinstance(papers, PaperColumns) else tuple(papers)
+        if sentences is not None and len(sentences) != len(self.papers):
+            raise ValueError("sentence spans are for a different number of papers")
+        self._sentences = sentences
         self._by_id = {paper_id: i for i, paper_id in enumerate(self._column("id"))}
         self.bm25 = bm25
         self.params = bm25.params
@@ -95,9 +102,20 @@ class Index:
         return cls(papers, bm25, title_weight=title_weight, language=language)
 
     def to_state(self) -> dict[str, Any]:
-        """Everything `from_state` needs besides the papers: numpy arrays and plain values."""
+        """Everything `from_state` needs besides the papers: numpy arrays and plain values.
+
+        Includes every abstract's sentence spans (split here, once, if not already known).
+        """
+        sentences = (
+            self._sentences
+            if self._sentences is not None
+            else SpansColumn.build(map(sentence_spans, self._column("abstract")))
+        )
+        flat, offsets = sentences.arrays()
         return {
             **self.bm25.to_state(),
+            "sentences": flat,
+            "sentence_offsets": offsets,
             "analyzer_language": self.analyzer.language,
             "analyzer_version": self.analyzer.version,
             "title_weight": self.title_weight,
@@ -114,10 +132,13 @@ class Index:
             if int(state["papers"]) != len(papers):
                 raise ValueError("index state is for a different number of papers")
             title_weight = int(state["title_weight"])
+            sentences = SpansColumn(
+                np.asarray(state["sentences"]), np.asarray(state["sentence_offsets"])
+            )
         except (KeyError, TypeError) as error:
             raise ValueError(f"index state is incomplete: {error}") from error
         bm25 = BM25.from_state(state, size=len(papers))
-        return cls(papers, bm25, title_weight=title_weight, language=language)
+        return cls(papers, bm25, title_weight=title_weight, language=language, sentences=sentences)
 
     def __len__(self) -> int:
         return len(self.papers)
@@ -267,7 +288,7 @@ class Index:
             sources=len(set(self._column("source"))),
             terms=len(self.bm25.vocab),
             postings=self.bm25.postings,
-            memory_bytes=self.bm25.nbytes,
+            memory_bytes=self.bm25.nbytes + (self._sentences.nbytes if self._sentences else 0),
         )
 
     def _hits(
@@ -294,6 +315,7 @@ class Index:
                         weights,
                         self.analyzer,
                         counts=self._abstract_counts(paper, {t: f[i] for t, f in tfs.items()}),
+                        sentences=self._abstract_sentences(r, paper.abstract),
                     )
                     if snippets
                     else Snippet("")
@@ -304,6 +326,13 @@ class Index:
             # One lookup a hit: a cached index makes each `Paper` from its columns.
             for paper in (self.papers[r],)
         )
+
+    def _abstract_sentences(self, row: int, abstract: str) -> list[Span] | None:
+        """The stored sentence spans of paper `row`'s abstract; None if not stored or unfit."""
+        if self._sentences is None:
+            return None
+        spans = self._sentences[row]
+        return None if spans and spans[-1][1] > len(abstract) else spans
 
     def _abstract_counts(self, paper: Paper, indexed: dict[str, int]) -> dict[str, int]:
         """How often each term occurs in the abstract: indexed counts minus the other fields'.

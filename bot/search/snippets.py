@@ -40,13 +40,16 @@ def best_snippet(
     analyzer: Analyzer,
     *,
     counts: Mapping[str, int] | None = None,
+    sentences: Sequence[Span] | None = None,
 ) -> Snippet:
     """The one or two sentences of `text` that best match `terms` (weighted), matches marked.
 
     counts: when known (the index's term frequencies), how often each of `terms` occurs in
     `analyzer.analyze(text)`; then only the words that may hold a term are analysed.
+    sentences: `sentence_spans(text)` when known (an index cache keeps them per abstract).
     """
-    sentences = sentence_spans(text) or [(0, len(text))]
+    sentences = list(sentence_spans(text) if sentences is None else sentences)
+    sentences = sentences or [(0, len(text))]
     wanted = {t: weights[t] for t in terms}
     placed = None
     if counts is not None:
