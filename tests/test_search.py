@@ -313,6 +313,16 @@ def test_state_round_trip_gives_the_same_results(seed_index: Index) -> None:
         assert [(h.paper.id, h.score) for h in a.hits] == [(h.paper.id, h.score) for h in b.hits]
 
 
+def test_coverage_from_snippet_counts_equals_coverage_from_postings(seed_index: Index) -> None:
+    questions = [q.text for q in load_devset(list(seed_index.papers))]
+    for query in [*questions, "sparse training diffusion", "zzqx model"]:
+        for offset in (0, 3):
+            a = seed_index.search(query, limit=7, offset=offset)
+            b = seed_index.search(query, limit=7, offset=offset, snippets=False)
+            assert [h.coverage for h in a.hits] == [h.coverage for h in b.hits], query
+            assert a.confidence == b.confidence, query
+
+
 def test_stored_sentence_spans_give_the_same_snippets(seed_papers: list[Paper]) -> None:
     built = Index.build(seed_papers)
     loaded = Index.from_state(seed_papers, built.to_state())

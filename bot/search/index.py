@@ -242,8 +242,12 @@ class Index:
         # Looked up once per query, not once per hit (analyze_query caps how many there are).
         weights = {t: self._term_weight(t) for t in unique}
         rows, scores = ranked[offset:], scores[offset:]
-        coverage = self._coverage(unique, rows, weights)
-        hits = self._hits(rows, scores, coverage, unique, weights, snippets=snippets)
+        if snippets:  # snippets need each term's frequency in each row; they tell coverage too
+            tfs = {t: self.bm25.tf(t, rows) for t in unique}
+            coverage = confidence.coverage_of(unique, tfs, weights, len(rows))
+        else:
+            tfs, coverage = None, self._coverage(unique, rows, weights)
+        hits = self._hits(rows, scores, coverage, unique, weights, snippets=snippets, tfs=tfs)
         if offset:  # the best paper is ranked first whatever page is shown
             best = float(self._coverage(unique, ranked[:1], weights)[0]) if ranked.size else 0.0
         else:
@@ -300,10 +304,16 @@ class Index:
         weights: Mapping[str, float],
         *,
         snippets: bool = True,
+        tfs: Mapping[str, np.ndarray] | None = None,
     ) -> tuple[Hit, ...]:
-        """Hits for ranked rows, each with its snippet for `terms` (or an empty one)."""
+        """Hits for ranked rows, each with its snippet for `terms` (or an empty one).
+
+        tfs: each term's frequency in each row (`BM25.tf`), if the caller has them.
+        """
         # Each term's frequency in each row: the snippet then analyses only likely words.
-        tfs = {t: self.bm25.tf(t, rows).tolist() for t in dict.fromkeys(terms)} if snippets else {}
+        if snippets and tfs is None:
+            tfs = {t: self.bm25.tf(t, rows) for t in dict.fromkeys(terms)}
+        frequencies = {t: f.tolist() for t, f in tfs.items()} if snippets and tfs else {}
         return tuple(
             Hit(
                 paper=paper,
@@ -314,7 +324,9 @@ class Index:
                         terms,
                         weights,
                         self.analyzer,
-                        counts=self._abstract_counts(paper, {t: f[i] for t, f in tfs.items()}),
+                        counts=self._abstract_counts(
+                            paper, {t: f[i] for t, f in frequencies.items()}
+                        ),
                         sentences=self._abstract_sentences(r, paper.abstract),
                     )
                     if snippets
