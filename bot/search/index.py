@@ -292,7 +292,8 @@ class Index:
             sources=len(set(self._column("source"))),
             terms=len(self.bm25.vocab),
             postings=self.bm25.postings,
-            memory_bytes=self.bm25.nbytes + (self._sentences.nbytes if self._sentences else 0),
+            memory_bytes=self.bm25.nbytes
+            + (self._sentences.nbytes if self._sentences is not None else 0),
         )
 
     def _hits(
@@ -350,7 +351,7 @@ class Index:
         """How often each term occurs in the abstract: indexed counts minus the other fields'.
 
         The reverse of `document_terms` (title `title_weight` times, keywords, authors);
-        fields joined by newlines analyse as they do one by one (no term spans whitespace).
+        words analyse one by one as they do in their field (no term spans whitespace).
         """
         if not any(indexed.values()):
             return indexed
