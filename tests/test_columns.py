@@ -8,6 +8,7 @@ import pytest
 from bot.corpus import Paper
 from bot.search.columns import (
     PaperColumns,
+    SpansColumn,
     TextColumn,
     grouped_column,
     optional_int_column,
@@ -53,6 +54,40 @@ def test_text_column_indexes_like_a_list() -> None:
 def test_text_column_rejects_offsets_that_do_not_fit(offsets: list[int]) -> None:
     with pytest.raises(ValueError):
         TextColumn(np.frombuffer(b"hello", dtype=np.uint8), np.array(offsets, dtype=np.int64))
+
+
+SPANS = [[(0, 4), (5, 9)], [], [(0, 70_000), (70_001, 2**32 - 1)], [(3, 3)]]
+
+
+def test_spans_column_reads_back_each_rows_spans() -> None:
+    column = SpansColumn.build(SPANS)
+    assert len(column) == len(SPANS)
+    assert [column[i] for i in range(len(SPANS))] == SPANS
+    again = SpansColumn(*column.arrays())  # as a cache maps it back
+    assert [again[i] for i in range(len(SPANS))] == SPANS
+    assert column.nbytes == 5 * 2 * 4 + 5 * 8  # five spans of two uint32, five offsets
+
+
+@pytest.mark.parametrize(
+    ("flat", "offsets"),
+    [
+        pytest.param([0, 4, 5, 9], [0, 1], id="spans-past-the-offsets"),
+        pytest.param([0, 4], [0, 2], id="offsets-past-the-spans"),
+        pytest.param([0, 4, 5, 9], [0, 2, 1, 2], id="decreasing"),
+        pytest.param([0, 4], [1, 1], id="not-from-zero"),
+        pytest.param([], [], id="no-offsets"),
+    ],
+)
+def test_spans_column_rejects_offsets_that_do_not_fit(flat: list[int], offsets: list[int]) -> None:
+    with pytest.raises(ValueError):
+        SpansColumn(np.array(flat, dtype=np.uint32), np.array(offsets, dtype=np.int64))
+
+
+def test_spans_column_rejects_other_dtypes() -> None:
+    with pytest.raises(ValueError):
+        SpansColumn(np.array([0, 4], dtype=np.float64), np.array([0, 1], dtype=np.int64))
+    with pytest.raises(ValueError):
+        SpansColumn(np.array([0, 4], dtype=np.uint32), np.array([0, 1], dtype=np.int32))
 
 
 PAPERS = (

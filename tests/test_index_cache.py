@@ -95,6 +95,19 @@ def test_corpus_and_index_hit_restores_papers_and_results(
         assert ranking(cached_index, query) == ranking(index, query)
 
 
+def test_cached_index_snippets_use_the_stored_sentences(
+    corpus_dir: Path, cache_dir: Path, builds: list[int]
+) -> None:
+    _, index = load_corpus_and_index([corpus_dir], cache_dir, min_papers=0)
+    _, cached = load_corpus_and_index([corpus_dir], cache_dir, min_papers=0)
+    assert len(builds) == 1
+    assert cached._sentences is not None  # mapped from the file, not split again
+    for query in QUERIES:
+        built = [h.snippet for h in index.search(query, limit=10).hits]
+        assert [h.snippet for h in cached.search(query, limit=10).hits] == built
+        assert built  # the comparison is not between two empty lists
+
+
 def test_changed_corpus_is_rebuilt(corpus_dir: Path, cache_dir: Path, builds: list[int]) -> None:
     load_corpus_and_index([corpus_dir], cache_dir, min_papers=0)
     record = {"id": "zz1", "title": "Quokka Sorting", "abstract": "We sort quokkas by mass."}

@@ -25,8 +25,9 @@ from bot.search import (
     bm25_params,
     document_terms,
 )
-from bot.search.bm25 import BM25
+from bot.search.bm25 import BM25, SAMPLE
 from bot.search.snippets import marks
+from bot.search.vocabulary import TERM_CACHE, Vocabulary
 from testkit.devset import load_devset, load_seed_papers
 
 VARIANTS = ("BM25Okapi", "BM25L", "BM25Plus")
@@ -312,6 +313,26 @@ def test_state_round_trip_gives_the_same_results(seed_index: Index) -> None:
         assert [(h.paper.id, h.score) for h in a.hits] == [(h.paper.id, h.score) for h in b.hits]
 
 
+def test_coverage_from_snippet_counts_equals_coverage_from_postings(seed_index: Index) -> None:
+    questions = [q.text for q in load_devset(list(seed_index.papers))]
+    for query in [*questions, "sparse training diffusion", "zzqx model"]:
+        for offset in (0, 3):
+            a = seed_index.search(query, limit=7, offset=offset)
+            b = seed_index.search(query, limit=7, offset=offset, snippets=False)
+            assert [h.coverage for h in a.hits] == [h.coverage for h in b.hits], query
+            assert a.confidence == b.confidence, query
+
+
+def test_stored_sentence_spans_give_the_same_snippets(seed_papers: list[Paper]) -> None:
+    built = Index.build(seed_papers)
+    loaded = Index.from_state(seed_papers, built.to_state())
+    assert loaded._sentences is not None and built._sentences is None
+    questions = [q.text for q in load_devset(seed_papers)]
+    for query in [*questions, "sparse training", "diffusion protein", "llm judges"]:
+        a, b = built.search(query, limit=10), loaded.search(query, limit=10)
+        assert [h.snippet for h in a.hits] == [h.snippet for h in b.hits], query
+
+
 @pytest.mark.parametrize(
     "damage",
     [
@@ -325,6 +346,12 @@ def test_state_round_trip_gives_the_same_results(seed_index: Index) -> None:
             lambda s: s.update(pair_tf=s["pair_tf"][:-1], pair_len=s["pair_len"][:-1]),
             id="pair-out-of-table",
         ),
+        pytest.param(lambda s: s.pop("sentences"), id="missing-sentences"),
+        pytest.param(
+            lambda s: s.update(sentence_offsets=s["sentence_offsets"][:-1]),
+            id="sentences-of-fewer-papers",
+        ),
+        pytest.param(lambda s: s.update(sentences=s["sentences"][:-2]), id="truncated-sentences"),
     ],
 )
 def test_damaged_state_is_rejected(seed_index: Index, damage) -> None:
@@ -398,6 +425,34 @@ def test_single_term_top_is_rank_bm25s_best() -> None:
         assert np.allclose(scores, expected[rows], rtol=1e-12)
         assert np.allclose(scores, np.sort(expected)[::-1][:5], rtol=1e-12)
         assert total == sum(term in document_terms(p) for p in papers)
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("k", [1, 10, SAMPLE - 1, SAMPLE, 5_000])
+def test_top_of_many_candidates_is_exactly_the_best_of_scores(variant: str, k: int) -> None:
+    # Past 4 × SAMPLE candidates a sampled lower bound first drops most of them; few
+    # distinct (tf, length) pairs make many tied scores right at the k-th place.
+    rng = random.Random(11)
+    words = ["common", "half", "often", "rare"]
+    weights = [60, 30, 20, 1]
+    documents = [rng.choices(words, weights, k=rng.randint(1, 6)) for _ in range(12_000)]
+    bm25 = BM25.build(documents, params=bm25_params(variant))
+    for terms in (["common"], ["common", "half"], ["half", "often", "rare", "half"]):
+        rows, scores, total = bm25.top(terms, k)
+        every = bm25.scores(terms)
+        held = np.flatnonzero([not set(terms).isdisjoint(d) for d in documents])
+        best = held[np.lexsort((held, -every[held]))][:k]
+        assert total == len(held) > 4 * SAMPLE, terms
+        assert rows.tolist() == best.tolist(), terms
+        assert scores.tolist() == every[best].tolist(), terms  # bit for bit
+
+
+def test_vocabulary_ids_are_sorted_ranks_and_unknown_terms_none() -> None:
+    terms = sorted({f"t{i}" for i in range(3 * TERM_CACHE)} | {"é", "naïve"})
+    vocab = Vocabulary.from_sorted(terms)
+    for _ in range(2):  # the second time from the lookup cache, past its size
+        assert [vocab.id(t) for t in terms] == list(range(len(terms)))
+        assert [vocab.id(t) for t in ("", "t", "zz", "\udc80", "naive")] == [None] * 5
 
 
 def test_buffer_is_clean_after_each_query() -> None:

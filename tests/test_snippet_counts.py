@@ -80,3 +80,19 @@ def test_search_snippets_equal_those_without_counts(seed_index: Index) -> None:
         for hit in result.hits:
             plain = seed_index.snippet(hit.paper.abstract, result.terms)
             assert (hit.snippet.text, hit.snippet.marks) == (plain.text, plain.marks)
+
+
+def test_abstract_counts_are_exact_or_too_high(seed_index: Index) -> None:
+    # Only other-field words holding a term's prefix are analysed: a word missed makes an
+    # abstract count too high (the snippet's check then takes the full pass), never too low.
+    rows = np.arange(len(seed_index.papers))
+    terms = sorted({t for q in questions() for t in seed_index.query_terms(q)})
+    frequencies = {t: seed_index.bm25.tf(t, rows).tolist() for t in terms}
+    exact = 0
+    for row, paper in enumerate(seed_index.papers):
+        indexed = {t: f[row] for t, f in frequencies.items()}
+        counts = seed_index._abstract_counts(paper, indexed)
+        truth = Counter(seed_index.analyzer.analyze(paper.abstract))
+        assert all(counts[t] >= truth[t] for t in terms), paper.id
+        exact += all(counts[t] == truth[t] for t in terms)
+    assert exact >= 0.9 * len(seed_index.papers), exact

@@ -20,6 +20,7 @@ from bot.search import (
     analyze_spans,
     analyzer_for,
 )
+from testkit.devset import load_seed_papers
 
 
 @pytest.mark.parametrize(
@@ -192,6 +193,33 @@ def test_any_text_analyzes_without_error(text: str) -> None:
 @given(st.text(alphabet=st.sampled_from(list("abcXYZ019 -/.,'$^{}³’–—ﬁé\u0301\n"))))
 def test_spans_give_the_same_terms_as_analyze(text: str) -> None:
     assert [t for t, _, _ in analyze_spans(text)] == analyze(text)
+
+
+def _spans_of_one_word_the_general_way(chunk: str) -> list[tuple[str, int, int]]:
+    # A leading space keeps `analyze_spans` off its one-word fast path.
+    return [(t, s - 1, e - 1) for t, s, e in EnglishAnalyzer().analyze_spans(" " + chunk)]
+
+
+@pytest.mark.parametrize(
+    "chunk",
+    ["models,", "(LLMs)", "the", "Transformers.", "x", "'quoted'", "[12]", "R$^3$", "a.b",
+     "e.g.", "don't", "first-order", "émigré", "“smart”", "https://x.org", "\\alpha", "...",
+     "A" * 80, "x" * 70 + ".", "ArbNN),", "ﬁne"],
+)  # fmt: skip
+def test_one_word_spans_equal_the_general_spans(chunk: str) -> None:
+    assert EnglishAnalyzer().analyze_spans(chunk) == _spans_of_one_word_the_general_way(chunk)
+
+
+@given(st.text(alphabet=st.sampled_from(list("abcXYZ019-/.,'$^{}()[]\\\"!?;:³’é")), max_size=12))
+def test_any_chunk_spans_equal_the_general_spans(chunk: str) -> None:
+    assert EnglishAnalyzer().analyze_spans(chunk) == _spans_of_one_word_the_general_way(chunk)
+
+
+def test_seed_abstract_words_spans_equal_the_general_spans() -> None:
+    analyzer = EnglishAnalyzer()  # one analyzer: cached chunk terms, as snippets use it
+    chunks = {c for p in load_seed_papers("corpus") for c in f"{p.title} {p.abstract}".split()}
+    for chunk in sorted(chunks):
+        assert analyzer.analyze_spans(chunk) == _spans_of_one_word_the_general_way(chunk), chunk
 
 
 def test_analyzer_shared_by_four_threads_gives_single_thread_terms() -> None:

@@ -76,19 +76,33 @@ def placeholders(template: str) -> set[str]:
 def format_parts(template: str, values: dict[str, object]) -> tuple[Part, ...]:
     """`template` split on its markup, each `{name}` replaced by `values[name]`."""
     parts: list[Part] = []
+    for literal, field, spec, conversion, style in _parsed(template):
+        if literal:
+            parts.append(Part(literal, style))
+        if field is None:
+            continue
+        if field not in values:
+            raise KeyError(f"no value for {{{field}}} in {template!r}")
+        value = _FORMATTER.convert_field(values[field], conversion)
+        parts.append(Part(format(value, spec or ""), style, field))
+    return tuple(parts)
+
+
+_Parsed = tuple[tuple[str, str | None, str | None, str | None, Style], ...]
+
+
+# A page of results formats the same few entries again and again; parsing an entry cost more
+# than filling it. Bounded (templates are the catalogue's, few), thread-safe, errors not kept.
+@functools.lru_cache(maxsize=1024)
+def _parsed(template: str) -> _Parsed:
+    """`template`'s runs as (literal, field, spec, conversion, style); ValueError if invalid."""
+    parsed = []
     for run, style in split_markup(template):
         for literal, field, spec, conversion in _FORMATTER.parse(run):
-            if literal:
-                parts.append(Part(literal, style))
-            if field is None:
-                continue
-            if not field.isidentifier():
+            if field is not None and not field.isidentifier():
                 raise ValueError(f"placeholder {{{field}}} is not a name in {template!r}")
-            if field not in values:
-                raise KeyError(f"no value for {{{field}}} in {template!r}")
-            value = _FORMATTER.convert_field(values[field], conversion)
-            parts.append(Part(format(value, spec or ""), style, field))
-    return tuple(parts)
+            parsed.append((literal, field, spec, conversion, style))
+    return tuple(parsed)
 
 
 @dataclass(frozen=True, slots=True, eq=False)

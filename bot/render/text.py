@@ -17,7 +17,9 @@ _SPACE = re.compile(r"\s+")
 def clean(text: str) -> str:
     """One line: whitespace runs collapsed, control characters dropped."""
     if text.isprintable():  # no controls, surrogates or line breaks: skip the per-char pass
-        return _SPACE.sub(" ", text).strip()
+        # Printable text's only whitespace is " " (other spaces are not printable): without
+        # a double space there is no run to collapse, and the regex pass is skipped.
+        return (_SPACE.sub(" ", text) if "  " in text else text).strip()
     text = "".join(
         " " if ch in "\t\n\r\v\f" else ch
         for ch in text

@@ -69,7 +69,6 @@ def corrected_line(result: SearchResult, t: Translator) -> Block:
 
 
 _CODE_HOSTS = ("github.com", "gitlab.com", "bitbucket.org", "huggingface.co", "codeberg.org")
-_SPACE = re.compile(r"\s+")
 
 
 def code_link(paper: Paper) -> str | None:
@@ -132,7 +131,7 @@ def _snippet_spans(hit: Hit, limit: int = limits.SNIPPET_CHARS) -> list[Span]:
     cleaned: list[Span] = []
     used = 0
     for span in spans:
-        piece = _SPACE.sub(" ", clean_keep_edges(span.text))
+        piece = clean_keep_edges(span.text)  # whitespace runs already collapsed
         if not piece:
             continue
         if used + len(piece) > limit:

@@ -215,6 +215,11 @@ class EnglishAnalyzer:
     def analyze_spans(self, text: str) -> list[tuple[str, int, int]]:
         """Terms of `text` with their `[start, end)` character spans in `text` itself."""
         folded = _fold(text)
+        if folded.isascii():
+            simple = _SIMPLE_WORD.fullmatch(folded)
+            if simple:  # one word in punctuation (a snippet's marks): its terms are cached
+                start, end = simple.span(1)
+                return [(term, start, end) for term in self._terms_of_chunks([folded])[0]]
         if folded.isascii() or unicodedata.is_normalized("NFKC", folded):
             normal, starts, ends = folded, None, None
         else:

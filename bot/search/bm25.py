@@ -256,10 +256,11 @@ class BM25:
     def scores(self, terms: Sequence[str]) -> np.ndarray:
         """Every document's score for these query terms: rank-bm25's `get_scores(terms)`."""
         ids, counts = self._term_ids(terms)
+        idf = self._idf(ids)
         scores = np.zeros(self.size)
-        for c, docs, contributions in self._postings(ids, counts):
+        for c, docs, contributions in self._postings(ids, counts, idf):
             np.add.at(scores, docs, c * contributions)
-        return scores + self._constant(ids, counts)
+        return scores + self._constant(counts, idf)
 
     def docs(self, term: str) -> np.ndarray:
         """Sorted rows of the documents holding `term` (empty if unknown)."""
@@ -309,19 +310,21 @@ class BM25:
         df = self._df[ids].astype(np.float64)
         return self._idf_of(self.params, self.size, df, self._okapi_floor)
 
-    def _constant(self, ids: list[int], counts: list[int]) -> float:
+    def _constant(self, counts: list[int], idf: np.ndarray) -> float:
         """What the query adds to every document's score (BM25Plus: idf × delta per term)."""
-        if self.params.variant != "BM25Plus" or not ids:
+        if self.params.variant != "BM25Plus" or not counts:
             return 0.0
-        return float(np.dot(counts, self._idf(ids) * self.params.delta))
+        return float(np.dot(counts, idf * self.params.delta))
 
     def _postings(
-        self, ids: list[int], counts: list[int]
+        self, ids: list[int], counts: list[int], idf: np.ndarray
     ) -> Iterator[tuple[int, np.ndarray, np.ndarray]]:
         """Per query term: multiplicity, documents holding it, and its contribution to each."""
-        for t, c, idf in zip(ids, counts, self._idf(ids).tolist(), strict=True):
+        for t, c, term_idf in zip(ids, counts, idf.tolist(), strict=True):
             lo, hi = self._indptr[t], self._indptr[t + 1]
-            yield c, self._doc_ids[lo:hi], self._weight.take(self._pair[lo:hi]) * idf
+            # "wrap" skips the bounds check (~25% faster): `from_state` checked every pair.
+            weights = self._weight.take(self._pair[lo:hi], mode="wrap")
+            yield c, self._doc_ids[lo:hi], weights * term_idf
 
     def top(self, terms: Sequence[str], k: int) -> tuple[np.ndarray, np.ndarray, int]:
         """The `k` best rows (score desc, row asc) holding a query term, and how many hold one."""
@@ -329,27 +332,28 @@ class BM25:
         empty = np.zeros(0, dtype=np.int64)
         if not ids:
             return empty, np.zeros(0), 0
+        idf = self._idf(ids)  # once: the constant below needs the same numbers
         if len(ids) == 1:
             # One term: its postings are the candidates, their contributions the scores.
-            ((c, rows, scores),) = self._postings(ids, counts)
+            ((c, rows, scores),) = self._postings(ids, counts, idf)
             if c != 1:
                 scores = c * scores
         elif self._positive:
-            rows, scores = self._accumulate(ids, counts)
+            rows, scores = self._accumulate(ids, counts, idf)
         else:
-            rows, scores = self._accumulate_masked(ids, counts)
+            rows, scores = self._accumulate_masked(ids, counts, idf)
         total = len(rows)
         if k <= 0:
             return empty, np.zeros(0), total
         if k < total:
-            kth = np.partition(scores, total - k)[total - k]
-            keep = scores >= kth
-            rows, scores = rows[keep], scores[keep]
+            rows, scores = _at_least_kth(rows, scores, k)
         order = np.lexsort((rows, -scores))[:k]
-        constant = self._constant(ids, counts)
+        constant = self._constant(counts, idf)
         return rows[order].astype(np.int64), scores[order] + constant, total
 
-    def _accumulate(self, ids: list[int], counts: list[int]) -> tuple[np.ndarray, np.ndarray]:
+    def _accumulate(
+        self, ids: list[int], counts: list[int], idf: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray]:
         """Documents holding a query term and their summed contributions (all contributions > 0).
 
         Sums into a zeroed per-thread buffer of one float per document, in query-term order as
@@ -359,10 +363,16 @@ class BM25:
         buffer = self._buffer()
         found: list[np.ndarray] = []
         try:
-            for c, held, contributions in self._postings(ids, counts):
+            for c, held, contributions in self._postings(ids, counts, idf):
                 docs = held.astype(np.intp)  # numpy indexes with intp; int32 is converted
-                found.append(docs[buffer.take(docs) == 0] if found else docs)
-                np.add.at(buffer, docs, c * contributions if c != 1 else contributions)
+                add = c * contributions if c != 1 else contributions
+                if found:
+                    # compress, not docs[mask]: ~4× faster on a mask of mixed True/False
+                    found.append(np.compress(buffer.take(docs) == 0, docs))
+                    np.add.at(buffer, docs, add)
+                else:  # into zeros (0.0 + x is x): a plain scatter, cheaper than add.at
+                    found.append(docs)
+                    buffer[docs] = add
             rows = np.concatenate(found)
             scores = buffer.take(rows)
         finally:
@@ -374,12 +384,12 @@ class BM25:
         return rows, scores
 
     def _accumulate_masked(
-        self, ids: list[int], counts: list[int]
+        self, ids: list[int], counts: list[int], idf: np.ndarray
     ) -> tuple[np.ndarray, np.ndarray]:
         """`_accumulate` for variants whose contributions may be 0 or negative (BM25Okapi)."""
         scores = np.zeros(self.size)
         held = np.zeros(self.size, dtype=bool)
-        for c, docs, contributions in self._postings(ids, counts):
+        for c, docs, contributions in self._postings(ids, counts, idf):
             np.add.at(scores, docs, c * contributions if c != 1 else contributions)
             held[docs] = True
         rows = np.flatnonzero(held)
@@ -391,3 +401,28 @@ class BM25:
         if buffer is None:
             buffer = self._local.buffer = np.zeros(self.size)
         return buffer
+
+
+SAMPLE = 1024
+"""Scores sampled for a first lower bound of the k-th best (see `_at_least_kth`)."""
+
+
+def _at_least_kth(rows: np.ndarray, scores: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """The rows (and scores) scoring at least the `k`-th best score, ties included.
+
+    Any subset's k-th best is at most the whole set's, so the k-th best of a strided sample is
+    a safe lower bound: it leaves a few hundred of ~20,000 candidates for the exact partition
+    (one compare pass instead of a partition of every candidate's score).
+    """
+    n = len(scores)
+    if n > 4 * SAMPLE and k < SAMPLE:
+        sample = scores[:: n // SAMPLE]
+        bound = np.partition(sample, len(sample) - k)[len(sample) - k]
+        keep = np.flatnonzero(scores >= bound)
+        rows, scores = rows.take(keep), scores.take(keep)
+        n = len(scores)
+    if k < n:
+        kth = np.partition(scores, n - k)[n - k]
+        keep = np.flatnonzero(scores >= kth)
+        rows, scores = rows.take(keep), scores.take(keep)
+    return rows, scores

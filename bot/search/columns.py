@@ -7,7 +7,7 @@ to hold; as columns (UTF-8 blobs with byte offsets, numpy arrays) it costs neith
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, overload
 
 import numpy as np
@@ -16,6 +16,7 @@ from bot.corpus import Paper
 
 __all__ = [
     "PaperColumns",
+    "SpansColumn",
     "TextColumn",
     "grouped_column",
     "optional_int_column",
@@ -65,6 +66,59 @@ class TextColumn(Sequence[str]):
         else:
             for i in range(len(self)):
                 yield self[i]
+
+
+class SpansColumn:
+    """Per row, a list of `[start, end)` spans (a text's sentences), as one flat int array.
+
+    `flat` holds every row's starts and ends in turn; row `i` owns the pairs
+    `offsets[i]` to `offsets[i + 1]`. Read from a memory-mapped cache, a row costs a slice.
+    """
+
+    __slots__ = ("_flat", "_offsets", "_pairs", "_rows")
+
+    def __init__(self, flat: np.ndarray, offsets: np.ndarray) -> None:
+        """Wrap the arrays; `ValueError` unless they fit (a cache may be damaged)."""
+        if flat.ndim != 1 or flat.dtype != np.uint32 or offsets.ndim != 1 or not len(offsets):
+            raise ValueError("spans column: bad arrays")
+        if offsets.dtype != np.int64:
+            raise ValueError("spans column: bad arrays")
+        if offsets[0] != 0 or offsets[-1] * 2 != len(flat) or np.any(np.diff(offsets) < 0):
+            raise ValueError("spans column: offsets do not fit the spans")
+        self._flat = flat
+        self._offsets = offsets
+        # Python ints from memoryviews (no copy of a mapped array): no numpy scalars a row.
+        self._pairs = memoryview(np.ascontiguousarray(flat))
+        self._rows = memoryview(np.ascontiguousarray(offsets))
+
+    @classmethod
+    def build(cls, rows: Iterable[Sequence[tuple[int, int]]]) -> SpansColumn:
+        """From each row's spans."""
+        flat: list[int] = []
+        offsets = [0]
+        for spans in rows:
+            for start, end in spans:
+                flat += (start, end)
+            offsets.append(len(flat) // 2)
+        # uint32: character offsets of texts under 4 G characters (a cache keeps 4 bytes each).
+        return cls(np.array(flat, dtype=np.uint32), np.array(offsets, dtype=np.int64))
+
+    def __len__(self) -> int:
+        return len(self._rows) - 1
+
+    def __getitem__(self, i: int) -> list[tuple[int, int]]:
+        """Row `i`'s spans."""
+        values = self._pairs[2 * self._rows[i] : 2 * self._rows[i + 1]].tolist()
+        return list(zip(values[::2], values[1::2], strict=True))
+
+    def arrays(self) -> tuple[np.ndarray, np.ndarray]:
+        """`(flat, offsets)`, as `__init__` takes them."""
+        return self._flat, self._offsets
+
+    @property
+    def nbytes(self) -> int:
+        """Bytes held (the flat spans and the offsets)."""
+        return self._flat.nbytes + self._offsets.nbytes
 
 
 _Getter = Any  # a callable row -> field value

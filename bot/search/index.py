@@ -19,9 +19,10 @@ from bot.corpus import AuthorIndex, Paper, PaperIds
 from bot.search import confidence
 from bot.search.analysis import ANALYZERS, Analyzer, analyze_query, analyzer_for
 from bot.search.bm25 import BM25, DEFAULT_PARAMS, BM25Params
-from bot.search.columns import PaperColumns
+from bot.search.columns import PaperColumns, SpansColumn
 from bot.search.retriever import Hit, IndexStats, SearchResult
-from bot.search.snippets import Snippet, best_snippet
+from bot.search.snippets import Snippet, best_snippet, word_prefix
+from bot.textutil import Span, sentence_spans
 
 __all__ = ["SIMILAR_TERMS", "TITLE_WEIGHT", "Index", "document_terms"]
 
@@ -68,12 +69,18 @@ class Index:
         title_weight: int = TITLE_WEIGHT,
         language: str = "en",
         query_cache: int = QUERY_CACHE,
+        sentences: SpansColumn | None = None,
     ) -> None:
         """Assemble an index; use `build` or `from_state`.
 
         query_cache: how many text chunks the query analyzer remembers (shared by threads).
+        sentences: each paper's abstract's `sentence_spans`, when stored (a cache keeps them:
+            a snippet then skips splitting its abstract); else split per snippet.
         """
         self.papers = papers if isinstance(papers, PaperColumns) else tuple(papers)
+        if sentences is not None and len(sentences) != len(self.papers):
+            raise ValueError("sentence spans are for a different number of papers")
+        self._sentences = sentences
         self._by_id = {paper_id: i for i, paper_id in enumerate(self._column("id"))}
         self.bm25 = bm25
         self.params = bm25.params
@@ -95,9 +102,20 @@ class Index:
         return cls(papers, bm25, title_weight=title_weight, language=language)
 
     def to_state(self) -> dict[str, Any]:
-        """Everything `from_state` needs besides the papers: numpy arrays and plain values."""
+        """Everything `from_state` needs besides the papers: numpy arrays and plain values.
+
+        Includes every abstract's sentence spans (split here, once, if not already known).
+        """
+        sentences = (
+            self._sentences
+            if self._sentences is not None
+            else SpansColumn.build(map(sentence_spans, self._column("abstract")))
+        )
+        flat, offsets = sentences.arrays()
         return {
             **self.bm25.to_state(),
+            "sentences": flat,
+            "sentence_offsets": offsets,
             "analyzer_language": self.analyzer.language,
             "analyzer_version": self.analyzer.version,
             "title_weight": self.title_weight,
@@ -114,10 +132,13 @@ class Index:
             if int(state["papers"]) != len(papers):
                 raise ValueError("index state is for a different number of papers")
             title_weight = int(state["title_weight"])
+            sentences = SpansColumn(
+                np.asarray(state["sentences"]), np.asarray(state["sentence_offsets"])
+            )
         except (KeyError, TypeError) as error:
             raise ValueError(f"index state is incomplete: {error}") from error
         bm25 = BM25.from_state(state, size=len(papers))
-        return cls(papers, bm25, title_weight=title_weight, language=language)
+        return cls(papers, bm25, title_weight=title_weight, language=language, sentences=sentences)
 
     def __len__(self) -> int:
         return len(self.papers)
@@ -221,8 +242,12 @@ class Index:
         # Looked up once per query, not once per hit (analyze_query caps how many there are).
         weights = {t: self._term_weight(t) for t in unique}
         rows, scores = ranked[offset:], scores[offset:]
-        coverage = self._coverage(unique, rows, weights)
-        hits = self._hits(rows, scores, coverage, unique, weights, snippets=snippets)
+        if snippets:  # snippets need each term's frequency in each row; they tell coverage too
+            tfs = {t: self.bm25.tf(t, rows) for t in unique}
+            coverage = confidence.coverage_of(unique, tfs, weights, len(rows))
+        else:
+            tfs, coverage = None, self._coverage(unique, rows, weights)
+        hits = self._hits(rows, scores, coverage, unique, weights, snippets=snippets, tfs=tfs)
         if offset:  # the best paper is ranked first whatever page is shown
             best = float(self._coverage(unique, ranked[:1], weights)[0]) if ranked.size else 0.0
         else:
@@ -267,7 +292,8 @@ class Index:
             sources=len(set(self._column("source"))),
             terms=len(self.bm25.vocab),
             postings=self.bm25.postings,
-            memory_bytes=self.bm25.nbytes,
+            memory_bytes=self.bm25.nbytes
+            + (self._sentences.nbytes if self._sentences is not None else 0),
         )
 
     def _hits(
@@ -279,10 +305,16 @@ class Index:
         weights: Mapping[str, float],
         *,
         snippets: bool = True,
+        tfs: Mapping[str, np.ndarray] | None = None,
     ) -> tuple[Hit, ...]:
-        """Hits for ranked rows, each with its snippet for `terms` (or an empty one)."""
+        """Hits for ranked rows, each with its snippet for `terms` (or an empty one).
+
+        tfs: each term's frequency in each row (`BM25.tf`), if the caller has them.
+        """
         # Each term's frequency in each row: the snippet then analyses only likely words.
-        tfs = {t: self.bm25.tf(t, rows).tolist() for t in dict.fromkeys(terms)} if snippets else {}
+        if snippets and tfs is None:
+            tfs = {t: self.bm25.tf(t, rows) for t in dict.fromkeys(terms)}
+        frequencies = {t: f.tolist() for t, f in tfs.items()} if snippets and tfs else {}
         return tuple(
             Hit(
                 paper=paper,
@@ -293,7 +325,10 @@ class Index:
                         terms,
                         weights,
                         self.analyzer,
-                        counts=self._abstract_counts(paper, {t: f[i] for t, f in tfs.items()}),
+                        counts=self._abstract_counts(
+                            paper, {t: f[i] for t, f in frequencies.items()}
+                        ),
+                        sentences=self._abstract_sentences(r, paper.abstract),
                     )
                     if snippets
                     else Snippet("")
@@ -305,17 +340,38 @@ class Index:
             for paper in (self.papers[r],)
         )
 
+    def _abstract_sentences(self, row: int, abstract: str) -> list[Span] | None:
+        """The stored sentence spans of paper `row`'s abstract; None if not stored or unfit."""
+        if self._sentences is None:
+            return None
+        spans = self._sentences[row]
+        return None if spans and spans[-1][1] > len(abstract) else spans
+
     def _abstract_counts(self, paper: Paper, indexed: dict[str, int]) -> dict[str, int]:
         """How often each term occurs in the abstract: indexed counts minus the other fields'.
 
         The reverse of `document_terms` (title `title_weight` times, keywords, authors);
-        fields joined by newlines analyse as they do one by one (no term spans whitespace).
+        words analyse one by one as they do in their field (no term spans whitespace).
         """
         if not any(indexed.values()):
             return indexed
-        others = [paper.title] * self.title_weight + [*paper.keywords, *paper.authors]
-        other = Counter(self.analyzer.analyze("\n".join(others)))
-        return {t: n - other[t] for t, n in indexed.items()}
+        prefixes = [word_prefix(t) for t, n in indexed.items() if n]
+
+        def terms_of(fields: Iterable[str]) -> Counter[str]:
+            # Only the words that may hold a term are analysed: most of a title's and all of
+            # an author's words are new to the analyzer's cache on a first search (~4 µs
+            # each). A word skipped wrongly leaves an abstract count too high, which the
+            # snippet's own check catches (it then takes its full pass), never a wrong one.
+            words = [
+                word
+                for field in fields
+                for word in field.split()
+                if any(p in word.lower() for p in prefixes)
+            ]
+            return Counter(self.analyzer.analyze(" ".join(words))) if words else Counter()
+
+        title, other = terms_of([paper.title]), terms_of([*paper.keywords, *paper.authors])
+        return {t: n - self.title_weight * title[t] - other[t] for t, n in indexed.items()}
 
     def _column(self, name: str) -> Iterable[Any]:
         """One field of every paper (from the columns directly when cached)."""

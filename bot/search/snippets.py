@@ -16,7 +16,7 @@ from operator import not_
 from bot.search.analysis import Analyzer
 from bot.textutil import Span, merge_marks, sentence_spans
 
-__all__ = ["MAX_SNIPPET_CHARS", "Snippet", "best_snippet", "marks"]
+__all__ = ["MAX_SNIPPET_CHARS", "Snippet", "best_snippet", "marks", "word_prefix"]
 
 MAX_SNIPPET_CHARS = 300
 """Longest snippet, ellipses included."""
@@ -40,13 +40,16 @@ def best_snippet(
     analyzer: Analyzer,
     *,
     counts: Mapping[str, int] | None = None,
+    sentences: Sequence[Span] | None = None,
 ) -> Snippet:
     """The one or two sentences of `text` that best match `terms` (weighted), matches marked.
 
     counts: when known (the index's term frequencies), how often each of `terms` occurs in
     `analyzer.analyze(text)`; then only the words that may hold a term are analysed.
+    sentences: `sentence_spans(text)` when known (an index cache keeps them per abstract).
     """
-    sentences = sentence_spans(text) or [(0, len(text))]
+    sentences = list(sentence_spans(text) if sentences is None else sentences)
+    sentences = sentences or [(0, len(text))]
     wanted = {t: weights[t] for t in terms}
     placed = None
     if counts is not None:
@@ -100,6 +103,14 @@ def best_snippet(
     return _clip(window, merge_marks(spans), MAX_SNIPPET_CHARS)
 
 
+def word_prefix(term: str) -> str:
+    """What a word holding `term` nearly always contains: the stem minus its last letters.
+
+    ("happi" from "happy": "happ"); a hint of where to look, never trusted without a check.
+    """
+    return term if len(term) <= 2 else term[: len(term) - (1 if len(term) <= 4 else 2)]
+
+
 def _crosses_sentence_end(text: str, sentences: list[Span]) -> bool:
     """True if a word runs across a sentence's end (closing quotes after the dot)."""
     size = len(text)
@@ -137,7 +148,7 @@ def _placed_by_prefix(
     size = len(low)
     spans: dict[int, int] = {}
     for term in present:
-        prefix = term if len(term) <= 2 else term[: len(term) - (1 if len(term) <= 4 else 2)]
+        prefix = word_prefix(term)
         at = low.find(prefix)
         while at != -1:
             start = low.rfind(" ", 0, at) + 1
