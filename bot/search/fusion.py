@@ -128,6 +128,38 @@ def is_confident(
     return agreed or score >= cut
 
 
+FEATURE_NAMES = ("cosine", "z", "coverage", "log_bm25_rank", "fused_margin")
+"""What `confidence_features` returns, in order: the signals known when answering."""
+RANK_CAP = 20
+"""BM25 ranks beyond this, and a top paper matching no query word, count as this rank: on
+the 57 seed papers rank 20 is already far from agreeing, and the feature should not grow
+with the corpus's size."""
+
+
+def confidence_features(
+    cosine: np.ndarray, fused: np.ndarray, top: int, coverage: float, bm25_rank: int | None
+) -> np.ndarray:
+    """The fused answer's signals for paper `top` (FEATURE_NAMES order).
+
+    cosine: its cosine with the question; z: that cosine's z-score among all papers;
+    coverage: its share of the question's idf weight; log_bm25_rank: log of its BM25 rank
+    (capped at RANK_CAP, which also stands for "no query word"); fused_margin: its fused
+    score minus the second paper's, times RRF_K (about the gain of one rank near the top).
+    """
+    fused = np.asarray(fused, dtype=np.float64)
+    second = float(np.partition(-fused, 1)[1]) * -1.0 if len(fused) > 1 else 0.0
+    rank = RANK_CAP if bm25_rank is None else min(bm25_rank, RANK_CAP)
+    return np.array(
+        [
+            float(cosine[top]),
+            confidence(cosine, top, 0.0),
+            coverage,
+            float(np.log(rank)),
+            (float(fused[top]) - second) * RRF_K,
+        ]
+    )
+
+
 def rank_of(scores: np.ndarray, row: int) -> int:
     """1-based rank of paper `row` by descending score (a tie counts in its favour)."""
     scores = np.asarray(scores)
