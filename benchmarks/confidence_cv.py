@@ -48,9 +48,8 @@ L2 = 1.0
 """Ridge penalty on the standardised logistic weights (not the intercept)."""
 FLOORS = (0.0, 0.80, 0.805, 0.81, 0.815, 0.82, 0.83)
 CUTS = tuple(np.round(np.arange(1.75, 3.01, 0.125), 3))
-AGREEMENTS = ((0, 0.0),) + tuple(
-    itertools.product((1, 2, 3), (0.0, 1.0, 1.25, 1.5, 1.75))
-)  # (BM25 rank, z): rank 0 = no agreement path
+AGREEMENTS = ((0, 0.0), *itertools.product((1, 2, 3), (0.0, 1.0, 1.25, 1.5, 1.75)))
+"""(BM25 rank, z) of the agreement path; rank 0: no agreement path (round 3)."""
 LEXICAL = 0.6
 
 COS, Z, COV, LOGRANK, MARGIN = range(len(FEATURE_NAMES))
@@ -81,9 +80,7 @@ class ZRule:
     def __call__(self, x: np.ndarray) -> np.ndarray:
         rank = np.rint(np.exp(x[:, LOGRANK]))
         agreed = (rank <= self.agreement) & (rank < RANK_CAP) & (x[:, Z] >= self.agreement_z)
-        return (x[:, COS] >= self.floor) & (
-            (x[:, Z] >= self.cut) | (x[:, COV] >= LEXICAL) | agreed
-        )
+        return (x[:, COS] >= self.floor) & ((x[:, Z] >= self.cut) | (x[:, COV] >= LEXICAL) | agreed)
 
 
 def best_grid(x: np.ndarray, y: np.ndarray, agreements: tuple[tuple[int, float], ...]) -> ZRule:
