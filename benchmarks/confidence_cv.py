@@ -33,7 +33,7 @@ import numpy as np
 from bot.search import HybridRetriever, Index, Speller
 from bot.search.cache import DEFAULT_CACHE_DIR
 from bot.search.embedding import embed_papers, load_default_embedder
-from bot.search.fusion import FEATURE_NAMES, RANK_CAP
+from bot.search.fusion import FEATURE_NAMES, LEXICAL_COVERAGE, decide
 from testkit.devset import load_devset, load_seed_papers
 
 ON_STYLES = ("question", "ownwords", "chinese", "typo")
@@ -50,7 +50,7 @@ FLOORS = (0.0, 0.80, 0.805, 0.81, 0.815, 0.82, 0.83)
 CUTS = tuple(np.round(np.arange(1.75, 3.01, 0.125), 3))
 AGREEMENTS = ((0, 0.0), *itertools.product((1, 2, 3), (0.0, 1.0, 1.25, 1.5, 1.75)))
 """(BM25 rank, z) of the agreement path; rank 0: no agreement path (round 3)."""
-LEXICAL = 0.6
+LEXICAL = LEXICAL_COVERAGE
 
 COS, Z, COV, LOGRANK, MARGIN = range(len(FEATURE_NAMES))
 
@@ -78,9 +78,17 @@ class ZRule:
     agreement_z: float
 
     def __call__(self, x: np.ndarray) -> np.ndarray:
-        rank = np.rint(np.exp(x[:, LOGRANK]))
-        agreed = (rank <= self.agreement) & (rank < RANK_CAP) & (x[:, Z] >= self.agreement_z)
-        return (x[:, COS] >= self.floor) & ((x[:, Z] >= self.cut) | (x[:, COV] >= LEXICAL) | agreed)
+        return decide(
+            x[:, COS],
+            x[:, Z],
+            x[:, COV],
+            np.rint(np.exp(x[:, LOGRANK])),
+            cut=self.cut,
+            floor=self.floor,
+            lexical=LEXICAL,
+            agreement=self.agreement,
+            agreement_z=self.agreement_z,
+        )
 
 
 def best_grid(x: np.ndarray, y: np.ndarray, agreements: tuple[tuple[int, float], ...]) -> ZRule:

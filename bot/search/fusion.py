@@ -84,6 +84,13 @@ AGREEMENT_Z = 1.0
 """The z-score the agreement path still asks for (tune: 0 to 1.25 flag the same questions;
 a question nothing stands out for at all is not taken on one shared word)."""
 
+RANK_CAP = 20
+"""BM25 ranks beyond this, and a top paper matching no query word, count as this rank: on
+the 57 seed papers rank 20 is already far from agreeing, and the feature should not grow
+with the corpus's size."""
+FEATURE_NAMES = ("cosine", "z", "coverage", "log_bm25_rank", "fused_margin")
+"""What `confidence_features` returns, in order: the signals known when answering."""
+
 
 def confidence(
     cosine: np.ndarray, top: int, coverage: float, *, beta: float = CONFIDENCE_BETA
@@ -119,21 +126,46 @@ def is_confident(
     BM25 ranks it among its first `agreement` (`bm25_rank`, None when it matched no query
     term) while it stands out at least a little (z ≥ `agreement_z`).
     """
-    if float(cosine[top]) < floor:
-        return False
-    if coverage >= lexical:
-        return True
+    rank = RANK_CAP if bm25_rank is None else bm25_rank
     score = confidence(cosine, top, coverage, beta=beta)
-    agreed = bm25_rank is not None and bm25_rank <= agreement and score >= agreement_z
-    return agreed or score >= cut
+    return bool(
+        decide(
+            float(cosine[top]),
+            score,
+            coverage,
+            rank,
+            cut=cut,
+            floor=floor,
+            lexical=lexical,
+            agreement=agreement,
+            agreement_z=agreement_z,
+        )
+    )
 
 
-FEATURE_NAMES = ("cosine", "z", "coverage", "log_bm25_rank", "fused_margin")
-"""What `confidence_features` returns, in order: the signals known when answering."""
-RANK_CAP = 20
-"""BM25 ranks beyond this, and a top paper matching no query word, count as this rank: on
-the 57 seed papers rank 20 is already far from agreeing, and the feature should not grow
-with the corpus's size."""
+def decide(
+    cosine: np.ndarray | float,
+    score: np.ndarray | float,
+    coverage: np.ndarray | float,
+    bm25_rank: np.ndarray | int,
+    *,
+    cut: float = CONFIDENCE_CUT,
+    floor: float = COSINE_FLOOR,
+    lexical: float = LEXICAL_COVERAGE,
+    agreement: int = AGREEMENT_RANK,
+    agreement_z: float = AGREEMENT_Z,
+) -> np.ndarray:
+    """`is_confident`'s decision from the top paper's signals, elementwise over arrays.
+
+    cosine: the top paper's cosine; score: its `confidence`; bm25_rank: its BM25 rank,
+    RANK_CAP or more standing for "no query word" (so `agreement` must stay below RANK_CAP).
+    """
+    score = np.asarray(score)
+    rank = np.asarray(bm25_rank)
+    agreed = (rank <= agreement) & (rank < RANK_CAP) & (score >= agreement_z)
+    return (np.asarray(cosine) >= floor) & (
+        (np.asarray(coverage) >= lexical) | (score >= cut) | agreed
+    )
 
 
 def confidence_features(
@@ -147,7 +179,7 @@ def confidence_features(
     score minus the second paper's, times RRF_K (about the gain of one rank near the top).
     """
     fused = np.asarray(fused, dtype=np.float64)
-    second = float(np.partition(-fused, 1)[1]) * -1.0 if len(fused) > 1 else 0.0
+    second = -float(np.partition(-fused, 1)[1]) if len(fused) > 1 else 0.0
     rank = RANK_CAP if bm25_rank is None else min(bm25_rank, RANK_CAP)
     return np.array(
         [
