@@ -25,6 +25,7 @@ The chosen family is then fitted on all of tune and its constants printed (for b
 from __future__ import annotations
 
 import itertools
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -166,14 +167,18 @@ def stratified_folds(style: np.ndarray, rng: np.random.Generator) -> list[np.nda
     return [np.array(sorted(f)) for f in folds]
 
 
-def cross_validate(data: Data, fit: Callable[[np.ndarray, np.ndarray], Rule]) -> dict[str, float]:
-    """Pooled flagged shares over REPEATS × FOLDS held-out folds."""
+def cross_validate(
+    data: Data, fit: Callable[[np.ndarray, np.ndarray], Rule], chosen: Counter[str] | None = None
+) -> dict[str, float]:
+    """Pooled flagged shares over REPEATS × FOLDS held-out folds (`chosen`: counts fold rules)."""
     rng = np.random.default_rng(SEED)
     flagged = {"offtopic": [0, 0], "nearmiss": [0, 0], "on": [0, 0]}
     for _ in range(REPEATS):
         for test in stratified_folds(data.style, rng):
             train = np.setdiff1d(np.arange(len(data.y)), test)
             rule = fit(data.x[train], data.y[train])
+            if chosen is not None and isinstance(rule, ZRule):
+                chosen[repr(rule)] += 1
             confident = rule(data.x[test])
             for row, ok in zip(test, confident, strict=True):
                 key = "on" if data.y[row] == 1 else str(data.style[row])
@@ -231,10 +236,15 @@ def main() -> None:
     print("| family | off-topic | near-miss | off+near | on-topic |")
     print("|---|---|---|---|---|")
     results = {}
+    per_fold: dict[str, Counter[str]] = {}
     for name, fit in FAMILIES.items():
-        results[name] = r = cross_validate(data, fit)
+        per_fold[name] = Counter()
+        results[name] = r = cross_validate(data, fit, per_fold[name])
         cells = " | ".join(f"{r[k]:.3f}" for k in ("offtopic", "nearmiss", "off+near", "on"))
         print(f"| {name} | {cells} |")
+    for name, counts in per_fold.items():
+        for rule_text, n in counts.most_common(5):
+            print(f"  {name} fold rule x{n}: {rule_text}")
     chosen = choose(results)
     print(f"\nchosen (pre-declared rule): {chosen}")
     rule = FAMILIES[chosen](data.x, data.y)
