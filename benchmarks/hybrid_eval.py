@@ -3,6 +3,8 @@
 Run: uv run python -m benchmarks.hybrid_eval --split tune|heldout [--misses]
 `tune` also sweeps the fusion parameters and confidence cuts (choose them there only);
 `heldout` reports the fixed choices from bot.fusion against BM25 alone, once.
+Since round 5 the confidence rule's family and constants are chosen by cross-validation on
+tune (benchmarks/confidence_cv.py); the tune sweep here is in-sample, for description only.
 Paper vectors are cached under INDEX_CACHE_DIR (.cache/) like the bot's.
 """
 

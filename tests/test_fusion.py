@@ -4,7 +4,19 @@ from __future__ import annotations
 
 import numpy as np
 
-from bot.search.fusion import confidence, is_confident, rank_of, ranks, rrf, weighted
+from bot.search.fusion import (
+    FEATURE_NAMES,
+    RANK_CAP,
+    RRF_K,
+    confidence,
+    confidence_features,
+    decide,
+    is_confident,
+    rank_of,
+    ranks,
+    rrf,
+    weighted,
+)
 
 
 def test_ranks_are_one_based_by_descending_score() -> None:
@@ -105,3 +117,34 @@ def test_bm25_agreement_makes_a_modest_standout_confident() -> None:
 def test_rank_of_counts_higher_scores() -> None:
     scores = np.array([0.5, 2.0, 1.0, 2.0])
     assert [rank_of(scores, row) for row in range(4)] == [4, 1, 3, 1]
+
+
+def test_decide_over_arrays_matches_is_confident_question_by_question() -> None:
+    rng = np.random.default_rng(2)
+    rows = []
+    for _ in range(200):
+        cosine = 0.80 + 0.01 * rng.standard_normal(30)
+        top = int(rng.integers(30))
+        cosine[top] += float(rng.uniform(0, 0.04))
+        coverage = float(rng.uniform(0, 1))
+        bm25_rank = None if rng.random() < 0.3 else int(rng.integers(1, 40))
+        expected = is_confident(cosine, top, coverage, bm25_rank=bm25_rank)
+        rank = RANK_CAP if bm25_rank is None else bm25_rank
+        rows.append((float(cosine[top]), confidence(cosine, top, 0.0), coverage, rank, expected))
+    cos, z, cov, rank, expected = (np.array(column) for column in zip(*rows, strict=True))
+    assert decide(cos, z, cov, rank).tolist() == expected.tolist()
+    assert 0 < expected.sum() < len(expected)  # both answers occur
+
+
+def test_confidence_features_describe_the_top_paper() -> None:
+    cosine = np.array([0.80, 0.90, 0.80, 0.80])
+    fused = np.array([0.010, 0.030, 0.020, 0.005])
+    features = dict(zip(FEATURE_NAMES, confidence_features(cosine, fused, 1, 0.5, 3), strict=True))
+    assert features["cosine"] == 0.90
+    assert np.isclose(features["z"], confidence(cosine, 1, 0.0))
+    assert features["coverage"] == 0.5
+    assert np.isclose(features["log_bm25_rank"], np.log(3))
+    assert np.isclose(features["fused_margin"], 0.010 * RRF_K)
+    no_word = confidence_features(cosine, fused, 1, 0.0, None)
+    far = confidence_features(cosine, fused, 1, 0.0, 10_000)
+    assert no_word[3] == far[3] == np.log(RANK_CAP)  # capped: independent of corpus size

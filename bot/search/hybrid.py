@@ -67,6 +67,21 @@ class _Semantic:
     vectors: np.ndarray
 
 
+@dataclass(frozen=True, slots=True)
+class _Scores:
+    """One question's per-paper signals and the fused order."""
+
+    bm25: np.ndarray
+    coverage: np.ndarray
+    cosine: np.ndarray
+    fused: np.ndarray
+    order: np.ndarray
+
+    def bm25_rank(self, row: int) -> int | None:
+        """Paper `row`'s BM25 rank; None when it holds no query term."""
+        return fusion.rank_of(self.bm25, row) if self.coverage[row] > 0 else None
+
+
 class HybridRetriever:
     """BM25 + embeddings fused by reciprocal rank; BM25 alone until the vectors are attached."""
 
@@ -125,12 +140,9 @@ class HybridRetriever:
         """Rank papers for `query` by BM25 fused with embeddings; never raises on any string."""
         query = query if isinstance(query, str) else ""
         limit, offset = max(0, int(limit)), max(0, int(offset))
-        topic = topic_text(query)
-        speller = self._speller
-        correction = speller.correct(topic) if speller is not None else spelling.Correction(topic)
+        correction, terms = self._clean(query)
         corrected = _shown_correction(query, correction)
         semantic = self._semantic
-        terms = self.index.query_terms(correction.text)
         # No terms (emoji, only stopwords): nothing to compare, though e5 would rank papers;
         # BM25's empty answer brings the hint. Any language's words are terms.
         if semantic is None or not terms:
@@ -138,18 +150,14 @@ class HybridRetriever:
                 correction.text, limit=limit, offset=offset, snippets=snippets
             )
             return dataclasses.replace(result, query=query, corrected=corrected)
-        everyone = np.arange(len(self.papers))
-        coverage = self.index.coverage(terms, everyone)
-        bm25 = self.index.scores(terms)
-        cosine = semantic.vectors @ self._query_vector(semantic.embedder, correction.text)
-        fused = fusion.rrf(bm25, cosine, matched=coverage > 0)
-        order = np.argsort(-fused, kind="stable")
+        scores = self._scores(semantic, terms, correction.text)
+        coverage, cosine, fused, order = scores.coverage, scores.cosine, scores.fused, scores.order
         top = int(order[0]) if len(order) else 0
         confident = bool(len(order)) and fusion.is_confident(
             cosine,
             top,
             float(coverage[top]),
-            bm25_rank=fusion.rank_of(bm25, top) if coverage[top] > 0 else None,
+            bm25_rank=scores.bm25_rank(top),
         )
         # How many papers really match: most of the question's weight, or clearly closest in
         # meaning; not every paper sharing one common word.
@@ -167,6 +175,37 @@ class HybridRetriever:
             confidence=float(coverage[top]) if len(order) else 0.0,
             corrected=corrected,
         )
+
+    def answer_features(self, query: str) -> np.ndarray | None:
+        """The confidence signals `search` has for its top paper (`fusion.FEATURE_NAMES`).
+
+        None when `search` would answer with BM25 alone (no vectors yet, or no query term).
+        For calibrating the confidence rule on the dev set (benchmarks/confidence_cv.py).
+        """
+        correction, terms = self._clean(query if isinstance(query, str) else "")
+        semantic = self._semantic
+        if semantic is None or not terms or not len(self.papers):
+            return None
+        scores = self._scores(semantic, terms, correction.text)
+        top = int(scores.order[0])
+        return fusion.confidence_features(
+            scores.cosine, scores.fused, top, float(scores.coverage[top]), scores.bm25_rank(top)
+        )
+
+    def _clean(self, query: str) -> tuple[spelling.Correction, tuple[str, ...]]:
+        """The question without request words and typos, and its BM25 terms."""
+        topic = topic_text(query)
+        speller = self._speller
+        correction = speller.correct(topic) if speller is not None else spelling.Correction(topic)
+        return correction, self.index.query_terms(correction.text)
+
+    def _scores(self, semantic: _Semantic, terms: Sequence[str], text: str) -> _Scores:
+        """Every paper's BM25, coverage, cosine and fused score for the cleaned question."""
+        coverage = self.index.coverage(terms, np.arange(len(self.papers)))
+        bm25 = self.index.scores(terms)
+        cosine = semantic.vectors @ self._query_vector(semantic.embedder, text)
+        fused = fusion.rrf(bm25, cosine, matched=coverage > 0)
+        return _Scores(bm25, coverage, cosine, fused, np.argsort(-fused, kind="stable"))
 
     def _query_vector(self, embedder: Embedder, text: str) -> np.ndarray:
         """The question's vector, from the recent ones when it was asked lately."""
