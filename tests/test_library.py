@@ -424,6 +424,25 @@ def test_only_new_papers_that_match_confidently_are_alerts(index: Index) -> None
     assert alerts.topic_matches(index, "diffusion models", new_ids) == ()
 
 
+def test_new_papers_come_from_the_id_sets_of_cached_and_hybrid_retrievers(
+    corpus_dir: Path, tmp_path: Path
+) -> None:
+    from bot.search import HybridRetriever, PaperColumns, load_cached, load_corpus_and_index
+
+    load_corpus_and_index([corpus_dir], tmp_path / "cache", min_papers=1)  # writes the cache
+    loaded = load_cached([corpus_dir], tmp_path / "cache")
+    assert loaded is not None
+    cached = loaded[1]
+    assert isinstance(cached.papers, PaperColumns)
+    everyone = {paper.id for paper in cached.papers}
+    assert set(cached.paper_ids()) == everyone
+
+    old = HybridRetriever(Index.build(cached.papers[1:]), embedder=None)  # type: ignore[arg-type]
+    assert alerts.new_paper_ids(old, cached) == {cached.papers[0].id}
+    assert alerts.new_paper_ids(None, cached) == everyone
+    assert alerts.new_paper_ids(cached, old) == frozenset()
+
+
 # ------------------------------------------------------------------ forget
 
 

@@ -16,7 +16,7 @@ import logging
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Sequence, Set
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -114,6 +114,10 @@ class HybridRetriever:
         if vectors.shape[0] != len(self.papers):
             raise ValueError(f"{vectors.shape[0]} vectors for {len(self.papers)} papers")
         self._semantic = _Semantic(self.embedder, np.ascontiguousarray(vectors, np.float32))
+
+    def paper_ids(self) -> Set[str]:
+        """Every paper's id (the BM25 index's)."""
+        return self.index.paper_ids()
 
     def get(self, paper_id: str) -> Paper | None:
         """The paper with this id, or None."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import functools
 from collections import Counter
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence, Set
 from typing import Any
 
 import numpy as np
@@ -157,6 +157,10 @@ class Index:
         event loop, and two threads racing to build it build the same index).
         """
         return AuthorIndex.build(self._column("authors"))
+
+    def paper_ids(self) -> Set[str]:
+        """Every paper's id, without making a `Paper` (a cached index holds columns)."""
+        return self._by_id.keys()
 
     def get(self, paper_id: str) -> Paper | None:
         """The paper with this id, or None; also what users type (`2402.05678`, any case)."""

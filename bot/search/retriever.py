@@ -6,7 +6,7 @@ and renderers work with either.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Sequence, Set
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -87,6 +87,10 @@ class Retriever(Protocol):
 
     def get(self, paper_id: str) -> Paper | None:
         """The paper with this id, or None."""
+        ...
+
+    def paper_ids(self) -> Set[str]:
+        """Every paper's id, without making a `Paper` (a cached index holds columns)."""
         ...
 
     def stats(self) -> IndexStats:

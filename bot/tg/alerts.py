@@ -23,7 +23,7 @@ from telegram.ext import Application
 from bot.corpus import Paper
 from bot.i18n import DEFAULT_LANGUAGE, Lang, is_language, translator
 from bot.render import library, to_html
-from bot.search import Index
+from bot.search import Retriever
 from bot.search.confidence import is_confident
 from bot.store import StoreUnavailable
 from bot.store.model import topic_key
@@ -36,13 +36,18 @@ ALERT_SEARCH_DEPTH = 50  # ours: new papers are looked for among a topic's top 5
 MAX_ALERT_PAPERS = 20  # ours: per topic; an alert is a pointer, not a digest
 
 
-def new_paper_ids(old: Index | None, new: Index) -> frozenset[str]:
-    """Ids served by `new` that `old` did not have (all of them when there was no old)."""
-    before = {paper.id for paper in old.papers} if old is not None else set()
-    return frozenset(paper.id for paper in new.papers if paper.id not in before)
+def new_paper_ids(old: Retriever | None, new: Retriever) -> frozenset[str]:
+    """Ids served by `new` that `old` did not have (all of them when there was no old).
+
+    From the id sets alone: making every `Paper` of two 100,000-paper indexes to read their
+    ids held the event loop ~1 s and left ~400 MB behind.
+    """
+    if old is None:
+        return frozenset(new.paper_ids())
+    return frozenset(new.paper_ids() - old.paper_ids())
 
 
-def topic_matches(index: Index, topic: str, new_ids: Collection[str]) -> tuple[Paper, ...]:
+def topic_matches(index: Retriever, topic: str, new_ids: Collection[str]) -> tuple[Paper, ...]:
     """New papers in `index` that match `topic` confidently, best first (CPU work)."""
     result = index.search(topic, limit=ALERT_SEARCH_DEPTH, snippets=False)
     if not result.confident:
@@ -67,16 +72,20 @@ def user_alert(
     return alert
 
 
-async def send_alerts(application: Application, old: Index | None, new: Index) -> int:
+async def send_alerts(application: Application, old: Retriever | None, new: Retriever) -> int:
     """Tell each follower about new papers on their topics; returns how many users were told."""
     state: BotState = application.bot_data
-    new_ids = new_paper_ids(old, new)
-    if state.store is None or not new_ids:
+    if state.store is None:
         return 0
     try:
         followers = await state.store.followers()
     except StoreUnavailable as exc:
         logger.warning("No topic alerts after this reload: the database is not answering (%s)", exc)
+        return 0
+    # Set work over every id of both indexes (~10 ms at 100,000 papers): off the loop, and
+    # only when someone follows a topic.
+    new_ids = await asyncio.to_thread(new_paper_ids, old, new) if followers else frozenset()
+    if not new_ids:
         return 0
     loop = asyncio.get_running_loop()
     matches: dict[str, tuple[Paper, ...]] = {}
@@ -174,7 +183,7 @@ async def _language(state: BotState, user_id: int) -> Lang:
     return stored if is_language(stored) else DEFAULT_LANGUAGE  # type: ignore[return-value]
 
 
-def start_alerts(application: Application, old: Index | None, new: Index) -> None:
+def start_alerts(application: Application, old: Retriever | None, new: Retriever) -> None:
     """Run `send_alerts` in the background (kept in `BotState.alerts_task`)."""
     state: BotState = application.bot_data
     work = send_alerts(application, old, new)
