@@ -26,7 +26,9 @@ def resolve_paper(context: Context, ref: str) -> Paper | None:
     if not ref.startswith("#"):
         return index.get(ref)
     if state.paper_refs is None or state.paper_refs[0] is not index:
-        state.paper_refs = (index, {render.paper_ref(p.id): p.id for p in index.papers if p.id})
+        # From the ids alone: making every Paper of a cached index would hold the loop.
+        refs = {render.paper_ref(paper_id): paper_id for paper_id in index.paper_ids() if paper_id}
+        state.paper_refs = (index, refs)
     paper_id = state.paper_refs[1].get(ref)
     return index.get(paper_id) if paper_id is not None else None
 
