@@ -20,6 +20,18 @@ Pre-declared objective (written before any run on the round-5 data):
   to the simpler family (round3 < round4 < logistic). If none meets 0.05: the family with the
   fewest on-topic flagged.
 The chosen family is then fitted on all of tune and its constants printed (for bot.fusion).
+
+Round 6 (declared before any run with the new signals; same objective, protocol, seed,
+budgets, tie margin and choice rule as round 5): `fusion.FEATURE_NAMES` gained five signals
+(unknown_latin, rare_coverage, cos_gap5, cos_gap10, top3_agreement). New families, in
+simplicity order after round4 and before the logistic ones: round4 plus one gate on one new
+signal, the gate's threshold chosen in-fold with round 4's parameters from GATES (the
+threshold that lets everything through is in each grid, so a gate family can only match
+round4 in-fold): gate_unknown (confident only if unknown_latin <= t), gate_rare
+(rare_coverage >= t), gate_gap5 (cos_gap5 >= t), gate_gap10 (cos_gap10 >= t), gate_agree
+(top3_agreement >= t). Then logistic (the five round-5 signals, as round 5) and logistic10
+(all ten). The choice among all of them follows the rule above; the brief's bar to ship a
+new family: more CV off + near flagged than round4 by more than TIE at on-topic <= 0.05.
 """
 
 from __future__ import annotations
@@ -53,7 +65,16 @@ AGREEMENTS = ((0, 0.0), *itertools.product((1, 2, 3), (0.0, 1.0, 1.25, 1.5, 1.75
 """(BM25 rank, z) of the agreement path; rank 0: no agreement path (round 3)."""
 LEXICAL = LEXICAL_COVERAGE
 
-COS, Z, COV, LOGRANK, MARGIN = range(len(FEATURE_NAMES))
+COS, Z, COV, LOGRANK, MARGIN, UNKNOWN, RARE, GAP5, GAP10, AGREE = range(len(FEATURE_NAMES))
+ROUND5_FEATURES = (COS, Z, COV, LOGRANK, MARGIN)
+GATES: dict[str, tuple[int, int, tuple[float, ...]]] = {
+    # name: (feature, direction: +1 confident if >= t, -1 if <= t, thresholds)
+    "gate_unknown": (UNKNOWN, -1, (1.0, 0.6, 0.5, 0.4, 0.3, 0.2, 0.1, 0.0)),
+    "gate_rare": (RARE, 1, (0.0, 0.2, 0.4, 0.5, 0.6, 0.8, 1.0)),
+    "gate_gap5": (GAP5, 1, (0.0, 0.005, 0.01, 0.015, 0.02, 0.025, 0.03, 0.04)),
+    "gate_gap10": (GAP10, 1, (0.0, 0.005, 0.01, 0.015, 0.02, 0.025, 0.03, 0.04, 0.05)),
+    "gate_agree": (AGREE, 1, (0.0, 1.0, 2.0, 3.0)),
+}
 
 
 @dataclass(frozen=True)
@@ -148,10 +169,62 @@ def fit_logistic(x: np.ndarray, y: np.ndarray, *, l2: float = L2) -> Logistic:
     return Logistic(weights, intercept, float(scores[allowed]))
 
 
+@dataclass(frozen=True)
+class GatedRule:
+    """Round 4's rule, and one new signal past a threshold (`GATES`)."""
+
+    rule: ZRule
+    feature: int
+    direction: int
+    threshold: float
+
+    def __call__(self, x: np.ndarray) -> np.ndarray:
+        return self.rule(x) & (
+            self.direction * x[:, self.feature] >= self.direction * self.threshold
+        )
+
+
+def best_gated(x: np.ndarray, y: np.ndarray, gate: str) -> Rule:
+    """Round 4's grid × the gate's thresholds, chosen as `best_grid` chooses (vectorised)."""
+    feature, direction, thresholds = GATES[gate]
+    bases = [ZRule(f, c, a, az) for f, c, (a, az) in itertools.product(FLOORS, CUTS, AGREEMENTS)]
+    base = np.array([b(x) for b in bases])  # (rules, rows)
+    gates = np.array([direction * x[:, feature] >= direction * t for t in thresholds])
+    confident = base[:, None, :] & gates[None, :, :]  # (rules, thresholds, rows)
+    on_flagged = (~confident[..., y == 1]).mean(axis=-1)
+    off_flagged = (~confident[..., y == 0]).mean(axis=-1)
+    ok = on_flagged <= ON_BUDGET_FIT
+    if not ok.any():
+        return ZRule(0.0, -np.inf, 0, 0.0)
+    # Most negatives flagged, then fewest positives, then the first in grid order (as best_grid).
+    best_off = off_flagged[ok].max()
+    tied = ok & (off_flagged == best_off)
+    best_on = on_flagged[tied].min()
+    r, t = np.unravel_index(np.argmax(tied & (on_flagged == best_on)), ok.shape)
+    return GatedRule(bases[r], feature, direction, thresholds[t])
+
+
+@dataclass(frozen=True)
+class Columns:
+    """A rule fitted on some feature columns only."""
+
+    rule: Rule
+    columns: tuple[int, ...]
+
+    def __call__(self, x: np.ndarray) -> np.ndarray:
+        return self.rule(x[:, self.columns])
+
+
+def _logistic_on(columns: tuple[int, ...]) -> Callable[[np.ndarray, np.ndarray], Rule]:
+    return lambda x, y: Columns(fit_logistic(x[:, columns], y), columns)
+
+
 FAMILIES: dict[str, Callable[[np.ndarray, np.ndarray], Rule]] = {
     "round3": lambda x, y: best_grid(x, y, ((0, 0.0),)),
     "round4": lambda x, y: best_grid(x, y, AGREEMENTS),
-    "logistic": fit_logistic,
+    **{g: (lambda x, y, g=g: best_gated(x, y, g)) for g in GATES},
+    "logistic": _logistic_on(ROUND5_FEATURES),
+    "logistic10": _logistic_on(tuple(range(len(FEATURE_NAMES)))),
 }
 
 
@@ -177,7 +250,7 @@ def cross_validate(
         for test in stratified_folds(data.style, rng):
             train = np.setdiff1d(np.arange(len(data.y)), test)
             rule = fit(data.x[train], data.y[train])
-            if chosen is not None and isinstance(rule, ZRule):
+            if chosen is not None and isinstance(rule, ZRule | GatedRule):
                 chosen[repr(rule)] += 1
             confident = rule(data.x[test])
             for row, ok in zip(test, confident, strict=True):
@@ -248,11 +321,12 @@ def main() -> None:
     chosen = choose(results)
     print(f"\nchosen (pre-declared rule): {chosen}")
     rule = FAMILIES[chosen](data.x, data.y)
-    if isinstance(rule, Logistic):
+    if isinstance(rule, Columns) and isinstance(rule.rule, Logistic):
         print("fitted on all of tune:")
-        for name, w in zip(FEATURE_NAMES, rule.weights, strict=True):
+        names = [FEATURE_NAMES[c] for c in rule.columns]
+        for name, w in zip(names, rule.rule.weights, strict=True):
             print(f"  {name}: {w:.4f}")
-        print(f"  intercept: {rule.intercept:.4f}\n  threshold: {rule.threshold:.4f}")
+        print(f"  intercept: {rule.rule.intercept:.4f}\n  threshold: {rule.rule.threshold:.4f}")
     else:
         print(f"fitted on all of tune: {rule}")
     confident = rule(data.x)
