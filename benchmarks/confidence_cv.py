@@ -1,6 +1,7 @@
 """Choose the hybrid's confidence rule by cross-validation on the dev set's tune split only.
 
-Run: OMP_NUM_THREADS=1 uv run python -m benchmarks.confidence_cv
+Run: OMP_NUM_THREADS=1 uv run python -m benchmarks.confidence_cv [--describe]
+(`--describe`: each signal's separation on tune alone, descriptive, not used for choosing)
 
 Signals are what `HybridRetriever.search` has for its top paper (`answer_features`: request
 words dropped, typos corrected, RRF fusion). Positive = an on-topic question (question,
@@ -37,6 +38,8 @@ new family: more CV off + near flagged than round4 by more than TIE at on-topic 
 from __future__ import annotations
 
 import itertools
+import sys
+import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -47,6 +50,7 @@ from bot.search import HybridRetriever, Index, Speller
 from bot.search.cache import DEFAULT_CACHE_DIR
 from bot.search.embedding import embed_papers, load_default_embedder
 from bot.search.fusion import FEATURE_NAMES, LEXICAL_COVERAGE, decide
+from bot.search.phrasing import topic_text
 from testkit.devset import load_devset, load_seed_papers
 
 ON_STYLES = ("question", "ownwords", "chinese", "typo")
@@ -272,8 +276,8 @@ def choose(results: dict[str, dict[str, float]]) -> str:
     return next(f for f in eligible if results[f]["off+near"] > best - TIE)
 
 
-def tune_data() -> tuple[Data, int, int]:
-    """Tune questions' features; and off/near questions the hybrid leaves to BM25 (flagged)."""
+def seed_hybrid() -> tuple[HybridRetriever, Speller]:
+    """The hybrid over the 57 seed papers, vectors attached, as the bot serves it."""
     papers = load_seed_papers()
     index = Index.build(papers)
     embedder = load_default_embedder()
@@ -282,11 +286,18 @@ def tune_data() -> tuple[Data, int, int]:
     vectors = embed_papers(embedder, papers, cache_dir=DEFAULT_CACHE_DIR)
     assert vectors is not None
     hybrid = HybridRetriever(index, embedder)
-    hybrid.attach_speller(Speller(index))
+    speller = Speller(index)
+    hybrid.attach_speller(speller)
     hybrid.attach_vectors(vectors)
+    return hybrid, speller
+
+
+def tune_data(hybrid: HybridRetriever | None = None) -> tuple[Data, int, int]:
+    """Tune questions' features; and off/near questions the hybrid leaves to BM25 (flagged)."""
+    hybrid = seed_hybrid()[0] if hybrid is None else hybrid
     rows, labels, styles = [], [], []
     left_on = left_off = 0
-    for q in load_devset(papers, split="tune"):
+    for q in load_devset(hybrid.papers, split="tune"):
         features = hybrid.answer_features(q.text)
         on = q.style in ON_STYLES
         if features is None:
@@ -297,6 +308,40 @@ def tune_data() -> tuple[Data, int, int]:
         labels.append(int(on))
         styles.append(q.style)
     return Data(np.array(rows), np.array(labels), np.array(styles)), left_on, left_off
+
+
+def auc(high: np.ndarray, low: np.ndarray) -> float:
+    """P(a `high` value > a `low` one), ties half: 1.0 separates perfectly, 0.5 not at all."""
+    above = np.mean(high[:, None] > low[None, :])
+    return float(above + 0.5 * np.mean(high[:, None] == low[None, :]))
+
+
+def describe() -> None:
+    """Descriptive only, not used for any choice: how well each signal alone separates
+    on-topic tune questions from near-miss and off-topic ones, plus a candidate not in
+    FEATURE_NAMES: the question's cosine with the top paper's title vector."""
+    hybrid, speller = seed_hybrid()
+    data, _, _ = tune_data(hybrid)
+    started = time.perf_counter()
+    titles = hybrid.embedder.embed_documents([p.title for p in hybrid.papers])
+    took = time.perf_counter() - started
+    print(f"embedding {len(titles)} titles: {took:.2f} s (one run)")
+    title = []
+    for q in load_devset(hybrid.papers, split="tune"):
+        top = hybrid.search(q.text, limit=1, snippets=False).hits[0].paper.id
+        text = speller.correct(topic_text(q.text)).text
+        title.append(float(titles[hybrid.index.row(top)] @ hybrid.embedder.embed_query(text)))
+    x = np.column_stack([data.x, title])
+    on, near, off = data.y == 1, data.style == "nearmiss", data.style == "offtopic"
+    print("\n| signal (tune) | AUC on vs near-miss | AUC on vs off-topic | on mean | near mean |")
+    print("|---|---|---|---|---|")
+    for i, name in enumerate((*FEATURE_NAMES, "title_cosine")):
+        col = x[:, i]
+        cells = f"{auc(col[on], col[near]):.3f} | {auc(col[on], col[off]):.3f}"
+        print(f"| {name} | {cells} | {col[on].mean():.3f} | {col[near].mean():.3f} |")
+    print("\nunknown_latin mean by style:")
+    for style in sorted(set(data.style.tolist())):
+        print(f"  {style}: {x[data.style == style, UNKNOWN].mean():.3f}")
 
 
 def main() -> None:
@@ -344,4 +389,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    describe() if "--describe" in sys.argv[1:] else main()
