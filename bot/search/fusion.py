@@ -70,6 +70,9 @@ def _unit_range(scores: np.ndarray) -> np.ndarray:
 # flagged: cross-validated off-topic + near-miss flagged 0.66 (logistic 0.52, round 3's
 # family cannot keep on-topic flags under 3%), on-topic flagged 0.047. Refitted on all of
 # tune it gives the constants below again (agreement z 0 and 1 flag the same tune questions).
+# Round 6: gating this rule on any of the five newer FEATURE_NAMES, or a logistic regression
+# over all ten, flags no more off-topic + near-miss questions at the same budget (tune CV), so
+# the rule and constants stay (benchmarks/README.md, "Round 6").
 CONFIDENCE_BETA = 0.0
 """Weight of the top paper's BM25 coverage (0-1) added to its cosine z-score."""
 CONFIDENCE_CUT = 2.125
