@@ -198,6 +198,12 @@ class ConsoleSession:
         return render.similar_doc(found, hits, t=self.t)
 
 
+def _is_terminal(stream: TextIO) -> bool:
+    """Whether a person types into `stream` (a test's StringIO or a pipe is not one)."""
+    isatty = getattr(stream, "isatty", None)
+    return bool(isatty and isatty())
+
+
 def run_console(
     corpus_paths: Sequence[str | Path] | None = None,
     *,
@@ -225,8 +231,11 @@ def run_console(
     except (ConfigError, CorpusError) as exc:
         print(t.gettext("console.cannot_start", error=exc), file=sys.stderr)
         return 2
-    # Embeds in the background like the bot (quietly: the prompt owns the terminal).
-    retriever, _ = runtime.semantic_retriever(index, settings, progress=lambda done, total: None)
+    # Embeds in the background like the bot (quietly: the prompt owns the terminal). Questions
+    # piped in are answered as the bot would once ready: wait for the vectors (cached: seconds).
+    retriever, job = runtime.semantic_retriever(index, settings, progress=lambda done, total: None)
+    if job is not None and not _is_terminal(stdin):
+        job.done.wait()
     with asyncio.Runner() as runner:
         try:
             store = runner.run(open_store(settings.database_url, settings.data_dir))

@@ -365,3 +365,19 @@ def test_json_carries_the_corrected_query_only_after_a_typo(
     assert typo["corrected"] == "seizure detection"
     assert typo["results"][0]["title"] == "S³: Seizure-Semiology-Suite"
     assert set(spelt) == {"query", "confident", "results"}  # the contract as before
+
+
+def test_piped_console_answers_as_the_bot_once_ready(
+    semantic_on: list[str], typo_corpus: Path
+) -> None:
+    """Questions piped into the console wait for the vectors: typos corrected, Chinese read."""
+    from bot.console import run_console
+
+    stdout = io.StringIO()
+    stdin = io.StringIO("siezure detection\n癫痫发作 症状 分类\n")
+    assert run_console([typo_corpus], stdin=stdin, stdout=stdout, lang="en") == 0
+    out = stdout.getvalue()
+    assert "Showing results for seizure detection" in out
+    chinese = out.split("癫痫发作 症状 分类", 1)[1]
+    assert "please ask in English" not in chinese
+    assert "1. S³: Seizure-Semiology-Suite" in chinese

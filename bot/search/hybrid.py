@@ -153,7 +153,8 @@ class HybridRetriever:
             result = self.index.search(
                 correction.text, limit=limit, offset=offset, snippets=snippets
             )
-            return dataclasses.replace(result, query=query, corrected=corrected)
+            warming = semantic is None  # BM25 alone, for now: other languages come later
+            return dataclasses.replace(result, query=query, corrected=corrected, warming=warming)
         scores = self._scores(semantic, terms, correction.text)
         coverage, cosine, fused, order = scores.coverage, scores.cosine, scores.fused, scores.order
         top = int(order[0]) if len(order) else 0

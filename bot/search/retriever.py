@@ -45,6 +45,9 @@ class SearchResult:
     `CONFIDENT_COVERAGE` (the hybrid also reads the semantic signal)."""
     corrected: str = ""
     """The query as searched when spelling correction changed it ("" when it did not)."""
+    warming: bool = False
+    """True while semantic search is still embedding the papers: BM25 alone answered, so a
+    question in another language could not be understood yet."""
 
 
 @dataclass(frozen=True, slots=True)
