@@ -65,3 +65,11 @@ def command(name: str) -> Command:
         if candidate.name == name:
             return candidate
     raise KeyError(name)
+
+
+def addressed_to(addressee: str | None, username: str | None) -> bool:
+    """Whether `/command@addressee` is for the bot called `username` (no addressee: for any).
+
+    Telegram compares bot usernames without regard to case.
+    """
+    return addressee is None or addressee.lower() == (username or "").lower()

@@ -63,3 +63,12 @@ def test_console_answers_every_command(index, name: str) -> None:
     line = f"/{name}" + (" 1" if command(name).takes_argument else "")
     doc = session.answer(line)
     assert doc != render.unknown_command_doc()
+
+
+def test_a_command_is_for_us_when_it_names_no_bot_or_ours_in_any_case() -> None:
+    from bot.commands import addressed_to
+
+    assert addressed_to(None, "icml_papers_bot")
+    assert addressed_to("ICML_Papers_Bot", "icml_papers_bot")
+    assert not addressed_to("other_bot", "icml_papers_bot")
+    assert not addressed_to("icml_papers_bot", None)  # before getMe: no name to match

@@ -30,6 +30,7 @@ from telegram.ext import (
 )
 
 from bot import render
+from bot.commands import addressed_to
 from bot.config import Settings
 from bot.corpus import CorpusError
 from bot.i18n import Translator, translator
@@ -191,8 +192,7 @@ class _AdminCommand(filters.MessageFilter):
         match = self._pattern.match(message.text or "")
         if match is None:
             return False
-        addressee = match.group(1)
-        return addressee is None or addressee.lower() == (message.get_bot().username or "").lower()
+        return addressed_to(match.group(1), message.get_bot().username)
 
 
 # ---------------------------------------------------------------- access

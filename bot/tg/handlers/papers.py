@@ -8,6 +8,7 @@ from telegram import CallbackQuery, Message, Update, User
 from telegram.ext import filters
 
 from bot import render
+from bot.commands import addressed_to
 from bot.corpus import PAPER_COMMAND_PATTERN, Paper, parse_paper_command
 from bot.i18n import Translator
 from bot.render import Doc
@@ -48,7 +49,7 @@ async def paper_shortcut(update: Update, context: Context) -> None:
     if parsed is None:
         return
     paper_id, addressee = parsed
-    if addressee and addressee.lower() != (context.bot.username or "").lower():
+    if not addressed_to(addressee or None, context.bot.username):
         return  # another bot's command
     await _show_paper(update, context, paper_id, await user_translator(update, context))
 
