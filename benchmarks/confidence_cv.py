@@ -190,7 +190,13 @@ class GatedRule:
 
 def best_gated(x: np.ndarray, y: np.ndarray, gate: str) -> Rule:
     """Round 4's grid × the gate's thresholds, chosen as `best_grid` chooses (vectorised)."""
-    feature, direction, thresholds = GATES[gate]
+    return best_gated_on(x, y, *GATES[gate])
+
+
+def best_gated_on(
+    x: np.ndarray, y: np.ndarray, feature: int, direction: int, thresholds: tuple[float, ...]
+) -> Rule:
+    """Round 4's grid × one gate on column `feature` (also benchmarks/second_model.py's)."""
     bases = [ZRule(f, c, a, az) for f, c, (a, az) in itertools.product(FLOORS, CUTS, AGREEMENTS)]
     base = np.array([b(x) for b in bases])  # (rules, rows)
     gates = np.array([direction * x[:, feature] >= direction * t for t in thresholds])
