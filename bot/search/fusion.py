@@ -129,10 +129,21 @@ def confidence(
     An off-topic question is about equally (dis)similar to every paper, so its best cosine
     is barely above the rest; a question about a paper lifts that paper well clear of them.
     """
+    return float(z_scores(cosine)[top]) + beta * coverage
+
+
+def z_scores(cosine: np.ndarray) -> np.ndarray:
+    """Every paper's cosine as a z-score among all papers (all 0 when they are all equal)."""
     cosine = np.asarray(cosine, dtype=np.float64)
     spread = float(cosine.std())
-    z = (float(cosine[top]) - float(cosine.mean())) / spread if spread > 0 else 0.0
-    return z + beta * coverage
+    if spread <= 0:
+        return np.zeros(len(cosine))
+    return (cosine - float(cosine.mean())) / spread
+
+
+def semantic_matches(cosine: np.ndarray) -> np.ndarray:
+    """Papers whose cosine passes the confidence rule on its own: the floor and the cut."""
+    return (np.asarray(cosine) >= COSINE_FLOOR) & (z_scores(cosine) >= CONFIDENCE_CUT)
 
 
 def is_confident(

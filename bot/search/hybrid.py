@@ -166,7 +166,7 @@ class HybridRetriever:
         )
         # How many papers really match: most of the question's weight, or clearly closest in
         # meaning; not every paper sharing one common word.
-        real = int(((coverage >= CONFIDENT_COVERAGE) | _semantic_matches(cosine)).sum())
+        real = int(((coverage >= CONFIDENT_COVERAGE) | fusion.semantic_matches(cosine)).sum())
         rows = order[offset : offset + limit]
         hits = self.index.hits(rows, fused[rows], terms, coverage=coverage[rows], snippets=snippets)
         return SearchResult(
@@ -255,15 +255,6 @@ class HybridRetriever:
         fused[row] = -np.inf
         rows = np.argsort(-fused, kind="stable")[:limit]
         return self.index.hits(rows, fused[rows], terms)
-
-
-def _semantic_matches(cosine: np.ndarray) -> np.ndarray:
-    """Papers whose cosine clears the confidence rule on its own (floor and z-score)."""
-    spread = float(cosine.std())
-    if spread <= 0:
-        return np.zeros(len(cosine), dtype=bool)
-    z = (cosine - float(cosine.mean())) / spread
-    return (cosine >= fusion.COSINE_FLOOR) & (z >= fusion.CONFIDENCE_CUT)
 
 
 def _shown_correction(query: str, correction: spelling.Correction) -> str:
