@@ -53,7 +53,7 @@ from bot.search.fusion import FEATURE_NAMES, LEXICAL_COVERAGE, decide
 from bot.search.phrasing import topic_text
 from testkit.devset import load_devset, load_seed_papers
 
-ON_STYLES = ("question", "ownwords", "chinese", "typo")
+ON_STYLES = ("question", "ownwords", "chinese", "otherlang", "typo")
 ON_BUDGET_FIT = 0.03
 """In-fold: at most this share of training on-topic questions flagged."""
 ON_BUDGET = 0.05

@@ -39,7 +39,7 @@ from bot.search.fusion import (
 from bot.search.spelling import correct_query, english_words, lexicon
 from testkit.devset import SPLITS, Question, load_devset, load_seed_papers
 
-ON_STYLES = ("question", "ownwords", "chinese", "typo")
+ON_STYLES = ("question", "ownwords", "chinese", "otherlang", "typo")
 OFF_STYLES = ("offtopic", "nearmiss")
 
 

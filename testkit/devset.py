@@ -4,13 +4,15 @@ Each line of devset.jsonl is {"question", "style", "expect", "split"}: `expect` 
 distinctive substring of the expected paper's abstract (null: off-topic, expect nothing), so
 it does not depend on how paper ids are assigned. Styles: question (textbook paraphrase),
 ownwords (the problem in a user's words, avoiding the abstract's), chinese (简体/繁體, some
-English terms), typo, offtopic, nearmiss (ML topics no seed paper covers). `split` is "tune"
+English terms), otherlang (Spanish, French, German, Portuguese, Italian, Russian, Japanese,
+Korean: 4 each), typo, offtopic, nearmiss (ML topics no seed paper covers). `split` is "tune"
 or "heldout", fixed once before any tuning: within each style, records ordered by sha256 of
 the question alternate tune, heldout, tune... Tune on "tune"; report "heldout".
 
 Records added later never move an existing record's split: the same rule is applied among
 the new records of each style only (issue 10 round 5 added 24 nearmiss, 12 offtopic, 20
-ownwords and 10 chinese questions, written before any measurement on them).
+ownwords and 10 chinese questions, written before any measurement on them; round 8 added the
+32 otherlang questions and 6 off-topic ones in those languages, the same way).
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ __all__ = ["DEVSET", "SPLITS", "STYLES", "Question", "load_devset", "load_seed_p
 DEVSET = Path(__file__).with_name("devset.jsonl")
 """The dev set: paraphrased questions about the seed papers, and off-topic ones."""
 SPLITS = ("tune", "heldout")
-STYLES = ("question", "ownwords", "chinese", "typo", "offtopic", "nearmiss")
+STYLES = ("question", "ownwords", "chinese", "otherlang", "typo", "offtopic", "nearmiss")
 
 
 def load_seed_papers(path: str | Path = "corpus") -> list[Paper]:
