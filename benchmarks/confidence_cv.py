@@ -46,6 +46,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from benchmarks.hybrid_eval import ON_STYLES
 from bot.search import HybridRetriever, Index, Speller
 from bot.search.cache import DEFAULT_CACHE_DIR
 from bot.search.embedding import embed_papers, load_default_embedder
@@ -53,7 +54,6 @@ from bot.search.fusion import FEATURE_NAMES, LEXICAL_COVERAGE, decide
 from bot.search.phrasing import topic_text
 from testkit.devset import load_devset, load_seed_papers
 
-ON_STYLES = ("question", "ownwords", "chinese", "otherlang", "typo")
 ON_BUDGET_FIT = 0.03
 """In-fold: at most this share of training on-topic questions flagged."""
 ON_BUDGET = 0.05

@@ -29,10 +29,11 @@ from __future__ import annotations
 
 import json
 import sys
-import unicodedata
 from pathlib import Path
 
 import numpy as np
+
+from bot.search.fusion import is_latin
 
 RESULTS = Path(__file__).parent / "results"
 TEXTS = RESULTS / "english_texts.json"
@@ -40,8 +41,8 @@ VECTORS = RESULTS / "english_vectors.npz"
 
 
 def latin_only(text: str) -> bool:
-    """Whether every letter of `text` is Latin script (an English model's input)."""
-    return all("LATIN" in unicodedata.name(ch, "") for ch in text if ch.isalpha())
+    """Whether every letter of `text` is Latin script (`fusion.is_latin`'s rule for a term)."""
+    return is_latin("".join(ch for ch in text if ch.isalpha()))
 
 
 def write_texts() -> None:

@@ -58,8 +58,9 @@ def main() -> None:
         texts += mine
         owner += [row] * len(mine)
     owner_arr = np.array(owner)
-    if CACHE.exists() and np.load(CACHE)["count"] == len(texts):
-        vectors = np.load(CACHE)["vectors"]
+    cached = np.load(CACHE) if CACHE.exists() else None
+    if cached is not None and cached["count"] == len(texts):
+        vectors = cached["vectors"]
     else:
         started = time.perf_counter()
         vectors = np.vstack([e5.embed_documents([t]) for t in texts])
