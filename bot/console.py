@@ -119,9 +119,9 @@ class ConsoleSession:
         if chosen is not None:
             self.t = translator(chosen)
             return render.lang_changed_doc(t=self.t)
-        spans: list[render.Span] = list(render.translated(self.t, "lang.prompt"))
+        spans: list[render.Segment] = list(render.translated(self.t, "lang.prompt"))
         for lang, name in LANGUAGES.items():
-            spans += [render.Span(f"\n/lang {lang}"), render.Span(f" — {name}")]
+            spans += [render.Segment(f"\n/lang {lang}"), render.Segment(f" — {name}")]
         return Doc((tuple(spans),))
 
     def _command_saved(self, _argument: str) -> Doc:
@@ -147,7 +147,7 @@ class ConsoleSession:
             return library.text_doc("export.empty", t=self.t)
         path = self.export_dir / library.export_filename(fmt)
         path.write_text(export(rows, fmt), encoding="utf-8")
-        return Doc(((render.Span(str(path.resolve())),),))
+        return Doc(((render.Segment(str(path.resolve())),),))
 
     def _command_follow(self, argument: str) -> Doc:
         outcome = self._stored(lambda store: store.follow(CONSOLE_USER_ID, argument))
@@ -161,7 +161,9 @@ class ConsoleSession:
 
     def _command_forget(self, argument: str) -> Doc:
         if argument.lower() != "yes":  # no buttons here: confirm by typing
-            return Doc((*library.forget_prompt_doc(t=self.t).blocks, (render.Span("/forget yes"),)))
+            return Doc(
+                (*library.forget_prompt_doc(t=self.t).blocks, (render.Segment("/forget yes"),))
+            )
         if self._stored(_forget_console_user) is None:
             return self._unavailable()
         return library.text_doc("forget.done", t=self.t)

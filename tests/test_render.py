@@ -46,7 +46,7 @@ def make_result(hits, *, query="sparse attention", total=None, confident=True, o
     )
 
 
-def assert_telegram_accepts(message: render.Message) -> None:
+def assert_telegram_accepts(message: render.HtmlMessage) -> None:
     plain = parse_html(message.text)  # raises like Telegram's "can't parse entities"
     assert plain.strip()
     assert utf16_len(plain) <= render.MAX_MESSAGE_CHARS
@@ -136,7 +136,7 @@ def test_long_abstract_is_cut_on_a_word_boundary() -> None:
 
 
 def test_message_over_the_limit_splits_between_blocks_keyboard_last() -> None:
-    blocks = tuple((render.Span(f"block {i} " + "x" * 900, "b"),) for i in range(10))
+    blocks = tuple((render.Segment(f"block {i} " + "x" * 900, "b"),) for i in range(10))
     doc = render.Doc(blocks, keyboard=((("Similar papers", "s:1"),),))
     messages = render.to_html(doc)
     assert len(messages) > 1
@@ -284,7 +284,7 @@ def test_inline_article_has_snippet_description_and_short_card() -> None:
     article = render.inline_article(paper, make_hit(paper))
     assert article.title == paper.title
     assert article.description == "We study sparse attention."
-    assert_telegram_accepts(render.Message(article.message_html))
+    assert_telegram_accepts(render.HtmlMessage(article.message_html))
     assert "/paper_12" in article.message_html
     assert len(parse_html(article.message_html)) < 1000
 

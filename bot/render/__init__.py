@@ -1,6 +1,6 @@
 """Rendering: hits and papers as `Doc`s (views), then Telegram HTML or console text.
 
-Every answer is first built as a `Doc`: blocks of styled `Span`s plus a keyboard of
+Every answer is first built as a `Doc`: blocks of styled `Segment`s plus a keyboard of
 plain `(label, callback_data)` pairs. `to_html` turns a Doc into Telegram messages
 (split on block boundaries, each within `MAX_MESSAGE_CHARS`); `to_console` turns the
 same Doc into plain text. Nothing here imports `telegram`.
@@ -23,7 +23,7 @@ from bot.render.callbacks import (
     similar_data,
 )
 from bot.render.console import marked_snippet, results_text, to_console
-from bot.render.doc import Block, Button, Doc, InlineArticle, Keyboard, Message, Span, Style
+from bot.render.doc import Block, Button, Doc, HtmlMessage, InlineArticle, Keyboard, Segment, Style
 from bot.render.html import MessageTooLongError, block_html, is_web_url, to_html
 from bot.render.ids import paper_command
 from bot.render.info import (
@@ -109,16 +109,16 @@ __all__ = [
     "CallbackAction",
     "CallbackDataError",
     "Doc",
+    "HtmlMessage",
     "InlineArticle",
     "Keyboard",
     "KeyboardError",
-    "Message",
     "MessageTooLongError",
     "OpenPaper",
     "QuestionKind",
+    "Segment",
     "SetLanguage",
     "ShowSimilar",
-    "Span",
     "Style",
     "TurnPage",
     "author_doc",
