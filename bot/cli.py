@@ -11,7 +11,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from bot import runtime
+from bot import loading
 from bot.config import DEFAULT_CORPUS, DEFAULT_RESULTS_PER_PAGE, ConfigError, load_settings
 from bot.corpus import CorpusError, LoadReport, Paper
 from bot.i18n import LANGUAGES, translator
@@ -37,7 +37,7 @@ class UsageError(Exception):
 
 def corpus_paths(given: Sequence[str] | None) -> list[Path]:
     """`--corpus` paths, else CORPUS from the settings (environment, then `.env`)."""
-    return runtime.corpus_paths(load_settings(), given)
+    return loading.corpus_paths(load_settings(), given)
 
 
 def _positive_int(text: str) -> int:
@@ -180,9 +180,9 @@ def _search_command(args: argparse.Namespace) -> int:
     queries = _queries(args)
     # The bot's settings and load path: CORPUS and INDEX_CACHE_DIR from the environment or .env.
     settings = load_settings()
-    paths = runtime.corpus_paths(settings, args.corpus)
+    paths = loading.corpus_paths(settings, args.corpus)
     strict = args.strict or settings.corpus_strict
-    report, index = runtime.load_index(paths, settings.index_cache_dir, strict=strict)
+    report, index = loading.load_index(paths, settings.index_cache_dir, strict=strict)
     from bot.render.console import author_text, results_text  # lazy: after input checks
 
     _note_skipped(report)
@@ -197,7 +197,7 @@ def _search_command(args: argparse.Namespace) -> int:
     if args.no_semantic:
         settings = dataclasses.replace(settings, semantic=False)
     # All cores: the answers wait for the vectors (cached ones are read, new ones embedded).
-    retriever, job = runtime.semantic_retriever(index, settings, embed_threads=None)
+    retriever, job = loading.semantic_retriever(index, settings, embed_threads=None)
     if job is not None:
         job.done.wait()
     emphasis = _emphasis(sys.stdout)

@@ -10,12 +10,12 @@ import logging
 import pytest
 
 from bot.commands import COMMANDS
-from bot.tg.app import (
+from bot.logs import (
     KEPT_FOR_NEXT_START,
     PULLED_WHILE_STOPPING,
-    _pulled_while_stopping_is_not_a_crash,
-    post_init,
+    pulled_while_stopping_is_not_a_crash,
 )
+from bot.tg.app import post_init
 from testkit.fake_bot_api import FakeBotApi
 
 
@@ -51,7 +51,7 @@ def updater_log(level: int, *messages: str) -> list[str]:
     stream = io.StringIO()
     handler = logging.StreamHandler(stream)
     handler.setFormatter(logging.Formatter("%(levelname)s %(message)s"))
-    handler.addFilter(_pulled_while_stopping_is_not_a_crash)
+    handler.addFilter(pulled_while_stopping_is_not_a_crash)
     updater = logging.getLogger("telegram.ext.Updater")
     old_level = updater.level
     updater.addHandler(handler)

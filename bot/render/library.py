@@ -12,6 +12,8 @@ from bot.corpus import Paper
 from bot.i18n import Translator
 from bot.render import limits
 from bot.render.callbacks import (
+    ToggleSave,
+    encode,
     export_data,
     forget_data,
     remove_saved_data,
@@ -76,9 +78,9 @@ def with_save_buttons(
 
 def flip_save(keyboard: Keyboard, ref: str, saved: bool, *, t: Translator = EN) -> Keyboard:
     """`keyboard` with the Save button of `ref` showing `saved` (after a tap changed it)."""
-    old = {"v:" + ref, "u:" + ref}
+    old = {encode(ToggleSave(ref, save=True)), encode(ToggleSave(ref, save=False))}
     long_labels = {t.gettext("button.save"), t.gettext("button.saved")}
-    data = ("u:" if saved else "v:") + ref
+    data = encode(ToggleSave(ref, save=not saved))  # a tap on "★" removes
 
     def flipped(label: str) -> str:
         if label in long_labels:

@@ -33,9 +33,6 @@ from bot.search import Hit, SearchResult
 EN = translator("en")
 """The default of every view's `t`: handlers pass the user's translator instead."""
 
-EXPIRED_BUTTON = EN.gettext("error.expired_button")
-SOMETHING_WENT_WRONG = EN.gettext("error.something_went_wrong")
-
 EXAMPLE_KEYS = ("examples.question_1", "examples.question_2", "examples.question_3")
 """Shown by /start and in hints; a test checks each finds papers in the seed corpus."""
 EXAMPLE_QUESTIONS = tuple(EN.gettext(key) for key in EXAMPLE_KEYS)

@@ -24,8 +24,6 @@ from telegram.error import TelegramError
 from telegram.ext import (
     Application,
     ApplicationHandlerStop,
-    MessageHandler,
-    TypeHandler,
     filters,
 )
 
@@ -34,7 +32,7 @@ from bot.commands import addressed_to
 from bot.config import Settings
 from bot.corpus import CorpusError
 from bot.i18n import Translator, translator
-from bot.runtime import load_index
+from bot.loading import load_index
 from bot.search import Index
 from bot.tg import alerts, semantic
 from bot.tg.language import user_translator
@@ -46,9 +44,6 @@ ACCESS_GROUP = -2  # handler group: the chat gate runs before everything
 ADMIN_GROUP = -1  # handler group: admin commands, before the public handlers
 MAX_ERROR_CHARS = 600  # ours: a reload error shown to admins; escaped, well under 4096
 _EN = translator("en")
-NOT_ALLOWED = _EN.gettext("error.admin_only")
-PRIVATE_BOT = _EN.gettext("error.private_bot")
-PRIVATE_BOT_INLINE = _EN.gettext("button.private_bot")
 
 
 @dataclass(frozen=True, slots=True)
@@ -195,6 +190,10 @@ class _AdminCommand(filters.MessageFilter):
         return addressed_to(match.group(1), message.get_bot().username)
 
 
+ADMIN_COMMAND = _AdminCommand("reload")
+"""Admin commands for the handler table (`bot.tg.app`): a filter, kept out of /help and the menu."""
+
+
 # ---------------------------------------------------------------- access
 
 
@@ -245,17 +244,3 @@ async def access_gate(update: Update, context: Context) -> None:
     ):
         await update.effective_message.reply_text(t.gettext("error.private_bot"), do_quote=False)
     raise ApplicationHandlerStop
-
-
-def install(application: Application) -> None:
-    """Add the chat gate and the admin commands to `application`."""
-    application.add_handler(TypeHandler(Update, access_gate), group=ACCESS_GROUP)
-    # A MessageHandler, not a CommandHandler: admin commands stay out of the public
-    # command table (/help, set_my_commands).
-    application.add_handler(
-        MessageHandler(
-            filters.UpdateType.MESSAGES & filters.COMMAND & _AdminCommand("reload"),
-            reload_command,
-        ),
-        group=ADMIN_GROUP,
-    )
