@@ -1,6 +1,6 @@
 """Input caps: the worst question costs about what an ordinary one does.
 
-Times the work the bot does per question — cut to `MAX_QUESTION_CHARS`, search,
+Times the work the bot does per question — cut (`bot.answers.cut_question`), search,
 render to HTML — for an ordinary question and two hostile ones: 10,000 characters of one
 repeated rare corpus word, and 10,000 distinct words (real vocabulary, then made-up words).
 Also times the engine alone (`Index.search`) on the uncut text: the analyzer's own caps,
@@ -25,10 +25,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot import render
+from bot.answers import cut_question
 from bot.config import DEFAULT_CORPUS
 from bot.corpus import Paper, load_corpus
 from bot.search import MAX_QUERY_CHARS, MAX_QUERY_TERMS, Index
-from bot.tg.handlers.search import MAX_QUESTION_CHARS
 
 ORDINARY = "neural network that compiles into a decision tree with if-else rules"
 WORST_CHARS = 10_000
@@ -78,7 +78,7 @@ def main() -> int:
 
     def answer(text: str) -> Callable[[], object]:
         def work() -> object:
-            question = text[:MAX_QUESTION_CHARS]  # what bot.tg.handlers.search.answer_question does
+            question = cut_question(text)  # what every front end does (bot.answers.ask)
             result = index.search(question, limit=5)
             return render.to_html(render.results_doc(result, per_page=5))
 
@@ -89,7 +89,7 @@ def main() -> int:
 
     print(
         f"corpus: {args.corpus} ({len(papers)} papers); repeats: {args.repeats}; "
-        f"MAX_QUESTION_CHARS={MAX_QUESTION_CHARS}, analyzer MAX_QUERY_CHARS={MAX_QUERY_CHARS}, "
+        f"question cut and analyzer MAX_QUERY_CHARS={MAX_QUERY_CHARS}, "
         f"MAX_QUERY_TERMS={MAX_QUERY_TERMS}"
     )
     ok = True
