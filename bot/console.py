@@ -20,7 +20,7 @@ from bot import answers, loading, render
 from bot.commands import COMMAND_NAMES, CONSOLE_COMMANDS, command
 from bot.config import DEFAULT_RESULTS_PER_PAGE, ConfigError, Settings, load_settings
 from bot.corpus import CorpusError, LoadReport, parse_paper_command
-from bot.i18n import LANGUAGES, Lang, Translator, pick_language, translator
+from bot.i18n import LANGUAGES, Lang, Translator, language_named, pick_language, translator
 from bot.logs import redact
 from bot.render import Doc, Segment, library
 from bot.render.callbacks import topic_ref
@@ -78,7 +78,10 @@ class ConsoleSession:
         if name in COMMAND_NAMES and command(name).takes_argument and not argument:
             return render.usage_doc(name, t=self.t)
         answer: Callable[[str], Doc | None] = getattr(self, ANSWER_PREFIX + name)
-        return answer(argument)
+        try:
+            return answer(argument)
+        except StoreUnavailable:  # or never opened: the same "try again" as the bot's
+            return library.text_doc("list.save_failed", t=self.t)
 
     def _shown(self, answer: answers.Answer) -> Doc:
         """`answer`'s doc; its papers become what /save numbers, its hits what /next turns."""
@@ -135,7 +138,7 @@ class ConsoleSession:
 
     def _command_lang(self, argument: str) -> Doc:
         # No buttons in a terminal: /lang lists the codes, `/lang <code>` switches.
-        chosen = answers.language_named(argument) if argument else None
+        chosen = language_named(argument) if argument else None
         if chosen is not None:
             self.t = translator(chosen)
             return render.lang_changed_doc(t=self.t)
@@ -156,8 +159,6 @@ class ConsoleSession:
         if fmt is None:
             return library.text_doc("export.usage", t=self.t)
         rows = self._stored(lambda store: store.export_rows(CONSOLE_USER_ID))
-        if isinstance(rows, Doc):
-            return rows
         exported = answers.export_file(rows, fmt, t=self.t)
         if exported is None:
             return library.text_doc("export.empty", t=self.t)
@@ -175,8 +176,8 @@ class ConsoleSession:
         if argument.lower() != "yes":  # no buttons here: confirm by typing
             prompt = library.forget_prompt_doc(t=self.t).blocks
             return Doc((*prompt, (Segment("/forget yes"),)))
-        done = self._stored(lambda store: answers.forget(store, CONSOLE_USER_ID))
-        return done if isinstance(done, Doc) else library.text_doc("forget.done", t=self.t)
+        self._stored(lambda store: answers.forget(store, CONSOLE_USER_ID))
+        return library.text_doc("forget.done", t=self.t)
 
     # ------------------------------------------------------------ typed buttons
 
@@ -200,30 +201,27 @@ class ConsoleSession:
         paper = self.index.get(self._paper_id(argument) or "")
         if paper is None:
             return self._which("save", argument)
-        toggled = self._stored(lambda store: answers.save(store, CONSOLE_USER_ID, paper, t=self.t))
-        return toggled if isinstance(toggled, Doc) else Doc(((Segment(toggled.text),),))
+        done = self._stored(lambda store: answers.save(store, CONSOLE_USER_ID, paper, t=self.t))
+        return Doc(((Segment(done.text),),))
 
     def _command_remove(self, argument: str) -> Doc:
         paper_id = self._paper_id(argument)
         if paper_id is None:
             return self._which("remove", argument)
-        toggled = self._stored(
+        done = self._stored(
             lambda store: answers.remove(store, CONSOLE_USER_ID, paper_id, t=self.t)
         )
-        return toggled if isinstance(toggled, Doc) else Doc(((Segment(toggled.text),),))
+        return Doc(((Segment(done.text),),))
 
     def _command_unfollow(self, argument: str) -> Doc:
         topics = self._stored(lambda store: store.topics(CONSOLE_USER_ID))
-        if isinstance(topics, Doc):
-            return topics
         if not argument.isdigit() or not 1 <= int(argument) <= len(topics):
             return Doc((render.translated(self.t, "console.which_topic"),))
         ref = topic_ref(topic_key(topics[int(argument) - 1]))
-        done = self._stored(lambda store: answers.unfollow(store, CONSOLE_USER_ID, ref, t=self.t))
-        if isinstance(done, Doc):
-            return done
-        text, remaining = done
-        return Doc(((Segment(text),), *(remaining.blocks if remaining else ())))
+        text, left = self._stored(
+            lambda store: answers.unfollow(store, CONSOLE_USER_ID, ref, t=self.t)
+        )
+        return Doc(((Segment(text),), *(left.blocks if left else ())))
 
     def _paper_id(self, argument: str) -> str | None:
         """The paper `/save 2` or `/save <id>` means: a number shown last, else an id."""
@@ -242,20 +240,19 @@ class ConsoleSession:
 
     # ------------------------------------------------------------ the store
 
-    def _stored(self, work: Callable[[Store], Awaitable[T]]) -> T | Doc:
-        """`work` on the store (opened on first use); a "try again" Doc when it cannot run."""
-        try:
-            if self.store is None and self.open_store is not None:
-                self.runner = self.runner or asyncio.Runner()
+    def _stored(self, work: Callable[[Store], Awaitable[T]]) -> T:
+        """`work` on the store, opened on first use; raises StoreUnavailable when it cannot run."""
+        if self.store is None and self.open_store is not None:
+            self.runner = self.runner or asyncio.Runner()
+            try:
                 self.store = self.runner.run(self.open_store())
-            if self.store is None or self.runner is None:
-                raise StoreUnavailable("no store")
-            return self.runner.run(work(self.store))
-        except StoreOpenError as exc:
-            print(self.t.gettext("console.cannot_start", error=redact(str(exc))), file=sys.stderr)
-        except StoreUnavailable:
-            pass
-        return library.text_doc("list.save_failed", t=self.t)
+            except StoreOpenError as exc:
+                error = redact(str(exc))
+                print(self.t.gettext("console.cannot_start", error=error), file=sys.stderr)
+                raise StoreUnavailable(error) from exc
+        if self.store is None or self.runner is None:
+            raise StoreUnavailable("no store")
+        return self.runner.run(work(self.store))
 
     def close(self) -> None:
         """Close the store and its runner, if a command opened them."""

@@ -214,6 +214,12 @@ def test_weak_match_says_so() -> None:
     assert not any(label.startswith("Next") for row in message.keyboard for label, _ in row)
 
 
+def test_weak_match_says_it_in_one_sentence() -> None:
+    result = make_result([make_hit(make_paper())], confident=False, total=1)
+    header = render.to_console(render.results_doc(result, per_page=5)).split("\n\n")[0]
+    assert header == "Nothing matched well; closest:"  # no second sentence saying it again
+
+
 @pytest.mark.parametrize(
     ("query", "terms", "kind"),
     [

@@ -7,10 +7,10 @@ behaviour is written once and reaches every front end:
   random. Synchronous index work: Telegram runs it on its search thread, the console directly.
 - `reading_list`: save and remove, the reading list, export, topics, forget. Async over a
   `Store`: Telegram wraps each call in its outage gate, the console in its runner.
-- `about`: /start, /help, /stats and the language codes a user may type.
+- `about`: /start, /help and /stats.
 """
 
-from bot.answers.about import help_text, language_named, start, stats
+from bot.answers.about import help_text, start, stats
 from bot.answers.questions import (
     Answer,
     Numbered,
@@ -52,7 +52,6 @@ __all__ = [
     "following",
     "forget",
     "help_text",
-    "language_named",
     "numbered",
     "open_paper",
     "page",

@@ -6,7 +6,7 @@ import dataclasses
 from datetime import datetime
 
 from bot import render
-from bot.i18n import LANGUAGES, Lang, Translator, pick_language
+from bot.i18n import Translator
 from bot.render import Doc
 from bot.search import Retriever
 
@@ -38,19 +38,3 @@ def stats(
     if sources is not None:
         figures = dataclasses.replace(figures, sources=sources)
     return render.stats_doc(figures, loaded_at=loaded_at, skipped=skipped, t=t)
-
-
-def language_named(code: str) -> Lang | None:
-    """The language a code names as Telegram's `language_code` would (`zh-TW`, `zh_cn`, `en`).
-
-    None when it names none of ours: Telegram would fall back to English, a typed choice
-    deserves to be told.
-    """
-    text = code.strip()
-    exact = {lang.lower(): lang for lang in LANGUAGES}.get(text.lower())
-    if exact is not None:
-        return exact
-    lang = pick_language(text)
-    if lang != "en" or text.lower().replace("_", "-").split("-")[0] == "en":
-        return lang
-    return None

@@ -66,7 +66,9 @@ def author_text(name: str, papers: Sequence[Paper], *, t: Translator = EN) -> st
 
 
 def results_text(result: SearchResult, marks: tuple[str, str], *, t: Translator = EN) -> str:
-    """`python -m bot search` results for a person: title, id, score, marked snippet, links."""
+    """`python -m bot search` results for a person: title, id, marked snippet, links.
+
+    No score: a fused rank score means nothing to a reader (the JSON keeps it, for tools)."""
     header: Block = translated(t, "cli.query", query=result.query)
     if not result.hits:
         return to_console(Doc(((*header, Segment("\n"), *translated(t, "cli.no_match")),))) + "\n"
@@ -78,7 +80,7 @@ def results_text(result: SearchResult, marks: tuple[str, str], *, t: Translator 
         paper = hit.paper
         spans = [
             Segment(f"{rank}. {paper.title}\n"),
-            *translated(t, "cli.hit_line", id=paper.id, score=hit.score),
+            *translated(t, "cli.hit_line", id=paper.id),
         ]
         if paper.authors:
             spans.append(Segment(f" · {compact_authors(paper.authors)}"))

@@ -247,9 +247,8 @@ def results_doc(
             t, "results.header", query=query, first=first, last=last, total=result.total
         )
     else:
-        # No "ask in English" here: the hybrid answers other languages through the model.
+        # One sentence, and no "ask in English": the hybrid reads other languages too.
         header = translated(t, "results.weak")
-        header += (Segment("\n"), *translated(t, "results.weak_notice"))
     header += corrected_line(result, t)
     blocks: list[Block] = [header]
     blocks += [_result_block(first + i, hit, t) for i, hit in enumerate(result.hits)]
