@@ -217,3 +217,16 @@ def test_console_help_lists_its_typed_buttons(index) -> None:
     text = to_console(ConsoleSession(index).answer("/help"))
     for name in ("/save — ", "/remove — ", "/unfollow — "):
         assert name in text
+
+
+def test_a_name_on_a_corpus_without_authors_gets_the_author_answer(index) -> None:
+    assert not any(paper.authors for paper in index.papers)  # the seed corpus lists none
+    session = ConsoleSession(index)
+    asked = to_console(session.answer("Yoshua Bengio"))
+    assert asked == to_console(session.answer("/author Yoshua Bengio"))
+    assert asked == "I found no papers by Yoshua Bengio."
+
+
+def test_a_lower_case_topic_on_a_corpus_without_authors_still_searches(index) -> None:
+    answer = to_console(ConsoleSession(index).answer("music generation"))
+    assert "I found no papers by" not in answer

@@ -181,7 +181,7 @@ def test_long_query_without_key_gets_no_page_buttons() -> None:
 
 def test_long_paper_ids_use_hashed_callback_refs() -> None:
     long_id = "openreview/" + "x" * 80
-    data = render.open_paper_data(long_id)
+    data = render.encode(render.OpenPaper(render.paper_ref(long_id)))
     assert len(data.encode()) <= render.MAX_CALLBACK_DATA_BYTES
     action = render.parse_callback(data)
     assert isinstance(action, render.OpenPaper)

@@ -7,6 +7,7 @@ thread (`off_loop`), the console calls it directly. Each returns an `Answer`.
 from __future__ import annotations
 
 import random
+import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -54,7 +55,35 @@ def ask(
     question = cut_question(text)
     if index.is_author_question(question):
         return author(index, question, t=t)
-    return page(index, question, offset=0, per_page=per_page, t=t, page_key=page_key)
+    answer = page(index, question, offset=0, per_page=per_page, t=t, page_key=page_key)
+    if _names_someone_unlisted(index, question, answer.result):
+        return author(index, question, t=t)  # what /author says, not five unrelated papers
+    return answer
+
+
+_LISTS_AUTHORS: weakref.WeakKeyDictionary[Retriever, bool] = weakref.WeakKeyDictionary()
+"""Whether an index's corpus names any author (asked once per index, only for weak names)."""
+
+
+def _names_someone_unlisted(index: Retriever, question: str, result: SearchResult | None) -> bool:
+    """A weak answer to what reads as a person's name, on a corpus that lists no authors.
+
+    There the bot cannot tell a name from a topic by the authors (`is_author_question`), so a
+    question of 2-4 capitalised words that matched nothing well is taken as a name.
+    """
+    if result is None or result.confident:
+        return False
+    words = question.split()
+    if not 2 <= len(words) <= 4 or not all(_name_word(word) for word in words):
+        return False
+    if index not in _LISTS_AUTHORS:
+        _LISTS_AUTHORS[index] = any(paper.authors for paper in index.papers)
+    return not _LISTS_AUTHORS[index]
+
+
+def _name_word(word: str) -> bool:
+    """ "Bengio", "J.", "O'Neil", "Jean-Luc": capitalised letters, dots, apostrophes, hyphens."""
+    return word[:1].isupper() and all(ch.isalpha() or ch in ".'’-" for ch in word)
 
 
 def page(

@@ -6,6 +6,7 @@ plain `(label, callback_data)` pairs. `to_html` turns a Doc into Telegram messag
 same Doc into plain text. Nothing here imports `telegram`.
 """
 
+from bot.corpus import MAX_COMMAND_CHARS
 from bot.render.callbacks import (
     CALLBACK_ACTIONS,
     MAX_OFFSET,
@@ -23,7 +24,6 @@ from bot.render.callbacks import (
     Unfollow,
     encode,
     language_data,
-    open_paper_data,
     page_data,
     paper_ref,
     parse_callback,
@@ -55,7 +55,6 @@ from bot.render.limits import (
     MAX_BUTTONS_PER_ROW,
     MAX_CALLBACK_ANSWER_CHARS,
     MAX_CALLBACK_DATA_BYTES,
-    MAX_COMMAND_CHARS,
     MAX_COMMAND_DESCRIPTION_CHARS,
     MAX_INLINE_RESULT_ID_BYTES,
     MAX_INLINE_RESULTS,
@@ -152,7 +151,6 @@ __all__ = [
     "marked_snippet",
     "merge_marks",
     "not_found_doc",
-    "open_paper_data",
     "page_data",
     "paper_command",
     "paper_doc",

@@ -19,7 +19,11 @@ from bot.store.export import FORMATS
 
 @dataclass(frozen=True, slots=True)
 class OpenPaper:
-    """Button: open the paper behind `ref` (see `paper_ref`)."""
+    """Button: open the paper behind `ref` (see `paper_ref`).
+
+    No view sends one today (a result opens by its `/paper_<id>`); it is still read, so the
+    buttons of messages sent before keep working.
+    """
 
     ref: str
 
@@ -240,11 +244,6 @@ def topic_ref(topic_key: str) -> str:
 
 
 # What the views call: each names the button, the table above spells its data.
-
-
-def open_paper_data(paper_id: str) -> str:
-    """Callback data for an "open paper" button."""
-    return encode(OpenPaper(paper_ref(paper_id)))
 
 
 def similar_data(paper_id: str) -> str:
