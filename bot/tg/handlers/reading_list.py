@@ -8,6 +8,8 @@ no button can read or change another user's list.
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
+
 from telegram import CallbackQuery, InputFile, Message, Update
 from telegram.constants import ChatType, ParseMode
 
@@ -15,7 +17,7 @@ from bot import answers
 from bot.i18n import Translator
 from bot.render import Doc, library, to_html
 from bot.render.callbacks import ExportAs, Forget, RemoveSaved, SavedPage, ToggleSave, Unfollow
-from bot.store import StoreUnavailable
+from bot.store import Store, StoreUnavailable
 from bot.tg.handlers._replies import (
     NO_PREVIEW,
     argument_or_usage,
@@ -41,6 +43,15 @@ async def private_only(update: Update, t: Translator) -> bool:
     return False
 
 
+async def _private_user(update: Update, context: Context) -> tuple[int, Translator] | None:
+    """The sender's id and language, in their private chat; elsewhere None (and they are told)."""
+    user = update.effective_user
+    t = await user_translator(update, context)
+    if user is None or not await private_only(update, t):
+        return None
+    return user.id, t
+
+
 async def _edit(query: CallbackQuery, doc: Doc) -> None:
     page = to_html(doc)[0]
     await query.edit_message_text(
@@ -62,24 +73,30 @@ async def _saved_id(context: Context, user_id: int, ref: str) -> str | None:
 # ---------------------------------------------------------------- commands
 
 
-async def saved(update: Update, context: Context) -> None:
-    """Show the user's reading list, newest first, on /saved."""
-    user = update.effective_user
-    t = await user_translator(update, context)
-    if user is None or not await private_only(update, t):
-        return
-    index, per_page = index_of(context), context.bot_data.per_page
+async def _reply_from_store(
+    update: Update, context: Context, work: Callable[[Store], Awaitable[Doc]], t: Translator
+) -> None:
+    """Reply with the Doc `work` makes from the store, or ask to try again while it is away."""
     try:
-        doc = await store_call(
-            context,
-            lambda store: answers.saved_page(
-                store, index, user.id, offset=0, per_page=per_page, t=t
-            ),
-        )
+        doc = await store_call(context, work)
     except StoreUnavailable:
         await sorry(update, t)
         return
     await reply(update, doc)
+
+
+async def saved(update: Update, context: Context) -> None:
+    """Show the user's reading list, newest first, on /saved."""
+    if (sender := await _private_user(update, context)) is None:
+        return
+    user_id, t = sender
+    index, per_page = index_of(context), context.bot_data.per_page
+    await _reply_from_store(
+        update,
+        context,
+        lambda store: answers.saved_page(store, index, user_id, offset=0, per_page=per_page, t=t),
+        t,
+    )
 
 
 async def send_export(
@@ -120,33 +137,23 @@ async def export_command(update: Update, context: Context) -> None:
 
 async def follow(update: Update, context: Context) -> None:
     """Store a standing question on `/follow <topic>`; new matching papers are sent later."""
-    user = update.effective_user
-    t = await user_translator(update, context)
-    if user is None or not await private_only(update, t):
+    if (sender := await _private_user(update, context)) is None:
         return
+    user_id, t = sender
     topic = await argument_or_usage(update, "follow", t)
-    if topic is None:
-        return
-    try:
-        doc = await store_call(context, lambda store: answers.follow(store, user.id, topic, t=t))
-    except StoreUnavailable:
-        await sorry(update, t)
-        return
-    await reply(update, doc)
+    if topic is not None:
+        await _reply_from_store(
+            update, context, lambda store: answers.follow(store, user_id, topic, t=t), t
+        )
 
 
 async def following(update: Update, context: Context) -> None:
     """List the user's topics with Unfollow buttons, on /following."""
-    user = update.effective_user
-    t = await user_translator(update, context)
-    if user is None or not await private_only(update, t):
-        return
-    try:
-        doc = await store_call(context, lambda store: answers.following(store, user.id, t=t))
-    except StoreUnavailable:
-        await sorry(update, t)
-        return
-    await reply(update, doc)
+    if (sender := await _private_user(update, context)) is not None:
+        user_id, t = sender
+        await _reply_from_store(
+            update, context, lambda store: answers.following(store, user_id, t=t), t
+        )
 
 
 async def forget(update: Update, context: Context) -> None:

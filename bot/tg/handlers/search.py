@@ -125,8 +125,8 @@ async def turn_page(
 ) -> None:
     """Edit a results message in place to show the page `action` asks for."""
     state = context.bot_data
-    question = action.query if action.query is not None else None
-    if question is None and action.key is not None:
+    question = action.query
+    if question is None and action.key is not None:  # a long question, kept in the LRU
         question = state.page_states.get(action.key)
     if question is None:
         await query.answer(t.gettext("error.expired_button"))
