@@ -107,6 +107,19 @@ async def test_a_bad_record_is_skipped_and_the_reload_answer_counts_it(
     assert app.bot_data.skipped == 1
 
 
+async def test_stats_after_a_reload_counts_every_file_the_load_read(
+    fake_api, index, corpus_dir
+) -> None:
+    app = make_app(fake_api, index, corpus_dir)
+    files = len(list(corpus_dir.iterdir())) + 1
+    (corpus_dir / "broken.jsonl").write_text("not a paper\n", encoding="utf-8")  # read, no paper
+    async with app:
+        await feed(app, Updates().message("/reload", chat_id=ADMIN))
+        await feed(app, Updates().message("/stats", chat_id=ADMIN))
+    stats = texts_to(fake_api, ADMIN)[-1]
+    assert f"Sources: {files} files" in stats  # as `search` counts them: "from N files"
+
+
 @pytest.mark.parametrize("text", ["/reload", "/reload@icml_papers_bot now"])
 async def test_non_admin_reload_is_refused_and_nothing_happens(
     fake_api, index, corpus_dir, text

@@ -30,7 +30,7 @@ from telegram.ext import (
 from bot import render
 from bot.commands import addressed_to
 from bot.config import Settings
-from bot.corpus import CorpusError
+from bot.corpus import CorpusError, LoadReport
 from bot.i18n import Translator, translator
 from bot.loading import load_index
 from bot.search import Index
@@ -80,13 +80,12 @@ def _error_text(error: str) -> str:
 
 def _load_and_build(
     paths: Sequence[Path], cache_dir: Path | None = None, strict: bool = False
-) -> tuple[Index, int]:
-    """Read the corpus and index it through the index cache (in a worker thread); (index,
-    records skipped)."""
+) -> tuple[Index, LoadReport]:
+    """Read the corpus and index it through the index cache (in a worker thread)."""
     report, index = load_index(paths, cache_dir, strict=strict)
     for line in report.skipped:
         logger.warning("Skipped %s", line)
-    return index, len(report.skipped)
+    return index, report
 
 
 async def reload_index(application: Application) -> ReloadOutcome:
@@ -96,7 +95,7 @@ async def reload_index(application: Application) -> ReloadOutcome:
     async with state.reload_lock:
         started = time.perf_counter()
         try:
-            index, skipped = await asyncio.to_thread(
+            index, report = await asyncio.to_thread(
                 _load_and_build,
                 settings.corpus,
                 settings.index_cache_dir,
@@ -106,8 +105,9 @@ async def reload_index(application: Application) -> ReloadOutcome:
             old = len(state.index) if state.index is not None else 0
             logger.warning("Reload failed, still serving %d papers: %s", old, exc)
             return ReloadOutcome(False, old, time.perf_counter() - started, str(exc))
-        old = state.index
+        old, skipped = state.index, len(report.skipped)
         state.index, state.skipped = index, skipped  # the one swap
+        state.sources = len(report.sources)  # for /stats: the files this load read
         state.loaded_at = datetime.now(UTC)
         alerts.start_alerts(application, old, index)  # in the background: we answer now
         seconds = time.perf_counter() - started

@@ -109,6 +109,7 @@ def build_application(
     *,
     tls_context: ssl.SSLContext | None = None,
     skipped: int = 0,
+    sources: int | None = None,
 ) -> Application:
     """An Application for `settings` serving `index`; call `run_polling` or use `async with`.
 
@@ -116,6 +117,7 @@ def build_application(
 
     tls_context: for the Bot API connections; None makes httpx's default one.
     skipped: records the corpus load skipped, for /stats.
+    sources: files the corpus load read, for /stats (None: the files `index`'s papers name).
     """
     if not settings.token:
         raise ConfigError("TELEGRAM_BOT_TOKEN", "is not set")
@@ -135,7 +137,7 @@ def build_application(
         builder = builder.base_url(settings.api_base_url)
     application = builder.build()
     state: BotState = application.bot_data
-    state.index, state.skipped = index, skipped
+    state.index, state.skipped, state.sources = index, skipped, sources
     state.loaded_at = datetime.now(UTC)
     state.settings = settings
     _add_handlers(application)
@@ -285,7 +287,11 @@ def _serve(settings: Settings, webhook_config: WebhookConfig | None) -> None:
         logger.warning("Skipped %s", line)
     logger.info("Corpus ready: %s, in %.2f s", report.summary(), time.perf_counter() - started)
     application = build_application(
-        settings, index, tls_context=tls_context.result(), skipped=len(report.skipped)
+        settings,
+        index,
+        tls_context=tls_context.result(),
+        skipped=len(report.skipped),
+        sources=len(report.sources),
     )
     if webhook_config is not None:
         from bot.tg import webhook as webhook_mode
