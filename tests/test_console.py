@@ -84,6 +84,16 @@ def test_console_speaks_the_chosen_language(index, lang) -> None:
     assert t.gettext("command.next") in to_console(session.answer("/help"))
 
 
+@pytest.mark.parametrize(
+    ("code", "lang"),
+    [pytest.param("zh-TW", "zh_Hant", id="zh-TW"), pytest.param("zh", "zh_Hans", id="zh")],
+)
+def test_lang_takes_telegram_style_codes_too(index, code: str, lang: str) -> None:
+    session = ConsoleSession(index)
+    session.answer(f"/lang {code}")
+    assert session.t.lang == lang
+
+
 def test_lang_command_switches_the_console(index) -> None:
     session = ConsoleSession(index)
     assert "/lang zh_Hant — 繁體中文" in to_console(session.answer("/lang"))

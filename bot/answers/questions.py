@@ -76,9 +76,18 @@ def _names_someone_unlisted(index: Retriever, question: str, result: SearchResul
     words = question.split()
     if not 2 <= len(words) <= 4 or not all(_name_word(word) for word in words):
         return False
-    if index not in _LISTS_AUTHORS:
-        _LISTS_AUTHORS[index] = any(paper.authors for paper in index.papers)
-    return not _LISTS_AUTHORS[index]
+    return not _lists_authors(index)
+
+
+def _lists_authors(index: Retriever) -> bool:
+    """Whether any paper of `index` names an author (remembered while the index lives)."""
+    try:
+        known = _LISTS_AUTHORS.get(index)
+    except TypeError:  # an index that cannot be weakly referenced: ask it every time
+        return any(paper.authors for paper in index.papers)
+    if known is None:
+        known = _LISTS_AUTHORS[index] = any(paper.authors for paper in index.papers)
+    return known
 
 
 def _name_word(word: str) -> bool:
