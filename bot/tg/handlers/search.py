@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 import secrets
 
@@ -42,15 +43,8 @@ async def answer_question(update: Update, context: Context, text: str) -> None:
     if not await allow_question(update, context, t):
         return
     state = context.bot_data
-    answer = await off_loop(
-        context,
-        answers.ask,
-        index_of(context),
-        text,
-        per_page=state.per_page,
-        t=t,
-        page_key=secrets.token_urlsafe(8),
-    )
+    index, per_page, key = index_of(context), state.per_page, secrets.token_urlsafe(8)
+    answer = await off_loop(context, answers.ask, index, text, per_page=per_page, t=t, page_key=key)
     if answer.page_key is not None and answer.result is not None:
         state.page_states.put(answer.page_key, answer.result.query)  # a bounded LRU
     await reply(update, await saveable(update, context, answer.doc, answer.papers, t))
@@ -131,15 +125,9 @@ async def turn_page(
     if question is None:
         await query.answer(t.gettext("error.expired_button"))
         return
+    turn = functools.partial(answers.page, offset=action.offset, page_key=action.key)
     answer = await off_loop(
-        context,
-        answers.page,
-        index_of(context),
-        question,
-        offset=action.offset,
-        per_page=state.per_page,
-        t=t,
-        page_key=action.key,
+        context, turn, index_of(context), question, per_page=state.per_page, t=t
     )
     if answer.result is None or not answer.result.hits:
         await query.answer(t.gettext("error.expired_button"))
