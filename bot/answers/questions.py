@@ -7,7 +7,6 @@ thread (`off_loop`), the console calls it directly. Each returns an `Answer`.
 from __future__ import annotations
 
 import random
-import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -61,10 +60,6 @@ def ask(
     return answer
 
 
-_LISTS_AUTHORS: weakref.WeakKeyDictionary[Retriever, bool] = weakref.WeakKeyDictionary()
-"""Whether an index's corpus names any author (asked once per index, only for weak names)."""
-
-
 def _names_someone_unlisted(index: Retriever, question: str, result: SearchResult | None) -> bool:
     """A weak answer to what reads as a person's name, on a corpus that lists no authors.
 
@@ -80,14 +75,12 @@ def _names_someone_unlisted(index: Retriever, question: str, result: SearchResul
 
 
 def _lists_authors(index: Retriever) -> bool:
-    """Whether any paper of `index` names an author (remembered while the index lives)."""
-    try:
-        known = _LISTS_AUTHORS.get(index)
-    except TypeError:  # an index that cannot be weakly referenced: ask it every time
-        return any(paper.authors for paper in index.papers)
-    if known is None:
-        known = _LISTS_AUTHORS[index] = any(paper.authors for paper in index.papers)
-    return known
+    """Whether any paper of `index` names an author.
+
+    Stops at the first that does (at once on most corpora); on one without authors it reads
+    every paper, only for the rare weak, name-shaped question, off the event loop.
+    """
+    return any(paper.authors for paper in index.papers)
 
 
 def _name_word(word: str) -> bool:
