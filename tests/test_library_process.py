@@ -1,5 +1,6 @@
 """The reading list with real `python -m bot` processes: SIGKILL mid-burst, two replicas on
-one PostgreSQL, and a database unreachable at start."""
+one PostgreSQL, a database unreachable at start, the SQLite file deleted mid-run, and a fatal
+signal leaving a traceback."""
 
 from __future__ import annotations
 
@@ -33,13 +34,16 @@ def paper_ids() -> list[str]:
 
 
 @contextmanager
-def running_bot(api: FakeBotApi, workdir: Path, backend: Backend) -> Iterator[subprocess.Popen]:
+def running_bot(
+    api: FakeBotApi, workdir: Path, backend: Backend, **extra_env: str
+) -> Iterator[subprocess.Popen]:
     """`python -m bot` polling `api`, storing in `backend`; killed on exit."""
     env = bot_env(
         TELEGRAM_BOT_TOKEN=api.token,
         TELEGRAM_API_BASE_URL=api.base_url,
         DATA_DIR=str(backend.data_dir),
         **({"DATABASE_URL": backend.database_url} if backend.database_url else {}),
+        **extra_env,
     )
     workdir.mkdir(exist_ok=True)
     with open(workdir / "stderr.log", "wb") as stderr:
@@ -164,3 +168,24 @@ def test_database_unreachable_at_start_exits_2_naming_the_setting(tmp_path: Path
     assert "Configuration error: DATABASE_URL" in output
     assert "Traceback" not in output and "s3cret-pw" not in output
     assert time.monotonic() - started < START_TIMEOUT
+
+
+@pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
+@pytest.mark.parametrize("fatal", [signal.SIGBUS, signal.SIGSEGV], ids=["SIGBUS", "SIGSEGV"])
+def test_a_fatal_signal_leaves_a_traceback_on_stderr(
+    backend: Backend, tmp_path: Path, fatal: signal.Signals
+) -> None:
+    # What a memory-mapped cache truncated under the bot delivers (issue 22): without
+    # faulthandler the process died with no line at all. PYTHONFAULTHANDLER cleared, so only
+    # the bot's own set-up can produce the traceback.
+    with (
+        FakeBotApi() as api,
+        running_bot(api, tmp_path / "bot", backend, PYTHONFAULTHANDLER="") as process,
+    ):
+        process.send_signal(fatal)
+        process.wait(10)
+    stderr = (tmp_path / "bot" / "stderr.log").read_text("utf-8", "replace")
+    assert process.returncode == -fatal
+    name = {signal.SIGBUS: "Bus error", signal.SIGSEGV: "Segmentation fault"}[fatal]
+    assert f"Fatal Python error: {name}" in stderr, stderr[-2000:]
+    assert 'File "' in stderr and "Thread 0x" in stderr  # every thread's stack, file and line
