@@ -23,6 +23,8 @@ from bot.store.model import (
     check_language,
     check_page,
     check_topic,
+    clean_paper,
+    clean_text,
     normalize_topic,
     topic_key,
 )
@@ -78,6 +80,7 @@ class SqliteStore:
 
     async def save(self, user_id: int, paper: SavedPaper) -> SaveOutcome:
         """Save a paper snapshot; saving it again keeps one row (and its first snapshot)."""
+        paper = clean_paper(paper)
         params = q.save_params(user_id, paper, self.limits.max_saved)
 
         def work(db: sqlite3.Connection) -> SaveOutcome:
@@ -92,6 +95,7 @@ class SqliteStore:
 
     async def remove(self, user_id: int, paper_id: str) -> bool:
         """Remove a saved paper; False when it was not saved."""
+        paper_id = clean_text(paper_id)
         params = (user_id, paper_id)
         return await self._run(_write(lambda db: db.execute(q.REMOVE, params).rowcount > 0))
 
@@ -111,6 +115,7 @@ class SqliteStore:
 
     async def is_saved(self, user_id: int, paper_id: str) -> bool:
         """Whether the user has saved this paper."""
+        paper_id = clean_text(paper_id)
         row = await self._run(lambda db: db.execute(q.IS_SAVED, (user_id, paper_id)).fetchone())
         return row is not None
 
@@ -120,7 +125,8 @@ class SqliteStore:
         if not wanted:
             return frozenset()
         rows = await self._run(lambda db: db.execute(q.SAVED_IDS, (user_id,)).fetchall())
-        return wanted & {row[0] for row in rows}
+        stored = {row[0] for row in rows}
+        return frozenset(pid for pid in wanted if clean_text(pid) in stored)  # as save stored it
 
     async def export_rows(self, user_id: int) -> tuple[SavedPaper, ...]:
         """Every saved paper, newest first, for `bot.store.export`."""
