@@ -7,21 +7,38 @@ neighbouring letters is one edit). Short words are left alone: at four letters n
 every word is one edit from another. A real English word the corpus lacks ("electron",
 "trails") is a typo only when the corrected word and a neighbouring query word form a
 phrase the corpus uses ("Shapely values" -> "Shapley values"); otherwise it stays as typed.
-Pure functions; the caller passes the corpus `Lexicon` and what counts as an English word.
+Pure functions (the caller passes the corpus `Lexicon` and what counts as an English word),
+and `Speller`, which binds them to one corpus.
 """
 
 from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cache
 from itertools import pairwise
+from typing import Protocol
 
 from rapidfuzz import process
 from rapidfuzz.distance import OSA
 
-from bot.search.analysis import STOPWORDS
+from bot.corpus import Paper
+from bot.search.analysis import STOPWORDS, analyze
+
+__all__ = [
+    "Correction",
+    "Lexicon",
+    "Speller",
+    "SpellingCorpus",
+    "closest_word",
+    "correct_query",
+    "english_words",
+    "lexicon",
+    "max_edits",
+    "spelling_variants",
+]
 
 _WORD = re.compile(r"[^\W\d_]+")
 _ASCII_WORD = re.compile(r"[a-z]+")
@@ -84,6 +101,7 @@ def lexicon(texts: Iterable[str]) -> Lexicon:
     return Lexicon(words, pairs)
 
 
+@cache  # one dictionary for every corpus: each index's speller shares it
 def english_words() -> Callable[[str], bool]:
     """Whether a lower-case word is in pyspellchecker's English dictionary (loads ~0.2 s)."""
     from spellchecker import SpellChecker
@@ -175,3 +193,33 @@ def _in_phrase(word: str, before: str, after: list[str], lexicon: Lexicon) -> bo
     return (before not in STOPWORDS and lexicon.pairs[before, word] > 0) or (
         following not in STOPWORDS and lexicon.pairs[word, following] > 0
     )
+
+
+class SpellingCorpus(Protocol):
+    """What a `Speller` reads of an index: its papers and whether it holds a term."""
+
+    papers: Sequence[Paper]
+
+    def knows(self, term: str) -> bool:
+        """Whether any paper holds this analysed term."""
+        ...
+
+
+class Speller:
+    """Corrects a question's words the corpus does not know, against the corpus's words."""
+
+    def __init__(self, corpus: SpellingCorpus) -> None:
+        """Collect the corpus's words and load the English dictionary (~0.3 s: off the loop)."""
+        self._corpus = corpus
+        self._lexicon = lexicon(f"{p.title}\n{p.abstract}" for p in corpus.papers)
+        self._is_word = english_words()
+
+    def correct(self, query: str) -> Correction:
+        """`query` with unknown words replaced by the corpus words they most likely mean."""
+        return correct_query(
+            query,
+            self._lexicon,
+            known=lambda word: all(self._corpus.knows(t) for t in analyze(word)),
+            is_word=self._is_word,
+            same=lambda a, b: analyze(a) == analyze(b),
+        )

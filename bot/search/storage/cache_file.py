@@ -32,7 +32,7 @@ from typing import Any
 
 import numpy as np
 
-from bot.search.columns import TextColumn
+from bot.search.storage.columns import TextColumn
 
 __all__ = [
     "FORMAT_VERSION",
