@@ -73,6 +73,28 @@ def best_snippet(
         starts = [lo for lo, _ in sentences]
         for start, _, chunk_terms in placed:
             found[sentences[bisect_right(starts, start) - 1]].update(chunk_terms)
+    lo, hi = _best_window(sentences, found, wanted)
+    window = text[lo:hi]
+    if placed is None or not window.isascii():
+        spans = marks(window, wanted, analyzer)
+    else:  # the same spans as `marks`, from the words already known to match
+        spans = [
+            (start - lo + s, start - lo + e)
+            for start, end, _ in placed
+            if lo <= start < hi
+            for t, s, e in analyzer.analyze_spans(text[start:end])
+            if t in wanted
+        ]
+    return _clip(window, merge_marks(spans), MAX_SNIPPET_CHARS)
+
+
+def _best_window(
+    sentences: list[Span], found: dict[Span, set[str]], wanted: Mapping[str, float]
+) -> Span:
+    """The sentence or pair of neighbouring sentences whose `found` terms weigh most.
+
+    found: each sentence's matched terms (pairs are added here); wanted: each term's weight.
+    """
     pairs = [(a[0], b[1]) for a, b in pairwise(sentences) if b[1] - a[0] <= MAX_SNIPPET_CHARS]
     found.update({(a[0], b[1]): found[a] | found[b] for a, b in pairwise(sentences)})
 
@@ -98,18 +120,7 @@ def best_snippet(
         lo, hi = sentences[0]
         if len(sentences) > 1 and sentences[1][1] - lo <= MAX_SNIPPET_CHARS:
             hi = sentences[1][1]
-    window = text[lo:hi]
-    if placed is None or not window.isascii():
-        spans = marks(window, wanted, analyzer)
-    else:  # the same spans as `marks`, from the words already known to match
-        spans = [
-            (start - lo + s, start - lo + e)
-            for start, end, _ in placed
-            if lo <= start < hi
-            for t, s, e in analyzer.analyze_spans(text[start:end])
-            if t in wanted
-        ]
-    return _clip(window, merge_marks(spans), MAX_SNIPPET_CHARS)
+    return lo, hi
 
 
 def word_prefix(term: str) -> str:
