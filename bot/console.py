@@ -294,8 +294,10 @@ def run_console(
     # Embeds in the background like the bot (quietly: the prompt owns the terminal). Questions
     # piped in are answered as the bot would once ready: wait for the vectors (cached: seconds).
     retriever, job = loading.semantic_retriever(index, settings, progress=lambda done, total: None)
-    if job is not None and not _is_terminal(stdin):
-        job.done.wait()
+    if not _is_terminal(stdin):
+        index.queries.load_speller()
+        if job is not None:
+            job.done.wait()
     session = _session(retriever, report, settings, t)
     try:
         _chat(session, report, stdin, stdout, ansi=_is_terminal(stdout) and not _no_color(environ))

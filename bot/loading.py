@@ -47,8 +47,9 @@ def load_index(
     On a cache miss, a corpus of `separate_build_bytes` or more is built in another process
     (`build_in_subprocess`) and then read from the cache it wrote. An empty corpus is an
     `EmptyCorpusError`: every entry point refuses to serve nothing. With `strict`, any bad
-    record is a `StrictCorpusError` listing them all (CORPUS_STRICT). Runs for seconds on a
-    large corpus: call it from a worker thread once serving.
+    record is a `StrictCorpusError` listing them all (CORPUS_STRICT). The index's speller
+    starts building in the background. Runs for seconds on a large corpus: call it from a
+    worker thread once serving.
     """
     # Lazy: numpy and the index cache only once the caller has checked its input.
     from bot.search import load_cached, load_corpus_and_index
@@ -63,6 +64,7 @@ def load_index(
         report.check_strict()
     if not report.papers:
         raise EmptyCorpusError(", ".join(map(str, paths)), None, "no papers found")
+    index.queries.start_speller()  # in a daemon thread: typos are corrected once it is ready
     return report, index
 
 
@@ -132,8 +134,9 @@ def semantic_retriever(
     """
     if not settings.semantic:
         return index, None
-    from bot.search import EmbeddingJob, HybridRetriever, progress_reporter, resolve_cache_dir
-    from bot.search.embedding import load_default_embedder
+    from bot.progress import progress_reporter
+    from bot.search import resolve_cache_dir
+    from bot.search.semantic import EmbeddingJob, HybridRetriever, load_default_embedder
 
     # One engine thread: OpenMP threads spin against the embedding thread and other processes
     # on a busy machine (a question took 650 ms instead of 30 there). One instance serves

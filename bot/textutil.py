@@ -4,7 +4,8 @@
 - `clip_words`: a word-boundary cut with "…";
 - `sendable`: text any message or terminal can carry (no controls, no lone surrogates);
 - `merge_marks`: highlight spans made sorted and non-overlapping;
-- `clean`: one line (whitespace runs collapsed, controls dropped).
+- `clean`: one line (whitespace runs collapsed, controls dropped);
+- `is_latin_letter`: whether a letter is of the Latin script.
 
 Pure functions over `str`; nothing here knows about Telegram.
 """
@@ -22,6 +23,7 @@ __all__ = [
     "clean",
     "clean_keep_edges",
     "clip_words",
+    "is_latin_letter",
     "merge_marks",
     "sendable",
     "sentence_spans",
@@ -162,3 +164,8 @@ def clean_keep_edges(text: str) -> str:
     trail = " " if text[-1:].isspace() and text.strip() else ""
     inner = clean(text)
     return f"{lead}{inner}{trail}" if inner else (" " if text else "")
+
+
+def is_latin_letter(char: str) -> bool:
+    """Whether a character is a Latin-script letter (its Unicode name says LATIN: "é", "ｆ")."""
+    return "LATIN" in unicodedata.name(char, "")

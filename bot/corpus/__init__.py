@@ -15,13 +15,12 @@ reported (`LoadReport.skipped`), or refused with `strict`.
 A directory stands for the supported files directly in it, sorted by name.
 """
 
-from bot.corpus.authors import AuthorIndex, author_matches, compact_authors
+from bot.corpus.authors import AuthorIndex, compact_authors
 from bot.corpus.ids import PaperIds
 from bot.corpus.loader import load_corpus
 from bot.corpus.markup import clean_abstract, clean_title
 from bot.corpus.model import (
     MAX_COMMAND_CHARS,
-    MAX_PAPER_ID_CHARS,
     MAX_TAPPABLE_ID_CHARS,
     PAPER_COMMAND,
     PAPER_COMMAND_PATTERN,
@@ -30,9 +29,7 @@ from bot.corpus.model import (
     Paper,
     StrictCorpusError,
     is_tappable_id,
-    paper_id_from_command,
     parse_paper_command,
-    parse_paper_id,
 )
 from bot.corpus.readers import EXTENSIONS, READERS
 from bot.corpus.titles import MAX_TITLE_CHARS, derive_title
@@ -40,7 +37,6 @@ from bot.corpus.titles import MAX_TITLE_CHARS, derive_title
 __all__ = [
     "EXTENSIONS",
     "MAX_COMMAND_CHARS",
-    "MAX_PAPER_ID_CHARS",
     "MAX_TAPPABLE_ID_CHARS",
     "MAX_TITLE_CHARS",
     "PAPER_COMMAND",
@@ -52,14 +48,11 @@ __all__ = [
     "Paper",
     "PaperIds",
     "StrictCorpusError",
-    "author_matches",
     "clean_abstract",
     "clean_title",
     "compact_authors",
     "derive_title",
     "is_tappable_id",
     "load_corpus",
-    "paper_id_from_command",
     "parse_paper_command",
-    "parse_paper_id",
 ]
