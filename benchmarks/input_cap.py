@@ -1,6 +1,6 @@
 """Input caps: the worst question costs about what an ordinary one does.
 
-Times the work the bot does per question — cut (`bot.answers.cut_question`), search,
+Times the work the bot does per question — search (the query pipeline cuts it),
 render to HTML — for an ordinary question and two hostile ones: 10,000 characters of one
 repeated rare corpus word, and 10,000 distinct words (real vocabulary, then made-up words).
 Also times the engine alone (`Index.search`) on the uncut text: the analyzer's own caps,
@@ -25,7 +25,6 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot import render
-from bot.answers import cut_question
 from bot.config import DEFAULT_CORPUS
 from bot.corpus import Paper, load_corpus
 from bot.search import MAX_QUERY_CHARS, MAX_QUERY_TERMS, Index
@@ -78,7 +77,7 @@ def main() -> int:
 
     def answer(text: str) -> Callable[[], object]:
         def work() -> object:
-            question = cut_question(text)  # what every front end does (bot.answers.ask)
+            question = text  # front ends pass it whole: the query pipeline cuts it
             result = index.search(question, limit=5)
             return render.to_html(render.results_doc(result, per_page=5))
 

@@ -12,8 +12,11 @@ from bot.store import open_store
 EN = translator("en")
 
 
-def test_the_question_is_cut_where_the_analyzer_stops() -> None:
-    assert answers.cut_question("x" * (MAX_QUERY_CHARS + 50)) == "x" * MAX_QUERY_CHARS
+def test_a_long_question_is_searched_as_the_pipeline_cuts_it(index: Index) -> None:
+    long = "diffusion " * 5000
+    answer = answers.ask(index, long, per_page=5, t=EN)
+    assert answer.result is not None
+    assert answer.result.hits == index.search(long[:MAX_QUERY_CHARS], limit=5).hits
 
 
 def test_ask_numbers_the_hits_for_save_buttons(index: Index) -> None:

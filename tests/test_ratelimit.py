@@ -10,7 +10,7 @@ from telegram.ext import Application
 
 from bot.config import Settings
 from bot.i18n import translator
-from bot.search import MAX_QUERY_CHARS, Index
+from bot.search import MAX_QUERY_CHARS, Index, PreparedQuery
 from bot.tg import ratelimit
 from bot.tg.app import build_application
 from bot.tg.ratelimit import RateLimiter, Verdict
@@ -147,16 +147,18 @@ async def test_inline_answers_are_cached_per_normalised_query(app, fake_api, ind
     assert all(int(c.params["cache_time"]) > 0 for c in (first, second))
 
 
-async def test_long_messages_are_cut_before_analysis(app, fake_api, index) -> None:
-    counting = CountingIndex(index)
-    seen: list[str] = []
+async def test_long_messages_are_cut_before_analysis(app, fake_api, index, monkeypatch) -> None:
+    prepared: list[PreparedQuery] = []
+    prepare = index.queries.prepare
 
-    def recording_search(query: str, **kwargs: Any):
-        seen.append(query)
-        return index.search(query, **kwargs)
+    def recording_prepare(query: object) -> PreparedQuery:
+        prepared.append(prepare(query))
+        return prepared[-1]
 
-    counting.search = recording_search  # type: ignore[method-assign]
-    app.bot_data.index = counting
+    monkeypatch.setattr(index.queries, "prepare", recording_prepare)
+    text = "diffusion " * 5000
     async with app:
-        await feed(app, Updates().message("diffusion " * 5000))
-    assert len(seen) == 1 and len(seen[0]) == MAX_QUERY_CHARS
+        await feed(app, Updates().message(text))
+    [question] = prepared  # searched once, through the one pipeline
+    assert question.typed == text  # the front end passes it whole ...
+    assert len(question.text) <= MAX_QUERY_CHARS  # ... and the pipeline makes the one cut

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from bot import render
 from bot.i18n import Translator
 from bot.render import Doc
-from bot.search import MAX_QUERY_CHARS, Hit, Retriever, SearchResult
+from bot.search import Hit, Retriever, SearchResult
 
 Numbered = tuple[tuple[int | None, str], ...]
 """(number shown in the text, paper id) per paper that gets a Save button; None: a card."""
@@ -38,11 +38,6 @@ def numbered(hits: Sequence[Hit], first: int = 1) -> Numbered:
     return tuple((first + i, hit.paper.id) for i, hit in enumerate(hits))
 
 
-def cut_question(text: str) -> str:
-    """The question as searched: the analyzer reads no further than MAX_QUERY_CHARS."""
-    return text[:MAX_QUERY_CHARS]
-
-
 def ask(
     index: Retriever, text: str, *, per_page: int, t: Translator, page_key: str | None = None
 ) -> Answer:
@@ -51,7 +46,7 @@ def ask(
     page_key: a fresh key the page buttons may carry when the question is too long for them;
     `Answer.page_key` says whether it was used.
     """
-    question = cut_question(text)
+    question = text  # whole: the query pipeline makes the one cut (bot.search.query)
     if index.is_author_question(question):
         return author(index, question, t=t)
     answer = page(index, question, offset=0, per_page=per_page, t=t, page_key=page_key)

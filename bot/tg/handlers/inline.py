@@ -13,7 +13,7 @@ from telegram import (
 )
 from telegram.constants import ParseMode
 
-from bot import answers, render
+from bot import render
 from bot.corpus import Paper
 from bot.search import Retriever, SearchResult
 from bot.tg.handlers._replies import NO_PREVIEW, index_of, off_loop
@@ -55,7 +55,7 @@ async def inline_query(update: Update, context: Context) -> None:
         return
     t = await user_translator(update, context)
     index = index_of(context)
-    question = answers.cut_question(render.clean(query.query))
+    question = render.clean(query.query)  # whole: the query pipeline makes the one cut
     if question:
         result = await cached_search(context, index, question, limit=render.INLINE_RESULTS)
         articles = [render.inline_article(hit.paper, hit, t=t) for hit in result.hits]
