@@ -46,12 +46,12 @@ def ask(
     page_key: a fresh key the page buttons may carry when the question is too long for them;
     `Answer.page_key` says whether it was used.
     """
-    question = text  # whole: the query pipeline makes the one cut (bot.search.query)
-    if index.is_author_question(question):
-        return author(index, question, t=t)
-    answer = page(index, question, offset=0, per_page=per_page, t=t, page_key=page_key)
-    if _names_someone_unlisted(index, question, answer.result):
-        return author(index, question, t=t)  # what /author says, not five unrelated papers
+    # The question is passed whole: the query pipeline makes the one cut (bot.search.query).
+    if index.is_author_question(text):
+        return author(index, text, t=t)
+    answer = page(index, text, offset=0, per_page=per_page, t=t, page_key=page_key)
+    if _names_someone_unlisted(index, text, answer.result):
+        return author(index, text, t=t)  # what /author says, not five unrelated papers
     return answer
 
 
