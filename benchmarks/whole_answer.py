@@ -39,7 +39,7 @@ import synth  # noqa: E402
 from scale import corpus_file  # noqa: E402
 
 from bot import render  # noqa: E402
-from bot.runtime import load_index  # noqa: E402
+from bot.loading import load_index  # noqa: E402
 from bot.search import DEFAULT_PARAMS, document_terms  # noqa: E402
 from bot.search.analysis import analyze_query, analyzer_for  # noqa: E402
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from bot import render, runtime
+from bot import loading, render
 from bot.config import load_settings
 from bot.corpus import Paper
 from bot.search import EmbeddingJob, HybridRetriever, Index, Retriever, Speller
@@ -163,7 +163,7 @@ def test_speller_maps_british_spelling(small_corpus: list[Paper]) -> None:
 def test_semantic_off_serves_the_bm25_index(tmp_path: Path, small_corpus: list[Paper]) -> None:
     index = Index.build(small_corpus)
     settings = load_settings({"SEMANTIC": "off"}, env_file=None)
-    retriever, job = runtime.semantic_retriever(index, settings)
+    retriever, job = loading.semantic_retriever(index, settings)
     assert retriever is index and job is None
 
 

@@ -19,7 +19,7 @@ from pg_cluster import Backend, free_port
 from bot.config import DEFAULT_CORPUS
 from bot.corpus import load_corpus
 from bot.render import paper_ref
-from bot.render.library import snapshot
+from bot.store import snapshot
 from bot.store.factory import SQLITE_FILE
 from testkit.botenv import bot_env
 from testkit.fake_bot_api import FakeBotApi, Updates
