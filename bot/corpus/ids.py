@@ -19,6 +19,7 @@ CONTENT_ID_CHARS = 8  # 40 bits: ~0.5% chance of any collision among 100k papers
 _NOT_ALNUM = re.compile(r"[^A-Za-z0-9]+")
 _COMMAND = re.compile(r"^/?paper(?:_|\s+)", re.IGNORECASE)
 _BOT_SUFFIX = re.compile(r"@\w+$")
+_ARXIV_VERSION = re.compile(r"^(\d{4}\.\d{4,5}|[a-z-]+(?:\.[a-z]{2})?/\d{7})v\d+$", re.IGNORECASE)
 
 
 def _digest(text: str, chars: int) -> str:
@@ -133,7 +134,11 @@ class PaperIds:
         if exact is not None:
             return exact
         text = re.sub(r"^arxiv:\s*", "", text, flags=re.IGNORECASE)
-        return self.by_key.get("=" + text) or self.by_key.get(_fold(text))
+        found = self.by_key.get("=" + text) or self.by_key.get(_fold(text))
+        version = _ARXIV_VERSION.match(text) if found is None else None
+        if version is not None:  # `2506.33333v2`: the paper, whichever version was loaded
+            return self.find(version.group(1))
+        return found
 
 
 def _fold(paper_id: str) -> str:

@@ -96,11 +96,24 @@ def _sources(paths: Iterable[str | Path], load: _Load) -> list[tuple[Source, boo
 def _numbered(
     records: Iterable[tuple[int, Record | str]],
 ) -> Iterator[tuple[int, int | None, Record | str]]:
-    """(line, record number if another record starts on the same line, record)."""
+    """(line, record number if another record starts on the same line, record).
+
+    One record behind its reader (to see whether the next shares its line); a reader's error
+    comes after the record before it.
+    """
     previous: tuple[int, Record | str] | None = None
     previous_line = -1
     number = 0
-    for item in records:
+    items = iter(records)
+    while True:
+        try:
+            item = next(items)
+        except StopIteration:
+            break
+        except CorpusError:
+            if previous is not None:
+                yield previous[0], number if previous[0] == previous_line else None, previous[1]
+            raise
         if previous is not None:
             shared = previous[0] in (previous_line, item[0])
             yield previous[0], number if shared else None, previous[1]
@@ -159,7 +172,7 @@ def _read_file(source: Source, alone: bool, load: _Load) -> None:
             if alone and len(inner) == 1:
                 raise
             kept = len(load.papers) - before
-            rest = f"; {kept} records before it kept" if kept else "; file skipped"
+            rest = f"; the {kept} records before it are kept" if kept else "; file skipped"
             load.bad.append(f"{error}{rest}")
             load.first_error = load.first_error or error
         load.sources.append(member.name)

@@ -16,6 +16,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import replace
 
 from bot.corpus.authors import author_key
+from bot.corpus.ids import tappable_id
 from bot.corpus.links import ARXIV_ID, find_arxiv_id
 from bot.corpus.model import MERGED, Paper
 
@@ -41,8 +42,8 @@ def _fold(text: str) -> str:
 
 
 def _text_key(paper: Paper) -> str:
-    """Same text (the abstract, else the title): an exact duplicate."""
-    text = paper.abstract or paper.title
+    """Same abstract: an exact duplicate (a title alone also needs a shared author)."""
+    text = paper.abstract
     if not text.isascii():
         text = unicodedata.normalize("NFKC", text)
     folded = " ".join(text.casefold().split())
@@ -51,7 +52,8 @@ def _text_key(paper: Paper) -> str:
 
 def _keys(paper: Paper) -> Iterator[tuple[str, str]]:
     """(key, why) pairs: two papers sharing a key are versions of one paper."""
-    yield _text_key(paper), "duplicate"
+    if paper.abstract:
+        yield _text_key(paper), "duplicate"
     for given in (paper.source_id, *paper.aliases):
         arxiv = given if ARXIV_ID.fullmatch(given) else find_arxiv_id(given)
         if arxiv:
@@ -93,7 +95,14 @@ def _combined(versions: Sequence[Paper]) -> Paper:
     first = versions[0]
     titled = next((v for v in versions if not v.title_derived), first)
     reviewed = max(versions, key=lambda v: venue_rank(v.venue))  # first of the best rank
-    ids = [i for v in versions for i in (v.id, v.source_id, *v.aliases)]
+    # A later version's id is kept unless it is only the longer form a repeated source id
+    # took (`2401_01234_ivmrruvptb`): no user saw that one.
+    ids = [i for v in versions for i in (v.source_id, (v.id if _natural(v) else ""), *v.aliases)]
+    own = {_id_form(first.id), _id_form(first.source_id)}
+    aliases: dict[str, str] = {}
+    for alias in ids:  # one of each typed form: `2503.04321` and `2503_04321` are one
+        if alias and _id_form(alias) not in own:
+            aliases.setdefault(_id_form(alias), alias)
     return replace(
         first,
         title=titled.title,
@@ -105,9 +114,19 @@ def _combined(versions: Sequence[Paper]) -> Paper:
         status=next((v.status for v in versions if v.status), ""),
         keywords=tuple(dict.fromkeys(k for v in versions for k in v.keywords)),
         links=_links(versions),
-        aliases=tuple(dict.fromkeys(i for i in ids if i and i not in (first.id, first.source_id))),
+        aliases=tuple(aliases.values()),
         marks=titled.marks,  # TITLE_DERIVED only if no version has the authors' title
     )
+
+
+def _id_form(paper_id: str) -> str:
+    """An id as `PaperIds` folds what users type (case and separators)."""
+    return _NOT_WORD.sub("_", paper_id.casefold()).strip("_")
+
+
+def _natural(paper: Paper) -> bool:
+    """True if the paper's id is its own first choice, not a collision's longer form."""
+    return not paper.source_id or paper.id == tappable_id(paper.source_id)
 
 
 def _links(versions: Sequence[Paper]) -> tuple[tuple[str, str], ...]:

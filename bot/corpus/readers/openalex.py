@@ -94,5 +94,5 @@ def openalex_record(raw: Mapping[str, object]) -> Record:
         "url": primary.get("landing_page_url"),
         "pdf": primary.get("pdf_url") or best.get("pdf_url"),
         "keywords": [k for k in keywords if isinstance(k, str)],
-        "aliases": [i for i in (doi, arxiv) if i],
+        "aliases": [arxiv] if arxiv else [],  # the DOI: the normaliser's
     }

@@ -47,5 +47,5 @@ def semantic_scholar_record(raw: Mapping[str, object]) -> Record:
         "url": raw.get("url"),
         "pdf": pdf.get("url") if isinstance(pdf, Mapping) else None,
         "keywords": list(dict.fromkeys(str(k) for k in keywords if k)),
-        "aliases": [i for i in (paper_id, doi, arxiv) if i],
+        "aliases": [paper_id] if paper_id and arxiv else [],  # the DOI: the normaliser's
     }
