@@ -39,7 +39,7 @@ _LETTERS = str.maketrans({"ø": "o", "ß": "ss", "ð": "d", "þ": "th", "æ": "a
                           "ł": "l", "đ": "d", "ı": "i", "ħ": "h", "ŧ": "t", "ĸ": "k"})  # fmt: skip
 # German and Nordic transliterations (ü→ue, ø→oe, æ→ae): folded back to the bare vowel.
 _DIGRAPHS = re.compile(r"(?<=[a-z])[aou]e")
-_MARKS = re.compile(r"[*∗†‡§¶‖⁎★☆✝#]+|[\u00b9\u00b2\u00b3\u2070-\u2079]+|\^\{?[\w,*†‡]*\}?")
+_MARKS = re.compile(r"[*∗†‡§¶‖⁎★☆✝#]+|[\u00b9\u00b2\u00b3\u2070-\u2079]+|\^(?:\{[^}]*\}|[\w*]+)")
 """Equal-contribution marks, footnote symbols and superscript affiliations in author lists."""
 _MAX_NAME_CHARS = 60  # longer questions are about something, not someone
 _QUERY_NAME = re.compile(r"[^\W\d_][\w.'’-]*(?:\s*,?\s+[^\W\d_][\w.'’-]*){0,3}\.?")
@@ -55,7 +55,7 @@ def _tidy(name: str) -> str:
     equal-contribution marks or footnote symbols (`A. Author*`, `B. Author†¹`)."""
     if "\\" in name:
         name = _latex().latex_to_text(name)
-    name = _MARKS.sub("", name.replace("{", "").replace("}", ""))
+    name = _MARKS.sub("", name).replace("{", "").replace("}", "")
     return " ".join(name.split()).strip(" ,;")
 
 
