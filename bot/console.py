@@ -223,7 +223,10 @@ def run_console(
         settings = load_settings()
         paths = runtime.corpus_paths(settings, corpus_paths)
         report, index = runtime.load_index(
-            paths, settings.index_cache_dir, strict=settings.corpus_strict
+            paths,
+            settings.index_cache_dir,
+            strict=settings.corpus_strict,
+            corpus_filter=settings.corpus_filter,
         )
     except runtime.EmptyCorpusError:
         print(t.gettext("console.no_papers"), file=sys.stderr)

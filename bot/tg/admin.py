@@ -84,11 +84,14 @@ def _error_text(error: str) -> str:
 
 
 def _load_and_build(
-    paths: Sequence[Path], cache_dir: Path | None = None, strict: bool = False
+    paths: Sequence[Path],
+    cache_dir: Path | None = None,
+    strict: bool = False,
+    corpus_filter: str = "",
 ) -> tuple[Index, int]:
     """Read the corpus and index it through the index cache (in a worker thread); (index,
     records skipped)."""
-    report, index = load_index(paths, cache_dir, strict=strict)
+    report, index = load_index(paths, cache_dir, strict=strict, corpus_filter=corpus_filter)
     for line in report.skipped:
         logger.warning("Skipped %s", line)
     return index, len(report.skipped)
@@ -106,6 +109,7 @@ async def reload_index(application: Application) -> ReloadOutcome:
                 settings.corpus,
                 settings.index_cache_dir,
                 settings.corpus_strict,
+                settings.corpus_filter,
             )
         except (CorpusError, OSError) as exc:
             old = len(state.index) if state.index is not None else 0
