@@ -56,8 +56,28 @@ class _Load:
     first_error: CorpusError | None = None
     records: int = 0
     filtered: int = 0
-    started: float = field(default_factory=time.monotonic)
+    started: float = field(default_factory=lambda: time.monotonic())
     shown: float = 0.0
+
+    def count(self, name: str) -> None:
+        """One more record read; a progress line every `PROGRESS_SECONDS`."""
+        self.records += 1
+        if self.records % 4096 == 0:
+            self.tick(name)
+
+    def skim(self, name: str) -> Callable[[bytes], bool]:
+        """The filter's test on raw lines, counting the lines it leaves out."""
+        assert self.keep is not None
+        may_match = self.keep.may_match
+
+        def test(raw: bytes) -> bool:
+            if may_match(raw):
+                return True
+            self.count(name)
+            self.filtered += 1
+            return False
+
+        return test
 
     def tick(self, name: str) -> None:
         now = time.monotonic()
@@ -128,14 +148,12 @@ def _read(source: Source, load: _Load) -> None:
     """Every record of one source into `load` (papers, or bad lines naming line and record)."""
     reader = recognise(source)
     records = (
-        read_jsonl(source, load.keep.may_match if load.keep else None)
+        read_jsonl(source, load.skim(source.name) if load.keep else None)
         if reader is read_jsonl
         else reader(source)
     )
     for line, number, record in _numbered(records):
-        load.records += 1
-        if load.records % 4096 == 0:
-            load.tick(source.name)
+        load.count(source.name)
         where = f"{source.name}:{line}" + (f", record {number}" if number else "")
         paper = record if isinstance(record, str) else normalise_record(record)
         if isinstance(paper, str):
