@@ -79,3 +79,9 @@ def test_progress_is_reported_on_a_long_load(tmp_path: Path, monkeypatch) -> Non
     load_corpus([path], progress=said.append)
     assert said and all(line.startswith(f"corpus: reading {path}: ") for line in said)
     assert said[0].endswith(": 8,192 records, 6 s")  # the first tick past 5 s
+
+
+def test_a_term_with_accents_is_decided_on_the_parsed_record() -> None:
+    keep = LoadFilter.parse("venue:Zürich")
+    assert keep is not None
+    assert keep.may_match(b'{"venue": "ETH Z\\u00fcrich"}')  # JSON's escape: no false "no"

@@ -8,6 +8,7 @@ must occur in it), so a multi-GB JSON Lines snapshot is mostly skipped before pa
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -24,7 +25,7 @@ _YEARS = re.compile(r"^(\d{4})(?:-(\d{4}))?$")
 _MAX_YEARS = 200
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class LoadFilter:
     """Terms that all must hold; each is (field, alternatives of which one must hold)."""
 
@@ -51,20 +52,27 @@ class LoadFilter:
 
     def may_match(self, raw: bytes) -> bool:
         """False if a raw record cannot match (a term's text is nowhere in it): skip parsing."""
-        lowered: bytes | None = None
-        for field, alternatives in self.terms:
-            if field == "author":  # written with accents or initials: decided on the paper
-                continue
-            if field == "year" or field == "keyword":
-                if not any(a.encode() in raw for a in alternatives):
-                    lowered = lowered if lowered is not None else raw.lower()
-                    if not any(a.casefold().encode() in lowered for a in alternatives):
-                        return False
-            else:
-                lowered = lowered if lowered is not None else raw.lower()
-                if not any(a.casefold().encode() in lowered for a in alternatives):
-                    return False
+        exact, folded = self._needles
+        if not all(any(n in raw for n in needles) for needles in exact):
+            return False
+        if folded:
+            lowered = raw.lower()  # one C pass; far cheaper than a case-insensitive regex
+            return all(any(n in lowered for n in needles) for needles in folded)
         return True
+
+    @functools.cached_property
+    def _needles(self) -> tuple[list[tuple[bytes, ...]], list[tuple[bytes, ...]]]:
+        """Per term, the bytes one of which a matching line holds: exact (years) or in lower
+        case (words). Authors are decided on the parsed paper (accents, initials)."""
+        exact: list[tuple[bytes, ...]] = []
+        folded: list[tuple[bytes, ...]] = []
+        for field, alternatives in self.terms:
+            if field == "year":
+                exact.append(tuple(a.encode() for a in alternatives))
+            elif field != "author" and all(a.isascii() for a in alternatives):
+                # (JSON may escape other letters as \\uXXXX: those are decided on the paper)
+                folded.append(tuple(a.lower().encode() for a in alternatives))
+        return exact, folded
 
     def matches(self, paper: Paper) -> bool:
         """True if the paper satisfies every term."""
