@@ -224,4 +224,5 @@ def snapshot(paper: Paper, *, venue: str = "ICML 2026", year: int = 2026) -> Sav
         paper.venue or venue,
         url,
         doi,
+        title_derived=paper.title_derived,
     )
