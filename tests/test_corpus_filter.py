@@ -85,3 +85,58 @@ def test_a_term_with_accents_is_decided_on_the_parsed_record() -> None:
     keep = LoadFilter.parse("venue:Zürich")
     assert keep is not None
     assert keep.may_match(b'{"venue": "ETH Z\\u00fcrich"}')  # JSON's escape: no false "no"
+
+
+# --- the load path: CORPUS_FILTER and `search --filter`, `--author` totals ---------------------
+
+
+def test_corpus_filter_setting_is_checked_at_start_up() -> None:
+    from bot.config import ConfigError, load_settings
+
+    assert load_settings(
+        {"CORPUS_FILTER": " year:2024  cat:cs.LG "}, env_file=None
+    ).corpus_filter == ("year:2024 cat:cs.LG")
+    with pytest.raises(ConfigError, match="CORPUS_FILTER"):
+        load_settings({"CORPUS_FILTER": "colour:red"}, env_file=None)
+
+
+def _cli_json(capsys, *argv: str) -> dict:
+    from bot import cli
+
+    assert cli.main(["search", "--json", "--no-semantic", *argv]) == 0
+    return json.loads(capsys.readouterr().out.splitlines()[-1])
+
+
+def test_search_filter_loads_only_the_slice(tmp_path: Path, capsys, monkeypatch) -> None:
+    monkeypatch.setenv("INDEX_CACHE_DIR", str(tmp_path / "cache"))
+    snapshot = str(DATA / "arxiv_snapshot.jsonl")
+    answer = _cli_json(capsys, "--corpus", snapshot, "--filter", "categories:cs.NE", "models")
+    assert [r["id"] for r in answer["results"]] == ["2402_05678"]
+    answer = _cli_json(capsys, "--corpus", snapshot, "models")
+    assert len(answer["results"]) > 1  # the unfiltered load is not served from the slice's cache
+
+
+def test_search_filter_typo_is_a_usage_error(capsys) -> None:
+    from bot import cli
+
+    code = cli.main(
+        ["search", "--corpus", str(DATA / "arxiv_snapshot.jsonl"), "--filter", "x", "q"]
+    )
+    assert code == cli.EXIT_USAGE
+    assert "--filter" in capsys.readouterr().err
+
+
+def test_author_lookup_says_how_many_match_beyond_those_shown(tmp_path: Path, capsys) -> None:
+    path = tmp_path / "many.jsonl"
+    records = (
+        {"title": f"Paper {i}", "abstract": f"Text {i}.", "authors": "Ana Ortega"}
+        for i in range(14)
+    )
+    path.write_text("".join(json.dumps(record) + "\n" for record in records))
+    answer = _cli_json(capsys, "--corpus", str(path), "--author", "Ortega", "--limit", "5")
+    assert answer["total"] == 14 and len(answer["results"]) == 5
+    from bot import cli
+
+    assert cli.main(["search", "--corpus", str(path), "--author", "Ortega", "--limit", "5"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("14 papers by Ortega") and "… and 9 more" in out

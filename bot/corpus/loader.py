@@ -22,7 +22,7 @@ from bot.corpus.readers import Record, Source, expand, read_jsonl, recognise
 from bot.corpus.records import normalise_record
 from bot.corpus.titles import derive_title
 
-__all__ = ["PROGRESS_SECONDS", "load_corpus"]
+__all__ = ["PROGRESS_SECONDS", "load_corpus", "progress_line"]
 
 logger = logging.getLogger(__name__)
 
@@ -31,10 +31,12 @@ PROGRESS_SECONDS = 5.0
 Progress = Callable[[str], None]
 
 
-def _say(line: str) -> None:
-    """A progress line: to the log when logging is set up (the bot), else to stderr (the CLI)."""
-    if logging.getLogger().handlers:
-        logger.info("%s", line)
+def progress_line(line: str, log: logging.Logger | None = None) -> None:
+    """A progress line: to the log when it would show there (the bot), else to stderr (the
+    CLI, also on a pipe, and its separate build process), so a long load is never silent."""
+    log = log or logger
+    if logging.getLogger().handlers and log.isEnabledFor(logging.INFO):
+        log.info("%s", line)
     else:
         print(line, file=sys.stderr, flush=True)
 
@@ -211,7 +213,7 @@ def load_corpus(
     `PROGRESS_SECONDS` of a long load (default: the log, else stderr).
     """
     paths = list(paths)
-    load = _Load(strict=strict, keep=keep, progress=progress or _say)
+    load = _Load(strict=strict, keep=keep, progress=progress or progress_line)
     files = _sources(paths, load)
     for source, alone in files:
         _read_file(source, alone, load)

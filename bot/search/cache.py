@@ -27,6 +27,7 @@ from typing import Any, TextIO, TypeVar, get_type_hints
 import numpy as np
 
 from bot.corpus import LoadFilter, LoadReport, Paper, load_corpus
+from bot.corpus.loader import progress_line
 from bot.search.analysis import ANALYZER_VERSION
 from bot.search.bm25 import DEFAULT_PARAMS
 from bot.search.cache_file import (
@@ -395,7 +396,7 @@ def progress_reporter(
             out.write(f"\r{label}: {done:,}/{total_:,} ({percent}%) {now - started:.1f} s{end}")
             out.flush()
         elif percent // 10 > shown[1]:
-            shown[1] = percent // 10
-            logger.info("%s: %d/%d (%d%%) %.1f s", label, done, total_, percent, now - started)
+            shown[1] = percent // 10  # a pipe too: the log if it shows, else stderr (issue 19)
+            progress_line(f"{label}: {done}/{total_} ({percent}%) {now - started:.1f} s", logger)
 
     return report
