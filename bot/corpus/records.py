@@ -45,9 +45,12 @@ FIELD_SYNONYMS: Mapping[str, tuple[str, ...]] = {
     "aliases": ("aliases", "other_ids"),
     "extra": ("extra", "note", "comments"),
 }  # fmt: skip
-PLACEHOLDERS = frozenset({"title", "placeholder", "withdrawn", "untitled", "tbd", "tba", "n/a",
-                          "authors", "author", "anonymous authors"})  # fmt: skip
-"""Casefolded titles or sole authors that fill a template rather than name a paper."""
+PLACEHOLDERS = frozenset({"title", "TITLE", "placeholder", "Placeholder", "PLACEHOLDER",
+                          "withdrawn", "Withdrawn", "WITHDRAWN", "untitled", "Untitled", "TBD",
+                          "TBA", "N/A", "authors", "author", "Authors",
+                          "Anonymous Authors"})  # fmt: skip
+"""Titles or sole authors that fill a template rather than name a paper (as written: a paper
+titled "Title" in a test file is a paper, paperlists' lower-case "title" is a placeholder)."""
 _WITHDRAWN = frozenset({"withdrawn", "withdraw", "desk rejected", "desk reject"})
 _CANONICAL = {synonym: field for field, synonyms in FIELD_SYNONYMS.items() for synonym in synonyms}
 _URL_FIELDS = ("url", "pdf", "code")
@@ -196,9 +199,9 @@ def normalise_record(raw: Mapping[str, object]) -> Paper | str:
 
 def _placeholder(title: str, authors: tuple[str, ...], status: str) -> str:
     """Why a record is a template's placeholder or a withdrawn paper, else ""."""
-    if title.casefold().strip(" .") in PLACEHOLDERS:
+    if title.strip(" .") in PLACEHOLDERS:
         return f"placeholder record (title {title!r})"
-    if len(authors) == 1 and authors[0].casefold() in PLACEHOLDERS:
+    if len(authors) == 1 and authors[0] in PLACEHOLDERS:
         return f"placeholder record (author {authors[0]!r})"
     if status.casefold() in _WITHDRAWN:
         return f"withdrawn paper (status {status!r})"
