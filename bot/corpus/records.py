@@ -137,11 +137,7 @@ def normalise_record(raw: Mapping[str, object]) -> Paper | str:
     derive one.
     """
     fields = _flatten(adapt(raw))
-    by_field: dict[str, object] = {}
-    for name, value in fields.items():
-        field = canonical_field(name)
-        if field is not None and field not in by_field and value not in (None, "", []):
-            by_field[field] = value
+    by_field = _by_field(fields)
     try:
         title_raw = _text(by_field.get("title"), "title")
         abstract_raw = _text(by_field.get("abstract"), "abstract")
@@ -157,9 +153,7 @@ def normalise_record(raw: Mapping[str, object]) -> Paper | str:
     abstract, abstract_links = clean_abstract(abstract_raw) if abstract_raw else ("", ())
     if not title and not abstract:
         return "no title and no abstract"
-    authors = tuple(
-        name for name in map(_line, parse_authors(_unwrap(by_field.get("authors")))) if name
-    )
+    authors = tuple(filter(None, map(_line, parse_authors(_unwrap(by_field.get("authors"))))))
     placeholder = _placeholder(title, authors, texts["status"])
     if placeholder:
         return placeholder
@@ -178,7 +172,7 @@ def normalise_record(raw: Mapping[str, object]) -> Paper | str:
     keywords += tuple(
         k for k in _keywords(by_field.get("categories"), split_spaces=True) if k not in keywords
     )
-    extra_urls = [u for u in _keywords(by_field.get("links"))]
+    extra_urls = _keywords(by_field.get("links"))
     return Paper(
         id="",
         title=title,
@@ -195,6 +189,16 @@ def normalise_record(raw: Mapping[str, object]) -> Paper | str:
         source_id=source_id,
         aliases=_aliases(source_id, mentioned, texts["doi"], by_field.get("aliases")),
     )
+
+
+def _by_field(fields: Mapping[str, object]) -> dict[str, object]:
+    """Each canonical field's value: the first non-empty column that means it."""
+    by_field: dict[str, object] = {}
+    for name, value in fields.items():
+        field = canonical_field(name)
+        if field is not None and field not in by_field and value not in (None, "", []):
+            by_field[field] = value
+    return by_field
 
 
 def _placeholder(title: str, authors: tuple[str, ...], status: str) -> str:
