@@ -150,7 +150,7 @@ def load_settings(
 
 def _corpus_filter(value: str | None) -> str:
     """A load filter, checked now so a typo fails at start-up, not mid-load."""
-    from bot.corpus import LoadFilter
+    from bot.corpus.filter import LoadFilter  # lazy: reading settings imports no parsers
 
     try:
         LoadFilter.parse(value or "")
