@@ -17,7 +17,7 @@ from bot.search import Index
 DATA = Path(__file__).parent / "data"
 EXPORTS = ["s2_search.json", "openalex_works.json", "zotero.ris", "arxiv_api.xml",
            "zotero_export.csv", "paperlists_icml2026_oneline.json", "arxiv_snapshot.jsonl",
-           "papers.bib", "paperlists_icml2025.json"]  # fmt: skip
+           "papers.bib", "paperlists_icml2025.json", "dblp.bib"]  # fmt: skip
 SPARSE = "Sparse Mixture Routing for Long-Context Retrieval"
 
 
@@ -56,8 +56,19 @@ def test_a_mixed_folder_gives_each_paper_once(folder: Path) -> None:
     index = Index.build(report.papers)
     for typed in ("2506.33333", "W4399123456", "QX7RT2PA", "site_a8", "10.48550/arXiv.2506.33333"):
         assert index.get(typed) == sparse, typed
-    assert report.merged == 13
-    assert "13 versions merged" in report.summary()
+    assert report.merged == 14
+    assert "14 versions merged" in report.summary()
+
+
+def test_arxiv_dblp_and_zotero_versions_are_one_paper(tmp_path: Path) -> None:
+    for name in ("arxiv_api.xml", "dblp.bib", "zotero_export.csv"):
+        shutil.copy(DATA / name, tmp_path / name)
+    report = load_corpus([tmp_path])
+    [sparse] = [p for p in report.papers if p.title == SPARSE]
+    assert sparse.id == "2506_33333"  # the first version's (arxiv_api.xml sorts first)
+    assert {"DBLP:journals/corr/abs-2506-33333", "QX7RT2PA"} <= set(sparse.aliases)
+    assert sparse.venue == "arXiv"  # preprint servers both (CoRR too): the first one
+    assert report.merged == 2
 
 
 def test_the_report_names_each_file_not_read(folder: Path) -> None:
