@@ -53,11 +53,14 @@ class LoadFilter:
     def may_match(self, raw: bytes) -> bool:
         """False if a raw record cannot match (a term's text is nowhere in it): skip parsing."""
         exact, folded = self._needles
-        if not all(any(n in raw for n in needles) for needles in exact):
-            return False
+        for needles in exact:
+            if not any(n in raw for n in needles):
+                return False
         if folded:
             lowered = raw.lower()  # one C pass; far cheaper than a case-insensitive regex
-            return all(any(n in lowered for n in needles) for needles in folded)
+            for needles in folded:
+                if not any(n in lowered for n in needles):
+                    return False
         return True
 
     @functools.cached_property
