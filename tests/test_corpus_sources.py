@@ -199,3 +199,15 @@ def test_broken_compressed_file_is_named(tmp_path: Path) -> None:
     with pytest.raises(CorpusError) as raised:
         load_corpus([path])
     assert raised.value.path == str(path)
+
+
+def test_broken_xz_and_zip_members_are_named(tmp_path: Path) -> None:
+    broken = tmp_path / "cut.jsonl.xz"
+    broken.write_bytes(lzma.compress(b'{"title": "A", "abstract": "B."}\n' * 50)[:60] + b"junk")
+    with pytest.raises(CorpusError) as raised:
+        load_corpus([broken])
+    assert raised.value.path == str(broken)
+    (tmp_path / "ok.jsonl").write_text('{"title": "Kept", "abstract": "A text."}\n')
+    report = load_corpus([tmp_path])  # in a folder: skipped and named, the rest loads
+    assert [p.title for p in report.papers] == ["Kept"]
+    assert any(line.startswith(str(broken)) for line in report.bad_lines)

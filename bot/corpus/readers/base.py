@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import lzma
+import zipfile
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,6 +18,11 @@ Record = dict[str, object]
 
 PEEK_BYTES = 64 * 1024
 """How much of a file recognising its format reads (`Source.head`)."""
+
+
+# What a broken file or archive raises while read: gzip and bz2 raise OSError, xz its own
+# error, a zip member BadZipFile (a bad CRC), a truncated stream EOFError.
+_READ_ERRORS = (OSError, EOFError, ValueError, lzma.LZMAError, zipfile.BadZipFile)
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,7 +48,7 @@ class Source:
         try:
             with self.open() as stream:
                 return stream.read(size)
-        except (OSError, EOFError, ValueError) as exc:  # gzip/lzma/bz2/zip errors are OSErrors
+        except _READ_ERRORS as exc:
             raise CorpusError(self.name, None, f"cannot read file: {_why(exc)}") from exc
 
     def read_bytes(self) -> bytes:
@@ -49,7 +56,7 @@ class Source:
         try:
             with self.open() as stream:
                 return stream.read()
-        except (OSError, EOFError, ValueError) as exc:
+        except _READ_ERRORS as exc:
             raise CorpusError(self.name, None, f"cannot read file: {_why(exc)}") from exc
 
     def lines(self) -> Iterator[tuple[int, bytes]]:
@@ -57,7 +64,7 @@ class Source:
         try:
             with self.open() as raw:
                 yield from enumerate(raw, start=1)  # binary streams iterate by line
-        except (OSError, EOFError, ValueError) as exc:
+        except _READ_ERRORS as exc:
             raise CorpusError(self.name, None, f"cannot read file: {_why(exc)}") from exc
 
 
