@@ -47,11 +47,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from benchmarks.hybrid_eval import ON_STYLES
-from bot.search import HybridRetriever, Index, Speller
-from bot.search.cache import DEFAULT_CACHE_DIR
-from bot.search.embedding import embed_papers, load_default_embedder
-from bot.search.fusion import FEATURE_NAMES, LEXICAL_COVERAGE, decide
+from bot.search import DEFAULT_CACHE_DIR, HybridRetriever, Index, Speller
 from bot.search.phrasing import topic_text
+from bot.search.semantic.embedding import embed_papers, load_default_embedder
+from bot.search.semantic.fusion import FEATURE_NAMES, LEXICAL_COVERAGE, decide
 from testkit.devset import load_devset, load_seed_papers
 
 ON_BUDGET_FIT = 0.03

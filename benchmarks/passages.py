@@ -29,8 +29,8 @@ from pathlib import Path
 import numpy as np
 
 from benchmarks.confidence_cv import ON_STYLES, auc, print_order_recall, seed_hybrid
-from bot.search import fusion
-from bot.search.embedding import normalized
+from bot.search.semantic import fusion
+from bot.search.semantic.embedding import normalized
 from bot.textutil import sentence_spans
 from testkit.devset import load_devset
 

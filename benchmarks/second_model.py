@@ -47,8 +47,8 @@ from benchmarks.confidence_cv import (
     print_order_recall,
     seed_hybrid,
 )
-from bot.search.embedding import normalized, paper_text
-from bot.search.fusion import RRF_K, ranks
+from bot.search.semantic.embedding import normalized, paper_text
+from bot.search.semantic.fusion import RRF_K, ranks
 from testkit.devset import load_devset
 
 USE_WEIGHTS = (0.25, 0.5, 1.0)

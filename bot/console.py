@@ -237,8 +237,10 @@ def run_console(
     # Embeds in the background like the bot (quietly: the prompt owns the terminal). Questions
     # piped in are answered as the bot would once ready: wait for the vectors (cached: seconds).
     retriever, job = runtime.semantic_retriever(index, settings, progress=lambda done, total: None)
-    if job is not None and not _is_terminal(stdin):
-        job.done.wait()
+    if not _is_terminal(stdin):
+        index.queries.load_speller()
+        if job is not None:
+            job.done.wait()
     with asyncio.Runner() as runner:
         try:
             store = runner.run(open_store(settings.database_url, settings.data_dir))

@@ -49,8 +49,8 @@ def load_index(
     (`build_in_subprocess`) and then read from the cache it wrote. An empty corpus is an
     `EmptyCorpusError`: every entry point refuses to serve nothing. With `strict`, any bad
     record is a `StrictCorpusError` listing them all (CORPUS_STRICT). `corpus_filter` keeps
-    only matching records (CORPUS_FILTER). Runs for seconds on a large corpus: call it from
-    a worker thread once serving.
+    only matching records (CORPUS_FILTER). The index's speller starts building in the
+    background. Runs for seconds on a large corpus: call it from a worker thread once serving.
     """
     # Lazy: numpy and the index cache only once the caller has checked its input.
     from bot.search import load_cached, load_corpus_and_index
@@ -65,6 +65,7 @@ def load_index(
         report.check_strict()
     if not report.papers:
         raise EmptyCorpusError(", ".join(map(str, paths)), None, "no papers found")
+    index.queries.start_speller()  # in a daemon thread: typos are corrected once it is ready
     return report, index
 
 
@@ -139,8 +140,9 @@ def semantic_retriever(
     """
     if not settings.semantic:
         return index, None
-    from bot.search import EmbeddingJob, HybridRetriever, progress_reporter, resolve_cache_dir
-    from bot.search.embedding import load_default_embedder
+    from bot.progress import progress_reporter
+    from bot.search import resolve_cache_dir
+    from bot.search.semantic import EmbeddingJob, HybridRetriever, load_default_embedder
 
     # One engine thread: OpenMP threads spin against the embedding thread and other processes
     # on a busy machine (a question took 650 ms instead of 30 there). One instance serves

@@ -3,7 +3,8 @@
 - `sentence_spans`: where sentences start and end (abbreviations and initials do not end one);
 - `clip_words`: a word-boundary cut with "…";
 - `sendable`: text any message or terminal can carry (no controls, no lone surrogates);
-- `merge_marks`: highlight spans made sorted and non-overlapping.
+- `merge_marks`: highlight spans made sorted and non-overlapping;
+- `is_latin_letter`: whether a letter is of the Latin script.
 
 Pure functions over `str`; nothing here knows about Telegram.
 """
@@ -11,10 +12,19 @@ Pure functions over `str`; nothing here knows about Telegram.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterable
 from typing import Literal
 
-__all__ = ["ABBREVIATIONS", "Span", "clip_words", "merge_marks", "sendable", "sentence_spans"]
+__all__ = [
+    "ABBREVIATIONS",
+    "Span",
+    "clip_words",
+    "is_latin_letter",
+    "merge_marks",
+    "sendable",
+    "sentence_spans",
+]
 
 Span = tuple[int, int]
 """`[start, end)` character offsets into a text."""
@@ -126,3 +136,8 @@ def merge_marks(
         else:
             merged.append([start, end])
     return tuple((s, e) for s, e in merged)
+
+
+def is_latin_letter(char: str) -> bool:
+    """Whether a character is a Latin-script letter (its Unicode name says LATIN: "é", "ｆ")."""
+    return "LATIN" in unicodedata.name(char, "")

@@ -18,11 +18,11 @@ import pytest
 from telegram import Update
 from telegram.ext import Application
 
-import bot.search.hybrid as hybrid
+import bot.search.semantic.hybrid as hybrid
 from bot import runtime
 from bot.config import Settings
 from bot.search import HybridRetriever, resolve_cache_dir
-from bot.search.embedding import VectorCache, paper_text, text_digest
+from bot.search.semantic.embedding import VectorCache, paper_text, text_digest
 from bot.tg import admin, semantic
 from bot.tg.app import build_application
 from testkit.devset import load_seed_papers

@@ -12,7 +12,6 @@ from pathlib import Path
 import pytest
 
 from bot.corpus import (
-    MAX_PAPER_ID_CHARS,
     MAX_TITLE_CHARS,
     CorpusError,
     StrictCorpusError,
@@ -20,8 +19,7 @@ from bot.corpus import (
     derive_title,
     is_tappable_id,
     load_corpus,
-    paper_id_from_command,
-    parse_paper_id,
+    parse_paper_command,
 )
 
 CORPUS_DIR = Path(__file__).resolve().parent.parent / "corpus"
@@ -371,21 +369,9 @@ def test_is_tappable_id(paper_id: str, safe: bool) -> None:
         pytest.param("/papers_12", None, id="other-command"),
     ],
 )
-def test_paper_id_from_command(text: str, paper_id: str | None) -> None:
-    assert paper_id_from_command(text) == paper_id
-
-
-@pytest.mark.parametrize(
-    ("text", "paper_id"),
-    [
-        pytest.param("  2401.01234 ", "2401.01234", id="stripped"),
-        pytest.param("   ", None, id="blank"),
-        pytest.param("x" * MAX_PAPER_ID_CHARS, "x" * MAX_PAPER_ID_CHARS, id="longest"),
-        pytest.param("x" * (MAX_PAPER_ID_CHARS + 1), None, id="too-long"),
-    ],
-)
-def test_parse_paper_id(text: str, paper_id: str | None) -> None:
-    assert parse_paper_id(text) == paper_id
+def test_paper_command_gives_its_id(text: str, paper_id: str | None) -> None:
+    parsed = parse_paper_command(text)
+    assert (parsed[0] if parsed else None) == paper_id
 
 
 # --- bad input --------------------------------------------------------------------------------

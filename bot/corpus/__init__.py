@@ -19,14 +19,13 @@ directory, a file that cannot be read. A directory stands for the files directly
 sorted by name. `LoadFilter` keeps only matching records (a slice of a multi-GB snapshot).
 """
 
-from bot.corpus.authors import AuthorIndex, author_matches, compact_authors
+from bot.corpus.authors import AuthorIndex, compact_authors
 from bot.corpus.filter import LoadFilter
 from bot.corpus.ids import PaperIds
 from bot.corpus.loader import load_corpus
 from bot.corpus.markup import clean_abstract, clean_title
 from bot.corpus.model import (
     MAX_COMMAND_CHARS,
-    MAX_PAPER_ID_CHARS,
     MAX_TAPPABLE_ID_CHARS,
     PAPER_COMMAND,
     PAPER_COMMAND_PATTERN,
@@ -37,9 +36,7 @@ from bot.corpus.model import (
     Paper,
     StrictCorpusError,
     is_tappable_id,
-    paper_id_from_command,
     parse_paper_command,
-    parse_paper_id,
 )
 from bot.corpus.readers import EXTENSIONS, READERS
 from bot.corpus.titles import MAX_TITLE_CHARS, derive_title
@@ -47,7 +44,6 @@ from bot.corpus.titles import MAX_TITLE_CHARS, derive_title
 __all__ = [
     "EXTENSIONS",
     "MAX_COMMAND_CHARS",
-    "MAX_PAPER_ID_CHARS",
     "MAX_TAPPABLE_ID_CHARS",
     "MAX_TITLE_CHARS",
     "PAPER_COMMAND",
@@ -62,14 +58,11 @@ __all__ = [
     "Paper",
     "PaperIds",
     "StrictCorpusError",
-    "author_matches",
     "clean_abstract",
     "clean_title",
     "compact_authors",
     "derive_title",
     "is_tappable_id",
     "load_corpus",
-    "paper_id_from_command",
     "parse_paper_command",
-    "parse_paper_id",
 ]

@@ -15,7 +15,6 @@ __all__ = [
     "AuthorIndex",
     "AuthorKey",
     "author_key",
-    "author_matches",
     "compact_authors",
     "parse_authors",
 ]
@@ -177,7 +176,7 @@ def _given_compatible(query: tuple[str, ...], author: tuple[str, ...]) -> bool:
     return True
 
 
-def author_matches(query: str, author: str) -> bool:
+def _author_matches(query: str, author: str) -> bool:
     """True if `query` names `author`: "J. Schmidhuber", "schmidhuber", "Schmidhuber, J."."""
     wanted, known = author_key(query), author_key(author)
     if wanted is None or known is None:
@@ -221,7 +220,7 @@ class AuthorIndex:
             number
             for surname in surnames
             for number, name in self.by_surname.get(surname, ())
-            if author_matches(query, name)
+            if _author_matches(query, name)
         }
         return tuple(sorted(found))
 

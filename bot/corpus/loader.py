@@ -8,7 +8,6 @@ with `strict`), notes and other data are skipped and named.
 from __future__ import annotations
 
 import logging
-import sys
 import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
@@ -21,24 +20,15 @@ from bot.corpus.model import TITLE_DERIVED, CorpusError, LoadReport, NotRecordsE
 from bot.corpus.readers import Record, Source, expand, read_jsonl, recognise
 from bot.corpus.records import normalise_record
 from bot.corpus.titles import derive_title
+from bot.progress import progress_line
 
-__all__ = ["PROGRESS_SECONDS", "load_corpus", "progress_line"]
+__all__ = ["PROGRESS_SECONDS", "load_corpus"]
 
 logger = logging.getLogger(__name__)
 
 PROGRESS_SECONDS = 5.0
 """A load that runs longer says how far it got this often (on a pipe too)."""
 Progress = Callable[[str], None]
-
-
-def progress_line(line: str, log: logging.Logger | None = None) -> None:
-    """A progress line: to the log when it would show there (the bot), else to stderr (the
-    CLI, also on a pipe, and its separate build process), so a long load is never silent."""
-    log = log or logger
-    if logging.getLogger().handlers and log.isEnabledFor(logging.INFO):
-        log.info("%s", line)
-    else:
-        print(line, file=sys.stderr, flush=True)
 
 
 @dataclass
@@ -213,7 +203,9 @@ def load_corpus(
     `PROGRESS_SECONDS` of a long load (default: the log, else stderr).
     """
     paths = list(paths)
-    load = _Load(strict=strict, keep=keep, progress=progress or progress_line)
+    load = _Load(
+        strict=strict, keep=keep, progress=progress or (lambda line: progress_line(line, logger))
+    )
     files = _sources(paths, load)
     for source, alone in files:
         _read_file(source, alone, load)

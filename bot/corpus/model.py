@@ -8,7 +8,6 @@ from pathlib import Path
 
 __all__ = [
     "MAX_COMMAND_CHARS",
-    "MAX_PAPER_ID_CHARS",
     "MAX_TAPPABLE_ID_CHARS",
     "PAPER_COMMAND",
     "CorpusError",
@@ -17,8 +16,6 @@ __all__ = [
     "Paper",
     "StrictCorpusError",
     "is_tappable_id",
-    "paper_id_from_command",
-    "parse_paper_id",
 ]
 
 
@@ -139,7 +136,6 @@ PAPER_COMMAND = "paper_"
 """A paper opens with the tappable command `/paper_<id>`."""
 MAX_TAPPABLE_ID_CHARS = MAX_COMMAND_CHARS - len(PAPER_COMMAND)
 """26: the longest id that still fits in `/paper_<id>`."""
-MAX_PAPER_ID_CHARS = 256  # ours: a typed id longer than this is no id (bounds the work per message)
 
 _TAPPABLE_ID = re.compile(rf"[A-Za-z0-9_]{{1,{MAX_TAPPABLE_ID_CHARS}}}")
 PAPER_COMMAND_PATTERN = re.compile(
@@ -157,17 +153,3 @@ def parse_paper_command(text: str) -> tuple[str, str | None] | None:
     """(paper id, addressed bot or None) for a message starting `/paper_<id>`, else None."""
     match = PAPER_COMMAND_PATTERN.match(text)  # anchored and bounded: O(1) on any message
     return (match.group(1), match.group(2)) if match else None
-
-
-def paper_id_from_command(text: str) -> str | None:
-    """The id in a message starting `/paper_<id>` (or `/paper_<id>@bot`), else None."""
-    parsed = parse_paper_command(text)
-    return parsed[0] if parsed else None
-
-
-def parse_paper_id(text: str) -> str | None:
-    """A paper id typed by a user (`/paper <id>`): stripped; None if empty or too long."""
-    paper_id = text.strip()
-    if not paper_id or len(paper_id) > MAX_PAPER_ID_CHARS:
-        return None
-    return paper_id

@@ -9,7 +9,6 @@ label is a title cut to fit. Every text comes from the catalogue in the reader's
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Sequence
 from typing import Literal
 from urllib.parse import urlsplit
@@ -29,6 +28,7 @@ from bot.render.html import is_web_url, to_html
 from bot.render.ids import paper_command
 from bot.render.text import clean, clean_keep_edges, clip_words, merge_marks
 from bot.search import Hit, SearchResult
+from bot.textutil import is_latin_letter
 
 EN = translator("en")
 """The default of every view's `t`: handlers pass the user's translator instead."""
@@ -198,7 +198,7 @@ def classify_question(query: str, terms: Sequence[str] = ()) -> QuestionKind:
     letters = [ch for ch in text if ch.isalpha()]
     if not letters:
         return "symbols"
-    latin = sum(1 for ch in letters if "LATIN" in unicodedata.name(ch, ""))
+    latin = sum(1 for ch in letters if is_latin_letter(ch))
     if latin * 2 < len(letters):
         return "non_english"
     if not terms:

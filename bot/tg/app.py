@@ -313,7 +313,7 @@ def run(*, webhook: bool = False) -> int:
     except CorpusError as exc:
         print(_OPERATOR.gettext("app.corpus_error", error=exc), file=sys.stderr)
         return 2
-    except StoreOpenError as exc:
+    except (StoreOpenError, ConfigError) as exc:  # ConfigError: a busy WEBHOOK_PORT
         print(_OPERATOR.gettext("app.config_error", error=redact(str(exc))), file=sys.stderr)
         return 2
     except InvalidToken:
