@@ -98,6 +98,11 @@ def _parsers() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentPars
     )
     search.add_argument("--author", metavar="NAME", help=_EN.gettext("cli.author_help"))
     search.add_argument("--strict", action="store_true", help=_EN.gettext("cli.strict_help"))
+    search.add_argument(  # issue 19: a slice of a large snapshot
+        "--filter",
+        metavar="TERMS",
+        help="load only matching records, e.g. 'categories:cs.LG year:2025'",
+    )
     search.add_argument(
         "--no-semantic",
         action="store_true",
@@ -185,16 +190,20 @@ def _search_command(args: argparse.Namespace) -> int:
     settings = load_settings()
     paths = loading.corpus_paths(settings, args.corpus)
     strict = args.strict or settings.corpus_strict
-    report, index = loading.load_index(paths, settings.index_cache_dir, strict=strict)
+    corpus_filter = _filter(args.filter) if args.filter is not None else settings.corpus_filter
+    report, index = loading.load_index(
+        paths, settings.index_cache_dir, strict=strict, corpus_filter=corpus_filter
+    )
     from bot.render.console import author_text, results_text  # lazy: after input checks
 
     _note_skipped(report)
     if args.author is not None:  # a lookup by name: no ranking, so no embeddings to wait for
         papers = index.by_author(args.author, limit=args.limit)
+        total = len(index.authors.papers(args.author))  # "first N of M", not "N papers"
         if args.json:
-            print(json.dumps(author_json(args.author, papers), ensure_ascii=False))
+            print(json.dumps(author_json(args.author, papers, total=total), ensure_ascii=False))
         else:
-            print(author_text(args.author, papers))
+            print(author_text(args.author, papers, total=total))
         sys.stdout.flush()
         return 0
     if args.no_semantic:
@@ -241,6 +250,17 @@ def _queries(args: argparse.Namespace) -> list[str]:
     return [line.strip() for line in lines if line.strip()]
 
 
+def _filter(text: str) -> str:
+    """`--filter TERMS`, checked before the load (a typo is a usage error, not a traceback)."""
+    from bot.corpus import LoadFilter
+
+    try:
+        LoadFilter.parse(text)
+    except ValueError as error:
+        raise UsageError(f"--filter: {error}") from error
+    return text
+
+
 def _note_skipped(report: LoadReport, shown: int = 5) -> None:
     """Tell stderr what the loader skipped (stdout stays clean for --json)."""
     if not report.skipped:
@@ -270,6 +290,7 @@ def result_json(result: SearchResult) -> dict[str, object]:
                 "abstract": hit.paper.abstract,
                 "links": [url for _label, url in hit.paper.links],
                 "authors": list(hit.paper.authors),
+                **_derived(hit.paper),
             }
             for hit in result.hits
         ],
@@ -279,10 +300,17 @@ def result_json(result: SearchResult) -> dict[str, object]:
     return answer
 
 
-def author_json(name: str, papers: Sequence[Paper]) -> dict[str, object]:
-    """`--author NAME --json`: the name asked and each paper's id, title, authors, links."""
+def _derived(paper: Paper) -> dict[str, bool]:
+    """`"title_derived"`: true for a title the loader made from the abstract, not the authors'."""
+    return {"title_derived": paper.title_derived}
+
+
+def author_json(name: str, papers: Sequence[Paper], total: int | None = None) -> dict[str, object]:
+    """`--author NAME --json`: the name asked, how many papers match (`total`), and each
+    shown paper's id, title, authors, links."""
     return {
         "author": name,
+        "total": len(papers) if total is None else total,
         "results": [
             {
                 "id": paper.id,
@@ -291,6 +319,7 @@ def author_json(name: str, papers: Sequence[Paper]) -> dict[str, object]:
                 "venue": paper.venue,
                 "year": paper.year,
                 "links": [url for _label, url in paper.links],
+                **_derived(paper),
             }
             for paper in papers
         ],

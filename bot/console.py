@@ -283,7 +283,10 @@ def run_console(
         settings = load_settings()
         paths = loading.corpus_paths(settings, corpus_paths)
         report, index = loading.load_index(
-            paths, settings.index_cache_dir, strict=settings.corpus_strict
+            paths,
+            settings.index_cache_dir,
+            strict=settings.corpus_strict,
+            corpus_filter=settings.corpus_filter,
         )
     except loading.EmptyCorpusError:
         print(t.gettext("console.no_papers"), file=sys.stderr)

@@ -8,12 +8,22 @@ import time
 from collections.abc import Callable
 from typing import TextIO
 
-__all__ = ["Progress", "progress_reporter"]
+__all__ = ["Progress", "progress_line", "progress_reporter"]
 
 logger = logging.getLogger(__name__)
 
 Progress = Callable[[int, int], None]
 """`progress(done, total)`, called as the work advances."""
+
+
+def progress_line(line: str, log: logging.Logger | None = None) -> None:
+    """A progress line: to the log when it would show there (the bot), else to stderr (the
+    CLI, also on a pipe, and its separate build process), so a long load is never silent."""
+    log = log or logger
+    if logging.getLogger().handlers and log.isEnabledFor(logging.INFO):
+        log.info("%s", line)
+    else:
+        print(line, file=sys.stderr, flush=True)
 
 
 def progress_reporter(
@@ -37,7 +47,7 @@ def progress_reporter(
             out.write(f"\r{label}: {done:,}/{total_:,} ({percent}%) {now - started:.1f} s{end}")
             out.flush()
         elif percent // 10 > shown[1]:
-            shown[1] = percent // 10
-            logger.info("%s: %d/%d (%d%%) %.1f s", label, done, total_, percent, now - started)
+            shown[1] = percent // 10  # a pipe too: the log if it shows, else stderr (issue 19)
+            progress_line(f"{label}: {done}/{total_} ({percent}%) {now - started:.1f} s", logger)
 
     return report

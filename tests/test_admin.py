@@ -80,8 +80,9 @@ async def test_admin_reload_swaps_in_the_new_corpus(fake_api, index, corpus_dir)
 async def test_broken_corpus_keeps_the_old_index_and_tells_the_admin(
     fake_api, index, corpus_dir
 ) -> None:
-    app = make_app(fake_api, index, corpus_dir)
-    # A JSON array that cannot be parsed as a whole fails the file (one bad line would not).
+    app = make_app(fake_api, index, corpus_dir, corpus_strict=True)
+    # A JSON array that cannot be parsed as a whole fails the file (one bad line would not);
+    # in a folder it is skipped (issue 19), so strict mode is what refuses the reload here.
     (corpus_dir / "broken.json").write_text('[{"abstract": "<b>unclosed & bad\n', encoding="utf-8")
     async with app:
         await feed(app, Updates().message("/reload", chat_id=ADMIN))
@@ -90,6 +91,19 @@ async def test_broken_corpus_keeps_the_old_index_and_tells_the_admin(
     plain = parse_html(call.params["text"])  # the fake server accepted the escaped error
     assert f"still serving the previous {len(index)} papers" in plain
     assert "broken.json:1" in plain and "malformed JSON" in plain
+
+
+async def test_a_broken_file_in_the_folder_is_skipped_and_counted(
+    fake_api, index, corpus_dir
+) -> None:
+    app = make_app(fake_api, index, corpus_dir)
+    add_paper(corpus_dir)
+    (corpus_dir / "broken.json").write_text('[{"abstract": "<b>unclosed & bad\n', encoding="utf-8")
+    async with app:
+        await feed(app, Updates().message("/reload", chat_id=ADMIN))
+    [call] = [c for c in fake_api.calls_of("sendMessage") if c.params.get("parse_mode") == "HTML"]
+    assert len(app.bot_data.index) == len(index) + 1  # one broken file never sinks the folder
+    assert "Reloaded" in parse_html(call.params["text"]) and app.bot_data.skipped == 1
 
 
 async def test_a_bad_record_is_skipped_and_the_reload_answer_counts_it(

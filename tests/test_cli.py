@@ -19,7 +19,7 @@ from bot.search import Hit, Snippet
 from testkit.devset import load_seed_papers
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
-RESULT_KEYS = {"id", "title", "score", "snippet", "abstract", "links", "authors"}
+RESULT_KEYS = {"id", "title", "score", "snippet", "abstract", "links", "authors", "title_derived"}
 
 
 def search_json(capsys: pytest.CaptureFixture[str], *argv: str) -> list[dict]:
@@ -42,6 +42,7 @@ def test_json_is_exactly_the_contract(capsys: pytest.CaptureFixture[str]) -> Non
         assert isinstance(result["snippet"], str) and isinstance(result["abstract"], str)
         assert isinstance(result["links"], list)
         assert result["authors"] == []  # the seed corpus names no authors
+        assert result["title_derived"] is True  # nor titles: each is derived, and says so
     assert answer["results"][0]["title"] == "ArbNN: Arboreal Neural Networks"
 
 

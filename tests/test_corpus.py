@@ -393,7 +393,7 @@ def test_duplicate_abstracts_are_loaded_once_and_reported(tmp_path: Path) -> Non
         pytest.param("h.txt", b"ICML 2026\n\n", 1, "no abstracts", id="header-only"),
         pytest.param("e.jsonl", b"\n\n", 1, "empty", id="empty-jsonl"),
         pytest.param("m.json", b'[\n  {"abstract": "a b"},\n  {"abstract": "c d",,}\n]', 3, "malformed JSON", id="malformed-json"),
-        pytest.param("o.json", b'{"abstract": "a b"}', 1, "array", id="json-not-array"),
+        pytest.param("o.json", b'{"meta": {"count": 0}, "group_by": []}', 1, "a JSON object with keys meta, group_by \u2014 no list of records", id="json-object-without-records"),
         pytest.param("e.json", b"[]", 1, "empty", id="json-empty-array"),
         pytest.param("h.csv", b"name,url\nt,u\n", 1, "columns found: 'name', 'url'", id="csv-no-column"),
         pytest.param("e.csv", b"abstract\n", 1, "empty", id="csv-header-only"),

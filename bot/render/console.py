@@ -51,17 +51,23 @@ def marked_snippet(hit: Hit, marks: tuple[str, str]) -> str:
     return to_console(Doc((snippet_block(hit),)), marks=marks)
 
 
-def author_text(name: str, papers: Sequence[Paper], *, t: Translator = EN) -> str:
-    """`python -m bot search --author NAME` for a person: each paper's title, id, authors, links."""
+def author_text(
+    name: str, papers: Sequence[Paper], *, total: int | None = None, t: Translator = EN
+) -> str:
+    """`python -m bot search --author NAME` for a person: each paper's title, id, authors, links;
+    `total` papers match when more than those shown ("… and N more")."""
     if not papers:
         return to_console(Doc((translated(t, "author.none", name=name),))) + "\n"
-    blocks: list[Block] = [translated(t, "author.header", len(papers), name=name)]
+    total = max(total or 0, len(papers))
+    blocks: list[Block] = [translated(t, "author.header", total, name=name)]
     for rank, paper in enumerate(papers, start=1):
         spans = [Segment(f"{rank}. {paper.title}\n   id {paper.id}")]
         if paper.authors:
             spans.append(Segment(f" · {compact_authors(paper.authors)}"))
         spans += [Segment(f"\n   {url}") for _label, url in paper.links]
         blocks.append(tuple(spans))
+    if total > len(papers):
+        blocks.append((Segment(t.gettext("author.more", count=total - len(papers))),))
     return to_console(Doc(tuple(blocks))) + "\n"
 
 

@@ -272,6 +272,8 @@ def results_doc(
 def paper_doc(paper: Paper, *, t: Translator = EN) -> Doc:
     """A paper card: title, all authors, venue, the full clean abstract, links; Similar."""
     blocks: list[Block] = [(Segment(_title(paper, t), "b"),)]
+    if paper.title_derived:  # issue 19: never passed off as the authors' title
+        blocks[0] += (Segment("\n"), Segment(t.gettext("paper.title_derived"), "i"))
     authors = clip_words(clean(", ".join(paper.authors)), limits.ALL_AUTHORS_CHARS)
     if authors:
         blocks[0] += (Segment("\n"), Segment(authors, "i"))

@@ -150,7 +150,8 @@ class Index:
     def _ids(self) -> PaperIds:
         """What users type for an id (`2402.05678`, any case) -> ids; built on first use."""
         sources = (source or None for source in self._column("source_id"))
-        return PaperIds.build(zip(self._column("id"), sources, strict=True))
+        ids = zip(self._column("id"), sources, self._column("aliases"), strict=True)
+        return PaperIds.build(ids)  # aliases: a merged paper's other ids, its arXiv id and DOI
 
     @functools.cached_property
     def authors(self) -> AuthorIndex:

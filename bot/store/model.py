@@ -70,6 +70,8 @@ class SavedPaper:
     doi: str = ""
     saved_at: datetime | None = None
     """When the user saved it (UTC, set by the database); None before saving."""
+    title_derived: bool = False
+    """The title is a headline derived from the abstract, not the authors' (exports say so)."""
 
 
 class SaveOutcome(enum.Enum):

@@ -29,4 +29,5 @@ def snapshot(paper: Paper, *, venue: str = SEED_VENUE, year: int = SEED_YEAR) ->
         paper.venue or venue,
         url,
         doi,
+        title_derived=paper.title_derived,
     )

@@ -79,10 +79,13 @@ def _error_text(error: str) -> str:
 
 
 def _load_and_build(
-    paths: Sequence[Path], cache_dir: Path | None = None, strict: bool = False
+    paths: Sequence[Path],
+    cache_dir: Path | None = None,
+    strict: bool = False,
+    corpus_filter: str = "",
 ) -> tuple[Index, LoadReport]:
     """Read the corpus and index it through the index cache (in a worker thread)."""
-    report, index = load_index(paths, cache_dir, strict=strict)
+    report, index = load_index(paths, cache_dir, strict=strict, corpus_filter=corpus_filter)
     for line in report.skipped:
         logger.warning("Skipped %s", line)
     return index, report
@@ -100,6 +103,7 @@ async def reload_index(application: Application) -> ReloadOutcome:
                 settings.corpus,
                 settings.index_cache_dir,
                 settings.corpus_strict,
+                settings.corpus_filter,
             )
         except (CorpusError, OSError) as exc:
             old = len(state.index) if state.index is not None else 0

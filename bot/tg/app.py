@@ -281,7 +281,10 @@ def _serve(settings: Settings, webhook_config: WebhookConfig | None) -> None:
     tls_context = transport.tls_context_in_background()
     started = time.perf_counter()
     report, index = load_index(
-        settings.corpus, settings.index_cache_dir, strict=settings.corpus_strict
+        settings.corpus,
+        settings.index_cache_dir,
+        strict=settings.corpus_strict,
+        corpus_filter=settings.corpus_filter,
     )
     for line in report.skipped:
         logger.warning("Skipped %s", line)

@@ -14,7 +14,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from bot.corpus import LoadReport, Paper, load_corpus
+from bot.corpus import LoadFilter, LoadReport, Paper, load_corpus
 from bot.progress import Progress, progress_reporter
 from bot.search.analysis import ANALYZER_VERSION
 from bot.search.index import Index
@@ -37,6 +37,7 @@ def load_corpus_and_index(
     *,
     min_papers: int = CACHE_MIN_PAPERS,
     progress: Progress | None = None,
+    corpus_filter: str = "",
 ) -> tuple[LoadReport, Index]:
     """Load the corpus under `paths` and index it, or read both from a valid cache.
 
@@ -45,12 +46,13 @@ def load_corpus_and_index(
         `key.DEFAULT_CACHE_DIR`.
     min_papers: smaller corpora are loaded and built without writing a cache.
     progress: build progress callback; None shows a line on a terminal, else logs.
+    corpus_filter: keep only the matching records (`bot.corpus.LoadFilter`, CORPUS_FILTER).
     """
-    key, path = _corpus_cache(paths, resolve_cache_dir(cache_dir))
+    key, path = _corpus_cache(paths, resolve_cache_dir(cache_dir), corpus_filter)
     cached = _cached_corpus(key, path)
     if cached is not None:
         return cached
-    report = load_corpus(paths)
+    report = load_corpus(paths, keep=LoadFilter.parse(corpus_filter))
     index = _build(report.papers, progress, quiet=len(report.papers) < min_papers)
     if path is not None and len(report.papers) >= min_papers:
         _save(path, key, {**index.to_state(), **report_state(report)})
@@ -58,19 +60,22 @@ def load_corpus_and_index(
 
 
 def load_cached(
-    paths: Sequence[str | Path], cache_dir: str | Path | None = None
+    paths: Sequence[str | Path], cache_dir: str | Path | None = None, corpus_filter: str = ""
 ) -> tuple[LoadReport, Index] | None:
     """The corpus and index under `paths` from a valid cache (memory-mapped), else None.
 
     Builds nothing: a caller may then build elsewhere (another process) and call it again.
     """
-    return _cached_corpus(*_corpus_cache(paths, resolve_cache_dir(cache_dir)))
+    return _cached_corpus(*_corpus_cache(paths, resolve_cache_dir(cache_dir), corpus_filter))
 
 
-def _corpus_cache(paths: Sequence[str | Path], directory: Path) -> tuple[str, Path | None]:
-    """The corpus cache key of `paths` and its file ("", None if a path cannot be read)."""
+def _corpus_cache(
+    paths: Sequence[str | Path], directory: Path, corpus_filter: str = ""
+) -> tuple[str, Path | None]:
+    """The corpus cache key of `paths` (and filter) and its file ("", None if unreadable)."""
+    kind = f"corpus+index;filter={' '.join(corpus_filter.split())}" if corpus_filter else ""
     try:
-        key = corpus_key(paths, kind="corpus+index", stamps=directory / STAMPS_FILE)
+        key = corpus_key(paths, kind=kind or "corpus+index", stamps=directory / STAMPS_FILE)
     except OSError:  # a missing or unreadable path: let the loader name the problem
         return "", None
     return key, cache_path(directory, key)
