@@ -201,12 +201,17 @@ class AuthorIndex:
         if key is None:
             return ()
         surnames = [key.surname, *key.given[:1]]  # the second: family name typed first
-        found = {
-            number
-            for surname in surnames
-            for number, name in self.by_surname.get(surname, ())
-            if author_matches(query, name)
-        }
+        # A name recurs across a surname's papers ("Wang" thousands of times at 100k papers):
+        # match each distinct name once.
+        matched: dict[str, bool] = {}
+        found = set()
+        for surname in surnames:
+            for number, name in self.by_surname.get(surname, ()):
+                hit = matched.get(name)
+                if hit is None:
+                    hit = matched[name] = author_matches(query, name)
+                if hit:
+                    found.add(number)
         return tuple(sorted(found))
 
     def is_name_query(self, question: str) -> bool:
