@@ -265,14 +265,16 @@ def _clause(token: _Token) -> Clause:
 
 def _free(text: str) -> str:
     """A phrase's or value's words as plain free text (so that free text has no syntax)."""
-    words = []
-    for word in text.translate(_SCAN).replace("|", " ").replace('"', " ").split():
-        word = word.lstrip("-")
+    words: list[str] = []
+    todo = text.translate(_SCAN).replace("|", " ").replace('"', " ").split()[::-1]
+    while todo:
+        word = todo.pop().lstrip("-")
         field = _FIELD.match(word)
         if field is not None and field[1].casefold() in FIELD_ALIASES:
-            word = word.replace(":", " ").replace("：", " ")
-        words.append("or" if word == "OR" else word)
-    return " ".join(w for w in words if w)
+            todo.extend(word.replace(":", " ").replace("：", " ").split()[::-1])  # no colon left
+        elif word:
+            words.append("or" if word == "OR" else word)
+    return " ".join(words)
 
 
 def _ranked_text(token: _Token) -> str:
