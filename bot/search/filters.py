@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any, Literal
 import numpy as np
 
 from bot.corpus import AuthorIndex, Paper
+from bot.corpus.authors import AuthorKey, author_key, filed_under, key_matches
 from bot.search.phrases import PhraseIndex
 from bot.search.syntax import Clause, FieldFilter, ParsedQuery, Phrase, YearFilter
 
@@ -52,6 +53,47 @@ class _Labels:
     """Per row, the index of its value in `terms`."""
 
 
+class _AuthorRows:
+    """`AuthorIndex.papers` as rows, fast: each distinct name keyed and matched once per query.
+
+    The same rule (`filed_under`, `key_matches`); a common surname ("Wang": thousands of
+    papers) costs one comparison per distinct name under it, a surname alone none.
+    """
+
+    __slots__ = ("_names", "_surname_rows")
+
+    def __init__(self, authors: AuthorIndex) -> None:
+        self._names: dict[str, tuple[tuple[AuthorKey, np.ndarray], ...]] = {}
+        self._surname_rows: dict[str, np.ndarray] = {}
+        for surname, entries in authors.by_surname.items():
+            rows_of: dict[str, list[int]] = {}
+            for row, name in entries:
+                rows_of.setdefault(name, []).append(row)
+            keyed = ((author_key(name), rows) for name, rows in rows_of.items())
+            self._names[surname] = tuple(
+                (key, np.array(rows, dtype=np.int64)) for key, rows in keyed if key is not None
+            )
+            self._surname_rows[surname] = np.array([row for row, _ in entries], dtype=np.int64)
+
+    def rows(self, query: str) -> np.ndarray:
+        """Rows of the papers with an author `query` names (may repeat a row)."""
+        wanted = author_key(query)
+        if wanted is None:
+            return np.zeros(0, dtype=np.int64)
+        family_first = "," not in query
+        found = []
+        for surname in filed_under(wanted):
+            if surname == wanted.surname and not wanted.given:  # a surname alone: all of them
+                found.append(self._surname_rows.get(surname, np.zeros(0, dtype=np.int64)))
+                continue
+            found.extend(
+                rows
+                for known, rows in self._names.get(surname, ())
+                if key_matches(wanted, known, family_first=family_first)
+            )
+        return np.concatenate(found) if found else np.zeros(0, dtype=np.int64)
+
+
 def _field(papers: Sequence[Paper], name: str) -> Iterable[Any]:
     """One field of every paper; from the columns directly when the papers are cached ones."""
     column = getattr(papers, "column", None)
@@ -72,7 +114,7 @@ class FilterColumns:
     ) -> None:
         """Assemble; use `build` (or `filter_columns` for an index)."""
         self.phrases = phrases
-        self.authors = authors
+        self.authors = _AuthorRows(authors)
         self.years = years
         """Per row, the year, 0 when unknown."""
         self.labels = labels
@@ -144,7 +186,7 @@ class FilterColumns:
     def _field_matches(self, clause: FieldFilter) -> np.ndarray | None:
         """Mask of a text field's condition."""
         if clause.field == "author":
-            return self._rows_mask(np.asarray(self.authors.papers(clause.value), dtype=np.int64))
+            return self._rows_mask(self.authors.rows(clause.value))
         if clause.field == "title":
             return self._rows_mask(self._phrase_rows(clause.value, title_only=True))
         wanted = self.phrases.terms(clause.value)

@@ -126,7 +126,7 @@ _SCAN = str.maketrans({c: '"' for c in "\u201c\u201d\u201e\u201f\u2033\uff02"} |
 _QUOTES = frozenset('"\u201c\u201d\u201e\u201f\u2033\uff02')
 _FIELD = re.compile(r"([^\W\d_]+)[:：]")
 _YEAR = re.compile(
-    r"(?P<op>[<>]=?)?(?P<one>[0-9]{4})|(?P<low>[0-9]{4})?(?:\.\.|-|–|—|~)(?P<high>[0-9]{4})?"
+    r"(?P<op>[<>]=?)?(?P<one>[12][0-9]{3})|(?P<low>[12][0-9]{3})?(?:\.\.|-|–|—|~)(?P<high>[12][0-9]{3})?"
 )
 
 _Kind = Literal["word", "phrase", "field", "or"]
@@ -278,14 +278,13 @@ def _free(text: str) -> str:
 
 
 def _ranked_text(token: _Token) -> str:
-    """What a token adds to the free text of a query that has syntax."""
-    if token.kind == "word" and not token.negated:
-        return token.text
-    if token.kind == "phrase" and not token.negated:
-        return _free(token.text)
-    if isinstance(token.clause, FieldFilter) and token.clause.field == "title":
-        return "" if token.negated else _free(token.text)
-    return "or" if token.text == "OR" else ""  # a stray OR: a stopword, never an operator
+    """What a token adds to the free text of a query that has syntax (itself without syntax)."""
+    if token.negated or token.kind == "or":
+        return ""  # a stray OR is no operator: dropped, as its neighbours may be new ones
+    if token.kind == "field":
+        title = isinstance(token.clause, FieldFilter) and token.clause.field == "title"
+        return _free(token.text) if title else ""
+    return _free(token.text)
 
 
 def parse_query(query: str) -> ParsedQuery:
