@@ -142,7 +142,9 @@ class FilterColumns:
         table: dict[str, int] = {}
         codes = [table.setdefault(value or "", len(table)) for value in values]
         terms = tuple(phrases.terms(value) for value in table)
-        return _Labels(terms, np.array(codes, dtype=np.int32))
+        # The narrowest type: comparing 100,000 one-byte codes costs a fifth of int32's gather.
+        dtype = np.uint8 if len(table) <= 2**8 else np.uint16 if len(table) <= 2**16 else np.int32
+        return _Labels(terms, np.array(codes, dtype=dtype))
 
     def __len__(self) -> int:
         return len(self.years)
@@ -193,8 +195,15 @@ class FilterColumns:
         if not wanted:
             return None
         labels = self.labels[clause.field]
-        hit = np.array([_holds(terms, wanted) for terms in labels.terms], dtype=bool)
-        return hit[labels.codes]
+        matching = [code for code, terms in enumerate(labels.terms) if _holds(terms, wanted)]
+        if len(matching) > 4:  # many values match ("venue:icml" over "ICML 2013" … "ICML 2019")
+            hit = np.zeros(len(labels.terms), dtype=bool)
+            hit[matching] = True
+            return hit[labels.codes]
+        mask = np.zeros(len(self), dtype=bool)
+        for code in matching:
+            mask |= labels.codes == code
+        return mask
 
     def _phrase_rows(self, text: str, *, title_only: bool = False) -> np.ndarray | None:
         """Rows holding `text` as a phrase; None if it has no terms."""
