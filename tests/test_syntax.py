@@ -184,6 +184,7 @@ def test_plain_and_broken_queries_are_their_own_free_text(query: str) -> None:
 
 def test_empty_phrase_is_dropped() -> None:
     assert parse_query('"" graphs').is_plain
+    assert parse_query('graphs -""').is_plain
 
 
 def test_stray_or_beside_an_exclusion_is_no_operator() -> None:

@@ -123,7 +123,6 @@ class ParsedQuery:
 
 # One character in, one out (positions stay those of the query): quotes and ｜ to ASCII.
 _SCAN = str.maketrans({c: '"' for c in "\u201c\u201d\u201e\u201f\u2033\uff02"} | {"\uff5c": "|"})
-_QUOTES = frozenset('"\u201c\u201d\u201e\u201f\u2033\uff02')
 _FIELD = re.compile(r"([^\W\d_]+)[:：]")
 _YEAR = re.compile(
     r"(?P<op>[<>]=?)?(?P<one>[12][0-9]{3})|(?P<low>[12][0-9]{3})?(?:\.\.|-|–|—|~)(?P<high>[12][0-9]{3})?"
@@ -304,11 +303,12 @@ def parse_query(query: str) -> ParsedQuery:
         pieces.append(_ranked_text(item))
         if item.kind in ("word", "or") and not item.negated:
             continue
+        if item.kind == "phrase" and not item.text.strip():
+            continue  # `""` and `-""` ask for nothing: dropped
         if item.negated:
             excluded.append(_clause(item))
         elif item.kind == "phrase":
-            if item.text.strip():  # `""` asks for nothing: dropped
-                phrases.append(Phrase(item.text))
+            phrases.append(Phrase(item.text))
         elif item.clause is not None and not isinstance(item.clause, Phrase):
             filters.append(item.clause)
     if not (phrases or excluded or any_of or filters):
