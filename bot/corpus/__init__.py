@@ -19,7 +19,7 @@ directory, a file that cannot be read. A directory stands for the files directly
 sorted by name. `LoadFilter` keeps only matching records (a slice of a multi-GB snapshot).
 """
 
-from bot.corpus.authors import AuthorIndex, compact_authors
+from bot.corpus.authors import AuthorIndex, author_matches, compact_authors
 from bot.corpus.filter import LoadFilter
 from bot.corpus.ids import PaperIds
 from bot.corpus.loader import load_corpus
@@ -58,6 +58,7 @@ __all__ = [
     "Paper",
     "PaperIds",
     "StrictCorpusError",
+    "author_matches",
     "clean_abstract",
     "clean_title",
     "compact_authors",

@@ -15,7 +15,10 @@ __all__ = [
     "AuthorIndex",
     "AuthorKey",
     "author_key",
+    "author_matches",
     "compact_authors",
+    "filed_under",
+    "key_matches",
     "parse_authors",
 ]
 
@@ -176,19 +179,31 @@ def _given_compatible(query: tuple[str, ...], author: tuple[str, ...]) -> bool:
     return True
 
 
-def _author_matches(query: str, author: str) -> bool:
+def author_matches(query: str, author: str) -> bool:
     """True if `query` names `author`: "J. Schmidhuber", "schmidhuber", "Schmidhuber, J."."""
     wanted, known = author_key(query), author_key(author)
     if wanted is None or known is None:
         return False
+    return key_matches(wanted, known, family_first="," not in query)
+
+
+def key_matches(wanted: AuthorKey, known: AuthorKey, *, family_first: bool = True) -> bool:
+    """`author_matches` on keys already made; `family_first`: the query may be "Surname Given"
+    (it had no comma)."""
     if wanted.surname == known.surname and _given_compatible(wanted.given, known.given):
         return True
     # "Schmidhuber Jürgen": family name first without a comma
-    if len(wanted.given) == 1 and "," not in query and known.given:
+    if family_first and len(wanted.given) == 1 and known.given:
         return wanted.given[0] == known.surname and _given_compatible(
             (wanted.surname,), known.given
         )
     return False
+
+
+def filed_under(key: AuthorKey) -> tuple[str, ...]:
+    """The surnames a name's papers may be filed under: its own, and its first given name (in
+    case the family name was typed first)."""
+    return (key.surname, *key.given[:1])
 
 
 @dataclass(frozen=True, slots=True)
@@ -215,13 +230,18 @@ class AuthorIndex:
         key = author_key(query)
         if key is None:
             return ()
-        surnames = [key.surname, *key.given[:1]]  # the second: family name typed first
-        found = {
-            number
-            for surname in surnames
-            for number, name in self.by_surname.get(surname, ())
-            if _author_matches(query, name)
-        }
+        surnames = filed_under(key)
+        # A name recurs across a surname's papers ("Wang" thousands of times at 100k papers):
+        # match each distinct name once.
+        matched: dict[str, bool] = {}
+        found = set()
+        for surname in surnames:
+            for number, name in self.by_surname.get(surname, ()):
+                hit = matched.get(name)
+                if hit is None:
+                    hit = matched[name] = author_matches(query, name)
+                if hit:
+                    found.add(number)
         return tuple(sorted(found))
 
     def is_name_query(self, question: str) -> bool:

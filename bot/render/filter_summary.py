@@ -1,0 +1,80 @@
+"""The answer header's line naming the query-syntax conditions that applied, in any language.
+
+"3 filters: author Bengio · year 2015–2017 · without 'image'". Parts are joined with " · ",
+the views' separator, so no language needs a list-separator entry of its own.
+"""
+
+from __future__ import annotations
+
+from bot.i18n import Translator
+from bot.render.text import clip_words
+from bot.search.syntax import Clause, FieldFilter, ParsedQuery, Phrase, YearFilter
+
+__all__ = ["MAX_VALUE_CHARS", "filter_labels", "filter_summary"]
+
+MAX_VALUE_CHARS = 40
+"""A typed value is cut to this many characters in the header (a pasted sentence as a phrase)."""
+
+SEPARATOR = " · "
+
+
+def _year_label(clause: YearFilter, t: Translator) -> str:
+    """`year 2018`, `year 2015–2017`, `year 2015 or later`, `year 2017 or earlier`."""
+    low, high = clause.low, clause.high
+    if low is not None and high is not None:
+        if low == high:
+            return t.gettext("filters.year", year=low)
+        return t.gettext("filters.years", low=low, high=high)
+    if low is not None:
+        return t.gettext("filters.year_from", low=low)
+    return t.gettext("filters.year_until", high=high)
+
+
+def _label(clause: Clause, t: Translator, *, negated: bool = False) -> str:
+    """One clause in words."""
+    if isinstance(clause, YearFilter):
+        label = _year_label(clause, t)
+    elif isinstance(clause, Phrase):
+        text = clip_words(" ".join(clause.text.split()), MAX_VALUE_CHARS)
+        return t.gettext("filters.without" if negated else "filters.with", text=text)
+    else:
+        label = _field_label(clause, t)
+    return t.gettext("filters.not", filter=label) if negated else label
+
+
+def _field_label(clause: FieldFilter, t: Translator) -> str:
+    """`author Bengio`, `title with 'x'`, `venue ICML` …"""
+    value = clip_words(clause.value, MAX_VALUE_CHARS)
+    if clause.field == "title":
+        return t.gettext("filters.title", text=value)
+    return t.gettext(f"filters.{clause.field}", name=value)
+
+
+def _either(clauses: tuple[Clause, ...], t: Translator) -> str:
+    """An OR group: `with 'gan' or with 'vae'`."""
+    labels = [_label(clause, t) for clause in clauses]
+    joined = labels[0]
+    for label in labels[1:]:
+        joined = t.gettext("filters.or", left=joined, right=label)
+    return joined
+
+
+def filter_labels(parsed: ParsedQuery, t: Translator) -> tuple[str, ...]:
+    """Each condition of `parsed` in words, in the order: phrases, fields, OR groups, exclusions."""
+    return (
+        *(_label(clause, t) for clause in parsed.phrases),
+        *(_label(clause, t) for clause in parsed.filters),
+        *(_either(group, t) for group in parsed.any_of),
+        *(_label(clause, t, negated=True) for clause in parsed.excluded),
+    )
+
+
+def filter_summary(parsed: ParsedQuery, t: Translator) -> str | None:
+    """`3 filters: author Bengio · year 2015–2017 · without 'image'`; None for a plain query.
+
+    Plain text (the renderer escapes it for Telegram HTML).
+    """
+    labels = filter_labels(parsed, t)
+    if not labels:
+        return None
+    return t.ngettext("filters.header", len(labels), filters=SEPARATOR.join(labels))

@@ -1,0 +1,247 @@
+"""Which papers meet a parsed query's conditions: one boolean mask over the corpus's rows.
+
+Conditions narrow the candidates before ranking (`ParsedQuery` from `syntax`): every
+required phrase and field holds, at least one clause of each OR group holds, no excluded
+clause holds. How each clause matches a paper:
+
+- a phrase or word (`"graph neural networks"`, `-image`): its terms adjacent, in order, in
+  the title or the abstract (`phrases` says exactly what "in order" means);
+- `title:` the same, in the title only;
+- `author:` the rule `Index.by_author` uses (`AuthorIndex.papers`: initials, accents,
+  "Surname, Given" and family-name-first orders);
+- `year:` the paper's year in the range (a paper without a year never matches);
+- `venue:`/`track:`/`status:` the value's terms adjacent, in order, in that field
+  ("venue:icml" matches "ICML 2019", "status:oral" matches "Oral").
+
+A clause whose text has no terms (`"the"`, `-!!`) cannot be matched and is dropped, as
+Elasticsearch's `simple_query_string` drops what it cannot read. The columns are built once
+per index (`filter_columns`), on the first query with conditions; plain queries never build
+them (`candidates`).
+"""
+
+from __future__ import annotations
+
+import threading
+import weakref
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal
+
+import numpy as np
+
+from bot.corpus import AuthorIndex, Paper
+from bot.corpus.authors import AuthorKey, author_key, filed_under, key_matches
+from bot.search.phrases import PhraseIndex
+from bot.search.syntax import Clause, FieldFilter, ParsedQuery, Phrase, YearFilter
+
+if TYPE_CHECKING:
+    from bot.search.index import Index
+
+__all__ = ["FilterColumns", "candidates", "filter_columns"]
+
+LabelField = Literal["venue", "track", "status"]
+LABEL_FIELDS: tuple[LabelField, ...] = ("venue", "track", "status")
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class _Labels:
+    """A field of few distinct values (venue, track, status): the values and each row's code."""
+
+    terms: tuple[tuple[str, ...], ...]
+    """Each distinct value's phrase terms."""
+    codes: np.ndarray
+    """Per row, the index of its value in `terms`."""
+
+
+class _AuthorRows:
+    """`AuthorIndex.papers` as rows, fast: each distinct name keyed and matched once per query.
+
+    The same rule (`filed_under`, `key_matches`); a common surname ("Wang": thousands of
+    papers) costs one comparison per distinct name under it, a surname alone none.
+    """
+
+    __slots__ = ("_names", "_surname_rows")
+
+    def __init__(self, authors: AuthorIndex) -> None:
+        self._names: dict[str, tuple[tuple[AuthorKey, np.ndarray], ...]] = {}
+        self._surname_rows: dict[str, np.ndarray] = {}
+        for surname, entries in authors.by_surname.items():
+            rows_of: dict[str, list[int]] = {}
+            for row, name in entries:
+                rows_of.setdefault(name, []).append(row)
+            keyed = ((author_key(name), rows) for name, rows in rows_of.items())
+            self._names[surname] = tuple(
+                (key, np.array(rows, dtype=np.int64)) for key, rows in keyed if key is not None
+            )
+            self._surname_rows[surname] = np.array([row for row, _ in entries], dtype=np.int64)
+
+    def rows(self, query: str) -> np.ndarray:
+        """Rows of the papers with an author `query` names (may repeat a row)."""
+        wanted = author_key(query)
+        if wanted is None:
+            return np.zeros(0, dtype=np.int64)
+        family_first = "," not in query
+        found = []
+        for surname in filed_under(wanted):
+            if surname == wanted.surname and not wanted.given:  # a surname alone: all of them
+                found.append(self._surname_rows.get(surname, np.zeros(0, dtype=np.int64)))
+                continue
+            found.extend(
+                rows
+                for known, rows in self._names.get(surname, ())
+                if key_matches(wanted, known, family_first=family_first)
+            )
+        return np.concatenate(found) if found else np.zeros(0, dtype=np.int64)
+
+
+def _field(papers: Sequence[Paper], name: str) -> Iterable[Any]:
+    """One field of every paper; from the columns directly when the papers are cached ones."""
+    column = getattr(papers, "column", None)
+    return column(name) if column is not None else (getattr(p, name) for p in papers)
+
+
+class FilterColumns:
+    """What conditions are checked against, per row: term positions, authors, years, labels."""
+
+    __slots__ = ("authors", "labels", "phrases", "years")
+
+    def __init__(
+        self,
+        phrases: PhraseIndex,
+        authors: AuthorIndex,
+        years: np.ndarray,
+        labels: dict[LabelField, _Labels],
+    ) -> None:
+        """Assemble; use `build` (or `filter_columns` for an index)."""
+        self.phrases = phrases
+        self.authors = _AuthorRows(authors)
+        self.years = years
+        """Per row, the year, 0 when unknown."""
+        self.labels = labels
+
+    @classmethod
+    def build(
+        cls, papers: Sequence[Paper], *, authors: AuthorIndex | None = None, language: str = "en"
+    ) -> FilterColumns:
+        """From the papers (a tuple or an index's cached columns), in row order.
+
+        authors: the index's own `AuthorIndex` when there is one (it is not built twice).
+        """
+        phrases = PhraseIndex.build(
+            _field(papers, "title"), _field(papers, "abstract"), language=language
+        )
+        if authors is None:
+            authors = AuthorIndex.build(_field(papers, "authors"))
+        years = np.fromiter((y or 0 for y in _field(papers, "year")), np.int32, len(papers))
+        labels = {name: cls._labels(_field(papers, name), phrases) for name in LABEL_FIELDS}
+        return cls(phrases, authors, years, labels)
+
+    @staticmethod
+    def _labels(values: Iterable[str], phrases: PhraseIndex) -> _Labels:
+        """Codes of one few-valued field, and each distinct value's terms."""
+        table: dict[str, int] = {}
+        codes = [table.setdefault(value or "", len(table)) for value in values]
+        terms = tuple(phrases.terms(value) for value in table)
+        # The narrowest type: comparing 100,000 one-byte codes costs a fifth of int32's gather.
+        dtype = np.uint8 if len(table) <= 2**8 else np.uint16 if len(table) <= 2**16 else np.int32
+        return _Labels(terms, np.array(codes, dtype=dtype))
+
+    def __len__(self) -> int:
+        return len(self.years)
+
+    @property
+    def nbytes(self) -> int:
+        """Bytes held by the arrays (not the author index or the strings)."""
+        codes = sum(labels.codes.nbytes for labels in self.labels.values())
+        return self.phrases.nbytes + self.years.nbytes + codes
+
+    def mask(self, parsed: ParsedQuery) -> np.ndarray | None:
+        """Rows meeting every condition of `parsed`; None when it sets none that can be read."""
+        required: list[np.ndarray] = []
+        for clause in (*parsed.phrases, *parsed.filters):
+            required.append(self.matches(clause))
+        for group in parsed.any_of:
+            alternatives = [self.matches(clause) for clause in group]
+            either = [m for m in alternatives if m is not None]
+            if either:
+                required.append(np.logical_or.reduce(either))
+        excluded = [self.matches(clause) for clause in parsed.excluded]
+        masks = [m for m in required if m is not None]
+        unwanted = [m for m in excluded if m is not None]
+        if not masks and not unwanted:
+            return None
+        mask = np.logical_and.reduce(masks) if masks else np.ones(len(self), dtype=bool)
+        for m in unwanted:
+            mask &= ~m
+        return mask
+
+    def matches(self, clause: Clause) -> np.ndarray | None:
+        """Rows `clause` holds for, as a mask; None if it has nothing to match (no terms)."""
+        if isinstance(clause, YearFilter):
+            low = clause.low if clause.low is not None else 1
+            high = clause.high if clause.high is not None else np.iinfo(np.int32).max
+            return (self.years >= max(low, 1)) & (self.years <= high)
+        if isinstance(clause, Phrase):
+            return self._rows_mask(self._phrase_rows(clause.text))
+        return self._field_matches(clause)
+
+    def _field_matches(self, clause: FieldFilter) -> np.ndarray | None:
+        """Mask of a text field's condition."""
+        if clause.field == "author":
+            return self._rows_mask(self.authors.rows(clause.value))
+        if clause.field == "title":
+            return self._rows_mask(self._phrase_rows(clause.value, title_only=True))
+        wanted = self.phrases.terms(clause.value)
+        if not wanted:
+            return None
+        labels = self.labels[clause.field]
+        matching = [code for code, terms in enumerate(labels.terms) if _holds(terms, wanted)]
+        if len(matching) > 4:  # many values match ("venue:icml" over "ICML 2013" … "ICML 2019")
+            hit = np.zeros(len(labels.terms), dtype=bool)
+            hit[matching] = True
+            return hit[labels.codes]
+        mask = np.zeros(len(self), dtype=bool)
+        for code in matching:
+            mask |= labels.codes == code
+        return mask
+
+    def _phrase_rows(self, text: str, *, title_only: bool = False) -> np.ndarray | None:
+        """Rows holding `text` as a phrase; None if it has no terms."""
+        terms = self.phrases.terms(text)
+        return self.phrases.rows(terms, title_only=title_only) if terms else None
+
+    def _rows_mask(self, rows: np.ndarray | None) -> np.ndarray | None:
+        """`rows` as a mask over every row."""
+        if rows is None:
+            return None
+        mask = np.zeros(len(self), dtype=bool)
+        mask[rows] = True
+        return mask
+
+
+def _holds(terms: tuple[str, ...], wanted: tuple[str, ...]) -> bool:
+    """True if `wanted` occurs in `terms` as a contiguous run."""
+    width = len(wanted)
+    return any(terms[i : i + width] == wanted for i in range(len(terms) - width + 1))
+
+
+_BY_INDEX: weakref.WeakKeyDictionary[Index, FilterColumns] = weakref.WeakKeyDictionary()
+_BUILDING = threading.Lock()  # one build at a time: two threads racing would hold two copies
+
+
+def filter_columns(index: Index) -> FilterColumns:
+    """The filter columns of `index`, built on first use and kept while the index lives."""
+    with _BUILDING:
+        columns = _BY_INDEX.get(index)
+        if columns is None:
+            columns = _BY_INDEX[index] = FilterColumns.build(
+                index.papers, authors=index.authors, language=index.analyzer.language
+            )
+    return columns
+
+
+def candidates(index: Index, parsed: ParsedQuery) -> np.ndarray | None:
+    """Rows of `index` meeting `parsed`'s conditions; None when it has none (rank them all)."""
+    if parsed.is_plain:
+        return None
+    return filter_columns(index).mask(parsed)

@@ -1,0 +1,231 @@
+"""Where each term sits in every title and abstract, so phrases are matched without a scan.
+
+"Contains these words in this order" is defined on the analyzer's terms (`analysis`), the
+same normalisation BM25 ranks by: case, accents and width folded, words stemmed
+("Graph Neural Networks" = "graph neural network"), stopwords skipped ("graph of networks"
+holds the phrase "graph networks"), punctuation ignored, and a hyphen or slash compound read
+as its parts ("self-supervised" = "self supervised"; the joined form the index adds for
+ranking, "selfsupervis", is left out here so both spellings match). A phrase matches where
+its terms are adjacent in that order within one field: never across the end of a title
+into its abstract, or from one paper into the next.
+
+The index is one array of positions sorted by term (positions of a term ascending), built
+once per corpus: a phrase costs a binary search per candidate position of its rarest term.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from itertools import chain
+from typing import Any
+
+import numpy as np
+
+from bot.search.analysis import Analyzer, analyzer_for
+
+__all__ = ["PhraseIndex", "phrase_terms"]
+
+_GAP = -1
+"""The term id of the empty position between two fields (no phrase spans it)."""
+
+
+_JOINERS = str.maketrans("-/", "  ")
+
+
+def _split_compounds(text: str, analyzer: Analyzer) -> str:
+    """`text` folded as analysis folds it, hyphens and slashes (compound joiners) as spaces."""
+    return analyzer.fold(text).translate(_JOINERS)  # type: ignore[attr-defined]
+
+
+def phrase_terms(text: str, analyzer: Analyzer) -> tuple[str, ...]:
+    """The terms of `text` as phrases see them: analysed, compounds as their parts only."""
+    return tuple(analyzer.analyze(_split_compounds(text, analyzer)))
+
+
+class _ChunkIds:
+    """Term ids of texts, chunk by chunk through a cache (most chunks of a corpus repeat)."""
+
+    MAX_CACHE = 500_000
+
+    def __init__(self, analyzer: Analyzer) -> None:
+        self.analyzer = analyzer
+        self.vocab: dict[str, int] = {}
+        self._cache: dict[str, tuple[int, ...]] = {}
+
+    def of(self, text: str) -> Iterable[int]:
+        """The term ids of `text`'s phrase terms, in order."""
+        chunks = _split_compounds(text, self.analyzer).split()
+        found = list(map(self._cache.get, chunks))
+        if None in found:
+            new = self._learn([c for c, f in zip(chunks, found, strict=True) if f is None])
+            found = [new[c] if f is None else f for c, f in zip(chunks, found, strict=True)]
+        return chain.from_iterable(found)  # type: ignore[arg-type]
+
+    def _learn(self, chunks: list[str]) -> dict[str, tuple[int, ...]]:
+        """Analyse chunks not in the cache (in one call) and remember their ids."""
+        missing = list(dict.fromkeys(chunks))
+        _, read, terms = self.analyzer.chunk_terms(" ".join(missing))  # type: ignore[attr-defined]
+        if len(read) != len(missing):  # folding again changed a chunk (a stray backslash)
+            terms = [tuple(self.analyzer.analyze(chunk)) for chunk in missing]
+        if len(self._cache) >= self.MAX_CACHE:
+            self._cache.clear()
+        vocab = self.vocab
+        new = {
+            chunk: tuple(vocab.setdefault(t, len(vocab)) for t in chunk_terms)
+            for chunk, chunk_terms in zip(missing, terms, strict=True)
+        }
+        self._cache.update(new)
+        return new
+
+
+class PhraseIndex:
+    """Term positions of every paper's title and abstract; immutable, safe to share."""
+
+    __slots__ = ("_abstract_at", "_analyzer", "_paper_at", "_positions", "_postings", "_vocab")
+
+    def __init__(
+        self,
+        vocab: dict[str, int],
+        positions: tuple[np.ndarray, np.ndarray],
+        postings: tuple[np.ndarray, np.ndarray],
+        paper_at: np.ndarray,
+        abstract_at: np.ndarray,
+        analyzer: Analyzer,
+    ) -> None:
+        """Assemble from arrays; use `build`.
+
+        positions: (every term occurrence's position grouped by term id, ascending within;
+            `starts`: term `t` owns `[starts[t], starts[t + 1])`);
+        postings: (the rows holding each term, ascending, grouped the same way; starts);
+        paper_at, abstract_at: each paper's first title and first abstract position.
+        """
+        self._vocab = vocab
+        self._positions = positions
+        self._postings = postings
+        self._paper_at = paper_at
+        self._abstract_at = abstract_at
+        self._analyzer = analyzer
+
+    @classmethod
+    def build(
+        cls, titles: Iterable[str], abstracts: Iterable[str], *, language: str = "en"
+    ) -> PhraseIndex:
+        """Index each paper's title and abstract (in paper order)."""
+        chunk_ids = _ChunkIds(analyzer_for(language))  # freed after the build, with its cache
+        ids: list[int] = []
+        paper_at: list[int] = []
+        abstract_at: list[int] = []
+        for title, abstract in zip(titles, abstracts, strict=True):
+            paper_at.append(len(ids))
+            ids.extend(chunk_ids.of(title))
+            ids.append(_GAP)
+            abstract_at.append(len(ids))
+            ids.extend(chunk_ids.of(abstract))
+            ids.append(_GAP)
+        flat = np.array(ids, dtype=np.int32)
+        del ids
+        dtype = np.int32 if len(flat) < 2**31 else np.int64
+        starts = np.array(paper_at, dtype=dtype)
+        return cls(
+            chunk_ids.vocab,
+            *_sorted_by_term(flat, starts, len(chunk_ids.vocab)),
+            starts,
+            np.array(abstract_at, dtype=dtype),
+            analyzer_for(language, max_cache=10_000),
+        )
+
+    def to_state(self) -> dict[str, Any]:
+        """Everything `from_state` needs: numpy arrays and the terms in id order (for a cache)."""
+        return {
+            "phrase_terms": list(self._vocab),  # a dict keeps insertion order: ids 0, 1, …
+            "phrase_positions": self._positions[0],
+            "phrase_position_starts": self._positions[1],
+            "phrase_rows": self._postings[0],
+            "phrase_row_starts": self._postings[1],
+            "phrase_paper_at": self._paper_at,
+            "phrase_abstract_at": self._abstract_at,
+        }
+
+    @classmethod
+    def from_state(cls, state: Mapping[str, Any], *, language: str = "en") -> PhraseIndex:
+        """Rebuild from `to_state()` without analysing; `ValueError` if the arrays disagree."""
+        try:
+            terms = list(state["phrase_terms"])
+            positions = (state["phrase_positions"], state["phrase_position_starts"])
+            postings = (state["phrase_rows"], state["phrase_row_starts"])
+            paper_at, abstract_at = state["phrase_paper_at"], state["phrase_abstract_at"]
+        except KeyError as error:
+            raise ValueError(f"phrase index state is incomplete: {error}") from error
+        for values, starts in (positions, postings):
+            if len(starts) != len(terms) + 1 or (len(starts) and starts[-1] != len(values)):
+                raise ValueError("phrase index state does not fit its terms")
+        if len(paper_at) != len(abstract_at):
+            raise ValueError("phrase index state: field starts disagree")
+        vocab = {term: i for i, term in enumerate(terms)}
+        analyzer = analyzer_for(language, max_cache=10_000)
+        return cls(vocab, positions, postings, paper_at, abstract_at, analyzer)
+
+    def __len__(self) -> int:
+        return len(self._paper_at)
+
+    @property
+    def nbytes(self) -> int:
+        """Bytes held by the arrays (the vocabulary's strings not counted)."""
+        arrays = (*self._positions, *self._postings, self._paper_at, self._abstract_at)
+        return sum(a.nbytes for a in arrays)
+
+    def terms(self, text: str) -> tuple[str, ...]:
+        """The terms of `text` as a phrase (`phrase_terms` with this index's analyzer)."""
+        return phrase_terms(text, self._analyzer)
+
+    def rows(self, terms: Sequence[str], *, title_only: bool = False) -> np.ndarray:
+        """Ascending rows of the papers holding `terms` adjacent in this order (none if none).
+
+        May repeat a row (a paper holding the phrase twice): fine for a mask, cheaper.
+        """
+        ids = [self._vocab.get(t) for t in terms]
+        if not ids or None in ids:
+            return np.zeros(0, dtype=np.int64)
+        if len(ids) == 1 and not title_only:  # one term: its rows are stored
+            return _slice(self._postings, ids[0])  # type: ignore[arg-type]
+        lists = [_slice(self._positions, i) for i in ids]  # type: ignore[arg-type]
+        rarest = min(range(len(lists)), key=lambda k: len(lists[k]))
+        starts = lists[rarest].astype(np.int64) - rarest  # where the phrase would begin
+        for offset, held in enumerate(lists):
+            if offset == rarest or not len(starts):
+                continue
+            wanted = starts + offset
+            at = np.searchsorted(held, wanted)
+            inside = at < len(held)
+            inside[inside] = held[at[inside]] == wanted[inside]
+            starts = starts[inside]
+        rows = np.searchsorted(self._paper_at, starts, side="right") - 1
+        if title_only:
+            rows = rows[starts < self._abstract_at[rows]]
+        return rows
+
+
+def _slice(grouped: tuple[np.ndarray, np.ndarray], term_id: int) -> np.ndarray:
+    """One term's entries of a by-term array."""
+    values, starts = grouped
+    return values[starts[term_id] : starts[term_id + 1]]
+
+
+def _sorted_by_term(
+    flat: np.ndarray, paper_at: np.ndarray, terms: int
+) -> tuple[tuple[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]:
+    """From the running term ids (gaps -1): positions by term, and rows by term."""
+    gaps = int(np.count_nonzero(flat == _GAP))
+    # Stable: each term's positions stay ascending (gaps, id -1, sort first and go).
+    order = np.argsort(flat, kind="stable")[gaps:]
+    term_of = flat[order]
+    counts = np.bincount(term_of, minlength=terms)
+    starts = np.zeros(terms + 1, dtype=np.int64)
+    np.cumsum(counts, out=starts[1:])
+    lengths = np.diff(np.append(paper_at, len(flat)))
+    rows = np.repeat(np.arange(len(paper_at), dtype=paper_at.dtype), lengths)[order]
+    first = np.ones(len(rows), dtype=bool)  # a term's first occurrence in each row
+    first[1:] = (rows[1:] != rows[:-1]) | (term_of[1:] != term_of[:-1])
+    row_starts = np.zeros(terms + 1, dtype=np.int64)
+    np.cumsum(np.bincount(term_of[first], minlength=terms), out=row_starts[1:])
+    return (order.astype(paper_at.dtype), starts), (rows[first], row_starts)

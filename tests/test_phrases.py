@@ -1,0 +1,99 @@
+"""Phrase matching on the analyzer's terms: what "these words in this order" means."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from bot.search.analysis import analyzer_for
+from bot.search.phrases import PhraseIndex, phrase_terms
+
+TITLES = [
+    "Graph Neural Networks for Molecules",
+    "Self-Supervised Learning of Visual Features",
+    "Networks, Neural and Graph",
+    "A Survey",
+    "First-order Methods",
+]
+ABSTRACTS = [
+    "We study message passing.",
+    "Self supervised pretraining helps; graph of neural networks too.",
+    "Neural graph models. Graph. Neural networks follow.",
+    "This ends with graph",
+    "neural networks, in the first order regime.",
+]
+
+
+@pytest.fixture(scope="module")
+def index() -> PhraseIndex:
+    return PhraseIndex.build(TITLES, ABSTRACTS)
+
+
+def rows(index: PhraseIndex, text: str, **kwargs: bool) -> list[int]:
+    return sorted(set(index.rows(index.terms(text), **kwargs).tolist()))
+
+
+@pytest.mark.parametrize(
+    ("phrase", "expected"),
+    [
+        pytest.param("graph neural networks", [0, 1, 2], id="stemmed-and-stopwords-skipped"),
+        pytest.param("Graph Neural Network", [0, 1, 2], id="case-and-plural"),
+        pytest.param("neural graph", [2], id="order-matters"),
+        pytest.param("self-supervised", [1], id="compound-as-parts"),
+        pytest.param("self supervised", [1], id="parts-match-compound"),
+        pytest.param("first order", [4], id="compound-and-spaced"),
+        pytest.param("networks neural", [2], id="punctuation-ignored"),
+        pytest.param("molecules message", [], id="never-across-title-and-abstract"),
+        pytest.param("graph neural", [0, 1, 2], id="two-terms"),
+        pytest.param("survey ends", [], id="never-across-fields-after-a-stopword"),
+        pytest.param("graph networks neural", [], id="not-adjacent"),
+        pytest.param("unknownword graph", [], id="unknown-term"),
+    ],
+)
+def test_phrase_rows(index: PhraseIndex, phrase: str, expected: list[int]) -> None:
+    assert rows(index, phrase) == expected
+
+
+def test_phrase_never_runs_from_one_paper_into_the_next(index: PhraseIndex) -> None:
+    # Paper 3's abstract ends with "graph", paper 4's title starts with "First".
+    assert rows(index, "graph first") == []
+
+
+def test_title_only(index: PhraseIndex) -> None:
+    assert rows(index, "graph neural", title_only=True) == [0]
+    assert rows(index, "neural networks", title_only=True) == [0]
+    assert rows(index, "first order", title_only=True) == [4]
+
+
+def test_one_term_rows_are_every_paper_holding_it(index: PhraseIndex) -> None:
+    assert rows(index, "graph") == [0, 1, 2, 3]
+
+
+def test_phrase_terms_drop_the_joined_form_the_index_adds() -> None:
+    analyzer = analyzer_for("en")
+    assert "selfsupervis" in analyzer.analyze("self-supervised")
+    assert phrase_terms("self-supervised", analyzer) == phrase_terms("self supervised", analyzer)
+    assert phrase_terms("The Graph of Networks", analyzer) == ("graph", "network")
+
+
+def test_an_empty_corpus_and_empty_texts() -> None:
+    empty = PhraseIndex.build([], [])
+    assert len(empty) == 0
+    assert empty.rows(("graph",)).tolist() == []
+    blank = PhraseIndex.build(["", "x"], ["", ""])
+    assert np.asarray(blank.rows(blank.terms("x"))).tolist() == [1]
+
+
+def test_state_round_trip(index: PhraseIndex) -> None:
+    again = PhraseIndex.from_state(index.to_state())
+    for phrase in ("graph neural networks", "self-supervised", "first order", "graph"):
+        assert rows(again, phrase) == rows(index, phrase)
+    assert rows(again, "graph neural", title_only=True) == [0]
+
+
+def test_state_that_does_not_fit_is_refused(index: PhraseIndex) -> None:
+    state = index.to_state()
+    with pytest.raises(ValueError, match="does not fit"):
+        PhraseIndex.from_state({**state, "phrase_terms": state["phrase_terms"][:-1]})
+    with pytest.raises(ValueError, match="incomplete"):
+        PhraseIndex.from_state({k: v for k, v in state.items() if k != "phrase_rows"})
