@@ -136,7 +136,7 @@ def snippet_block(hit: Hit) -> Block:
     return tuple(spans)
 
 
-def _snippet_spans(hit: Hit, limit: int = limits.SNIPPET_CHARS) -> list[Segment]:
+def snippet_spans(hit: Hit, limit: int = limits.SNIPPET_CHARS) -> list[Segment]:
     """The snippet with its marks, cut to `limit` characters on a word boundary."""
     spans = snippet_block(hit)
     # Clean each span but keep single spaces between them, then cut to the limit.
@@ -160,7 +160,7 @@ def _snippet_spans(hit: Hit, limit: int = limits.SNIPPET_CHARS) -> list[Segment]
     return cleaned
 
 
-def _numbered_paper(number: int, paper: Paper, t: Translator) -> list[Segment]:
+def numbered_paper(number: int, paper: Paper, t: Translator) -> list[Segment]:
     """`1. <b>Title</b> · /paper_<id>` and the authors, compactly: how a listed paper starts."""
     spans = list(
         translated(
@@ -184,8 +184,8 @@ def _result_block(number: int, hit: Hit, t: Translator) -> Block:
     open buttons (a third copy of each title, cut to fit), so buttons are for paging.
     """
     paper = hit.paper
-    spans = _numbered_paper(number, paper, t)
-    snippet = _snippet_spans(hit)
+    spans = numbered_paper(number, paper, t)
+    snippet = snippet_spans(hit)
     if snippet:
         spans += [Segment("\n"), *snippet]
     link = code_link(paper)
@@ -317,7 +317,7 @@ def author_doc(name: str, papers: Sequence[Paper], *, shown: int = 10, t: Transl
         return Doc((translated(t, "author.none", name=name),))
     blocks: list[Block] = [translated(t, "author.header", len(papers), name=name)]
     for number, paper in enumerate(papers[:shown], start=1):
-        spans = _numbered_paper(number, paper, t)
+        spans = numbered_paper(number, paper, t)
         venue = clip_words(venue_line(paper), limits.VENUE_CHARS)
         if venue:
             spans += [Segment("\n"), Segment(venue)]

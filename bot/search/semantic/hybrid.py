@@ -86,6 +86,12 @@ class HybridRetriever:
         """Whether answers use the embeddings yet."""
         return self._semantic is not None
 
+    @property
+    def vectors(self) -> np.ndarray | None:
+        """The papers' unit vectors (one row per paper), or None until they are attached."""
+        semantic = self._semantic
+        return None if semantic is None else semantic.vectors
+
     def attach_speller(self, speller: Speller) -> None:
         """Correct typos with `speller` from now on, BM25 alone included (`QueryPipeline`)."""
         self.queries.attach_speller(speller)
