@@ -10,8 +10,8 @@ the bot's VmHWM (peak resident) and the largest resident size seen of any child 
 (the separate build), sampled every 50 ms; VmHWM is reset just before /reload. Afterwards
 the new paper must be found.
 
-    UV_PYTHON_DOWNLOADS=never uv run --group bench python benchmarks/reload.py
-    ... benchmarks/reload.py --size 3300
+    UV_PYTHON_DOWNLOADS=never uv run --group bench python -m benchmarks.reload
+    ... -m benchmarks.reload --size 3300
 """
 
 from __future__ import annotations
@@ -30,16 +30,12 @@ from pathlib import Path
 
 import psutil
 
+from benchmarks.scale import corpus_file
+from benchmarks.startup import bot_env, rss_mb, stop
+from testkit.fake_bot_api import DEFAULT_TOKEN, FakeBotApi, Updates
+
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
-for path in (str(REPO), str(HERE)):
-    if path not in sys.path:
-        sys.path.insert(0, path)
-
-from scale import corpus_file  # noqa: E402
-from startup import bot_env, rss_mb, stop  # noqa: E402
-
-from testkit.fake_bot_api import DEFAULT_TOKEN, FakeBotApi, Updates  # noqa: E402
 
 ADMIN = 4242
 NEW_WORD = "quokkaflux"

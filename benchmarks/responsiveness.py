@@ -1,6 +1,6 @@
 """Responsiveness under load and resident memory of the real bot, through the fake Bot API.
 
-Runs `python -m bot run` against `tests/fake_bot_api.py` on 127.0.0.1 with a corpus of
+Runs `python -m bot run` against `testkit/fake_bot_api.py` on 127.0.0.1 with a corpus of
 57 (seed), 3,300 or 100,000 papers (synthetic, `synth.py`) and measures from the fake
 server's side: *delivery* = when getUpdates hands an update out, *answer* = when the
 bot's sendMessage for that chat arrives.
@@ -15,8 +15,8 @@ bot's sendMessage for that chat arrives.
 
 Also: /start with no load, for reference.
 
-    UV_PYTHON_DOWNLOADS=never uv run --group bench python benchmarks/responsiveness.py
-    ... benchmarks/responsiveness.py --sizes 100000 --rounds 10
+    UV_PYTHON_DOWNLOADS=never uv run --group bench python -m benchmarks.responsiveness
+    ... -m benchmarks.responsiveness --sizes 100000 --rounds 10
 """
 
 from __future__ import annotations
@@ -33,17 +33,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from benchmarks.scale import corpus_file
+from benchmarks.startup import bot_env, rss_mb, stop
+from testkit.fake_bot_api import DEFAULT_TOKEN, FakeBotApi, Updates, parse_html
+
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 RESULTS = HERE / "results"
-for path in (str(REPO), str(HERE)):
-    if path not in sys.path:
-        sys.path.insert(0, path)
-
-from scale import corpus_file  # noqa: E402
-from startup import bot_env, rss_mb, stop  # noqa: E402
-
-from testkit.fake_bot_api import DEFAULT_TOKEN, FakeBotApi, Updates, parse_html  # noqa: E402
 
 TELEGRAM_MESSAGES_PER_SECOND = 30  # Bot API broadcast limit; AIORateLimiter's default
 BUCKET_DRAIN_SECONDS = 1.5  # > 21 messages / 30 per s: the limiter's bucket is empty again

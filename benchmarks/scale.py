@@ -1,6 +1,6 @@
 """Scale benchmark: this engine against rank-bm25 and bm25s, 57 to 300,000 papers.
 
-For each corpus size (synthetic, `benchmarks/synth.py`) and each method, a fresh
+For each corpus size (synthetic, `benchmarks.synth`) and each method, a fresh
 subprocess loads the papers, then measures:
 
 - build: seconds to index the papers, tokenization included (same analyzer for all);
@@ -13,9 +13,9 @@ Methods: (a) `Index` (the ranking core `bm25.top`, plus the full `search()` with
 numpy and the numba backend (numba's JIT compile is the first query, reported apart).
 (a)'s top-10 ids and scores are checked against (b)'s for every query.
 
-    UV_PYTHON_DOWNLOADS=never uv run --group bench python benchmarks/scale.py
-    ... benchmarks/scale.py --quick                    # 57 and 3,300 papers
-    ... benchmarks/scale.py --sizes 100000 --methods engine,rank_bm25
+    UV_PYTHON_DOWNLOADS=never uv run --group bench python -m benchmarks.scale
+    ... -m benchmarks.scale --quick                    # 57 and 3,300 papers
+    ... -m benchmarks.scale --sizes 100000 --methods engine,rank_bm25
 """
 
 from __future__ import annotations
@@ -34,13 +34,10 @@ from pathlib import Path
 
 import numpy as np
 
+from benchmarks import synth
+
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
-for path in (str(REPO), str(HERE)):
-    if path not in sys.path:
-        sys.path.insert(0, path)
-
-import synth  # noqa: E402
 
 RESULTS = HERE / "results"
 SIZES = (57, 3300, 100_000, 300_000)
@@ -205,7 +202,8 @@ def run_worker(method: str, n_docs: int, queries: list[str], timeout: float) -> 
     out.unlink(missing_ok=True)
     command = [
         sys.executable,
-        str(Path(__file__).resolve()),
+        "-m",
+        "benchmarks.scale",
         "--worker",
         method,
         "--corpus",
@@ -216,7 +214,7 @@ def run_worker(method: str, n_docs: int, queries: list[str], timeout: float) -> 
         str(out),
     ]
     started = time.perf_counter()
-    completed = subprocess.run(command, timeout=timeout, check=False)
+    completed = subprocess.run(command, timeout=timeout, check=False, cwd=REPO)
     if completed.returncode != 0 or not out.exists():
         return {"method": method, "papers": n_docs, "error": f"exit {completed.returncode}"}
     result = json.loads(out.read_text())

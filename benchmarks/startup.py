@@ -1,7 +1,7 @@
 """Start-up benchmark: process start to the bot's first `getUpdates`, cold and cached.
 
 Runs the real bot (`python -m bot run`) against the fake Bot API server of
-`tests/fake_bot_api.py` on 127.0.0.1 and times, from `Popen` to the server seeing the
+`testkit/fake_bot_api.py` on 127.0.0.1 and times, from `Popen` to the server seeing the
 first `getUpdates`: the seed corpus, and synthetic 3,300 and 100,000-paper JSONL corpora
 with an empty index cache (cold) and again with the cache the cold run wrote (cached).
 It also reads the running bot's resident memory (VmRSS) once it is polling, and again after
@@ -12,9 +12,9 @@ The seed corpus is timed twice: as this environment runs Python (with
 with bytecode caches (Python's default, or `uv sync --compile-bytecode`; kept in a
 temporary `PYTHONPYCACHEPREFIX`, filled by one untimed start).
 
-    UV_PYTHON_DOWNLOADS=never uv run --group bench python benchmarks/startup.py
-    ... benchmarks/startup.py --sizes 57 --repeat 5      # seed corpus only
-    ... benchmarks/startup.py --sizes 100000 --repeat 3
+    UV_PYTHON_DOWNLOADS=never uv run --group bench python -m benchmarks.startup
+    ... -m benchmarks.startup --sizes 57 --repeat 5      # seed corpus only
+    ... -m benchmarks.startup --sizes 100000 --repeat 3
 """
 
 from __future__ import annotations
@@ -29,16 +29,12 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
+from benchmarks.scale import corpus_file
+from testkit.botenv import bot_env as testkit_bot_env
+from testkit.fake_bot_api import DEFAULT_TOKEN, ApiCall, FakeBotApi, Updates
+
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
-for path in (str(REPO), str(HERE)):
-    if path not in sys.path:
-        sys.path.insert(0, path)
-
-from scale import corpus_file  # noqa: E402
-
-from testkit.botenv import bot_env as testkit_bot_env  # noqa: E402
-from testkit.fake_bot_api import DEFAULT_TOKEN, ApiCall, FakeBotApi, Updates  # noqa: E402
 
 SEED_SIZE = 57  # papers in corpus/; `--sizes 57` means the seed corpus itself
 QUESTIONS = (

@@ -13,7 +13,7 @@ For a synthetic corpus of `--size` papers (`synth.py`; its 200 queries, 1-5 word
    questions again (the query analyzer has every hit's words cached), split into render
    and `search(snippets=False)`: where the answer's time goes.
 
-    UV_PYTHON_DOWNLOADS=never uv run python benchmarks/whole_answer.py --size 100000
+    UV_PYTHON_DOWNLOADS=never uv run python -m benchmarks.whole_answer --size 100000
 """
 
 from __future__ import annotations
@@ -29,19 +29,14 @@ from pathlib import Path
 
 import numpy as np
 
+from benchmarks import synth
+from benchmarks.scale import corpus_file
+from bot import render
+from bot.runtime import load_index
+from bot.search import DEFAULT_PARAMS, analyze_query, analyzer_for, document_terms
+
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
-for path in (str(REPO), str(HERE)):
-    if path not in sys.path:
-        sys.path.insert(0, path)
-
-import synth  # noqa: E402
-from scale import corpus_file  # noqa: E402
-
-from bot import render  # noqa: E402
-from bot.runtime import load_index  # noqa: E402
-from bot.search import DEFAULT_PARAMS, document_terms  # noqa: E402
-from bot.search.analysis import analyze_query, analyzer_for  # noqa: E402
 
 
 def cli_seconds(corpus: Path, cache: Path, queries: Path) -> float:

