@@ -2,7 +2,7 @@
 time / memory against rank-bm25 on a synthetic corpus.
 
 Run: uv run python -m benchmarks.search_speed [--docs 20000] [--repeat 15]
-(The full scale study, 57 to 300,000 papers, is benchmarks/ README's scale benchmark.)
+(The full scale study, 57 to 300,000 papers, is `python -m benchmarks.scale`.)
 """
 
 from __future__ import annotations
