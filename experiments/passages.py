@@ -28,10 +28,11 @@ from pathlib import Path
 
 import numpy as np
 
+from benchmarks.hybrid_eval import ON_STYLES
 from bot.search.embedding import normalized
 from bot.search.fusion import rrf, z_scores
 from bot.textutil import sentence_spans
-from experiments.confidence_cv import ON_STYLES, auc, print_order_recall, seed_hybrid
+from experiments.tuning import auc, print_order_recall, seed_hybrid
 from testkit.devset import load_devset
 
 CACHE = Path(__file__).parent / "results" / "passages.npz"

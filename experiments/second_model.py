@@ -43,13 +43,11 @@ from experiments.confidence_cv import (
     TIE,
     Data,
     Rule,
-    auc,
     best_gated_on,
     cross_validate,
-    print_order_recall,
-    seed_hybrid,
 )
 from experiments.signals import answer_features
+from experiments.tuning import auc, print_order_recall, seed_hybrid
 from testkit.devset import load_devset
 
 USE_WEIGHTS = (0.25, 0.5, 1.0)
