@@ -113,9 +113,7 @@ def rankers() -> dict[str, Ranker]:
         "bm25": lambda s: s.bm25,
         "bm25+spell": lambda s: s.spelled,
         "embedding": lambda s: s.cosine,
-        f"rrf k={RRF_K:g} bm25×{BM25_WEIGHT:g}": lambda s: rrf(
-            s.spelled, s.cosine, matched=s.spelled_matched
-        ),
+        f"rrf k={RRF_K:g} bm25×{BM25_WEIGHT:g}": shipped,
     }
 
 
@@ -239,6 +237,51 @@ def bot_rows(
     return recall_rows, flag_rows
 
 
+def shipped(s: Signals) -> np.ndarray:
+    """The bot's fusion: RRF of the spelling-corrected BM25 and the cosine (k, weight shipped)."""
+    return rrf(s.spelled, s.cosine, matched=s.spelled_matched)
+
+
+def print_rules(signals: Sequence[Signals], named: dict[str, Ranker]) -> None:
+    """Flagged rates of BM25's coverage cut, the shipped rule and the earlier rules."""
+    print("\nconfidence (flagged = answered 'nothing matched well'; fusion: rrf):")
+    print("| rule | off-topic flagged | near-miss flagged | on-topic flagged | right top flagged |")
+    print("|---|---|---|---|---|")
+    rules: dict[str, tuple[Ranker, Callable[[Signals, int], bool]]] = {
+        f"today: bm25 alone, coverage >= {CONFIDENT_COVERAGE}": (named["bm25"], today_rule),
+        f"chosen: cos >= {COSINE_FLOOR:g} and (z + {CONFIDENCE_BETA:g}·coverage >= "
+        f"{CONFIDENCE_CUT:g} or coverage >= {LEXICAL_COVERAGE:g} or (BM25 rank <= "
+        f"{AGREEMENT_RANK} and z >= {AGREEMENT_Z:g}))": (shipped, chosen_rule),
+        "without the agreement path": (
+            shipped,
+            lambda s, top: is_confident(s.cosine, top, float(s.coverage[top])),
+        ),
+        f"part 1: cos >= {COSINE_FLOOR:g} and z >= 2": (
+            shipped,
+            lambda s, top: is_confident(
+                s.cosine, top, float(s.coverage[top]), cut=2.0, lexical=2.0
+            ),
+        ),
+    }
+    for name, (rank, rule) in rules.items():
+        rates = flagged_rates(signals, rank, rule)
+        print(f"| {name} | " + " | ".join(f"{r:.2f}" for r in rates) + " |")
+
+
+def print_misses(signals: Sequence[Signals]) -> None:
+    """Questions whose shipped top paper is wrong, or whose confidence flag is."""
+    for s in signals:
+        top = np.argsort(-shipped(s), kind="stable")[:3].tolist()
+        wrong = s.expect is not None and top[0] != s.expect
+        flag_wrong = chosen_rule(s, top[0]) == (s.expect is None)
+        if wrong or flag_wrong:
+            c = confidence(s.cosine, top[0], float(s.coverage[top[0]]))
+            print(
+                f"{s.style:9} want {s.expect} got {top} confidence={c:.2f} "
+                f"cos={s.cosine[top[0]]:.3f} cov={s.coverage[top[0]]:.2f} {s.text[:60]!r}"
+            )
+
+
 def main() -> None:
     """Print the tables for one split."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -261,34 +304,11 @@ def main() -> None:
     n_near = sum(s.style == "nearmiss" for s in signals)
     print(f"split {args.split}: {len(signals)} questions ({n_off} off-topic, {n_near} near-miss)\n")
 
-    chosen: Ranker = lambda s: rrf(s.spelled, s.cosine, matched=s.spelled_matched)  # noqa: E731
     named = rankers()
     if args.split == "heldout":
         del named["embedding"]
     print_recall(signals, named)
-
-    print("\nconfidence (flagged = answered 'nothing matched well'; fusion: rrf):")
-    print("| rule | off-topic flagged | near-miss flagged | on-topic flagged | right top flagged |")
-    print("|---|---|---|---|---|")
-    rules: dict[str, tuple[Ranker, Callable[[Signals, int], bool]]] = {
-        f"today: bm25 alone, coverage >= {CONFIDENT_COVERAGE}": (named["bm25"], today_rule),
-        f"chosen: cos >= {COSINE_FLOOR:g} and (z + {CONFIDENCE_BETA:g}·coverage >= "
-        f"{CONFIDENCE_CUT:g} or coverage >= {LEXICAL_COVERAGE:g} or (BM25 rank <= "
-        f"{AGREEMENT_RANK} and z >= {AGREEMENT_Z:g}))": (chosen, chosen_rule),
-        "without the agreement path": (
-            chosen,
-            lambda s, top: is_confident(s.cosine, top, float(s.coverage[top])),
-        ),
-        f"part 1: cos >= {COSINE_FLOOR:g} and z >= 2": (
-            chosen,
-            lambda s, top: is_confident(
-                s.cosine, top, float(s.coverage[top]), cut=2.0, lexical=2.0
-            ),
-        ),
-    }
-    for name, (rank, rule) in rules.items():
-        rates = flagged_rates(signals, rank, rule)
-        print(f"| {name} | " + " | ".join(f"{r:.2f}" for r in rates) + " |")
+    print_rules(signals, named)
     print_spelling(signals)
 
     hybrid = HybridRetriever(index, embedder)
@@ -301,20 +321,9 @@ def main() -> None:
     print("\n".join(recall_rows))
     print()
     print("\n".join(flag_rows))
-
     if args.misses:
         print()
-        for s in signals:
-            fused = chosen(s)
-            top = np.argsort(-fused, kind="stable")[:3].tolist()
-            wrong = s.expect is not None and top[0] != s.expect
-            flag_wrong = chosen_rule(s, top[0]) == (s.expect is None)
-            if wrong or flag_wrong:
-                c = confidence(s.cosine, top[0], float(s.coverage[top[0]]))
-                print(
-                    f"{s.style:9} want {s.expect} got {top} confidence={c:.2f} "
-                    f"cos={s.cosine[top[0]]:.3f} cov={s.coverage[top[0]]:.2f} {s.text[:60]!r}"
-                )
+        print_misses(signals)
 
 
 if __name__ == "__main__":

@@ -24,6 +24,7 @@ from benchmarks.hybrid_eval import (
     print_recall,
     rankers,
     recall,
+    shipped,
 )
 from bot.search import DEFAULT_CACHE_DIR, Index
 from bot.search.embedding import embed_papers, load_default_embedder
@@ -118,7 +119,7 @@ def main() -> None:
         f"\nbest by mean (r@1+r@3)/2 over styles: {best}; "
         f"chosen: rrf k={RRF_K} bm25×{BM25_WEIGHT:g}"
     )
-    sweep_confidence(signals, lambda s: rrf(s.spelled, s.cosine, matched=s.spelled_matched))
+    sweep_confidence(signals, shipped)
 
 
 if __name__ == "__main__":
