@@ -24,12 +24,14 @@ helping variant is then checked once on held-out before it is shipped (`hybrid_e
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
 
 from benchmarks.hybrid_eval import ON_STYLES
-from bot.search.embedding import normalized
+from bot.corpus import Paper
+from bot.search.embedding import Embedder, normalized
 from bot.search.fusion import rrf, z_scores
 from bot.textutil import sentence_spans
 from experiments.tuning import auc, print_order_recall, seed_hybrid
@@ -47,29 +49,46 @@ def passages(title: str, abstract: str) -> list[str]:
     return [f"{title}\n" + " ".join(sentences[i : i + WINDOW]) for i in range(count)]
 
 
+def passage_vectors(e5: Embedder, papers: Sequence[Paper]) -> tuple[np.ndarray, np.ndarray]:
+    """Every paper's passage vectors (cached in CACHE) and the paper row of each."""
+    texts, owner = [], []
+    for row, paper in enumerate(papers):
+        mine = passages(paper.title, paper.abstract)
+        texts += mine
+        owner += [row] * len(mine)
+    cached = np.load(CACHE) if CACHE.exists() else None
+    if cached is not None and cached["count"] == len(texts):
+        return cached["vectors"], np.array(owner)
+    started = time.perf_counter()
+    vectors = np.vstack([e5.embed_documents([t]) for t in texts])
+    took = time.perf_counter() - started
+    print(f"embedded {len(texts)} passages in {took:.0f} s ({len(texts) / took:.2f}/s)")
+    CACHE.parent.mkdir(exist_ok=True)
+    np.savez(CACHE, vectors=vectors, count=len(texts))
+    return vectors, np.array(owner)
+
+
+def print_auc(styles: list[str], passage_z: list[float], paper_z: list[float]) -> None:
+    """AUC of the top paper's best-passage z-score against the paper vector's."""
+    style = np.array(styles)
+    on, near, off = np.isin(style, ON_STYLES), style == "nearmiss", style == "offtopic"
+    pz, ez = np.array(passage_z), np.array(paper_z)
+    ok = ~np.isnan(pz)
+    print("\n| signal of the top paper | AUC on vs near-miss | on vs off-topic |\n|---|---|---|")
+    for label, z in (("best passage z", pz), ("paper z (shipped)", ez)):
+        a = auc(z[on & ok], z[near & ok])
+        b = auc(z[on & ok], z[off & ok])
+        print(f"| {label} | {a:.3f} | {b:.3f} |")
+
+
 def main() -> None:
     """Print tune recall per variant and the passage z-score's AUC."""
     hybrid, _ = seed_hybrid()
     e5, papers = hybrid.embedder, hybrid.papers
     semantic = hybrid._semantic
     assert semantic is not None
-    texts, owner = [], []
-    for row, paper in enumerate(papers):
-        mine = passages(paper.title, paper.abstract)
-        texts += mine
-        owner += [row] * len(mine)
-    owner_arr = np.array(owner)
-    cached = np.load(CACHE) if CACHE.exists() else None
-    if cached is not None and cached["count"] == len(texts):
-        vectors = cached["vectors"]
-    else:
-        started = time.perf_counter()
-        vectors = np.vstack([e5.embed_documents([t]) for t in texts])
-        took = time.perf_counter() - started
-        print(f"embedded {len(texts)} passages in {took:.0f} s ({len(texts) / took:.2f}/s)")
-        CACHE.parent.mkdir(exist_ok=True)
-        np.savez(CACHE, vectors=vectors, count=len(texts))
-    print(f"{len(texts)} passages for {len(papers)} papers\n")
+    vectors, owner_arr = passage_vectors(e5, papers)
+    print(f"{len(owner_arr)} passages for {len(papers)} papers\n")
 
     names = ("shipped", "max", "mean", "prf")
     found: dict[str, list[np.ndarray]] = {n: [] for n in names}
@@ -108,15 +127,7 @@ def main() -> None:
 
     print_order_recall(found, styles, expect)
 
-    style = np.array(styles)
-    on, near, off = np.isin(style, ON_STYLES), style == "nearmiss", style == "offtopic"
-    pz, ez = np.array(passage_z), np.array(paper_z)
-    ok = ~np.isnan(pz)
-    print("\n| signal of the top paper | AUC on vs near-miss | on vs off-topic |\n|---|---|---|")
-    for label, z in (("best passage z", pz), ("paper z (shipped)", ez)):
-        a = auc(z[on & ok], z[near & ok])
-        b = auc(z[on & ok], z[off & ok])
-        print(f"| {label} | {a:.3f} | {b:.3f} |")
+    print_auc(styles, passage_z, paper_z)
 
 
 if __name__ == "__main__":
