@@ -45,8 +45,8 @@ from bot.search import (
     bm25_params,
     progress_reporter,
 )
-from bot.search.embedding import embed_papers, load_default_embedder
-from bot.search.fusion import rrf
+from bot.search.semantic.embedding import embed_papers, load_default_embedder
+from bot.search.semantic.fusion import rrf
 
 _HERE = Path(__file__).resolve()
 # The repo's sibling `shared/` (from /work/main) or its worktree's (from /work/wt/<name>).

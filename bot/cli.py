@@ -11,17 +11,17 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from bot import runtime
+from bot import loading
 from bot.config import DEFAULT_CORPUS, DEFAULT_RESULTS_PER_PAGE, ConfigError, load_settings
 from bot.corpus import CorpusError, LoadReport, Paper
-from bot.i18n import LANGUAGES, translator
+from bot.i18n import LANGUAGES, Lang, language_named, translator
 from bot.logs import redact
 from bot.store.export import FORMATS
 
 if TYPE_CHECKING:
     from bot.search import SearchResult
 
-__all__ = ["DEFAULT_CORPUS", "author_json", "corpus_paths", "main", "result_json"]
+__all__ = ["DEFAULT_CORPUS", "author_json", "main", "result_json"]
 
 EXIT_USAGE = 2  # argparse's own code for bad arguments; we use it for every input error
 SCORE_DIGITS = 4  # JSON scores are rounded: more digits are noise for a reader
@@ -35,9 +35,14 @@ class UsageError(Exception):
     """Bad input from the user: reported on stderr with exit code 2."""
 
 
-def corpus_paths(given: Sequence[str] | None) -> list[Path]:
-    """`--corpus` paths, else CORPUS from the settings (environment, then `.env`)."""
-    return runtime.corpus_paths(load_settings(), given)
+def _language(text: str) -> Lang:
+    """`--lang`: a language as Telegram's `language_code` names it (`zh`, `zh-TW`, `zh_Hant`)."""
+    lang = language_named(text)
+    if lang is None:
+        raise argparse.ArgumentTypeError(
+            f"unknown language {text!r} (choose from {', '.join(LANGUAGES)}, or zh, zh-TW…)"
+        )
+    return lang
 
 
 def _positive_int(text: str) -> int:
@@ -48,11 +53,6 @@ def _positive_int(text: str) -> int:
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be at least 1: {text!r}")
     return value
-
-
-def _parser() -> argparse.ArgumentParser:
-    parser, _commands = _parsers()
-    return parser
 
 
 def _parsers() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser]]:
@@ -70,8 +70,11 @@ def _parsers() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentPars
     console.add_argument("--corpus", action="append", metavar="PATH", help=_CORPUS_HELP)
     console.add_argument(
         "--lang",
-        choices=list(LANGUAGES),
-        help="language of the answers: " + ", ".join(LANGUAGES) + " (default: from $LANG)",
+        type=_language,
+        metavar="CODE",
+        help="language of the answers: "
+        + ", ".join(LANGUAGES)
+        + " or a code like zh, zh-TW, zh_CN (default: from $LANG)",
     )
 
     search = commands.add_parser("search", help="ask the search engine from the terminal")
@@ -95,6 +98,11 @@ def _parsers() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentPars
     )
     search.add_argument("--author", metavar="NAME", help=_EN.gettext("cli.author_help"))
     search.add_argument("--strict", action="store_true", help=_EN.gettext("cli.strict_help"))
+    search.add_argument(  # issue 19: a slice of a large snapshot
+        "--filter",
+        metavar="TERMS",
+        help="load only matching records, e.g. 'categories:cs.LG year:2025'",
+    )
     search.add_argument(
         "--no-semantic",
         action="store_true",
@@ -180,24 +188,29 @@ def _search_command(args: argparse.Namespace) -> int:
     queries = _queries(args)
     # The bot's settings and load path: CORPUS and INDEX_CACHE_DIR from the environment or .env.
     settings = load_settings()
-    paths = runtime.corpus_paths(settings, args.corpus)
+    paths = loading.corpus_paths(settings, args.corpus)
     strict = args.strict or settings.corpus_strict
-    report, index = runtime.load_index(paths, settings.index_cache_dir, strict=strict)
+    corpus_filter = _filter(args.filter) if args.filter is not None else settings.corpus_filter
+    report, index = loading.load_index(
+        paths, settings.index_cache_dir, strict=strict, corpus_filter=corpus_filter
+    )
     from bot.render.console import author_text, results_text  # lazy: after input checks
 
     _note_skipped(report)
     if args.author is not None:  # a lookup by name: no ranking, so no embeddings to wait for
         papers = index.by_author(args.author, limit=args.limit)
+        total = len(index.authors.papers(args.author))  # "first N of M", not "N papers"
         if args.json:
-            print(json.dumps(author_json(args.author, papers), ensure_ascii=False))
+            print(json.dumps(author_json(args.author, papers, total=total), ensure_ascii=False))
         else:
-            print(author_text(args.author, papers))
+            print(author_text(args.author, papers, total=total))
         sys.stdout.flush()
         return 0
     if args.no_semantic:
         settings = dataclasses.replace(settings, semantic=False)
     # All cores: the answers wait for the vectors (cached ones are read, new ones embedded).
-    retriever, job = runtime.semantic_retriever(index, settings, embed_threads=None)
+    retriever, job = loading.semantic_retriever(index, settings, embed_threads=None)
+    index.queries.load_speller()  # a one-shot answer corrects typos as the bot's do
     if job is not None:
         job.done.wait()
     emphasis = _emphasis(sys.stdout)
@@ -237,6 +250,17 @@ def _queries(args: argparse.Namespace) -> list[str]:
     return [line.strip() for line in lines if line.strip()]
 
 
+def _filter(text: str) -> str:
+    """`--filter TERMS`, checked before the load (a typo is a usage error, not a traceback)."""
+    from bot.corpus import LoadFilter
+
+    try:
+        LoadFilter.parse(text)
+    except ValueError as error:
+        raise UsageError(f"--filter: {error}") from error
+    return text
+
+
 def _note_skipped(report: LoadReport, shown: int = 5) -> None:
     """Tell stderr what the loader skipped (stdout stays clean for --json)."""
     if not report.skipped:
@@ -266,6 +290,7 @@ def result_json(result: SearchResult) -> dict[str, object]:
                 "abstract": hit.paper.abstract,
                 "links": [url for _label, url in hit.paper.links],
                 "authors": list(hit.paper.authors),
+                **_derived(hit.paper),
             }
             for hit in result.hits
         ],
@@ -275,10 +300,17 @@ def result_json(result: SearchResult) -> dict[str, object]:
     return answer
 
 
-def author_json(name: str, papers: Sequence[Paper]) -> dict[str, object]:
-    """`--author NAME --json`: the name asked and each paper's id, title, authors, links."""
+def _derived(paper: Paper) -> dict[str, bool]:
+    """`"title_derived"`: true for a title the loader made from the abstract, not the authors'."""
+    return {"title_derived": paper.title_derived}
+
+
+def author_json(name: str, papers: Sequence[Paper], total: int | None = None) -> dict[str, object]:
+    """`--author NAME --json`: the name asked, how many papers match (`total`), and each
+    shown paper's id, title, authors, links."""
     return {
         "author": name,
+        "total": len(papers) if total is None else total,
         "results": [
             {
                 "id": paper.id,
@@ -287,6 +319,7 @@ def author_json(name: str, papers: Sequence[Paper]) -> dict[str, object]:
                 "venue": paper.venue,
                 "year": paper.year,
                 "links": [url for _label, url in paper.links],
+                **_derived(paper),
             }
             for paper in papers
         ],

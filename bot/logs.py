@@ -1,4 +1,5 @@
-"""Logging set-up for the bot process: one stderr handler that never prints a bot token."""
+"""Logging set-up for the bot process: one stderr handler that never prints a bot token, and
+the rewrites of PTB records that would read as a crash (`filter_ptb_records`)."""
 
 from __future__ import annotations
 
@@ -73,3 +74,58 @@ def configure_logging(level: str = "INFO", *, secrets: Iterable[str] = ()) -> No
         handler.addFilter(RedactingFilter(secrets))
     for name in QUIET_LOGGERS:
         logging.getLogger(name).setLevel(logging.WARNING)
+
+
+_START_UP_RETRY_LOOP = "Network Retry Loop (Bootstrap"  # PTB's log of a failed start-up call
+
+
+class WithoutStartUpTraceback(logging.Filter):
+    """PTB logs a rejected token or no network with a traceback; `run` says it in one line."""
+
+    def __init__(self, errors: tuple[type[BaseException], ...]) -> None:
+        super().__init__()
+        self.errors = errors
+        """The exceptions `run` explains itself (PTB's InvalidToken, NetworkError)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        """Drop PTB's retry-loop line; strip the traceback of an explained error."""
+        if record.getMessage().startswith(_START_UP_RETRY_LOOP):
+            return False  # "…Failed run number 0 of 0. Aborting.": run() explains what failed
+        if record.exc_info and isinstance(record.exc_info[1], self.errors):
+            record.exc_info = None
+            record.exc_text = None
+        return True
+
+
+PULLED_WHILE_STOPPING = "Updater stopped unexpectedly"
+"""The start of PTB's CRITICAL log when a getUpdates in flight as the bot began stopping
+returned updates. PTB logs it only after `Updater.stop()` (its `running` is False), and it
+neither queues those updates nor confirms their offset: Telegram hands them out again at the
+next start. Nothing is lost, so `run` says that, at INFO, instead of a crash-like CRITICAL."""
+KEPT_FOR_NEXT_START = (
+    "Updates that arrived while stopping were not confirmed: "
+    "Telegram delivers them again at the next start"
+)
+
+
+def pulled_while_stopping_is_not_a_crash(record: logging.LogRecord) -> bool:
+    """Rewrite PTB's shutdown-race CRITICAL as what it is (see PULLED_WHILE_STOPPING)."""
+    if record.name != "telegram.ext.Updater" or record.levelno != logging.CRITICAL:
+        return True
+    if not record.getMessage().startswith(PULLED_WHILE_STOPPING):
+        return True  # any other CRITICAL of the Updater stays one
+    record.msg, record.args = KEPT_FOR_NEXT_START, None
+    record.levelno, record.levelname = logging.INFO, logging.getLevelName(logging.INFO)
+    # Passed the logger's level check as CRITICAL: apply it again for INFO.
+    return logging.getLogger(record.name).isEnabledFor(logging.INFO)
+
+
+def filter_ptb_records(errors: tuple[type[BaseException], ...], *, tracebacks: bool) -> None:
+    """Add the PTB record rewrites above to every root handler (after `configure_logging`).
+
+    errors: what `run` explains in one line; tracebacks: keep theirs (LOG_LEVEL=DEBUG).
+    """
+    for handler in logging.getLogger().handlers:
+        handler.addFilter(pulled_while_stopping_is_not_a_crash)
+        if not tracebacks:
+            handler.addFilter(WithoutStartUpTraceback(errors))

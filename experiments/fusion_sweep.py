@@ -27,8 +27,8 @@ from benchmarks.hybrid_eval import (
     shipped,
 )
 from bot.search import DEFAULT_CACHE_DIR, Index
-from bot.search.embedding import embed_papers, load_default_embedder
-from bot.search.fusion import BM25_WEIGHT, RRF_K, is_confident, rrf
+from bot.search.semantic.embedding import embed_papers, load_default_embedder
+from bot.search.semantic.fusion import BM25_WEIGHT, RRF_K, is_confident, rrf
 from experiments.signals import weighted
 from testkit.devset import load_devset, load_seed_papers
 

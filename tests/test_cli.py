@@ -11,14 +11,15 @@ from pathlib import Path
 
 import pytest
 
-from bot import cli
+from bot import cli, loading
+from bot.config import load_settings
 from bot.corpus import Paper
 from bot.render.console import marked_snippet
 from bot.search import Hit, Snippet
 from testkit.devset import load_seed_papers
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
-RESULT_KEYS = {"id", "title", "score", "snippet", "abstract", "links", "authors"}
+RESULT_KEYS = {"id", "title", "score", "snippet", "abstract", "links", "authors", "title_derived"}
 
 
 def search_json(capsys: pytest.CaptureFixture[str], *argv: str) -> list[dict]:
@@ -41,6 +42,7 @@ def test_json_is_exactly_the_contract(capsys: pytest.CaptureFixture[str]) -> Non
         assert isinstance(result["snippet"], str) and isinstance(result["abstract"], str)
         assert isinstance(result["links"], list)
         assert result["authors"] == []  # the seed corpus names no authors
+        assert result["title_derived"] is True  # nor titles: each is derived, and says so
     assert answer["results"][0]["title"] == "ArbNN: Arboreal Neural Networks"
 
 
@@ -82,13 +84,14 @@ def test_queries_from_stdin(
     assert answer["results"][0]["title"].startswith("FedTreeLoRA")
 
 
-def test_readable_output_shows_title_id_score_and_marks(
+def test_readable_output_shows_title_id_and_marks_but_no_score(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     assert cli.main(["search", "--limit", "1", "arboreal neural networks"]) == 0
     out = capsys.readouterr().out
     assert "1. ArbNN: Arboreal Neural Networks" in out
-    assert "id 3rmh7qdh · score " in out
+    assert "id 3rmh7qdh" in out
+    assert "score" not in out  # a fused rank score means nothing to a reader
     assert "«Arboreal Neural Networks»" in out  # not a TTY: guillemets, no ANSI codes
     assert "\x1b[" not in out
 
@@ -158,7 +161,7 @@ def test_corpus_env_var_is_the_default(
 
 def test_default_corpus_is_the_repository_corpus(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("CORPUS", raising=False)
-    assert cli.corpus_paths(None) == [REPO_ROOT / "corpus"]
+    assert loading.corpus_paths(load_settings(), None) == [REPO_ROOT / "corpus"]
 
 
 @pytest.mark.parametrize(
@@ -237,6 +240,36 @@ def test_console_gets_the_corpus_paths(monkeypatch: pytest.MonkeyPatch) -> None:
     assert cli.main(["console", "--corpus", "a.jsonl", "--corpus", "b"]) == 0
     assert cli.main(["console"]) == 0
     assert seen == [["a.jsonl", "b"], None]
+
+
+@pytest.mark.parametrize(
+    ("code", "lang"),
+    [
+        pytest.param("zh", "zh_Hans", id="zh"),
+        pytest.param("zh-TW", "zh_Hant", id="zh-TW"),
+        pytest.param("zh_CN", "zh_Hans", id="zh_CN"),
+        pytest.param("zh-hant", "zh_Hant", id="zh-hant"),
+        pytest.param("zh_hans", "zh_Hans", id="catalogue-name-any-case"),
+        pytest.param("en-GB", "en", id="en-GB"),
+    ],
+)
+def test_console_lang_accepts_what_telegrams_language_code_does(
+    monkeypatch: pytest.MonkeyPatch, code: str, lang: str
+) -> None:
+    seen: list[object] = []
+    module = types.ModuleType("bot.console")
+    module.run_console = lambda paths, lang=None: seen.append(lang) or 0  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "bot.console", module)
+    assert cli.main(["console", "--lang", code]) == 0
+    assert seen == [lang]
+
+
+def test_console_lang_refuses_a_language_it_does_not_speak(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with pytest.raises(SystemExit):
+        cli.main(["console", "--lang", "fr"])
+    assert "unknown language 'fr'" in capsys.readouterr().err
 
 
 @pytest.mark.slow

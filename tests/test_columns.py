@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from bot.corpus import Paper
-from bot.search.columns import (
+from bot.search.storage.columns import (
     PaperColumns,
     SpansColumn,
     TextColumn,

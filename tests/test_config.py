@@ -117,3 +117,25 @@ def test_index_cache_dir_that_is_a_file_is_refused(tmp_path: Path) -> None:
     (tmp_path / "file").write_text("")
     with pytest.raises(ConfigError, match="INDEX_CACHE_DIR"):
         load_settings({"INDEX_CACHE_DIR": str(tmp_path / "file")}, env_file=None)
+
+
+def test_data_dir_defaults_to_the_xdg_data_home_outside_the_checkout(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from bot.config import REPO_ROOT
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
+    assert load_settings({}, env_file=None).data_dir == tmp_path / "xdg" / "icml-papers-bot"
+    # Unset, or relative (which the XDG spec says to ignore): ~/.local/share.
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    for xdg in (None, "relative/dir"):
+        if xdg is None:
+            monkeypatch.delenv("XDG_DATA_HOME")
+        else:
+            monkeypatch.setenv("XDG_DATA_HOME", xdg)
+        settings = load_settings({}, env_file=None)
+        assert settings.data_dir == tmp_path / "home" / ".local" / "share" / "icml-papers-bot"
+        assert settings == Settings(semantic=settings.semantic)
+    assert REPO_ROOT not in settings.data_dir.parents
+    # DATA_DIR still wins.
+    assert load_settings({"DATA_DIR": str(tmp_path)}, env_file=None).data_dir == tmp_path

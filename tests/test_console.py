@@ -6,9 +6,9 @@ import io
 
 import pytest
 
-from bot.console import ConsoleSession, console_language, run_console
+from bot.console import CONSOLE_USER_ID, ConsoleSession, console_language, run_console
 from bot.i18n import translator
-from bot.render import to_console
+from bot.render import library, to_console
 
 
 def test_console_conversation(monkeypatch) -> None:
@@ -84,6 +84,16 @@ def test_console_speaks_the_chosen_language(index, lang) -> None:
     assert t.gettext("command.next") in to_console(session.answer("/help"))
 
 
+@pytest.mark.parametrize(
+    ("code", "lang"),
+    [pytest.param("zh-TW", "zh_Hant", id="zh-TW"), pytest.param("zh", "zh_Hans", id="zh")],
+)
+def test_lang_takes_telegram_style_codes_too(index, code: str, lang: str) -> None:
+    session = ConsoleSession(index)
+    session.answer(f"/lang {code}")
+    assert session.t.lang == lang
+
+
 def test_lang_command_switches_the_console(index) -> None:
     session = ConsoleSession(index)
     assert "/lang zh_Hant — 繁體中文" in to_console(session.answer("/lang"))
@@ -103,3 +113,130 @@ def test_lang_command_switches_the_console(index) -> None:
 )
 def test_console_language_follows_the_locale(environ, lang) -> None:
     assert console_language(environ) == lang
+
+
+class _Terminal(io.StringIO):
+    """A stdout that says it is a terminal, as a person's would."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+def _run(corpus, stdin: str, environ: dict[str, str] | None = None) -> str:
+    stdout = _Terminal()
+    code = run_console([corpus], stdin=io.StringIO(stdin), stdout=stdout, lang="en",
+                       environ=environ or {})  # fmt: skip
+    assert code == 0
+    return stdout.getvalue()
+
+
+@pytest.fixture
+def small_corpus(tmp_path):
+    corpus = tmp_path / "papers"
+    corpus.mkdir()
+    (corpus / "a.jsonl").write_text(
+        '{"title": "Graph mixup", "abstract": "Mixup for molecule graphs.", "authors": ["Ada"]}\n'
+        '{"title": "Tree search", "abstract": "Monte Carlo tree search for proofs."}\n'
+        "not json\n"
+    )
+    (corpus / "b.jsonl").write_text(
+        '{"title": "Quokka vision", "abstract": "Seeing quokkas in the wild."}\n'
+    )
+    (corpus / "c.jsonl").write_text("garbage\n")  # read, but holds no paper
+    return corpus
+
+
+def test_a_terminal_gets_bold_unless_no_color_is_set(small_corpus) -> None:
+    assert "\x1b[1m" in _run(small_corpus, "graph mixup\n")
+    assert "\x1b[" not in _run(small_corpus, "graph mixup\n", {"NO_COLOR": "1"})
+
+
+def test_a_console_that_only_searches_creates_no_database(small_corpus, data_dir) -> None:
+    _run(small_corpus, "graph mixup\n/stats\n")
+    assert list(data_dir.iterdir()) == []
+
+
+def test_the_loads_skip_report_is_shown_at_start(small_corpus) -> None:
+    first_lines = _run(small_corpus, "").splitlines()[:2]
+    assert first_lines[1] == "2 records skipped (unreadable or duplicates)"
+
+
+def test_stats_counts_the_files_the_load_read_as_search_does(small_corpus, capsys) -> None:
+    from bot import cli
+
+    out = _run(small_corpus, "/stats\n")
+    assert cli.main(["search", "--corpus", str(small_corpus), "graph"]) == 0
+    assert "3 papers from 3 files" in capsys.readouterr().err
+    assert "Sources: 3 files" in out  # c.jsonl was read, though none of its records was a paper
+
+
+def test_console_saves_lists_and_removes_by_result_number(index, tmp_path) -> None:
+    from bot.store import open_store
+
+    session = ConsoleSession(index, per_page=5, open_store=lambda: open_store(None, tmp_path))
+    try:
+        first = to_console(session.answer("graph neural networks"))
+        assert to_console(session.answer("/save 1")) == "Saved to your reading list"
+        assert to_console(session.answer("/save 1")) == "Already in your reading list"
+        saved = to_console(session.answer("/saved"))
+        assert saved.startswith("Your reading list — 1 paper")
+        title = first.split("\n1. ", 1)[1].split(" · ", 1)[0]
+        assert title in saved
+        assert to_console(session.answer("/remove 1")) == "Removed"
+        assert to_console(session.answer("/saved")) == to_console(library.text_doc("list.empty"))
+    finally:
+        session.close()
+
+
+def test_console_save_without_a_paper_says_how(index) -> None:
+    session = ConsoleSession(index)
+    assert to_console(session.answer("/save")) == (
+        "Which paper? Type the number shown beside it or its id, e.g. /save 1"
+    )
+    assert "/paper_3rmh7qdh" in to_console(session.answer("/save nonsense-id"))  # the ids hint
+
+
+def test_console_save_of_a_card_needs_no_number(index, tmp_path) -> None:
+    from bot.store import open_store
+
+    session = ConsoleSession(index, open_store=lambda: open_store(None, tmp_path))
+    try:
+        session.answer("/paper_3rmh7qdh")
+        assert to_console(session.answer("/save")) == "Saved to your reading list"
+        rows = session._stored(lambda store: store.export_rows(CONSOLE_USER_ID))
+        assert [row.paper_id for row in rows] == ["3rmh7qdh"]
+    finally:
+        session.close()
+
+
+def test_console_unfollow_by_number(index, tmp_path) -> None:
+    from bot.store import open_store
+
+    session = ConsoleSession(index, open_store=lambda: open_store(None, tmp_path))
+    try:
+        session.answer("/follow diffusion models")
+        assert "/unfollow 1" in to_console(session.answer("/unfollow 7"))
+        done = to_console(session.answer("/unfollow 1"))
+        assert done.startswith("You no longer follow diffusion models.")
+        assert "You don't follow any topic yet." in done
+    finally:
+        session.close()
+
+
+def test_console_help_lists_its_typed_buttons(index) -> None:
+    text = to_console(ConsoleSession(index).answer("/help"))
+    for name in ("/save — ", "/remove — ", "/unfollow — "):
+        assert name in text
+
+
+def test_a_name_on_a_corpus_without_authors_gets_the_author_answer(index) -> None:
+    assert not any(paper.authors for paper in index.papers)  # the seed corpus lists none
+    session = ConsoleSession(index)
+    asked = to_console(session.answer("Yoshua Bengio"))
+    assert asked == to_console(session.answer("/author Yoshua Bengio"))
+    assert asked == "I found no papers by Yoshua Bengio."
+
+
+def test_a_lower_case_topic_on_a_corpus_without_authors_still_searches(index) -> None:
+    answer = to_console(ConsoleSession(index).answer("music generation"))
+    assert "I found no papers by" not in answer

@@ -12,7 +12,6 @@ from pathlib import Path
 import pytest
 
 from bot.corpus import (
-    MAX_PAPER_ID_CHARS,
     MAX_TITLE_CHARS,
     CorpusError,
     StrictCorpusError,
@@ -20,8 +19,7 @@ from bot.corpus import (
     derive_title,
     is_tappable_id,
     load_corpus,
-    paper_id_from_command,
-    parse_paper_id,
+    parse_paper_command,
 )
 
 CORPUS_DIR = Path(__file__).resolve().parent.parent / "corpus"
@@ -371,21 +369,9 @@ def test_is_tappable_id(paper_id: str, safe: bool) -> None:
         pytest.param("/papers_12", None, id="other-command"),
     ],
 )
-def test_paper_id_from_command(text: str, paper_id: str | None) -> None:
-    assert paper_id_from_command(text) == paper_id
-
-
-@pytest.mark.parametrize(
-    ("text", "paper_id"),
-    [
-        pytest.param("  2401.01234 ", "2401.01234", id="stripped"),
-        pytest.param("   ", None, id="blank"),
-        pytest.param("x" * MAX_PAPER_ID_CHARS, "x" * MAX_PAPER_ID_CHARS, id="longest"),
-        pytest.param("x" * (MAX_PAPER_ID_CHARS + 1), None, id="too-long"),
-    ],
-)
-def test_parse_paper_id(text: str, paper_id: str | None) -> None:
-    assert parse_paper_id(text) == paper_id
+def test_paper_command_gives_its_id(text: str, paper_id: str | None) -> None:
+    parsed = parse_paper_command(text)
+    assert (parsed[0] if parsed else None) == paper_id
 
 
 # --- bad input --------------------------------------------------------------------------------
@@ -407,7 +393,7 @@ def test_duplicate_abstracts_are_loaded_once_and_reported(tmp_path: Path) -> Non
         pytest.param("h.txt", b"ICML 2026\n\n", 1, "no abstracts", id="header-only"),
         pytest.param("e.jsonl", b"\n\n", 1, "empty", id="empty-jsonl"),
         pytest.param("m.json", b'[\n  {"abstract": "a b"},\n  {"abstract": "c d",,}\n]', 3, "malformed JSON", id="malformed-json"),
-        pytest.param("o.json", b'{"abstract": "a b"}', 1, "array", id="json-not-array"),
+        pytest.param("o.json", b'{"meta": {"count": 0}, "group_by": []}', 1, "a JSON object with keys meta, group_by \u2014 no list of records", id="json-object-without-records"),
         pytest.param("e.json", b"[]", 1, "empty", id="json-empty-array"),
         pytest.param("h.csv", b"name,url\nt,u\n", 1, "columns found: 'name', 'url'", id="csv-no-column"),
         pytest.param("e.csv", b"abstract\n", 1, "empty", id="csv-header-only"),

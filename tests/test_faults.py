@@ -16,12 +16,14 @@ import pytest
 from telegram import Update
 from telegram.ext import Application
 
-from bot import render
+from bot.i18n import translator
 from bot.tg import transport
 from bot.tg.app import ALREADY_STOPPING, CONCURRENT_UPDATES
 from testkit.botenv import bot_env
 from testkit.fake_bot_api import DEFAULT_TOKEN, ApiCall, FakeBotApi, Updates
 from testkit.process import LineWatch
+
+EN = translator("en")
 
 PARAPHRASE = "neural network that compiles into a decision tree with if-else rules"
 SECRET = "polling-mode-secret-0123456789"
@@ -250,7 +252,9 @@ async def test_other_errors_still_reach_the_generic_handler(
     async with app:
         await feed(app, updates.message("diffusion"))
     [call] = fake_api.calls_of("sendMessage")
-    assert call.params["text"] == render.SOMETHING_WENT_WRONG  # no exception text shown
+    assert call.params["text"] == EN.gettext(
+        "error.something_went_wrong"
+    )  # no exception text shown
     assert "Error while handling update" in caplog.text
 
 

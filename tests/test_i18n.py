@@ -30,7 +30,6 @@ from bot.i18n import (
 )
 from bot.i18n.build import all_problems, main, problems, read_catalogue, stale_catalogues
 from bot.i18n.catalogue import _messages, catalogue_path, format_parts, split_markup
-from bot.tg import admin, limits
 from bot.tg.app import NO_TOKEN_MESSAGE
 from testkit.fake_bot_api import parse_html, utf16_len
 
@@ -295,12 +294,22 @@ def test_every_entry_emits_html_telegram_accepts(lang: Lang) -> None:
 
 def test_english_entries_match_todays_texts() -> None:
     tr = translator("en")
-    assert tr.gettext("error.expired_button") == render.EXPIRED_BUTTON
-    assert tr.gettext("error.something_went_wrong") == render.SOMETHING_WENT_WRONG
-    assert tr.gettext("error.rate_limited") == limits.SLOW_DOWN
-    assert tr.gettext("error.admin_only") == admin.NOT_ALLOWED
-    assert tr.gettext("error.private_bot") == admin.PRIVATE_BOT
-    assert tr.gettext("button.private_bot") == admin.PRIVATE_BOT_INLINE
+    assert tr.gettext("error.expired_button") == "This button has expired — please ask again."
+    assert tr.gettext("error.something_went_wrong") == (
+        "Sorry, something went wrong on my side. Please try again in a moment."
+    )
+    assert tr.gettext("error.rate_limited") == (
+        "You are asking faster than I can keep up with — please slow down a little. "
+        "I'll answer again in a minute."
+    )
+    assert tr.gettext("error.admin_only") == (
+        "Sorry, this command is for the bot's admins only. Nothing was changed."
+    )
+    assert tr.gettext("error.private_bot") == (
+        "Sorry, this bot is private: it only answers in the chats it was set up for. "
+        "Ask its operator if you need access."
+    )
+    assert tr.gettext("button.private_bot") == "This bot is private"
     assert tr.gettext("app.no_token") == NO_TOKEN_MESSAGE
     examples = tuple(tr.gettext(f"examples.question_{i}") for i in (1, 2, 3))
     assert examples == render.EXAMPLE_QUESTIONS

@@ -21,7 +21,6 @@ from bot.search import (
     cache_path,
     corpus_key,
     load_corpus_and_index,
-    load_or_build,
     progress_reporter,
     resolve_cache_dir,
 )
@@ -71,12 +70,11 @@ def only_cache_file(cache_dir: Path) -> Path:
     return path
 
 
-def test_load_or_build_hit_gives_equal_results_without_building(
+def test_cache_hit_gives_equal_results_without_building(
     corpus_dir: Path, cache_dir: Path, builds: list[int]
 ) -> None:
-    report = load_corpus([corpus_dir])
-    first = load_or_build(report.papers, report.sources, cache_dir, min_papers=0)
-    second = load_or_build(report.papers, report.sources, cache_dir, min_papers=0)
+    report, first = load_corpus_and_index([corpus_dir], cache_dir, min_papers=0)
+    _, second = load_corpus_and_index([corpus_dir], cache_dir, min_papers=0)
     assert builds == [len(report.papers)]
     for query in QUERIES:
         assert ranking(second, query) == ranking(first, query)
@@ -235,23 +233,11 @@ def test_broken_cache_is_rebuilt_not_trusted(
 ) -> None:
     report, index = load_corpus_and_index([corpus_dir], cache_dir, min_papers=0)
     breakage(only_cache_file(cache_dir))
-    with caplog.at_level(logging.WARNING, logger="bot.search.cache"):
+    with caplog.at_level(logging.WARNING, logger="bot.search.storage.cache"):
         rebuilt_report, rebuilt = load_corpus_and_index([corpus_dir], cache_dir, min_papers=0)
     assert len(builds) == 2
     assert "rebuilding" in caplog.text
     assert rebuilt_report == report
-    assert ranking(rebuilt, QUERIES[0]) == ranking(index, QUERIES[0])
-
-
-@pytest.mark.parametrize("breakage", BREAKAGES)
-def test_broken_cache_is_rebuilt_by_load_or_build(
-    corpus_dir: Path, cache_dir: Path, builds: list[int], breakage
-) -> None:
-    report = load_corpus([corpus_dir])
-    index = load_or_build(report.papers, report.sources, cache_dir, min_papers=0)
-    breakage(only_cache_file(cache_dir))
-    rebuilt = load_or_build(report.papers, report.sources, cache_dir, min_papers=0)
-    assert len(builds) == 2
     assert ranking(rebuilt, QUERIES[0]) == ranking(index, QUERIES[0])
 
 
@@ -263,17 +249,6 @@ def test_rebuild_rewrites_a_good_cache(
     load_corpus_and_index([corpus_dir], cache_dir, min_papers=0)
     load_corpus_and_index([corpus_dir], cache_dir, min_papers=0)
     assert len(builds) == 2
-
-
-def test_other_papers_for_the_same_files_are_rebuilt(
-    corpus_dir: Path, cache_dir: Path, builds: list[int]
-) -> None:
-    report = load_corpus([corpus_dir])
-    load_or_build(report.papers, report.sources, cache_dir, min_papers=0)
-    fewer = report.papers[:-1]
-    index = load_or_build(fewer, report.sources, cache_dir, min_papers=0)
-    assert len(builds) == 2
-    assert len(index) == len(fewer)
 
 
 def test_small_corpus_writes_no_cache(corpus_dir: Path, cache_dir: Path, builds: list[int]) -> None:
@@ -314,14 +289,9 @@ class FakeTerminal(io.StringIO):
 
 def test_build_shows_progress_on_a_terminal(corpus_dir: Path, cache_dir: Path) -> None:
     terminal = FakeTerminal()
-    report = load_corpus([corpus_dir])
-    total = len(report.papers)
-    load_or_build(
-        report.papers,
-        report.sources,
-        cache_dir,
-        min_papers=0,
-        progress=progress_reporter(total, stream=terminal),
+    total = len(load_corpus([corpus_dir]).papers)
+    load_corpus_and_index(
+        [corpus_dir], cache_dir, min_papers=0, progress=progress_reporter(total, stream=terminal)
     )
     lines = terminal.getvalue()
     assert lines.startswith("\rindexing papers: 0/")
@@ -329,12 +299,10 @@ def test_build_shows_progress_on_a_terminal(corpus_dir: Path, cache_dir: Path) -
 
 
 def test_build_logs_progress_when_not_a_terminal(corpus_dir: Path, cache_dir: Path, caplog) -> None:
-    report = load_corpus([corpus_dir])
-    total = len(report.papers)
-    with caplog.at_level(logging.INFO, logger="bot.search.cache"):
-        load_or_build(
-            report.papers,
-            report.sources,
+    total = len(load_corpus([corpus_dir]).papers)
+    with caplog.at_level(logging.INFO, logger="bot.progress"):
+        load_corpus_and_index(
+            [corpus_dir],
             cache_dir,
             min_papers=0,
             progress=progress_reporter(total, stream=io.StringIO()),
@@ -347,14 +315,14 @@ def test_build_logs_progress_when_not_a_terminal(corpus_dir: Path, cache_dir: Pa
 def test_key_comes_from_versions_and_content_not_source_code(
     corpus_dir: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from bot.search import cache
+    from bot.search.storage import key as storage_key
 
     before = corpus_key([corpus_dir])
     assert corpus_key([corpus_dir]) == before  # stable: nothing is hashed but files + versions
-    monkeypatch.setattr(cache, "ANALYZER_VERSION", "999")
+    monkeypatch.setattr(storage_key, "ANALYZER_VERSION", "999")
     after_analyzer = corpus_key([corpus_dir])
     monkeypatch.undo()
-    monkeypatch.setattr(cache, "FORMAT_VERSION", 999)
+    monkeypatch.setattr(storage_key, "FORMAT_VERSION", 999)
     after_format = corpus_key([corpus_dir])
     assert len({before, after_analyzer, after_format}) == 3
 
@@ -406,7 +374,7 @@ def test_cached_index_survives_its_file_being_replaced(
 @pytest.fixture
 def stamps_now(monkeypatch: pytest.MonkeyPatch) -> None:
     """Stamp files however recently they changed (tests write their corpus just before)."""
-    from bot.search import stamps
+    from bot.search.storage import stamps
 
     monkeypatch.setattr(stamps, "_RACY_NS", -1)
 

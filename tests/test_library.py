@@ -22,7 +22,7 @@ from bot.i18n import translator
 from bot.render import library, paper_ref
 from bot.render.callbacks import save_data, unfollow_data
 from bot.search import Index
-from bot.store import MAX_TOPICS, Limits, SavedPaper, Store
+from bot.store import MAX_TOPICS, Limits, SavedPaper, Store, snapshot
 from bot.tg import admin, alerts
 from bot.tg.app import build_application
 from testkit.fake_bot_api import ApiCall, FakeBotApi, Updates, UploadedFile, parse_html
@@ -183,7 +183,7 @@ async def test_saved_pages_and_removes_in_place(chat: Chat, kept, index: Index) 
     _app, store = kept
     per_page = kept[0].bot_data.per_page
     for paper in index.papers[: per_page + 2]:
-        await store.save(ALICE, library.snapshot(paper))
+        await store.save(ALICE, snapshot(paper))
     await chat.send("/saved")
     first = chat.last()
     assert "b:" + str(per_page) in [d for _, d in buttons(first)]
@@ -216,7 +216,7 @@ def bib_entries(document: UploadedFile) -> dict[str, dict[str, str]]:
 
 async def test_export_bib_sends_a_document_that_parses_back(chat: Chat, kept, index) -> None:
     for paper in index.papers[:3]:
-        await kept[1].save(ALICE, library.snapshot(paper))
+        await kept[1].save(ALICE, snapshot(paper))
 
     await chat.send("/export bib")
 
@@ -227,11 +227,11 @@ async def test_export_bib_sends_a_document_that_parses_back(chat: Chat, kept, in
     entries = bib_entries(document)
     assert len(entries) == 3
     titles = {fields["title"].strip("{}") for fields in entries.values()}
-    assert {library.snapshot(p).title for p in index.papers[:3]} == titles
+    assert {snapshot(p).title for p in index.papers[:3]} == titles
 
 
 async def test_export_buttons_send_csv_and_markdown(chat: Chat, kept, index) -> None:
-    await kept[1].save(ALICE, library.snapshot(index.papers[0]))
+    await kept[1].save(ALICE, snapshot(index.papers[0]))
     await chat.send("/export")
     prompt = chat.last()
     assert [d for _, d in buttons(prompt)] == ["x:bib", "x:md", "x:csv"]
@@ -448,9 +448,9 @@ def test_new_papers_come_from_the_id_sets_of_cached_and_hybrid_retrievers(
 
 async def test_forget_asks_first_then_deletes_everything(chat: Chat, kept, index) -> None:
     _app, store = kept
-    await store.save(ALICE, library.snapshot(index.papers[0]))
+    await store.save(ALICE, snapshot(index.papers[0]))
     await store.follow(ALICE, "transformers")
-    await store.save(BOB, library.snapshot(index.papers[0]))
+    await store.save(BOB, snapshot(index.papers[0]))
     await chat.send("/forget")
     prompt = chat.last()
     assert [d for _, d in buttons(prompt)] == ["g:yes", "g:no"]
@@ -482,7 +482,7 @@ async def test_database_down_while_running_searches_work_and_saving_recovers(
     results = chat.last()
     backend.cluster.stop()
     try:
-        with caplog.at_level(logging.INFO, logger="bot.tg.handlers.library"):
+        with caplog.at_level(logging.INFO, logger="bot.tg.handlers._replies"):
             await chat.send(QUESTION)  # search still answers; buttons say "☆ Save"
             answered = chat.last()
             await chat.tap(f"v:{PAPER}", results)
@@ -514,7 +514,7 @@ async def test_cli_export_writes_a_users_list(data_dir: Path, index: Index, caps
     from bot.store import open_store
 
     store = await open_store(None, data_dir)
-    await store.save(ALICE, library.snapshot(index.papers[0]))
+    await store.save(ALICE, snapshot(index.papers[0]))
     await store.close()
 
     code = await asyncio.to_thread(main, ["export", "--user", str(ALICE), "--format", "bib"])
@@ -532,7 +532,7 @@ def test_console_follow_and_export_write_a_file(
 
     async def save_one() -> None:
         store = await open_store(None, data_dir)
-        await store.save(CONSOLE_USER_ID, library.snapshot(index.papers[0]))
+        await store.save(CONSOLE_USER_ID, snapshot(index.papers[0]))
         await store.close()
 
     asyncio.run(save_one())
@@ -600,7 +600,7 @@ def test_console_follow_answers_like_the_bot(tmp_path: Path) -> None:
 
 async def test_groups_never_see_a_members_list(chat: Chat, kept) -> None:
     group = -100200300
-    await kept[1].save(ALICE, library.snapshot(kept[0].bot_data.served_index().get(PAPER)))
+    await kept[1].save(ALICE, snapshot(kept[0].bot_data.served_index().get(PAPER)))
 
     await chat._feed(
         chat.updates.message(f"/search {QUESTION}", chat_id=group, chat_type="group", user_id=ALICE)

@@ -1,8 +1,10 @@
 """The reading list with real `python -m bot` processes: SIGKILL mid-burst, two replicas on
-one PostgreSQL, and a database unreachable at start."""
+one PostgreSQL, a database unreachable at start, the SQLite file deleted mid-run, and a fatal
+signal leaving a traceback."""
 
 from __future__ import annotations
 
+import shutil
 import signal
 import subprocess
 import sys
@@ -17,7 +19,8 @@ from pg_cluster import Backend, free_port
 from bot.config import DEFAULT_CORPUS
 from bot.corpus import load_corpus
 from bot.render import paper_ref
-from bot.render.library import snapshot
+from bot.store import snapshot
+from bot.store.factory import SQLITE_FILE
 from testkit.botenv import bot_env
 from testkit.fake_bot_api import FakeBotApi, Updates
 
@@ -27,6 +30,7 @@ pytestmark = pytest.mark.slow
 START_TIMEOUT = 60.0  # a cold interpreter on a slow CI machine
 SAVED = "Saved to your reading list"
 REMOVED = "Removed"
+SAVE_FAILED = "I couldn't save that right now, please try again."
 ALREADY = "Already in your reading list"
 USERS = tuple(range(501, 507))
 
@@ -36,13 +40,16 @@ def paper_ids() -> list[str]:
 
 
 @contextmanager
-def running_bot(api: FakeBotApi, workdir: Path, backend: Backend) -> Iterator[subprocess.Popen]:
+def running_bot(
+    api: FakeBotApi, workdir: Path, backend: Backend, **extra_env: str
+) -> Iterator[subprocess.Popen]:
     """`python -m bot` polling `api`, storing in `backend`; killed on exit."""
     env = bot_env(
         TELEGRAM_BOT_TOKEN=api.token,
         TELEGRAM_API_BASE_URL=api.base_url,
         DATA_DIR=str(backend.data_dir),
         **({"DATABASE_URL": backend.database_url} if backend.database_url else {}),
+        **extra_env,
     )
     workdir.mkdir(exist_ok=True)
     with open(workdir / "stderr.log", "wb") as stderr:
@@ -167,3 +174,64 @@ def test_database_unreachable_at_start_exits_2_naming_the_setting(tmp_path: Path
     assert "Configuration error: DATABASE_URL" in output
     assert "Traceback" not in output and "s3cret-pw" not in output
     assert time.monotonic() - started < START_TIMEOUT
+
+
+@pytest.mark.parametrize("delete", ["file", "folder"])
+async def test_no_save_is_acknowledged_and_lost_when_the_sqlite_file_is_deleted(
+    tmp_path: Path, delete: str
+) -> None:
+    # Issue 22: `rm bot.sqlite3` (or `git clean -xdf` on the old in-checkout data/) under a
+    # running bot: every later save was answered "Saved" and none, nor the earlier ones,
+    # existed after a restart. Nothing was logged.
+    backend = Backend("sqlite", None, tmp_path / "data")
+    user, ids = 601, paper_ids()
+    before, after = ids[:5], ids[5:15]
+    with FakeBotApi() as api, running_bot(api, tmp_path / "bot", backend) as process:
+        updates = Updates(bot_username=api.bot["username"], bot_id=api.bot["id"])
+        sent = {tap(api, updates, f"v:{paper_ref(p)}", user): p for p in before}
+        api.wait_for("answerCallbackQuery", count=len(before), timeout=60)
+        if delete == "file":
+            (backend.data_dir / SQLITE_FILE).unlink()
+        else:
+            shutil.rmtree(backend.data_dir)
+        sent |= {tap(api, updates, f"v:{paper_ref(p)}", user): p for p in after}
+        api.wait_for("answerCallbackQuery", count=len(sent), timeout=60)
+        toasts = answers(api)
+        process.send_signal(signal.SIGKILL)  # no clean shutdown to lean on
+        process.wait(10)
+    acknowledged = {p for q, p in sent.items() if toasts[q] == SAVED}
+    refused = {p for q, p in sent.items() if toasts[q] == SAVE_FAILED}
+    store = await backend.open()
+    try:
+        stored = {row.paper_id for row in await store.export_rows(user)}
+    finally:
+        await store.close()
+    stderr = (tmp_path / "bot" / "stderr.log").read_text("utf-8", "replace")
+    print(f"{delete} deleted: {len(sent)} saves, {len(acknowledged)} acknowledged, "
+          f"{len(refused)} refused, {len(stored)} present after restart")  # fmt: skip
+    assert stored == acknowledged  # every acknowledged save present, nothing else
+    assert set(before) <= acknowledged  # the rows saved before the delete were carried over
+    assert len(refused) == 1 and acknowledged | refused == set(sent.values())
+    assert "ERROR bot.store.sqlite: The database file" in stderr and "was deleted" in stderr
+    assert "Traceback" not in stderr
+
+
+@pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
+@pytest.mark.parametrize("fatal", [signal.SIGBUS, signal.SIGSEGV], ids=["SIGBUS", "SIGSEGV"])
+def test_a_fatal_signal_leaves_a_traceback_on_stderr(
+    backend: Backend, tmp_path: Path, fatal: signal.Signals
+) -> None:
+    # What a memory-mapped cache truncated under the bot delivers (issue 22): without
+    # faulthandler the process died with no line at all. PYTHONFAULTHANDLER cleared, so only
+    # the bot's own set-up can produce the traceback.
+    with (
+        FakeBotApi() as api,
+        running_bot(api, tmp_path / "bot", backend, PYTHONFAULTHANDLER="") as process,
+    ):
+        process.send_signal(fatal)
+        process.wait(10)
+    stderr = (tmp_path / "bot" / "stderr.log").read_text("utf-8", "replace")
+    assert process.returncode == -fatal
+    name = {signal.SIGBUS: "Bus error", signal.SIGSEGV: "Segmentation fault"}[fatal]
+    assert f"Fatal Python error: {name}" in stderr, stderr[-2000:]
+    assert 'File "' in stderr and "Thread 0x" in stderr  # every thread's stack, file and line

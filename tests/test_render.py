@@ -46,7 +46,7 @@ def make_result(hits, *, query="sparse attention", total=None, confident=True, o
     )
 
 
-def assert_telegram_accepts(message: render.Message) -> None:
+def assert_telegram_accepts(message: render.HtmlMessage) -> None:
     plain = parse_html(message.text)  # raises like Telegram's "can't parse entities"
     assert plain.strip()
     assert utf16_len(plain) <= render.MAX_MESSAGE_CHARS
@@ -136,7 +136,7 @@ def test_long_abstract_is_cut_on_a_word_boundary() -> None:
 
 
 def test_message_over_the_limit_splits_between_blocks_keyboard_last() -> None:
-    blocks = tuple((render.Span(f"block {i} " + "x" * 900, "b"),) for i in range(10))
+    blocks = tuple((render.Segment(f"block {i} " + "x" * 900, "b"),) for i in range(10))
     doc = render.Doc(blocks, keyboard=((("Similar papers", "s:1"),),))
     messages = render.to_html(doc)
     assert len(messages) > 1
@@ -181,7 +181,7 @@ def test_long_query_without_key_gets_no_page_buttons() -> None:
 
 def test_long_paper_ids_use_hashed_callback_refs() -> None:
     long_id = "openreview/" + "x" * 80
-    data = render.open_paper_data(long_id)
+    data = render.encode(render.OpenPaper(render.paper_ref(long_id)))
     assert len(data.encode()) <= render.MAX_CALLBACK_DATA_BYTES
     action = render.parse_callback(data)
     assert isinstance(action, render.OpenPaper)
@@ -212,6 +212,12 @@ def test_weak_match_says_so() -> None:
     [message] = render.to_html(render.results_doc(result, per_page=5))
     assert parse_html(message.text).startswith("Nothing matched well; closest:")
     assert not any(label.startswith("Next") for row in message.keyboard for label, _ in row)
+
+
+def test_weak_match_says_it_in_one_sentence() -> None:
+    result = make_result([make_hit(make_paper())], confident=False, total=1)
+    header = render.to_console(render.results_doc(result, per_page=5)).split("\n\n")[0]
+    assert header == "Nothing matched well; closest:"  # no second sentence saying it again
 
 
 @pytest.mark.parametrize(
@@ -284,7 +290,7 @@ def test_inline_article_has_snippet_description_and_short_card() -> None:
     article = render.inline_article(paper, make_hit(paper))
     assert article.title == paper.title
     assert article.description == "We study sparse attention."
-    assert_telegram_accepts(render.Message(article.message_html))
+    assert_telegram_accepts(render.HtmlMessage(article.message_html))
     assert "/paper_12" in article.message_html
     assert len(parse_html(article.message_html)) < 1000
 

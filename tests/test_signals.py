@@ -10,7 +10,7 @@ import pytest
 
 from bot.corpus import Paper
 from bot.search import HybridRetriever, Index
-from bot.search.fusion import RRF_K, confidence
+from bot.search.semantic.fusion import RRF_K, confidence
 from experiments.signals import (
     FEATURE_NAMES,
     RANK_CAP,

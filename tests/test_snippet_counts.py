@@ -18,7 +18,7 @@ from test_snippets_pinned import ENGLISH, SNIPPET_TEXT, SentenceBySentence, ques
 
 from bot.search import Index, document_terms
 from bot.search import snippets as snippets_module
-from bot.search.snippets import best_snippet
+from bot.search.snippets import abstract_counts, best_snippet
 from testkit.devset import load_seed_papers
 
 SEED_DIR = Path(__file__).resolve().parent.parent / "corpus"
@@ -91,7 +91,9 @@ def test_abstract_counts_are_exact_or_too_high(seed_index: Index) -> None:
     exact = 0
     for row, paper in enumerate(seed_index.papers):
         indexed = {t: f[row] for t, f in frequencies.items()}
-        counts = seed_index._abstract_counts(paper, indexed)
+        counts = abstract_counts(
+            paper, indexed, seed_index.analyzer, title_weight=seed_index.title_weight
+        )
         truth = Counter(seed_index.analyzer.analyze(paper.abstract))
         assert all(counts[t] >= truth[t] for t in terms), paper.id
         exact += all(counts[t] == truth[t] for t in terms)

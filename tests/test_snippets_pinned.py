@@ -17,7 +17,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from test_fuzz import FUZZ
 
-from bot.search import EnglishAnalyzer, Index
+from bot.search import EnglishAnalyzer, Index, PreparedQuery
 from bot.search.snippets import best_snippet
 from testkit.devset import DEVSET, load_seed_papers
 
@@ -31,12 +31,21 @@ def questions() -> list[str]:
 
 
 def snippets(index: Index) -> dict[str, list[list[object]]]:
-    """Per question: [paper id, snippet text, marks] of the top 10."""
+    """Per question: [paper id, snippet text, marks] of the top 10.
+
+    Each question is searched word for word (as pinned, before the query pipeline dropped
+    request words): the pins are of the snippet code, not of what a question's terms are.
+    """
     return {
         q: [[h.paper.id, h.snippet.text, [list(m) for m in h.snippet.marks]] for h in hits]
         for q in questions()
-        for hits in [index.search(q, limit=10).hits]
+        for hits in [index.search(_verbatim(index, q), limit=10).hits]
     }
+
+
+def _verbatim(index: Index, question: str) -> PreparedQuery:
+    """`question` with every word of it searched."""
+    return PreparedQuery(typed=question, text=question, terms=tuple(index.query_terms(question)))
 
 
 @pytest.fixture(scope="module")

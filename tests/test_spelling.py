@@ -113,3 +113,12 @@ def test_known_and_same_words_are_not_corrections(words) -> None:  # type: ignor
 def test_unchanged_query_keeps_its_text(words, is_word) -> None:  # type: ignore[no-untyped-def]
     query = "Batch normalization, sparse training! 贝叶斯优化"
     assert correct_query(query, words, is_word=is_word) == Correction(query)
+
+
+def test_lexicon_pairs_stay_inside_one_text() -> None:
+    texts = ["we use shapley", "values here", "", "shapley values"] * 600  # several chunks
+    pairs = lexicon(texts).pairs
+    assert pairs["shapley", "values"] == 600
+    assert pairs["values", "here"] == 600
+    assert pairs["here", "shapley"] == 0 and pairs["shapley", "we"] == 0
+    assert pairs["unknown", "values"] == 0

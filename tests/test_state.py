@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from bot.config import Settings
-from bot.tg.state import MAX_PAGE_STATES, BotState, LruCache
+from bot.tg.lru import LruCache
+from bot.tg.state import MAX_PAGE_STATES, BotState
 
 
 def test_lru_cache_forgets_the_least_recently_used() -> None:

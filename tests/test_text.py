@@ -124,12 +124,6 @@ def test_stopword_list_is_nltk_english() -> None:
     assert "model" not in STOPWORDS
 
 
-def test_query_is_capped_before_analysis() -> None:
-    long_query = "alpha " * 10 + "x" * (MAX_QUERY_CHARS - 60) + " omega"
-    assert "omega" not in analyze_query(long_query)
-    assert "alpha" in analyze_query(long_query)
-
-
 def test_query_keeps_its_first_distinct_terms_in_order_with_their_repeats() -> None:
     words = [f"zq{n:03d}x" for n in range(MAX_QUERY_TERMS + 8)]
     query = " ".join([words[0], *words, words[0], words[-1]])

@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bot import render
-from bot.textutil import clip_words, merge_marks, sendable, sentence_spans
+from bot.textutil import clip_words, is_latin_letter, merge_marks, sendable, sentence_spans
 
 
 def sentences(text: str) -> list[str]:
@@ -106,3 +106,8 @@ def test_sendable_modes(text: str, drop: str, space: str) -> None:
 )
 def test_merge_marks(marks, text, join_blanks: bool, expected) -> None:  # type: ignore[no-untyped-def]
     assert merge_marks(marks, text, join_blanks=join_blanks) == expected
+
+
+def test_is_latin_letter_tells_scripts_apart() -> None:
+    assert all(map(is_latin_letter, "loraïéßｆ"))
+    assert not any(map(is_latin_letter, "贝叶斯шαア1-"))

@@ -218,6 +218,54 @@ def test_only_post_is_accepted_on_the_update_path(webhook_bot: WebhookBot) -> No
     assert status == 405
 
 
+# ------------------------------------------------------------------ hostile or odd posts
+
+
+def test_a_repeated_update_id_is_acknowledged_but_answered_once(webhook_bot: WebhookBot) -> None:
+    # Telegram redelivers an update whose 200 it did not see; the bot must not answer twice.
+    chat = 3201
+    update = webhook_bot.updates.message(PARAPHRASE, chat_id=chat)
+    update["update_id"] = next(webhook_bot.api._update_ids)
+    first = webhook_bot.post_update(json.dumps(update).encode())
+    again = webhook_bot.post_update(json.dumps(update).encode())
+    assert first == (200, {"ok": True})
+    assert again == (200, {"ok": True, "duplicate": True})
+    webhook_bot.api.wait_for("sendMessage", predicate=lambda c: c.params["chat_id"] == chat)
+    webhook_bot.ask("diffusion models", chat_id=chat)  # a barrier: both posts were handled
+    texts = [call.params["text"] for call in webhook_bot.sent_to(chat)]
+    assert len(texts) == 2 and "diffusion" in texts[1]  # the paraphrase once, the barrier once
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        pytest.param(b"[" * 200_000 + b"]" * 200_000, id="deep-array"),
+        pytest.param(
+            b'{"update_id": 7, "message": ' + b'{"a": ' * 100_000 + b"1" + b"}" * 100_001,
+            id="deep-object-in-update",
+        ),
+        pytest.param(  # parsable, but far deeper than any real update
+            b'{"update_id": 9, "message": ' + b'{"a": ' * 500 + b"1" + b"}" * 501,
+            id="parsable-but-deep",
+        ),
+    ],
+)
+def test_deeply_nested_json_gets_400_without_a_traceback(
+    webhook_bot: WebhookBot, body: bytes
+) -> None:
+    status, reply = webhook_bot.post_update(body)
+    assert (status, reply) == (400, {"ok": False, "error": "malformed JSON"})
+    assert webhook_bot.ask(PARAPHRASE, chat_id=3202).ok
+    assert "RecursionError" not in webhook_bot.stderr()
+
+
+def test_an_oversized_update_gets_413_and_the_server_goes_on(webhook_bot: WebhookBot) -> None:
+    body = b'{"update_id": 8, "padding": "' + b"x" * (10 << 20) + b'"}'
+    status, reply = webhook_bot.post_update(body)
+    assert (status, reply) == (413, {"ok": False, "error": "update too large"})
+    assert webhook_bot.ask(PARAPHRASE, chat_id=3203).ok
+
+
 def test_sigterm_exits_zero_and_debug_logs_hold_no_token_or_secret(
     webhook_bot: WebhookBot,
 ) -> None:
@@ -329,3 +377,24 @@ def test_bad_webhook_settings_are_named_exit_2(
     assert named in output and "Traceback" not in output
     if "WEBHOOK_SECRET" in env:
         assert env["WEBHOOK_SECRET"] not in output.replace(named, "")
+
+
+def test_a_busy_webhook_port_is_named_exit_2(tmp_path: Path) -> None:
+    with socket.socket() as taken, FakeBotApi() as api:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        code, output = run_to_exit(
+            tmp_path,
+            "run",
+            "--webhook",
+            TELEGRAM_API_BASE_URL=api.base_url,
+            WEBHOOK_URL=f"https://bot.example.org{PATH}",
+            WEBHOOK_PORT=str(port),
+            WEBHOOK_SECRET=SECRET,
+        )
+        assert api.calls_of("setWebhook") == []
+    assert code == 2, output
+    assert f"127.0.0.1:{port}" in output and "address already in use" in output, output
+    assert "WEBHOOK_PORT" in output
+    assert "still running" not in output and "Traceback" not in output

@@ -15,7 +15,6 @@ __all__ = [
     "AuthorIndex",
     "AuthorKey",
     "author_key",
-    "author_matches",
     "compact_authors",
     "parse_authors",
 ]
@@ -34,6 +33,13 @@ PARTICLES = frozenset({
     "das", "ter", "ten", "bin", "al", "el", "zu",
 })  # fmt: skip
 """Lower-case family-name particles: part of the surname, not given names."""
+# Letters NFKD does not decompose, spelled as people without them type them.
+_LETTERS = str.maketrans({"ø": "o", "ß": "ss", "ð": "d", "þ": "th", "æ": "ae", "œ": "oe",
+                          "ł": "l", "đ": "d", "ı": "i", "ħ": "h", "ŧ": "t", "ĸ": "k"})  # fmt: skip
+# German and Nordic transliterations (ü→ue, ø→oe, æ→ae): folded back to the bare vowel.
+_DIGRAPHS = re.compile(r"(?<=[a-z])[aou]e")
+_MARKS = re.compile(r"[*∗†‡§¶‖⁎★☆✝#]+|[\u00b9\u00b2\u00b3\u2070-\u2079]+|\^(?:\{[^}]*\}|[\w*]+)")
+"""Equal-contribution marks, footnote symbols and superscript affiliations in author lists."""
 _MAX_NAME_CHARS = 60  # longer questions are about something, not someone
 _QUERY_NAME = re.compile(r"[^\W\d_][\w.'’-]*(?:\s*,?\s+[^\W\d_][\w.'’-]*){0,3}\.?")
 
@@ -44,10 +50,12 @@ def _latex() -> LatexNodes2Text:
 
 
 def _tidy(name: str) -> str:
-    """One line, single spaces, LaTeX accents decoded (arXiv's `J\\"urgen`), no braces."""
+    """One line, single spaces, LaTeX accents decoded (arXiv's `J\\"urgen`), no braces, no
+    equal-contribution marks or footnote symbols (`A. Author*`, `B. Author†¹`)."""
     if "\\" in name:
         name = _latex().latex_to_text(name)
-    return " ".join(name.replace("{", "").replace("}", "").split()).strip(" ,;")
+    name = _MARKS.sub("", name).replace("{", "").replace("}", "")
+    return " ".join(name.split()).strip(" ,;")
 
 
 def _flip(name: str) -> str:
@@ -126,9 +134,16 @@ def compact_authors(authors: Sequence[str], *, shown: int = MAX_SHOWN) -> str:
 
 
 def _fold(text: str) -> str:
-    """Accents and case folded: `Jürgen` → `jurgen`, `Ø` → `o`."""
-    text = unicodedata.normalize("NFKD", text.casefold().replace("ø", "o").replace("ß", "ss"))
-    return "".join(ch for ch in text if not unicodedata.combining(ch))
+    """A name as people type it: accents, case and common transliterations folded.
+
+    `Müller`, `Mueller` and `Muller` → `muller`; `Sigurðsson` → `sigurdsson`; `Søren`,
+    `Soeren` → `soren`; `Kjær`, `Kjaer` → `kjar`. Both the written and the asked name fold the
+    same way, so either spelling finds the other.
+    """
+    text = text.casefold().translate(_LETTERS)
+    text = unicodedata.normalize("NFKD", text)
+    text = "".join(ch for ch in text if not unicodedata.combining(ch))
+    return _DIGRAPHS.sub(lambda m: m.group(0)[0], text)
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,7 +176,7 @@ def _given_compatible(query: tuple[str, ...], author: tuple[str, ...]) -> bool:
     return True
 
 
-def author_matches(query: str, author: str) -> bool:
+def _author_matches(query: str, author: str) -> bool:
     """True if `query` names `author`: "J. Schmidhuber", "schmidhuber", "Schmidhuber, J."."""
     wanted, known = author_key(query), author_key(author)
     if wanted is None or known is None:
@@ -205,7 +220,7 @@ class AuthorIndex:
             number
             for surname in surnames
             for number, name in self.by_surname.get(surname, ())
-            if author_matches(query, name)
+            if _author_matches(query, name)
         }
         return tuple(sorted(found))
 

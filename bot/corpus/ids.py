@@ -19,6 +19,7 @@ CONTENT_ID_CHARS = 8  # 40 bits: ~0.5% chance of any collision among 100k papers
 _NOT_ALNUM = re.compile(r"[^A-Za-z0-9]+")
 _COMMAND = re.compile(r"^/?paper(?:_|\s+)", re.IGNORECASE)
 _BOT_SUFFIX = re.compile(r"@\w+$")
+_ARXIV_VERSION = re.compile(r"^(\d{4}\.\d{4,5}|[a-z-]+(?:\.[a-z]{2})?/\d{7})v\d+$", re.IGNORECASE)
 
 
 def _digest(text: str, chars: int) -> str:
@@ -91,8 +92,14 @@ class PaperIds:
     """Folded typed form → paper id."""
 
     @classmethod
-    def build(cls, pairs: Iterable[tuple[str, str | None]]) -> PaperIds:
-        """From (paper id, source id or None); an ambiguous folded form is left out."""
+    def build(
+        cls, pairs: Iterable[tuple[str, str | None] | tuple[str, str | None, Iterable[str]]]
+    ) -> PaperIds:
+        """From (paper id, source id or None[, aliases]); an ambiguous folded form is left out.
+
+        Aliases (a merged paper's other ids, its arXiv id and DOI) find the paper like its
+        source id does, but never take an id or source id from another paper.
+        """
         keys: dict[str, str | None] = {}
 
         def add(key: str, paper_id: str) -> None:
@@ -102,12 +109,19 @@ class PaperIds:
                 keys[key] = paper_id
 
         exact: dict[str, str] = {}
-        for paper_id, source_id in pairs:
+        aliases: list[tuple[str, str]] = []
+        for paper_id, source_id, *more in pairs:
             exact[paper_id] = paper_id
             if source_id:
                 exact.setdefault(source_id.strip(), paper_id)
                 add(_fold(source_id), paper_id)
             add(_fold(paper_id), paper_id)
+            aliases.extend((alias, paper_id) for alias in (more[0] if more else ()))
+        own = set(keys)
+        for alias, paper_id in aliases:  # after every own id: an alias never shadows one
+            exact.setdefault(alias.strip(), paper_id)
+            if _fold(alias) not in own:
+                add(_fold(alias), paper_id)
         folded = {key: value for key, value in keys.items() if value is not None}
         return cls(by_key={**folded, **{"=" + k: v for k, v in exact.items()}})
 
@@ -120,7 +134,11 @@ class PaperIds:
         if exact is not None:
             return exact
         text = re.sub(r"^arxiv:\s*", "", text, flags=re.IGNORECASE)
-        return self.by_key.get("=" + text) or self.by_key.get(_fold(text))
+        found = self.by_key.get("=" + text) or self.by_key.get(_fold(text))
+        version = _ARXIV_VERSION.match(text) if found is None else None
+        if version is not None:  # `2506.33333v2`: the paper, whichever version was loaded
+            return self.find(version.group(1))
+        return found
 
 
 def _fold(paper_id: str) -> str:

@@ -6,7 +6,16 @@ import re
 from collections.abc import Iterable, Mapping
 from urllib.parse import quote, urlsplit
 
-__all__ = ["ARXIV_ID", "Link", "arxiv_url", "derive_links", "doi_url", "http_url"]
+__all__ = [
+    "ARXIV_ID",
+    "Link",
+    "arxiv_url",
+    "bare_doi",
+    "derive_links",
+    "doi_url",
+    "find_arxiv_id",
+    "http_url",
+]
 
 Link = tuple[str, str]
 """(label, url), e.g. ("arXiv", "https://arxiv.org/abs/2401.01234")."""
@@ -17,6 +26,24 @@ _ARXIV_PREFIX = re.compile(r"^(?:arxiv:|https?://arxiv\.org/(?:abs|pdf)/)", re.I
 _DOI = re.compile(r"10\.\d{4,9}/\S+")
 _DOI_PREFIX = re.compile(r"^(?:doi:\s*|https?://(?:dx\.)?doi\.org/)", re.IGNORECASE)
 _UNSAFE = re.compile(r"[\s\x00-\x1f\x7f<>\"]")
+# Where exports keep an arXiv id: an abs/pdf URL, `arXiv:ID` (Zotero's Extra), arXiv's DOI.
+_ARXIV_IN_TEXT = re.compile(
+    r"(?:arxiv\.org/(?:abs|pdf)/|arxiv:\s*|10\.48550/arxiv\.)"
+    r"(\d{4}\.\d{4,5}|[a-z]+(?:-[a-z]+)*(?:\.[A-Z]{2})?/\d{7})(?:v\d+)?",
+    re.IGNORECASE,
+)
+
+
+def find_arxiv_id(text: str) -> str:
+    """The arXiv id (no version) in a URL, `arXiv:…` note or arXiv DOI, else ""."""
+    match = _ARXIV_IN_TEXT.search(text) if text else None
+    return match.group(1) if match else ""
+
+
+def bare_doi(doi: str) -> str:
+    """A DOI without `doi:` or its resolver, lower case (DOIs are case-insensitive), or ""."""
+    bare = _DOI_PREFIX.sub("", doi.strip()).rstrip(".,;")
+    return bare.casefold() if _DOI.fullmatch(bare) else ""
 
 
 def arxiv_url(arxiv_id: str) -> str | None:

@@ -1,112 +1,246 @@
-"""`load_corpus`: files and directories to papers: dedupe, stable ids, a skipped-record report."""
+"""`load_corpus`: files and directories to papers: merged versions, stable ids, a report.
+
+A file named on its own must be readable (its `CorpusError` is the caller's); in a directory
+each file is read if it can be: an unreadable one is a bad record of the report (refused
+with `strict`), notes and other data are skipped and named.
+"""
 
 from __future__ import annotations
 
-import hashlib
-import unicodedata
-from collections.abc import Iterable
-from dataclasses import replace
+import logging
+import time
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from bot.corpus.filter import LoadFilter
 from bot.corpus.ids import assign_ids
-from bot.corpus.model import CorpusError, LoadReport, Paper
-from bot.corpus.readers import EXTENSIONS, READERS, Record, decode, reader_for
+from bot.corpus.merge import merge_versions
+from bot.corpus.model import TITLE_DERIVED, CorpusError, LoadReport, NotRecordsError, Paper
+from bot.corpus.readers import Record, Source, expand, read_jsonl, recognise
 from bot.corpus.records import normalise_record
 from bot.corpus.titles import derive_title
+from bot.progress import progress_line
 
-__all__ = ["load_corpus"]
+__all__ = ["PROGRESS_SECONDS", "load_corpus"]
+
+logger = logging.getLogger(__name__)
+
+PROGRESS_SECONDS = 5.0
+"""A load that runs longer says how far it got this often (on a pipe too)."""
+Progress = Callable[[str], None]
 
 
-def _normalised(record: Record | str) -> Paper | str:
-    """A reader's record as a paper (no id yet), or the reason it is skipped."""
-    return record if isinstance(record, str) else normalise_record(record)
+@dataclass
+class _Load:
+    """What a load has gathered so far."""
+
+    strict: bool
+    keep: LoadFilter | None
+    progress: Progress
+    papers: list[Paper] = field(default_factory=list)
+    labels: list[str] = field(default_factory=list)
+    """Where each paper was read (`file:line`, `(record N)` in a one-line array)."""
+    bad: list[str] = field(default_factory=list)
+    first_bad: tuple[str, int, str] | None = None
+    skipped: list[str] = field(default_factory=list)
+    sources: list[str] = field(default_factory=list)
+    first_error: CorpusError | None = None
+    records: int = 0
+    filtered: int = 0
+    started: float = field(default_factory=lambda: time.monotonic())
+    shown: float = 0.0
+
+    def count(self, name: str) -> None:
+        """One more record read; a progress line every `PROGRESS_SECONDS`."""
+        self.records += 1
+        if self.records % 4096 == 0:
+            self.tick(name)
+
+    def skim(self, name: str) -> Callable[[bytes], bool]:
+        """The filter's test on raw lines, counting the lines it leaves out."""
+        assert self.keep is not None
+        may_match = self.keep.may_match
+
+        def test(raw: bytes) -> bool:
+            if may_match(raw):
+                return True
+            self.count(name)
+            self.filtered += 1
+            return False
+
+        return test
+
+    def tick(self, name: str) -> None:
+        now = time.monotonic()
+        if now - max(self.started, self.shown) >= PROGRESS_SECONDS:
+            self.shown = now
+            kept = f", {len(self.papers):,} kept" if self.keep else ""
+            seconds = now - self.started
+            self.progress(
+                f"corpus: reading {name}: {self.records:,} records{kept}, {seconds:.0f} s"
+            )
 
 
-def _files(paths: Iterable[str | Path], skipped: list[str]) -> list[Path]:
-    """Expand directories into their supported files; a missing path is an error."""
-    files: list[Path] = []
+def _sources(paths: Iterable[str | Path], load: _Load) -> list[tuple[Source, bool]]:
+    """(source, named on its own) for every file under `paths`; a missing path is an error."""
+    found: list[tuple[Path, bool]] = []
     for given in paths:
         path = Path(given)
         if path.is_dir():
             for child in sorted(path.iterdir(), key=lambda p: p.name):
                 if child.name.startswith("."):
-                    continue
-                if child.is_file() and reader_for(child) is not None:
-                    files.append(child)
+                    continue  # .DS_Store, editor swap files
+                if child.is_file():
+                    found.append((child, False))
                 else:
-                    kind = "directory" if child.is_dir() else "unsupported file type"
-                    skipped.append(f"{child}: {kind}, not read")
+                    load.skipped.append(f"{child}: directory, not read")
         elif path.is_file():
-            if reader_for(path) is None:
-                raise CorpusError(
-                    path, None, f"unsupported file type (expected one of {', '.join(EXTENSIONS)})"
-                )
-            files.append(path)
+            found.append((path, True))
         else:
             raise CorpusError(path, None, "no such file or directory")
-    unique: dict[Path, Path] = {}
-    for path in files:
-        unique.setdefault(path.resolve(), path)
-    return list(unique.values())
+    unique: dict[Path, tuple[Path, bool]] = {}
+    for path, alone in found:
+        unique.setdefault(path.resolve(), (path, alone))
+    return [(Source.file(path), alone) for path, alone in unique.values()]
 
 
-def _dedupe_key(paper: Paper) -> bytes:
-    """Papers with the same text (the abstract, else the title) are one paper."""
-    text = paper.abstract or paper.title
-    if not text.isascii():
-        text = unicodedata.normalize("NFKC", text)
-    folded = " ".join(text.casefold().split())
-    return hashlib.blake2b(folded.encode(), digest_size=16).digest()
+def _numbered(
+    records: Iterable[tuple[int, Record | str]],
+) -> Iterator[tuple[int, int | None, Record | str]]:
+    """(line, record number if another record starts on the same line, record).
 
-
-def load_corpus(paths: Iterable[str | Path], *, strict: bool = False) -> LoadReport:
-    """Read every supported file under `paths` (files or directories) into papers.
-
-    A record that cannot become a paper is skipped with a warning naming file, line and
-    reason; with `strict`, any such record fails the load (`StrictCorpusError` lists them all).
+    One record behind its reader (to see whether the next shares its line); a reader's error
+    comes after the record before it.
     """
-    skipped: list[str] = []
-    bad: list[str] = []
-    files = _files(paths, skipped)
-    if not files:
+    previous: tuple[int, Record | str] | None = None
+    previous_line = -1
+    number = 0
+    items = iter(records)
+    while True:
+        try:
+            item = next(items)
+        except StopIteration:
+            break
+        except CorpusError:
+            if previous is not None:
+                yield previous[0], number if previous[0] == previous_line else None, previous[1]
+            raise
+        if previous is not None:
+            shared = previous[0] in (previous_line, item[0])
+            yield previous[0], number if shared else None, previous[1]
+            previous_line = previous[0]
+        number += 1
+        previous = item
+    if previous is not None:
+        yield previous[0], number if previous[0] == previous_line else None, previous[1]
+
+
+def _read(source: Source, load: _Load) -> None:
+    """Every record of one source into `load` (papers, or bad lines naming line and record)."""
+    reader = recognise(source)
+    records = (
+        read_jsonl(source, load.skim(source.name) if load.keep else None)
+        if reader is read_jsonl
+        else reader(source)
+    )
+    for line, number, record in _numbered(records):
+        load.count(source.name)
+        where = f"{source.name}:{line}" + (f", record {number}" if number else "")
+        paper = record if isinstance(record, str) else normalise_record(record)
+        if isinstance(paper, str):
+            load.bad.append(f"{where}: {paper}")
+            load.first_bad = load.first_bad or (source.name, line, paper)
+            continue
+        if load.keep is not None and not load.keep.matches(paper):
+            load.filtered += 1
+            continue
+        load.papers.append(replace(paper, source=source.name, line=line))
+        load.labels.append(where)
+
+
+def _read_file(source: Source, alone: bool, load: _Load) -> None:
+    """A file's sources (a `.zip` holds several); errors are raised if `alone`, else reported."""
+    try:
+        inner = list(expand(source))
+    except CorpusError as error:
+        if alone:
+            raise
+        load.bad.append(f"{error}; file skipped")
+        load.first_error = load.first_error or error
+        return
+    for member in inner:
+        before = len(load.papers)
+        try:
+            _read(member, load)
+        except NotRecordsError as error:
+            if alone and len(inner) == 1:
+                raise
+            load.skipped.append(f"{error}; not read")
+            continue
+        except CorpusError as error:
+            if alone and len(inner) == 1:
+                raise
+            kept = len(load.papers) - before
+            rest = f"; the {kept} records before it are kept" if kept else "; file skipped"
+            load.bad.append(f"{error}{rest}")
+            load.first_error = load.first_error or error
+        load.sources.append(member.name)
+
+
+def load_corpus(
+    paths: Iterable[str | Path],
+    *,
+    strict: bool = False,
+    keep: LoadFilter | None = None,
+    progress: Progress | None = None,
+) -> LoadReport:
+    """Read every file under `paths` (files or directories) into papers, one per paper.
+
+    A record that cannot become a paper is skipped with a line naming file, line and reason;
+    with `strict`, any such record or unreadable file fails the load (`StrictCorpusError`
+    lists them all). `keep` loads only the records that match it. `progress` gets a line every
+    `PROGRESS_SECONDS` of a long load (default: the log, else stderr).
+    """
+    paths = list(paths)
+    load = _Load(
+        strict=strict, keep=keep, progress=progress or (lambda line: progress_line(line, logger))
+    )
+    files = _sources(paths, load)
+    for source, alone in files:
+        _read_file(source, alone, load)
+    if not load.sources and load.first_error is None:
         raise CorpusError(", ".join(str(p) for p in paths) or ".", None, "no corpus files found")
-    pending: list[Paper] = []
-    seen: dict[bytes, Paper] = {}
-    first_bad: tuple[Path, int, str] | None = None
-    for path in files:
-        reader = READERS[path.suffix.lower()]  # _files keeps only files with a reader
-        for line, record in reader(path, decode(path)):
-            paper = _normalised(record)
-            if isinstance(paper, str):
-                first_bad = first_bad or (path, line, paper)
-                bad.append(f"{path}:{line}: {paper}")
-                continue
-            paper = replace(paper, source=str(path), line=line)
-            key = _dedupe_key(paper)
-            first = seen.get(key)
-            if first is not None:
-                skipped.append(f"{path}:{line}: duplicate of {first.source}:{first.line}, skipped")
-                continue
-            seen[key] = paper
-            pending.append(paper)
+    papers, merges = merge_versions(_finished(load.papers), load.labels)
+    if keep is not None:
+        load.skipped.append(f"filter {keep.text!r}: {load.filtered:,} records left out")
     report = LoadReport(
-        papers=_finished(pending),
-        sources=tuple(str(p) for p in files),
-        skipped=(*bad, *skipped),
-        bad_records=len(bad),
+        papers=tuple(papers),
+        sources=tuple(load.sources),
+        skipped=(*load.bad, *merges, *load.skipped),
+        bad_records=len(load.bad),
     )
     if strict:
         report.check_strict()
-    if not pending and first_bad is not None:  # nothing usable: the first bad record is the error
-        path, line, reason = first_bad
-        raise CorpusError(path, line, f"{reason} (no usable record left)")
+    if not papers and load.first_error is not None:  # nothing usable: the first error is it
+        raise load.first_error
+    if not papers and load.first_bad is not None:
+        name, line, reason = load.first_bad
+        raise CorpusError(name, line, f"{reason} (no usable record left)")
     return report
 
 
-def _finished(pending: list[Paper]) -> tuple[Paper, ...]:
+def _finished(pending: list[Paper]) -> list[Paper]:
     """Papers with stable ids (source id, else content) and titles (derived if missing)."""
     ids = assign_ids((p.source_id or None, p.title, p.abstract) for p in pending)
-    return tuple(
-        replace(paper, id=paper_id, title=paper.title or derive_title(paper.abstract))
+    return [
+        replace(paper, id=paper_id)
+        if paper.title
+        else replace(
+            paper,
+            id=paper_id,
+            title=derive_title(paper.abstract),
+            marks=(*paper.marks, TITLE_DERIVED),
+        )
         for paper, paper_id in zip(pending, ids, strict=True)
-    )
+    ]

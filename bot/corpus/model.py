@@ -8,16 +8,14 @@ from pathlib import Path
 
 __all__ = [
     "MAX_COMMAND_CHARS",
-    "MAX_PAPER_ID_CHARS",
     "MAX_TAPPABLE_ID_CHARS",
     "PAPER_COMMAND",
     "CorpusError",
     "LoadReport",
+    "NotRecordsError",
     "Paper",
     "StrictCorpusError",
     "is_tappable_id",
-    "paper_id_from_command",
-    "parse_paper_id",
 ]
 
 
@@ -30,6 +28,11 @@ class CorpusError(Exception):
         self.reason = reason
         where = f"{self.path}:{line}" if line else self.path
         super().__init__(f"{where}: {reason}")
+
+
+class NotRecordsError(CorpusError):
+    """A file that holds no records at all (notes, prose, another kind of data): in a
+    directory it is skipped and named in the report, never a bad record."""
 
 
 class StrictCorpusError(CorpusError):
@@ -70,6 +73,22 @@ class Paper:
     year: int | None = None
     source_id: str = ""
     """The source's own id as written (`2402.05678`), "" when it has none."""
+    aliases: tuple[str, ...] = ()
+    """Other ids the paper is known by (arXiv id, DOI, the ids of versions merged into it):
+    `/paper` accepts each."""
+    marks: tuple[str, ...] = ()
+    """Facts about the record itself, e.g. `TITLE_DERIVED` (a tuple: cached like `keywords`)."""
+
+    @property
+    def title_derived(self) -> bool:
+        """True if the title is a headline the bot derived from the abstract, not the authors'."""
+        return TITLE_DERIVED in self.marks
+
+
+TITLE_DERIVED = "title-derived"
+"""`Paper.marks` entry: the source gave no title, the loader derived one from the abstract."""
+MERGED = ", merged"
+"""How a `LoadReport.skipped` line about a version merged into another paper ends."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,13 +112,20 @@ class LoadReport:
         if self.bad_records:
             raise StrictCorpusError(self.bad_lines)
 
+    @property
+    def merged(self) -> int:
+        """How many records were versions of a paper already loaded, merged into it."""
+        return sum(line.endswith(MERGED) for line in self.skipped[self.bad_records :])
+
     def summary(self) -> str:
-        """One line: how many papers from how many files, and how many skipped."""
+        """One line: how many papers from how many files, how many merged and skipped."""
         files = "file" if len(self.sources) == 1 else "files"
         bad = f" ({self.bad_records} bad records)" if self.bad_records else ""
+        merged = self.merged
+        merges = f"{merged} versions merged, " if merged else ""
         return (
             f"{len(self.papers)} papers from {len(self.sources)} {files}; "
-            f"{len(self.skipped)} skipped{bad}"
+            f"{merges}{len(self.skipped) - merged} skipped{bad}"
         )
 
 
@@ -110,7 +136,6 @@ PAPER_COMMAND = "paper_"
 """A paper opens with the tappable command `/paper_<id>`."""
 MAX_TAPPABLE_ID_CHARS = MAX_COMMAND_CHARS - len(PAPER_COMMAND)
 """26: the longest id that still fits in `/paper_<id>`."""
-MAX_PAPER_ID_CHARS = 256  # ours: a typed id longer than this is no id (bounds the work per message)
 
 _TAPPABLE_ID = re.compile(rf"[A-Za-z0-9_]{{1,{MAX_TAPPABLE_ID_CHARS}}}")
 PAPER_COMMAND_PATTERN = re.compile(
@@ -128,17 +153,3 @@ def parse_paper_command(text: str) -> tuple[str, str | None] | None:
     """(paper id, addressed bot or None) for a message starting `/paper_<id>`, else None."""
     match = PAPER_COMMAND_PATTERN.match(text)  # anchored and bounded: O(1) on any message
     return (match.group(1), match.group(2)) if match else None
-
-
-def paper_id_from_command(text: str) -> str | None:
-    """The id in a message starting `/paper_<id>` (or `/paper_<id>@bot`), else None."""
-    parsed = parse_paper_command(text)
-    return parsed[0] if parsed else None
-
-
-def parse_paper_id(text: str) -> str | None:
-    """A paper id typed by a user (`/paper <id>`): stripped; None if empty or too long."""
-    paper_id = text.strip()
-    if not paper_id or len(paper_id) > MAX_PAPER_ID_CHARS:
-        return None
-    return paper_id

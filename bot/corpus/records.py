@@ -11,12 +11,13 @@ import re
 from collections.abc import Mapping
 
 from bot.corpus.authors import parse_authors
-from bot.corpus.links import ARXIV_ID, derive_links
+from bot.corpus.links import ARXIV_ID, bare_doi, derive_links, find_arxiv_id
 from bot.corpus.markup import clean_abstract, clean_title
 from bot.corpus.model import Paper
+from bot.corpus.readers.shapes import adapt
 from bot.textutil import sendable
 
-__all__ = ["FIELD_SYNONYMS", "canonical_field", "normalise_record"]
+__all__ = ["FIELD_SYNONYMS", "PLACEHOLDERS", "canonical_field", "normalise_record"]
 
 # Canonical field → names sources use for it (compared after folding case and `-`/space/`_`).
 FIELD_SYNONYMS: Mapping[str, tuple[str, ...]] = {
@@ -40,7 +41,17 @@ FIELD_SYNONYMS: Mapping[str, tuple[str, ...]] = {
             "openreview", "virtual_site"),
     "pdf": ("pdf", "pdf_url", "pdfurl", "pdflink", "pdf_link"),
     "code": ("code", "github", "code_url", "codeurl", "repository", "repo", "code_link"),
+    "links": ("links", "urls", "more_links"),
+    "aliases": ("aliases", "other_ids"),
+    "extra": ("extra", "note", "comments"),
 }  # fmt: skip
+PLACEHOLDERS = frozenset({"title", "TITLE", "placeholder", "Placeholder", "PLACEHOLDER",
+                          "withdrawn", "Withdrawn", "WITHDRAWN", "untitled", "Untitled", "TBD",
+                          "TBA", "N/A", "authors", "author", "Authors",
+                          "Anonymous Authors"})  # fmt: skip
+"""Titles or sole authors that fill a template rather than name a paper (as written: a paper
+titled "Title" in a test file is a paper, paperlists' lower-case "title" is a placeholder)."""
+_WITHDRAWN = frozenset({"withdrawn", "withdraw", "desk rejected", "desk reject"})
 _CANONICAL = {synonym: field for field, synonyms in FIELD_SYNONYMS.items() for synonym in synonyms}
 _URL_FIELDS = ("url", "pdf", "code")
 _YEAR = re.compile(r"\b(19[5-9]\d|20\d\d)\b")
@@ -125,18 +136,14 @@ def normalise_record(raw: Mapping[str, object]) -> Paper | str:
     The paper has no `id`, `source` or `line` yet, and an empty `title` when the loader must
     derive one.
     """
-    fields = _flatten(raw)
-    by_field: dict[str, object] = {}
-    for name, value in fields.items():
-        field = canonical_field(name)
-        if field is not None and field not in by_field and value not in (None, "", []):
-            by_field[field] = value
+    fields = _flatten(adapt(raw))
+    by_field = _by_field(fields)
     try:
         title_raw = _text(by_field.get("title"), "title")
         abstract_raw = _text(by_field.get("abstract"), "abstract")
         texts = {
             f: _text(by_field.get(f), f)
-            for f in ("venue", "track", "status", "year", "source_id", "doi", "arxiv")
+            for f in ("venue", "track", "status", "year", "source_id", "doi", "arxiv", "extra")
         }
         urls = {f: _openreview_url(_line(_text(by_field.get(f), f)), fields) for f in _URL_FIELDS}
     except TypeError as exc:
@@ -146,8 +153,16 @@ def normalise_record(raw: Mapping[str, object]) -> Paper | str:
     abstract, abstract_links = clean_abstract(abstract_raw) if abstract_raw else ("", ())
     if not title and not abstract:
         return "no title and no abstract"
+    authors = tuple(filter(None, map(_line, parse_authors(_unwrap(by_field.get("authors"))))))
+    placeholder = _placeholder(title, authors, texts["status"])
+    if placeholder:
+        return placeholder
     source_id = texts["source_id"]
     arxiv = texts["arxiv"] or (source_id if ARXIV_ID.fullmatch(source_id) else "")
+    # An arXiv id only mentioned (a DOI, a URL, Zotero's Extra) names the paper, adds no link.
+    mentioned = arxiv or next(
+        filter(None, map(find_arxiv_id, (texts["doi"], *urls.values(), texts["extra"]))), ""
+    )
     if "forum" in fields or "venueid" in fields:  # OpenReview: its forum page is the paper's page
         forum = _text(fields.get("forum") or fields.get("id"), "id")
         if forum and not urls["url"]:
@@ -157,18 +172,48 @@ def normalise_record(raw: Mapping[str, object]) -> Paper | str:
     keywords += tuple(
         k for k in _keywords(by_field.get("categories"), split_spaces=True) if k not in keywords
     )
+    extra_urls = _keywords(by_field.get("links"))
     return Paper(
         id="",
         title=title,
         abstract=abstract,
-        authors=tuple(
-            name for name in map(_line, parse_authors(_unwrap(by_field.get("authors")))) if name
-        ),
+        authors=authors,
         keywords=keywords,
         venue=texts["venue"],
         track=texts["track"],
         status=texts["status"],
         year=int(year_match.group(1)) if year_match else None,
-        links=derive_links(urls, arxiv_id=arxiv, doi=texts["doi"], extra=abstract_links),
+        links=derive_links(
+            urls, arxiv_id=arxiv, doi=texts["doi"], extra=(*extra_urls, *abstract_links)
+        ),
         source_id=source_id,
+        aliases=_aliases(source_id, mentioned, texts["doi"], by_field.get("aliases")),
     )
+
+
+def _by_field(fields: Mapping[str, object]) -> dict[str, object]:
+    """Each canonical field's value: the first non-empty column that means it."""
+    by_field: dict[str, object] = {}
+    for name, value in fields.items():
+        field = canonical_field(name)
+        if field is not None and field not in by_field and value not in (None, "", []):
+            by_field[field] = value
+    return by_field
+
+
+def _placeholder(title: str, authors: tuple[str, ...], status: str) -> str:
+    """Why a record is a template's placeholder or a withdrawn paper, else ""."""
+    if title.strip(" .") in PLACEHOLDERS:
+        return f"placeholder record (title {title!r})"
+    if len(authors) == 1 and authors[0] in PLACEHOLDERS:
+        return f"placeholder record (author {authors[0]!r})"
+    if status.casefold() in _WITHDRAWN:
+        return f"withdrawn paper (status {status!r})"
+    return ""
+
+
+def _aliases(source_id: str, arxiv: str, doi: str, given: object) -> tuple[str, ...]:
+    """Other ids a user may type for the paper: its arXiv id (no version), DOI, the source's."""
+    arxiv_bare = re.sub(r"v\d+$", "", arxiv)
+    found = [arxiv_bare, bare_doi(doi), *_keywords(given)]
+    return tuple(dict.fromkeys(a for a in found if a and a != source_id))

@@ -15,6 +15,7 @@ from bot.i18n.languages import (
     LANGUAGES,
     Lang,
     is_language,
+    language_named,
     pick_language,
 )
 
@@ -27,6 +28,7 @@ __all__ = [
     "Style",
     "Translator",
     "is_language",
+    "language_named",
     "pick_language",
     "translator",
 ]

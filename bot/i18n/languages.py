@@ -48,3 +48,19 @@ def pick_language(language_code: str | None) -> Lang:
 def is_language(name: object) -> bool:
     """Whether `name` is one of the catalogue names in `LANGUAGES` (e.g. stored per user)."""
     return name in get_args(Lang)
+
+
+def language_named(code: str) -> Lang | None:
+    """The language a code names as Telegram's `language_code` would (`zh-TW`, `zh_cn`, `en`).
+
+    None when it names none of ours: Telegram would fall back to English, a typed choice
+    deserves to be told.
+    """
+    text = code.strip()
+    exact = {lang.lower(): lang for lang in LANGUAGES}.get(text.lower())
+    if exact is not None:
+        return exact
+    lang = pick_language(text)
+    if lang != "en" or text.lower().replace("_", "-").split("-")[0] == "en":
+        return lang
+    return None

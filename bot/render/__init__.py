@@ -1,29 +1,38 @@
 """Rendering: hits and papers as `Doc`s (views), then Telegram HTML or console text.
 
-Every answer is first built as a `Doc`: blocks of styled `Span`s plus a keyboard of
+Every answer is first built as a `Doc`: blocks of styled `Segment`s plus a keyboard of
 plain `(label, callback_data)` pairs. `to_html` turns a Doc into Telegram messages
 (split on block boundaries, each within `MAX_MESSAGE_CHARS`); `to_console` turns the
 same Doc into plain text. Nothing here imports `telegram`.
 """
 
+from bot.corpus import MAX_COMMAND_CHARS
 from bot.render.callbacks import (
+    CALLBACK_ACTIONS,
     MAX_OFFSET,
     CallbackAction,
     CallbackDataError,
+    ExportAs,
+    Forget,
     OpenPaper,
+    RemoveSaved,
+    SavedPage,
     SetLanguage,
     ShowSimilar,
+    ToggleSave,
     TurnPage,
+    Unfollow,
+    encode,
     language_data,
-    open_paper_data,
     page_data,
     paper_ref,
     parse_callback,
     query_fits_callback,
     similar_data,
+    topic_ref,
 )
 from bot.render.console import marked_snippet, results_text, to_console
-from bot.render.doc import Block, Button, Doc, InlineArticle, Keyboard, Message, Span, Style
+from bot.render.doc import Block, Button, Doc, HtmlMessage, InlineArticle, Keyboard, Segment, Style
 from bot.render.html import MessageTooLongError, block_html, is_web_url, to_html
 from bot.render.ids import paper_command
 from bot.render.info import (
@@ -46,7 +55,6 @@ from bot.render.limits import (
     MAX_BUTTONS_PER_ROW,
     MAX_CALLBACK_ANSWER_CHARS,
     MAX_CALLBACK_DATA_BYTES,
-    MAX_COMMAND_CHARS,
     MAX_COMMAND_DESCRIPTION_CHARS,
     MAX_INLINE_RESULT_ID_BYTES,
     MAX_INLINE_RESULTS,
@@ -61,8 +69,6 @@ from bot.render.text import clean, clean_keep_edges, clip_words, merge_marks, se
 from bot.render.views import (
     EXAMPLE_KEYS,
     EXAMPLE_QUESTIONS,
-    EXPIRED_BUTTON,
-    SOMETHING_WENT_WRONG,
     KeyboardError,
     QuestionKind,
     author_doc,
@@ -83,9 +89,9 @@ from bot.render.views import (
 __all__ = [
     "ABSTRACT_CHARS",
     "BUTTON_LABEL_CHARS",
+    "CALLBACK_ACTIONS",
     "EXAMPLE_KEYS",
     "EXAMPLE_QUESTIONS",
-    "EXPIRED_BUTTON",
     "INLINE_DESCRIPTION_CHARS",
     "INLINE_EXCERPT_CHARS",
     "INLINE_RESULTS",
@@ -102,25 +108,30 @@ __all__ = [
     "MAX_OFFSET",
     "MAX_URL_CHARS",
     "SNIPPET_CHARS",
-    "SOMETHING_WENT_WRONG",
     "TITLE_CHARS",
     "Block",
     "Button",
     "CallbackAction",
     "CallbackDataError",
     "Doc",
+    "ExportAs",
+    "Forget",
+    "HtmlMessage",
     "InlineArticle",
     "Keyboard",
     "KeyboardError",
-    "Message",
     "MessageTooLongError",
     "OpenPaper",
     "QuestionKind",
+    "RemoveSaved",
+    "SavedPage",
+    "Segment",
     "SetLanguage",
     "ShowSimilar",
-    "Span",
     "Style",
+    "ToggleSave",
     "TurnPage",
+    "Unfollow",
     "author_doc",
     "block_html",
     "classify_question",
@@ -128,6 +139,7 @@ __all__ = [
     "clean_keep_edges",
     "clip_words",
     "code_link",
+    "encode",
     "help_doc",
     "hint_doc",
     "inline_article",
@@ -139,7 +151,6 @@ __all__ = [
     "marked_snippet",
     "merge_marks",
     "not_found_doc",
-    "open_paper_data",
     "page_data",
     "paper_command",
     "paper_doc",
@@ -157,6 +168,7 @@ __all__ = [
     "tg_len",
     "to_console",
     "to_html",
+    "topic_ref",
     "translated",
     "unknown_command_doc",
     "usage_doc",

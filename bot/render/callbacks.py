@@ -1,9 +1,15 @@
-"""The callback-data codec: what a button carries (at most 64 bytes) and what it means."""
+"""The callback-data codec: what a button carries (at most 64 bytes) and what it means.
+
+One table (`CODES`) maps each action to its prefix letter and its fields; `encode` and
+`parse_callback` both read it, so a new button is one dataclass and one row. The formats
+are stable (`p:<ref>`, `r:<offset>:<ref>`, …): buttons sent before a restart keep working.
+"""
 
 from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from bot.i18n import Lang, is_language
@@ -13,7 +19,11 @@ from bot.store.export import FORMATS
 
 @dataclass(frozen=True, slots=True)
 class OpenPaper:
-    """Button: open the paper behind `ref` (see `paper_ref`)."""
+    """Button: open the paper behind `ref` (see `paper_ref`).
+
+    No view sends one today (a result opens by its `/paper_<id>`); it is still read, so the
+    buttons of messages sent before keep working.
+    """
 
     ref: str
 
@@ -99,15 +109,121 @@ CallbackAction = (
     | Forget
     | SetLanguage
 )
+CALLBACK_ACTIONS: tuple[type, ...] = CallbackAction.__args__  # type: ignore[attr-defined]
+"""Every kind of button, for the handler table's check that each has a handler."""
 
 
 class CallbackDataError(ValueError):
     """Callback data Telegram would refuse: empty or over MAX_CALLBACK_DATA_BYTES."""
 
 
+@dataclass(frozen=True, slots=True)
+class Field:
+    """How one field of an action travels: its text form and the check that reads it back."""
+
+    parse: Callable[[str], object | None]
+    """The value behind the text, or None when the text is not one (stale or forged)."""
+    text: Callable[[object], str] = str
+
+
+def _ref(text: str) -> str | None:
+    return text if text and text == text.strip() else None
+
+
+def _offset(text: str) -> int | None:
+    if not text.isascii() or not text.isdigit() or int(text) > MAX_OFFSET:
+        return None
+    return int(text)
+
+
+REF = Field(_ref)
+OFFSET = Field(_offset)
+ANY_TEXT = Field(lambda text: text or None)
+FORMAT = Field(lambda text: text if text in FORMATS else None)
+TOPIC_REF = Field(lambda text: text if re.fullmatch(r"[0-9a-f]{16}", text) else None)
+LANGUAGE = Field(lambda text: text if is_language(text) else None)
+YES_NO = Field(
+    lambda text: {"yes": True, "no": False}.get(text), lambda value: "yes" if value else "no"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Code:
+    """One row of the codec: `prefix:field1:field2…` means `action(field1, field2…, **fixed)`.
+
+    The last field takes the rest of the data, colons included.
+    """
+
+    prefix: str
+    action: type
+    fields: tuple[tuple[str, Field], ...]
+    fixed: tuple[tuple[str, object], ...] = ()
+    """Values the prefix itself stands for (`v:` is a save, `u:` a removal)."""
+
+
+CODES: tuple[Code, ...] = (
+    Code("p", OpenPaper, (("ref", REF),)),
+    Code("s", ShowSimilar, (("ref", REF),)),
+    Code("q", TurnPage, (("offset", OFFSET), ("query", ANY_TEXT))),
+    Code("k", TurnPage, (("offset", OFFSET), ("key", ANY_TEXT))),
+    Code("v", ToggleSave, (("ref", REF),), (("save", True),)),
+    Code("u", ToggleSave, (("ref", REF),), (("save", False),)),
+    Code("b", SavedPage, (("offset", OFFSET),)),
+    Code("r", RemoveSaved, (("offset", OFFSET), ("ref", REF))),
+    Code("x", ExportAs, (("fmt", FORMAT),)),
+    Code("f", Unfollow, (("ref", TOPIC_REF),)),
+    Code("g", Forget, (("confirm", YES_NO),)),
+    Code("l", SetLanguage, (("lang", LANGUAGE),)),
+)
+"""Prefix letter -> action and fields: the one description of every button's data."""
+
+_BY_PREFIX = {code.prefix: code for code in CODES}
+_PREFIX_BYTES = 2  # "p:": every prefix is one ASCII letter and a colon
+
+
+def _code_for(action: CallbackAction) -> Code:
+    """The row that encodes `action`: its type, its fixed values, and its fields all set."""
+    for code in CODES:
+        if type(action) is not code.action:
+            continue
+        fixed_match = all(getattr(action, name) == value for name, value in code.fixed)
+        if fixed_match and all(getattr(action, name) is not None for name, _f in code.fields):
+            return code
+    raise ValueError(f"no callback code for {action!r}")
+
+
+def encode(action: CallbackAction) -> str:
+    """The callback data for `action`; raises CallbackDataError when Telegram would refuse it."""
+    code = _code_for(action)
+    values = [field.text(getattr(action, name)) for name, field in code.fields]
+    return checked(":".join([code.prefix, *values]))
+
+
+def parse_callback(data: object) -> CallbackAction | None:
+    """The action behind callback data, or None for anything stale or malformed."""
+    if not isinstance(data, str) or not 3 <= utf8_len(data) <= MAX_CALLBACK_DATA_BYTES:
+        return None
+    if not encodable(data):  # garbage: Telegram never sends lone surrogates
+        return None
+    prefix, _, rest = data.partition(":")
+    code = _BY_PREFIX.get(prefix)
+    if code is None:
+        return None
+    texts = rest.split(":", len(code.fields) - 1)
+    if len(texts) != len(code.fields):
+        return None
+    values = {}
+    for (name, field), text in zip(code.fields, texts, strict=True):
+        value = field.parse(text)
+        if value is None:
+            return None
+        values[name] = value
+    return code.action(**values, **dict(code.fixed))  # type: ignore[no-any-return]
+
+
 def paper_ref(paper_id: str) -> str:
     """A callback-safe reference: the id when it fits, else `#` + a stable hash of it."""
-    fits = utf8_len("s:" + paper_id) <= MAX_CALLBACK_DATA_BYTES
+    fits = utf8_len(paper_id) <= MAX_CALLBACK_DATA_BYTES - _PREFIX_BYTES
     if fits and not paper_id.startswith("#") and encodable(paper_id):
         return paper_id
     digest = hashlib.blake2b(paper_id.encode("utf-8", "surrogatepass"), digest_size=8)
@@ -122,109 +238,69 @@ def checked(data: str) -> str:
     return data
 
 
-def open_paper_data(paper_id: str) -> str:
-    """Callback data for an "open paper" button."""
-    return checked("p:" + paper_ref(paper_id))
-
-
-def similar_data(paper_id: str) -> str:
-    """Callback data for a "similar papers" button."""
-    return checked("s:" + paper_ref(paper_id))
-
-
-def save_data(paper_id: str, *, save: bool) -> str:
-    """Callback data for "☆ Save" (`save=True`) or "★ Saved" (tap removes); no user id."""
-    return checked(("v:" if save else "u:") + paper_ref(paper_id))
-
-
-def saved_page_data(offset: int) -> str:
-    """Callback data for a page turn in /saved."""
-    return checked(f"b:{offset}")
-
-
-def remove_saved_data(offset: int, paper_id: str) -> str:
-    """Callback data for a Remove button in /saved (the page to show afterwards)."""
-    return checked(f"r:{offset}:{paper_ref(paper_id)}")
-
-
-def export_data(fmt: str) -> str:
-    """Callback data for an export format button."""
-    return checked("x:" + fmt)
-
-
 def topic_ref(topic_key: str) -> str:
     """A short stable reference to a followed topic (by its case-insensitive key)."""
     return hashlib.blake2b(topic_key.encode("utf-8", "surrogatepass"), digest_size=8).hexdigest()
 
 
+# What the views call: each names the button, the table above spells its data.
+
+
+def similar_data(paper_id: str) -> str:
+    """Callback data for a "similar papers" button."""
+    return encode(ShowSimilar(paper_ref(paper_id)))
+
+
+def save_data(paper_id: str, *, save: bool) -> str:
+    """Callback data for "☆ Save" (`save=True`) or "★ Saved" (tap removes); no user id."""
+    return encode(ToggleSave(paper_ref(paper_id), save))
+
+
+def saved_page_data(offset: int) -> str:
+    """Callback data for a page turn in /saved."""
+    return encode(SavedPage(offset))
+
+
+def remove_saved_data(offset: int, paper_id: str) -> str:
+    """Callback data for a Remove button in /saved (the page to show afterwards)."""
+    return encode(RemoveSaved(offset, paper_ref(paper_id)))
+
+
+def export_data(fmt: str) -> str:
+    """Callback data for an export format button."""
+    return encode(ExportAs(fmt))
+
+
 def unfollow_data(topic_key: str) -> str:
     """Callback data for an Unfollow button (a hash of the topic, never the user)."""
-    return checked("f:" + topic_ref(topic_key))
+    return encode(Unfollow(topic_ref(topic_key)))
 
 
 def forget_data(*, confirm: bool) -> str:
     """Callback data for the /forget confirm or cancel button."""
-    return checked("g:yes" if confirm else "g:no")
+    return encode(Forget(confirm))
 
 
 def language_data(lang: Lang) -> str:
     """Callback data for a /lang button."""
-    return checked("l:" + lang)
+    return encode(SetLanguage(lang))
 
 
 def query_fits_callback(query: str, offset: int = MAX_OFFSET) -> bool:
     """Whether `query` can travel inside page-turn callback data."""
-    fits = utf8_len(f"q:{offset}:{query}") <= MAX_CALLBACK_DATA_BYTES
-    return bool(query) and fits and encodable(query)
+    if not query or not encodable(query):
+        return False
+    try:
+        encode(TurnPage(offset, query=query))
+    except CallbackDataError:
+        return False
+    return True
 
 
 def page_data(offset: int, *, query: str | None = None, key: str | None = None) -> str:
     """Callback data for a page turn: the query itself when it fits, else a state key."""
     if query is not None and query_fits_callback(query):
-        return checked(f"q:{offset}:{query}")
+        return encode(TurnPage(offset, query=query))
     if key is None:
         raise ValueError("a query too long for callback data needs a state key")
-    return checked(f"k:{offset}:{key}")
-
-
-def parse_callback(data: object) -> CallbackAction | None:
-    """The action behind callback data, or None for anything stale or malformed."""
-    if not isinstance(data, str) or not 3 <= utf8_len(data) <= MAX_CALLBACK_DATA_BYTES:
-        return None
-    if not encodable(data):  # garbage: Telegram never sends lone surrogates
-        return None
-    kind, _, rest = data.partition(":")
-    if kind in ("p", "s"):
-        if not rest or rest != rest.strip():
-            return None
-        return OpenPaper(rest) if kind == "p" else ShowSimilar(rest)
-    if kind == "l":
-        return SetLanguage(rest) if is_language(rest) else None  # type: ignore[arg-type]
-    if kind in ("v", "u"):
-        if not rest or rest != rest.strip():
-            return None
-        return ToggleSave(rest, save=kind == "v")
-    if kind in ("b", "r"):
-        offset_text, sep, ref = rest.partition(":")
-        if not offset_text.isascii() or not offset_text.isdigit() or int(offset_text) > MAX_OFFSET:
-            return None
-        if kind == "b":
-            return SavedPage(int(offset_text)) if not sep else None
-        if not ref or ref != ref.strip():
-            return None
-        return RemoveSaved(int(offset_text), ref)
-    if kind == "x":
-        return ExportAs(rest) if rest in FORMATS else None
-    if kind == "f":
-        return Unfollow(rest) if re.fullmatch(r"[0-9a-f]{16}", rest) else None
-    if kind == "g":
-        return Forget(rest == "yes") if rest in ("yes", "no") else None
-    if kind in ("q", "k"):
-        offset_text, sep, value = rest.partition(":")
-        if not sep or not value or not offset_text.isascii() or not offset_text.isdigit():
-            return None
-        offset = int(offset_text)
-        if offset > MAX_OFFSET:
-            return None
-        return TurnPage(offset, query=value) if kind == "q" else TurnPage(offset, key=value)
-    return None
+    return encode(TurnPage(offset, key=key))

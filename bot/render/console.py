@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from bot.corpus import Paper, compact_authors
 from bot.i18n import Translator
-from bot.render.doc import Block, Doc, Span
+from bot.render.doc import Block, Doc, Segment
 from bot.render.html import SEPARATOR
 from bot.render.text import sendable
 from bot.render.views import EN, corrected_line, snippet_block, translated
@@ -20,7 +20,7 @@ ANSI_ITALIC = "\033[3m"
 ANSI_RESET = "\033[0m"
 
 
-def _span_console(span: Span, ansi: bool, marks: tuple[str, str] | None) -> str:
+def _span_console(span: Segment, ansi: bool, marks: tuple[str, str] | None) -> str:
     text = span.text
     if span.style == "a" and span.href and span.href != text:
         text = span.href
@@ -51,39 +51,47 @@ def marked_snippet(hit: Hit, marks: tuple[str, str]) -> str:
     return to_console(Doc((snippet_block(hit),)), marks=marks)
 
 
-def author_text(name: str, papers: Sequence[Paper], *, t: Translator = EN) -> str:
-    """`python -m bot search --author NAME` for a person: each paper's title, id, authors, links."""
+def author_text(
+    name: str, papers: Sequence[Paper], *, total: int | None = None, t: Translator = EN
+) -> str:
+    """`python -m bot search --author NAME` for a person: each paper's title, id, authors, links;
+    `total` papers match when more than those shown ("… and N more")."""
     if not papers:
         return to_console(Doc((translated(t, "author.none", name=name),))) + "\n"
-    blocks: list[Block] = [translated(t, "author.header", len(papers), name=name)]
+    total = max(total or 0, len(papers))
+    blocks: list[Block] = [translated(t, "author.header", total, name=name)]
     for rank, paper in enumerate(papers, start=1):
-        spans = [Span(f"{rank}. {paper.title}\n   id {paper.id}")]
+        spans = [Segment(f"{rank}. {paper.title}\n   id {paper.id}")]
         if paper.authors:
-            spans.append(Span(f" · {compact_authors(paper.authors)}"))
-        spans += [Span(f"\n   {url}") for _label, url in paper.links]
+            spans.append(Segment(f" · {compact_authors(paper.authors)}"))
+        spans += [Segment(f"\n   {url}") for _label, url in paper.links]
         blocks.append(tuple(spans))
+    if total > len(papers):
+        blocks.append((Segment(t.gettext("author.more", count=total - len(papers))),))
     return to_console(Doc(tuple(blocks))) + "\n"
 
 
 def results_text(result: SearchResult, marks: tuple[str, str], *, t: Translator = EN) -> str:
-    """`python -m bot search` results for a person: title, id, score, marked snippet, links."""
+    """`python -m bot search` results for a person: title, id, marked snippet, links.
+
+    No score: a fused rank score means nothing to a reader (the JSON keeps it, for tools)."""
     header: Block = translated(t, "cli.query", query=result.query)
     if not result.hits:
-        return to_console(Doc(((*header, Span("\n"), *translated(t, "cli.no_match")),))) + "\n"
+        return to_console(Doc(((*header, Segment("\n"), *translated(t, "cli.no_match")),))) + "\n"
     if not result.confident:
-        header += (Span("\n"), *translated(t, "cli.weak"))
+        header += (Segment("\n"), *translated(t, "cli.weak"))
     header += corrected_line(result, t)  # as the bot and the console say it
     blocks = [header]
     for rank, hit in enumerate(result.hits, start=result.offset + 1):
         paper = hit.paper
         spans = [
-            Span(f"{rank}. {paper.title}\n"),
-            *translated(t, "cli.hit_line", id=paper.id, score=hit.score),
+            Segment(f"{rank}. {paper.title}\n"),
+            *translated(t, "cli.hit_line", id=paper.id),
         ]
         if paper.authors:
-            spans.append(Span(f" · {compact_authors(paper.authors)}"))
+            spans.append(Segment(f" · {compact_authors(paper.authors)}"))
         if hit.snippet.text.strip():  # a title-only paper has no snippet
-            spans += [Span("\n   "), *snippet_block(hit)]
-        spans += [Span(f"\n   {url}") for _label, url in paper.links]
+            spans += [Segment("\n   "), *snippet_block(hit)]
+        spans += [Segment(f"\n   {url}") for _label, url in paper.links]
         blocks.append(tuple(spans))
     return to_console(Doc(tuple(blocks)), marks=marks) + "\n"

@@ -1,4 +1,4 @@
-"""An answer before formatting: a `Doc` of blocks of styled `Span`s and a keyboard."""
+"""An answer before formatting: a `Doc` of blocks of styled `Segment`s and a keyboard."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ Keyboard = tuple[tuple[Button, ...], ...]
 
 
 @dataclass(frozen=True, slots=True)
-class Span:
+class Segment:
     """A run of text in one style; HTML escaping happens only when emitting."""
 
     text: str
@@ -21,7 +21,7 @@ class Span:
     """Target URL when `style == "a"`."""
 
 
-Block = tuple[Span, ...]
+Block = tuple[Segment, ...]
 """A unit that is never split across messages (one result, one paragraph)."""
 
 
@@ -36,7 +36,7 @@ class Doc:
 
 
 @dataclass(frozen=True, slots=True)
-class Message:
+class HtmlMessage:
     """One Telegram message: HTML text and its keyboard."""
 
     text: str

@@ -5,7 +5,7 @@ from __future__ import annotations
 import html
 from urllib.parse import urlsplit
 
-from bot.render.doc import Block, Doc, Message, Span
+from bot.render.doc import Block, Doc, HtmlMessage, Segment
 from bot.render.limits import MAX_MESSAGE_CHARS, MAX_URL_CHARS, tg_len
 from bot.render.text import clip_words, sendable
 
@@ -32,7 +32,7 @@ def is_web_url(url: str) -> bool:
     return parts.scheme in ("http", "https") and bool(parts.netloc)
 
 
-def _span_html(span: Span) -> str:
+def _span_html(span: Segment) -> str:
     # Every message's text is escaped here, so this is where unsendable characters go.
     text = html.escape(sendable(span.text), quote=False)
     if span.style in ("b", "mark"):
@@ -58,20 +58,22 @@ def _shrink(block: Block, budget: int) -> Block:
         longest = max(range(len(spans)), key=lambda i: len(spans[i].text))
         span = spans[longest]
         if len(span.text) > 8:
-            spans[longest] = Span(clip_words(span.text, len(span.text) // 2), span.style)
+            spans[longest] = Segment(clip_words(span.text, len(span.text) // 2), span.style)
         else:
             spans.pop()
     return tuple(spans)
 
 
-def to_html(doc: Doc, *, limit: int = MAX_MESSAGE_CHARS) -> list[Message]:
+def to_html(doc: Doc, *, limit: int = MAX_MESSAGE_CHARS) -> list[HtmlMessage]:
     """Telegram messages for `doc`: split between blocks, the keyboard on the last one."""
     if doc.single_message:
         budget = max(limit // max(len(doc.blocks), 1) - len(SEPARATOR), 16)
         parts = [block_html(b) for b in doc.blocks]
         if tg_len(SEPARATOR.join(parts)) > limit:
             parts = [block_html(_shrink(b, budget)) for b in doc.blocks]
-        return _within([Message(SEPARATOR.join(p for p in parts if p) or "…", doc.keyboard)], limit)
+        return _within(
+            [HtmlMessage(SEPARATOR.join(p for p in parts if p) or "…", doc.keyboard)], limit
+        )
     messages: list[str] = []
     current = ""
     for block in doc.blocks:
@@ -87,12 +89,12 @@ def to_html(doc: Doc, *, limit: int = MAX_MESSAGE_CHARS) -> list[Message]:
             messages.append(current)
             current = part
     messages.append(current or "…")
-    result = [Message(text) for text in messages[:-1]]
-    result.append(Message(messages[-1], doc.keyboard))
+    result = [HtmlMessage(text) for text in messages[:-1]]
+    result.append(HtmlMessage(messages[-1], doc.keyboard))
     return _within(result, limit)
 
 
-def _within(messages: list[Message], limit: int) -> list[Message]:
+def _within(messages: list[HtmlMessage], limit: int) -> list[HtmlMessage]:
     """`messages`, checked against `limit` (a real check: `assert` vanishes under -O)."""
     for message in messages:
         size = tg_len(message.text)

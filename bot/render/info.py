@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 from bot.commands import COMMANDS, CONSOLE_COMMANDS, Command, command
 from bot.i18n import LANGUAGES, Translator
 from bot.render.callbacks import language_data
-from bot.render.doc import Doc, Span
+from bot.render.doc import Doc, Segment
 from bot.render.views import EN, checked_keyboard, examples_block, translated
 from bot.search import IndexStats
 
@@ -43,8 +43,8 @@ def start_doc(paper_count: int, *, t: Translator = EN) -> Doc:
     )
 
 
-def _command_lines(listed: Sequence[Command], t: Translator) -> list[Span]:
-    spans: list[Span] = []
+def _command_lines(listed: Sequence[Command], t: Translator) -> list[Segment]:
+    spans: list[Segment] = []
     for entry in listed:
         line = translated(
             t,
@@ -52,7 +52,7 @@ def _command_lines(listed: Sequence[Command], t: Translator) -> list[Span]:
             command=f"/{entry.name}",
             description=t.gettext(entry.description_key),
         )
-        spans += [Span("\n"), *line]
+        spans += [Segment("\n"), *line]
     return spans
 
 
@@ -79,17 +79,17 @@ def stats_doc(
     t: Translator = EN,
 ) -> Doc:
     """What a user cares about: how many papers, from how many sources, loaded when, skipped."""
-    spans: list[Span] = [
+    spans: list[Segment] = [
         *translated(t, "stats.title"),
-        Span("\n"),
+        Segment("\n"),
         *translated(t, "stats.papers_indexed", stats.papers),
-        Span("\n"),
+        Segment("\n"),
         *translated(t, "stats.source_files", stats.sources),
     ]
     if loaded_at is not None:
-        spans += [Span("\n"), *translated(t, "stats.loaded_at", when=_when(loaded_at))]
+        spans += [Segment("\n"), *translated(t, "stats.loaded_at", when=_when(loaded_at))]
     if skipped:
-        spans += [Span("\n"), *translated(t, "stats.skipped", skipped)]
+        spans += [Segment("\n"), *translated(t, "stats.skipped", skipped)]
     return Doc((tuple(spans),))
 
 

@@ -6,13 +6,14 @@ only paper refs, page offsets and topic hashes; the user is whoever taps them.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
 from bot.corpus import Paper
 from bot.i18n import Translator
 from bot.render import limits
 from bot.render.callbacks import (
+    ToggleSave,
+    encode,
     export_data,
     forget_data,
     remove_saved_data,
@@ -20,7 +21,7 @@ from bot.render.callbacks import (
     saved_page_data,
     unfollow_data,
 )
-from bot.render.doc import Block, Button, Doc, Keyboard, Span
+from bot.render.doc import Block, Button, Doc, Keyboard, Segment
 from bot.render.ids import paper_command
 from bot.render.info import usage_doc
 from bot.render.text import clean, clip_words
@@ -77,9 +78,9 @@ def with_save_buttons(
 
 def flip_save(keyboard: Keyboard, ref: str, saved: bool, *, t: Translator = EN) -> Keyboard:
     """`keyboard` with the Save button of `ref` showing `saved` (after a tap changed it)."""
-    old = {"v:" + ref, "u:" + ref}
+    old = {encode(ToggleSave(ref, save=True)), encode(ToggleSave(ref, save=False))}
     long_labels = {t.gettext("button.save"), t.gettext("button.saved")}
-    data = ("u:" if saved else "v:") + ref
+    data = encode(ToggleSave(ref, save=not saved))  # a tap on "★" removes
 
     def flipped(label: str) -> str:
         if label in long_labels:
@@ -118,15 +119,15 @@ def saved_doc(
     blocks: list[Block] = [translated(t, "list.title", total)]
     removes: list[Button] = []
     for number, paper in enumerate(papers, start=offset + 1):
-        spans_: list[Span] = [Span(f"{number}. "), Span(_saved_title(paper), "b")]
+        spans_: list[Segment] = [Segment(f"{number}. "), Segment(_saved_title(paper), "b")]
         byline = ", ".join(paper.authors)
         if byline:
-            spans_ += [Span("\n"), Span(clip_words(clean(byline), 200), "i")]
+            spans_ += [Segment("\n"), Segment(clip_words(clean(byline), 200), "i")]
         if paper.paper_id in in_corpus:
-            spans_ += [Span("\n"), Span(paper_command(paper.paper_id))]
+            spans_ += [Segment("\n"), Segment(paper_command(paper.paper_id))]
         else:
             gone = clip_words(paper.paper_id, 80)
-            spans_ += [Span(f"\nid {gone} · "), Span(t.gettext("list.gone"), "i")]
+            spans_ += [Segment(f"\nid {gone} · "), Segment(t.gettext("list.gone"), "i")]
         removes.append((f"✕ {number}", remove_saved_data(offset, paper.paper_id)))
         blocks.append(tuple(spans_))
     size = limits.MAX_BUTTONS_PER_ROW
@@ -174,10 +175,10 @@ def following_doc(topics: Sequence[str], *, t: Translator = EN) -> Doc:
     """The user's topics, numbered, one Unfollow button each."""
     if not topics:
         return Doc((translated(t, "follow.none"), *usage_doc("follow", t=t).blocks))
-    lines: list[Span] = list(translated(t, "follow.title", len(topics)))
+    lines: list[Segment] = list(translated(t, "follow.title", len(topics)))
     rows: list[tuple[Button, ...]] = []
     for number, topic in enumerate(topics, start=1):
-        lines += [Span(f"\n{number}. "), Span(clip_words(topic, 300), "i")]
+        lines += [Segment(f"\n{number}. "), Segment(clip_words(topic, 300), "i")]
         label = f"✕ {number}. {clip_words(topic, TOPIC_LABEL_CHARS)}"
         rows.append(
             ((clip_words(label, limits.BUTTON_LABEL_CHARS), unfollow_data(topic_key(topic))),)
@@ -204,24 +205,12 @@ def alert_doc(matches: Sequence[tuple[str, Sequence[Paper]]], *, t: Translator =
         blocks.append(translated(t, "follow.alert", len(papers), topic=clip_words(topic, 200)))
         for paper in papers:
             title = clip_words(clean(paper.title) or f"Paper {paper.id}", limits.TITLE_CHARS)
-            blocks.append((Span("• "), Span(title, "b"), Span("\n"), Span(paper_command(paper.id))))
+            blocks.append(
+                (
+                    Segment("• "),
+                    Segment(title, "b"),
+                    Segment("\n"),
+                    Segment(paper_command(paper.id)),
+                )
+            )
     return Doc(tuple(blocks))
-
-
-def snapshot(paper: Paper, *, venue: str = "ICML 2026", year: int = 2026) -> SavedPaper:
-    """What the store keeps of a paper, so exports outlive corpus changes.
-
-    `venue` and `year` stand in when the corpus does not say (the seed corpus is ICML 2026).
-    """
-    links = dict(reversed(paper.links))  # label -> the first URL with that label
-    url = links.get("Page") or links.get("PDF") or (paper.links[0][1] if paper.links else "")
-    doi = re.sub(r"^https?://(dx\.)?doi\.org/", "", links.get("DOI", ""))
-    return SavedPaper(
-        paper.id,
-        clean(paper.title),
-        paper.authors,
-        paper.year or year,
-        paper.venue or venue,
-        url,
-        doi,
-    )

@@ -9,7 +9,6 @@ label is a title cut to fit. Every text comes from the catalogue in the reader's
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Sequence
 from typing import Literal
 from urllib.parse import urlsplit
@@ -24,17 +23,15 @@ from bot.render.callbacks import (
     query_fits_callback,
     similar_data,
 )
-from bot.render.doc import Block, Button, Doc, InlineArticle, Keyboard, Span
+from bot.render.doc import Block, Button, Doc, InlineArticle, Keyboard, Segment
 from bot.render.html import is_web_url, to_html
 from bot.render.ids import paper_command
 from bot.render.text import clean, clean_keep_edges, clip_words, merge_marks
 from bot.search import Hit, SearchResult
+from bot.textutil import is_latin_letter
 
 EN = translator("en")
 """The default of every view's `t`: handlers pass the user's translator instead."""
-
-EXPIRED_BUTTON = EN.gettext("error.expired_button")
-SOMETHING_WENT_WRONG = EN.gettext("error.something_went_wrong")
 
 EXAMPLE_KEYS = ("examples.question_1", "examples.question_2", "examples.question_3")
 """Shown by /start and in hints; a test checks each finds papers in the seed corpus."""
@@ -42,18 +39,18 @@ EXAMPLE_QUESTIONS = tuple(EN.gettext(key) for key in EXAMPLE_KEYS)
 
 
 def translated(t: Translator, key: str, n: int | None = None, /, **values: object) -> Block:
-    """Catalogue entry `key` as spans; a value given as a `Span` keeps its style (a link)."""
-    spans: list[Span] = []
-    plain = {name: (v.text if isinstance(v, Span) else v) for name, v in values.items()}
+    """Catalogue entry `key` as spans; a value given as a `Segment` keeps its style (a link)."""
+    spans: list[Segment] = []
+    plain = {name: (v.text if isinstance(v, Segment) else v) for name, v in values.items()}
     for part in t.parts(key, n, **plain):
         given = values.get(part.field) if part.field else None
-        if isinstance(given, Span):
+        if isinstance(given, Segment):
             spans.append(given)
         elif spans and spans[-1].style == part.style and spans[-1].style != "a":
             # "<b>{count} papers</b>" is one bold run, not a value and words in two tags.
-            spans[-1] = Span(spans[-1].text + part.text, part.style)
+            spans[-1] = Segment(spans[-1].text + part.text, part.style)
         else:
-            spans.append(Span(part.text, part.style))
+            spans.append(Segment(part.text, part.style))
     return tuple(spans)
 
 
@@ -65,7 +62,7 @@ def corrected_line(result: SearchResult, t: Translator) -> Block:
     if not result.corrected:
         return ()
     corrected = clip_words(clean(result.corrected), 200)
-    return (Span("\n"), *translated(t, "results.corrected", corrected=corrected))
+    return (Segment("\n"), *translated(t, "results.corrected", corrected=corrected))
 
 
 _CODE_HOSTS = ("github.com", "gitlab.com", "bitbucket.org", "huggingface.co", "codeberg.org")
@@ -98,11 +95,11 @@ def venue_line(paper: Paper) -> str:
     return " · ".join(clean(part) for part in parts if part and clean(part))
 
 
-def _link_span(url: str) -> Span:
+def _link_span(url: str) -> Segment:
     label = clip_words(re.sub(r"^https?://(www\.)?", "", url).rstrip("/"), limits.LINK_LABEL_CHARS)
     if is_web_url(url):
-        return Span(label, "a", href=url)
-    return Span(clean(url)[: limits.LINK_LABEL_CHARS])
+        return Segment(label, "a", href=url)
+    return Segment(clean(url)[: limits.LINK_LABEL_CHARS])
 
 
 def _title(paper: Paper, t: Translator, limit: int = limits.TITLE_CHARS) -> str:
@@ -112,23 +109,23 @@ def _title(paper: Paper, t: Translator, limit: int = limits.TITLE_CHARS) -> str:
 def snippet_block(hit: Hit) -> Block:
     """The snippet as it is, its highlights (merged by `merge_marks`) as `mark` spans."""
     text = hit.snippet.text
-    spans: list[Span] = []
+    spans: list[Segment] = []
     pos = 0
     for start, end in merge_marks(hit.snippet.marks, text, join_blanks=True):
         if start > pos:
-            spans.append(Span(text[pos:start]))
-        spans.append(Span(text[start:end], "mark"))
+            spans.append(Segment(text[pos:start]))
+        spans.append(Segment(text[start:end], "mark"))
         pos = end
     if pos < len(text):
-        spans.append(Span(text[pos:]))
+        spans.append(Segment(text[pos:]))
     return tuple(spans)
 
 
-def _snippet_spans(hit: Hit, limit: int = limits.SNIPPET_CHARS) -> list[Span]:
+def _snippet_spans(hit: Hit, limit: int = limits.SNIPPET_CHARS) -> list[Segment]:
     """The snippet with its marks, cut to `limit` characters on a word boundary."""
     spans = snippet_block(hit)
     # Clean each span but keep single spaces between them, then cut to the limit.
-    cleaned: list[Span] = []
+    cleaned: list[Segment] = []
     used = 0
     for span in spans:
         piece = clean_keep_edges(span.text)  # whitespace runs already collapsed
@@ -137,18 +134,18 @@ def _snippet_spans(hit: Hit, limit: int = limits.SNIPPET_CHARS) -> list[Span]:
         if used + len(piece) > limit:
             piece = clip_words(piece, max(limit - used, 0))
             if piece.strip("…"):
-                cleaned.append(Span(piece, span.style))
+                cleaned.append(Segment(piece, span.style))
             elif cleaned:
-                cleaned.append(Span("…"))
+                cleaned.append(Segment("…"))
             break
-        cleaned.append(Span(piece, span.style))
+        cleaned.append(Segment(piece, span.style))
         used += len(piece)
     if cleaned and cleaned[0].text.startswith(" "):
-        cleaned[0] = Span(cleaned[0].text.lstrip(), cleaned[0].style)
+        cleaned[0] = Segment(cleaned[0].text.lstrip(), cleaned[0].style)
     return cleaned
 
 
-def _numbered_paper(number: int, paper: Paper, t: Translator) -> list[Span]:
+def _numbered_paper(number: int, paper: Paper, t: Translator) -> list[Segment]:
     """`1. <b>Title</b> · /paper_<id>` and the authors, compactly: how a listed paper starts."""
     spans = list(
         translated(
@@ -161,7 +158,7 @@ def _numbered_paper(number: int, paper: Paper, t: Translator) -> list[Span]:
     )
     authors = clip_words(clean(compact_authors(paper.authors)), limits.AUTHORS_CHARS)
     if authors:
-        spans += [Span("\n"), Span(authors, "i")]
+        spans += [Segment("\n"), Segment(authors, "i")]
     return spans
 
 
@@ -175,13 +172,13 @@ def _result_block(number: int, hit: Hit, t: Translator) -> Block:
     spans = _numbered_paper(number, paper, t)
     snippet = _snippet_spans(hit)
     if snippet:
-        spans += [Span("\n"), *snippet]
+        spans += [Segment("\n"), *snippet]
     link = code_link(paper)
     if link:
-        spans += [Span("\n"), *translated(t, "results.code", link=_link_span(link))]
+        spans += [Segment("\n"), *translated(t, "results.code", link=_link_span(link))]
     elif paper.links:  # no code: the paper's own page (PDF, arXiv…) is the next best thing
         label, url = paper.links[0]
-        spans += [Span(f"\n{link_label(label, t=t)}: "), _link_span(url)]
+        spans += [Segment(f"\n{link_label(label, t=t)}: "), _link_span(url)]
     return tuple(spans)
 
 
@@ -198,7 +195,7 @@ def classify_question(query: str, terms: Sequence[str] = ()) -> QuestionKind:
     letters = [ch for ch in text if ch.isalpha()]
     if not letters:
         return "symbols"
-    latin = sum(1 for ch in letters if "LATIN" in unicodedata.name(ch, ""))
+    latin = sum(1 for ch in letters if is_latin_letter(ch))
     if latin * 2 < len(letters):
         return "non_english"
     if not terms:
@@ -220,9 +217,9 @@ def hint_doc(kind: QuestionKind, query: str = "", *, t: Translator = EN) -> Doc:
 
 
 def examples_block(t: Translator) -> Block:
-    spans: list[Span] = list(translated(t, "examples.try"))
+    spans: list[Segment] = list(translated(t, "examples.try"))
     for key in EXAMPLE_KEYS:
-        spans += [Span("\n• "), Span(f"/search {t.gettext(key)}", "code")]
+        spans += [Segment("\n• "), Segment(f"/search {t.gettext(key)}", "code")]
     return tuple(spans)
 
 
@@ -250,9 +247,8 @@ def results_doc(
             t, "results.header", query=query, first=first, last=last, total=result.total
         )
     else:
-        # No "ask in English" here: the hybrid answers other languages through the model.
+        # One sentence, and no "ask in English": the hybrid reads other languages too.
         header = translated(t, "results.weak")
-        header += (Span("\n"), *translated(t, "results.weak_notice"))
     header += corrected_line(result, t)
     blocks: list[Block] = [header]
     blocks += [_result_block(first + i, hit, t) for i, hit in enumerate(result.hits)]
@@ -275,21 +271,23 @@ def results_doc(
 
 def paper_doc(paper: Paper, *, t: Translator = EN) -> Doc:
     """A paper card: title, all authors, venue, the full clean abstract, links; Similar."""
-    blocks: list[Block] = [(Span(_title(paper, t), "b"),)]
+    blocks: list[Block] = [(Segment(_title(paper, t), "b"),)]
+    if paper.title_derived:  # issue 19: never passed off as the authors' title
+        blocks[0] += (Segment("\n"), Segment(t.gettext("paper.title_derived"), "i"))
     authors = clip_words(clean(", ".join(paper.authors)), limits.ALL_AUTHORS_CHARS)
     if authors:
-        blocks[0] += (Span("\n"), Span(authors, "i"))
+        blocks[0] += (Segment("\n"), Segment(authors, "i"))
     venue = clip_words(venue_line(paper), limits.VENUE_CHARS)
     if venue:
-        blocks[0] += (Span("\n"), Span(venue))
+        blocks[0] += (Segment("\n"), Segment(venue))
     abstract = clip_words(clean(paper.abstract), limits.ABSTRACT_CHARS)
     if abstract:
-        blocks.append((Span(abstract),))
+        blocks.append((Segment(abstract),))
     links = list(dict.fromkeys((label, url) for label, url in paper.links if url))
     if links:
-        spans: list[Span] = list(translated(t, "paper.links"))
+        spans: list[Segment] = list(translated(t, "paper.links"))
         for label, url in links[:10]:
-            spans += [Span(f"\n• {link_label(label, t=t)}: "), _link_span(url)]
+            spans += [Segment(f"\n• {link_label(label, t=t)}: "), _link_span(url)]
         blocks.append(tuple(spans))
     keyboard = checked_keyboard([((t.gettext("button.similar"), similar_data(paper.id)),)])
     return Doc(tuple(blocks), keyboard)
@@ -305,10 +303,10 @@ def author_doc(name: str, papers: Sequence[Paper], *, shown: int = 10, t: Transl
         spans = _numbered_paper(number, paper, t)
         venue = clip_words(venue_line(paper), limits.VENUE_CHARS)
         if venue:
-            spans += [Span("\n"), Span(venue)]
+            spans += [Segment("\n"), Segment(venue)]
         blocks.append(tuple(spans))
     if len(papers) > shown:
-        blocks.append((Span(t.gettext("author.more", count=len(papers) - shown), "i"),))
+        blocks.append((Segment(t.gettext("author.more", count=len(papers) - shown), "i"),))
     return Doc(tuple(blocks))
 
 
@@ -362,9 +360,9 @@ def inline_article(paper: Paper, hit: Hit | None = None, *, t: Translator = EN) 
         description = abstract
     description = clip_words(description, limits.INLINE_DESCRIPTION_CHARS)
     excerpt = clip_words(abstract, limits.INLINE_EXCERPT_CHARS)
-    blocks: list[Block] = [(Span(_title(paper, t), "b"),)]
+    blocks: list[Block] = [(Segment(_title(paper, t), "b"),)]
     if excerpt:
-        blocks.append((Span(excerpt),))
+        blocks.append((Segment(excerpt),))
     blocks.append(translated(t, "inline.id_line", id=paper.id, command=paper_command(paper.id)))
     message = to_html(Doc(tuple(blocks), single_message=True))[0].text
     result_id = paper_ref(paper.id)

@@ -30,7 +30,6 @@ import Stemmer
 __all__ = [
     "ANALYZERS",
     "ANALYZER_VERSION",
-    "MAX_QUERY_CHARS",
     "MAX_QUERY_TERMS",
     "MAX_TERM_CHARS",
     "STOPWORDS",
@@ -44,10 +43,6 @@ __all__ = [
 
 ANALYZER_VERSION = "3"
 """`EnglishAnalyzer.version`. Bump when `analyze` changes what it returns: caches key on it."""
-
-MAX_QUERY_CHARS = 512
-"""Queries are cut to this many characters before analysis: the analysis cost bound, and the
-one cut every front end (Telegram handlers, console) applies to a question."""
 
 MAX_QUERY_TERMS = 32
 """A query keeps its first this-many distinct terms (in query order, repeats of them kept).
@@ -299,7 +294,7 @@ def _normalize_with_offsets(text: str) -> tuple[str, list[int], list[int]]:
 
 
 ANALYZERS: dict[str, type[EnglishAnalyzer]] = {"en": EnglishAnalyzer}
-"""Language code -> analyzer class (a later issue adds Chinese)."""
+"""Language code -> analyzer class."""
 
 
 def analyzer_for(language: str = "en", *, max_cache: int = 300_000) -> Analyzer:
@@ -315,8 +310,9 @@ def analyze(text: str) -> list[str]:
 
 
 def analyze_query(query: str, analyzer: Analyzer | None = None) -> list[str]:
-    """Terms of a query cut to `MAX_QUERY_CHARS`, then to its first `MAX_QUERY_TERMS` distinct."""
-    terms = (analyzer or EnglishAnalyzer(max_cache=10_000)).analyze(query[:MAX_QUERY_CHARS])
+    """Terms of a query, cut to its first `MAX_QUERY_TERMS` distinct (`query.QueryPipeline`
+    cut the text to `MAX_QUERY_CHARS` before)."""
+    terms = (analyzer or EnglishAnalyzer(max_cache=10_000)).analyze(query)
     distinct = dict.fromkeys(terms)
     if len(distinct) <= MAX_QUERY_TERMS:
         return terms

@@ -11,106 +11,30 @@ row (int32) and its pair's number (uint16: 6 bytes a posting, as tf alone took),
 pairs' weights are one small table computed with rank-bm25's formulas and operation order.
 A query term then costs a lookup in a cache-resident table and one multiply by idf, with
 no gather of document lengths and no formula pass over its postings.
-`BM25Plus` also gives documents *without* a term `idf * delta`; that share is the same for
-every document, so it is one number per query term added to every score, which keeps
-`scores()` equal to rank-bm25's `get_scores`.
+rank_bm25.BM25Plus also gives documents *without* a term `idf * delta`; that share is the
+same for every document, so `BM25._constant` adds it once per query term to every score,
+which keeps `scores()` equal to rank-bm25's `get_scores`. The variants' formulas are in
+`scoring`.
 
 Nothing here knows about papers, analysis or snippets: rows are document numbers.
 """
 
 from __future__ import annotations
 
-import math
 import threading
 from array import array
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from itertools import count
 from typing import Any
 
 import numpy as np
 
 from bot.search.postings import consistent, number_pairs
+from bot.search.scoring import DEFAULT_PARAMS, VARIANTS, BM25Params, bm25_params
 from bot.search.vocabulary import Vocabulary
 
 __all__ = ["BM25", "DEFAULT_PARAMS", "BM25Params", "bm25_params"]
-
-# --- BM25 variants: rank-bm25's formulas, vectorised --------------------------------------
-# Per variant: its idf, and the weight of (tf, length norm) pairs (vectorised): a posting's
-# contribution is idf × its pair's weight. BM25Plus also gives idf × delta to every document,
-# with or without the term; `Index` adds that constant to all scores.
-
-
-@dataclass(frozen=True, slots=True)
-class BM25Params:
-    """A rank-bm25 class and its parameters (rank-bm25's defaults)."""
-
-    variant: str = "BM25Plus"
-    k1: float = 1.5
-    b: float = 0.75
-    epsilon: float = 0.25
-    """BM25Okapi only: negative idfs become epsilon × mean idf."""
-    delta: float = 1.0
-    """BM25L (default 0.5) and BM25Plus (default 1.0) only."""
-
-
-def _okapi_idf(p: BM25Params, n: int, df: np.ndarray, floor: float) -> np.ndarray:
-    """rank_bm25.BM25Okapi's idf: log(N - df + .5) - log(df + .5), negatives -> eps × mean."""
-    idf = np.log(n - df + 0.5) - np.log(df + 0.5)
-    idf[idf < 0] = floor
-    return idf
-
-
-def _okapi(p: BM25Params, tf: np.ndarray, dn: np.ndarray) -> np.ndarray:
-    """rank_bm25.BM25Okapi's weight (Robertson et al.); `dn` is k1 × (1 - b + b·dl/avgdl)."""
-    return tf * (p.k1 + 1) / (tf + dn)
-
-
-def _bm25l_idf(p: BM25Params, n: int, df: np.ndarray, floor: float) -> np.ndarray:
-    """rank_bm25.BM25L's idf: log(N + 1) - log(df + .5)."""
-    return math.log(n + 1) - np.log(df + 0.5)
-
-
-def _bm25l(p: BM25Params, tf: np.ndarray, dn: np.ndarray) -> np.ndarray:
-    """rank_bm25.BM25L's weight (Lv & Zhai 2011), with its extra `tf *`; `dn` is the norm.
-
-    rank-bm25 multiplies by idf first (`idf * tf * ...`), so idf × this weight may differ
-    from its score in the last bit (the tests compare with a relative tolerance of 1e-9).
-    """
-    ctd = tf / dn
-    return tf * (p.k1 + 1) * (ctd + p.delta) / (p.k1 + ctd + p.delta)
-
-
-def _bm25plus_idf(p: BM25Params, n: int, df: np.ndarray, floor: float) -> np.ndarray:
-    """rank_bm25.BM25Plus's idf: log((N + 1) / df)."""
-    return np.log((n + 1) / df)
-
-
-def _bm25plus(p: BM25Params, tf: np.ndarray, dn: np.ndarray) -> np.ndarray:
-    """rank_bm25.BM25Plus's weight (Lv & Zhai 2011) without delta, which `Index` adds to all.
-
-    `(tf * (k1 + 1)) / (dn + tf)`: rank-bm25's `idf * (...)` is then idf × weight, the same
-    operations, so the same bits.
-    """
-    return tf * (p.k1 + 1) / (dn + tf)
-
-
-_IdfFunction = Callable[[BM25Params, int, np.ndarray, float], np.ndarray]
-_ScoreFunction = Callable[[BM25Params, np.ndarray, np.ndarray], np.ndarray]
-_VARIANTS: dict[str, tuple[_IdfFunction, _ScoreFunction]] = {
-    "BM25Okapi": (_okapi_idf, _okapi),
-    "BM25L": (_bm25l_idf, _bm25l),
-    "BM25Plus": (_bm25plus_idf, _bm25plus),
-}
-DEFAULT_PARAMS = BM25Params()
-
-
-def bm25_params(variant: str) -> BM25Params:
-    """rank-bm25's default parameters for `variant`; unknown names raise `ValueError`."""
-    if variant not in _VARIANTS:
-        raise ValueError(f"unknown BM25 variant {variant!r}; valid: {', '.join(_VARIANTS)}")
-    return BM25Params(variant=variant, delta=0.5 if variant == "BM25L" else 1.0)
 
 
 class BM25:
@@ -140,7 +64,7 @@ class BM25:
         self._doc_len = doc_len
         self.params = params
         self.size = n = len(doc_len)
-        self._idf_of, self._score_of = _VARIANTS[params.variant]
+        self._idf_of, self._score_of = VARIANTS[params.variant]
         # rank-bm25's statistics: avgdl, and per document its length norm (times k1 where the
         # variant multiplies it, so `tf + dn` is computed exactly as rank-bm25 computes it).
         avgdl = int(doc_len.astype(np.int64).sum()) / n if n else 1.0
@@ -158,7 +82,7 @@ class BM25:
     @classmethod
     def build(cls, documents: Iterable[list[str]], *, params: BM25Params = DEFAULT_PARAMS) -> BM25:
         """Index documents given as term lists (a document's row is its position)."""
-        if params.variant not in _VARIANTS:
+        if params.variant not in VARIANTS:
             bm25_params(params.variant)
         first_seen: defaultdict[str, int] = defaultdict(count().__next__)
         term_ids = array("i")
@@ -249,7 +173,7 @@ class BM25:
             )
         except (KeyError, TypeError) as error:
             raise ValueError(f"index state is incomplete: {error}") from error
-        if params.variant not in _VARIANTS or not consistent(vocab, size=size, **arrays):
+        if params.variant not in VARIANTS or not consistent(vocab, size=size, **arrays):
             raise ValueError("index state arrays are inconsistent")
         return cls(vocab=vocab, params=params, **arrays)
 

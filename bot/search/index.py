@@ -19,9 +19,10 @@ from bot.corpus import AuthorIndex, Paper, PaperIds
 from bot.search import confidence
 from bot.search.analysis import ANALYZERS, Analyzer, analyze_query, analyzer_for
 from bot.search.bm25 import BM25, DEFAULT_PARAMS, BM25Params
-from bot.search.columns import PaperColumns, SpansColumn
+from bot.search.query import PreparedQuery, QueryPipeline
 from bot.search.retriever import Hit, IndexStats, SearchResult
-from bot.search.snippets import Snippet, best_snippet, word_prefix
+from bot.search.snippets import Snippet, abstract_counts, best_snippet
+from bot.search.storage.columns import PaperColumns, SpansColumn
 from bot.textutil import Span, sentence_spans
 
 __all__ = ["SIMILAR_TERMS", "TITLE_WEIGHT", "Index", "document_terms"]
@@ -86,6 +87,8 @@ class Index:
         self.params = bm25.params
         self.title_weight = title_weight
         self.analyzer = analyzer_for(language, max_cache=query_cache)
+        self.queries = QueryPipeline(self, self.query_terms)
+        """What a question becomes before it is searched (its speller starts on request)."""
 
     @classmethod
     def build(
@@ -147,7 +150,8 @@ class Index:
     def _ids(self) -> PaperIds:
         """What users type for an id (`2402.05678`, any case) -> ids; built on first use."""
         sources = (source or None for source in self._column("source_id"))
-        return PaperIds.build(zip(self._column("id"), sources, strict=True))
+        ids = zip(self._column("id"), sources, self._column("aliases"), strict=True)
+        return PaperIds.build(ids)  # aliases: a merged paper's other ids, its arXiv id and DOI
 
     @functools.cached_property
     def authors(self) -> AuthorIndex:
@@ -232,14 +236,19 @@ class Index:
         return self.bm25.scores(terms)
 
     def search(
-        self, query: str, *, limit: int = 5, offset: int = 0, snippets: bool = True
+        self,
+        query: str | PreparedQuery,
+        *,
+        limit: int = 5,
+        offset: int = 0,
+        snippets: bool = True,
     ) -> SearchResult:
-        """Rank papers for `query`; never raises on any string.
+        """Rank papers for `query` (prepared by `queries` unless it is); never raises on any string.
 
         `snippets=False` leaves every `Hit.snippet` empty (for evaluations that rank only).
         """
-        query = query if isinstance(query, str) else ""
-        terms = tuple(analyze_query(query, self.analyzer))
+        prepared = query if isinstance(query, PreparedQuery) else self.queries.prepare(query)
+        terms = prepared.terms
         limit, offset = max(0, int(limit)), max(0, int(offset))
         ranked, scores, total = self.bm25.top(terms, offset + limit)
         unique = list(dict.fromkeys(terms))
@@ -257,13 +266,14 @@ class Index:
         else:
             best = float(coverage[0]) if rows.size else 0.0
         return SearchResult(
-            query=query,
+            query=prepared.typed,
             terms=terms,
             hits=hits,
             total=total,
             confident=confidence.is_confident(best),
             offset=offset,
             confidence=best,
+            corrected=prepared.corrected,
         )
 
     def similar(self, paper_id: str, *, limit: int = 5) -> tuple[Hit, ...]:
@@ -329,8 +339,11 @@ class Index:
                         terms,
                         weights,
                         self.analyzer,
-                        counts=self._abstract_counts(
-                            paper, {t: f[i] for t, f in frequencies.items()}
+                        counts=abstract_counts(
+                            paper,
+                            {t: f[i] for t, f in frequencies.items()},
+                            self.analyzer,
+                            title_weight=self.title_weight,
                         ),
                         sentences=self._abstract_sentences(r, paper.abstract),
                     )
@@ -350,32 +363,6 @@ class Index:
             return None
         spans = self._sentences[row]
         return None if spans and spans[-1][1] > len(abstract) else spans
-
-    def _abstract_counts(self, paper: Paper, indexed: dict[str, int]) -> dict[str, int]:
-        """How often each term occurs in the abstract: indexed counts minus the other fields'.
-
-        The reverse of `document_terms` (title `title_weight` times, keywords, authors);
-        words analyse one by one as they do in their field (no term spans whitespace).
-        """
-        if not any(indexed.values()):
-            return indexed
-        prefixes = [word_prefix(t) for t, n in indexed.items() if n]
-
-        def terms_of(fields: Iterable[str]) -> Counter[str]:
-            # Only the words that may hold a term are analysed: most of a title's and all of
-            # an author's words are new to the analyzer's cache on a first search (~4 µs
-            # each). A word skipped wrongly leaves an abstract count too high, which the
-            # snippet's own check catches (it then takes its full pass), never a wrong one.
-            words = [
-                word
-                for field in fields
-                for word in field.split()
-                if any(p in word.lower() for p in prefixes)
-            ]
-            return Counter(self.analyzer.analyze(" ".join(words))) if words else Counter()
-
-        title, other = terms_of([paper.title]), terms_of([*paper.keywords, *paper.authors])
-        return {t: n - self.title_weight * title[t] - other[t] for t, n in indexed.items()}
 
     def _column(self, name: str) -> Iterable[Any]:
         """One field of every paper (from the columns directly when cached)."""

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from bot.corpus import Paper
+from bot.search.query import PreparedQuery
 from bot.search.snippets import Snippet
 
 __all__ = ["Hit", "IndexStats", "Retriever", "SearchResult"]
@@ -32,8 +33,9 @@ class SearchResult:
     """A page of hits for one query."""
 
     query: str
+    """The question as the user typed it."""
     terms: tuple[str, ...]
-    """The analysed query terms; empty when the query had nothing searchable."""
+    """The terms searched (`PreparedQuery.terms`); empty when nothing was searchable."""
     hits: tuple[Hit, ...]
     total: int
     """How many papers matched at all (contain at least one query term)."""
@@ -79,9 +81,14 @@ class Retriever(Protocol):
         ...
 
     def search(
-        self, query: str, *, limit: int = 5, offset: int = 0, snippets: bool = True
+        self,
+        query: str | PreparedQuery,
+        *,
+        limit: int = 5,
+        offset: int = 0,
+        snippets: bool = True,
     ) -> SearchResult:
-        """A page of ranked hits for `query`."""
+        """A page of ranked hits for `query` (a string goes through `query.QueryPipeline`)."""
         ...
 
     def similar(self, paper_id: str, *, limit: int = 5) -> tuple[Hit, ...]:

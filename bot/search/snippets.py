@@ -7,16 +7,25 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from collections.abc import Callable, Mapping, Sequence
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import compress, pairwise
 from math import fsum
 from operator import not_
 
+from bot.corpus import Paper
 from bot.search.analysis import Analyzer
 from bot.textutil import Span, merge_marks, sentence_spans
 
-__all__ = ["MAX_SNIPPET_CHARS", "Snippet", "best_snippet", "marks", "word_prefix"]
+__all__ = [
+    "MAX_SNIPPET_CHARS",
+    "Snippet",
+    "abstract_counts",
+    "best_snippet",
+    "marks",
+    "word_prefix",
+]
 
 MAX_SNIPPET_CHARS = 300
 """Longest snippet, ellipses included."""
@@ -64,6 +73,28 @@ def best_snippet(
         starts = [lo for lo, _ in sentences]
         for start, _, chunk_terms in placed:
             found[sentences[bisect_right(starts, start) - 1]].update(chunk_terms)
+    lo, hi = _best_window(sentences, found, wanted)
+    window = text[lo:hi]
+    if placed is None or not window.isascii():
+        spans = marks(window, wanted, analyzer)
+    else:  # the same spans as `marks`, from the words already known to match
+        spans = [
+            (start - lo + s, start - lo + e)
+            for start, end, _ in placed
+            if lo <= start < hi
+            for t, s, e in analyzer.analyze_spans(text[start:end])
+            if t in wanted
+        ]
+    return _clip(window, merge_marks(spans), MAX_SNIPPET_CHARS)
+
+
+def _best_window(
+    sentences: list[Span], found: dict[Span, set[str]], wanted: Mapping[str, float]
+) -> Span:
+    """The sentence or pair of neighbouring sentences whose `found` terms weigh most.
+
+    found: each sentence's matched terms (pairs are added here); wanted: each term's weight.
+    """
     pairs = [(a[0], b[1]) for a, b in pairwise(sentences) if b[1] - a[0] <= MAX_SNIPPET_CHARS]
     found.update({(a[0], b[1]): found[a] | found[b] for a, b in pairwise(sentences)})
 
@@ -89,18 +120,7 @@ def best_snippet(
         lo, hi = sentences[0]
         if len(sentences) > 1 and sentences[1][1] - lo <= MAX_SNIPPET_CHARS:
             hi = sentences[1][1]
-    window = text[lo:hi]
-    if placed is None or not window.isascii():
-        spans = marks(window, wanted, analyzer)
-    else:  # the same spans as `marks`, from the words already known to match
-        spans = [
-            (start - lo + s, start - lo + e)
-            for start, end, _ in placed
-            if lo <= start < hi
-            for t, s, e in analyzer.analyze_spans(text[start:end])
-            if t in wanted
-        ]
-    return _clip(window, merge_marks(spans), MAX_SNIPPET_CHARS)
+    return lo, hi
 
 
 def word_prefix(term: str) -> str:
@@ -109,6 +129,35 @@ def word_prefix(term: str) -> str:
     ("happi" from "happy": "happ"); a hint of where to look, never trusted without a check.
     """
     return term if len(term) <= 2 else term[: len(term) - (1 if len(term) <= 4 else 2)]
+
+
+def abstract_counts(
+    paper: Paper, indexed: dict[str, int], analyzer: Analyzer, *, title_weight: int
+) -> dict[str, int]:
+    """How often each term occurs in the abstract: indexed counts minus the other fields'.
+
+    The reverse of `index.document_terms` (title `title_weight` times, keywords, authors);
+    words analyse one by one as they do in their field (no term spans whitespace).
+    """
+    if not any(indexed.values()):
+        return indexed
+    prefixes = [word_prefix(t) for t, n in indexed.items() if n]
+
+    def terms_of(fields: Iterable[str]) -> Counter[str]:
+        # Only the words that may hold a term are analysed: most of a title's and all of
+        # an author's words are new to the analyzer's cache on a first search (~4 µs
+        # each). A word skipped wrongly leaves an abstract count too high, which the
+        # snippet's own check catches (it then takes its full pass), never a wrong one.
+        words = [
+            word
+            for field in fields
+            for word in field.split()
+            if any(p in word.lower() for p in prefixes)
+        ]
+        return Counter(analyzer.analyze(" ".join(words))) if words else Counter()
+
+    title, other = terms_of([paper.title]), terms_of([*paper.keywords, *paper.authors])
+    return {t: n - title_weight * title[t] - other[t] for t, n in indexed.items()}
 
 
 def _crosses_sentence_end(text: str, sentences: list[Span]) -> bool:

@@ -14,6 +14,7 @@ from bot.store.model import (
     StoreOpenError,
     StoreUnavailable,
 )
+from bot.store.snapshot import snapshot
 
 __all__ = [
     "MAX_SAVED_PAPERS",
@@ -28,4 +29,5 @@ __all__ = [
     "StoreOpenError",
     "StoreUnavailable",
     "open_store",
+    "snapshot",
 ]

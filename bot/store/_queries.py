@@ -8,13 +8,14 @@ from typing import Any
 
 from bot.store.model import SavedPaper
 
-PAPER_COLUMNS = "paper_id, title, authors, year, venue, url, doi, saved_at"
+PAPER_COLUMNS = "paper_id, title, authors, year, venue, url, doi, saved_at, title_derived"
 
 ADD_USER = "INSERT INTO users (user_id) VALUES (?) ON CONFLICT (user_id) DO NOTHING"
 # The count is only race-free because the caller holds the user's write lock (see backends).
 SAVE_UNDER_CAP = (
-    "INSERT INTO saved_papers (user_id, paper_id, title, authors, year, venue, url, doi) "
-    "SELECT ?, ?, ?, ?, ?, ?, ?, ? "
+    "INSERT INTO saved_papers"
+    " (user_id, paper_id, title, authors, year, venue, url, doi, title_derived) "
+    "SELECT ?, ?, ?, ?, ?, ?, ?, ?, ? "
     "WHERE (SELECT count(*) FROM saved_papers WHERE user_id = ?) < ? "
     "ON CONFLICT (user_id, paper_id) DO NOTHING"
 )
@@ -69,6 +70,7 @@ def save_params(user_id: int, paper: SavedPaper, max_saved: int) -> tuple[Any, .
         paper.venue,
         paper.url,
         paper.doi,
+        paper.title_derived,
         user_id,
         max_saved,
     )
@@ -76,7 +78,7 @@ def save_params(user_id: int, paper: SavedPaper, max_saved: int) -> tuple[Any, .
 
 def paper_from_row(row: tuple[Any, ...]) -> SavedPaper:
     """A SavedPaper from a row of PAPER_COLUMNS (SQLite's ISO text or PostgreSQL's timestamp)."""
-    paper_id, title, authors, year, venue, url, doi, saved_at = row
+    paper_id, title, authors, year, venue, url, doi, saved_at, title_derived = row
     if isinstance(saved_at, str):
         saved_at = datetime.fromisoformat(saved_at)
     return SavedPaper(
@@ -88,6 +90,7 @@ def paper_from_row(row: tuple[Any, ...]) -> SavedPaper:
         url=url,
         doi=doi,
         saved_at=saved_at.astimezone(UTC),
+        title_derived=bool(title_derived),
     )
 
 

@@ -12,7 +12,10 @@ from string import ascii_lowercase
 from bot.store.model import SavedPaper
 
 FORMATS = ("bib", "md", "csv")
-CSV_COLUMNS = ("paper_id", "title", "authors", "year", "venue", "url", "doi", "saved_at")
+CSV_COLUMNS = ("paper_id", "title", "authors", "year", "venue", "url", "doi", "title_derived",
+               "saved_at")  # fmt: skip
+DERIVED_NOTE = "Title derived from the abstract by the bot; the source gives none"
+"""What exports say of a derived title (BibTeX `note`, Markdown, CSV `title_derived`)."""
 # First title words that say nothing about the paper (Google Scholar's key style skips them).
 _KEY_STOPWORDS = frozenset({"a", "an", "the", "on", "of", "in", "for", "and", "to", "towards"})
 _BIBTEX_SPECIALS = {
@@ -131,6 +134,8 @@ def to_bibtex(papers: Sequence[SavedPaper]) -> str:
             fields.append(("doi", _verbatim(paper.doi)))
         if paper.url:
             fields.append(("url", _verbatim(paper.url)))
+        if paper.title_derived:
+            fields.append(("note", DERIVED_NOTE))
         kind = "inproceedings" if paper.venue else "misc"
         body = ",\n".join(f"  {name} = {{{value}}}" for name, value in fields)
         entries.append(f"@{kind}{{{keys[paper.paper_id]},\n{body}\n}}\n")
@@ -157,6 +162,8 @@ def to_markdown(papers: Sequence[SavedPaper]) -> str:
         if paper.url:
             # <…> keeps parentheses and underscores in the URL from ending the link.
             line += f" <{paper.url.replace('>', '%3E').replace(' ', '%20')}>"
+        if paper.title_derived:
+            line += f" _({DERIVED_NOTE})_"
         lines.append(line)
     return "\n".join(lines) + "\n"
 
@@ -174,6 +181,7 @@ def to_csv(papers: Sequence[SavedPaper]) -> str:
     for paper in papers:
         saved_at = paper.saved_at.isoformat() if paper.saved_at else ""
         row = (paper.paper_id, paper.title, "; ".join(paper.authors), str(paper.year or ""),
-               paper.venue, paper.url, paper.doi, saved_at)  # fmt: skip
+               paper.venue, paper.url, paper.doi, "true" if paper.title_derived else "",
+               saved_at)  # fmt: skip
         writer.writerow([_csv_cell(value) for value in row])
     return buffer.getvalue()

@@ -9,11 +9,14 @@ Errors:
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Protocol
+
+from bot.textutil import sendable
 
 MAX_SAVED_PAPERS = 1_000  # ours (issue 12): per user
 MAX_TOPICS = 20  # ours (issue 12): per user
@@ -67,6 +70,8 @@ class SavedPaper:
     doi: str = ""
     saved_at: datetime | None = None
     """When the user saved it (UTC, set by the database); None before saving."""
+    title_derived: bool = False
+    """The title is a headline derived from the abstract, not the authors' (exports say so)."""
 
 
 class SaveOutcome(enum.Enum):
@@ -170,9 +175,33 @@ class Store(Protocol):
         ...
 
 
+def clean_text(text: str) -> str:
+    """`text` as the store keeps it: controls (NUL too) dropped, lone surrogates U+FFFD.
+
+    Every text a user can send reaches a store method through here: PostgreSQL refuses a NUL
+    (DataError) and SQLite's UTF-8 cannot encode a lone surrogate (UnicodeEncodeError).
+    """
+    return sendable(text)
+
+
+def clean_paper(paper: SavedPaper) -> SavedPaper:
+    """`paper` with every text field through `clean_text` (the same object when clean)."""
+    fields = {
+        "paper_id": clean_text(paper.paper_id),
+        "title": clean_text(paper.title),
+        "authors": tuple(clean_text(author) for author in paper.authors),
+        "venue": clean_text(paper.venue),
+        "url": clean_text(paper.url),
+        "doi": clean_text(paper.doi),
+    }
+    if all(getattr(paper, name) == value for name, value in fields.items()):
+        return paper
+    return dataclasses.replace(paper, **fields)
+
+
 def normalize_topic(topic: str) -> str:
-    """A topic as stored: whitespace runs collapsed to one space, ends trimmed."""
-    return " ".join(topic.split())
+    """A topic as stored: cleaned, whitespace runs collapsed to one space, ends trimmed."""
+    return " ".join(clean_text(topic).split())
 
 
 def topic_key(topic: str) -> str:
@@ -192,7 +221,7 @@ def check_topic(topic: str, limits: Limits) -> FollowOutcome | None:
 
 def check_language(language: str) -> str:
     """A language tag as stored; ValueError for an empty or overlong one."""
-    tag = language.strip()
+    tag = clean_text(language).strip()
     if not tag or len(tag) > MAX_LANGUAGE_CHARS:
         raise ValueError(f"language tag must be 1..{MAX_LANGUAGE_CHARS} characters")
     return tag

@@ -22,6 +22,8 @@ from bot.store.model import (
     check_language,
     check_page,
     check_topic,
+    clean_paper,
+    clean_text,
     normalize_topic,
     topic_key,
 )
@@ -115,6 +117,7 @@ class PostgresStore:
 
     async def save(self, user_id: int, paper: SavedPaper) -> SaveOutcome:
         """Save a paper snapshot; saving it again keeps one row (and its first snapshot)."""
+        paper = clean_paper(paper)
         params = q.save_params(user_id, paper, self.limits.max_saved)
         async with self._transaction() as db:
             await db.execute(LOCK_USER, (user_id,))
@@ -127,6 +130,7 @@ class PostgresStore:
 
     async def remove(self, user_id: int, paper_id: str) -> bool:
         """Remove a saved paper; False when it was not saved."""
+        paper_id = clean_text(paper_id)
         async with self._transaction() as db:
             return (await db.execute(_pg(q.REMOVE), (user_id, paper_id))).rowcount > 0
 
@@ -144,6 +148,7 @@ class PostgresStore:
 
     async def is_saved(self, user_id: int, paper_id: str) -> bool:
         """Whether the user has saved this paper."""
+        paper_id = clean_text(paper_id)
         return bool(await self._rows(q.IS_SAVED, (user_id, paper_id)))
 
     async def saved_among(self, user_id: int, paper_ids: Iterable[str]) -> frozenset[str]:
@@ -151,7 +156,8 @@ class PostgresStore:
         wanted = frozenset(paper_ids)
         if not wanted:
             return frozenset()
-        return wanted & {row[0] for row in await self._rows(q.SAVED_IDS, (user_id,))}
+        stored = {row[0] for row in await self._rows(q.SAVED_IDS, (user_id,))}
+        return frozenset(pid for pid in wanted if clean_text(pid) in stored)  # as save stored it
 
     async def export_rows(self, user_id: int) -> tuple[SavedPaper, ...]:
         """Every saved paper, newest first, for `bot.store.export`."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import sqlite3
 import time
 from collections.abc import Callable, Iterable, Mapping
@@ -12,6 +13,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from bot.store import _queries as q
+from bot.store import _sqlite_file as files
 from bot.store._migrations import CREATE_VERSION_TABLE, load_migrations, pending
 from bot.store.model import (
     FollowOutcome,
@@ -23,11 +25,14 @@ from bot.store.model import (
     check_language,
     check_page,
     check_topic,
+    clean_paper,
+    clean_text,
     normalize_topic,
     topic_key,
 )
 
 T = TypeVar("T")
+logger = logging.getLogger(__name__)
 DEFAULT_TIMEOUT = 5.0  # seconds a write waits for another process's lock before giving up
 WAL_RETRY_SECONDS = 0.01  # ours: between attempts to switch a new file to WAL
 MIN_SQLITE = (3, 35)  # INSERT … RETURNING (claim_alerts); Python 3.11's builds ship newer
@@ -41,11 +46,14 @@ class SqliteStore:
         connection: sqlite3.Connection,
         executor: ThreadPoolExecutor,
         limits: Limits,
+        opened: _Opened,
     ) -> None:
         """Use `SqliteStore.open`."""
-        self._connection = connection
+        self._connection: sqlite3.Connection | None = connection
+        """None between closing a swapped file and opening the one at the path."""
         self._executor = executor
         self.limits = limits
+        self._opened = opened
 
     @classmethod
     async def open(
@@ -61,23 +69,82 @@ class SqliteStore:
         # transactions can never interleave on the shared connection.
         executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="store-sqlite")
         loop = asyncio.get_running_loop()
+        opened = _Opened(path, timeout, setting)
         try:
-            connection = await loop.run_in_executor(executor, _connect, path, timeout, setting)
+            connection = await loop.run_in_executor(executor, opened.connect)
         except BaseException:
             executor.shutdown(wait=False)
             raise
-        return cls(connection, executor, limits)
+        return cls(connection, executor, limits, opened)
 
     async def _run(self, work: Callable[[sqlite3.Connection], T]) -> T:
         """Run `work` on the store's thread; a database that does not answer is StoreUnavailable."""
         loop = asyncio.get_running_loop()
         try:
-            return await loop.run_in_executor(self._executor, work, self._connection)
+            return await loop.run_in_executor(self._executor, self._call, work)
         except sqlite3.OperationalError as exc:
             raise StoreUnavailable(f"SQLite: {exc}") from exc
 
+    def _call(self, work: Callable[[sqlite3.Connection], T]) -> T:
+        """`work` on the file at the path, checked before and after (on the store's thread)."""
+        if self._connection is None:  # the last reopen failed half-way: try again
+            self._connection = self._connect_again()
+        elif not self._opened.still_ours():
+            self._reopen()
+            # Refused, not retried: the user is told to try again and nothing is acknowledged
+            # that the check did not see land in the file now at the path.
+            raise StoreUnavailable("SQLite: the database file was deleted or replaced; reopened")
+        result = work(self._connection)
+        if not self._opened.still_ours():
+            # Swapped while `work` ran: what it committed went to the old file; the rescue
+            # copies it over before the caller acknowledges anything.
+            self._reopen()
+        return result
+
+    def _reopen(self) -> None:
+        """Rescue the open file's rows, then serve the file at the path (see `_sqlite_file`)."""
+        path = self._opened.path
+        logger.error(
+            "The database file %s was deleted or replaced while the bot was running; "
+            "copying the rows this process still holds and reopening it",
+            path,
+        )
+        assert self._connection is not None
+        try:
+            copy = files.rescue_copy(self._connection, path)
+        except (sqlite3.Error, OSError) as exc:
+            # The old handle still holds every row: keep it and try again on the next call.
+            logger.error("Could not copy the rows out (%s); will retry at the next save", exc)
+            raise StoreUnavailable(f"SQLite: rescue failed: {exc}") from exc
+        self._connection.close()
+        self._connection = None
+        files.drop_stale_side_files(path, self._opened.sides)
+        if files.identity(path) is None:  # deleted: the copy becomes the database
+            try:
+                files.put_in_place(copy, path)
+            except OSError as exc:
+                logger.error("Could not move %s to %s (%s); do it by hand", copy, path, exc)
+                raise StoreUnavailable(f"SQLite: cannot restore: {exc}") from exc
+            logger.error("Recreated %s from the rows still open; nothing was lost", path)
+        else:
+            logger.error(
+                "Serving the new file at %s; the rows of the one it replaced are in %s",
+                path,
+                copy,
+            )
+        self._connection = self._connect_again()
+
+    def _connect_again(self) -> sqlite3.Connection:
+        """Open the file at the path (creating and migrating it); StoreUnavailable if not."""
+        try:
+            return self._opened.connect()
+        except (StoreOpenError, OSError, sqlite3.Error) as exc:
+            logger.error("Could not open %s again (%s); will retry", self._opened.path, exc)
+            raise StoreUnavailable(f"SQLite: cannot reopen: {exc}") from exc
+
     async def save(self, user_id: int, paper: SavedPaper) -> SaveOutcome:
         """Save a paper snapshot; saving it again keeps one row (and its first snapshot)."""
+        paper = clean_paper(paper)
         params = q.save_params(user_id, paper, self.limits.max_saved)
 
         def work(db: sqlite3.Connection) -> SaveOutcome:
@@ -92,6 +159,7 @@ class SqliteStore:
 
     async def remove(self, user_id: int, paper_id: str) -> bool:
         """Remove a saved paper; False when it was not saved."""
+        paper_id = clean_text(paper_id)
         params = (user_id, paper_id)
         return await self._run(_write(lambda db: db.execute(q.REMOVE, params).rowcount > 0))
 
@@ -111,6 +179,7 @@ class SqliteStore:
 
     async def is_saved(self, user_id: int, paper_id: str) -> bool:
         """Whether the user has saved this paper."""
+        paper_id = clean_text(paper_id)
         row = await self._run(lambda db: db.execute(q.IS_SAVED, (user_id, paper_id)).fetchone())
         return row is not None
 
@@ -120,7 +189,8 @@ class SqliteStore:
         if not wanted:
             return frozenset()
         rows = await self._run(lambda db: db.execute(q.SAVED_IDS, (user_id,)).fetchall())
-        return wanted & {row[0] for row in rows}
+        stored = {row[0] for row in rows}
+        return frozenset(pid for pid in wanted if clean_text(pid) in stored)  # as save stored it
 
     async def export_rows(self, user_id: int) -> tuple[SavedPaper, ...]:
         """Every saved paper, newest first, for `bot.store.export`."""
@@ -198,8 +268,32 @@ class SqliteStore:
     async def close(self) -> None:
         """Close the connection and stop the store's thread."""
         loop = asyncio.get_running_loop()
-        await loop.run_in_executor(self._executor, self._connection.close)
+        if self._connection is not None:
+            await loop.run_in_executor(self._executor, self._connection.close)
         self._executor.shutdown(wait=True)
+
+
+class _Opened:
+    """Where the store's file is and which file (device, inode) the connection opened."""
+
+    def __init__(self, path: Path, timeout: float, setting: str) -> None:
+        self.path = path
+        self.timeout = timeout
+        self.setting = setting
+        self.identity: files.FileIdentity | None = None
+        self.sides: dict[str, files.FileIdentity | None] = {}
+
+    def connect(self) -> sqlite3.Connection:
+        """Open (creating, migrating) the file at the path and remember what it opened."""
+        connection = _connect(self.path, self.timeout, self.setting)
+        # After the migration's write, so the -wal and -shm it keeps open exist.
+        self.identity = files.identity(self.path)
+        self.sides = files.side_identities(self.path)
+        return connection
+
+    def still_ours(self) -> bool:
+        """Whether the path still names the file the connection opened."""
+        return self.identity is None or files.still_ours(self.path, self.identity)
 
 
 def _write(work: Callable[[sqlite3.Connection], T]) -> Callable[[sqlite3.Connection], T]:

@@ -24,17 +24,15 @@ from telegram.error import TelegramError
 from telegram.ext import (
     Application,
     ApplicationHandlerStop,
-    MessageHandler,
-    TypeHandler,
     filters,
 )
 
 from bot import render
 from bot.commands import addressed_to
 from bot.config import Settings
-from bot.corpus import CorpusError
+from bot.corpus import CorpusError, LoadReport
 from bot.i18n import Translator, translator
-from bot.runtime import load_index
+from bot.loading import load_index
 from bot.search import Index
 from bot.tg import alerts, semantic
 from bot.tg.language import user_translator
@@ -46,9 +44,6 @@ ACCESS_GROUP = -2  # handler group: the chat gate runs before everything
 ADMIN_GROUP = -1  # handler group: admin commands, before the public handlers
 MAX_ERROR_CHARS = 600  # ours: a reload error shown to admins; escaped, well under 4096
 _EN = translator("en")
-NOT_ALLOWED = _EN.gettext("error.admin_only")
-PRIVATE_BOT = _EN.gettext("error.private_bot")
-PRIVATE_BOT_INLINE = _EN.gettext("button.private_bot")
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,14 +79,16 @@ def _error_text(error: str) -> str:
 
 
 def _load_and_build(
-    paths: Sequence[Path], cache_dir: Path | None = None, strict: bool = False
-) -> tuple[Index, int]:
-    """Read the corpus and index it through the index cache (in a worker thread); (index,
-    records skipped)."""
-    report, index = load_index(paths, cache_dir, strict=strict)
+    paths: Sequence[Path],
+    cache_dir: Path | None = None,
+    strict: bool = False,
+    corpus_filter: str = "",
+) -> tuple[Index, LoadReport]:
+    """Read the corpus and index it through the index cache (in a worker thread)."""
+    report, index = load_index(paths, cache_dir, strict=strict, corpus_filter=corpus_filter)
     for line in report.skipped:
         logger.warning("Skipped %s", line)
-    return index, len(report.skipped)
+    return index, report
 
 
 async def reload_index(application: Application) -> ReloadOutcome:
@@ -101,18 +98,20 @@ async def reload_index(application: Application) -> ReloadOutcome:
     async with state.reload_lock:
         started = time.perf_counter()
         try:
-            index, skipped = await asyncio.to_thread(
+            index, report = await asyncio.to_thread(
                 _load_and_build,
                 settings.corpus,
                 settings.index_cache_dir,
                 settings.corpus_strict,
+                settings.corpus_filter,
             )
         except (CorpusError, OSError) as exc:
             old = len(state.index) if state.index is not None else 0
             logger.warning("Reload failed, still serving %d papers: %s", old, exc)
             return ReloadOutcome(False, old, time.perf_counter() - started, str(exc))
-        old = state.index
+        old, skipped = state.index, len(report.skipped)
         state.index, state.skipped = index, skipped  # the one swap
+        state.sources = len(report.sources)  # for /stats: the files this load read
         state.loaded_at = datetime.now(UTC)
         alerts.start_alerts(application, old, index)  # in the background: we answer now
         seconds = time.perf_counter() - started
@@ -195,6 +194,10 @@ class _AdminCommand(filters.MessageFilter):
         return addressed_to(match.group(1), message.get_bot().username)
 
 
+ADMIN_COMMAND = _AdminCommand("reload")
+"""Admin commands for the handler table (`bot.tg.app`): a filter, kept out of /help and the menu."""
+
+
 # ---------------------------------------------------------------- access
 
 
@@ -245,17 +248,3 @@ async def access_gate(update: Update, context: Context) -> None:
     ):
         await update.effective_message.reply_text(t.gettext("error.private_bot"), do_quote=False)
     raise ApplicationHandlerStop
-
-
-def install(application: Application) -> None:
-    """Add the chat gate and the admin commands to `application`."""
-    application.add_handler(TypeHandler(Update, access_gate), group=ACCESS_GROUP)
-    # A MessageHandler, not a CommandHandler: admin commands stay out of the public
-    # command table (/help, set_my_commands).
-    application.add_handler(
-        MessageHandler(
-            filters.UpdateType.MESSAGES & filters.COMMAND & _AdminCommand("reload"),
-            reload_command,
-        ),
-        group=ADMIN_GROUP,
-    )

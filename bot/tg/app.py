@@ -9,9 +9,10 @@ import signal
 import ssl
 import sys
 import time
+from collections.abc import Callable, Coroutine
 from datetime import UTC, datetime
 from types import FrameType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from telegram import Update
 from telegram.error import InvalidToken, NetworkError
@@ -20,22 +21,28 @@ from telegram.ext import (
     Application,
     ApplicationBuilder,
     CallbackQueryHandler,
+    CommandHandler,
     InlineQueryHandler,
     MessageHandler,
+    TypeHandler,
     filters,
 )
 
+from bot import render
+from bot.commands import COMMAND_NAMES, COMMANDS
 from bot.config import ConfigError, Settings, load_settings
 from bot.corpus import CorpusError
 from bot.i18n import COMMAND_MENUS, translator
-from bot.logs import configure_logging, redact
-from bot.runtime import EmptyCorpusError, load_index
+from bot.loading import EmptyCorpusError, load_index
+from bot.logs import configure_logging, filter_ptb_records, redact
 from bot.search import Index, Retriever
 from bot.store import StoreOpenError, open_store
-from bot.tg import admin, commands, errors, transport
-from bot.tg.handlers import buttons, info, inline, papers, search
+from bot.tg import admin, errors, transport
+from bot.tg.handlers import about, buttons, inline, papers, reading_list, search
+from bot.tg.handlers.buttons import ButtonHandler
+from bot.tg.menu import menu
 from bot.tg.semantic import serve_semantic, stop_embedding
-from bot.tg.state import CONTEXT_TYPES, BotState
+from bot.tg.state import CONTEXT_TYPES, BotState, Context
 
 if TYPE_CHECKING:
     from bot.tg.webhook import WebhookConfig
@@ -62,7 +69,7 @@ async def set_commands(application: Application) -> None:
     for language_code, lang in COMMAND_MENUS:
         try:
             await application.bot.set_my_commands(
-                commands.menu(translator(lang)), language_code=language_code or None
+                menu(translator(lang)), language_code=language_code or None
             )
         except Exception:
             logger.exception("Could not register the command menu (setMyCommands, %s)", lang)
@@ -102,6 +109,7 @@ def build_application(
     *,
     tls_context: ssl.SSLContext | None = None,
     skipped: int = 0,
+    sources: int | None = None,
 ) -> Application:
     """An Application for `settings` serving `index`; call `run_polling` or use `async with`.
 
@@ -109,6 +117,7 @@ def build_application(
 
     tls_context: for the Bot API connections; None makes httpx's default one.
     skipped: records the corpus load skipped, for /stats.
+    sources: files the corpus load read, for /stats (None: the files `index`'s papers name).
     """
     if not settings.token:
         raise ConfigError("TELEGRAM_BOT_TOKEN", "is not set")
@@ -128,24 +137,72 @@ def build_application(
         builder = builder.base_url(settings.api_base_url)
     application = builder.build()
     state: BotState = application.bot_data
-    state.index, state.skipped = index, skipped
+    state.index, state.skipped, state.sources = index, skipped, sources
     state.loaded_at = datetime.now(UTC)
     state.settings = settings
-    admin.install(application)  # chat gate and /reload run before the handlers below
     _add_handlers(application)
     application.add_error_handler(errors.error_handler)
     return application
 
 
+Handler = Callable[[Update, Context], Coroutine[Any, Any, None]]
+
+COMMAND_HANDLERS: dict[str, Handler] = {
+    "start": about.start,
+    "help": about.help_command,
+    "search": search.search,
+    "paper": papers.paper,
+    "similar": papers.similar,
+    "author": papers.author,
+    "random": papers.random_paper,
+    "stats": about.stats,
+    "lang": about.lang,
+    "saved": reading_list.saved,
+    "export": reading_list.export_command,
+    "follow": reading_list.follow,
+    "following": reading_list.following,
+    "forget": reading_list.forget,
+}
+"""Command name -> handler; must cover exactly `bot.commands.COMMANDS`."""
+
+BUTTON_HANDLERS: dict[type, ButtonHandler] = {
+    render.TurnPage: search.turn_page,
+    render.OpenPaper: papers.open_from_button,
+    render.ShowSimilar: papers.open_from_button,
+    render.SetLanguage: about.set_language,
+    render.ToggleSave: reading_list.toggle_save,
+    render.SavedPage: reading_list.saved_button,
+    render.RemoveSaved: reading_list.saved_button,
+    render.ExportAs: reading_list.export_button,
+    render.Unfollow: reading_list.unfollow_button,
+    render.Forget: reading_list.forget_button,
+}
+"""Button action (`bot.render.callbacks`) -> handler; must cover every action of the codec."""
+
+if set(COMMAND_HANDLERS) != COMMAND_NAMES:  # real checks at import, not asserts
+    raise RuntimeError(f"Telegram handlers {sorted(COMMAND_HANDLERS)} != {sorted(COMMAND_NAMES)}")
+if set(BUTTON_HANDLERS) != set(render.CALLBACK_ACTIONS):
+    raise RuntimeError("a button action has no handler, or a handler no action")
+
+
 def _add_handlers(application: Application) -> None:
-    """The public handler table, in the order PTB tries them."""
+    """The whole handler table, in the order PTB tries them."""
     messages = filters.UpdateType.MESSAGES  # new and edited; never channel posts
     private = filters.ChatType.PRIVATE
     groups = filters.ChatType.GROUPS
     text = filters.TEXT & ~filters.COMMAND
 
-    # Commands, from the one registry, then the tappable /paper_<id>
-    application.add_handlers(commands.command_handlers())
+    # Before everything: the chat gate, then the admin commands (kept out of /help and the
+    # menu, so a MessageHandler and not a CommandHandler)
+    application.add_handler(TypeHandler(Update, admin.access_gate), group=admin.ACCESS_GROUP)
+    application.add_handler(
+        MessageHandler(messages & filters.COMMAND & admin.ADMIN_COMMAND, admin.reload_command),
+        group=admin.ADMIN_GROUP,
+    )
+
+    # Commands, from the one registry, in menu order (each ignores `/cmd@otherbot`), then
+    # the tappable /paper_<id>
+    application.add_handlers([CommandHandler(c.name, COMMAND_HANDLERS[c.name]) for c in COMMANDS])
     application.add_handler(MessageHandler(messages & papers.PAPER_SHORTCUT, papers.paper_shortcut))
 
     # Questions: any text in private; in groups only what mentions or replies to the bot
@@ -154,7 +211,7 @@ def _add_handlers(application: Application) -> None:
         MessageHandler(messages & groups & text & search.ADDRESSED_TO_BOT, search.group_text)
     )
     application.add_handler(
-        MessageHandler(messages & private & filters.COMMAND, info.unknown_command)
+        MessageHandler(messages & private & filters.COMMAND, about.unknown_command)
     )
     application.add_handler(
         MessageHandler(
@@ -163,45 +220,9 @@ def _add_handlers(application: Application) -> None:
         )
     )
 
-    # Buttons and inline mode
-    application.add_handler(CallbackQueryHandler(buttons.button))
+    # Buttons (one table, above) and inline mode
+    application.add_handler(CallbackQueryHandler(buttons.dispatcher(BUTTON_HANDLERS)))
     application.add_handler(InlineQueryHandler(inline.inline_query))
-
-
-_START_UP_RETRY_LOOP = "Network Retry Loop (Bootstrap"  # PTB's log of a failed start-up call
-
-
-def _without_start_up_traceback(record: logging.LogRecord) -> bool:
-    """PTB logs a rejected token or no network with a traceback; `run` says it in one line."""
-    if record.getMessage().startswith(_START_UP_RETRY_LOOP):
-        return False  # "…Failed run number 0 of 0. Aborting.": run() explains what failed
-    if record.exc_info and isinstance(record.exc_info[1], (InvalidToken, NetworkError)):
-        record.exc_info = None
-        record.exc_text = None
-    return True
-
-
-PULLED_WHILE_STOPPING = "Updater stopped unexpectedly"
-"""The start of PTB's CRITICAL log when a getUpdates in flight as the bot began stopping
-returned updates. PTB logs it only after `Updater.stop()` (its `running` is False), and it
-neither queues those updates nor confirms their offset: Telegram hands them out again at the
-next start. Nothing is lost, so `run` says that, at INFO, instead of a crash-like CRITICAL."""
-KEPT_FOR_NEXT_START = (
-    "Updates that arrived while stopping were not confirmed: "
-    "Telegram delivers them again at the next start"
-)
-
-
-def _pulled_while_stopping_is_not_a_crash(record: logging.LogRecord) -> bool:
-    """Rewrite PTB's shutdown-race CRITICAL as what it is (see PULLED_WHILE_STOPPING)."""
-    if record.name != "telegram.ext.Updater" or record.levelno != logging.CRITICAL:
-        return True
-    if not record.getMessage().startswith(PULLED_WHILE_STOPPING):
-        return True  # any other CRITICAL of the Updater stays one
-    record.msg, record.args = KEPT_FOR_NEXT_START, None
-    record.levelno, record.levelname = logging.INFO, logging.getLevelName(logging.INFO)
-    # Passed the logger's level check as CRITICAL: apply it again for INFO.
-    return logging.getLogger(record.name).isEnabledFor(logging.INFO)
 
 
 ALREADY_STOPPING = "Already stopping: finishing the updates in hand"
@@ -243,10 +264,7 @@ def _configure(webhook: bool) -> tuple[Settings, WebhookConfig | None] | int:
         print(NO_TOKEN_MESSAGE, file=sys.stderr)
         return 2
     configure_logging(settings.log_level, secrets=[settings.token, settings.webhook_secret or ""])
-    for handler in logging.getLogger().handlers:
-        handler.addFilter(_pulled_while_stopping_is_not_a_crash)
-        if settings.log_level != "DEBUG":
-            handler.addFilter(_without_start_up_traceback)
+    filter_ptb_records((InvalidToken, NetworkError), tracebacks=settings.log_level == "DEBUG")
     if not (webhook or settings.webhook_url):
         return settings, None
     from bot.tg import webhook as webhook_mode  # lazy: tornado is for webhook mode only
@@ -263,13 +281,20 @@ def _serve(settings: Settings, webhook_config: WebhookConfig | None) -> None:
     tls_context = transport.tls_context_in_background()
     started = time.perf_counter()
     report, index = load_index(
-        settings.corpus, settings.index_cache_dir, strict=settings.corpus_strict
+        settings.corpus,
+        settings.index_cache_dir,
+        strict=settings.corpus_strict,
+        corpus_filter=settings.corpus_filter,
     )
     for line in report.skipped:
         logger.warning("Skipped %s", line)
     logger.info("Corpus ready: %s, in %.2f s", report.summary(), time.perf_counter() - started)
     application = build_application(
-        settings, index, tls_context=tls_context.result(), skipped=len(report.skipped)
+        settings,
+        index,
+        tls_context=tls_context.result(),
+        skipped=len(report.skipped),
+        sources=len(report.sources),
     )
     if webhook_config is not None:
         from bot.tg import webhook as webhook_mode
@@ -310,7 +335,7 @@ def run(*, webhook: bool = False) -> int:
     except CorpusError as exc:
         print(_OPERATOR.gettext("app.corpus_error", error=exc), file=sys.stderr)
         return 2
-    except StoreOpenError as exc:
+    except (StoreOpenError, ConfigError) as exc:  # ConfigError: a busy WEBHOOK_PORT
         print(_OPERATOR.gettext("app.config_error", error=redact(str(exc))), file=sys.stderr)
         return 2
     except InvalidToken:

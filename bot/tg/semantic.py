@@ -12,7 +12,7 @@ import logging
 
 from telegram.ext import Application
 
-from bot import runtime
+from bot import loading
 from bot.search import Index
 from bot.tg.state import BotState
 
@@ -25,7 +25,7 @@ async def serve_semantic(application: Application, index: Index) -> None:
     if not state.settings.semantic:
         return
     stop_embedding(state)
-    retriever, job = await asyncio.to_thread(runtime.semantic_retriever, index, state.settings)
+    retriever, job = await asyncio.to_thread(loading.semantic_retriever, index, state.settings)
     if state.index is not index:  # a reload swapped in another index meanwhile
         if job is not None:
             job.stop()

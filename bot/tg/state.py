@@ -8,62 +8,25 @@ PTB creates it (`ContextTypes(bot_data=BotState)`) when the Application is built
 from __future__ import annotations
 
 import asyncio
-from collections import OrderedDict
-from collections.abc import Hashable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import TYPE_CHECKING, Generic, TypeVar
 
 from telegram.ext import CallbackContext, ContextTypes, ExtBot
 
 from bot.config import Settings
+from bot.corpus import Paper
 from bot.i18n import Lang
+from bot.render import paper_ref
 from bot.search import EmbeddingJob, Retriever
 from bot.store import Store
-
-if TYPE_CHECKING:
-    from bot.tg.limits import InlineCache, RateLimiter
-
-K = TypeVar("K", bound=Hashable)
-V = TypeVar("V")
+from bot.tg.lru import LruCache
+from bot.tg.ratelimit import InlineCache, RateLimiter
 
 SEARCH_THREADS = 1  # ours: searches hold the GIL (snippets are Python), see search_executor
 MAX_PAGE_STATES = 2048  # ours: long queries remembered for Next/Previous (LRU)
 MAX_REFUSED_CHATS = 10_000  # ours: chats remembered as already refused (LRU)
 MAX_LANGUAGE_USERS = 10_000  # ours: users whose language is remembered in memory (LRU)
-
-
-class LruCache(Generic[K, V]):
-    """A small least-recently-used mapping with a fixed size (the bot's one LRU)."""
-
-    def __init__(self, size: int) -> None:
-        self.size = size
-        self._items: OrderedDict[K, V] = OrderedDict()
-
-    def __len__(self) -> int:
-        return len(self._items)
-
-    def __contains__(self, key: object) -> bool:
-        return key in self._items
-
-    def get(self, key: K) -> V | None:
-        """The value for `key` (now most recent), or None."""
-        if key not in self._items:
-            return None
-        self._items.move_to_end(key)
-        return self._items[key]
-
-    def put(self, key: K, value: V) -> None:
-        """Store `value`, forgetting the least recently used entry beyond `size`."""
-        self._items[key] = value
-        self._items.move_to_end(key)
-        while len(self._items) > self.size:
-            self._items.popitem(last=False)
-
-    def clear(self) -> None:
-        """Forget everything."""
-        self._items.clear()
 
 
 @dataclass(eq=False)
@@ -76,6 +39,8 @@ class BotState:
     """Reading lists, topics and language choices; opened in post_init, closed at shutdown."""
     skipped: int = 0
     """Records the load behind `index` skipped (bad or duplicate), for /stats."""
+    sources: int | None = None
+    """Files the load behind `index` read (`LoadReport.sources`), for /stats."""
     settings: Settings = field(default_factory=Settings)
     """The settings the bot was started with."""
     page_states: LruCache[str, str] = field(default_factory=lambda: LruCache(MAX_PAGE_STATES))
@@ -119,6 +84,34 @@ class BotState:
         if self.index is None:
             raise RuntimeError("no index loaded")
         return self.index
+
+    def limiter(self) -> RateLimiter:
+        """The per-user question limiter, made on first use from the configured limit."""
+        if self.rate_limiter is None:
+            self.rate_limiter = RateLimiter(self.settings.questions_per_minute)
+        return self.rate_limiter
+
+    def inline_results(self, index: Retriever) -> InlineCache:
+        """The inline answers cached for `index` (a reload's new index starts it afresh)."""
+        if self.inline_cache is None:
+            self.inline_cache = InlineCache()
+        cache = self.inline_cache
+        if cache.index is not index:  # a reload swapped the index: old answers are stale
+            cache.results.clear()
+            cache.index = index
+        return cache
+
+    def paper_behind(self, ref: str) -> Paper | None:
+        """The paper a button `ref` names in the served index: an id, or `#hash` of a long id."""
+        index = self.served_index()
+        if not ref.startswith("#"):
+            return index.get(ref)
+        if self.paper_refs is None or self.paper_refs[0] is not index:
+            # From the ids alone: making every Paper of a cached index would hold the loop.
+            refs = {paper_ref(paper_id): paper_id for paper_id in index.paper_ids() if paper_id}
+            self.paper_refs = (index, refs)
+        paper_id = self.paper_refs[1].get(ref)
+        return index.get(paper_id) if paper_id is not None else None
 
     def executor(self) -> ThreadPoolExecutor:
         """The bot's bounded search thread pool (made on first use).

@@ -5,9 +5,11 @@ PTB's own webhook server answers malformed JSON with 500 and has no health endpo
 serve two routes ourselves:
 
 - `POST <path of WEBHOOK_URL>`: the `X-Telegram-Bot-Api-Secret-Token` header must equal
-  WEBHOOK_SECRET (else 403, nothing read); the body must be a JSON object with an integer
-  `update_id` (else 400); an update PTB cannot parse is logged and acknowledged (200), so
-  Telegram does not redeliver it forever. A good update is queued for the Application.
+  WEBHOOK_SECRET (else 403, nothing parsed); a body over 1 MiB gets 413; the body must be a
+  JSON object with an integer `update_id`, nested at most 64 deep (else 400); an update PTB
+  cannot parse is logged and acknowledged (200), so Telegram does not redeliver it forever.
+  An `update_id` seen among the last 10,000 is acknowledged and dropped (a redelivery whose
+  200 was lost must not be answered twice). A good update is queued for the Application.
 - `GET /healthz`: `{"ok": ..., "index_loaded": ..., "papers": ...}`, 503 while no index.
 
 SIGINT/SIGTERM stop accepting requests, let the queued and running updates finish, then
@@ -18,15 +20,18 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import hmac
 import json
 import logging
 import signal
+from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
 
+import tornado.netutil
 import tornado.web
 from telegram import Update
 from telegram.ext import Application
@@ -39,6 +44,11 @@ logger = logging.getLogger(__name__)
 SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"  # Bot API: setWebhook secret_token
 HEALTH_PATH = "/healthz"
 MAX_UPDATE_BYTES = 1 << 20  # ours: an update is a few KB; larger bodies are refused (413)
+# ours: an authenticated oversized body is read (and dropped) up to this, so the sender can
+# read its 413; beyond it the connection is cut. Memory stays at MAX_UPDATE_BYTES per request.
+MAX_DRAIN_BYTES = 16 << 20
+MAX_JSON_DEPTH = 64  # ours: real updates nest under 10 deep; deeper is refused (400)
+RECENT_UPDATE_IDS = 10_000  # ours: redeliveries come within minutes; ~1 MB of ids
 MAX_CONNECTIONS = 40  # Bot API default for setWebhook max_connections
 
 
@@ -81,6 +91,52 @@ def webhook_config(settings: Settings) -> WebhookConfig:
     )
 
 
+class RecentIds:
+    """The last `capacity` update ids taken, so a redelivered update is not handled twice."""
+
+    def __init__(self, capacity: int = RECENT_UPDATE_IDS) -> None:
+        self._order: deque[int] = deque()
+        self._seen: set[int] = set()
+        self._capacity = capacity
+
+    def add(self, update_id: int) -> bool:
+        """Remember `update_id`; False when it is already remembered (a duplicate)."""
+        if update_id in self._seen:
+            return False
+        if len(self._order) >= self._capacity:
+            self._seen.discard(self._order.popleft())
+        self._order.append(update_id)
+        self._seen.add(update_id)
+        return True
+
+
+def json_depth(value: Any) -> int:
+    """How deep lists and objects nest in a parsed JSON value (a scalar is 0); iterative."""
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict):
+            item = list(item.values())
+        if isinstance(item, list):
+            deepest = max(deepest, depth)
+            stack.extend((child, depth + 1) for child in item)
+    return deepest
+
+
+def parse_update(body: bytes) -> dict[str, Any] | str:
+    """The update object in `body`, or why it is refused (the 400 error text)."""
+    try:
+        data = json.loads(body)
+    except (ValueError, UnicodeDecodeError, RecursionError):
+        # RecursionError: nesting deeper than the interpreter's stack, e.g. 100k "[".
+        return "malformed JSON"
+    if json_depth(data) > MAX_JSON_DEPTH:
+        return "malformed JSON"
+    if not isinstance(data, dict) or type(data.get("update_id")) is not int:
+        return "not an update"
+    return data
+
+
 class _JsonHandler(tornado.web.RequestHandler):
     def set_default_headers(self) -> None:
         self.set_header("Content-Type", "application/json; charset=utf-8")
@@ -95,40 +151,65 @@ class _JsonHandler(tornado.web.RequestHandler):
         self.finish(json.dumps({"ok": False, "error": self._reason}))
 
 
+@tornado.web.stream_request_body  # so an oversized body can be counted, not kept, for a 413
 class UpdateHandler(_JsonHandler):
     """Receives Telegram's POSTs."""
 
     SUPPORTED_METHODS = ("POST",)  # type: ignore[assignment]
 
-    def initialize(self, bot_app: Application, secret: str) -> None:
-        """Per request: what to feed and what to expect."""
+    def initialize(self, bot_app: Application, secret: str, recent: RecentIds) -> None:
+        """Per request: what to feed, what to expect, which updates were taken."""
         self.bot_app = bot_app
         self.secret = secret.encode("utf-8")
+        self.recent = recent
+        self.chunks: list[bytes] = []
+        self.size = 0
+
+    def prepare(self) -> None:
+        """Before the body: only the secret's holder may send an oversized one to get its 413."""
+        given = self.request.headers.get(SECRET_HEADER)
+        self.given = given
+        self.authorized = given is not None and hmac.compare_digest(
+            given.encode("utf-8", "replace"), self.secret
+        )
+        if self.authorized:
+            # Others keep the server's limit: over it, tornado cuts them off with a bare 400.
+            self.request.connection.set_max_body_size(MAX_DRAIN_BYTES)  # type: ignore[union-attr]
+
+    def data_received(self, chunk: bytes) -> None:
+        """Keep the body up to MAX_UPDATE_BYTES; beyond it, only count."""
+        self.size += len(chunk)
+        if self.size <= MAX_UPDATE_BYTES:
+            self.chunks.append(chunk)
+        else:
+            self.chunks.clear()
 
     async def post(self) -> None:
-        """Check the secret, parse, queue; Telegram only needs the status."""
-        given = self.request.headers.get(SECRET_HEADER)
-        if given is None or not hmac.compare_digest(given.encode("utf-8", "replace"), self.secret):
+        """Check the secret, size and shape, queue; Telegram only needs the status."""
+        if not self.authorized:
             # The header value is not logged: a near miss could leak most of the secret.
             logger.info(
                 "Rejected a webhook request from %s: %s secret token",
                 self.request.remote_ip,
-                "no" if given is None else "wrong",
+                "no" if self.given is None else "wrong",
             )
             self.reply(403, ok=False, error="forbidden")
             return
-        try:
-            data = json.loads(self.request.body)
-        except (ValueError, UnicodeDecodeError):
-            logger.info("Rejected a webhook request: body is not JSON")
-            self.reply(400, ok=False, error="malformed JSON")
+        if self.size > MAX_UPDATE_BYTES:
+            logger.info("Rejected a webhook request: %d bytes, over the limit", self.size)
+            self.reply(413, ok=False, error="update too large")
             return
-        if not isinstance(data, dict) or type(data.get("update_id")) is not int:
-            logger.info("Rejected a webhook request: not an update object")
-            self.reply(400, ok=False, error="not an update")
+        data = parse_update(b"".join(self.chunks))
+        if isinstance(data, str):
+            logger.info("Rejected a webhook request: %s", data)
+            self.reply(400, ok=False, error=data)
             return
         if not self.bot_app.running:
             self.reply(503, ok=False, error="shutting down")  # Telegram retries later
+            return
+        if not self.recent.add(data["update_id"]):
+            logger.info("Dropped update %s: already taken (a redelivery)", data["update_id"])
+            self.reply(200, ok=True, duplicate=True)
             return
         try:
             update = Update.de_json(data, self.bot_app.bot)
@@ -186,7 +267,7 @@ def make_web_app(application: Application, config: WebhookConfig) -> tornado.web
             (
                 rf"{update_path}/?",
                 UpdateHandler,
-                {"bot_app": application, "secret": config.secret},
+                {"bot_app": application, "secret": config.secret, "recent": RecentIds()},
             ),
         ]
     )
@@ -200,18 +281,21 @@ async def serve(
     stop: asyncio.Event | None = None,
 ) -> None:
     """Run `application` behind our webhook server until `stop` is set (or a stop signal)."""
+    # Bound before the Application starts: a failure here must not surface as PTB's
+    # "This Application is still running!" from the shutdown that follows.
+    sockets = listen_sockets(config)
+    server = HTTPServer(make_web_app(application, config), max_body_size=MAX_UPDATE_BYTES)
+    server.add_sockets(sockets)
     stop = stop or asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         # Not possible off the main thread (tests) or without signals (Windows).
         with contextlib.suppress(NotImplementedError, RuntimeError):
             loop.add_signal_handler(sig, stop.set)
-    server = HTTPServer(make_web_app(application, config), max_body_size=MAX_UPDATE_BYTES)
     async with application:  # initialize ... shutdown
         if application.post_init is not None:
             await application.post_init(application)
         await application.start()
-        server.listen(config.port, address=config.listen)
         logger.info("Webhook server listening on %s:%d%s", config.listen, config.port, config.path)
         try:
             # After listening: Telegram may post the moment the webhook is set.
@@ -236,6 +320,20 @@ async def serve(
     for sig in (signal.SIGINT, signal.SIGTERM):
         with contextlib.suppress(NotImplementedError, RuntimeError):
             loop.remove_signal_handler(sig)
+
+
+def listen_sockets(config: WebhookConfig) -> list[Any]:
+    """Sockets bound to WEBHOOK_LISTEN:WEBHOOK_PORT; ConfigError naming the port when busy."""
+    try:
+        return tornado.netutil.bind_sockets(config.port, address=config.listen)
+    except OSError as exc:
+        reason = (exc.strerror or str(exc)).lower()
+        hint = " (another process listens there: stop it or choose another WEBHOOK_PORT)"
+        raise ConfigError(
+            "WEBHOOK_PORT",
+            f"cannot listen on {config.listen}:{config.port}: {reason}"
+            + (hint if exc.errno == errno.EADDRINUSE else ""),
+        ) from exc
 
 
 def run_webhook(

@@ -1,35 +1,98 @@
-"""What every reader shares: the record type, the reader signature, decoding a file."""
+"""What every reader shares: the record type, a `Source` to read, the reader signature, decoding."""
 
 from __future__ import annotations
 
+import lzma
+import zipfile
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
+from typing import BinaryIO
 
 from bot.corpus.model import CorpusError
 
-__all__ = ["Reader", "Record", "decode"]
+__all__ = ["PEEK_BYTES", "Reader", "Record", "Source", "decode", "decode_bytes"]
 
 Record = dict[str, object]
 """One raw record as read; `bot.corpus.records.normalise_record` makes sense of its fields."""
 
-Reader = Callable[[Path, str], Iterator[tuple[int, Record | str]]]
-"""`reader(path, text)` yields (1-based line, record or why it is skipped); a file that cannot
-be parsed as a whole raises `CorpusError` naming the line."""
+PEEK_BYTES = 64 * 1024
+"""How much of a file recognising its format reads (`Source.head`)."""
 
 
-def decode(path: Path) -> str:
-    """The file's text (UTF-8, BOM tolerated, CRLF normalised); errors name the line."""
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise CorpusError(path, None, f"cannot read file: {exc.strerror or exc}") from exc
+# What a broken file or archive raises while read: gzip and bz2 raise OSError, xz its own
+# error, a zip member BadZipFile (a bad CRC), a truncated stream EOFError.
+_READ_ERRORS = (OSError, EOFError, ValueError, lzma.LZMAError, zipfile.BadZipFile)
+
+
+@dataclass(frozen=True, slots=True)
+class Source:
+    """One stream of records: a file, or a member of a compressed file or a `.zip`.
+
+    `name` is what reports show (`papers.zip:s2.json`); `suffix` is the inner file's own
+    (`.jsonl` for `papers.jsonl.gz`); `open` gives a fresh binary stream, decompressed.
+    """
+
+    path: Path
+    name: str
+    suffix: str
+    open: Callable[[], BinaryIO]
+
+    @classmethod
+    def file(cls, path: Path) -> Source:
+        """A plain file on disk."""
+        return cls(path, str(path), path.suffix.lower(), lambda: path.open("rb"))
+
+    def head(self, size: int = PEEK_BYTES) -> bytes:
+        """The first `size` bytes (decompressed), to recognise the format by its content."""
+        try:
+            with self.open() as stream:
+                return stream.read(size)
+        except _READ_ERRORS as exc:
+            raise CorpusError(self.name, None, f"cannot read file: {_why(exc)}") from exc
+
+    def read_bytes(self) -> bytes:
+        """The whole (decompressed) content; for formats parsed as a whole (BibTeX, XML)."""
+        try:
+            with self.open() as stream:
+                return stream.read()
+        except _READ_ERRORS as exc:
+            raise CorpusError(self.name, None, f"cannot read file: {_why(exc)}") from exc
+
+    def lines(self) -> Iterator[tuple[int, bytes]]:
+        """(1-based line, raw line) streamed: a multi-GB JSON Lines file is never held whole."""
+        try:
+            with self.open() as raw:
+                yield from enumerate(raw, start=1)  # binary streams iterate by line
+        except _READ_ERRORS as exc:
+            raise CorpusError(self.name, None, f"cannot read file: {_why(exc)}") from exc
+
+
+def _why(exc: BaseException) -> str:
+    return getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
+
+
+Reader = Callable[[Source], Iterator[tuple[int, Record | str]]]
+"""`reader(source)` yields (1-based line or record number, record or why it is skipped); a
+file that cannot be parsed as a whole raises `CorpusError` naming the line."""
+
+
+def decode_bytes(name: str | Path, raw: bytes) -> str:
+    """Text of `raw` (UTF-8, BOM tolerated, CRLF normalised); errors name the line."""
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         line = raw[: exc.start].count(b"\n") + 1
         raise CorpusError(
-            path, line, f"not valid UTF-8 (byte 0x{raw[exc.start]:02x} at offset {exc.start})"
+            name, line, f"not valid UTF-8 (byte 0x{raw[exc.start]:02x} at offset {exc.start})"
         ) from exc
     if not text.strip():
-        raise CorpusError(path, 1, "empty file")
+        raise CorpusError(name, 1, "empty file")
     return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def decode(source: Source | Path) -> str:
+    """The whole text of a source or file (see `decode_bytes`)."""
+    if isinstance(source, Path):
+        source = Source.file(source)
+    return decode_bytes(source.name, source.read_bytes())

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterator
-from pathlib import Path
 
 import bibtexparser
 from bibtexparser.middlewares import LatexDecodingMiddleware
 
-from bot.corpus.readers.base import Record
+from bot.corpus.readers.base import Record, Source, decode
 
 __all__ = ["read_bibtex", "read_bibtex_entries"]
 
@@ -57,6 +56,6 @@ def read_bibtex_entries(text: str) -> Iterator[tuple[int, RawEntry]]:
     yield from sorted(results, key=lambda item: item[0])
 
 
-def read_bibtex(path: Path, text: str) -> Iterator[tuple[int, Record | str]]:
+def read_bibtex(source: Source) -> Iterator[tuple[int, Record | str]]:
     """Records of a `.bib` file: one per entry; a broken entry is one skip reason."""
-    yield from read_bibtex_entries(text)
+    yield from read_bibtex_entries(decode(source))

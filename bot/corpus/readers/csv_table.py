@@ -5,11 +5,9 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Iterator
-from pathlib import Path
 
 from bot.corpus.model import CorpusError
-from bot.corpus.readers.base import Record
-from bot.corpus.records import canonical_field
+from bot.corpus.readers.base import Record, Source, decode
 
 __all__ = ["DELIMITERS", "MissingColumnError", "read_csv", "read_csv_records", "sniff_delimiter"]
 
@@ -39,6 +37,8 @@ def sniff_delimiter(header: str) -> str:
 
 def read_csv_records(text: str) -> Iterator[tuple[int, RawRow]]:
     """(first line of the row, record or skip reason) for each non-empty row after the header."""
+    from bot.corpus.records import canonical_field  # lazy: records imports the source shapes
+
     text = text.removeprefix("\ufeff")
     header_line = text.split("\n", 1)[0]
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=sniff_delimiter(header_line))
@@ -66,11 +66,12 @@ def read_csv_records(text: str) -> Iterator[tuple[int, RawRow]]:
         yield start, dict(zip(header, row, strict=True))
 
 
-def read_csv(path: Path, text: str) -> Iterator[tuple[int, Record | str]]:
+def read_csv(source: Source) -> Iterator[tuple[int, Record | str]]:
     """Records of a CSV file (or skip reasons); a header without the columns fails the file."""
     seen = False
+    path = source.name
     try:
-        for row in read_csv_records(text):
+        for row in read_csv_records(decode(source)):
             seen = True
             yield row
     except MissingColumnError as exc:

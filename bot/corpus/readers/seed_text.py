@@ -1,19 +1,31 @@
 """The seed text format: an optional header line, then abstracts separated by blank lines.
 
-A hard-wrapped abstract is joined into one paragraph.
+A hard-wrapped abstract is joined into one paragraph. The format is recognised by its shape,
+so notes kept beside a corpus (a README, a TODO list, Markdown prose) are never read as
+papers: a file whose paragraphs are headings, list items, code or notes is `NotRecordsError`.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
-from pathlib import Path
+from pathlib import PurePath
 
-from bot.corpus.model import CorpusError
-from bot.corpus.readers.base import Record
+from bot.corpus.model import CorpusError, NotRecordsError
+from bot.corpus.readers.base import Record, Source, decode
 
-__all__ = ["read_seed_text"]
+__all__ = ["notes_reason", "read_seed_text"]
 
 _MAX_HEADER_CHARS = 120  # a longer first paragraph is an abstract, not a header line
+# Lines no abstract starts with: Markdown headings, list items, quotes, tables, code fences,
+# link references and notes to self.
+_NOT_PROSE = re.compile(
+    r"^(?:#{1,6}\s|[-*+]\s|\d{1,3}[.)]\s|>|\||```|~~~|\[[^\]]*\]:|<!--|"
+    r"(?:TODO|FIXME|NOTE|XXX)\b)",
+    re.IGNORECASE,
+)
+_NOTE_NAMES = re.compile(r"^(?:readme|changelog|changes|license|licence|notes?|todo|copying|"
+                         r"authors|contributing)\b", re.IGNORECASE)  # fmt: skip
 
 
 def _is_header(paragraph: list[str]) -> bool:
@@ -21,8 +33,7 @@ def _is_header(paragraph: list[str]) -> bool:
     return len(paragraph) == 1 and len(line) <= _MAX_HEADER_CHARS and line[-1] not in ".!?"
 
 
-def read_seed_text(path: Path, text: str) -> Iterator[tuple[int, Record | str]]:
-    """Records of a seed text file: one per paragraph after the optional header line."""
+def _paragraphs(text: str) -> list[tuple[int, list[str]]]:
     paragraphs: list[tuple[int, list[str]]] = []
     current: list[str] = []
     start = 0
@@ -37,9 +48,32 @@ def read_seed_text(path: Path, text: str) -> Iterator[tuple[int, Record | str]]:
             current = []
     if current:
         paragraphs.append((start, current))
+    return paragraphs
+
+
+def notes_reason(name: str, paragraphs: list[tuple[int, list[str]]]) -> str | None:
+    """Why a text file is notes rather than a list of abstracts, or None if it has the shape."""
+    if _NOTE_NAMES.match(PurePath(name).name):
+        return "notes (a README or similar), not a list of abstracts"
+    for start, lines in paragraphs:
+        for offset, line in enumerate(lines):
+            if _NOT_PROSE.match(line):
+                return (
+                    f"notes, not a list of abstracts (line {start + offset} reads like "
+                    f"Markdown or a note: {line[:40]!r})"
+                )
+    return None
+
+
+def read_seed_text(source: Source) -> Iterator[tuple[int, Record | str]]:
+    """Records of a seed text file: one per paragraph after the optional header line."""
+    paragraphs = _paragraphs(decode(source))
+    reason = notes_reason(source.name, paragraphs)
+    if reason is not None:
+        raise NotRecordsError(source.name, None, reason)
     if paragraphs and _is_header(paragraphs[0][1]):
         paragraphs = paragraphs[1:]
     if not paragraphs:
-        raise CorpusError(path, 1, "no abstracts (only a header line)")
+        raise CorpusError(source.name, 1, "no abstracts (only a header line)")
     for start, lines in paragraphs:
         yield start, {"abstract": " ".join(lines)}

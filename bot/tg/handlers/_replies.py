@@ -1,10 +1,12 @@
-"""What every handler does: read its argument, run index work off the loop, reply as HTML."""
+"""What every handler does: read its argument, run index work off the loop, reply as HTML,
+reach the store through one gate."""
 
 from __future__ import annotations
 
 import asyncio
 import functools
-from collections.abc import Callable
+import logging
+from collections.abc import Awaitable, Callable
 from typing import ParamSpec, TypeVar
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, LinkPreviewOptions, Message, Update
@@ -14,8 +16,10 @@ from bot import render
 from bot.i18n import Translator
 from bot.render import Doc, Keyboard
 from bot.search import Retriever
+from bot.store import Store, StoreUnavailable
 from bot.tg.state import Context
 
+logger = logging.getLogger(__name__)
 NO_PREVIEW = LinkPreviewOptions(is_disabled=True)
 _P = ParamSpec("_P")
 _R = TypeVar("_R")
@@ -89,3 +93,34 @@ async def argument_or_usage(update: Update, command: str, t: Translator) -> str 
         await reply(update, render.usage_doc(command, t=t))
         return None
     return argument
+
+
+async def store_call(context: Context, work: Callable[[Store], Awaitable[_R]]) -> _R:
+    """Run `work` on the store; StoreUnavailable (logged once per outage) when it can't.
+
+    A database that stops answering is logged once (not per message) and the user is asked
+    to try again; searches never wait for it.
+    """
+    state = context.bot_data
+    if state.store is None:
+        raise StoreUnavailable("no store is open")
+    try:
+        result = await work(state.store)
+    except StoreUnavailable as exc:
+        if not state.store_down:  # once per outage, not once per message
+            state.store_down = True
+            logger.warning("The database is not answering (%s); saving is paused", exc)
+        raise
+    if state.store_down:
+        state.store_down = False
+        logger.info("The database answers again; saving works")
+    return result
+
+
+async def sorry(update: Update, t: Translator) -> None:
+    """Tell the user the store is away (a toast for buttons, a message otherwise)."""
+    text = t.gettext("list.save_failed")
+    if update.callback_query is not None:
+        await update.callback_query.answer(text)
+    elif update.effective_message is not None:
+        await update.effective_message.reply_text(text)

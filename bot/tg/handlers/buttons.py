@@ -1,37 +1,45 @@
-"""Inline keyboard buttons: decode the callback data, then page, open a paper or set a language."""
+"""Inline keyboard buttons: decode the callback data, then run the handler its action names."""
 
 from __future__ import annotations
 
-from telegram import Update
+from collections.abc import Callable, Coroutine, Mapping
+from typing import Any
+
+from telegram import CallbackQuery, Message, Update
 
 from bot import render
-from bot.tg.handlers.info import set_language
-from bot.tg.handlers.library import LibraryAction, library_button
-from bot.tg.handlers.papers import open_from_button
-from bot.tg.handlers.search import turn_page
+from bot.i18n import Translator
+from bot.store import StoreUnavailable
+from bot.tg.handlers._replies import sorry
 from bot.tg.language import user_translator
 from bot.tg.state import Context
 
+ButtonHandler = Callable[
+    [CallbackQuery, Message, Context, Any, Translator], Coroutine[Any, Any, None]
+]
+"""`(query, message, context, action, t)`: what a tap on one kind of button does."""
 
-async def button(update: Update, context: Context) -> None:
-    """Handle paging, similar, paper and language buttons; anything stale gets a notice."""
-    query = update.callback_query
-    if query is None:
-        return
-    action = render.parse_callback(query.data)
-    message = query.message if query.message is not None and query.message.is_accessible else None
-    if action is None or message is None:
+
+def dispatcher(
+    table: Mapping[type, ButtonHandler],
+) -> Callable[[Update, Context], Coroutine[Any, Any, None]]:
+    """The one CallbackQueryHandler callback: each action goes to `table[type(action)]`."""
+
+    async def button(update: Update, context: Context) -> None:
+        """Handle a tap; anything stale or malformed gets a notice."""
+        query = update.callback_query
+        if query is None:
+            return
+        action = render.parse_callback(query.data)
+        message = query.message
+        accessible = message if message is not None and message.is_accessible else None
         t = await user_translator(update, context)
-        await query.answer(t.gettext("error.expired_button"))
-        return
-    if isinstance(action, render.SetLanguage):
-        await set_language(query, message, context, action)
-        return
-    if isinstance(action, LibraryAction):
-        await library_button(update, query, message, context, action)
-        return
-    t = await user_translator(update, context)
-    if isinstance(action, render.TurnPage):
-        await turn_page(query, context, action, t)
-    else:
-        await open_from_button(query, message, context, action, t)
+        if action is None or accessible is None:
+            await query.answer(t.gettext("error.expired_button"))
+            return
+        try:
+            await table[type(action)](query, accessible, context, action, t)  # type: ignore[arg-type]
+        except StoreUnavailable:
+            await sorry(update, t)
+
+    return button

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 import random
 from collections.abc import Sequence
 
@@ -16,10 +15,10 @@ from telegram.constants import ParseMode
 
 from bot import render
 from bot.corpus import Paper
-from bot.tg import limits
+from bot.search import Retriever, SearchResult
 from bot.tg.handlers._replies import NO_PREVIEW, index_of, off_loop
-from bot.tg.handlers.search import MAX_QUESTION_CHARS
 from bot.tg.language import user_translator
+from bot.tg.ratelimit import normalise_query
 from bot.tg.state import Context
 
 INLINE_CACHE_SECONDS = 300  # ours: Telegram caches an inline answer this long
@@ -30,6 +29,25 @@ def _sample(papers: Sequence[Paper], size: int) -> list[Paper]:
     return random.sample(papers, min(size, len(papers)))
 
 
+async def cached_search(
+    context: Context, index: Retriever, question: str, *, limit: int
+) -> SearchResult:
+    """`index.search(question, limit=limit)` on the search thread, or from the inline cache.
+
+    Inline queries share the questions' bound on search threads (the bot's search executor).
+    """
+    cache = context.bot_data.inline_results(index)
+    key = (normalise_query(question), limit)
+    result = cache.results.get(key)
+    if result is not None:
+        cache.hits += 1
+        return result
+    cache.misses += 1
+    result = await off_loop(context, index.search, key[0], limit=limit)
+    cache.results.put(key, result)
+    return result
+
+
 async def inline_query(update: Update, context: Context) -> None:
     """Answer `@bot question` with up to 20 articles; an empty query gets a sample."""
     query = update.inline_query
@@ -37,15 +55,9 @@ async def inline_query(update: Update, context: Context) -> None:
         return
     t = await user_translator(update, context)
     index = index_of(context)
-    question = render.clean(query.query)[:MAX_QUESTION_CHARS]
+    question = render.clean(query.query)  # whole: the query pipeline makes the one cut
     if question:
-        result = await limits.cached_search(
-            context,
-            index,
-            question,
-            limit=render.INLINE_RESULTS,
-            run=functools.partial(off_loop, context),
-        )
+        result = await cached_search(context, index, question, limit=render.INLINE_RESULTS)
         articles = [render.inline_article(hit.paper, hit, t=t) for hit in result.hits]
         cache_time = INLINE_CACHE_SECONDS
     else:

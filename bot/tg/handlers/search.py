@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 import secrets
 
@@ -9,10 +10,8 @@ from telegram import CallbackQuery, Message, MessageEntity, Update
 from telegram.constants import ParseMode
 from telegram.ext import filters
 
-from bot import render
+from bot import answers, render
 from bot.i18n import Translator
-from bot.search import MAX_QUERY_CHARS
-from bot.tg import limits
 from bot.tg.handlers._replies import (
     NO_PREVIEW,
     argument_or_usage,
@@ -21,43 +20,34 @@ from bot.tg.handlers._replies import (
     off_loop,
     reply,
 )
-from bot.tg.handlers.library import numbered, saveable, viewer, with_save_buttons
+from bot.tg.handlers._save_buttons import saveable, viewer, with_save_buttons
 from bot.tg.language import user_translator
+from bot.tg.ratelimit import Verdict
 from bot.tg.state import Context
 
-MAX_QUESTION_CHARS = MAX_QUERY_CHARS  # the analyzer reads no further; one cap, in bot/text.py
 
-
-def remember_query(context: Context, query: str) -> str:
-    """Store a long query under a short random key (bounded LRU in the BotState)."""
-    key = secrets.token_urlsafe(8)
-    context.bot_data.page_states.put(key, query)
-    return key
-
-
-def recall_query(context: Context, key: str | None) -> str | None:
-    """The long query stored under `key`, or None once forgotten."""
-    return context.bot_data.page_states.get(key) if key is not None else None
+async def allow_question(update: Update, context: Context, t: Translator) -> bool:
+    """True if the sender may ask now; otherwise tell them once to slow down."""
+    user = update.effective_user
+    if user is None:
+        return True  # anonymous group admins, channels: nobody to limit
+    verdict = context.bot_data.limiter().check(user.id)
+    if verdict is Verdict.WARN and update.effective_message is not None:
+        await update.effective_message.reply_text(t.gettext("error.rate_limited"), do_quote=False)
+    return verdict is Verdict.ALLOW
 
 
 async def answer_question(update: Update, context: Context, text: str) -> None:
-    """Search for `text` (rate-limited) and reply with the first page of results."""
+    """Answer `text` (rate-limited): a person's papers, or the first page of results."""
     t = await user_translator(update, context)
-    if not await limits.allow_question(update, context, t):
+    if not await allow_question(update, context, t):
         return
-    question = text[:MAX_QUESTION_CHARS]
-    index = index_of(context)
-    if await off_loop(context, index.is_author_question, question):  # just a person's name
-        await reply(update, render.author_doc(question, index.by_author(question), t=t))
-        return
-    per_page = context.bot_data.per_page
-    result = await off_loop(context, index.search, question, limit=per_page, offset=0)
-    key = None
-    if result.total > per_page and not render.query_fits_callback(question):
-        key = remember_query(context, question)
-    doc = render.results_doc(result, per_page=per_page, page_key=key, t=t)
-    papers = numbered(result.hits, result.offset + 1)
-    await reply(update, await saveable(update, context, doc, papers, t))
+    state = context.bot_data
+    index, per_page, key = index_of(context), state.per_page, secrets.token_urlsafe(8)
+    answer = await off_loop(context, answers.ask, index, text, per_page=per_page, t=t, page_key=key)
+    if answer.page_key is not None and answer.result is not None:
+        state.page_states.put(answer.page_key, answer.result.query)  # a bounded LRU
+    await reply(update, await saveable(update, context, answer.doc, answer.papers, t))
 
 
 class _AddressedToBot(filters.MessageFilter):
@@ -125,24 +115,26 @@ async def not_text(update: Update, context: Context) -> None:
 
 
 async def turn_page(
-    query: CallbackQuery, context: Context, action: render.TurnPage, t: Translator
+    query: CallbackQuery, message: Message, context: Context, action: render.TurnPage, t: Translator
 ) -> None:
     """Edit a results message in place to show the page `action` asks for."""
-    question = action.query if action.query is not None else recall_query(context, action.key)
+    state = context.bot_data
+    question = action.query
+    if question is None and action.key is not None:  # a long question, kept in the LRU
+        question = state.page_states.get(action.key)
     if question is None:
         await query.answer(t.gettext("error.expired_button"))
         return
-    per_page = context.bot_data.per_page
-    index = index_of(context)
-    result = await off_loop(context, index.search, question, limit=per_page, offset=action.offset)
-    if not result.hits:
+    turn = functools.partial(answers.page, offset=action.offset, page_key=action.key)
+    answer = await off_loop(
+        context, turn, index_of(context), question, per_page=state.per_page, t=t
+    )
+    if answer.result is None or not answer.result.hits:
         await query.answer(t.gettext("error.expired_button"))
         return
     await query.answer()
-    doc = render.results_doc(result, per_page=per_page, page_key=action.key, t=t)
-    user = viewer(query.from_user, query.message.chat if query.message else None)
-    papers = numbered(result.hits, result.offset + 1)
-    page = render.to_html(await with_save_buttons(context, user, doc, papers, t))
+    user = viewer(query.from_user, message.chat)
+    page = render.to_html(await with_save_buttons(context, user, answer.doc, answer.papers, t))
     # A double tap asks for the page already shown: the error handler treats Telegram's
     # "message is not modified" as nothing to do.
     await query.edit_message_text(

@@ -41,32 +41,37 @@ def load_index(
     *,
     strict: bool = False,
     separate_build_bytes: int = SEPARATE_BUILD_BYTES,
+    corpus_filter: str = "",
 ) -> tuple[LoadReport, Index]:
     """Read the corpus and index it through the index cache; raises CorpusError.
 
     On a cache miss, a corpus of `separate_build_bytes` or more is built in another process
     (`build_in_subprocess`) and then read from the cache it wrote. An empty corpus is an
     `EmptyCorpusError`: every entry point refuses to serve nothing. With `strict`, any bad
-    record is a `StrictCorpusError` listing them all (CORPUS_STRICT). Runs for seconds on a
-    large corpus: call it from a worker thread once serving.
+    record is a `StrictCorpusError` listing them all (CORPUS_STRICT). `corpus_filter` keeps
+    only matching records (CORPUS_FILTER). The index's speller starts building in the
+    background. Runs for seconds on a large corpus: call it from a worker thread once serving.
     """
     # Lazy: numpy and the index cache only once the caller has checked its input.
     from bot.search import load_cached, load_corpus_and_index
 
-    loaded = load_cached(paths, cache_dir)
+    loaded = load_cached(paths, cache_dir, corpus_filter)
     if loaded is None and _corpus_bytes(paths) >= separate_build_bytes:
-        build_in_subprocess(paths, cache_dir)
-        loaded = load_cached(paths, cache_dir)
+        build_in_subprocess(paths, cache_dir, corpus_filter)
+        loaded = load_cached(paths, cache_dir, corpus_filter)
     # Small corpora, and any failure of the separate build: here, with the loader's own errors.
-    report, index = loaded or load_corpus_and_index(paths, cache_dir)
+    report, index = loaded or load_corpus_and_index(paths, cache_dir, corpus_filter=corpus_filter)
     if strict:  # checked on the report, so a cached corpus is refused the same way
         report.check_strict()
     if not report.papers:
         raise EmptyCorpusError(", ".join(map(str, paths)), None, "no papers found")
+    index.queries.start_speller()  # in a daemon thread: typos are corrected once it is ready
     return report, index
 
 
-def build_in_subprocess(paths: Sequence[Path], cache_dir: Path | None = None) -> bool:
+def build_in_subprocess(
+    paths: Sequence[Path], cache_dir: Path | None = None, corpus_filter: str = ""
+) -> bool:
     """Load, index and cache the corpus in a fresh ('spawn') process; True if it succeeded.
 
     The loader's `CorpusError` (file, line, reason) is raised here as in-process. Any other
@@ -77,7 +82,10 @@ def build_in_subprocess(paths: Sequence[Path], cache_dir: Path | None = None) ->
     level = logging.getLogger().getEffectiveLevel()
     try:
         with ProcessPoolExecutor(max_workers=1, mp_context=context) as pool:
-            error = pool.submit(_build_cache, [str(p) for p in paths], cache_dir, level).result()
+            job = pool.submit(
+                _build_cache, [str(p) for p in paths], cache_dir, level, corpus_filter
+            )
+            error = job.result()
     except Exception as failure:
         logger.warning("index build in a separate process failed (%r); building here", failure)
         return False
@@ -87,7 +95,7 @@ def build_in_subprocess(paths: Sequence[Path], cache_dir: Path | None = None) ->
 
 
 def _build_cache(
-    paths: list[str], cache_dir: Path | None, level: int
+    paths: list[str], cache_dir: Path | None, level: int, corpus_filter: str = ""
 ) -> tuple[str, int | None, str] | None:
     """In the child: load, index and cache the corpus whatever its size; the loader's error.
 
@@ -98,7 +106,7 @@ def _build_cache(
     # A spawned child starts without the parent's logging set-up: same level, to stderr.
     logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     try:
-        load_corpus_and_index(paths, cache_dir, min_papers=0)
+        load_corpus_and_index(paths, cache_dir, min_papers=0, corpus_filter=corpus_filter)
     except CorpusError as error:
         return error.path, error.line, error.reason
     return None
@@ -132,8 +140,9 @@ def semantic_retriever(
     """
     if not settings.semantic:
         return index, None
-    from bot.search import EmbeddingJob, HybridRetriever, progress_reporter, resolve_cache_dir
-    from bot.search.embedding import load_default_embedder
+    from bot.progress import progress_reporter
+    from bot.search import resolve_cache_dir
+    from bot.search.semantic import EmbeddingJob, HybridRetriever, load_default_embedder
 
     # One engine thread: OpenMP threads spin against the embedding thread and other processes
     # on a busy machine (a question took 650 ms instead of 30 there). One instance serves

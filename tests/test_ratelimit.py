@@ -9,12 +9,14 @@ from telegram import Update
 from telegram.ext import Application
 
 from bot.config import Settings
-from bot.search import Index
-from bot.tg import limits
+from bot.i18n import translator
+from bot.search import MAX_QUERY_CHARS, Index, PreparedQuery
+from bot.tg import ratelimit
 from bot.tg.app import build_application
-from bot.tg.handlers.search import MAX_QUESTION_CHARS
-from bot.tg.limits import RateLimiter, Verdict
+from bot.tg.ratelimit import RateLimiter, Verdict
 from testkit.fake_bot_api import FakeBotApi, Updates
+
+EN = translator("en")
 
 
 class Clock:
@@ -58,7 +60,7 @@ def test_limiter_memory_is_bounded() -> None:
     [("Graph  Neural\tNetworks", "graph neural networks"), ("DIFFUSION ", " diffusion")],
 )
 def test_normalised_queries_share_a_key(one: str, other: str) -> None:
-    assert limits.normalise_query(one) == limits.normalise_query(other)
+    assert ratelimit.normalise_query(one) == ratelimit.normalise_query(other)
 
 
 # ------------------------------------------------------------------ through the Application
@@ -89,7 +91,7 @@ async def test_a_flooding_user_is_told_to_slow_down_once(fake_api, index) -> Non
     ]
     assert len(to_flooder) == 4
     assert all(text.startswith("Results for") for text in to_flooder[:3])
-    assert to_flooder[3] == limits.SLOW_DOWN
+    assert to_flooder[3] == EN.gettext("error.rate_limited")
     assert any(c.params["chat_id"] == 12 for c in fake_api.calls_of("sendMessage"))
 
 
@@ -101,7 +103,9 @@ async def test_commands_that_do_not_search_are_not_limited(fake_api, index) -> N
             app, updates.message("diffusion", chat_id=13), updates.message("/help", chat_id=13)
         )
         await feed(app, updates.message("/paper 3rmh7qdh", chat_id=13))
-    assert limits.SLOW_DOWN not in [c.params["text"] for c in fake_api.calls_of("sendMessage")]
+    assert EN.gettext("error.rate_limited") not in [
+        c.params["text"] for c in fake_api.calls_of("sendMessage")
+    ]
 
 
 class CountingIndex:
@@ -143,16 +147,18 @@ async def test_inline_answers_are_cached_per_normalised_query(app, fake_api, ind
     assert all(int(c.params["cache_time"]) > 0 for c in (first, second))
 
 
-async def test_long_messages_are_cut_before_analysis(app, fake_api, index) -> None:
-    counting = CountingIndex(index)
-    seen: list[str] = []
+async def test_long_messages_are_cut_before_analysis(app, fake_api, index, monkeypatch) -> None:
+    prepared: list[PreparedQuery] = []
+    prepare = index.queries.prepare
 
-    def recording_search(query: str, **kwargs: Any):
-        seen.append(query)
-        return index.search(query, **kwargs)
+    def recording_prepare(query: object) -> PreparedQuery:
+        prepared.append(prepare(query))
+        return prepared[-1]
 
-    counting.search = recording_search  # type: ignore[method-assign]
-    app.bot_data.index = counting
+    monkeypatch.setattr(index.queries, "prepare", recording_prepare)
+    text = "diffusion " * 5000
     async with app:
-        await feed(app, Updates().message("diffusion " * 5000))
-    assert len(seen) == 1 and len(seen[0]) == MAX_QUESTION_CHARS
+        await feed(app, Updates().message(text))
+    [question] = prepared  # searched once, through the one pipeline
+    assert question.typed == text  # the front end passes it whole ...
+    assert len(question.text) <= MAX_QUERY_CHARS  # ... and the pipeline makes the one cut

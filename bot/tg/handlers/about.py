@@ -8,10 +8,11 @@ from telegram import BotCommandScopeChat, CallbackQuery, Message, Update
 from telegram.constants import ChatType, ParseMode
 from telegram.error import TelegramError
 
-from bot import render
-from bot.i18n import Lang, translator
+from bot import answers, render
+from bot.i18n import Lang, Translator, translator
 from bot.tg.handlers._replies import index_of, reply
 from bot.tg.language import choose_language, user_translator
+from bot.tg.menu import menu
 from bot.tg.state import Context
 
 logger = logging.getLogger(__name__)
@@ -20,20 +21,25 @@ logger = logging.getLogger(__name__)
 async def start(update: Update, context: Context) -> None:
     """Send what the bot knows and how to ask, on /start."""
     t = await user_translator(update, context)
-    await reply(update, render.start_doc(len(index_of(context)), t=t))
+    await reply(update, answers.start(index_of(context), t=t))
 
 
 async def help_command(update: Update, context: Context) -> None:
     """List every command, on /help."""
-    await reply(update, render.help_doc(t=await user_translator(update, context)))
+    await reply(update, answers.help_text(t=await user_translator(update, context)))
 
 
 async def stats(update: Update, context: Context) -> None:
     """Show how many papers from how many sources, loaded when, on /stats."""
     t = await user_translator(update, context)
-    stats = index_of(context).stats()
     state = context.bot_data
-    doc = render.stats_doc(stats, loaded_at=state.loaded_at, skipped=state.skipped, t=t)
+    doc = answers.stats(
+        index_of(context),
+        sources=state.sources,
+        skipped=state.skipped,
+        loaded_at=state.loaded_at,
+        t=t,
+    )
     await reply(update, doc)
 
 
@@ -48,7 +54,11 @@ async def lang(update: Update, context: Context) -> None:
 
 
 async def set_language(
-    query: CallbackQuery, message: Message, context: Context, action: render.SetLanguage
+    query: CallbackQuery,
+    message: Message,
+    context: Context,
+    action: render.SetLanguage,
+    _t: Translator,
 ) -> None:
     """Switch the user to the language of the /lang button they tapped; confirm in it."""
     await choose_language(context, query.from_user.id, action.lang)
@@ -61,8 +71,6 @@ async def set_language(
 
 async def _chat_menu(context: Context, chat_id: int, lang: Lang) -> None:
     """This private chat's command menu in `lang` (Telegram picks menus by app language)."""
-    from bot.tg.commands import menu  # bot.tg.commands imports this module for its table
-
     try:
         await context.bot.set_my_commands(
             menu(translator(lang)), scope=BotCommandScopeChat(chat_id)

@@ -1,4 +1,4 @@
-"""Abuse limits: a per-user question rate limit and a cache of inline answers.
+"""Abuse limits: a per-user question rate limit and a cache of inline answers (pure state).
 
 The state lives in the BotState and is bounded: the limiter remembers at most
 `MAX_TRACKED_USERS` users (least recently seen forgotten first), each with at most
@@ -10,19 +10,15 @@ from __future__ import annotations
 import enum
 import time
 from collections import deque
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from telegram import Update
-
-from bot.i18n import Translator, translator
 from bot.search import Retriever, SearchResult
-from bot.tg.state import Context, LruCache
+from bot.tg.lru import LruCache
 
 WINDOW_SECONDS = 60.0  # the limit is "N questions in any 60 seconds"
 MAX_TRACKED_USERS = 10_000  # ours: bounds the limiter's memory
 INLINE_CACHE_SIZE = 1024  # ours: distinct inline queries remembered
-SLOW_DOWN = translator("en").gettext("error.rate_limited")
 
 
 class Verdict(enum.Enum):
@@ -97,53 +93,3 @@ class InlineCache:
 def normalise_query(text: str) -> str:
     """The cache key of a query: case-folded, whitespace collapsed."""
     return " ".join(text.casefold().split())
-
-
-def rate_limiter(context: Context) -> RateLimiter:
-    """The application's limiter, created on first use from the configured limit."""
-    state = context.bot_data
-    if state.rate_limiter is None:
-        state.rate_limiter = RateLimiter(state.settings.questions_per_minute)
-    return state.rate_limiter
-
-
-async def allow_question(update: Update, context: Context, t: Translator) -> bool:
-    """True if the sender may ask now; otherwise tell them once to slow down."""
-    user = update.effective_user
-    if user is None:
-        return True  # anonymous group admins, channels: nobody to limit
-    verdict = rate_limiter(context).check(user.id)
-    if verdict is Verdict.WARN and update.effective_message is not None:
-        await update.effective_message.reply_text(t.gettext("error.rate_limited"), do_quote=False)
-    return verdict is Verdict.ALLOW
-
-
-async def cached_search(
-    context: Context,
-    index: Retriever,
-    question: str,
-    *,
-    limit: int,
-    run: Callable[..., Awaitable[SearchResult]],
-) -> SearchResult:
-    """`index.search(question, limit=limit)`, answered from the inline cache when possible.
-
-    `run(function, *args, **kwargs)` runs the search off the event loop (the bot's search
-    executor), so inline queries share the questions' bound on search threads.
-    """
-    state = context.bot_data
-    if state.inline_cache is None:
-        state.inline_cache = InlineCache()
-    cache = state.inline_cache
-    if cache.index is not index:  # a reload swapped the index: old answers are stale
-        cache.results.clear()
-        cache.index = index
-    key = (normalise_query(question), limit)
-    result = cache.results.get(key)
-    if result is not None:
-        cache.hits += 1
-        return result
-    cache.misses += 1
-    result = await run(index.search, key[0], limit=limit)
-    cache.results.put(key, result)
-    return result

@@ -28,11 +28,11 @@ import tempfile
 import time
 import zlib
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import numpy as np
 
-from bot.search.columns import TextColumn
+from bot.search.storage.columns import TextColumn
 
 __all__ = [
     "FORMAT_VERSION",
@@ -134,14 +134,7 @@ def write_state(
             out.write(len(header_bytes).to_bytes(8, "little"))
             out.write(header_bytes)
             out.write(bytes(_aligned(start) - start))
-            crc, written = 0, 0
-            for name, array in arrays.items():
-                pad = bytes(layout[name][2] - written)
-                data = memoryview(np.ascontiguousarray(array)).cast("B")
-                for chunk in (pad, data):
-                    out.write(chunk)
-                    crc = zlib.crc32(chunk, crc)
-                    written += len(chunk)
+            crc = _write_payload(out, arrays, layout)
             out.write(zlib.crc32(header_bytes).to_bytes(4, "little"))
             out.write(crc.to_bytes(4, "little"))
             out.flush()
@@ -151,6 +144,19 @@ def write_state(
         Path(tmp).unlink(missing_ok=True)
         raise
     logger.info("index cache written: %s (%.1f MB)", path, path.stat().st_size / 1e6)
+
+
+def _write_payload(out: BinaryIO, arrays: dict[str, np.ndarray], layout: dict[str, Any]) -> int:
+    """Write each array at its `layout` offset (zero padding between); the payload's crc32."""
+    crc, written = 0, 0
+    for name, array in arrays.items():
+        pad = bytes(layout[name][2] - written)
+        data = memoryview(np.ascontiguousarray(array)).cast("B")
+        for chunk in (pad, data):
+            out.write(chunk)
+            crc = zlib.crc32(chunk, crc)
+            written += len(chunk)
+    return crc
 
 
 def read_state(

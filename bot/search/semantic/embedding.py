@@ -23,8 +23,8 @@ from typing import Protocol, runtime_checkable
 import numpy as np
 
 from bot.corpus import Paper
-from bot.search.cache import Progress
-from bot.search.cache_file import CacheMiss, read_state, write_state
+from bot.progress import Progress
+from bot.search.storage.cache_file import CacheMiss, read_state, write_state
 
 logger = logging.getLogger(__name__)
 

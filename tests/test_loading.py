@@ -8,7 +8,7 @@ import pytest
 
 from bot.config import DEFAULT_CORPUS, Settings
 from bot.corpus import CorpusError
-from bot.runtime import EmptyCorpusError, corpus_paths, load_index
+from bot.loading import EmptyCorpusError, corpus_paths, load_index
 
 
 def test_given_paths_win_over_settings() -> None:

@@ -4,9 +4,9 @@ BM25 (`Index`) stays the first stage and its scores stay rank-bm25's. The semant
 the cosine of the question's vector with every paper's; the ranking is their reciprocal rank
 fusion (`fusion.rrf`, chosen on the dev set's tune split). Snippets and confidence come
 after ranking. The retriever is served at once: until `attach_vectors` is called (by an
-`EmbeddingJob` in a worker thread) it answers with BM25 alone. Questions are cleaned of
-request words (`phrasing.topic_text`) and, once `attach_speller` is called, of typos
-(`spelling`), before either signal sees them.
+`EmbeddingJob` in a worker thread) it answers with BM25 alone. Both signals search the
+question the index's `query.QueryPipeline` prepared (request words and typos gone), the
+same `PreparedQuery` BM25 alone would search.
 """
 
 from __future__ import annotations
@@ -23,40 +23,20 @@ from pathlib import Path
 import numpy as np
 
 from bot.corpus import Paper
-from bot.search import fusion, spelling
-from bot.search.analysis import analyze
 from bot.search.confidence import CONFIDENT_COVERAGE
-from bot.search.embedding import Embedder, embed_papers
 from bot.search.index import Index
-from bot.search.phrasing import topic_text
+from bot.search.query import PreparedQuery, QueryPipeline
 from bot.search.retriever import Hit, IndexStats, SearchResult
+from bot.search.semantic import fusion
+from bot.search.semantic.embedding import Embedder, embed_papers
+from bot.search.spelling import Speller
 
-__all__ = ["EmbeddingJob", "HybridRetriever", "Speller"]
+__all__ = ["EmbeddingJob", "HybridRetriever"]
 
 logger = logging.getLogger(__name__)
 
 RECENT_QUESTIONS = 1024
 """Question vectors remembered (1.5 KB each), for page turns and repeated questions."""
-
-
-class Speller:
-    """Corrects a question's words the corpus does not know, against the corpus's words."""
-
-    def __init__(self, index: Index) -> None:
-        """Collect the corpus's words and load the English dictionary (~0.3 s: off the loop)."""
-        self._index = index
-        self._lexicon = spelling.lexicon(f"{p.title}\n{p.abstract}" for p in index.papers)
-        self._is_word = spelling.english_words()
-
-    def correct(self, query: str) -> spelling.Correction:
-        """`query` with unknown words replaced by the corpus words they most likely mean."""
-        return spelling.correct_query(
-            query,
-            self._lexicon,
-            known=lambda word: all(self._index.knows(t) for t in analyze(word)),
-            is_word=self._is_word,
-            same=lambda a, b: analyze(a) == analyze(b),
-        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,9 +70,10 @@ class HybridRetriever:
         self.index = index
         self.papers: Sequence[Paper] = index.papers
         self.embedder = embedder
-        # Each slot is replaced in one assignment by the embedding thread; searches read it once.
+        self.queries: QueryPipeline = index.queries
+        """The index's own pipeline: both engines search the same prepared question."""
+        # Replaced in one assignment by the embedding thread; a search reads it once.
         self._semantic: _Semantic | None = None
-        self._speller: Speller | None = None
         # Recent question vectors: turning a page or retyping a question embeds nothing.
         self._recent: OrderedDict[str, np.ndarray] = OrderedDict()
         self._recent_lock = threading.Lock()
@@ -106,8 +87,8 @@ class HybridRetriever:
         return self._semantic is not None
 
     def attach_speller(self, speller: Speller) -> None:
-        """Start correcting typos (called from the embedding thread)."""
-        self._speller = speller
+        """Correct typos with `speller` from now on, BM25 alone included (`QueryPipeline`)."""
+        self.queries.attach_speller(speller)
 
     def attach_vectors(self, vectors: np.ndarray) -> None:
         """Start fusing: `vectors` has one unit row per paper, in `papers` order."""
@@ -139,23 +120,25 @@ class HybridRetriever:
         return dataclasses.replace(stats, memory_bytes=stats.memory_bytes + extra)
 
     def search(
-        self, query: str, *, limit: int = 5, offset: int = 0, snippets: bool = True
+        self,
+        query: str | PreparedQuery,
+        *,
+        limit: int = 5,
+        offset: int = 0,
+        snippets: bool = True,
     ) -> SearchResult:
         """Rank papers for `query` by BM25 fused with embeddings; never raises on any string."""
-        query = query if isinstance(query, str) else ""
+        prepared = query if isinstance(query, PreparedQuery) else self.queries.prepare(query)
         limit, offset = max(0, int(limit)), max(0, int(offset))
-        correction, terms = self._clean(query)
-        corrected = _shown_correction(query, correction)
+        terms = prepared.terms
         semantic = self._semantic
         # No terms (emoji, only stopwords): nothing to compare, though e5 would rank papers;
         # BM25's empty answer brings the hint. Any language's words are terms.
         if semantic is None or not terms:
-            result = self.index.search(
-                correction.text, limit=limit, offset=offset, snippets=snippets
-            )
+            result = self.index.search(prepared, limit=limit, offset=offset, snippets=snippets)
             warming = semantic is None  # BM25 alone, for now: other languages come later
-            return dataclasses.replace(result, query=query, corrected=corrected, warming=warming)
-        scores = self._scores(semantic, terms, correction.text)
+            return dataclasses.replace(result, warming=warming)
+        scores = self._scores(semantic, terms, prepared.text)
         coverage, cosine, fused, order = scores.coverage, scores.cosine, scores.fused, scores.order
         top = int(order[0]) if len(order) else 0
         confident = bool(len(order)) and fusion.is_confident(
@@ -170,7 +153,7 @@ class HybridRetriever:
         rows = order[offset : offset + limit]
         hits = self.index.hits(rows, fused[rows], terms, coverage=coverage[rows], snippets=snippets)
         return SearchResult(
-            query=query,
+            query=prepared.typed,
             terms=terms,
             hits=hits,
             # Pages reach as far as the real matches (a first page is always full).
@@ -178,48 +161,8 @@ class HybridRetriever:
             confident=confident,
             offset=offset,
             confidence=float(coverage[top]) if len(order) else 0.0,
-            corrected=corrected,
+            corrected=prepared.corrected,
         )
-
-    def answer_features(self, query: str) -> np.ndarray | None:
-        """The confidence signals `search` has for its top paper (`fusion.FEATURE_NAMES`).
-
-        None when `search` would answer with BM25 alone (no vectors yet, or no query term).
-        For calibrating the confidence rule on the dev set (benchmarks/confidence_cv.py).
-        """
-        correction, terms = self._clean(query if isinstance(query, str) else "")
-        semantic = self._semantic
-        if semantic is None or not terms or not len(self.papers):
-            return None
-        scores = self._scores(semantic, terms, correction.text)
-        top = int(scores.order[0])
-        unknown, rare = self._term_signals(terms, top)
-        return fusion.confidence_features(
-            scores.cosine,
-            scores.fused,
-            top,
-            float(scores.coverage[top]),
-            scores.bm25_rank(top),
-            bm25=scores.bm25,
-            unknown_latin=unknown,
-            rare_coverage=rare,
-        )
-
-    def _term_signals(self, terms: Sequence[str], top: int) -> tuple[float, float]:
-        """The question's unknown Latin-script weight share, and paper `top`'s share of the
-        weight of the question's most specific known terms (`fusion.rarest_known`)."""
-        weights = self.index.term_weights(terms)
-        unknown = fusion.unknown_latin_share(weights, self.index.knows)
-        rare = fusion.rarest_known(weights, self.index.knows)
-        held = self.index.coverage(rare, np.array([top]), weights)[0] if rare else 0.0
-        return unknown, float(held)
-
-    def _clean(self, query: str) -> tuple[spelling.Correction, tuple[str, ...]]:
-        """The question without request words and typos, and its BM25 terms."""
-        topic = topic_text(query)
-        speller = self._speller
-        correction = speller.correct(topic) if speller is not None else spelling.Correction(topic)
-        return correction, self.index.query_terms(correction.text)
 
     def _scores(self, semantic: _Semantic, terms: Sequence[str], text: str) -> _Scores:
         """Every paper's BM25, coverage, cosine and fused score for the cleaned question."""
@@ -257,21 +200,12 @@ class HybridRetriever:
         return self.index.hits(rows, fused[rows], terms)
 
 
-def _shown_correction(query: str, correction: spelling.Correction) -> str:
-    """What to tell the user was searched: the question with its typos fixed, or ""."""
-    if not correction.changes:
-        return ""
-    text = query
-    for typed, used in correction.changes:
-        text = text.replace(typed, used, 1)
-    return text
-
-
 class EmbeddingJob:
     """Embeds a retriever's papers in a daemon thread, then attaches the vectors.
 
-    The speller is attached first (seconds), the vectors when all papers are embedded (a
-    cache hit per known paper; minutes for thousands of new ones). `stop()` ends it early.
+    The index's speller is made ready first (seconds), the vectors attached when all papers
+    are embedded (a cache hit per known paper; minutes for thousands of new ones). `stop()`
+    ends it early.
     """
 
     def __init__(
@@ -302,10 +236,11 @@ class EmbeddingJob:
         self._stop.set()
 
     def _run(self) -> None:
-        """Attach the speller, embed, attach the vectors; errors are logged, never raised."""
+        """Ready the speller, embed, attach the vectors; errors are logged, never raised."""
         started = time.perf_counter()
         try:
-            self.retriever.attach_speller(Speller(self.retriever.index))
+            # Before the vectors: whoever waits for the job (the CLI) then gets corrections too.
+            self.retriever.queries.load_speller()
             vectors = embed_papers(
                 self._embedder,
                 self.retriever.papers,

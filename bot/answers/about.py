@@ -1,0 +1,40 @@
+"""What describes the bot: /start, /help, /stats, and choosing a language."""
+
+from __future__ import annotations
+
+import dataclasses
+from datetime import datetime
+
+from bot import render
+from bot.i18n import Translator
+from bot.render import Doc
+from bot.search import Retriever
+
+
+def start(index: Retriever, *, t: Translator) -> Doc:
+    """What the bot knows and how to ask."""
+    return render.start_doc(len(index), t=t)
+
+
+def help_text(*, t: Translator, console: bool = False) -> Doc:
+    """Every command, one line each (the console's own commands in the console)."""
+    return render.help_doc(console=console, t=t)
+
+
+def stats(
+    index: Retriever,
+    *,
+    sources: int | None,
+    skipped: int,
+    loaded_at: datetime | None,
+    t: Translator,
+) -> Doc:
+    """How many papers from how many files, loaded when, how many records skipped.
+
+    sources: the files the load read (`LoadReport.sources`), the figure `search` prints too
+    (None: an index built without a load report counts the files its papers came from).
+    """
+    figures = index.stats()
+    if sources is not None:
+        figures = dataclasses.replace(figures, sources=sources)
+    return render.stats_doc(figures, loaded_at=loaded_at, skipped=skipped, t=t)

@@ -1,0 +1,135 @@
+"""Questions and papers: ask (a name or a search, paged), open, similar, author, random.
+
+Synchronous index work, the same for every front end: Telegram runs each call on its search
+thread (`off_loop`), the console calls it directly. Each returns an `Answer`.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from bot import render
+from bot.i18n import Translator
+from bot.render import Doc
+from bot.search import Hit, Retriever, SearchResult
+
+Numbered = tuple[tuple[int | None, str], ...]
+"""(number shown in the text, paper id) per paper that gets a Save button; None: a card."""
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """What to say, and what a front end with buttons needs to go with it."""
+
+    doc: Doc
+    papers: Numbered = ()
+    """The papers the answer shows, for Save buttons (Telegram) or `/save` (console)."""
+    result: SearchResult | None = None
+    """The page of hits behind a search answer (None for a name, a card, a list)."""
+    page_key: str | None = None
+    """Set when the page buttons carry this key instead of the question: keep the question
+    under it (the question is `result.query`)."""
+
+
+def numbered(hits: Sequence[Hit], first: int = 1) -> Numbered:
+    """Save-button targets for hits numbered from `first`, as the text numbers them."""
+    return tuple((first + i, hit.paper.id) for i, hit in enumerate(hits))
+
+
+def ask(
+    index: Retriever, text: str, *, per_page: int, t: Translator, page_key: str | None = None
+) -> Answer:
+    """The first answer to a question: a person's papers when it is just a name, else hits.
+
+    page_key: a fresh key the page buttons may carry when the question is too long for them;
+    `Answer.page_key` says whether it was used.
+    """
+    # The question is passed whole: the query pipeline makes the one cut (bot.search.query).
+    if index.is_author_question(text):
+        return author(index, text, t=t)
+    answer = page(index, text, offset=0, per_page=per_page, t=t, page_key=page_key)
+    if _names_someone_unlisted(index, text, answer.result):
+        return author(index, text, t=t)  # what /author says, not five unrelated papers
+    return answer
+
+
+def _names_someone_unlisted(index: Retriever, question: str, result: SearchResult | None) -> bool:
+    """A weak answer to what reads as a person's name, on a corpus that lists no authors.
+
+    There the bot cannot tell a name from a topic by the authors (`is_author_question`), so a
+    question of 2-4 capitalised words that matched nothing well is taken as a name.
+    """
+    if result is None or result.confident:
+        return False
+    words = question.split()
+    if not 2 <= len(words) <= 4 or not all(_name_word(word) for word in words):
+        return False
+    return not _lists_authors(index)
+
+
+def _lists_authors(index: Retriever) -> bool:
+    """Whether any paper of `index` names an author.
+
+    Stops at the first that does (at once on most corpora); on one without authors it reads
+    every paper, only for the rare weak, name-shaped question, off the event loop.
+    """
+    return any(paper.authors for paper in index.papers)
+
+
+def _name_word(word: str) -> bool:
+    """ "Bengio", "J.", "O'Neil", "Jean-Luc": capitalised letters, dots, apostrophes, hyphens."""
+    return word[:1].isupper() and all(ch.isalpha() or ch in ".'’-" for ch in word)
+
+
+def page(
+    index: Retriever,
+    question: str,
+    *,
+    offset: int,
+    per_page: int,
+    t: Translator,
+    page_key: str | None = None,
+) -> Answer:
+    """The page of results at `offset` (a page turn: no name routing, the question as asked)."""
+    result = index.search(question, limit=per_page, offset=offset)
+    doc = render.results_doc(result, per_page=per_page, page_key=page_key, t=t)
+    keeps_key = result.total > per_page and not render.query_fits_callback(question)
+    return Answer(
+        doc,
+        numbered(result.hits, result.offset + 1),
+        result,
+        page_key if keeps_key else None,
+    )
+
+
+def author(index: Retriever, name: str, *, t: Translator) -> Answer:
+    """A person's papers (`/author`, or a question that is just a name)."""
+    return Answer(render.author_doc(name, index.by_author(name), t=t))
+
+
+def open_paper(index: Retriever, paper_id: str, *, t: Translator) -> Answer:
+    """One paper's card, or what to do about an unknown id."""
+    found = index.get(paper_id)
+    if found is None:
+        return Answer(render.not_found_doc(paper_id, t=t))
+    return Answer(render.paper_doc(found, t=t), ((None, found.id),))
+
+
+def similar(index: Retriever, paper_id: str, *, per_page: int, t: Translator) -> Answer:
+    """Papers like one paper, numbered like results."""
+    found = index.get(paper_id)
+    if found is None:
+        return Answer(render.not_found_doc(paper_id, t=t))
+    hits = index.similar(found.id, limit=per_page)
+    return Answer(render.similar_doc(found, hits, t=t), numbered(hits))
+
+
+def random_paper(index: Retriever, *, t: Translator) -> Answer:
+    """A random paper's card."""
+    papers = index.papers
+    if not papers:
+        return Answer(render.hint_doc("no_match", t=t))
+    chosen = random.choice(papers)
+    return Answer(render.paper_doc(chosen, t=t), ((None, chosen.id),))

@@ -1,0 +1,123 @@
+"""What a user keeps: save and remove, the reading list, export, topics, forget.
+
+Async over a `Store` (every call one transaction; `StoreUnavailable` when the database is
+away): Telegram wraps each call in its outage gate (`store_call`), the console in its runner.
+The user is always the caller's own id, never one from a button.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from bot.corpus import Paper
+from bot.i18n import Translator
+from bot.render import Doc, library
+from bot.render.callbacks import paper_ref, topic_ref
+from bot.search import Retriever
+from bot.store import SaveOutcome, Store, snapshot
+from bot.store.export import FORMATS, export
+from bot.store.model import SavedPaper, normalize_topic, topic_key
+
+
+@dataclass(frozen=True, slots=True)
+class Toggled:
+    """What a save or remove did: the acknowledgement and whether the paper is now saved."""
+
+    text: str
+    saved: bool
+
+
+@dataclass(frozen=True, slots=True)
+class ExportFile:
+    """A reading list as a file to send or write."""
+
+    filename: str
+    data: bytes
+    caption: str
+
+
+async def save(store: Store, user_id: int, paper: Paper, *, t: Translator) -> Toggled:
+    """Save `paper` for `user_id` (a snapshot, so the list outlives corpus changes)."""
+    outcome = await store.save(user_id, snapshot(paper))
+    if outcome is SaveOutcome.LIMIT_REACHED:
+        limit = store.limits.max_saved
+        return Toggled(t.ngettext("list.full", limit, limit=limit), False)
+    key = "list.saved" if outcome is SaveOutcome.SAVED else "list.already_saved"
+    return Toggled(t.gettext(key), True)
+
+
+async def remove(store: Store, user_id: int, paper_id: str | None, *, t: Translator) -> Toggled:
+    """Remove `paper_id` (None: a ref nothing matches) from the user's list."""
+    removed = paper_id is not None and await store.remove(user_id, paper_id)
+    return Toggled(t.gettext("list.removed" if removed else "list.not_saved"), False)
+
+
+async def saved_id(store: Store, user_id: int, ref: str, *, in_index: str | None) -> str | None:
+    """The id of the user's saved paper behind a button `ref`, also when it left the corpus.
+
+    in_index: the id `ref` names in the served index, if any (the front end's lookup).
+    """
+    if not ref.startswith("#"):
+        return ref
+    if in_index is not None:
+        return in_index
+    rows = await store.export_rows(user_id)
+    return next((row.paper_id for row in rows if paper_ref(row.paper_id) == ref), None)
+
+
+async def saved_page(
+    store: Store, index: Retriever, user_id: int, *, offset: int, per_page: int, t: Translator
+) -> Doc:
+    """A page of the reading list, newest first; a shrunk list shows its last page."""
+    total = await store.count_saved(user_id)
+    offset = min(offset, max(0, (total - 1) // per_page * per_page))
+    papers = await store.list_saved(user_id, offset=offset, limit=per_page)
+    in_corpus = frozenset(p.paper_id for p in papers if index.get(p.paper_id) is not None)
+    return library.saved_doc(
+        papers, total=total, offset=offset, per_page=per_page, in_corpus=in_corpus, t=t
+    )
+
+
+def export_format(argument: str) -> str | None:
+    """The format `/export <argument>` asks for ("bib", ".MD"…), None if it names none."""
+    fmt = argument.lower().lstrip(".")
+    return fmt if fmt in FORMATS else None
+
+
+def export_file(rows: Sequence[SavedPaper], fmt: str, *, t: Translator) -> ExportFile | None:
+    """The reading list `rows` as a `fmt` file; None for an empty list (CPU work: off the loop)."""
+    if not rows:
+        return None
+    return ExportFile(
+        library.export_filename(fmt),
+        export(rows, fmt).encode("utf-8"),
+        t.ngettext("export.caption", len(rows)),
+    )
+
+
+async def follow(store: Store, user_id: int, topic: str, *, t: Translator) -> Doc:
+    """Keep a standing question; new matching papers are sent after a reload."""
+    outcome = await store.follow(user_id, topic)
+    return library.follow_doc(outcome, normalize_topic(topic), store.limits, t=t)
+
+
+async def following(store: Store, user_id: int, *, t: Translator) -> Doc:
+    """The user's topics, one Unfollow button each."""
+    return library.following_doc(await store.topics(user_id), t=t)
+
+
+async def unfollow(
+    store: Store, user_id: int, ref: str, *, t: Translator
+) -> tuple[str, Doc | None]:
+    """Stop following the topic behind `ref`: the acknowledgement, and the list left (if any)."""
+    topics = await store.topics(user_id)
+    topic = next((one for one in topics if topic_ref(topic_key(one)) == ref), None)
+    if topic is None or not await store.unfollow(user_id, topic):
+        return t.gettext("follow.not_following"), None
+    return t.gettext("follow.removed", topic=topic), await following(store, user_id, t=t)
+
+
+async def forget(store: Store, user_id: int) -> None:
+    """Delete everything stored about the user."""
+    await store.forget_user(user_id)

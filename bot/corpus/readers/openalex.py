@@ -1,0 +1,98 @@
+"""OpenAlex works (`{"id": "https://openalex.org/W…", "abstract_inverted_index", "authorships",
+"ids", "doi", "publication_year", "primary_location", "locations"}`)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from bot.corpus.links import find_arxiv_id
+from bot.corpus.readers.base import Record
+
+__all__ = ["abstract_from_inverted_index", "is_openalex", "openalex_record"]
+
+_OPENALEX = "https://openalex.org/"
+_REVIEWED = ("conference", "journal", "book series", "ebook platform")
+_MAX_POSITION = 20_000  # an abstract is a few hundred words; a larger index is not one
+
+
+def is_openalex(raw: Mapping[str, object]) -> bool:
+    """True for an OpenAlex work object."""
+    return (
+        "abstract_inverted_index" in raw
+        or "authorships" in raw
+        or str(raw.get("id") or "").startswith(_OPENALEX)
+    )
+
+
+def abstract_from_inverted_index(index: object) -> str:
+    """The abstract OpenAlex stores as word → positions, back in reading order."""
+    if not isinstance(index, Mapping):
+        return ""
+    words: dict[int, str] = {}
+    for word, positions in index.items():
+        if isinstance(positions, list):
+            for position in positions:
+                if isinstance(position, int) and 0 <= position < _MAX_POSITION:
+                    words[position] = str(word)
+    return " ".join(words[p] for p in sorted(words))
+
+
+def _source(location: object) -> Mapping[str, object]:
+    source = location.get("source") if isinstance(location, Mapping) else None
+    return source if isinstance(source, Mapping) else {}
+
+
+def _venue(raw: Mapping[str, object]) -> str:
+    """The peer-reviewed venue among the locations, else the primary location's source."""
+    locations = [raw.get("primary_location"), *(raw.get("locations") or [])]  # type: ignore[misc]
+    for location in locations:
+        source = _source(location)
+        if source.get("type") in _REVIEWED and source.get("display_name"):
+            return str(source["display_name"])
+    return str(_source(raw.get("primary_location")).get("display_name") or "")
+
+
+def openalex_record(raw: Mapping[str, object]) -> Record:
+    """The work as a raw record in the loader's field names; its ids become aliases."""
+    ids = raw.get("ids") if isinstance(raw.get("ids"), Mapping) else {}
+    assert isinstance(ids, Mapping)
+    work = str(raw.get("id") or ids.get("openalex") or "").removeprefix(_OPENALEX)
+    doi = str(raw.get("doi") or ids.get("doi") or "")
+    primary = (
+        raw.get("primary_location") if isinstance(raw.get("primary_location"), Mapping) else {}
+    )
+    assert isinstance(primary, Mapping)
+    best = raw.get("best_oa_location") if isinstance(raw.get("best_oa_location"), Mapping) else {}
+    assert isinstance(best, Mapping)
+    pages = [
+        primary.get("landing_page_url"),
+        *(
+            loc.get("landing_page_url")
+            for loc in raw.get("locations") or []
+            if isinstance(loc, Mapping)  # type: ignore[attr-defined]
+        ),
+    ]
+    arxiv = next((a for a in map(find_arxiv_id, [doi, *map(str, filter(None, pages))]) if a), "")
+    authors = [
+        (a.get("author") or {}).get("display_name") or a.get("raw_author_name")  # type: ignore[union-attr]
+        for a in raw.get("authorships") or []  # type: ignore[attr-defined]
+        if isinstance(a, Mapping)
+    ]
+    keywords = [k.get("display_name") for k in raw.get("keywords") or [] if isinstance(k, Mapping)]  # type: ignore[attr-defined]
+    abstract = raw.get("abstract") or abstract_from_inverted_index(
+        raw.get("abstract_inverted_index")
+    )
+    return {
+        "id": work,
+        "title": raw.get("title") or raw.get("display_name"),
+        "abstract": abstract,
+        "authors": [a for a in authors if isinstance(a, str)],
+        "venue": _venue(raw),
+        "year": raw.get("publication_year") or raw.get("publication_date"),
+        "doi": doi,
+        "arxiv": arxiv,
+        "url": primary.get("landing_page_url"),
+        "pdf": primary.get("pdf_url") or best.get("pdf_url"),
+        "keywords": [k for k in keywords if isinstance(k, str)],
+        "aliases": [arxiv] if arxiv else [],  # the DOI: the normaliser's
+    }

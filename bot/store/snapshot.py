@@ -1,0 +1,33 @@
+"""What the store keeps of a paper (`SavedPaper`), so saved lists and exports outlive the corpus."""
+
+from __future__ import annotations
+
+import re
+
+from bot.corpus import Paper
+from bot.store.model import SavedPaper
+from bot.textutil import clean
+
+SEED_VENUE = "ICML 2026"
+SEED_YEAR = 2026
+"""What the seed corpus (`corpus/`, ICML 2026 papers) leaves unsaid: its records carry no venue
+or year, and an exported BibTeX entry without them is not citable."""
+
+_DOI_URL = re.compile(r"^https?://(dx\.)?doi\.org/")
+
+
+def snapshot(paper: Paper, *, venue: str = SEED_VENUE, year: int = SEED_YEAR) -> SavedPaper:
+    """The record saved for `paper`; `venue` and `year` stand in when the corpus does not say."""
+    links = dict(reversed(paper.links))  # label -> the first URL with that label
+    url = links.get("Page") or links.get("PDF") or (paper.links[0][1] if paper.links else "")
+    doi = _DOI_URL.sub("", links.get("DOI", ""))
+    return SavedPaper(
+        paper.id,
+        clean(paper.title),
+        paper.authors,
+        paper.year or year,
+        paper.venue or venue,
+        url,
+        doi,
+        title_derived=paper.title_derived,
+    )

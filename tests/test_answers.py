@@ -1,0 +1,83 @@
+"""The answer layer: the rules every front end shares, tested once, without a front end."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot import answers, render
+from bot.i18n import translator
+from bot.search import MAX_QUERY_CHARS, Index
+from bot.store import open_store
+
+EN = translator("en")
+
+
+def test_a_long_question_is_searched_as_the_pipeline_cuts_it(index: Index) -> None:
+    long = "diffusion " * 5000
+    answer = answers.ask(index, long, per_page=5, t=EN)
+    assert answer.result is not None
+    assert answer.result.hits == index.search(long[:MAX_QUERY_CHARS], limit=5).hits
+
+
+def test_ask_numbers_the_hits_for_save_buttons(index: Index) -> None:
+    answer = answers.ask(index, "graph neural networks", per_page=5, t=EN)
+    assert answer.result is not None and answer.result.hits
+    assert answer.papers == tuple((n, hit.paper.id) for n, hit in enumerate(answer.result.hits, 1))
+
+
+def test_a_long_question_keeps_its_page_key_only_when_it_pages(index: Index) -> None:
+    long = "neural networks " * 10  # too long for callback data
+    paged = answers.ask(index, long, per_page=2, t=EN, page_key="k1")
+    assert paged.page_key == "k1"
+    assert any(data == "k:2:k1" for row in paged.doc.keyboard for _label, data in row)
+    short = answers.ask(index, "neural networks", per_page=2, t=EN, page_key="k1")
+    assert short.page_key is None  # the buttons carry the question itself
+
+
+def test_a_page_turn_shows_the_page_asked_for(index: Index) -> None:
+    second = answers.page(index, "neural networks", offset=5, per_page=5, t=EN)
+    assert second.result is not None and second.result.offset == 5
+    assert second.papers[0][0] == 6
+
+
+def test_an_unknown_paper_gets_the_ids_hint(index: Index) -> None:
+    for answer in (
+        answers.open_paper(index, "nope", t=EN),
+        answers.similar(index, "nope", per_page=5, t=EN),
+    ):
+        assert answer.doc == render.not_found_doc("nope") and answer.papers == ()
+
+
+def test_a_card_offers_its_one_paper_for_saving(index: Index) -> None:
+    assert answers.open_paper(index, "3rmh7qdh", t=EN).papers == ((None, "3rmh7qdh"),)
+
+
+@pytest.mark.parametrize(
+    ("argument", "fmt"),
+    [
+        pytest.param("bib", "bib", id="bib"),
+        pytest.param(".MD", "md", id="dot-upper"),
+        pytest.param("csv", "csv", id="csv"),
+        pytest.param("pdf", None, id="unknown"),
+        pytest.param("", None, id="empty"),
+    ],
+)
+def test_export_format_is_parsed_once_for_every_front_end(argument: str, fmt: str | None) -> None:
+    assert answers.export_format(argument) == fmt
+
+
+async def test_save_then_export_then_remove(index: Index, tmp_path) -> None:
+    store = await open_store(None, tmp_path)
+    paper = index.get("3rmh7qdh")
+    assert paper is not None
+    try:
+        assert (await answers.save(store, 7, paper, t=EN)).saved
+        rows = await store.export_rows(7)
+        exported = answers.export_file(rows, "md", t=EN)
+        assert exported is not None and exported.filename == "reading-list.md"
+        assert paper.title.split(":")[0].encode() in exported.data
+        removed = await answers.remove(store, 7, paper.id, t=EN)
+        assert (removed.text, removed.saved) == ("Removed", False)
+        assert answers.export_file(await store.export_rows(7), "md", t=EN) is None
+    finally:
+        await store.close()
