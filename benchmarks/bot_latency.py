@@ -1,6 +1,6 @@
 """Bot start-up time and reply latency, through the fake Bot API and the real bot process.
 
-    uv run python benchmarks/bot_latency.py [--runs 5] [--questions 50] [--corpus PATH]
+    uv run python -m benchmarks.bot_latency [--runs 5] [--questions 50] [--corpus PATH]
 
 Start-up: from `Popen` of `python -m bot` to its first `getUpdates` (corpus load, index
 build, PTB initialise, getMe, setMyCommands, deleteWebhook). Reply: from the moment an
@@ -17,13 +17,9 @@ import subprocess
 import sys
 import tempfile
 import time
-from pathlib import Path
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO_ROOT))
-
-from testkit.botenv import bot_env  # noqa: E402
-from testkit.fake_bot_api import FakeBotApi, Updates  # noqa: E402
+from testkit.botenv import bot_env
+from testkit.fake_bot_api import FakeBotApi, Updates
 
 QUESTION = "neural network that compiles into a decision tree with if-else rules"
 

@@ -1,8 +1,7 @@
 """Cranfield: nDCG@10, MAP@100, recall@10 of this engine vs rank-bm25 and bm25s, in one run.
 
-Run: uv run python benchmarks/cranfield.py [--cranfield PATH] [--variants] [--title-weights]
+Run: uv run python -m benchmarks.cranfield [--cranfield PATH] [--variants] [--title-weights]
      [--hybrid]  (adds e5 embeddings alone and RRF-fused with this engine; vectors cached)
-(or `uv run python -m benchmarks.cranfield …`)
 
 Collection notes (see cranqrel.readme):
 - queries are numbered 001, 002, 004, 008, … in cran.qry, but cranqrel numbers them
@@ -26,7 +25,6 @@ import argparse
 import json
 import math
 import re
-import sys
 import tempfile
 import time
 from collections.abc import Callable, Sequence
@@ -38,12 +36,15 @@ import numpy as np
 import rank_bm25
 import Stemmer
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run as a script, too
-
 from bot.corpus import LoadReport, Paper, load_corpus
-from bot.progress import progress_reporter
-from bot.search import DEFAULT_CACHE_DIR, TITLE_WEIGHT, Index, bm25_params
-from bot.search.analysis import analyze_query
+from bot.search import (
+    DEFAULT_CACHE_DIR,
+    TITLE_WEIGHT,
+    Index,
+    analyze_query,
+    bm25_params,
+    progress_reporter,
+)
 from bot.search.semantic.embedding import embed_papers, load_default_embedder
 from bot.search.semantic.fusion import rrf
 

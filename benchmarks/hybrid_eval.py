@@ -1,10 +1,9 @@
 """Hybrid retrieval on the dev set: BM25, embeddings, their fusion, and confidence cuts.
 
 Run: uv run python -m benchmarks.hybrid_eval --split tune|heldout [--misses]
-`tune` also sweeps the fusion parameters and confidence cuts (choose them there only);
-`heldout` reports the fixed choices from bot.fusion against BM25 alone, once.
-Since round 5 the confidence rule's family and constants are chosen by cross-validation on
-tune (benchmarks/confidence_cv.py); the tune sweep here is in-sample, for description only.
+Reports the shipped choices (RRF k and BM25 weight, the confidence rule) against BM25 alone
+on one split, and what the bot serves end to end. Parameters are chosen on `tune` only, by
+the scripts in experiments/ (fusion_sweep, confidence_cv); `heldout` is read once per change.
 Paper vectors are cached under INDEX_CACHE_DIR (.cache/) like the bot's.
 """
 
@@ -24,8 +23,9 @@ from bot.search import (
     Index,
     Retriever,
     Speller,
+    analyze,
+    analyze_query,
 )
-from bot.search.analysis import analyze, analyze_query
 from bot.search.semantic.embedding import Embedder, embed_papers, load_default_embedder
 from bot.search.semantic.fusion import (
     AGREEMENT_RANK,
@@ -40,7 +40,6 @@ from bot.search.semantic.fusion import (
     is_confident,
     rank_of,
     rrf,
-    weighted,
 )
 from bot.search.spelling import correct_query, english_words, lexicon
 from testkit.devset import SPLITS, Question, load_devset, load_seed_papers
@@ -108,26 +107,14 @@ def collect(
 Ranker = Callable[[Signals], np.ndarray]
 
 
-def rankers(
-    k_values: Sequence[float], weights: Sequence[float], bm25_weights: Sequence[float] = ()
-) -> dict[str, Ranker]:
-    """Named ways to score papers for one question (RRF with the chosen BM25 weight)."""
-    named: dict[str, Ranker] = {
+def rankers() -> dict[str, Ranker]:
+    """Named ways to score papers for one question: each signal alone and the shipped fusion."""
+    return {
         "bm25": lambda s: s.bm25,
         "bm25+spell": lambda s: s.spelled,
         "embedding": lambda s: s.cosine,
+        f"rrf k={RRF_K:g} bm25×{BM25_WEIGHT:g}": shipped,
     }
-    for k in k_values:
-        named[f"rrf k={k:g} bm25×{BM25_WEIGHT:g}"] = lambda s, k=k: rrf(
-            s.spelled, s.cosine, matched=s.spelled_matched, k=k
-        )
-    for b in bm25_weights:
-        named[f"rrf k={RRF_K:g} bm25×{b:g}"] = lambda s, b=b: rrf(
-            s.spelled, s.cosine, matched=s.spelled_matched, weight=b
-        )
-    for w in weights:
-        named[f"weighted w={w:g}"] = lambda s, w=w: weighted(s.spelled, s.cosine, weight=w)
-    return named
 
 
 def recall(signals: Sequence[Signals], rank: Ranker) -> dict[str, tuple[float, float, int]]:
@@ -144,11 +131,6 @@ def recall(signals: Sequence[Signals], rank: Ranker) -> dict[str, tuple[float, f
             at3 += s.expect in top
         table[style] = (at1 / len(mine), at3 / len(mine), len(mine))
     return table
-
-
-def objective(table: dict[str, tuple[float, float, int]]) -> float:
-    """Mean over styles of (recall@1 + recall@3) / 2: what the tune sweep maximises."""
-    return float(np.mean([(r1 + r3) / 2 for r1, r3, _ in table.values()]))
 
 
 def flagged_rates(
@@ -176,50 +158,6 @@ def flagged_rates(
 def bm25_rank(s: Signals, top: int) -> int | None:
     """The top paper's rank in the (spelling-corrected) BM25 list; None if it matched no term."""
     return rank_of(s.spelled, top) if s.spelled_matched[top] else None
-
-
-def sweep_confidence(signals: Sequence[Signals], rank: Ranker) -> None:
-    """Grid of (floor, cut, agreement rank, agreement z); the best rules by the aim.
-
-    Best: off-topic and near-miss flagged together >= 80%, then the fewest on-topic
-    questions flagged, then the most off-topic and near-miss flagged.
-    """
-    off_count = sum(s.style in OFF_STYLES for s in signals)
-    near_count = sum(s.style == "nearmiss" for s in signals)
-    results = []
-    for floor in (0.0, 0.80, 0.805, 0.81, 0.815, 0.82, 0.83):
-        for agreement in (0, 1, 2, 3):
-            for agreement_z in (0.0, 1.0, 1.25, 1.5, 1.75) if agreement else (0.0,):
-                for cut in np.arange(1.75, 3.01, 0.125):
-
-                    def rule(
-                        s: Signals,
-                        top: int,
-                        f: float = floor,
-                        c: float = cut,
-                        a: int = agreement,
-                        az: float = agreement_z,
-                    ) -> bool:
-                        return is_confident(
-                            s.cosine,
-                            top,
-                            float(s.coverage[top]),
-                            bm25_rank=bm25_rank(s, top),
-                            cut=c,
-                            floor=f,
-                            agreement=a,
-                            agreement_z=az,
-                        )
-
-                    off, near, on, right = flagged_rates(signals, rank, rule)
-                    together = (off * (off_count - near_count) + near * near_count) / off_count
-                    key = (together >= 0.8, -on, together, -right)
-                    results.append((*key, floor, cut, agreement, agreement_z, off, near, on, right))
-    results.sort(reverse=True)
-    print("\nsweep (floor, cut, agreement rank, agreement z): off, near, on-topic, right-top")
-    print("flagged; the best 12 (off+near >= 0.80, then fewest on-topic flagged)")
-    for r in results[:12]:
-        print(f"  {r[4]:.3f} {r[5]:.3f} {r[6]} {r[7]:.2f}: " + " ".join(f"{x:.2f}" for x in r[8:]))
 
 
 def print_spelling(signals: Sequence[Signals]) -> None:
@@ -299,6 +237,51 @@ def bot_rows(
     return recall_rows, flag_rows
 
 
+def shipped(s: Signals) -> np.ndarray:
+    """The bot's fusion: RRF of the spelling-corrected BM25 and the cosine (k, weight shipped)."""
+    return rrf(s.spelled, s.cosine, matched=s.spelled_matched)
+
+
+def print_rules(signals: Sequence[Signals], named: dict[str, Ranker]) -> None:
+    """Flagged rates of BM25's coverage cut, the shipped rule and the earlier rules."""
+    print("\nconfidence (flagged = answered 'nothing matched well'; fusion: rrf):")
+    print("| rule | off-topic flagged | near-miss flagged | on-topic flagged | right top flagged |")
+    print("|---|---|---|---|---|")
+    rules: dict[str, tuple[Ranker, Callable[[Signals, int], bool]]] = {
+        f"today: bm25 alone, coverage >= {CONFIDENT_COVERAGE}": (named["bm25"], today_rule),
+        f"chosen: cos >= {COSINE_FLOOR:g} and (z + {CONFIDENCE_BETA:g}·coverage >= "
+        f"{CONFIDENCE_CUT:g} or coverage >= {LEXICAL_COVERAGE:g} or (BM25 rank <= "
+        f"{AGREEMENT_RANK} and z >= {AGREEMENT_Z:g}))": (shipped, chosen_rule),
+        "without the agreement path": (
+            shipped,
+            lambda s, top: is_confident(s.cosine, top, float(s.coverage[top])),
+        ),
+        f"part 1: cos >= {COSINE_FLOOR:g} and z >= 2": (
+            shipped,
+            lambda s, top: is_confident(
+                s.cosine, top, float(s.coverage[top]), cut=2.0, lexical=2.0
+            ),
+        ),
+    }
+    for name, (rank, rule) in rules.items():
+        rates = flagged_rates(signals, rank, rule)
+        print(f"| {name} | " + " | ".join(f"{r:.2f}" for r in rates) + " |")
+
+
+def print_misses(signals: Sequence[Signals]) -> None:
+    """Questions whose shipped top paper is wrong, or whose confidence flag is."""
+    for s in signals:
+        top = np.argsort(-shipped(s), kind="stable")[:3].tolist()
+        wrong = s.expect is not None and top[0] != s.expect
+        flag_wrong = chosen_rule(s, top[0]) == (s.expect is None)
+        if wrong or flag_wrong:
+            c = confidence(s.cosine, top[0], float(s.coverage[top[0]]))
+            print(
+                f"{s.style:9} want {s.expect} got {top} confidence={c:.2f} "
+                f"cos={s.cosine[top[0]]:.3f} cov={s.coverage[top[0]]:.2f} {s.text[:60]!r}"
+            )
+
+
 def main() -> None:
     """Print the tables for one split."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -321,46 +304,11 @@ def main() -> None:
     n_near = sum(s.style == "nearmiss" for s in signals)
     print(f"split {args.split}: {len(signals)} questions ({n_off} off-topic, {n_near} near-miss)\n")
 
-    chosen: Ranker = lambda s: rrf(s.spelled, s.cosine, matched=s.spelled_matched)  # noqa: E731
-    if args.split == "tune":
-        named = rankers(
-            (5, 10, 20, 30, 60, 100), (0.2, 0.3, 0.4, 0.5, 0.6, 0.7), (0.3, 0.5, 0.7, 1.0)
-        )
-    else:
-        named = rankers((RRF_K,), ())
+    named = rankers()
+    if args.split == "heldout":
         del named["embedding"]
     print_recall(signals, named)
-    if args.split == "tune":
-        best = max(named, key=lambda n: objective(recall(signals, named[n])))
-        print(
-            f"\nbest by mean (r@1+r@3)/2 over styles: {best}; "
-            f"chosen: rrf k={RRF_K} bm25×{BM25_WEIGHT:g}"
-        )
-
-    print("\nconfidence (flagged = answered 'nothing matched well'; fusion: rrf):")
-    print("| rule | off-topic flagged | near-miss flagged | on-topic flagged | right top flagged |")
-    print("|---|---|---|---|---|")
-    rules: dict[str, tuple[Ranker, Callable[[Signals, int], bool]]] = {
-        f"today: bm25 alone, coverage >= {CONFIDENT_COVERAGE}": (named["bm25"], today_rule),
-        f"chosen: cos >= {COSINE_FLOOR:g} and (z + {CONFIDENCE_BETA:g}·coverage >= "
-        f"{CONFIDENCE_CUT:g} or coverage >= {LEXICAL_COVERAGE:g} or (BM25 rank <= "
-        f"{AGREEMENT_RANK} and z >= {AGREEMENT_Z:g}))": (chosen, chosen_rule),
-        "without the agreement path": (
-            chosen,
-            lambda s, top: is_confident(s.cosine, top, float(s.coverage[top])),
-        ),
-        f"part 1: cos >= {COSINE_FLOOR:g} and z >= 2": (
-            chosen,
-            lambda s, top: is_confident(
-                s.cosine, top, float(s.coverage[top]), cut=2.0, lexical=2.0
-            ),
-        ),
-    }
-    for name, (rank, rule) in rules.items():
-        rates = flagged_rates(signals, rank, rule)
-        print(f"| {name} | " + " | ".join(f"{r:.2f}" for r in rates) + " |")
-    if args.split == "tune":
-        sweep_confidence(signals, chosen)
+    print_rules(signals, named)
     print_spelling(signals)
 
     hybrid = HybridRetriever(index, embedder)
@@ -373,20 +321,9 @@ def main() -> None:
     print("\n".join(recall_rows))
     print()
     print("\n".join(flag_rows))
-
     if args.misses:
         print()
-        for s in signals:
-            fused = chosen(s)
-            top = np.argsort(-fused, kind="stable")[:3].tolist()
-            wrong = s.expect is not None and top[0] != s.expect
-            flag_wrong = chosen_rule(s, top[0]) == (s.expect is None)
-            if wrong or flag_wrong:
-                c = confidence(s.cosine, top[0], float(s.coverage[top[0]]))
-                print(
-                    f"{s.style:9} want {s.expect} got {top} confidence={c:.2f} "
-                    f"cos={s.cosine[top[0]]:.3f} cov={s.coverage[top[0]]:.2f} {s.text[:60]!r}"
-                )
+        print_misses(signals)
 
 
 if __name__ == "__main__":

@@ -8,7 +8,7 @@ Also times the engine alone (`Index.search`) on the uncut text: the analyzer's o
 Reports medians over `--repeats` runs and whether each stays within 2x the ordinary one;
 exits 1 if either path does not.
 
-    uv run python benchmarks/input_cap.py [--corpus PATH] [--repeats 50]
+    uv run python -m benchmarks.input_cap [--corpus PATH] [--repeats 50]
 """
 
 from __future__ import annotations
@@ -16,13 +16,10 @@ from __future__ import annotations
 import argparse
 import re
 import statistics
-import sys
 import time
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot import render
 from bot.config import DEFAULT_CORPUS

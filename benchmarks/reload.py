@@ -10,8 +10,8 @@ the bot's VmHWM (peak resident) and the largest resident size seen of any child 
 (the separate build), sampled every 50 ms; VmHWM is reset just before /reload. Afterwards
 the new paper must be found.
 
-    UV_PYTHON_DOWNLOADS=never uv run --group bench python benchmarks/reload.py
-    ... benchmarks/reload.py --size 3300
+    UV_PYTHON_DOWNLOADS=never uv run --group bench python -m benchmarks.reload
+    ... -m benchmarks.reload --size 3300
 """
 
 from __future__ import annotations
@@ -26,20 +26,17 @@ import sys
 import tempfile
 import threading
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import psutil
 
+from benchmarks.scale import corpus_file
+from benchmarks.startup import bot_env, rss_mb, stop
+from testkit.fake_bot_api import DEFAULT_TOKEN, FakeBotApi, Updates
+
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
-for path in (str(REPO), str(HERE)):
-    if path not in sys.path:
-        sys.path.insert(0, path)
-
-from scale import corpus_file  # noqa: E402
-from startup import bot_env, rss_mb, stop  # noqa: E402
-
-from testkit.fake_bot_api import DEFAULT_TOKEN, FakeBotApi, Updates  # noqa: E402
 
 ADMIN = 4242
 NEW_WORD = "quokkaflux"
@@ -102,40 +99,10 @@ def main() -> int:
             sampler.start()
             reload_sent = time.monotonic()
             api.push_update(updates.message("/reload", chat_id=ADMIN, user_id=ADMIN))
-            starts: list[float] = []
-            questions = answered = 0
-            chat = 10_000
-            tick = 0
-            while True:
-                done = [
-                    c
-                    for c in api.calls_of("sendMessage")
-                    if c.params["chat_id"] == ADMIN and "Reloaded" in c.params["text"]
-                ]
-                if done:
-                    reload_seconds = done[0].at - reload_sent
-                    break
-                if time.monotonic() - reload_sent > 900:
-                    raise SystemExit("no reload outcome within 900 s")
-                chat += 1
-                text = QUESTION if tick % 4 == 3 else "/start"
-                [update] = api.push_updates([updates.message(text, chat_id=chat)])
-                [reply] = api.wait_for(
-                    "sendMessage",
-                    predicate=lambda c, cid=chat: c.params["chat_id"] == cid,
-                    timeout=60,
-                )
-                delivered = api.wait_delivered([update["update_id"]])[update["update_id"]]
-                if text == "/start":
-                    starts.append((reply.at - delivered) * 1000)
-                else:
-                    questions += 1
-                    answered += "paper_" in reply.params["text"]
-                tick += 1
-                time.sleep(args.every)
+            reload_seconds, during = ask_until_reloaded(api, updates, reload_sent, args.every)
             sampler.stopped.set()
             sampler.join()
-            chat += 1
+            chat = during.last_chat + 1
             api.push_update(updates.message(NEW_WORD, chat_id=chat))
             [found] = api.wait_for(
                 "sendMessage", predicate=lambda c: c.params["chat_id"] == chat, timeout=60
@@ -145,21 +112,74 @@ def main() -> int:
         finally:
             stop(process)
 
-    print(f"\nReload of {args.size:,} papers (+1 new) while /start and questions arrive:\n")
+    swapped = NEW_WORD in found.params["text"]
+    print_summary(args.size, reload_seconds, during, swapped, (before_mb, after_mb, bot_peak))
+    print(f"| build process peak RSS (sampled) | {sampler.peak_mb:.0f} MB |")
+    return 0
+
+
+@dataclass
+class During:
+    """What users got while the reload ran."""
+
+    starts_ms: list[float] = field(default_factory=list)
+    """Each /start's delivery -> answer."""
+    questions: int = 0
+    answered: int = 0
+    """Questions answered with papers (from the old index)."""
+    last_chat: int = 10_000
+
+
+def ask_until_reloaded(
+    api: FakeBotApi, updates: Updates, reload_sent: float, every: float
+) -> tuple[float, During]:
+    """/start every `every` s and a question every 4th tick until the admin hears "Reloaded"."""
+    during = During()
+    tick = 0
+    while True:
+        done = [
+            c
+            for c in api.calls_of("sendMessage")
+            if c.params["chat_id"] == ADMIN and "Reloaded" in c.params["text"]
+        ]
+        if done:
+            return done[0].at - reload_sent, during
+        if time.monotonic() - reload_sent > 900:
+            raise SystemExit("no reload outcome within 900 s")
+        during.last_chat += 1
+        chat = during.last_chat
+        text = QUESTION if tick % 4 == 3 else "/start"
+        [update] = api.push_updates([updates.message(text, chat_id=chat)])
+        [reply] = api.wait_for(
+            "sendMessage", predicate=lambda c, cid=chat: c.params["chat_id"] == cid, timeout=60
+        )
+        delivered = api.wait_delivered([update["update_id"]])[update["update_id"]]
+        if text == "/start":
+            during.starts_ms.append((reply.at - delivered) * 1000)
+        else:
+            during.questions += 1
+            during.answered += "paper_" in reply.params["text"]
+        tick += 1
+        time.sleep(every)
+
+
+def print_summary(
+    size: int, reload_seconds: float, during: During, swapped: bool, rss: tuple[float, ...]
+) -> None:
+    """The table (the build process's peak row follows it)."""
+    before_mb, after_mb, bot_peak = rss
+    print(f"\nReload of {size:,} papers (+1 new) while /start and questions arrive:\n")
     print("| measure | value |")
     print("|---|---:|")
     print(f"| /reload -> 'Reloaded' message | {reload_seconds:.1f} s |")
-    print(f"| /start answered during the reload | {len(starts)} |")
-    if starts:
-        p50, worst = statistics.median(starts), max(starts)
+    print(f"| /start answered during the reload | {len(during.starts_ms)} |")
+    if during.starts_ms:
+        p50, worst = statistics.median(during.starts_ms), max(during.starts_ms)
         print(f"| /start delivery -> answer, p50 / max | {p50:.0f} / {worst:.0f} ms |")
-    print(f"| questions answered from the old index | {answered}/{questions} |")
-    swapped = "yes" if NEW_WORD in found.params["text"] else "NO"
-    print(f"| new paper found after the swap | {swapped} |")
+    print(f"| questions answered from the old index | {during.answered}/{during.questions} |")
+    print(f"| new paper found after the swap | {'yes' if swapped else 'NO'} |")
     print(f"| bot RSS before / after the reload | {before_mb:.0f} / {after_mb:.0f} MB |")
     print(f"| bot peak RSS during the reload (VmHWM) | {bot_peak:.0f} MB |")
-    print(f"| build process peak RSS (sampled) | {sampler.peak_mb:.0f} MB |")
-    return 0
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 """Scale benchmark: this engine against rank-bm25 and bm25s, 57 to 300,000 papers.
 
-For each corpus size (synthetic, `benchmarks/synth.py`) and each method, a fresh
+For each corpus size (synthetic, `benchmarks.synth`) and each method, a fresh
 subprocess loads the papers, then measures:
 
 - build: seconds to index the papers, tokenization included (same analyzer for all);
@@ -13,15 +13,14 @@ Methods: (a) `Index` (the ranking core `bm25.top`, plus the full `search()` with
 numpy and the numba backend (numba's JIT compile is the first query, reported apart).
 (a)'s top-10 ids and scores are checked against (b)'s for every query.
 
-    UV_PYTHON_DOWNLOADS=never uv run --group bench python benchmarks/scale.py
-    ... benchmarks/scale.py --quick                    # 57 and 3,300 papers
-    ... benchmarks/scale.py --sizes 100000 --methods engine,rank_bm25
+    UV_PYTHON_DOWNLOADS=never uv run --group bench python -m benchmarks.scale
+    ... -m benchmarks.scale --quick                    # 57 and 3,300 papers
+    ... -m benchmarks.scale --sizes 100000 --methods engine,rank_bm25
 """
 
 from __future__ import annotations
 
 import argparse
-import gc
 import json
 import math
 import os
@@ -34,154 +33,16 @@ from pathlib import Path
 
 import numpy as np
 
+from benchmarks import synth
+
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
-for path in (str(REPO), str(HERE)):
-    if path not in sys.path:
-        sys.path.insert(0, path)
-
-import synth  # noqa: E402
 
 RESULTS = HERE / "results"
 SIZES = (57, 3300, 100_000, 300_000)
 METHODS = ("engine", "rank_bm25", "bm25s_numpy", "bm25s_numba")
-K = 10
 N_QUERIES = 200
 SCORE_TOLERANCE = 1e-9  # relative; the engine reorders no float operations, so ~1e-15 in practice
-
-
-# --- worker: one method, one corpus, one fresh process -------------------------------------
-
-
-def _proc_status_kb(field: str) -> int:
-    """A `/proc/self/status` field in kB (VmRSS, VmHWM)."""
-    with open("/proc/self/status") as status:
-        for line in status:
-            if line.startswith(field + ":"):
-                return int(line.split()[1])
-    raise KeyError(field)
-
-
-def _reset_peak() -> bool:
-    """Reset VmHWM to the current RSS (Linux ≥ 4.0); False if not allowed."""
-    try:
-        with open("/proc/self/clear_refs", "w") as refs:
-            refs.write("5")
-        return True
-    except OSError:
-        return False
-
-
-def _top_k(scores: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
-    """The `k` best rows by (score desc, row asc), as the engine orders ties."""
-    n = len(scores)
-    if k < n:
-        kth = np.partition(scores, n - k)[n - k]
-        rows = np.flatnonzero(scores >= kth)
-    else:
-        rows = np.arange(n)
-    order = np.lexsort((rows, -scores[rows]))[:k]
-    return rows[order], scores[rows[order]]
-
-
-def worker(method: str, corpus: Path, queries: list[str]) -> dict:
-    """Build one method's index over `corpus`, measure it, and run the queries."""
-    from bot.search import DEFAULT_PARAMS, EnglishAnalyzer, Index, analyze_query, document_terms
-
-    if method == "rank_bm25":
-        import rank_bm25
-    elif method.startswith("bm25s"):
-        import bm25s
-
-        if method == "bm25s_numba":
-            import numba  # noqa: F401  (imported before the baseline: not index memory)
-
-    papers = synth.read_jsonl(corpus)
-    query_analyzer = EnglishAnalyzer(max_cache=10_000)
-    gc.collect()
-    rss_before = _proc_status_kb("VmRSS")
-    peak_ok = _reset_peak()
-    started, cpu_started = time.perf_counter(), time.process_time()
-    index = engine = retriever = None
-    if method == "engine":
-        index = Index.build(papers)
-    else:
-        # The engine's own document terms (title twice, then abstract), so scores compare.
-        analyzer = EnglishAnalyzer()
-        tokens = [document_terms(p, analyzer) for p in papers]
-        del analyzer
-        if method == "rank_bm25":
-            params = DEFAULT_PARAMS  # the rank-bm25 class and parameters `Index.build` uses
-            extra = (
-                {"epsilon": params.epsilon}
-                if params.variant == "BM25Okapi"
-                else {"delta": params.delta}
-            )
-            engine = getattr(rank_bm25, params.variant)(tokens, k1=params.k1, b=params.b, **extra)
-        else:
-            retriever = bm25s.BM25(
-                method="bm25+",
-                k1=1.5,
-                b=0.75,
-                delta=1.0,
-                backend="numba" if method == "bm25s_numba" else "numpy",
-            )
-            retriever.index(tokens, show_progress=False)
-        del tokens
-    build_s = time.perf_counter() - started
-    build_cpu_s = time.process_time() - cpu_started
-    gc.collect()
-    rss_after = _proc_status_kb("VmRSS")
-    peak = _proc_status_kb("VmHWM")
-
-    def rank(query: str) -> tuple[np.ndarray, np.ndarray]:
-        terms = analyze_query(query, query_analyzer)
-        if index is not None:
-            rows, scores, _ = index.bm25.top(terms, K)
-            return rows, scores
-        if engine is not None:
-            return _top_k(engine.get_scores(terms), K)
-        if method == "bm25s_numba":
-            # Its input check wants a non-empty list of ids; "" is bm25s's own empty-query token.
-            ids = retriever.get_tokens_ids(terms) or [retriever.vocab_dict[""]]
-            docs, scores = retriever.retrieve(
-                [ids], k=min(K, len(papers)), show_progress=False, n_threads=0
-            )
-        else:
-            docs, scores = retriever.retrieve(
-                [terms], k=min(K, len(papers)), show_progress=False, n_threads=0
-            )
-        return docs[0], scores[0]
-
-    first_started = time.perf_counter()
-    rank(queries[0])  # warm-up; for numba, the JIT compile
-    first_query_s = time.perf_counter() - first_started
-    latencies, tops = [], []
-    for query in queries:
-        t0 = time.perf_counter()
-        rows, scores = rank(query)
-        latencies.append(time.perf_counter() - t0)
-        tops.append([[papers[int(r)].id for r in rows], [float(s) for s in scores]])
-    search_latencies = []
-    if index is not None:
-        for query in queries:
-            t0 = time.perf_counter()
-            index.search(query, limit=K)
-            search_latencies.append(time.perf_counter() - t0)
-    return {
-        "method": method,
-        "papers": len(papers),
-        "build_s": build_s,
-        "build_cpu_s": build_cpu_s,
-        "rss_before_kb": rss_before,
-        "index_kb": rss_after - rss_before,
-        "peak_kb": peak - rss_before if peak_ok else None,
-        "first_query_s": first_query_s,
-        "latencies_s": latencies,
-        "search_latencies_s": search_latencies,
-        "tops": tops,
-        "variant": DEFAULT_PARAMS.variant,
-    }
 
 
 # --- driver --------------------------------------------------------------------------------
@@ -205,8 +66,9 @@ def run_worker(method: str, n_docs: int, queries: list[str], timeout: float) -> 
     out.unlink(missing_ok=True)
     command = [
         sys.executable,
-        str(Path(__file__).resolve()),
-        "--worker",
+        "-m",
+        "benchmarks.scale_worker",
+        "--method",
         method,
         "--corpus",
         str(corpus_file(n_docs)),
@@ -216,7 +78,7 @@ def run_worker(method: str, n_docs: int, queries: list[str], timeout: float) -> 
         str(out),
     ]
     started = time.perf_counter()
-    completed = subprocess.run(command, timeout=timeout, check=False)
+    completed = subprocess.run(command, timeout=timeout, check=False, cwd=REPO)
     if completed.returncode != 0 or not out.exists():
         return {"method": method, "papers": n_docs, "error": f"exit {completed.returncode}"}
     result = json.loads(out.read_text())
@@ -356,8 +218,22 @@ def report(results: list[dict], queries: dict[int, list[str]]) -> str:
     )
 
 
+def _last_results(
+    sizes: Sequence[int], methods: Sequence[str]
+) -> tuple[list[dict], dict[int, list[str]]]:
+    """The last runs' measurements and queries, from results/."""
+    results, queries_by_size = [], {}
+    for n in sizes:
+        queries_by_size[n] = json.loads((RESULTS / f"queries-{n}.json").read_text())
+        for method in methods:
+            path = RESULTS / f"worker-{method}-{n}.json"
+            if path.exists():
+                results.append(json.loads(path.read_text()))
+    return results, queries_by_size
+
+
 def main(argv: Sequence[str] | None = None) -> None:
-    """Run the benchmark (or, with --worker, one measurement)."""
+    """Run every size and method, each in its own process (`benchmarks.scale_worker`)."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--sizes", default=",".join(map(str, SIZES)))
     parser.add_argument("--quick", action="store_true", help="57 and 3,300 papers only")
@@ -370,35 +246,19 @@ def main(argv: Sequence[str] | None = None) -> None:
         action="store_true",
         help="print the report from the last runs' results/worker-*.json, run nothing",
     )
-    parser.add_argument("--worker", choices=METHODS, help=argparse.SUPPRESS)
-    parser.add_argument("--corpus", type=Path, help=argparse.SUPPRESS)
-    parser.add_argument("--queries-file", type=Path, help=argparse.SUPPRESS)
-    parser.add_argument("--result", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
-
-    if args.worker:
-        queries = json.loads(args.queries_file.read_text())
-        result = worker(args.worker, args.corpus, queries)
-        args.result.write_text(json.dumps(result))
-        return
 
     sizes = [57, 3300] if args.quick else [int(s) for s in args.sizes.split(",")]
     methods = [m.strip() for m in args.methods.split(",")]
     unknown = set(methods) - set(METHODS)
     if unknown:
         parser.error(f"unknown methods {sorted(unknown)}; valid: {', '.join(METHODS)}")
+    if args.report_only:
+        print(report(*_last_results(sizes, methods)))
+        return
     results = []
     queries_by_size: dict[int, list[str]] = {}
     started = time.perf_counter()
-    if args.report_only:
-        for n in sizes:
-            queries_by_size[n] = json.loads((RESULTS / f"queries-{n}.json").read_text())
-            for method in methods:
-                path = RESULTS / f"worker-{method}-{n}.json"
-                if path.exists():
-                    results.append(json.loads(path.read_text()))
-        print(report(results, queries_by_size))
-        return
     for n in sizes:
         queries = queries_by_size[n] = synth.queries_for(n, args.queries)
         corpus_file(n)

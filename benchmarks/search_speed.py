@@ -2,7 +2,7 @@
 time / memory against rank-bm25 on a synthetic corpus.
 
 Run: uv run python -m benchmarks.search_speed [--docs 20000] [--repeat 15]
-(The full scale study, 57 to 300,000 papers, is benchmarks/ README's scale benchmark.)
+(The full scale study, 57 to 300,000 papers, is `python -m benchmarks.scale`.)
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import tracemalloc
 
 import rank_bm25
 
-from benchmarks.synth import generate, queries
+from benchmarks.synth import SynthCorpus, generate, queries
 from bot.search import EnglishAnalyzer, Index, document_terms
 from testkit.devset import load_devset, load_seed_papers
 
@@ -30,16 +30,23 @@ def main() -> None:
     parser.add_argument("--docs", type=int, default=20_000, help="synthetic corpus size")
     parser.add_argument("--repeat", type=int, default=15)
     args = parser.parse_args()
+    seed_corpus(args.repeat)
+    corpus = generate(args.docs)
+    analyzer_speed(list(corpus.papers))
+    against_rank_bm25(corpus)
 
+
+def seed_corpus(repeat: int) -> None:
+    """Build and query medians on the seed corpus."""
     papers = load_seed_papers("corpus")
     builds = []
-    for _ in range(args.repeat):
+    for _ in range(repeat):
         start = time.perf_counter()
         index = Index.build(papers)
         builds.append(time.perf_counter() - start)
     questions = [q.text for q in load_devset(papers)]
     searches, ranks = [], []
-    for _ in range(args.repeat):
+    for _ in range(repeat):
         for q in questions:
             start = time.perf_counter()
             index.search(q, limit=5)
@@ -48,14 +55,15 @@ def main() -> None:
             index.search(q, limit=5, snippets=False)
             ranks.append(time.perf_counter() - start)
     print(f"seed corpus: {len(papers)} papers, {index.stats()}")
-    print(f"  build median {_ms(statistics.median(builds))} ({args.repeat} builds)")
+    print(f"  build median {_ms(statistics.median(builds))} ({repeat} builds)")
     print(
         f"  search median {_ms(statistics.median(searches))} with 5 snippets, "
         f"{_ms(statistics.median(ranks))} ranking only ({len(searches)} queries)"
     )
 
-    corpus = generate(args.docs)
-    synthetic = list(corpus.papers)
+
+def analyzer_speed(synthetic: list) -> None:
+    """The analyzer's words per second over the synthetic papers, cold and warm cache."""
     words = sum(len(p.title.split()) + len(p.abstract.split()) for p in synthetic)
     analyzer = EnglishAnalyzer()
     start = time.perf_counter()
@@ -71,6 +79,10 @@ def main() -> None:
         f"{words / warm / 1e6:.2f} M words/s warm"
     )
 
+
+def against_rank_bm25(corpus: SynthCorpus) -> None:
+    """Build time, memory and query p50 against rank-bm25's BM25Plus (same analyzer)."""
+    synthetic = list(corpus.papers)
     # Build times without tracemalloc (it slows every allocation), memory in second builds.
     start = time.perf_counter()
     Index.build(synthetic)

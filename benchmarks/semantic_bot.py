@@ -1,7 +1,7 @@
 """The real bot with SEMANTIC on and off, through the fake Bot API: start, answers, memory.
 
-    uv run python benchmarks/semantic_bot.py                       # seed corpus, on vs off
-    uv run python benchmarks/semantic_bot.py --docs 3300           # + embedding while serving
+    uv run python -m benchmarks.semantic_bot                   # seed corpus, on vs off
+    uv run python -m benchmarks.semantic_bot --docs 3300       # + embedding while serving
 
 Seed corpus, for SEMANTIC=off and =on (vectors cached by an untimed first start): Popen to
 the first getUpdates (median of `--runs`), VmRSS once polling and once semantic search is
@@ -27,13 +27,11 @@ import threading
 import time
 from pathlib import Path
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO_ROOT))
-
-from benchmarks.startup import rss_mb  # noqa: E402
-from testkit.botenv import bot_env  # noqa: E402
-from testkit.devset import load_devset, load_seed_papers  # noqa: E402
-from testkit.fake_bot_api import FakeBotApi, Updates  # noqa: E402
+from benchmarks import synth
+from benchmarks.startup import rss_mb
+from testkit.botenv import bot_env
+from testkit.devset import load_devset, load_seed_papers
+from testkit.fake_bot_api import FakeBotApi, Updates
 
 READY = "Semantic search ready"
 
@@ -161,8 +159,7 @@ def engine_latency() -> None:
 def embedding_run(docs: int, start_every: float, budget: float, workdir: str) -> None:
     """A synthetic corpus embedded from scratch while /start is answered (up to `budget` s)."""
     corpus = Path(workdir) / f"synth-{docs}.jsonl"
-    synth = [sys.executable, str(REPO_ROOT / "benchmarks" / "synth.py")]
-    subprocess.run([*synth, "--docs", str(docs), "--out", str(corpus)], check=True)
+    synth.write_jsonl(synth.generate(docs).papers, corpus)
     cache_dir = tempfile.mkdtemp(prefix="vectors-")
     with FakeBotApi() as api:
         env = env_for(api, "on", CORPUS=str(corpus), INDEX_CACHE_DIR=cache_dir)

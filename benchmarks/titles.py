@@ -1,6 +1,6 @@
 """Time to derive a title for an untitled abstract (`bot.corpus.derive_title`), and its quality.
 
-    uv run python benchmarks/titles.py [--docs 2000] [--runs 5]
+    uv run python -m benchmarks.titles [--docs 2000] [--runs 5]
 
 Abstracts: the 57 seed abstracts plus `--docs` synthetic ones (benchmarks/synth.py). Prints the
 median over runs of the mean time per abstract, and how many titles end in "…" or exceed 90.
@@ -10,18 +10,11 @@ from __future__ import annotations
 
 import argparse
 import statistics
-import sys
 import time
 from collections.abc import Callable
-from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO))
-sys.path.insert(0, str(REPO / "benchmarks"))
-
-import synth  # noqa: E402
-
-from bot.corpus import derive_title  # noqa: E402
+from benchmarks import synth
+from bot.corpus import derive_title
 
 
 def _time(derive: Callable[[str], str], abstracts: list[str], runs: int) -> tuple[float, list]:

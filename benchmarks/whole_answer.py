@@ -13,7 +13,7 @@ For a synthetic corpus of `--size` papers (`synth.py`; its 200 queries, 1-5 word
    questions again (the query analyzer has every hit's words cached), split into render
    and `search(snippets=False)`: where the answer's time goes.
 
-    UV_PYTHON_DOWNLOADS=never uv run python benchmarks/whole_answer.py --size 100000
+    UV_PYTHON_DOWNLOADS=never uv run python -m benchmarks.whole_answer --size 100000
 """
 
 from __future__ import annotations
@@ -29,19 +29,15 @@ from pathlib import Path
 
 import numpy as np
 
+from benchmarks import synth
+from benchmarks.scale import corpus_file
+from bot import render
+from bot.corpus import Paper
+from bot.loading import load_index
+from bot.search import DEFAULT_PARAMS, Retriever, analyze_query, analyzer_for, document_terms
+
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
-for path in (str(REPO), str(HERE)):
-    if path not in sys.path:
-        sys.path.insert(0, path)
-
-import synth  # noqa: E402
-from scale import corpus_file  # noqa: E402
-
-from bot import render  # noqa: E402
-from bot.loading import load_index  # noqa: E402
-from bot.search import DEFAULT_PARAMS, document_terms  # noqa: E402
-from bot.search.analysis import analyze_query, analyzer_for  # noqa: E402
 
 
 def cli_seconds(corpus: Path, cache: Path, queries: Path) -> float:
@@ -72,76 +68,89 @@ def main() -> int:
     corpus = REPO / "corpus" if args.size == 57 else corpus_file(args.size)
     queries = synth.queries_for(args.size)
     report, index = load_index([corpus], args.cache_dir)  # fills the cache for the CLI too
-
-    with tempfile.TemporaryDirectory() as tmp:
-        short, long = Path(tmp) / "200.txt", Path(tmp) / "2000.txt"
-        short.write_text("\n".join(queries) + "\n", encoding="utf-8")
-        long.write_text("\n".join(queries * 10) + "\n", encoding="utf-8")
-        cli_seconds(corpus, args.cache_dir, short)  # warm the page cache
-        runs = {n: [] for n in (200, 2000)}
-        for _ in range(args.runs):
-            runs[200].append(cli_seconds(corpus, args.cache_dir, short))
-            runs[2000].append(cli_seconds(corpus, args.cache_dir, long))
-    t200, t2000 = statistics.median(runs[200]), statistics.median(runs[2000])
+    t200, t2000 = cli_seconds_200_2000(corpus, args.cache_dir, queries, args.runs)
     cli = (t2000 - t200) / 1800
-
-    bot_path: list[float] = []
-    for query in queries[:20]:  # warm-up
-        render.to_html(render.results_doc(index.search(query, limit=args.per_page), per_page=5))
-    for query in queries:
-        started = time.perf_counter()
-        result = index.search(query, limit=args.per_page)
-        render.to_html(render.results_doc(result, per_page=args.per_page))
-        bot_path.append(time.perf_counter() - started)
-    # The same questions again: every hit's abstract words are now in the query analyzer's
-    # chunk cache, so the difference to the first pass is what analysing new words costs.
-    bot_warm: list[float] = []
-    no_snippets: list[float] = []
-    render_only: list[float] = []
-    for query in queries:
-        started = time.perf_counter()
-        result = index.search(query, limit=args.per_page)
-        searched = time.perf_counter()
-        render.to_html(render.results_doc(result, per_page=args.per_page))
-        done = time.perf_counter()
-        index.search(query, limit=args.per_page, snippets=False)
-        no_snippets.append(time.perf_counter() - done)
-        bot_warm.append(done - started)
-        render_only.append(done - searched)
-    search10: list[float] = []
-    for query in queries:
-        started = time.perf_counter()
-        index.search(query, limit=10)
-        search10.append(time.perf_counter() - started)
-
-    from rank_bm25 import BM25Plus
-
+    times = bot_answer_times(index, queries, args.per_page)
     papers = tuple(report.papers)
     del index, report
-    p = DEFAULT_PARAMS
-    naive = BM25Plus([document_terms(paper) for paper in papers], k1=p.k1, b=p.b, delta=p.delta)
-    analyzer = analyzer_for("en")
-    naive_times: list[float] = []
-    for query in queries:
-        started = time.perf_counter()
-        terms = analyze_query(query, analyzer)
-        np.argsort(-naive.get_scores(terms))[:10]
-        naive_times.append(time.perf_counter() - started)
-    naive_mean = statistics.mean(naive_times)
+    naive = naive_times(papers, queries)
 
     print(f"\nWhole answer at {args.size:,} papers, 200 queries (times in ms, p50 / mean):\n")
     print("| measure | ms |")
     print("|---|---:|")
-    print(f"| naive: rank-bm25 get_scores + argsort | {ms(naive_times)} |")
-    print(f"| engine search(), 10 hits with snippets, in-process | {ms(search10)} |")
-    print(f"| bot answer path: search + render, {args.per_page} hits | {ms(bot_path)} |")
-    print(f"| the same, second pass (abstract words cached) | {ms(bot_warm)} |")
-    print(f"| of which render (results_doc + to_html) | {ms(render_only)} |")
-    print(f"| search(), {args.per_page} hits, no snippets | {ms(no_snippets)} |")
+    print(f"| naive: rank-bm25 get_scores + argsort | {ms(naive)} |")
+    print(f"| engine search(), 10 hits with snippets, in-process | {ms(times['search10'])} |")
+    print(f"| bot answer path: search + render, {args.per_page} hits | {ms(times['bot'])} |")
+    print(f"| the same, second pass (abstract words cached) | {ms(times['bot_warm'])} |")
+    print(f"| of which render (results_doc + to_html) | {ms(times['render'])} |")
+    print(f"| search(), {args.per_page} hits, no snippets | {ms(times['no_snippets'])} |")
     spread = f"t(2000) {t2000:.2f} s - t(200) {t200:.2f} s"
     print(f"| CLI per question ({spread}) / 1800 | {cli * 1000:.3f} |")
-    print(f"| naive mean / CLI per question | **{naive_mean / cli:.3g}×** |")
+    print(f"| naive mean / CLI per question | **{statistics.mean(naive) / cli:.3g}×** |")
     return 0
+
+
+def cli_seconds_200_2000(
+    corpus: Path, cache_dir: Path, queries: list[str], runs: int
+) -> tuple[float, float]:
+    """Median seconds of the CLI over the 200 queries and over them repeated to 2,000."""
+    with tempfile.TemporaryDirectory() as tmp:
+        short, long = Path(tmp) / "200.txt", Path(tmp) / "2000.txt"
+        short.write_text("\n".join(queries) + "\n", encoding="utf-8")
+        long.write_text("\n".join(queries * 10) + "\n", encoding="utf-8")
+        cli_seconds(corpus, cache_dir, short)  # warm the page cache
+        times: dict[int, list[float]] = {200: [], 2000: []}
+        for _ in range(runs):
+            times[200].append(cli_seconds(corpus, cache_dir, short))
+            times[2000].append(cli_seconds(corpus, cache_dir, long))
+    return statistics.median(times[200]), statistics.median(times[2000])
+
+
+def bot_answer_times(index: Retriever, queries: list[str], per_page: int) -> dict[str, list[float]]:
+    """Seconds per query of the bot's answer path, a second pass split up, and 10-hit search."""
+    times: dict[str, list[float]] = {
+        k: [] for k in ("bot", "bot_warm", "render", "no_snippets", "search10")
+    }
+    for query in queries[:20]:  # warm-up
+        render.to_html(render.results_doc(index.search(query, limit=per_page), per_page=5))
+    for query in queries:
+        started = time.perf_counter()
+        result = index.search(query, limit=per_page)
+        render.to_html(render.results_doc(result, per_page=per_page))
+        times["bot"].append(time.perf_counter() - started)
+    # The same questions again: every hit's abstract words are now in the query analyzer's
+    # chunk cache, so the difference to the first pass is what analysing new words costs.
+    for query in queries:
+        started = time.perf_counter()
+        result = index.search(query, limit=per_page)
+        searched = time.perf_counter()
+        render.to_html(render.results_doc(result, per_page=per_page))
+        done = time.perf_counter()
+        index.search(query, limit=per_page, snippets=False)
+        times["no_snippets"].append(time.perf_counter() - done)
+        times["bot_warm"].append(done - started)
+        times["render"].append(done - searched)
+    for query in queries:
+        started = time.perf_counter()
+        index.search(query, limit=10)
+        times["search10"].append(time.perf_counter() - started)
+    return times
+
+
+def naive_times(papers: tuple[Paper, ...], queries: list[str]) -> list[float]:
+    """Seconds per query of rank-bm25's BM25Plus `get_scores` + argsort (query analysis incl.)."""
+    from rank_bm25 import BM25Plus
+
+    p = DEFAULT_PARAMS
+    naive = BM25Plus([document_terms(paper) for paper in papers], k1=p.k1, b=p.b, delta=p.delta)
+    analyzer = analyzer_for("en")
+    times: list[float] = []
+    for query in queries:
+        started = time.perf_counter()
+        terms = analyze_query(query, analyzer)
+        np.argsort(-naive.get_scores(terms))[:10]
+        times.append(time.perf_counter() - started)
+    return times
 
 
 if __name__ == "__main__":

@@ -17,6 +17,13 @@ from bot.search import Index
 from testkit.fake_bot_api import FakeBotApi
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark every test on the PostgreSQL server `postgres` (`-m "not postgres"` skips them)."""
+    for item in items:
+        if "pg_cluster" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.postgres)
+
+
 @pytest.fixture(autouse=True)
 def bm25_unless_asked(monkeypatch: pytest.MonkeyPatch) -> None:
     """SEMANTIC=off for every test that does not set it.
@@ -80,7 +87,7 @@ def pg_cluster() -> Iterator[PgCluster]:
         cluster.remove()
 
 
-@pytest.fixture(params=["sqlite", "postgres"])
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
 def backend(request: pytest.FixtureRequest, tmp_path: Path) -> Backend:
     """An empty database on each backend."""
     if request.param == "sqlite":

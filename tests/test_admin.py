@@ -241,6 +241,7 @@ async def test_admins_are_served_even_outside_allowed_chats(fake_api, index, cor
 # ------------------------------------------------------------------ SIGHUP, end to end
 
 
+@pytest.mark.slow
 def test_sighup_reloads_and_reports_to_the_admin(tmp_path: Path, corpus_dir: Path) -> None:
     with FakeBotApi() as api:
         env = bot_env(

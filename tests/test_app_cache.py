@@ -19,6 +19,9 @@ from bot.search import CACHE_MIN_PAPERS
 from testkit.botenv import bot_env
 from testkit.fake_bot_api import FakeBotApi, Updates, parse_html
 
+# Tiers (tests/README.md): starts bot processes.
+pytestmark = pytest.mark.slow
+
 PAPERS = 2_500
 COMMON_WORDS = [
     "learning",

@@ -275,6 +275,7 @@ def test_console_lang_refuses_a_language_it_does_not_speak(
     assert "unknown language 'fr'" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_python_m_bot_search_runs_without_telegram() -> None:
     code = (
         "import sys; from bot.cli import main; rc = main(['search', '--json', 'attention']); "
@@ -287,6 +288,7 @@ def test_python_m_bot_search_runs_without_telegram() -> None:
     assert json.loads(done.stdout)["results"]
 
 
+@pytest.mark.slow
 def test_python_m_bot_exit_code_and_stderr_for_missing_corpus() -> None:
     done = subprocess.run(
         [sys.executable, "-m", "bot", "search", "--corpus", "/no/such/corpus", "graphs"],
@@ -335,6 +337,7 @@ def test_run_leaves_tornado_to_ptb(fake_app: list[dict[str, object]]) -> None:
     assert sys.modules.get("tornado", "absent") is before  # no sys.modules patching
 
 
+@pytest.mark.slow
 def test_polling_does_not_import_the_webhook_server() -> None:
     code = "import sys, bot.tg.app; assert 'bot.tg.webhook' not in sys.modules"
     done = subprocess.run(
@@ -382,6 +385,8 @@ def semantic_on(monkeypatch: pytest.MonkeyPatch, typo_corpus: Path) -> list[str]
     return ["search", "--corpus", str(typo_corpus), "--limit", "1"]
 
 
+@pytest.mark.slow
+@pytest.mark.semantic
 def test_readable_output_says_what_was_searched_after_a_typo(
     semantic_on: list[str], capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -393,6 +398,8 @@ def test_readable_output_says_what_was_searched_after_a_typo(
     assert first.startswith("1. S³: Seizure-Semiology-Suite\n")
 
 
+@pytest.mark.slow
+@pytest.mark.semantic
 def test_json_carries_the_corrected_query_only_after_a_typo(
     semantic_on: list[str], capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -403,6 +410,8 @@ def test_json_carries_the_corrected_query_only_after_a_typo(
     assert set(spelt) == {"query", "confident", "results"}  # the contract as before
 
 
+@pytest.mark.slow
+@pytest.mark.semantic
 def test_piped_console_answers_as_the_bot_once_ready(
     semantic_on: list[str], typo_corpus: Path
 ) -> None:

@@ -242,6 +242,7 @@ _KEYS = st.sampled_from(
 )  # fmt: skip
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(st.dictionaries(_KEYS, _JSON, max_size=6))
 def test_any_json_record_gives_fields_or_a_reason(raw: dict[str, object]) -> None:

@@ -18,6 +18,9 @@ from bot.i18n import translator
 from testkit.botenv import bot_env
 from testkit.fake_bot_api import DEFAULT_TOKEN, ApiCall, FakeBotApi, Updates, parse_html, utf16_len
 
+# Tiers (tests/README.md): starts bot processes.
+pytestmark = pytest.mark.slow
+
 EN = translator("en")
 
 REPO_ROOT = Path(__file__).resolve().parent.parent

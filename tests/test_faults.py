@@ -82,6 +82,7 @@ async def barrier(api: FakeBotApi, updates: Updates, chat_id: int) -> None:
 # ------------------------------------------------------------------ sendMessage 429
 
 
+@pytest.mark.slow
 async def test_send_message_429_twice_then_the_answer_arrives_once(
     polling: Application, fake_api: FakeBotApi, updates: Updates
 ) -> None:
@@ -100,6 +101,7 @@ async def test_send_message_429_twice_then_the_answer_arrives_once(
 # ------------------------------------------------------------------ getUpdates faults
 
 
+@pytest.mark.slow
 async def test_get_updates_502_keeps_polling_with_backoff_nothing_lost_or_repeated(
     polling: Application, fake_api: FakeBotApi, updates: Updates
 ) -> None:
@@ -123,6 +125,7 @@ async def test_get_updates_502_keeps_polling_with_backoff_nothing_lost_or_repeat
     assert later and later[0].at - failed[1].at >= 1.4
 
 
+@pytest.mark.slow
 async def test_get_updates_timing_out_is_retried_and_the_question_answered_once(
     polling: Application, fake_api: FakeBotApi, updates: Updates
 ) -> None:
@@ -258,6 +261,7 @@ async def test_other_errors_still_reach_the_generic_handler(
 # ------------------------------------------------------------------ SIGTERM mid-answer
 
 
+@pytest.mark.slow
 def test_sigterm_while_answering_finishes_the_answer_then_exits_zero(tmp_path: Path) -> None:
     with FakeBotApi() as api:
         env = bot_env(
@@ -295,6 +299,7 @@ def test_sigterm_while_answering_finishes_the_answer_then_exits_zero(tmp_path: P
 # ------------------------------------------------------------------ updates pulled while stopping
 
 
+@pytest.mark.slow
 def test_a_question_pulled_while_stopping_is_answered_after_the_restart(tmp_path: Path) -> None:
     """Telegram hands a question to a bot that is stopping: kept unconfirmed, answered next start.
 
@@ -337,6 +342,7 @@ def test_a_question_pulled_while_stopping_is_answered_after_the_restart(tmp_path
     assert "updates that arrived while stopping wait for the next start" in first_log
 
 
+@pytest.mark.slow
 def test_a_second_stop_signal_lets_the_fetched_updates_finish(tmp_path: Path) -> None:
     """Ctrl-C twice (or SIGTERM twice) must not drop updates already confirmed to Telegram.
 

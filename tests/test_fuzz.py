@@ -114,6 +114,7 @@ def test_loader_reads_any_bytes_or_raises_corpus_error(suffix: str, content: byt
         assert paper.id and isinstance(paper.title, str) and paper.abstract
 
 
+@pytest.mark.slow
 @FUZZ
 @given(
     st.lists(

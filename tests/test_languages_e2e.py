@@ -25,6 +25,9 @@ from testkit.fake_bot_api import ApiCall, FakeBotApi, parse_html
 from testkit.updates import Updates
 from tests.test_e2e import START_TIMEOUT, assert_telegram_would_accept, start_bot
 
+# Tiers (tests/README.md): starts bot processes.
+pytestmark = pytest.mark.slow
+
 WEAK_QUESTION = "music generation"  # finds papers, none closely: a weak match
 QUESTION = "diffusion models"
 PER_PAGE = DEFAULT_RESULTS_PER_PAGE

@@ -471,6 +471,7 @@ async def test_save_data_never_carries_a_user_id() -> None:
 # ------------------------------------------------------------------ outages
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("backend", ["postgres"], indirect=True)
 async def test_database_down_while_running_searches_work_and_saving_recovers(
     chat: Chat, kept, backend: Backend, caplog: pytest.LogCaptureFixture

@@ -24,6 +24,9 @@ from bot.store.factory import SQLITE_FILE
 from testkit.botenv import bot_env
 from testkit.fake_bot_api import FakeBotApi, Updates
 
+# Tiers (tests/README.md): starts bot processes.
+pytestmark = pytest.mark.slow
+
 START_TIMEOUT = 60.0  # a cold interpreter on a slow CI machine
 SAVED = "Saved to your reading list"
 REMOVED = "Removed"

@@ -32,6 +32,7 @@ def test_no_papers_is_a_corpus_error() -> None:
     assert issubclass(EmptyCorpusError, CorpusError)  # every caller's CorpusError path holds
 
 
+@pytest.mark.slow
 def test_a_large_corpus_is_built_in_another_process(tmp_path: Path, monkeypatch) -> None:
     from bot.search import Index, PaperColumns
 
@@ -54,6 +55,7 @@ def test_a_large_corpus_is_built_in_another_process(tmp_path: Path, monkeypatch)
     ]
 
 
+@pytest.mark.slow
 def test_a_failed_separate_build_reports_the_loader_error(tmp_path: Path, caplog) -> None:
     corpus = tmp_path / "broken.json"  # an unclosed array: the file as a whole is unreadable
     corpus.write_text('[{"id": "a", "title": "T", "abstract": "A text."},\n{not json\n')
@@ -63,6 +65,7 @@ def test_a_failed_separate_build_reports_the_loader_error(tmp_path: Path, caplog
     assert "building here" not in caplog.text  # the child's error, not a second load
 
 
+@pytest.mark.slow
 def test_a_corpus_without_papers_is_refused_after_a_separate_build(tmp_path: Path) -> None:
     corpus = tmp_path / "corpus"
     corpus.mkdir()

@@ -485,6 +485,7 @@ def test_concurrent_searches_get_their_own_results(seed_index: Index) -> None:
         assert all(pool.map(run, queries))
 
 
+@pytest.mark.slow
 def test_four_threads_searching_one_index_get_what_one_thread_gets(seed_index: Index) -> None:
     # A tiny query cache is emptied again and again while other threads read it (a KeyError
     # in the old analyzer); the questions add fresh words so every search misses the cache.

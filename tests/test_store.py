@@ -465,6 +465,7 @@ asyncio.run(main())
 """
 
 
+@pytest.mark.slow
 async def test_every_acknowledged_save_survives_sigkill(backend: Backend) -> None:
     acknowledged: list[int] = []
     with subprocess.Popen(
@@ -576,6 +577,7 @@ def test_split_statements_drops_comments() -> None:
     assert split_statements(sql) == ("CREATE TABLE a (x INT)", "CREATE INDEX i ON a (x)")
 
 
+@pytest.mark.slow
 async def test_postgres_outage_is_store_unavailable_then_recovers(
     pg_cluster: PgCluster, tmp_path: Path
 ) -> None:

