@@ -229,3 +229,16 @@ def test_cli_json_has_year_venue_and_filters() -> None:
     assert answer["filters"] == ["year 2017", "author Jordan"]
     assert answer["results"]
     assert {(r["year"], r["venue"]) for r in answer["results"]} == {(2017, "ICML 2017")}
+
+
+@pytest.mark.parametrize(
+    ("topic", "rule"),
+    [("author:Bengio", by_author("Bengio")), ("year:2018 adversarial", in_years(2018, 2018))],
+)
+def test_topic_alerts_match_with_the_same_syntax(
+    index: Index, papers: tuple[Paper, ...], topic: str, rule: Callable[[Paper], bool]
+) -> None:
+    from bot.tg.alerts import topic_matches
+
+    found = topic_matches(index, topic, {p.id for p in papers})
+    assert found and all(rule(p) for p in found)
