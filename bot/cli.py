@@ -276,7 +276,9 @@ def result_json(result: SearchResult) -> dict[str, object]:
     """The `--json` contract: query, confident, results[id, title, score, snippet, ...].
 
     `corrected` (the query with its typos fixed, as searched) is there only when a word was
-    corrected, so an answer without typos is exactly as before.
+    corrected, and `filters` (the query-syntax conditions, in English words) only when the
+    query set some, so a plain answer has exactly the keys it had. `year` and `venue` are
+    null when unknown.
     """
     answer: dict[str, object] = {
         "query": result.query,
@@ -290,6 +292,8 @@ def result_json(result: SearchResult) -> dict[str, object]:
                 "abstract": hit.paper.abstract,
                 "links": [url for _label, url in hit.paper.links],
                 "authors": list(hit.paper.authors),
+                "year": hit.paper.year,
+                "venue": hit.paper.venue or None,
                 **_derived(hit.paper),
             }
             for hit in result.hits
@@ -297,6 +301,10 @@ def result_json(result: SearchResult) -> dict[str, object]:
     }
     if result.corrected:
         answer["corrected"] = result.corrected
+    if result.parsed is not None:  # the conditions every result meets, in words
+        from bot.render.filter_summary import filter_labels
+
+        answer["filters"] = list(filter_labels(result.parsed, _EN))
     return answer
 
 

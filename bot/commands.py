@@ -46,6 +46,7 @@ COMMANDS: tuple[Command, ...] = (
     Command("stats"),
     Command("lang"),
     Command("saved"),
+    Command("recommend"),
     Command("export"),
     Command("follow", takes_argument=True),
     Command("following"),
@@ -60,11 +61,12 @@ CONSOLE_COMMANDS: tuple[Command, ...] = (
     Command("prev"),
     Command("save"),
     Command("remove"),
+    Command("dismiss"),
     Command("unfollow"),
     Command("quit"),
 )
 """Console-only commands, listed by the console's /help: what Telegram does with buttons
-(paging, ☆ Save, ✕ Remove, Unfollow) typed instead."""
+(paging, ☆ Save, ✕ Remove, ✕ not interested, Unfollow) typed instead."""
 
 
 def command(name: str) -> Command:

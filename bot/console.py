@@ -19,8 +19,9 @@ from typing import TextIO, TypeVar
 from bot import answers, loading, render
 from bot.commands import COMMAND_NAMES, CONSOLE_COMMANDS, command
 from bot.config import DEFAULT_RESULTS_PER_PAGE, ConfigError, Settings, load_settings
+from bot.console_io import chat, console_language, is_terminal, no_color
 from bot.corpus import CorpusError, LoadReport, parse_paper_command
-from bot.i18n import LANGUAGES, Lang, Translator, language_named, pick_language, translator
+from bot.i18n import LANGUAGES, Lang, Translator, language_named, translator
 from bot.logs import redact
 from bot.render import Doc, Segment, library
 from bot.render.callbacks import topic_ref
@@ -28,7 +29,6 @@ from bot.search import Retriever
 from bot.store import Store, StoreOpenError, StoreUnavailable, open_store
 from bot.store.model import topic_key
 
-QUIT_COMMANDS = ("/quit", "/exit")
 CONSOLE_USER_ID = 0  # Telegram user ids are positive: the console's user is nobody's
 T = TypeVar("T")
 StoreOpener = Callable[[], Awaitable[Store]]
@@ -57,6 +57,8 @@ class ConsoleSession:
     """The last search answer, which /next and /prev turn and whose numbers /save reads."""
     shown: answers.Numbered = ()
     """The papers the last answer numbered (or its one card), for /save and /remove."""
+    recommended_at: int | None = None
+    """The offset of the recommendations shown last (None: a search was), for /next, /dismiss."""
     store: Store | None = None
     runner: asyncio.Runner | None = None
     """Runs the store's async calls; the store belongs to this runner's loop."""
@@ -85,6 +87,7 @@ class ConsoleSession:
 
     def _shown(self, answer: answers.Answer) -> Doc:
         """`answer`'s doc; its papers become what /save numbers, its hits what /next turns."""
+        self.recommended_at = None
         if answer.papers:
             self.shown = answer.papers
         if answer.result is not None and answer.result.hits:
@@ -147,12 +150,39 @@ class ConsoleSession:
             spans += [Segment(f"\n/lang {lang}"), Segment(f" — {name}")]
         return Doc((tuple(spans),))
 
-    def _command_saved(self, _argument: str) -> Doc:
+    def _command_saved(self, words: str) -> Doc:
+        if words:  # `/saved <words>`: the saved papers ranked against them
+            rows = self._stored(lambda store: store.export_rows(CONSOLE_USER_ID))
+            return self._shown(answers.saved_matches(self.index, rows, words, t=self.t))
         return self._stored(
             lambda store: answers.saved_page(
                 store, self.index, CONSOLE_USER_ID, offset=0, per_page=self.per_page, t=self.t
             )
         )
+
+    def _command_recommend(self, _argument: str) -> Doc:
+        return self._recommend(0)
+
+    def _recommend(self, offset: int) -> Doc:
+        """Recommendations from `offset`; /next, /prev and /dismiss N then act on them."""
+        taste = self._stored(lambda store: answers.taste(store, CONSOLE_USER_ID))
+        per_page = self.per_page
+        found = answers.recommended(self.index, taste, offset=offset, per_page=per_page, t=self.t)
+        if not found.papers:
+            return found.doc
+        self.shown, self.recommended_at = found.papers, offset
+        line = render.translated(self.t, "console.recommend_more")
+        return Doc((*found.doc.blocks, line), found.doc.keyboard)
+
+    def _command_dismiss(self, argument: str) -> Doc:
+        at = self.recommended_at
+        paper_id = self._paper_id(argument) if at is not None and argument.isdigit() else None
+        if at is None or paper_id is None:
+            return Doc((render.translated(self.t, "console.which_paper", command="dismiss"),))
+        text = self._stored(
+            lambda store: answers.dismiss(store, CONSOLE_USER_ID, paper_id, t=self.t)
+        )
+        return Doc(((Segment(text),), *self._recommend(at).blocks))
 
     def _command_export(self, argument: str) -> Doc:
         fmt = answers.export_format(argument)
@@ -188,6 +218,8 @@ class ConsoleSession:
         return self._turn(-1)
 
     def _turn(self, direction: int) -> Doc:
+        if self.recommended_at is not None:
+            return self._recommend(max(0, self.recommended_at + direction * self.per_page))
         result = self.last.result if self.last is not None else None
         if result is None:
             return Doc((render.translated(self.t, "console.nothing_to_page"),))
@@ -297,13 +329,13 @@ def run_console(
     # Embeds in the background like the bot (quietly: the prompt owns the terminal). Questions
     # piped in are answered as the bot would once ready: wait for the vectors (cached: seconds).
     retriever, job = loading.semantic_retriever(index, settings, progress=lambda done, total: None)
-    if not _is_terminal(stdin):
+    if not is_terminal(stdin):
         index.queries.load_speller()
         if job is not None:
             job.done.wait()
     session = _session(retriever, report, settings, t)
     try:
-        _chat(session, report, stdin, stdout, ansi=_is_terminal(stdout) and not _no_color(environ))
+        chat(session, report, stdin, stdout, ansi=is_terminal(stdout) and not no_color(environ))
     finally:
         session.close()
     return 0
@@ -321,59 +353,6 @@ def _session(
         sources=len(report.sources),
         open_store=lambda: open_store(settings.database_url, settings.data_dir),
     )
-
-
-def _is_terminal(stream: TextIO) -> bool:
-    """Whether `stream` is a terminal (a test's StringIO or a pipe is not one)."""
-    isatty = getattr(stream, "isatty", None)
-    return bool(isatty and isatty())
-
-
-def _no_color(environ: Mapping[str, str]) -> bool:
-    """NO_COLOR set to anything but "" asks for no ANSI styling (https://no-color.org)."""
-    return bool(environ.get("NO_COLOR"))
-
-
-def _chat(
-    session: ConsoleSession, report: LoadReport, stdin: TextIO, stdout: TextIO, *, ansi: bool
-) -> None:
-    """The read-answer loop until EOF or /quit, after the banner and the load's skip report."""
-    interactive = _is_terminal(stdin)
-    print(session.t.ngettext("console.banner", len(report.papers)), file=stdout)
-    if report.skipped:
-        skipped = Doc((render.translated(session.t, "stats.skipped", len(report.skipped)),))
-        print(render.to_console(skipped), file=stdout)
-        for line in report.skipped:
-            print(f"Skipped {line}", file=sys.stderr)
-    while True:
-        if interactive:
-            stdout.write("> ")
-            stdout.flush()
-        try:
-            line = stdin.readline()
-        except KeyboardInterrupt:
-            break
-        if not line:
-            break
-        if not interactive and line.strip():
-            # Piped input: echo it so the output reads as a conversation.
-            print(f"> {line.strip()}", file=stdout)
-        if line.strip().lower() in QUIT_COMMANDS:
-            break
-        doc = session.answer(line)
-        if doc is not None:
-            print(render.to_console(doc, ansi=ansi) + "\n", file=stdout)
-    if interactive:
-        print(file=stdout)
-
-
-def console_language(environ: Mapping[str, str]) -> Lang:
-    """The language the terminal's locale asks for (`zh_TW.UTF-8` -> zh_Hant), else English."""
-    for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
-        value = environ.get(name, "")
-        if value:
-            return pick_language(value.split(".", 1)[0].split("@", 1)[0])
-    return pick_language(None)
 
 
 ANSWER_PREFIX = "_command_"

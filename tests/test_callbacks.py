@@ -7,9 +7,11 @@ import pytest
 from bot.render import callbacks
 from bot.render.callbacks import (
     CODES,
+    Dismiss,
     ExportAs,
     Forget,
     OpenPaper,
+    Recommend,
     RemoveSaved,
     SavedPage,
     SetLanguage,
@@ -35,6 +37,8 @@ PINNED = [
     pytest.param(Forget(True), "g:yes", id="forget"),
     pytest.param(Forget(False), "g:no", id="forget-cancel"),
     pytest.param(SetLanguage("zh_Hant"), "l:zh_Hant", id="lang"),
+    pytest.param(Recommend(5), "c:5", id="recommend"),
+    pytest.param(Dismiss(5, "a:b"), "d:5:a:b", id="dismiss"),
 ]
 
 
@@ -54,6 +58,10 @@ def test_the_named_encoders_spell_the_same_data() -> None:
     assert callbacks.save_data("3rmh7qdh", save=True) == "v:3rmh7qdh"
     assert callbacks.remove_saved_data(5, "3rmh7qdh") == "r:5:3rmh7qdh"
     assert callbacks.forget_data(confirm=False) == "g:no"
+    assert callbacks.recommend_data(0) == "c:0"
+    assert callbacks.dismiss_data(10, "3rmh7qdh") == "d:10:3rmh7qdh"
+    long_id = "x" * 100  # a long id travels as its hash, within 64 bytes
+    assert len(callbacks.dismiss_data(10_000, long_id).encode()) <= 64
     assert callbacks.page_data(0, query="x" * 100, key="k1") == "k:0:k1"  # too long to carry
 
 

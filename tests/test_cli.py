@@ -19,7 +19,10 @@ from bot.search import Hit, Snippet
 from testkit.devset import load_seed_papers
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
-RESULT_KEYS = {"id", "title", "score", "snippet", "abstract", "links", "authors", "title_derived"}
+RESULT_KEYS = {
+    *("id", "title", "score", "snippet", "abstract", "links", "authors", "title_derived"),
+    *("year", "venue"),
+}
 
 
 def search_json(capsys: pytest.CaptureFixture[str], *argv: str) -> list[dict]:

@@ -176,6 +176,7 @@ async def test_saved_lists_newest_first_and_marks_papers_gone_from_the_corpus(
     assert buttons(chat.last()) == [
         ("✕ 1", f"r:0:{PAPER}"),
         ("✕ 2", f"r:0:{paper_ref('vanished-42')}"),
+        ("✨ Recommend similar", "c:0"),  # /recommend from the list (issue 21)
     ]
 
 

@@ -7,6 +7,8 @@ behaviour is written once and reaches every front end:
   random. Synchronous index work: Telegram runs it on its search thread, the console directly.
 - `reading_list`: save and remove, the reading list, export, topics, forget. Async over a
   `Store`: Telegram wraps each call in its outage gate, the console in its runner.
+- `recommend`: papers like the saved ones, "not interested" (store reads async, ranking
+  synchronous).
 - `about`: /start, /help and /stats.
 """
 
@@ -33,17 +35,21 @@ from bot.answers.reading_list import (
     remove,
     save,
     saved_id,
+    saved_matches,
     saved_page,
     unfollow,
 )
+from bot.answers.recommend import Taste, dismiss, recommended, taste
 
 __all__ = [
     "Answer",
     "ExportFile",
     "Numbered",
+    "Taste",
     "Toggled",
     "ask",
     "author",
+    "dismiss",
     "export_file",
     "export_format",
     "follow",
@@ -54,12 +60,15 @@ __all__ = [
     "open_paper",
     "page",
     "random_paper",
+    "recommended",
     "remove",
     "save",
     "saved_id",
+    "saved_matches",
     "saved_page",
     "similar",
     "start",
     "stats",
+    "taste",
     "unfollow",
 ]

@@ -10,11 +10,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from bot import render
+from bot.answers.questions import Answer, numbered
 from bot.corpus import Paper
 from bot.i18n import Translator
 from bot.render import Doc, library
 from bot.render.callbacks import paper_ref, topic_ref
-from bot.search import Retriever
+from bot.render.text import clean, clip_words
+from bot.render.views import translated
+from bot.search import Index, Retriever
 from bot.store import SaveOutcome, Store, snapshot
 from bot.store.export import FORMATS, export
 from bot.store.model import SavedPaper, normalize_topic, topic_key
@@ -76,6 +80,49 @@ async def saved_page(
     in_corpus = frozenset(p.paper_id for p in papers if index.get(p.paper_id) is not None)
     return library.saved_doc(
         papers, total=total, offset=offset, per_page=per_page, in_corpus=in_corpus, t=t
+    )
+
+
+SAVED_MATCHES = 10
+"""How many of the user's saved papers `/saved <words>` shows, best first."""
+
+
+def saved_matches(
+    index: Retriever, rows: Sequence[SavedPaper], words: str, *, t: Translator
+) -> Answer:
+    """The user's saved papers ranked against `words` (the query syntax too), best first.
+
+    BM25 (the project's, rank-bm25's scores) over a tiny index of the snapshots, each read
+    with its abstract and keywords while the paper is still in the corpus. CPU work: off the
+    event loop.
+    """
+    if not rows:
+        return Answer(library.text_doc("list.empty", t=t))
+    papers = [_as_paper(row, index.get(row.paper_id)) for row in rows]
+    result = Index.build(papers).search(words, limit=SAVED_MATCHES)
+    if not result.hits or not result.confident:
+        query = clip_words(clean(words), 200)
+        return Answer(library.text_doc("list.search_none", query=query, t=t))
+    doc = render.results_doc(result, per_page=SAVED_MATCHES, t=t)
+    header = translated(t, "list.search_header", len(rows))
+    # Pages would search the whole corpus: the best ten, without page buttons.
+    paged = result.total > SAVED_MATCHES  # the last block is then "page 1 of N"
+    shown = Doc((header, *(doc.blocks[:-1] if paged else doc.blocks)), single_message=True)
+    return Answer(shown, numbered(result.hits), result)
+
+
+def _as_paper(row: SavedPaper, current: Paper | None) -> Paper:
+    """A saved snapshot as a paper to rank: the corpus's text when the paper is still there."""
+    if current is not None:
+        return current
+    return Paper(
+        id=row.paper_id,
+        title=row.title,
+        abstract="",
+        authors=row.authors,
+        venue=row.venue,
+        year=row.year,
+        links=(("Page", row.url),) if row.url else (),
     )
 
 

@@ -14,6 +14,7 @@ from bot.corpus.authors import parse_authors
 from bot.corpus.links import ARXIV_ID, bare_doi, derive_links, find_arxiv_id
 from bot.corpus.markup import clean_abstract, clean_title
 from bot.corpus.model import Paper
+from bot.corpus.proceedings import venue_from_urls
 from bot.corpus.readers.shapes import adapt
 from bot.textutil import sendable
 
@@ -168,6 +169,9 @@ def normalise_record(raw: Mapping[str, object]) -> Paper | str:
         if forum and not urls["url"]:
             urls["url"] = f"{_OPENREVIEW}/forum?id={forum}"
     year_match = _YEAR.search(texts["year"]) or _YEAR.search(texts["venue"])
+    venue, year = texts["venue"], int(year_match.group(1)) if year_match else None
+    if not venue and year is None:  # a paperlists record: its proceedings URL may say
+        venue, year = venue_from_urls(urls.values())
     keywords = _keywords(by_field.get("keywords"))
     keywords += tuple(
         k for k in _keywords(by_field.get("categories"), split_spaces=True) if k not in keywords
@@ -179,10 +183,10 @@ def normalise_record(raw: Mapping[str, object]) -> Paper | str:
         abstract=abstract,
         authors=authors,
         keywords=keywords,
-        venue=texts["venue"],
+        venue=venue,
         track=texts["track"],
         status=texts["status"],
-        year=int(year_match.group(1)) if year_match else None,
+        year=year,
         links=derive_links(
             urls, arxiv_id=arxiv, doi=texts["doi"], extra=(*extra_urls, *abstract_links)
         ),

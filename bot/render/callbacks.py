@@ -95,6 +95,21 @@ class Forget:
     confirm: bool
 
 
+@dataclass(frozen=True, slots=True)
+class Recommend:
+    """Button: the tapper's recommendations from `offset` (/recommend, and on /saved)."""
+
+    offset: int
+
+
+@dataclass(frozen=True, slots=True)
+class Dismiss:
+    """Button: "not interested" in `ref` for the tapper; then their recommendations at `offset`."""
+
+    offset: int
+    ref: str
+
+
 MAX_OFFSET = 10_000  # ours: deeper pages are refused as garbage
 
 CallbackAction = (
@@ -108,6 +123,8 @@ CallbackAction = (
     | Unfollow
     | Forget
     | SetLanguage
+    | Recommend
+    | Dismiss
 )
 CALLBACK_ACTIONS: tuple[type, ...] = CallbackAction.__args__  # type: ignore[attr-defined]
 """Every kind of button, for the handler table's check that each has a handler."""
@@ -174,6 +191,8 @@ CODES: tuple[Code, ...] = (
     Code("f", Unfollow, (("ref", TOPIC_REF),)),
     Code("g", Forget, (("confirm", YES_NO),)),
     Code("l", SetLanguage, (("lang", LANGUAGE),)),
+    Code("c", Recommend, (("offset", OFFSET),)),
+    Code("d", Dismiss, (("offset", OFFSET), ("ref", REF))),
 )
 """Prefix letter -> action and fields: the one description of every button's data."""
 
@@ -284,6 +303,16 @@ def forget_data(*, confirm: bool) -> str:
 def language_data(lang: Lang) -> str:
     """Callback data for a /lang button."""
     return encode(SetLanguage(lang))
+
+
+def recommend_data(offset: int) -> str:
+    """Callback data for a page of recommendations (and /saved's Recommend button)."""
+    return encode(Recommend(offset))
+
+
+def dismiss_data(offset: int, paper_id: str) -> str:
+    """Callback data for a recommendation's "not interested" button (the page to show after)."""
+    return encode(Dismiss(offset, paper_ref(paper_id)))
 
 
 def query_fits_callback(query: str, offset: int = MAX_OFFSET) -> bool:

@@ -10,7 +10,7 @@ from bot.i18n import Translator
 from bot.render.doc import Block, Doc, Segment
 from bot.render.html import SEPARATOR
 from bot.render.text import sendable
-from bot.render.views import EN, corrected_line, snippet_block, translated
+from bot.render.views import EN, filters_line, header_notes, snippet_block, translated
 
 if TYPE_CHECKING:
     from bot.search import Hit, SearchResult
@@ -77,10 +77,11 @@ def results_text(result: SearchResult, marks: tuple[str, str], *, t: Translator 
     No score: a fused rank score means nothing to a reader (the JSON keeps it, for tools)."""
     header: Block = translated(t, "cli.query", query=result.query)
     if not result.hits:
-        return to_console(Doc(((*header, Segment("\n"), *translated(t, "cli.no_match")),))) + "\n"
+        header += (Segment("\n"), *translated(t, "cli.no_match"), *filters_line(result, t))
+        return to_console(Doc((header,))) + "\n"
     if not result.confident:
         header += (Segment("\n"), *translated(t, "cli.weak"))
-    header += corrected_line(result, t)  # as the bot and the console say it
+    header += header_notes(result, t)  # as the bot and the console say it
     blocks = [header]
     for rank, hit in enumerate(result.hits, start=result.offset + 1):
         paper = hit.paper

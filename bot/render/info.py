@@ -62,9 +62,10 @@ def help_doc(*, console: bool = False, t: Translator = EN) -> Doc:
     if console:
         listed = [entry for entry in listed if entry.name != "lang"]  # --lang there
     commands = (*translated(t, "help.title"), *_command_lines(listed, t))
+    syntax = translated(t, "help.syntax")
     if console:
-        return Doc((commands,))
-    return Doc((commands, translated(t, "help.private_and_inline")))
+        return Doc((commands, syntax))
+    return Doc((commands, syntax, translated(t, "help.private_and_inline")))
 
 
 def _when(moment: datetime) -> str:

@@ -16,6 +16,7 @@ from bot.render.callbacks import (
     encode,
     export_data,
     forget_data,
+    recommend_data,
     remove_saved_data,
     save_data,
     saved_page_data,
@@ -141,6 +142,7 @@ def saved_doc(
         nav.append((t.gettext("button.next"), saved_page_data(offset + len(papers))))
     if nav:
         rows.append(tuple(nav))
+    rows.append(((t.gettext("button.recommend"), recommend_data(0)),))
     if total > per_page:
         pages = -(-total // per_page)
         blocks.append(translated(t, "results.page", page=offset // per_page + 1, pages=pages))

@@ -24,6 +24,7 @@ from bot.render.callbacks import (
     similar_data,
 )
 from bot.render.doc import Block, Button, Doc, InlineArticle, Keyboard, Segment
+from bot.render.filter_summary import filter_summary
 from bot.render.html import is_web_url, to_html
 from bot.render.ids import paper_command
 from bot.render.text import clean, clean_keep_edges, clip_words, merge_marks
@@ -63,6 +64,20 @@ def corrected_line(result: SearchResult, t: Translator) -> Block:
         return ()
     corrected = clip_words(clean(result.corrected), 200)
     return (Segment("\n"), *translated(t, "results.corrected", corrected=corrected))
+
+
+def filters_line(result: SearchResult, t: Translator) -> Block:
+    """A new line naming the query-syntax conditions that applied ("2 filters: …"); else none.
+
+    Appended to a results header, by the bot, the console and the CLI alike.
+    """
+    summary = filter_summary(result.parsed, t) if result.parsed is not None else None
+    return (Segment("\n"), Segment(clean(summary), "i")) if summary else ()
+
+
+def header_notes(result: SearchResult, t: Translator) -> Block:
+    """What a results header adds under its first line: corrections, then conditions."""
+    return corrected_line(result, t) + filters_line(result, t)
 
 
 _CODE_HOSTS = ("github.com", "gitlab.com", "bitbucket.org", "huggingface.co", "codeberg.org")
@@ -121,7 +136,7 @@ def snippet_block(hit: Hit) -> Block:
     return tuple(spans)
 
 
-def _snippet_spans(hit: Hit, limit: int = limits.SNIPPET_CHARS) -> list[Segment]:
+def snippet_spans(hit: Hit, limit: int = limits.SNIPPET_CHARS) -> list[Segment]:
     """The snippet with its marks, cut to `limit` characters on a word boundary."""
     spans = snippet_block(hit)
     # Clean each span but keep single spaces between them, then cut to the limit.
@@ -145,7 +160,7 @@ def _snippet_spans(hit: Hit, limit: int = limits.SNIPPET_CHARS) -> list[Segment]
     return cleaned
 
 
-def _numbered_paper(number: int, paper: Paper, t: Translator) -> list[Segment]:
+def numbered_paper(number: int, paper: Paper, t: Translator) -> list[Segment]:
     """`1. <b>Title</b> · /paper_<id>` and the authors, compactly: how a listed paper starts."""
     spans = list(
         translated(
@@ -169,8 +184,8 @@ def _result_block(number: int, hit: Hit, t: Translator) -> Block:
     open buttons (a third copy of each title, cut to fit), so buttons are for paging.
     """
     paper = hit.paper
-    spans = _numbered_paper(number, paper, t)
-    snippet = _snippet_spans(hit)
+    spans = numbered_paper(number, paper, t)
+    snippet = snippet_spans(hit)
     if snippet:
         spans += [Segment("\n"), *snippet]
     link = code_link(paper)
@@ -234,6 +249,8 @@ def results_doc(
         page_key: state key for page turns when the query is too long for callback data.
         t: the reader's language.
     """
+    if not result.hits and result.parsed is not None:  # conditions no paper meets
+        return Doc((translated(t, "filters.no_match") + filters_line(result, t), examples_block(t)))
     if not result.hits:
         kind = classify_question(result.query, result.terms)
         if kind == "non_english" and result.warming:
@@ -249,7 +266,7 @@ def results_doc(
     else:
         # One sentence, and no "ask in English": the hybrid reads other languages too.
         header = translated(t, "results.weak")
-    header += corrected_line(result, t)
+    header += header_notes(result, t)
     blocks: list[Block] = [header]
     blocks += [_result_block(first + i, hit, t) for i, hit in enumerate(result.hits)]
 
@@ -300,7 +317,7 @@ def author_doc(name: str, papers: Sequence[Paper], *, shown: int = 10, t: Transl
         return Doc((translated(t, "author.none", name=name),))
     blocks: list[Block] = [translated(t, "author.header", len(papers), name=name)]
     for number, paper in enumerate(papers[:shown], start=1):
-        spans = _numbered_paper(number, paper, t)
+        spans = numbered_paper(number, paper, t)
         venue = clip_words(venue_line(paper), limits.VENUE_CHARS)
         if venue:
             spans += [Segment("\n"), Segment(venue)]

@@ -250,8 +250,14 @@ class BM25:
             weights = self._weight.take(self._pair[lo:hi], mode="wrap")
             yield c, self._doc_ids[lo:hi], weights * term_idf
 
-    def top(self, terms: Sequence[str], k: int) -> tuple[np.ndarray, np.ndarray, int]:
-        """The `k` best rows (score desc, row asc) holding a query term, and how many hold one."""
+    def top(
+        self, terms: Sequence[str], k: int, *, mask: np.ndarray | None = None
+    ) -> tuple[np.ndarray, np.ndarray, int]:
+        """The `k` best rows (score desc, row asc) holding a query term, and how many hold one.
+
+        mask: one bool per document; only rows it allows are candidates (query syntax's
+        conditions), so the `k` best are the best of those, counted among those.
+        """
         ids, counts = self._term_ids(terms)
         empty = np.zeros(0, dtype=np.int64)
         if not ids:
@@ -266,6 +272,9 @@ class BM25:
             rows, scores = self._accumulate(ids, counts, idf)
         else:
             rows, scores = self._accumulate_masked(ids, counts, idf)
+        if mask is not None:  # before the top-k cut: the best of the allowed, not of all
+            keep = mask[rows]
+            rows, scores = rows[keep], scores[keep]
         total = len(rows)
         if k <= 0:
             return empty, np.zeros(0), total

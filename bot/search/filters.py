@@ -16,14 +16,14 @@ clause holds. How each clause matches a paper:
 A clause whose text has no terms (`"the"`, `-!!`) cannot be matched and is dropped, as
 Elasticsearch's `simple_query_string` drops what it cannot read. The columns are built once
 per index (`filter_columns`), on the first query with conditions; plain queries never build
-them (`candidates`).
+them (`candidates`), and the term positions wait for the first phrase or word condition.
 """
 
 from __future__ import annotations
 
 import threading
 import weakref
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -31,13 +31,14 @@ import numpy as np
 
 from bot.corpus import AuthorIndex, Paper
 from bot.corpus.authors import AuthorKey, author_key, filed_under, key_matches
-from bot.search.phrases import PhraseIndex
+from bot.search.analysis import Analyzer, analyzer_for
+from bot.search.phrases import PhraseIndex, phrase_terms
 from bot.search.syntax import Clause, FieldFilter, ParsedQuery, Phrase, YearFilter
 
 if TYPE_CHECKING:
     from bot.search.index import Index
 
-__all__ = ["FilterColumns", "candidates", "filter_columns"]
+__all__ = ["FilterColumns", "candidates", "filter_columns", "listed"]
 
 LabelField = Literal["venue", "track", "status"]
 LABEL_FIELDS: tuple[LabelField, ...] = ("venue", "track", "status")
@@ -101,19 +102,33 @@ def _field(papers: Sequence[Paper], name: str) -> Iterable[Any]:
 
 
 class FilterColumns:
-    """What conditions are checked against, per row: term positions, authors, years, labels."""
+    """What conditions are checked against, per row: term positions, authors, years, labels.
 
-    __slots__ = ("authors", "labels", "phrases", "years")
+    The term positions (`phrases`, the one costly part: ~0.75× an index build, ~1 KB a
+    paper) are built on the first phrase or word condition, so years, authors and labels
+    answer without them.
+    """
+
+    __slots__ = ("_lock", "_make_phrases", "_phrases", "analyzer", "authors", "labels", "years")
 
     def __init__(
         self,
-        phrases: PhraseIndex,
+        phrases: PhraseIndex | Callable[[], PhraseIndex],
         authors: AuthorIndex,
         years: np.ndarray,
         labels: dict[LabelField, _Labels],
+        *,
+        language: str = "en",
     ) -> None:
-        """Assemble; use `build` (or `filter_columns` for an index)."""
-        self.phrases = phrases
+        """Assemble; use `build` (or `filter_columns` for an index).
+
+        phrases: the positions, or how to build them when first needed.
+        """
+        built = isinstance(phrases, PhraseIndex)
+        self._phrases: PhraseIndex | None = phrases if built else None
+        self._make_phrases = None if built else phrases
+        self._lock = threading.Lock()
+        self.analyzer = analyzer_for(language, max_cache=10_000)
         self.authors = _AuthorRows(authors)
         self.years = years
         """Per row, the year, 0 when unknown."""
@@ -127,21 +142,42 @@ class FilterColumns:
 
         authors: the index's own `AuthorIndex` when there is one (it is not built twice).
         """
-        phrases = PhraseIndex.build(
-            _field(papers, "title"), _field(papers, "abstract"), language=language
-        )
+        analyzer = analyzer_for(language, max_cache=10_000)
         if authors is None:
             authors = AuthorIndex.build(_field(papers, "authors"))
         years = np.fromiter((y or 0 for y in _field(papers, "year")), np.int32, len(papers))
-        labels = {name: cls._labels(_field(papers, name), phrases) for name in LABEL_FIELDS}
-        return cls(phrases, authors, years, labels)
+        labels = {name: cls._labels(_field(papers, name), analyzer) for name in LABEL_FIELDS}
+
+        def phrases() -> PhraseIndex:
+            return PhraseIndex.build(
+                _field(papers, "title"), _field(papers, "abstract"), language=language
+            )
+
+        return cls(phrases, authors, years, labels, language=language)
+
+    @property
+    def phrases(self) -> PhraseIndex:
+        """The term positions, built now if no condition needed them before."""
+        phrases = self._phrases
+        if phrases is None:
+            with self._lock:
+                if self._phrases is None:
+                    assert self._make_phrases is not None
+                    self._phrases = self._make_phrases()
+                    self._make_phrases = None
+                phrases = self._phrases
+        return phrases
+
+    def terms(self, text: str) -> tuple[str, ...]:
+        """The terms of `text` as a phrase or a label's value (`phrases.phrase_terms`)."""
+        return phrase_terms(text, self.analyzer)
 
     @staticmethod
-    def _labels(values: Iterable[str], phrases: PhraseIndex) -> _Labels:
+    def _labels(values: Iterable[str], analyzer: Analyzer) -> _Labels:
         """Codes of one few-valued field, and each distinct value's terms."""
         table: dict[str, int] = {}
         codes = [table.setdefault(value or "", len(table)) for value in values]
-        terms = tuple(phrases.terms(value) for value in table)
+        terms = tuple(phrase_terms(value, analyzer) for value in table)
         # The narrowest type: comparing 100,000 one-byte codes costs a fifth of int32's gather.
         dtype = np.uint8 if len(table) <= 2**8 else np.uint16 if len(table) <= 2**16 else np.int32
         return _Labels(terms, np.array(codes, dtype=dtype))
@@ -153,7 +189,8 @@ class FilterColumns:
     def nbytes(self) -> int:
         """Bytes held by the arrays (not the author index or the strings)."""
         codes = sum(labels.codes.nbytes for labels in self.labels.values())
-        return self.phrases.nbytes + self.years.nbytes + codes
+        phrases = self._phrases.nbytes if self._phrases is not None else 0
+        return phrases + self.years.nbytes + codes
 
     def mask(self, parsed: ParsedQuery) -> np.ndarray | None:
         """Rows meeting every condition of `parsed`; None when it sets none that can be read."""
@@ -191,7 +228,7 @@ class FilterColumns:
             return self._rows_mask(self.authors.rows(clause.value))
         if clause.field == "title":
             return self._rows_mask(self._phrase_rows(clause.value, title_only=True))
-        wanted = self.phrases.terms(clause.value)
+        wanted = self.terms(clause.value)
         if not wanted:
             return None
         labels = self.labels[clause.field]
@@ -207,7 +244,7 @@ class FilterColumns:
 
     def _phrase_rows(self, text: str, *, title_only: bool = False) -> np.ndarray | None:
         """Rows holding `text` as a phrase; None if it has no terms."""
-        terms = self.phrases.terms(text)
+        terms = self.terms(text)
         return self.phrases.rows(terms, title_only=title_only) if terms else None
 
     def _rows_mask(self, rows: np.ndarray | None) -> np.ndarray | None:
@@ -245,3 +282,10 @@ def candidates(index: Index, parsed: ParsedQuery) -> np.ndarray | None:
     if parsed.is_plain:
         return None
     return filter_columns(index).mask(parsed)
+
+
+def listed(index: Index, mask: np.ndarray) -> np.ndarray:
+    """The rows `mask` allows, newest year first (unknown years last), then in load order."""
+    rows = np.flatnonzero(mask)
+    years = filter_columns(index).years[rows]
+    return rows[np.lexsort((rows, -years.astype(np.int64)))]

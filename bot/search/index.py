@@ -10,15 +10,16 @@ from __future__ import annotations
 
 import functools
 from collections import Counter
-from collections.abc import Iterable, Iterator, Mapping, Sequence, Set
+from collections.abc import Iterable, Mapping, Sequence, Set
 from typing import Any
 
 import numpy as np
 
 from bot.corpus import AuthorIndex, Paper, PaperIds
-from bot.search import confidence
-from bot.search.analysis import ANALYZERS, Analyzer, analyze_query, analyzer_for
+from bot.search import confidence, filters
+from bot.search.analysis import ANALYZERS, analyze_query, analyzer_for
 from bot.search.bm25 import BM25, DEFAULT_PARAMS, BM25Params
+from bot.search.documents import TITLE_WEIGHT, analysed_documents, document_terms
 from bot.search.query import PreparedQuery, QueryPipeline
 from bot.search.retriever import Hit, IndexStats, SearchResult
 from bot.search.snippets import Snippet, abstract_counts, best_snippet
@@ -27,33 +28,11 @@ from bot.textutil import Span, sentence_spans
 
 __all__ = ["SIMILAR_TERMS", "TITLE_WEIGHT", "Index", "document_terms"]
 
-TITLE_WEIGHT = 2
-"""A paper's title terms are indexed this many times (its abstract's once)."""
-
 SIMILAR_TERMS = 25
 """How many of a paper's most distinctive terms make its more-like-this query."""
 
 QUERY_CACHE = 50_000
 """Chunks the query-time analyzer remembers."""
-
-
-def document_terms(
-    paper: Paper, analyzer: Analyzer | None = None, *, title_weight: int = TITLE_WEIGHT
-) -> list[str]:
-    """The terms indexed for `paper`: title terms `title_weight` times, then the abstract's,
-    keywords' and authors'."""
-    analyzer = analyzer or analyzer_for("en", max_cache=10_000)
-    terms = analyzer.analyze(paper.title) * title_weight + analyzer.analyze(paper.abstract)
-    for extra in (*paper.keywords, *paper.authors):
-        terms += analyzer.analyze(extra)
-    return terms
-
-
-def _analysed(papers: Iterable[Paper], language: str, title_weight: int) -> Iterator[list[str]]:
-    """Each paper's terms, from a fresh analyzer whose big cache is freed once all are read."""
-    analyzer = analyzer_for(language)  # a local of this generator: gone when it is exhausted
-    for paper in papers:
-        yield document_terms(paper, analyzer, title_weight=title_weight)
 
 
 class Index:
@@ -100,7 +79,7 @@ class Index:
         language: str = "en",
     ) -> Index:
         """Analyse and index `papers`."""
-        documents = _analysed(papers, language, title_weight)
+        documents = analysed_documents(papers, language, title_weight)
         bm25 = BM25.build(documents, params=params)
         return cls(papers, bm25, title_weight=title_weight, language=language)
 
@@ -250,7 +229,10 @@ class Index:
         prepared = query if isinstance(query, PreparedQuery) else self.queries.prepare(query)
         terms = prepared.terms
         limit, offset = max(0, int(limit)), max(0, int(offset))
-        ranked, scores, total = self.bm25.top(terms, offset + limit)
+        mask = self.candidates(prepared)
+        if mask is not None and not terms:  # conditions alone ("author:Bengio"): list them
+            return self._listing(prepared, mask, limit=limit, offset=offset, snippets=snippets)
+        ranked, scores, total = self.bm25.top(terms, offset + limit, mask=mask)
         unique = list(dict.fromkeys(terms))
         # Looked up once per query, not once per hit (analyze_query caps how many there are).
         weights = {t: self._term_weight(t) for t in unique}
@@ -274,6 +256,37 @@ class Index:
             offset=offset,
             confidence=best,
             corrected=prepared.corrected,
+            parsed=prepared.parsed,
+        )
+
+    def candidates(self, prepared: PreparedQuery) -> np.ndarray | None:
+        """One bool per paper: those meeting the query's conditions; None when it sets none."""
+        if prepared.parsed is None:
+            return None
+        return filters.candidates(self, prepared.parsed)
+
+    def _listing(
+        self, prepared: PreparedQuery, mask: np.ndarray, *, limit: int, offset: int, snippets: bool
+    ) -> SearchResult:
+        """The papers meeting conditions without free text: newest year first, then load order.
+
+        Each meets the whole query, so each is a full match (coverage 1) and the answer is
+        confident whenever one does.
+        """
+        rows = filters.listed(self, mask)
+        shown = rows[offset : offset + limit]
+        hits = self._hits(
+            shown, np.zeros(len(shown)), np.ones(len(shown)), (), {}, snippets=snippets
+        )
+        return SearchResult(
+            query=prepared.typed,
+            terms=(),
+            hits=hits,
+            total=len(rows),
+            confident=bool(len(rows)),
+            offset=offset,
+            confidence=1.0 if len(rows) else 0.0,
+            parsed=prepared.parsed,
         )
 
     def similar(self, paper_id: str, *, limit: int = 5) -> tuple[Hit, ...]:

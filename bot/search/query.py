@@ -3,13 +3,15 @@
 `QueryPipeline.prepare` takes what the user typed through, in order:
 
 1. the cut to `MAX_QUERY_CHARS` (the only one: front ends pass questions whole);
-2. chat phrasing removed (`phrasing.topic_text`: "can you recommend papers on …");
-3. typos corrected against the corpus (`spelling.Speller`), once the speller is ready;
-4. the analysed terms of what is left.
+2. the query syntax parsed (`syntax.parse_query`: phrases, `-word`, OR, `author:` …): its
+   conditions are kept aside, its free text goes on;
+3. chat phrasing removed from the free text (`phrasing.topic_text`: "can you recommend …");
+4. typos corrected against the corpus (`spelling.Speller`), once the speller is ready;
+5. the analysed terms of what is left.
 
 The result, a `PreparedQuery`, is what `Index.search` (BM25 alone) and `HybridRetriever.search`
-both search, so a question means the same thing whichever engine answers it. Query syntax
-(quoted phrases, fields) will parse the cut text between steps 1 and 2 (`prepare_query`).
+both search, so a question means the same thing whichever engine answers it: both rank only
+the papers meeting its conditions (`filters.candidates`).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from dataclasses import dataclass
 
 from bot.search.phrasing import topic_text
 from bot.search.spelling import Correction, Speller, SpellingCorpus
+from bot.search.syntax import ParsedQuery, parse_query
 
 __all__ = ["MAX_QUERY_CHARS", "PreparedQuery", "QueryPipeline", "prepare_query"]
 
@@ -43,6 +46,13 @@ class PreparedQuery:
     """The analysed terms of `text` (BM25's query); empty when nothing is searchable."""
     corrected: str = ""
     """`typed` with its typos fixed, to show the user; "" when no word was corrected."""
+    parsed: ParsedQuery | None = None
+    """The query's syntax: the conditions every result must meet (None: a plain query)."""
+
+    @property
+    def filtered(self) -> bool:
+        """True if the query sets conditions (phrases, exclusions, OR, fields)."""
+        return self.parsed is not None and not self.parsed.is_plain
 
 
 def prepare_query(
@@ -50,15 +60,17 @@ def prepare_query(
 ) -> PreparedQuery:
     """`query` cut, without request words, corrected by `speller` (None: as typed), analysed."""
     typed = query if isinstance(query, str) else ""
-    cut = typed[:MAX_QUERY_CHARS]
-    # The seam for query syntax: parse `cut` here, and clean only its free-text words.
-    topic = topic_text(cut)
+    parsed = parse_query(typed[:MAX_QUERY_CHARS])
+    # Only the free text is cleaned and corrected: a field's value ("author:Schmidhber")
+    # is matched by its own rule, and a quoted phrase means exactly what is quoted.
+    topic = topic_text(parsed.text)
     correction = speller.correct(topic) if speller is not None else Correction(topic)
     return PreparedQuery(
         typed=typed,
         text=correction.text,
         terms=tuple(terms_of(correction.text)),
         corrected=_shown_correction(typed, correction),
+        parsed=None if parsed.is_plain else parsed,
     )
 
 

@@ -13,6 +13,7 @@ from typing import Protocol
 from bot.corpus import Paper
 from bot.search.query import PreparedQuery
 from bot.search.snippets import Snippet
+from bot.search.syntax import ParsedQuery
 
 __all__ = ["Hit", "IndexStats", "Retriever", "SearchResult"]
 
@@ -50,6 +51,8 @@ class SearchResult:
     warming: bool = False
     """True while semantic search is still embedding the papers: BM25 alone answered, so a
     question in another language could not be understood yet."""
+    parsed: ParsedQuery | None = None
+    """The query's syntax when it set conditions (every hit meets them), for the header."""
 
 
 @dataclass(frozen=True, slots=True)

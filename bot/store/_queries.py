@@ -48,7 +48,13 @@ CLAIM_ALERT = (
     "ON CONFLICT (user_id, paper_id) DO NOTHING RETURNING paper_id"
 )
 RELEASE_ALERT = "DELETE FROM sent_alerts WHERE user_id = ? AND paper_id = ?"
+DISMISS = (
+    "INSERT INTO dismissed_papers (user_id, paper_id) VALUES (?, ?) "
+    "ON CONFLICT (user_id, paper_id) DO NOTHING"
+)
+DISMISSED = "SELECT paper_id FROM dismissed_papers WHERE user_id = ?"
 FORGET = (
+    "DELETE FROM dismissed_papers WHERE user_id = ?",
     "DELETE FROM sent_alerts WHERE user_id = ?",
     "DELETE FROM saved_papers WHERE user_id = ?",
     "DELETE FROM topics WHERE user_id = ?",

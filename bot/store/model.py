@@ -158,6 +158,14 @@ class Store(Protocol):
         """Forget claims whose alert could not be sent, so a later reload may send it."""
         ...
 
+    async def dismiss(self, user_id: int, paper_id: str) -> bool:
+        """Mark a paper "not interested" for recommendations; False when it already was."""
+        ...
+
+    async def dismissed(self, user_id: int) -> frozenset[str]:
+        """The ids of every paper the user dismissed."""
+        ...
+
     async def get_language(self, user_id: int) -> str | None:
         """The user's language preference; None when never set."""
         ...

@@ -213,6 +213,16 @@ class PostgresStore:
             async with self._transaction() as db, db.cursor() as cursor:
                 await cursor.executemany(_pg(q.RELEASE_ALERT), params)
 
+    async def dismiss(self, user_id: int, paper_id: str) -> bool:
+        """Mark a paper "not interested" for recommendations; False when it already was."""
+        params = (user_id, clean_text(paper_id))
+        async with self._transaction() as db:
+            return (await db.execute(_pg(q.DISMISS), params)).rowcount > 0
+
+    async def dismissed(self, user_id: int) -> frozenset[str]:
+        """The ids of every paper the user dismissed."""
+        return frozenset(row[0] for row in await self._rows(q.DISMISSED, (user_id,)))
+
     async def get_language(self, user_id: int) -> str | None:
         """The user's language preference; None when never set."""
         rows = await self._rows(q.GET_LANGUAGE, (user_id,))

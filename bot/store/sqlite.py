@@ -246,6 +246,16 @@ class SqliteStore:
         if params:
             await self._run(_write(lambda db: db.executemany(q.RELEASE_ALERT, params)))
 
+    async def dismiss(self, user_id: int, paper_id: str) -> bool:
+        """Mark a paper "not interested" for recommendations; False when it already was."""
+        params = (user_id, clean_text(paper_id))
+        return await self._run(_write(lambda db: db.execute(q.DISMISS, params).rowcount > 0))
+
+    async def dismissed(self, user_id: int) -> frozenset[str]:
+        """The ids of every paper the user dismissed."""
+        rows = await self._run(lambda db: db.execute(q.DISMISSED, (user_id,)).fetchall())
+        return frozenset(row[0] for row in rows)
+
     async def get_language(self, user_id: int) -> str | None:
         """The user's language preference; None when never set."""
         row = await self._run(lambda db: db.execute(q.GET_LANGUAGE, (user_id,)).fetchone())

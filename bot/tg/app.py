@@ -38,7 +38,7 @@ from bot.logs import configure_logging, filter_ptb_records, redact
 from bot.search import Index, Retriever
 from bot.store import StoreOpenError, open_store
 from bot.tg import admin, errors, transport
-from bot.tg.handlers import about, buttons, inline, papers, reading_list, search
+from bot.tg.handlers import about, buttons, inline, papers, reading_list, recommend, search
 from bot.tg.handlers.buttons import ButtonHandler
 from bot.tg.menu import menu
 from bot.tg.semantic import serve_semantic, stop_embedding
@@ -158,6 +158,7 @@ COMMAND_HANDLERS: dict[str, Handler] = {
     "stats": about.stats,
     "lang": about.lang,
     "saved": reading_list.saved,
+    "recommend": recommend.recommend,
     "export": reading_list.export_command,
     "follow": reading_list.follow,
     "following": reading_list.following,
@@ -176,6 +177,8 @@ BUTTON_HANDLERS: dict[type, ButtonHandler] = {
     render.ExportAs: reading_list.export_button,
     render.Unfollow: reading_list.unfollow_button,
     render.Forget: reading_list.forget_button,
+    render.Recommend: recommend.recommend_button,
+    render.Dismiss: recommend.recommend_button,
 }
 """Button action (`bot.render.callbacks`) -> handler; must cover every action of the codec."""
 

@@ -86,6 +86,12 @@ class HybridRetriever:
         """Whether answers use the embeddings yet."""
         return self._semantic is not None
 
+    @property
+    def vectors(self) -> np.ndarray | None:
+        """The papers' unit vectors (one row per paper), or None until they are attached."""
+        semantic = self._semantic
+        return None if semantic is None else semantic.vectors
+
     def attach_speller(self, speller: Speller) -> None:
         """Correct typos with `speller` from now on, BM25 alone included (`QueryPipeline`)."""
         self.queries.attach_speller(speller)
@@ -138,7 +144,8 @@ class HybridRetriever:
             result = self.index.search(prepared, limit=limit, offset=offset, snippets=snippets)
             warming = semantic is None  # BM25 alone, for now: other languages come later
             return dataclasses.replace(result, warming=warming)
-        scores = self._scores(semantic, terms, prepared.text)
+        mask = self.index.candidates(prepared)
+        scores = self._scores(semantic, terms, prepared.text, mask)
         coverage, cosine, fused, order = scores.coverage, scores.cosine, scores.fused, scores.order
         top = int(order[0]) if len(order) else 0
         confident = bool(len(order)) and fusion.is_confident(
@@ -149,7 +156,8 @@ class HybridRetriever:
         )
         # How many papers really match: most of the question's weight, or clearly closest in
         # meaning; not every paper sharing one common word.
-        real = int(((coverage >= CONFIDENT_COVERAGE) | fusion.semantic_matches(cosine)).sum())
+        matches = (coverage >= CONFIDENT_COVERAGE) | fusion.semantic_matches(cosine)
+        real = int((matches if mask is None else matches & mask).sum())
         rows = order[offset : offset + limit]
         hits = self.index.hits(rows, fused[rows], terms, coverage=coverage[rows], snippets=snippets)
         return SearchResult(
@@ -162,15 +170,28 @@ class HybridRetriever:
             offset=offset,
             confidence=float(coverage[top]) if len(order) else 0.0,
             corrected=prepared.corrected,
+            parsed=prepared.parsed,
         )
 
-    def _scores(self, semantic: _Semantic, terms: Sequence[str], text: str) -> _Scores:
-        """Every paper's BM25, coverage, cosine and fused score for the cleaned question."""
+    def _scores(
+        self, semantic: _Semantic, terms: Sequence[str], text: str, mask: np.ndarray | None = None
+    ) -> _Scores:
+        """Every paper's BM25, coverage, cosine and fused score for the cleaned question.
+
+        mask: the query's conditions; then only those papers are fused (ranked among
+        themselves, before any cut) and ordered, the others fused at -inf.
+        """
         coverage = self.index.coverage(terms, np.arange(len(self.papers)))
         bm25 = self.index.scores(terms)
         cosine = semantic.vectors @ self._query_vector(semantic.embedder, text)
-        fused = fusion.rrf(bm25, cosine, matched=coverage > 0)
-        return _Scores(bm25, coverage, cosine, fused, np.argsort(-fused, kind="stable"))
+        if mask is None:
+            fused = fusion.rrf(bm25, cosine, matched=coverage > 0)
+            return _Scores(bm25, coverage, cosine, fused, np.argsort(-fused, kind="stable"))
+        rows = np.flatnonzero(mask)
+        fused = np.full(len(self.papers), -np.inf)
+        fused[rows] = fusion.rrf(bm25[rows], cosine[rows], matched=coverage[rows] > 0)
+        order = rows[np.argsort(-fused[rows], kind="stable")]
+        return _Scores(bm25, coverage, cosine, fused, order)
 
     def _query_vector(self, embedder: Embedder, text: str) -> np.ndarray:
         """The question's vector, from the recent ones when it was asked lately."""

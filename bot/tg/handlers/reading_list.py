@@ -43,7 +43,7 @@ async def private_only(update: Update, t: Translator) -> bool:
     return False
 
 
-async def _private_user(update: Update, context: Context) -> tuple[int, Translator] | None:
+async def private_user(update: Update, context: Context) -> tuple[int, Translator] | None:
     """The sender's id and language, in their private chat; elsewhere None (and they are told)."""
     user = update.effective_user
     t = await user_translator(update, context)
@@ -52,7 +52,8 @@ async def _private_user(update: Update, context: Context) -> tuple[int, Translat
     return user.id, t
 
 
-async def _edit(query: CallbackQuery, doc: Doc) -> None:
+async def edit_doc(query: CallbackQuery, doc: Doc) -> None:
+    """Replace the tapped message with `doc`'s first page."""
     page = to_html(doc)[0]
     await query.edit_message_text(
         page.text,
@@ -86,11 +87,21 @@ async def _reply_from_store(
 
 
 async def saved(update: Update, context: Context) -> None:
-    """Show the user's reading list, newest first, on /saved."""
-    if (sender := await _private_user(update, context)) is None:
+    """Show the user's reading list, newest first, on /saved; `/saved <words>` searches it."""
+    if (sender := await private_user(update, context)) is None:
         return
     user_id, t = sender
     index, per_page = index_of(context), context.bot_data.per_page
+    words = command_argument(update.effective_message) if update.effective_message else ""
+    if words:  # `/saved <words>`: the user's own papers ranked against them
+        try:
+            rows = await store_call(context, lambda store: store.export_rows(user_id))
+        except StoreUnavailable:
+            await sorry(update, t)
+            return
+        answer = await off_loop(context, answers.saved_matches, index, rows, words, t=t)
+        await reply(update, answer.doc)
+        return
     await _reply_from_store(
         update,
         context,
@@ -137,7 +148,7 @@ async def export_command(update: Update, context: Context) -> None:
 
 async def follow(update: Update, context: Context) -> None:
     """Store a standing question on `/follow <topic>`; new matching papers are sent later."""
-    if (sender := await _private_user(update, context)) is None:
+    if (sender := await private_user(update, context)) is None:
         return
     user_id, t = sender
     topic = await argument_or_usage(update, "follow", t)
@@ -149,7 +160,7 @@ async def follow(update: Update, context: Context) -> None:
 
 async def following(update: Update, context: Context) -> None:
     """List the user's topics with Unfollow buttons, on /following."""
-    if (sender := await _private_user(update, context)) is not None:
+    if (sender := await private_user(update, context)) is not None:
         user_id, t = sender
         await _reply_from_store(
             update, context, lambda store: answers.following(store, user_id, t=t), t
@@ -214,7 +225,7 @@ async def saved_button(
             store, index, user_id, offset=action.offset, per_page=per_page, t=t
         ),
     )
-    await _edit(query, doc)
+    await edit_doc(query, doc)
 
 
 async def export_button(
@@ -235,7 +246,7 @@ async def unfollow_button(
     )
     await query.answer(text)
     if remaining is not None:
-        await _edit(query, remaining)
+        await edit_doc(query, remaining)
 
 
 async def forget_button(
@@ -248,4 +259,4 @@ async def forget_button(
         context.bot_data.languages.put(user_id, None)  # the cached /lang choice goes too
     await query.answer()
     key = "forget.done" if action.confirm else "forget.cancelled"
-    await _edit(query, library.text_doc(key, t=t))
+    await edit_doc(query, library.text_doc(key, t=t))

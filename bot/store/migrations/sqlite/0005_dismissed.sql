@@ -1,0 +1,8 @@
+-- Issue 21: papers a user marked "not interested" in their recommendations; they never come
+-- back and they shape later ones. /forget deletes them.
+CREATE TABLE dismissed_papers (
+    user_id INTEGER NOT NULL,
+    paper_id TEXT NOT NULL,
+    dismissed_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+    PRIMARY KEY (user_id, paper_id)
+)
