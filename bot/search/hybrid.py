@@ -2,7 +2,8 @@
 
 BM25 (`Index`) stays the first stage and its scores stay rank-bm25's. The semantic signal is
 the cosine of the question's vector with every paper's; the ranking is their reciprocal rank
-fusion (`fusion.rrf`, chosen on the dev set's tune split). Snippets and confidence come
+fusion (`fusion.fuse`), whose semantic weight depends on the question (`fusion.semantic_weight`:
+a Latin-script question BM25 covers well keeps BM25's order). Snippets and confidence come
 after ranking. The retriever is served at once: until `attach_vectors` is called (by an
 `EmbeddingJob` in a worker thread) it answers with BM25 alone. Questions are cleaned of
 request words (`phrasing.topic_text`) and, once `attach_speller` is called, of typos
@@ -226,7 +227,9 @@ class HybridRetriever:
         coverage = self.index.coverage(terms, np.arange(len(self.papers)))
         bm25 = self.index.scores(terms)
         cosine = semantic.vectors @ self._query_vector(semantic.embedder, text)
-        fused = fusion.rrf(bm25, cosine, matched=coverage > 0)
+        latin = all(fusion.is_latin(t) for t in terms)
+        weight = fusion.semantic_weight(bm25, coverage, latin=latin)
+        fused = fusion.fuse(bm25, cosine, matched=coverage > 0, weight=weight)
         return _Scores(bm25, coverage, cosine, fused, np.argsort(-fused, kind="stable"))
 
     def _query_vector(self, embedder: Embedder, text: str) -> np.ndarray:
