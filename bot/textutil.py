@@ -24,6 +24,7 @@ __all__ = [
     "clean_keep_edges",
     "clip_words",
     "is_latin_letter",
+    "is_latin_text",
     "merge_marks",
     "sendable",
     "sentence_spans",
@@ -169,3 +170,8 @@ def clean_keep_edges(text: str) -> str:
 def is_latin_letter(char: str) -> bool:
     """Whether a character is a Latin-script letter (its Unicode name says LATIN: "é", "ｆ")."""
     return "LATIN" in unicodedata.name(char, "")
+
+
+def is_latin_text(text: str) -> bool:
+    """Whether every letter of a non-empty `text` is Latin (digits and marks don't count)."""
+    return bool(text) and all(is_latin_letter(ch) for ch in text if ch.isalpha())

@@ -13,6 +13,14 @@ Records added later never move an existing record's split: the same rule is appl
 the new records of each style only (issue 10 round 5 added 24 nearmiss, 12 offtopic, 20
 ownwords and 10 chinese questions, written before any measurement on them; round 8 added the
 32 otherlang questions and 6 off-topic ones in those languages, the same way).
+
+devset_paperlists.jsonl (issue 20) holds questions over a real list, the ICML 2013-2019
+paperlists (`corpus` names it; PAPERLISTS finds the files): `expect` is the expected paper's
+exact title and `id` its id. Styles: summary (a researcher's one-sentence summary of the
+abstract, own words), title (a paraphrase of the title), keyword, typo, chinese, offtopic and
+nearmiss (checked against the abstracts: no paper covers them). Papers were drawn across the
+years with random.Random(20); the split is the rule above, applied within each style, and was
+fixed (and committed) before any measurement on these questions.
 """
 
 from __future__ import annotations
@@ -25,12 +33,34 @@ from pathlib import Path
 
 from bot.corpus import Paper
 
-__all__ = ["DEVSET", "SPLITS", "STYLES", "Question", "load_devset", "load_seed_papers"]
+__all__ = [
+    "DEVSET",
+    "PAPERLISTS",
+    "PAPERLISTS_DEVSET",
+    "PAPERLISTS_STYLES",
+    "SPLITS",
+    "STYLES",
+    "Question",
+    "load_devset",
+    "load_paperlists",
+    "load_paperlists_devset",
+    "load_seed_papers",
+]
 
 DEVSET = Path(__file__).with_name("devset.jsonl")
 """The dev set: paraphrased questions about the seed papers, and off-topic ones."""
 SPLITS = ("tune", "heldout")
 STYLES = ("question", "ownwords", "chinese", "otherlang", "typo", "offtopic", "nearmiss")
+PAPERLISTS_DEVSET = Path(__file__).with_name("devset_paperlists.jsonl")
+"""Questions over the ICML 2013-2019 paperlists (exact titles expected)."""
+PAPERLISTS_STYLES = ("summary", "title", "keyword", "typo", "chinese", "offtopic", "nearmiss")
+_ROOT = Path(__file__).resolve().parents[1]
+# The repo's sibling `shared/` (from /work/main) or its worktree's (from /work/wt/<name>).
+PAPERLISTS = next(
+    (p for p in (_ROOT.parent / "shared/benchmarks/paperlists",
+                 _ROOT.parents[1] / "shared/benchmarks/paperlists") if p.exists()),
+    _ROOT.parent / "shared/benchmarks/paperlists",
+)  # fmt: skip
 
 
 def load_seed_papers(path: str | Path = "corpus") -> list[Paper]:
@@ -78,5 +108,51 @@ def load_devset(
             if len(rows) != 1:
                 raise ValueError(f"key {key!r} matches {len(rows)} papers")
             row = rows[0]
+        questions.append(Question(record["question"], row, record["style"], record["split"]))
+    return questions
+
+
+def load_paperlists(path: str | Path = PAPERLISTS, *, until: int | None = None) -> list[Paper]:
+    """The ICML 2013-2019 papers, through bot.corpus as a user's corpus is read.
+
+    until: only the years up to this one, plus the papers the dev set expects from later
+    years (a smaller corpus when embedding all 3,017 papers takes too long).
+    """
+    from bot.corpus import load_corpus
+
+    files = sorted(Path(path).glob("icml*.json"))
+    papers = list(load_corpus(files).papers)
+    if until is None:
+        return papers
+    expected = {
+        json.loads(line)["id"]
+        for line in PAPERLISTS_DEVSET.read_text(encoding="utf-8").splitlines()
+    }
+    return [p for p in papers if _year(p) <= until or p.id in expected]
+
+
+def _year(paper: Paper) -> int:
+    """The list year of a paperlists paper, from its file name (icmlYYYY.json)."""
+    return int(Path(paper.source).stem[-4:])
+
+
+def load_paperlists_devset(
+    papers: Sequence[Paper], path: Path = PAPERLISTS_DEVSET, *, split: str | None = None
+) -> list[Question]:
+    """The paperlists questions, each expected paper found by its exact title (exactly one)."""
+    rows: dict[str, list[int]] = {}
+    for i, p in enumerate(papers):
+        rows.setdefault(p.title, []).append(i)
+    questions = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        record = json.loads(line)
+        if split is not None and record["split"] != split:
+            continue
+        row = None
+        if record["expect"] is not None:
+            found = rows.get(record["expect"], [])
+            if len(found) != 1:
+                raise ValueError(f"title {record['expect']!r} matches {len(found)} papers")
+            row = found[0]
         questions.append(Question(record["question"], row, record["style"], record["split"]))
     return questions

@@ -5,13 +5,17 @@ from __future__ import annotations
 import numpy as np
 
 from bot.search.semantic.fusion import (
+    LISTEN_COVERAGE,
     RANK_CAP,
+    UNSURE_WEIGHT,
     confidence,
     decide,
+    fuse,
     is_confident,
     rank_of,
     ranks,
     rrf,
+    semantic_weight,
 )
 
 
@@ -123,3 +127,56 @@ def test_decide_over_arrays_matches_is_confident_question_by_question() -> None:
     cos, z, cov, rank, expected = (np.array(column) for column in zip(*rows, strict=True))
     assert decide(cos, z, cov, rank).tolist() == expected.tolist()
     assert 0 < expected.sum() < len(expected)  # both answers occur
+
+
+def test_a_confident_english_question_keeps_bm25s_order() -> None:
+    # BM25's leader holds all of the question's weight: the model, which prefers paper 2,
+    # only orders the paper BM25 did not match.
+    bm25 = np.array([3.0, 2.0, 1.0, 0.5])
+    coverage = np.array([1.0, 0.5, 0.5, 0.0])
+    cosine = np.array([0.1, 0.2, 0.9, 0.8])
+    weight = semantic_weight(bm25, coverage, latin=True)
+    assert weight == 0.0
+    fused = fuse(bm25, cosine, matched=coverage > 0, weight=weight)
+    assert np.argsort(-fused).tolist() == [0, 1, 2, 3]
+
+
+def test_an_english_question_bm25_covers_poorly_gets_the_models_help() -> None:
+    bm25 = np.array([3.0, 2.0, 1.0])
+    coverage = np.array([LISTEN_COVERAGE - 0.1, 0.2, 0.2])
+    cosine = np.array([0.1, 0.2, 0.9])
+    weight = semantic_weight(bm25, coverage, latin=True)
+    assert weight == UNSURE_WEIGHT > 0
+    fused = fuse(bm25, cosine, matched=coverage > 0, weight=weight)
+    assert int(np.argmax(fused)) == 2  # first in meaning, third in words: the blend's pick
+
+
+def test_a_chinese_question_uses_the_model_even_when_bm25_covers_it() -> None:
+    bm25 = np.array([3.0, 2.0, 1.0])
+    coverage = np.array([1.0, 0.5, 0.5])  # e.g. its English terms
+    assert semantic_weight(bm25, coverage, latin=False) == UNSURE_WEIGHT
+    assert semantic_weight(bm25, coverage, latin=True) == 0.0
+
+
+def test_no_query_term_matched_means_the_model_decides() -> None:
+    assert semantic_weight(np.ones(3), np.zeros(3), latin=True) == UNSURE_WEIGHT
+    assert semantic_weight(np.zeros(0), np.zeros(0), latin=True) == UNSURE_WEIGHT
+
+
+def test_the_leader_is_bm25s_first_paper_not_the_best_covered_one() -> None:
+    # Paper 1 holds every word once, paper 0 the rarest many times: BM25 prefers paper 0.
+    bm25 = np.array([5.0, 4.0, 1.0])
+    coverage = np.array([0.5, 1.0, 0.2])
+    assert semantic_weight(bm25, coverage, latin=True) == UNSURE_WEIGHT
+
+
+def test_fuse_with_a_weight_ranks_as_rrf_with_the_inverse_bm25_weight() -> None:
+    rng = np.random.default_rng(0)
+    bm25, cosine = rng.random(50), rng.random(50)
+    matched = bm25 > 0.3
+    for weight in (0.5, 2.0, 3.0):
+        fused = fuse(bm25, cosine, matched=matched, weight=weight)
+        old = rrf(bm25, cosine, matched=matched, weight=1 / weight)
+        assert (
+            np.argsort(-fused, kind="stable").tolist() == np.argsort(-old, kind="stable").tolist()
+        )

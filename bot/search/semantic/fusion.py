@@ -16,6 +16,51 @@ embedded symmetrically), where 0.5 ranked own-words and Chinese questions' paper
 most often without losing a keyword question's first place (0.3 lost one)."""
 
 
+LISTEN_COVERAGE = 0.7
+"""When BM25's first paper holds at least this share of a Latin-script question's idf weight,
+BM25's order is kept (`semantic_weight` 0). Issue 20, chosen on the tune splits of the seed
+dev set and the paperlists dev set together (experiments/fusion_q20.py): 0.7-0.8 kept BM25's
+recall@1 on English summary, keyword and typo questions and lost nothing elsewhere; 0.5-0.6
+lost title paraphrases the model ranks first (experiments/NOTES_q20.md)."""
+UNSURE_WEIGHT = 1 / BM25_WEIGHT
+"""The model's weight against BM25's 1 otherwise: today's 50/50 blend (tune: 3 gained
+otherlang recall@3 and lost an own-words recall@1; a tie, so the blend stays)."""
+
+
+def semantic_weight(bm25: np.ndarray, coverage: np.ndarray, *, latin: bool) -> float:
+    """How much the model's ranking counts against BM25's (whose weight is 1) for one question.
+
+    A Latin-script question whose BM25 leader holds most of its idf weight (`coverage`, per
+    paper) is one BM25 answers well: the model only orders the papers BM25 did not match. A
+    question in another script, or one no paper covers well, gets the model's full help.
+    """
+    bm25, coverage = np.asarray(bm25), np.asarray(coverage)
+    if not latin or not len(bm25) or not coverage.max(initial=0.0) > 0:
+        return UNSURE_WEIGHT
+    leader = int(np.argmax(np.where(coverage > 0, bm25, -np.inf)))
+    return 0.0 if coverage[leader] >= LISTEN_COVERAGE else UNSURE_WEIGHT
+
+
+def fuse(
+    bm25: np.ndarray,
+    cosine: np.ndarray,
+    *,
+    matched: np.ndarray,
+    weight: float,
+    k: float = RRF_K,
+) -> np.ndarray:
+    """1/(k + BM25 rank) for papers with a query term + `weight`/(k + cosine rank).
+
+    The same ranking as `rrf(..., weight=1/weight)` for weight > 0; at weight 0, BM25's order,
+    then the papers without a query term by meaning (a vanishing cosine share breaks ties).
+    """
+    if weight > 0:
+        return rrf(bm25, cosine, matched=matched, k=k, weight=1 / weight)
+    fused = np.zeros(len(cosine)) + 1e-9 / (k + ranks(cosine))
+    fused[matched] += 1.0 / (k + ranks(bm25)[matched])
+    return fused
+
+
 def ranks(scores: np.ndarray) -> np.ndarray:
     """1-based rank of each paper by descending score (ties in paper order)."""
     order = np.argsort(-np.asarray(scores, dtype=np.float64), kind="stable")

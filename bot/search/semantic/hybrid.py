@@ -2,7 +2,8 @@
 
 BM25 (`Index`) stays the first stage and its scores stay rank-bm25's. The semantic signal is
 the cosine of the question's vector with every paper's; the ranking is their reciprocal rank
-fusion (`fusion.rrf`, chosen on the dev set's tune split). Snippets and confidence come
+fusion (`fusion.fuse`), whose semantic weight depends on the question (`fusion.semantic_weight`:
+a Latin-script question BM25 covers well keeps BM25's order). Snippets and confidence come
 after ranking. The retriever is served at once: until `attach_vectors` is called (by an
 `EmbeddingJob` in a worker thread) it answers with BM25 alone. Both signals search the
 question the index's `query.QueryPipeline` prepared (request words and typos gone), the
@@ -30,6 +31,7 @@ from bot.search.retriever import Hit, IndexStats, SearchResult
 from bot.search.semantic import fusion
 from bot.search.semantic.embedding import Embedder, embed_papers
 from bot.search.spelling import Speller
+from bot.textutil import is_latin_text
 
 __all__ = ["EmbeddingJob", "HybridRetriever"]
 
@@ -184,12 +186,18 @@ class HybridRetriever:
         coverage = self.index.coverage(terms, np.arange(len(self.papers)))
         bm25 = self.index.scores(terms)
         cosine = semantic.vectors @ self._query_vector(semantic.embedder, text)
+        # Issue 20: a Latin-script question BM25's leader covers well keeps BM25's order.
+        latin = all(is_latin_text(t) for t in terms)
         if mask is None:
-            fused = fusion.rrf(bm25, cosine, matched=coverage > 0)
+            weight = fusion.semantic_weight(bm25, coverage, latin=latin)
+            fused = fusion.fuse(bm25, cosine, matched=coverage > 0, weight=weight)
             return _Scores(bm25, coverage, cosine, fused, np.argsort(-fused, kind="stable"))
         rows = np.flatnonzero(mask)
+        weight = fusion.semantic_weight(bm25[rows], coverage[rows], latin=latin)
         fused = np.full(len(self.papers), -np.inf)
-        fused[rows] = fusion.rrf(bm25[rows], cosine[rows], matched=coverage[rows] > 0)
+        fused[rows] = fusion.fuse(
+            bm25[rows], cosine[rows], matched=coverage[rows] > 0, weight=weight
+        )
         order = rows[np.argsort(-fused[rows], kind="stable")]
         return _Scores(bm25, coverage, cosine, fused, order)
 
