@@ -32,7 +32,7 @@ from bot.search.cache_file import CacheMiss, read_state, write_state
 
 logger = logging.getLogger(__name__)
 
-DOCUMENT_TOKENS = 256
+DOCUMENT_TOKENS = 192
 """Tokens of a paper the default embedder reads: "query: ", the title, the abstract's opening.
 Chosen on the dev set's tune split (experiments/NOTES_q20e.md)."""
 BATCH = 8
