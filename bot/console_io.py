@@ -4,15 +4,23 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, TextIO
+from typing import Protocol, TextIO
 
 from bot import render
 from bot.corpus import LoadReport
-from bot.i18n import Lang, pick_language
+from bot.i18n import Lang, Translator, pick_language
 from bot.render import Doc
 
-if TYPE_CHECKING:
-    from bot.console import ConsoleSession
+
+class ConsoleSession(Protocol):
+    """What the loop needs of a conversation (`bot.console.ConsoleSession` has it)."""
+
+    t: Translator
+
+    def answer(self, line: str) -> Doc | None:
+        """The answer to one input line; None for a blank line."""
+        ...
+
 
 __all__ = ["QUIT_COMMANDS", "chat", "console_language", "is_terminal", "no_color"]
 

@@ -164,14 +164,8 @@ def normalise_record(raw: Mapping[str, object]) -> Paper | str:
     mentioned = arxiv or next(
         filter(None, map(find_arxiv_id, (texts["doi"], *urls.values(), texts["extra"]))), ""
     )
-    if "forum" in fields or "venueid" in fields:  # OpenReview: its forum page is the paper's page
-        forum = _text(fields.get("forum") or fields.get("id"), "id")
-        if forum and not urls["url"]:
-            urls["url"] = f"{_OPENREVIEW}/forum?id={forum}"
-    year_match = _YEAR.search(texts["year"]) or _YEAR.search(texts["venue"])
-    venue, year = texts["venue"], int(year_match.group(1)) if year_match else None
-    if not venue and year is None:  # a paperlists record: its proceedings URL may say
-        venue, year = venue_from_urls(urls.values())
+    _add_openreview_page(fields, urls)
+    venue, year = _venue_and_year(texts, urls)
     keywords = _keywords(by_field.get("keywords"))
     keywords += tuple(
         k for k in _keywords(by_field.get("categories"), split_spaces=True) if k not in keywords
@@ -193,6 +187,23 @@ def normalise_record(raw: Mapping[str, object]) -> Paper | str:
         source_id=source_id,
         aliases=_aliases(source_id, mentioned, texts["doi"], by_field.get("aliases")),
     )
+
+
+def _add_openreview_page(fields: Mapping[str, object], urls: dict[str, str]) -> None:
+    """An OpenReview record's forum page is the paper's page, when it names no other."""
+    if "forum" in fields or "venueid" in fields:
+        forum = _text(fields.get("forum") or fields.get("id"), "id")
+        if forum and not urls["url"]:
+            urls["url"] = f"{_OPENREVIEW}/forum?id={forum}"
+
+
+def _venue_and_year(texts: Mapping[str, str], urls: Mapping[str, str]) -> tuple[str, int | None]:
+    """The record's venue and year; a paperlists record's proceedings URL may say them."""
+    year_match = _YEAR.search(texts["year"]) or _YEAR.search(texts["venue"])
+    venue, year = texts["venue"], int(year_match.group(1)) if year_match else None
+    if not venue and year is None:
+        venue, year = venue_from_urls(urls.values())
+    return venue, year
 
 
 def _by_field(fields: Mapping[str, object]) -> dict[str, object]:

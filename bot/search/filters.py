@@ -25,7 +25,7 @@ import threading
 import weakref
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal, Protocol
 
 import numpy as np
 
@@ -35,8 +35,14 @@ from bot.search.analysis import Analyzer, analyzer_for
 from bot.search.phrases import PhraseIndex, phrase_terms
 from bot.search.syntax import Clause, FieldFilter, ParsedQuery, Phrase, YearFilter
 
-if TYPE_CHECKING:
-    from bot.search.index import Index
+
+class Index(Protocol):
+    """What the filters read of an index (`bot.search.index.Index` has it)."""
+
+    papers: Sequence[Paper]
+    authors: AuthorIndex
+    analyzer: Analyzer
+
 
 __all__ = ["FilterColumns", "candidates", "filter_columns", "listed"]
 
