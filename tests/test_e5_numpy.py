@@ -17,6 +17,8 @@ from bot.search.semantic.embedding import (
     load_default_embedder,
 )
 
+pytestmark = [pytest.mark.slow, pytest.mark.semantic]  # loads the model
+
 TEXTS = [
     "Protecting released model weights against unauthorised merging.",
     "多模态大模型能看懂癫痫发作的视频吗",

@@ -215,6 +215,7 @@ def test_the_answer_header_names_the_filters(index: Index, lang: str, words: str
     assert "year 1990" in render.to_console(doc)
 
 
+@pytest.mark.slow  # starts a CLI process
 def test_cli_json_has_year_venue_and_filters() -> None:
     import json
     import subprocess
