@@ -17,6 +17,7 @@ from pg_cluster import Backend
 from telegram import Update
 from telegram.ext import Application
 
+from bot import render
 from bot.config import Settings
 from bot.i18n import translator
 from bot.render import library, paper_ref
@@ -274,6 +275,23 @@ async def test_follow_following_and_unfollow(chat: Chat, kept) -> None:
     assert await kept[1].topics(ALICE) == ()
     await chat.tap(data, listing)
     assert chat.toast() == "You don't follow that topic — nothing changed."
+
+
+async def test_unfollowing_the_longest_topic_fits_the_toast(chat: Chat, kept) -> None:
+    topic = ("graph neural networks " * 20)[: kept[1].limits.max_topic_chars].strip()
+    await chat.send("/follow " + topic)
+    await chat.send("/follow diffusion")
+    await chat.send("/following")
+    listing = chat.last()
+    data = buttons(listing)[0][1]
+
+    await chat.tap(data, listing)  # before: 400 MESSAGE_TOO_LONG, the list not redrawn
+
+    toast = chat.toast()
+    assert toast.startswith("You no longer follow graph neural networks") and toast.endswith("….")
+    assert len(toast) <= render.MAX_CALLBACK_ANSWER_CHARS
+    [edit] = chat.api.calls_of("editMessageText")
+    assert "diffusion" in parse_html(edit.params["text"])
 
 
 async def test_bad_topics_get_clear_answers_and_change_nothing(chat: Chat, kept) -> None:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from bot.corpus import Paper
 from bot.i18n import Translator
-from bot.render import Doc, library
+from bot.render import MAX_CALLBACK_ANSWER_CHARS, Doc, fitted, library
 from bot.render.callbacks import paper_ref, topic_ref
 from bot.search import Retriever
 from bot.store import SaveOutcome, Store, snapshot
@@ -115,7 +115,9 @@ async def unfollow(
     topic = next((one for one in topics if topic_ref(topic_key(one)) == ref), None)
     if topic is None or not await store.unfollow(user_id, topic):
         return t.gettext("follow.not_following"), None
-    return t.gettext("follow.removed", topic=topic), await following(store, user_id, t=t)
+    # A toast: a long topic is clipped so the sentence fits Telegram's 200 characters.
+    removed = fitted(t, "follow.removed", MAX_CALLBACK_ANSWER_CHARS, topic=topic)
+    return removed, await following(store, user_id, t=t)
 
 
 async def forget(store: Store, user_id: int) -> None:

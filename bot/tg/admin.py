@@ -35,6 +35,7 @@ from bot.i18n import Translator, translator
 from bot.loading import load_index
 from bot.search import Index
 from bot.tg import alerts, semantic
+from bot.tg.handlers._replies import toast
 from bot.tg.language import user_translator
 from bot.tg.state import BotState, Context
 
@@ -240,7 +241,7 @@ async def access_gate(update: Update, context: Context) -> None:
             ),
         )
     elif update.callback_query is not None:
-        await update.callback_query.answer(t.gettext("button.private_bot"))
+        await toast(update.callback_query, t.gettext("button.private_bot"))
     elif (
         chat is not None
         and update.effective_message is not None

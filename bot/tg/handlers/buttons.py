@@ -10,7 +10,7 @@ from telegram import CallbackQuery, Message, Update
 from bot import render
 from bot.i18n import Translator
 from bot.store import StoreUnavailable
-from bot.tg.handlers._replies import sorry
+from bot.tg.handlers._replies import sorry, toast
 from bot.tg.language import user_translator
 from bot.tg.state import Context
 
@@ -35,7 +35,7 @@ def dispatcher(
         accessible = message if message is not None and message.is_accessible else None
         t = await user_translator(update, context)
         if action is None or accessible is None:
-            await query.answer(t.gettext("error.expired_button"))
+            await toast(query, t.gettext("error.expired_button"))
             return
         try:
             await table[type(action)](query, accessible, context, action, t)  # type: ignore[arg-type]
