@@ -643,3 +643,28 @@ async def test_an_alert_speaks_the_followers_language(chat: Chat, kept, corpus_d
     [alert] = [c for c in chat.api.calls_of("sendMessage") if c.params["chat_id"] == ALICE]
     expected = translator("zh_Hant").ngettext("follow.alert", 1, topic="quokkaformer")
     assert parse_html(alert.params["text"]).startswith(expected)
+
+
+# ------------------------------------------------------------------ forged list buttons (issue 22)
+
+
+@pytest.mark.parametrize("data", ["b:0", "x:bib", "g:yes", "r:0:abc"])
+async def test_a_forged_list_button_on_a_group_message_does_nothing(
+    chat: Chat, kept, data: str
+) -> None:
+    await chat.send("/follow diffusion models")  # something /forget would delete
+    group_answer = {
+        "message_id": 77,
+        "date": 1_700_000_000,
+        "chat": {"id": -1001, "type": "supergroup", "title": "Reading group"},
+        "from": {"id": chat.api.bot["id"], "is_bot": True, "first_name": "ICML Papers"},
+        "text": "1. A group answer",
+    }
+    sent_before = len(chat.api.calls)
+
+    await chat._feed(chat.updates.callback(data, message=group_answer, user_id=ALICE))
+
+    methods = [c.method for c in chat.api.calls[sent_before:]]
+    assert methods == ["answerCallbackQuery"]  # nothing posted to or edited in the group
+    assert chat.toast() == translator("en").gettext("error.expired_button")
+    assert await kept[1].topics(ALICE) == ("diffusion models",)  # /forget did not run
