@@ -272,3 +272,98 @@ def test_sighup_reloads_and_reports_to_the_admin(tmp_path: Path, corpus_dir: Pat
         finally:
             if process.poll() is None:
                 process.kill()
+
+
+# ------------------------------------------------------------------ a half-copied corpus (issue 22)
+
+
+def jsonl_records(count: int) -> str:
+    """`count` whole JSON Lines records, distinct papers."""
+    return "".join(
+        json.dumps(
+            {
+                "id": f"extra{n}",
+                "title": f"Extra paper number {n}",
+                "abstract": f"{NEW_PAPER['abstract']} Variant {n} of {count}, word x{n}y.",
+            }
+        )
+        + "\n"
+        for n in range(count)
+    )
+
+
+def cut_jsonl(corpus: Path) -> Path:
+    """A JSON Lines file cut in the middle of its last record, as a copy in progress leaves it."""
+    whole = jsonl_records(6)
+    path = corpus / "more.jsonl"
+    path.write_text(whole[: len(whole) - 40], encoding="utf-8")
+    return path
+
+
+async def test_a_corpus_under_half_the_size_is_refused_unless_forced(
+    fake_api, index, tmp_path
+) -> None:
+    small = tmp_path / "small"
+    small.mkdir()
+    (small / "papers.jsonl").write_text(jsonl_records(10), encoding="utf-8")
+    app = make_app(fake_api, index, small)
+    async with app:
+        await feed(app, Updates().message("/reload", chat_id=ADMIN))
+        assert app.bot_data.index is index
+        await feed(app, Updates().message("/reload force", chat_id=ADMIN))
+    _reloading, refused, _again, forced = texts_to(fake_api, ADMIN)
+    assert refused == EN.gettext("admin.reload_refused_shrunk", new=10, old=len(index))
+    assert "/reload force" in refused
+    assert forced.startswith("Reloaded: 10 papers") and len(app.bot_data.index) == 10
+
+
+async def test_a_file_cut_mid_record_is_refused_and_named(fake_api, index, corpus_dir) -> None:
+    cut_jsonl(corpus_dir)
+    app = make_app(fake_api, index, corpus_dir)
+    async with app:
+        await feed(app, Updates().message("/reload", chat_id=ADMIN))
+    _reloading, refused = texts_to(fake_api, ADMIN)
+    assert app.bot_data.index is index
+    assert refused == EN.gettext("admin.reload_refused_cut", file="more.jsonl", old=len(index))
+
+
+@pytest.mark.parametrize("lang", ["zh_Hans", "zh_Hant"])
+async def test_the_refusal_is_in_the_admins_language(fake_api, index, corpus_dir, lang) -> None:
+    cut_jsonl(corpus_dir)
+    app = make_app(fake_api, index, corpus_dir)
+    async with app:
+        await feed(app, Updates().speaking(lang).message("/reload", chat_id=ADMIN))
+    refused = texts_to(fake_api, ADMIN)[-1]
+    assert refused == translator(lang).gettext(
+        "admin.reload_refused_cut", file="more.jsonl", old=len(index)
+    )
+
+
+def test_sighup_refuses_a_half_copied_file_and_logs_why(tmp_path: Path, corpus_dir: Path) -> None:
+    with FakeBotApi() as api:
+        env = bot_env(
+            TELEGRAM_BOT_TOKEN=api.token,
+            TELEGRAM_API_BASE_URL=api.base_url,
+            CORPUS=str(corpus_dir),
+            ADMIN_USER_IDS=str(ADMIN),
+        )
+        log = tmp_path / "stderr.log"
+        with open(log, "wb") as stderr:
+            process = subprocess.Popen(
+                [sys.executable, "-m", "bot"], cwd=tmp_path, env=env, stderr=stderr
+            )
+        try:
+            assert api.first_get_updates.wait(60), log.read_text()
+            cut_jsonl(corpus_dir)
+            process.send_signal(signal.SIGHUP)
+            [report] = api.wait_for(
+                "sendMessage", predicate=lambda c: c.params["chat_id"] == ADMIN, timeout=60
+            )
+            text = parse_html(report.params["text"])
+            assert text.startswith("SIGHUP: Not reloaded: the last record of more.jsonl is cut")
+            process.send_signal(signal.SIGTERM)
+            assert process.wait(timeout=30) == 0
+            assert "Reload refused, still serving 57 papers" in log.read_text()
+        finally:
+            if process.poll() is None:
+                process.kill()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bot import answers, render
+from bot.corpus.authors import MAX_AUTHOR_CHARS
 from bot.i18n import translator
 from bot.search import MAX_QUERY_CHARS, Index
 from bot.store import open_store
@@ -17,6 +18,26 @@ def test_a_long_question_is_searched_as_the_pipeline_cuts_it(index: Index) -> No
     answer = answers.ask(index, long, per_page=5, t=EN)
     assert answer.result is not None
     assert answer.result.hits == index.search(long[:MAX_QUERY_CHARS], limit=5).hits
+
+
+class _NamesAsked:
+    """The index, recording the names `by_author` is asked for."""
+
+    def __init__(self, index: Index) -> None:
+        self._index, self.names = index, []
+
+    def __getattr__(self, name: str):
+        return getattr(self._index, name)
+
+    def by_author(self, name: str, **kwargs):
+        self.names.append(name)
+        return self._index.by_author(name, **kwargs)
+
+
+def test_a_long_author_name_is_cut_before_the_lookup(index: Index) -> None:
+    recording = _NamesAsked(index)
+    answers.author(recording, "Wang " * 800, t=EN)  # type: ignore[arg-type]
+    assert [len(name) for name in recording.names] == [MAX_AUTHOR_CHARS]
 
 
 def test_ask_numbers_the_hits_for_save_buttons(index: Index) -> None:

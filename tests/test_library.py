@@ -17,6 +17,7 @@ from pg_cluster import Backend
 from telegram import Update
 from telegram.ext import Application
 
+from bot import render
 from bot.config import Settings
 from bot.i18n import translator
 from bot.render import library, paper_ref
@@ -275,6 +276,23 @@ async def test_follow_following_and_unfollow(chat: Chat, kept) -> None:
     assert await kept[1].topics(ALICE) == ()
     await chat.tap(data, listing)
     assert chat.toast() == "You don't follow that topic — nothing changed."
+
+
+async def test_unfollowing_the_longest_topic_fits_the_toast(chat: Chat, kept) -> None:
+    topic = ("graph neural networks " * 20)[: kept[1].limits.max_topic_chars].strip()
+    await chat.send("/follow " + topic)
+    await chat.send("/follow diffusion")
+    await chat.send("/following")
+    listing = chat.last()
+    data = buttons(listing)[0][1]
+
+    await chat.tap(data, listing)  # before: 400 MESSAGE_TOO_LONG, the list not redrawn
+
+    toast = chat.toast()
+    assert toast.startswith("You no longer follow graph neural networks") and toast.endswith("….")
+    assert len(toast) <= render.MAX_CALLBACK_ANSWER_CHARS
+    [edit] = chat.api.calls_of("editMessageText")
+    assert "diffusion" in parse_html(edit.params["text"])
 
 
 async def test_bad_topics_get_clear_answers_and_change_nothing(chat: Chat, kept) -> None:
@@ -627,3 +645,28 @@ async def test_an_alert_speaks_the_followers_language(chat: Chat, kept, corpus_d
     [alert] = [c for c in chat.api.calls_of("sendMessage") if c.params["chat_id"] == ALICE]
     expected = translator("zh_Hant").ngettext("follow.alert", 1, topic="quokkaformer")
     assert parse_html(alert.params["text"]).startswith(expected)
+
+
+# ------------------------------------------------------------------ forged list buttons (issue 22)
+
+
+@pytest.mark.parametrize("data", ["b:0", "x:bib", "g:yes", "r:0:abc"])
+async def test_a_forged_list_button_on_a_group_message_does_nothing(
+    chat: Chat, kept, data: str
+) -> None:
+    await chat.send("/follow diffusion models")  # something /forget would delete
+    group_answer = {
+        "message_id": 77,
+        "date": 1_700_000_000,
+        "chat": {"id": -1001, "type": "supergroup", "title": "Reading group"},
+        "from": {"id": chat.api.bot["id"], "is_bot": True, "first_name": "ICML Papers"},
+        "text": "1. A group answer",
+    }
+    sent_before = len(chat.api.calls)
+
+    await chat._feed(chat.updates.callback(data, message=group_answer, user_id=ALICE))
+
+    methods = [c.method for c in chat.api.calls[sent_before:]]
+    assert methods == ["answerCallbackQuery"]  # nothing posted to or edited in the group
+    assert chat.toast() == translator("en").gettext("error.expired_button")
+    assert await kept[1].topics(ALICE) == ("diffusion models",)  # /forget did not run

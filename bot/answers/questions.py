@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bot import render
+from bot.corpus.authors import MAX_AUTHOR_CHARS
 from bot.i18n import Translator
 from bot.render import Doc
 from bot.search import Hit, Retriever, SearchResult
@@ -105,7 +106,12 @@ def page(
 
 
 def author(index: Retriever, name: str, *, t: Translator) -> Answer:
-    """A person's papers (`/author`, or a question that is just a name)."""
+    """A person's papers (`/author`, or a question that is just a name).
+
+    The name is cut to `MAX_AUTHOR_CHARS` first: matching costs its length times the authors
+    of that surname, so an unbounded name was seconds of a search thread per message.
+    """
+    name = name[:MAX_AUTHOR_CHARS]
     return Answer(render.author_doc(name, index.by_author(name), t=t))
 
 

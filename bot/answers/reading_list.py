@@ -14,7 +14,7 @@ from bot import render
 from bot.answers.questions import Answer, numbered
 from bot.corpus import Paper
 from bot.i18n import Translator
-from bot.render import Doc, library
+from bot.render import MAX_CALLBACK_ANSWER_CHARS, Doc, fitted, library
 from bot.render.callbacks import paper_ref, topic_ref
 from bot.render.text import clean, clip_words
 from bot.render.views import translated
@@ -162,7 +162,9 @@ async def unfollow(
     topic = next((one for one in topics if topic_ref(topic_key(one)) == ref), None)
     if topic is None or not await store.unfollow(user_id, topic):
         return t.gettext("follow.not_following"), None
-    return t.gettext("follow.removed", topic=topic), await following(store, user_id, t=t)
+    # A toast: a long topic is clipped so the sentence fits Telegram's 200 characters.
+    removed = fitted(t, "follow.removed", MAX_CALLBACK_ANSWER_CHARS, topic=topic)
+    return removed, await following(store, user_id, t=t)
 
 
 async def forget(store: Store, user_id: int) -> None:

@@ -11,6 +11,7 @@ from functools import lru_cache
 from pylatexenc.latex2text import LatexNodes2Text
 
 __all__ = [
+    "MAX_AUTHOR_CHARS",
     "PARTICLES",
     "AuthorIndex",
     "AuthorKey",
@@ -44,6 +45,7 @@ _DIGRAPHS = re.compile(r"(?<=[a-z])[aou]e")
 _MARKS = re.compile(r"[*∗†‡§¶‖⁎★☆✝#]+|[\u00b9\u00b2\u00b3\u2070-\u2079]+|\^(?:\{[^}]*\}|[\w*]+)")
 """Equal-contribution marks, footnote symbols and superscript affiliations in author lists."""
 _MAX_NAME_CHARS = 60  # longer questions are about something, not someone
+MAX_AUTHOR_CHARS = 128  # ours: the longest name /author looks up (real ones are under 80)
 _QUERY_NAME = re.compile(r"[^\W\d_][\w.'’-]*(?:\s*,?\s+[^\W\d_][\w.'’-]*){0,3}\.?")
 
 
@@ -231,6 +233,7 @@ class AuthorIndex:
         if key is None:
             return ()
         surnames = filed_under(key)
+        family_first = "," not in query  # as `author_matches` reads it
         # A name recurs across a surname's papers ("Wang" thousands of times at 100k papers):
         # match each distinct name once.
         matched: dict[str, bool] = {}
@@ -239,7 +242,11 @@ class AuthorIndex:
             for number, name in self.by_surname.get(surname, ()):
                 hit = matched.get(name)
                 if hit is None:
-                    hit = matched[name] = author_matches(query, name)
+                    # The query's key once, not per name (`author_matches` makes both): a
+                    # long query times thousands of "Wang"s cost seconds.
+                    known = author_key(name)
+                    hit = known is not None and key_matches(key, known, family_first=family_first)
+                    matched[name] = hit
                 if hit:
                     found.add(number)
         return tuple(sorted(found))

@@ -35,6 +35,7 @@ from bot.render.callbacks import (
 )
 from bot.render.console import marked_snippet, results_text, to_console
 from bot.render.doc import Block, Button, Doc, HtmlMessage, InlineArticle, Keyboard, Segment, Style
+from bot.render.fit import fit, fit_message, fit_toast, fitted
 from bot.render.html import MessageTooLongError, block_html, is_web_url, to_html
 from bot.render.ids import paper_command
 from bot.render.info import (
@@ -144,6 +145,10 @@ __all__ = [
     "clip_words",
     "code_link",
     "encode",
+    "fit",
+    "fit_message",
+    "fit_toast",
+    "fitted",
     "help_doc",
     "hint_doc",
     "inline_article",

@@ -3,7 +3,9 @@
 A reload reads the corpus and builds the index in a worker thread while the old index
 keeps answering, then replaces `BotState.index` in one assignment: a handler sees the
 old index or the new one, never a mix. A broken corpus leaves the old index serving and
-the admin gets the loader's error. Reloads run one at a time.
+the admin gets the loader's error; so does one that looks half-copied (`reload_guard`:
+under half the papers, or its last record cut), unless the admin sends `/reload force`.
+Reloads run one at a time.
 """
 
 from __future__ import annotations
@@ -35,13 +37,16 @@ from bot.i18n import Translator, translator
 from bot.loading import load_index
 from bot.search import Index
 from bot.tg import alerts, semantic
+from bot.tg.handlers._replies import command_argument, toast
 from bot.tg.language import user_translator
+from bot.tg.reload_guard import Refusal, refusal
 from bot.tg.state import BotState, Context
 
 logger = logging.getLogger(__name__)
 
 ACCESS_GROUP = -2  # handler group: the chat gate runs before everything
 ADMIN_GROUP = -1  # handler group: admin commands, before the public handlers
+FORCE = "force"  # `/reload force`: serve a corpus the guard would refuse
 MAX_ERROR_CHARS = 600  # ours: a reload error shown to admins; escaped, well under 4096
 _EN = translator("en")
 
@@ -58,10 +63,14 @@ class ReloadOutcome:
     """The loader's error, plain text, when `ok` is False."""
     skipped: int = 0
     """Records the reload skipped (bad or duplicate); see the log for each."""
+    refused: Refusal | None = None
+    """Why a load that worked was not served (`/reload force` serves it)."""
 
     def html(self, t: Translator = _EN) -> str:
         """The outcome as a short Telegram HTML message in `t`'s language (values escaped)."""
-        if self.ok:
+        if self.refused is not None:
+            doc = render.Doc((render.translated(t, self.refused.key, **self.refused.values),))
+        elif self.ok:
             blocks = [render.translated(t, "admin.reloaded", self.papers, seconds=self.seconds)]
             if self.skipped:
                 blocks.append(render.translated(t, "stats.skipped", self.skipped))
@@ -91,8 +100,11 @@ def _load_and_build(
     return index, report
 
 
-async def reload_index(application: Application) -> ReloadOutcome:
-    """Rebuild the index from the configured corpus and swap it in; never raises CorpusError."""
+async def reload_index(application: Application, *, force: bool = False) -> ReloadOutcome:
+    """Rebuild the index from the configured corpus and swap it in; never raises CorpusError.
+
+    force: serve the new corpus even when it looks half-copied (`reload_guard.refusal`).
+    """
     state: BotState = application.bot_data
     settings = state.settings
     async with state.reload_lock:
@@ -110,6 +122,11 @@ async def reload_index(application: Application) -> ReloadOutcome:
             logger.warning("Reload failed, still serving %d papers: %s", old, exc)
             return ReloadOutcome(False, old, time.perf_counter() - started, str(exc))
         old, skipped = state.index, len(report.skipped)
+        served = len(old) if old is not None else 0
+        why = None if force else await _refused(served, index, report)
+        if why is not None:
+            seconds = time.perf_counter() - started
+            return ReloadOutcome(False, served, seconds, skipped=skipped, refused=why)
         state.index, state.skipped = index, skipped  # the one swap
         state.sources = len(report.sources)  # for /stats: the files this load read
         state.loaded_at = datetime.now(UTC)
@@ -121,6 +138,19 @@ async def reload_index(application: Application) -> ReloadOutcome:
         # Cached vectors are reused: only new or changed papers are embedded.
         await semantic.serve_semantic(application, index)
         return ReloadOutcome(True, len(index), seconds, skipped=skipped)
+
+
+async def _refused(served: int, index: Index, report: LoadReport) -> Refusal | None:
+    """Why the new corpus should not replace `served` papers (logged), or None."""
+    why = await asyncio.to_thread(refusal, served, len(index), report.sources)  # reads files
+    if why is not None:
+        logger.warning(
+            "Reload refused, still serving %d papers: %s %s (/reload force loads it)",
+            served,
+            why.key,
+            why.values,
+        )
+    return why
 
 
 def is_admin(update: Update, settings: Settings) -> bool:
@@ -143,7 +173,8 @@ async def reload_command(update: Update, context: Context) -> None:
         raise ApplicationHandlerStop
     t = await user_translator(update, context)
     await message.reply_text(t.gettext("admin.reloading"))
-    outcome = await reload_index(context.application)
+    force = command_argument(message).casefold() == FORCE
+    outcome = await reload_index(context.application, force=force)
     await message.reply_text(outcome.html(t), parse_mode=ParseMode.HTML)
     raise ApplicationHandlerStop  # the public handlers would call it an unknown command
 
@@ -240,7 +271,7 @@ async def access_gate(update: Update, context: Context) -> None:
             ),
         )
     elif update.callback_query is not None:
-        await update.callback_query.answer(t.gettext("button.private_bot"))
+        await toast(update.callback_query, t.gettext("button.private_bot"))
     elif (
         chat is not None
         and update.effective_message is not None

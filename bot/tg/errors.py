@@ -13,6 +13,7 @@ import logging
 from telegram import Update
 from telegram.error import BadRequest, Forbidden, TelegramError
 
+from bot.tg.handlers._replies import toast
 from bot.tg.language import user_translator
 from bot.tg.state import Context
 
@@ -58,7 +59,7 @@ async def error_handler(update: object, context: Context) -> None:
     try:
         sorry = (await user_translator(update, context)).gettext("error.something_went_wrong")
         if update.callback_query is not None:
-            await update.callback_query.answer(sorry)
+            await toast(update.callback_query, sorry)
         elif update.effective_message is not None and update.effective_chat is not None:
             await update.effective_message.reply_text(sorry)
     except TelegramError as exc:

@@ -10,12 +10,12 @@ each array's dtype, shape and offset, and the state's small values. The trailer 
 little-endian CRC-32s: of the header bytes and of the payload. Reading checks the versions,
 the key, the file's exact length and both CRCs (CRC-32 reads 230 MB in ~0.05 s; sha256 took
 0.28 s), then memory-maps the file: arrays are views of the page cache, not copies, and only
-the pages a query touches become resident. Lists of strings are a `TextColumn` (one UTF-8
-blob with byte offsets), decoded one string at a time. Files are written to a temporary name
-and `os.replace`d, so a reader never sees half a file, and a file already mapped stays valid
-when a newer one replaces it or `prune` removes it. Never truncate or rewrite a cache file in
-place: a process that has it mapped would get SIGBUS on the pages cut off. Anything unexpected
-on reading raises `CacheMiss`.
+the pages a query touches become resident. The map is of a private, unlinked copy
+(`private_copy.py`): `cp` over a mapped file truncated it in place and killed the bot with
+SIGBUS, and bytes changed in place changed answers after the checksum was checked. Lists of
+strings are a `TextColumn` (one UTF-8 blob with byte offsets), decoded one string at a time.
+Files are written to a temporary name and `os.replace`d, so a reader never sees half a file.
+Anything unexpected on reading raises `CacheMiss`.
 """
 
 from __future__ import annotations
@@ -33,6 +33,7 @@ from typing import Any, BinaryIO
 import numpy as np
 
 from bot.search.storage.columns import TextColumn
+from bot.search.storage.private_copy import open_private
 
 __all__ = [
     "FORMAT_VERSION",
@@ -164,10 +165,11 @@ def read_state(
 ) -> dict[str, Any]:
     """The state stored at `path` under `key`; raises `CacheMiss` if it is not usable.
 
-    The arrays are read-only views of a memory map of the file.
+    The arrays are read-only views of a memory map of a private copy of the file
+    (`open_private`): a file truncated or rewritten under a running bot cannot reach them.
     """
     try:
-        with open(path, "rb") as data:
+        with open_private(Path(path)) as data:
             if data.read(len(MAGIC)) != MAGIC:
                 raise CacheMiss("not an index cache file")
             size = int.from_bytes(data.read(8), "little")

@@ -9,7 +9,14 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import ParamSpec, TypeVar
 
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup, LinkPreviewOptions, Message, Update
+from telegram import (
+    CallbackQuery,
+    InlineKeyboardButton,
+    InlineKeyboardMarkup,
+    LinkPreviewOptions,
+    Message,
+    Update,
+)
 from telegram.constants import ParseMode
 
 from bot import render
@@ -17,6 +24,7 @@ from bot.i18n import Translator
 from bot.render import Doc, Keyboard
 from bot.search import Retriever
 from bot.store import Store, StoreUnavailable
+from bot.tg.ratelimit import Verdict
 from bot.tg.state import Context
 
 logger = logging.getLogger(__name__)
@@ -41,6 +49,39 @@ async def off_loop(
     loop = asyncio.get_running_loop()
     call = functools.partial(function, *args, **kwargs)
     return await loop.run_in_executor(context.bot_data.executor(), call)
+
+
+async def within_limit(update: Update, context: Context, t: Translator) -> bool:
+    """True if the sender may start more index work now; otherwise tell them once to slow down.
+
+    One per-user budget (QUESTIONS_PER_MINUTE) for everything whose cost grows with the corpus
+    or the input: questions, page turns, /author, /similar, exports, inline searches (refused
+    silently: Telegram shows no text for them).
+    """
+    if update.callback_query is not None:
+        return await tap_within_limit(update.callback_query, context, t)
+    user = update.effective_user
+    if user is None:
+        return True  # anonymous group admins, channels: nobody to limit
+    verdict = context.bot_data.limiter().check(user.id)
+    if verdict is Verdict.WARN and update.effective_message is not None:
+        await update.effective_message.reply_text(t.gettext("error.rate_limited"), do_quote=False)
+    return verdict is Verdict.ALLOW
+
+
+async def toast(query: CallbackQuery, text: str) -> None:
+    """Answer a button tap with `text` as its toast, fitted to Telegram's 200 characters."""
+    await query.answer(render.fit_toast(text))
+
+
+async def tap_within_limit(query: CallbackQuery, context: Context, t: Translator) -> bool:
+    """`within_limit` for a button: the refusal is its toast (every tap must be answered)."""
+    verdict = context.bot_data.limiter().check(query.from_user.id)
+    if verdict is Verdict.WARN:
+        await toast(query, t.gettext("error.rate_limited"))
+    elif verdict is Verdict.DROP:
+        await query.answer()
+    return verdict is Verdict.ALLOW
 
 
 def markup(keyboard: Keyboard) -> InlineKeyboardMarkup | None:
@@ -121,6 +162,6 @@ async def sorry(update: Update, t: Translator) -> None:
     """Tell the user the store is away (a toast for buttons, a message otherwise)."""
     text = t.gettext("list.save_failed")
     if update.callback_query is not None:
-        await update.callback_query.answer(text)
+        await toast(update.callback_query, text)
     elif update.effective_message is not None:
         await update.effective_message.reply_text(text)

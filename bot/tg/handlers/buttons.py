@@ -6,11 +6,12 @@ from collections.abc import Callable, Coroutine, Mapping
 from typing import Any
 
 from telegram import CallbackQuery, Message, Update
+from telegram.constants import ChatType
 
 from bot import render
 from bot.i18n import Translator
 from bot.store import StoreUnavailable
-from bot.tg.handlers._replies import sorry
+from bot.tg.handlers._replies import sorry, toast
 from bot.tg.language import user_translator
 from bot.tg.state import Context
 
@@ -18,6 +19,17 @@ ButtonHandler = Callable[
     [CallbackQuery, Message, Context, Any, Translator], Coroutine[Any, Any, None]
 ]
 """`(query, message, context, action, t)`: what a tap on one kind of button does."""
+
+PRIVATE_ACTIONS = (
+    render.SavedPage,
+    render.RemoveSaved,
+    render.ExportAs,
+    render.Unfollow,
+    render.Forget,
+)
+"""Buttons of a user's own list, export, topics and /forget: sent only in private chats, so
+one on a group message is forged (it would post the tapper's list there, or turn a group
+answer into "Done — I've deleted everything")."""
 
 
 def dispatcher(
@@ -34,8 +46,11 @@ def dispatcher(
         message = query.message
         accessible = message if message is not None and message.is_accessible else None
         t = await user_translator(update, context)
-        if action is None or accessible is None:
-            await query.answer(t.gettext("error.expired_button"))
+        forged = isinstance(action, PRIVATE_ACTIONS) and (
+            accessible is None or accessible.chat.type != ChatType.PRIVATE
+        )
+        if action is None or accessible is None or forged:
+            await toast(query, t.gettext("error.expired_button"))
             return
         try:
             await table[type(action)](query, accessible, context, action, t)  # type: ignore[arg-type]

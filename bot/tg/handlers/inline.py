@@ -18,7 +18,7 @@ from bot.corpus import Paper
 from bot.search import Retriever, SearchResult
 from bot.tg.handlers._replies import NO_PREVIEW, index_of, off_loop
 from bot.tg.language import user_translator
-from bot.tg.ratelimit import normalise_query
+from bot.tg.ratelimit import Verdict, normalise_query
 from bot.tg.state import Context
 
 INLINE_CACHE_SECONDS = 300  # ours: Telegram caches an inline answer this long
@@ -30,11 +30,12 @@ def _sample(papers: Sequence[Paper], size: int) -> list[Paper]:
 
 
 async def cached_search(
-    context: Context, index: Retriever, question: str, *, limit: int
-) -> SearchResult:
+    context: Context, index: Retriever, question: str, *, limit: int, user_id: int
+) -> SearchResult | None:
     """`index.search(question, limit=limit)` on the search thread, or from the inline cache.
 
-    Inline queries share the questions' bound on search threads (the bot's search executor).
+    Inline queries share the questions' bound on search threads (the bot's search executor)
+    and, for a search not cached, the user's question budget: None when it is spent.
     """
     cache = context.bot_data.inline_results(index)
     key = (normalise_query(question), limit)
@@ -42,6 +43,8 @@ async def cached_search(
     if result is not None:
         cache.hits += 1
         return result
+    if context.bot_data.limiter().check(user_id) is not Verdict.ALLOW:
+        return None
     cache.misses += 1
     result = await off_loop(context, index.search, key[0], limit=limit)
     cache.results.put(key, result)
@@ -57,7 +60,12 @@ async def inline_query(update: Update, context: Context) -> None:
     index = index_of(context)
     question = render.clean(query.query)  # whole: the query pipeline makes the one cut
     if question:
-        result = await cached_search(context, index, question, limit=render.INLINE_RESULTS)
+        result = await cached_search(
+            context, index, question, limit=render.INLINE_RESULTS, user_id=query.from_user.id
+        )
+        if result is None:  # over the budget: nothing now, and nothing Telegram keeps
+            await query.answer([], cache_time=0, is_personal=True)
+            return
         articles = [render.inline_article(hit.paper, hit, t=t) for hit in result.hits]
         cache_time = INLINE_CACHE_SECONDS
     else:

@@ -9,7 +9,16 @@ from bot import answers, render
 from bot.commands import addressed_to
 from bot.corpus import PAPER_COMMAND_PATTERN, parse_paper_command
 from bot.i18n import Translator
-from bot.tg.handlers._replies import argument_or_usage, index_of, off_loop, reply, send
+from bot.tg.handlers._replies import (
+    argument_or_usage,
+    index_of,
+    off_loop,
+    reply,
+    send,
+    tap_within_limit,
+    toast,
+    within_limit,
+)
 from bot.tg.handlers._save_buttons import saveable, viewer, with_save_buttons
 from bot.tg.language import user_translator
 from bot.tg.state import Context
@@ -42,7 +51,7 @@ async def author(update: Update, context: Context) -> None:
     """List a person's papers, on `/author <name>`."""
     t = await user_translator(update, context)
     name = await argument_or_usage(update, "author", t)
-    if name is not None:
+    if name is not None and await within_limit(update, context, t):
         answer = await off_loop(context, answers.author, index_of(context), name, t=t)
         await reply(update, answer.doc)
 
@@ -51,7 +60,7 @@ async def similar(update: Update, context: Context) -> None:
     """List papers like one paper, on `/similar <id>`."""
     t = await user_translator(update, context)
     paper_id = await argument_or_usage(update, "similar", t)
-    if paper_id is None:
+    if paper_id is None or not await within_limit(update, context, t):
         return
     per_page = context.bot_data.per_page
     answer = await off_loop(
@@ -81,7 +90,9 @@ async def open_from_button(
     """Send the paper (or its similar papers) a result or card button points at."""
     found = context.bot_data.paper_behind(action.ref)
     if found is None:
-        await query.answer(t.gettext("error.expired_button"))
+        await toast(query, t.gettext("error.expired_button"))
+        return
+    if isinstance(action, render.ShowSimilar) and not await tap_within_limit(query, context, t):
         return
     await query.answer()
     index, per_page = index_of(context), context.bot_data.per_page

@@ -28,6 +28,9 @@ from bot.tg.handlers._replies import (
     reply,
     sorry,
     store_call,
+    tap_within_limit,
+    toast,
+    within_limit,
 )
 from bot.tg.handlers._save_buttons import keyboard_of, viewer
 from bot.tg.language import user_translator
@@ -140,6 +143,8 @@ async def export_command(update: Update, context: Context) -> None:
     if fmt is None:
         await reply(update, library.text_doc("export.usage", t=t))
         return
+    if not await within_limit(update, context, t):
+        return
     try:
         await send_export(message, user.id, context, fmt, t)
     except StoreUnavailable:
@@ -185,7 +190,7 @@ async def toggle_save(
     if action.save:
         found = context.bot_data.paper_behind(action.ref)
         if found is None:
-            await query.answer(t.gettext("error.expired_button"))
+            await toast(query, t.gettext("error.expired_button"))
             return
         done = await store_call(context, lambda store: answers.save(store, user.id, found, t=t))
     else:
@@ -193,7 +198,7 @@ async def toggle_save(
         done = await store_call(
             context, lambda store: answers.remove(store, user.id, paper_id, t=t)
         )
-    await query.answer(done.text)  # the acknowledgement: sent only after the store committed
+    await toast(query, done.text)  # the acknowledgement: sent only after the store committed
     keyboard = keyboard_of(message)
     if keyboard is not None and viewer(user, message.chat) is not None:
         flipped = library.flip_save(keyboard, action.ref, done.saved, t=t)
@@ -215,7 +220,7 @@ async def saved_button(
         done = await store_call(
             context, lambda store: answers.remove(store, user_id, paper_id, t=t)
         )
-        await query.answer(done.text)
+        await toast(query, done.text)
     else:
         await query.answer()
     index, per_page = index_of(context), context.bot_data.per_page
@@ -232,6 +237,8 @@ async def export_button(
     query: CallbackQuery, message: Message, context: Context, action: ExportAs, t: Translator
 ) -> None:
     """An export format button: the file, in reply to the /export prompt."""
+    if not await tap_within_limit(query, context, t):
+        return
     await query.answer()
     await send_export(message, query.from_user.id, context, action.fmt, t)
 
@@ -244,7 +251,7 @@ async def unfollow_button(
     text, remaining = await store_call(
         context, lambda store: answers.unfollow(store, user_id, action.ref, t=t)
     )
-    await query.answer(text)
+    await toast(query, text)
     if remaining is not None:
         await edit_doc(query, remaining)
 

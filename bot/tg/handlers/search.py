@@ -19,28 +19,19 @@ from bot.tg.handlers._replies import (
     markup,
     off_loop,
     reply,
+    tap_within_limit,
+    toast,
+    within_limit,
 )
 from bot.tg.handlers._save_buttons import saveable, viewer, with_save_buttons
 from bot.tg.language import user_translator
-from bot.tg.ratelimit import Verdict
 from bot.tg.state import Context
-
-
-async def allow_question(update: Update, context: Context, t: Translator) -> bool:
-    """True if the sender may ask now; otherwise tell them once to slow down."""
-    user = update.effective_user
-    if user is None:
-        return True  # anonymous group admins, channels: nobody to limit
-    verdict = context.bot_data.limiter().check(user.id)
-    if verdict is Verdict.WARN and update.effective_message is not None:
-        await update.effective_message.reply_text(t.gettext("error.rate_limited"), do_quote=False)
-    return verdict is Verdict.ALLOW
 
 
 async def answer_question(update: Update, context: Context, text: str) -> None:
     """Answer `text` (rate-limited): a person's papers, or the first page of results."""
     t = await user_translator(update, context)
-    if not await allow_question(update, context, t):
+    if not await within_limit(update, context, t):
         return
     state = context.bot_data
     index, per_page, key = index_of(context), state.per_page, secrets.token_urlsafe(8)
@@ -119,18 +110,20 @@ async def turn_page(
 ) -> None:
     """Edit a results message in place to show the page `action` asks for."""
     state = context.bot_data
+    if not await tap_within_limit(query, context, t):
+        return
     question = action.query
     if question is None and action.key is not None:  # a long question, kept in the LRU
         question = state.page_states.get(action.key)
     if question is None:
-        await query.answer(t.gettext("error.expired_button"))
+        await toast(query, t.gettext("error.expired_button"))
         return
     turn = functools.partial(answers.page, offset=action.offset, page_key=action.key)
     answer = await off_loop(
         context, turn, index_of(context), question, per_page=state.per_page, t=t
     )
     if answer.result is None or not answer.result.hits:
-        await query.answer(t.gettext("error.expired_button"))
+        await toast(query, t.gettext("error.expired_button"))
         return
     await query.answer()
     user = viewer(query.from_user, message.chat)
