@@ -22,6 +22,8 @@ from testkit.botenv import bot_env
 from testkit.fake_bot_api import FakeBotApi, Updates
 from testkit.process import LineWatch
 
+pytestmark = pytest.mark.slow  # starts bot processes
+
 START_TIMEOUT = 120.0
 QUESTION = "w12 w40 w77"
 

@@ -21,6 +21,8 @@ from bot.i18n import translator
 from testkit.botenv import bot_env
 from testkit.fake_bot_api import ApiCall, FakeBotApi, Updates
 
+pytestmark = pytest.mark.slow  # starts bot processes
+
 EN = translator("en")
 PAPERS = 20_000  # the size: the old /author took ~1.1 s per 4,000-char name here
 LIMIT = 5  # QUESTIONS_PER_MINUTE for the flooder
