@@ -8,6 +8,7 @@ behaviour is written once and reaches every front end:
 - `reading_list`: save and remove, the reading list, export, topics, forget. Async over a
   `Store`: Telegram wraps each call in its outage gate, the console in its runner.
 - `about`: /start, /help and /stats.
+- `readiness`: the notice of how long until semantic answers are ready.
 """
 
 from bot.answers.about import help_text, start, stats
@@ -22,6 +23,7 @@ from bot.answers.questions import (
     random_paper,
     similar,
 )
+from bot.answers.readiness import pending_notice
 from bot.answers.reading_list import (
     ExportFile,
     Toggled,
@@ -53,6 +55,7 @@ __all__ = [
     "numbered",
     "open_paper",
     "page",
+    "pending_notice",
     "random_paper",
     "remove",
     "save",

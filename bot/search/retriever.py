@@ -50,6 +50,8 @@ class SearchResult:
     warming: bool = False
     """True while semantic search is still embedding the papers: BM25 alone answered, so a
     question in another language could not be understood yet."""
+    ready_in: float | None = None
+    """While `warming`: about how many seconds until semantic answers (None: not known)."""
 
 
 @dataclass(frozen=True, slots=True)
