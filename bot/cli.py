@@ -1,4 +1,5 @@
-"""Command line: `python -m bot [run|console|search|export]`; only `run` imports telegram."""
+"""Command line: `python -m bot [run|console|search|prepare|export]`; only `run` imports
+telegram."""
 
 from __future__ import annotations
 
@@ -7,7 +8,8 @@ import dataclasses
 import json
 import os
 import sys
-from collections.abc import Iterable, Sequence
+import threading
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
@@ -16,10 +18,11 @@ from bot.config import DEFAULT_CORPUS, DEFAULT_RESULTS_PER_PAGE, ConfigError, lo
 from bot.corpus import CorpusError, LoadReport, Paper
 from bot.i18n import LANGUAGES, Lang, language_named, translator
 from bot.logs import redact
+from bot.progress import progress_reporter
 from bot.store.export import FORMATS
 
 if TYPE_CHECKING:
-    from bot.search import SearchResult
+    from bot.search import Retriever, SearchResult
 
 __all__ = ["DEFAULT_CORPUS", "author_json", "main", "result_json"]
 
@@ -108,13 +111,26 @@ def _parsers() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentPars
         action="store_true",
         help="BM25 alone (default: fused with embeddings, as SEMANTIC says)",
     )
+    search.add_argument(
+        "--wait",
+        action="store_true",
+        help="embed the papers that lack vectors first, however long (default: answer with "
+        "BM25 at once unless they embed in a few seconds)",
+    )
+
+    prepare = commands.add_parser(
+        "prepare", help="build the index cache and the papers' vectors ahead of time"
+    )
+    prepare.add_argument("--corpus", action="append", metavar="PATH", help=_CORPUS_HELP)
+    prepare.add_argument("--strict", action="store_true", help=_EN.gettext("cli.strict_help"))
 
     export = commands.add_parser("export", help="write a user's reading list (for operators)")
     export.add_argument("--user", type=_positive_int, required=True, metavar="ID",
                         help="the Telegram user id")  # fmt: skip
     export.add_argument("--format", choices=FORMATS, default="bib", help="file format (bib)")
     export.add_argument("--output", metavar="FILE", help="write here instead of stdout")
-    return parser, {"run": run, "console": console, "search": search, "export": export}
+    commands_ = {"run": run, "console": console, "search": search, "export": export}
+    return parser, {**commands_, "prepare": prepare}
 
 
 def _export_command(args: argparse.Namespace) -> int:
@@ -164,19 +180,24 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         # None lets the console apply the bot's settings (CORPUS from the environment or .env).
         return run_console(args.corpus or None, lang=args.lang) or 0
+    name = f"python -m bot {args.command}"
     try:
         if args.command == "export":
             return _export_command(args)
+        if args.command == "prepare":
+            from bot.prepare import prepare_command  # lazy, like `run`
+
+            return prepare_command(args.corpus, strict=args.strict)
         return _search_command(args)
     except UsageError as exc:
-        print(f"python -m bot search: error: {exc}", file=sys.stderr)
+        print(f"{name}: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
     except ConfigError as exc:
         # A mistyped TELEGRAM_API_BASE_URL is echoed, and may hold a pasted token.
-        print(f"python -m bot search: configuration error: {redact(str(exc))}", file=sys.stderr)
+        print(f"{name}: configuration error: {redact(str(exc))}", file=sys.stderr)
         return EXIT_USAGE
     except CorpusError as exc:
-        print(f"python -m bot search: corpus error: {exc}", file=sys.stderr)
+        print(f"{name}: corpus error: {exc}", file=sys.stderr)
         return EXIT_USAGE
     except BrokenPipeError:
         # The reader (e.g. `| head`) went away; stop quietly like other Unix tools.
@@ -208,20 +229,41 @@ def _search_command(args: argparse.Namespace) -> int:
         return 0
     if args.no_semantic:
         settings = dataclasses.replace(settings, semantic=False)
-    # All cores: the answers wait for the vectors (cached ones are read, new ones embedded).
-    retriever, job = loading.semantic_retriever(index, settings, embed_threads=None)
+    # All cores: this process does nothing else while papers embed. The progress bar shows
+    # only once we wait for the papers (`--wait`, or a few): else the notice says it all.
+    bar, shown = progress_reporter(len(index), label="embedding papers"), threading.Event()
+    started = loading.start_semantic(
+        index, settings, embed_threads=None, progress=lambda d, n: shown.is_set() and bar(d, n)
+    )
+    retriever: Retriever = index if started is None else started.retriever
+    ready = started is not None and _settle(started, wait=args.wait, waiting=shown.set)
     index.queries.load_speller()  # a one-shot answer corrects typos as the bot's do
-    if job is not None:
-        job.done.wait()
     emphasis = _emphasis(sys.stdout)
     for query in queries:
         result = retriever.search(query, limit=args.limit)
         if args.json:
-            print(json.dumps(result_json(result), ensure_ascii=False))
+            # Fused: the vectors were ready and the question had words to compare.
+            fused = ready and bool(result.terms)
+            print(json.dumps(result_json(result, semantic=fused), ensure_ascii=False))
         else:
             print(results_text(result, emphasis))
     sys.stdout.flush()
     return 0
+
+
+def _settle(started: loading.SemanticStart, *, wait: bool, waiting: Callable[[], object]) -> bool:
+    """Whether answers are fused: waits for vectors that are cached or quick to make (or
+    `--wait`); else says on stderr what is left and how to prepare it, and stops the job
+    (the batch it embeds is lost when we exit first: a few seconds of work at most)."""
+    from bot.answers import pending_notice
+
+    readiness = loading.settle(started, wait=wait, waiting=waiting)
+    if readiness.ready:
+        return True
+    started.job.stop()  # BM25 answers now; what was embedded so far stays cached
+    print(f"python -m bot search: {pending_notice(readiness, t=_EN)}", file=sys.stderr)
+    print(f"python -m bot search: {_EN.gettext('cli.semantic_options')}", file=sys.stderr)
+    return False
 
 
 def _queries(args: argparse.Namespace) -> list[str]:
@@ -272,9 +314,10 @@ def _note_skipped(report: LoadReport, shown: int = 5) -> None:
         print(f"  … and {len(report.skipped) - shown} more", file=sys.stderr)
 
 
-def result_json(result: SearchResult) -> dict[str, object]:
-    """The `--json` contract: query, confident, results[id, title, score, snippet, ...].
+def result_json(result: SearchResult, *, semantic: bool = False) -> dict[str, object]:
+    """The `--json` contract: query, confident, semantic, results[id, title, score, snippet…].
 
+    `semantic`: whether the answer was fused with the embeddings (false: BM25 alone).
     `corrected` (the query with its typos fixed, as searched) is there only when a word was
     corrected, and `filters` (the query-syntax conditions, in English words) only when the
     query set some, so a plain answer has exactly the keys it had. `year` and `venue` are
@@ -283,6 +326,7 @@ def result_json(result: SearchResult) -> dict[str, object]:
     answer: dict[str, object] = {
         "query": result.query,
         "confident": bool(result.confident),
+        "semantic": semantic,
         "results": [
             {
                 "id": hit.paper.id,

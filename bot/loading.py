@@ -4,16 +4,20 @@ from __future__ import annotations
 
 import logging
 import multiprocessing
-from collections.abc import Sequence
+import threading
+import time
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from bot.config import Settings
 from bot.corpus import CorpusError, LoadReport
+from bot.progress import EtaClock, Progress
 
 if TYPE_CHECKING:
-    from bot.search import EmbeddingJob, Index, Progress, Retriever
+    from bot.search import EmbeddingJob, HybridRetriever, Index, Retriever
 
 logger = logging.getLogger(__name__)
 
@@ -42,6 +46,7 @@ def load_index(
     strict: bool = False,
     separate_build_bytes: int = SEPARATE_BUILD_BYTES,
     corpus_filter: str = "",
+    cache_min_papers: int | None = None,
 ) -> tuple[LoadReport, Index]:
     """Read the corpus and index it through the index cache; raises CorpusError.
 
@@ -49,8 +54,10 @@ def load_index(
     (`build_in_subprocess`) and then read from the cache it wrote. An empty corpus is an
     `EmptyCorpusError`: every entry point refuses to serve nothing. With `strict`, any bad
     record is a `StrictCorpusError` listing them all (CORPUS_STRICT). `corpus_filter` keeps
-    only matching records (CORPUS_FILTER). The index's speller starts building in the
-    background. Runs for seconds on a large corpus: call it from a worker thread once serving.
+    only matching records (CORPUS_FILTER). `cache_min_papers`: cache a corpus from this many
+    papers (None: `storage.CACHE_MIN_PAPERS`; `prepare` caches any). The index's speller
+    starts building in the background. Runs for seconds on a large corpus: call it from a
+    worker thread once serving.
     """
     # Lazy: numpy and the index cache only once the caller has checked its input.
     from bot.search import load_cached, load_corpus_and_index
@@ -60,7 +67,10 @@ def load_index(
         build_in_subprocess(paths, cache_dir, corpus_filter)
         loaded = load_cached(paths, cache_dir, corpus_filter)
     # Small corpora, and any failure of the separate build: here, with the loader's own errors.
-    report, index = loaded or load_corpus_and_index(paths, cache_dir, corpus_filter=corpus_filter)
+    if loaded is None:
+        sizes = {} if cache_min_papers is None else {"min_papers": cache_min_papers}
+        loaded = load_corpus_and_index(paths, cache_dir, corpus_filter=corpus_filter, **sizes)
+    report, index = loaded
     if strict:  # checked on the report, so a cached corpus is refused the same way
         report.check_strict()
     if not report.papers:
@@ -138,11 +148,41 @@ def semantic_retriever(
     the engine's threads (1 leaves the other core to answering; None: all, for the CLI).
     Nothing is embedded here: this returns at once.
     """
-    if not settings.semantic:
+    started = start_semantic(index, settings, progress=progress, embed_threads=embed_threads)
+    if started is None:
         return index, None
+    return started.retriever, started.job
+
+
+@dataclass(frozen=True, slots=True)
+class SemanticStart:
+    """A hybrid being made ready: the retriever served now, its embedding job and its clock."""
+
+    retriever: HybridRetriever
+    job: EmbeddingJob
+    clock: EtaClock
+    """Measures the job: papers left, rate, seconds to go (`retriever.ready_in` reads it)."""
+
+
+def start_semantic(
+    index: Index,
+    settings: Settings,
+    *,
+    progress: Progress | None = None,
+    embed_threads: int | None = 1,
+) -> SemanticStart | None:
+    """Start embedding `index`'s papers behind a hybrid; None when SEMANTIC is off or no model.
+
+    Returns at once. The clock starts from the rate the last run recorded in the cache
+    directory (`storage.rates`), and this run's rate is recorded there once it has embedded
+    papers, so the next start can estimate before embedding any.
+    """
+    if not settings.semantic:
+        return None
     from bot.progress import progress_reporter
     from bot.search import resolve_cache_dir
     from bot.search.semantic import EmbeddingJob, HybridRetriever, load_default_embedder
+    from bot.search.storage.rates import read_rate
 
     # One engine thread: OpenMP threads spin against the embedding thread and other processes
     # on a busy machine (a question took 650 ms instead of 30 there). One instance serves
@@ -150,14 +190,111 @@ def semantic_retriever(
     # GIL, so a question does not wait behind papers (benchmarks/model_memory.py).
     model = load_default_embedder(num_threads=embed_threads)
     if model is None:
-        return index, None
+        return None
+    cache_dir = resolve_cache_dir(settings.index_cache_dir)
     retriever = HybridRetriever(index, model)
     if progress is None:
         progress = progress_reporter(len(index), label="embedding papers")
-    job = EmbeddingJob(
-        retriever,
-        model,
-        cache_dir=resolve_cache_dir(settings.index_cache_dir),
-        progress=progress,
+    last = read_rate(cache_dir, model.name, embed_threads)
+    clock = EtaClock(progress, prior_rate=last.papers_per_second if last else None)
+    retriever.ready_in = clock.seconds_left
+    record = _rate_recorder(clock, cache_dir, model.name, embed_threads)
+    job = EmbeddingJob(retriever, model, cache_dir=cache_dir, progress=record)
+    return SemanticStart(retriever, job.start(), clock)
+
+
+def _rate_recorder(clock: EtaClock, cache_dir: Path, model: str, threads: int | None) -> Progress:
+    """`clock`, and the rate it measured written to the cache directory when the job ends."""
+    from bot.search.storage.rates import write_rate
+
+    def report(done: int, total: int) -> None:
+        clock(done, total)
+        measured = clock.measured_rate()
+        if done >= total and measured is not None:
+            write_rate(cache_dir, model, threads, *measured)
+
+    return report
+
+
+def record_rate(started: SemanticStart, settings: Settings, threads: int | None) -> None:
+    """Write the rate `started` measured so far (an interrupted `prepare` keeps its figure)."""
+    from bot.search import resolve_cache_dir
+    from bot.search.storage.rates import write_rate
+
+    measured = started.clock.measured_rate()
+    if measured is not None:
+        cache_dir = resolve_cache_dir(settings.index_cache_dir)
+        write_rate(cache_dir, started.retriever.embedder.name, threads, *measured)
+
+
+QUICK_EMBED_SECONDS = 5.0
+"""Papers that embed in about this long are embedded before answering (a small corpus, or a
+few new papers): the first answers are then the hybrid's, and waiting costs little."""
+
+
+@dataclass(frozen=True, slots=True)
+class Readiness:
+    """Where semantic search stands: ready, or how many papers are left and about how long."""
+
+    ready: bool
+    """The vectors are attached: answers are fused."""
+    missing: int = 0
+    """Papers still without a vector when the job began."""
+    seconds: float | None = None
+    """About how long the rest takes; None when no rate is known yet."""
+    rate: float | None = None
+    """Papers a second the estimate assumes."""
+    measured: bool = False
+    """The rate was timed in this run (else it is the last run's, from the cache directory)."""
+
+
+def settle(
+    started: SemanticStart,
+    *,
+    wait: bool = False,
+    quick: float = QUICK_EMBED_SECONDS,
+    waiting: Callable[[], object] | None = None,
+) -> Readiness:
+    """Wait for the vectors when they are cached or quick to make (or `wait`), else estimate.
+
+    Reads the vector cache (the clock's first report), then: nothing missing, or `wait` —
+    waits for the job; else, without a recorded rate, times the first batch (at most `quick`
+    seconds); a rest that takes at most `quick` seconds is waited for. Otherwise returns at
+    once with the estimate, the job still running: the caller may `stop` it. `waiting` is
+    called when it decides to wait for papers to embed (to show a progress bar).
+    """
+    job, clock = started.job, started.clock
+    _first_of(clock.checked, job.done)
+    if not job.done.is_set() and (wait or clock.missing == 0):
+        _wait_for(job.done, waiting if clock.missing else None)
+    if not job.done.is_set() and clock.prior_rate is None:
+        _first_of(clock.measured, job.done, timeout=quick)
+    seconds = clock.seconds_left()
+    if not job.done.is_set() and seconds is not None and seconds <= quick:
+        _wait_for(job.done, waiting)
+    if started.retriever.semantic_ready or job.done.is_set():
+        return Readiness(ready=started.retriever.semantic_ready)
+    return Readiness(
+        ready=False,
+        missing=clock.missing or 0,
+        seconds=clock.seconds_left(),
+        rate=clock.rate(),
+        measured=clock.measured_rate() is not None,
     )
-    return retriever, job.start()
+
+
+def _wait_for(done: threading.Event, waiting: Callable[[], object] | None) -> None:
+    if waiting is not None:
+        waiting()
+    done.wait()
+
+
+def _first_of(event: threading.Event, done: threading.Event, timeout: float | None = None) -> None:
+    """Wait until `event` or `done` is set (the job may end before it reports), or `timeout`."""
+    deadline = None if timeout is None else time.monotonic() + timeout
+    while not (event.is_set() or done.is_set()):
+        left = None if deadline is None else deadline - time.monotonic()
+        if left is not None and left <= 0:
+            return
+        # Either event wakes us within 0.05 s: the job sets `done` without touching `event`.
+        event.wait(0.05 if left is None else min(left, 0.05))

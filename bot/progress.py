@@ -1,19 +1,28 @@
-"""Progress of long start-up work (indexing, embedding): a live line on a terminal, else logs."""
+"""Progress of long start-up work (indexing, embedding): a live line on a terminal, else logs.
+
+`progress_reporter` draws it; `EtaClock` measures it (how many papers were left when the work
+began, the rate since, the seconds still to go), for the notices that say when semantic
+answers will be ready.
+"""
 
 from __future__ import annotations
 
 import logging
 import sys
+import threading
 import time
 from collections.abc import Callable
 from typing import TextIO
 
-__all__ = ["Progress", "progress_line", "progress_reporter"]
+__all__ = ["EtaClock", "Progress", "duration_text", "progress_line", "progress_reporter"]
 
 logger = logging.getLogger(__name__)
 
 Progress = Callable[[int, int], None]
 """`progress(done, total)`, called as the work advances."""
+
+PIPE_INTERVAL = 30.0
+"""Seconds between progress lines in a pipe or the log (also one every 10%)."""
 
 
 def progress_line(line: str, log: logging.Logger | None = None) -> None:
@@ -26,28 +35,120 @@ def progress_line(line: str, log: logging.Logger | None = None) -> None:
         print(line, file=sys.stderr, flush=True)
 
 
+def duration_text(seconds: float) -> str:
+    """A rough English duration for progress lines: "40 s", "12 min", "3.5 h"."""
+    if seconds < 90:
+        return f"{max(1, round(seconds))} s"
+    if seconds < 90 * 60:
+        return f"{round(seconds / 60)} min"
+    return f"{seconds / 3600:.1f} h"
+
+
 def progress_reporter(
     total: int, *, stream: TextIO | None = None, label: str = "indexing papers"
 ) -> Progress:
-    """A progress callback: a live line on a terminal, else a log line every 10%."""
+    """A progress callback: a live line with the time left on a terminal, else a line every
+    10% or `PIPE_INTERVAL` seconds.
+
+    The time left comes from the rate since the first call, so work already done before it
+    (vectors read from the cache) does not make the rest look fast.
+    """
     out = stream if stream is not None else sys.stderr
     live = out.isatty()
-    started = time.perf_counter()
-    shown = [0.0, -1.0]  # last time a live line was drawn, last decile logged
+    clock = EtaClock()
+    shown = [0.0, -1.0, time.perf_counter()]  # last live draw, last decile logged, last line
 
     def report(done: int, total_: int = total) -> None:
+        clock(done, total_)
         total_ = max(total_, 1)
         now = time.perf_counter()
         percent = 100 * done // total_
+        left = clock.seconds_left()
+        eta = f", about {duration_text(left)} left" if left and done < total_ else ""
+        line = f"{label}: {done:,}/{total_:,} ({percent}%) {clock.elapsed():.1f} s{eta}"
         if live:
             if now - shown[0] < 0.1 and done < total_:
                 return
             shown[0] = now
             end = "\n" if done >= total_ else ""
-            out.write(f"\r{label}: {done:,}/{total_:,} ({percent}%) {now - started:.1f} s{end}")
+            out.write(f"\r{line}\x1b[K{end}")  # erase what a longer line left behind
             out.flush()
-        elif percent // 10 > shown[1]:
-            shown[1] = percent // 10  # a pipe too: the log if it shows, else stderr (issue 19)
-            progress_line(f"{label}: {done}/{total_} ({percent}%) {now - started:.1f} s", logger)
+        elif percent // 10 > shown[1] or now - shown[2] >= PIPE_INTERVAL or done >= total_:
+            if done >= total_ and shown[1] >= 10:
+                return  # the last line was already shown
+            shown[1], shown[2] = max(shown[1], percent // 10), now
+            progress_line(line, logger)  # a pipe too: the log if it shows, else stderr
 
     return report
+
+
+class EtaClock:
+    """A `Progress` that measures: how much was left at the first call, the rate since, the
+    seconds still to go. Thread-safe to read while another thread reports.
+
+    `prior_rate` (papers a second, e.g. the last run's) estimates the time left until this
+    run has measured its own; `inner` is called on with every report (a progress line).
+    """
+
+    def __init__(self, inner: Progress | None = None, *, prior_rate: float | None = None) -> None:
+        self._inner = inner
+        self.prior_rate = prior_rate
+        self.checked = threading.Event()
+        """Set at the first report: what is left is known (the cache was read)."""
+        self.measured = threading.Event()
+        """Set at the first report after some work: this run's rate is known."""
+        self._lock = threading.Lock()
+        self._first: tuple[int, float] | None = None  # (done, time) at the first report
+        self._last: tuple[int, int, float] = (0, 0, 0.0)  # done, total, time
+
+    def __call__(self, done: int, total: int) -> None:
+        now = time.perf_counter()
+        with self._lock:
+            if self._first is None:
+                self._first = (done, now)
+            self._last = (done, total, now)
+        self.checked.set()
+        if done > self._first[0]:
+            self.measured.set()
+        if self._inner is not None:
+            self._inner(done, total)
+
+    @property
+    def missing(self) -> int | None:
+        """Papers that were left at the first report (None before it)."""
+        with self._lock:
+            return None if self._first is None else self._last[1] - self._first[0]
+
+    @property
+    def left(self) -> int | None:
+        """Papers still left now (None before the first report)."""
+        with self._lock:
+            return None if self._first is None else self._last[1] - self._last[0]
+
+    def measured_rate(self) -> tuple[float, int] | None:
+        """(papers a second, papers timed) of this run's work so far; None before any."""
+        with self._lock:
+            if self._first is None or self._last[0] <= self._first[0]:
+                return None
+            papers = self._last[0] - self._first[0]
+            seconds = max(self._last[2] - self._first[1], 1e-6)
+        return papers / seconds, papers
+
+    def rate(self) -> float | None:
+        """Papers a second: this run's, else `prior_rate`."""
+        measured = self.measured_rate()
+        return measured[0] if measured is not None else self.prior_rate
+
+    def elapsed(self) -> float:
+        """Seconds since the first report."""
+        with self._lock:
+            return 0.0 if self._first is None else time.perf_counter() - self._first[1]
+
+    def seconds_left(self) -> float | None:
+        """About how long the rest will take; None while unknown (no report, no rate)."""
+        left, rate = self.left, self.rate()
+        if left is None:
+            return None
+        if left <= 0:
+            return 0.0
+        return left / rate if rate else None

@@ -10,6 +10,7 @@ behaviour is written once and reaches every front end:
 - `recommend`: papers like the saved ones, "not interested" (store reads async, ranking
   synchronous).
 - `about`: /start, /help and /stats.
+- `readiness`: the notice of how long until semantic answers are ready.
 """
 
 from bot.answers.about import help_text, start, stats
@@ -24,6 +25,7 @@ from bot.answers.questions import (
     random_paper,
     similar,
 )
+from bot.answers.readiness import pending_notice
 from bot.answers.reading_list import (
     ExportFile,
     Toggled,
@@ -59,6 +61,7 @@ __all__ = [
     "numbered",
     "open_paper",
     "page",
+    "pending_notice",
     "random_paper",
     "recommended",
     "remove",

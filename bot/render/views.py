@@ -222,10 +222,26 @@ def _hint_key(kind: QuestionKind) -> str:
     return "hint." + kind
 
 
-def hint_doc(kind: QuestionKind, query: str = "", *, t: Translator = EN) -> Doc:
-    """A friendly nudge with example questions, for questions that found nothing."""
+def eta_text(seconds: float, *, t: Translator = EN) -> str:
+    """A rough duration in the reader's language: "40 seconds", "12 minutes", "3 hours"."""
+    if seconds < 90:
+        return t.ngettext("eta.seconds", max(1, round(seconds)))
+    if seconds < 90 * 60:
+        return t.ngettext("eta.minutes", round(seconds / 60))
+    return t.ngettext("eta.hours", round(seconds / 3600))
+
+
+def hint_doc(
+    kind: QuestionKind, query: str = "", *, t: Translator = EN, ready_in: float | None = None
+) -> Doc:
+    """A friendly nudge with example questions, for questions that found nothing.
+
+    ready_in: for "warming", about how long until other languages are read (None: unknown).
+    """
     if kind == "no_match" and query:
         first = translated(t, "hint.no_match_query", query=clip_words(clean(query), 200))
+    elif kind == "warming" and ready_in is not None:
+        first = translated(t, "hint.warming_eta", eta=eta_text(ready_in, t=t))
     else:
         first = translated(t, _hint_key(kind))
     return Doc((first, examples_block(t)))
@@ -255,7 +271,7 @@ def results_doc(
         kind = classify_question(result.query, result.terms)
         if kind == "non_english" and result.warming:
             kind = "warming"  # the model will read it once the papers are embedded
-        return hint_doc(kind, result.query, t=t)
+        return hint_doc(kind, result.query, t=t, ready_in=result.ready_in)
     query = clip_words(clean(result.query), 200)
     first = result.offset + 1
     last = result.offset + len(result.hits)

@@ -53,6 +53,8 @@ class SearchResult:
     question in another language could not be understood yet."""
     parsed: ParsedQuery | None = None
     """The query's syntax when it set conditions (every hit meets them), for the header."""
+    ready_in: float | None = None
+    """While `warming`: about how many seconds until semantic answers (None: not known)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -79,6 +79,9 @@ class HybridRetriever:
         # Recent question vectors: turning a page or retyping a question embeds nothing.
         self._recent: OrderedDict[str, np.ndarray] = OrderedDict()
         self._recent_lock = threading.Lock()
+        self.ready_in: Callable[[], float | None] = _unknown
+        """About how many seconds until the vectors are attached (the load path sets it to its
+        embedding job's clock); None while unknown. Answers without them say so."""
 
     def __len__(self) -> int:
         return len(self.papers)
@@ -145,7 +148,8 @@ class HybridRetriever:
         if semantic is None or not terms:
             result = self.index.search(prepared, limit=limit, offset=offset, snippets=snippets)
             warming = semantic is None  # BM25 alone, for now: other languages come later
-            return dataclasses.replace(result, warming=warming)
+            ready_in = self.ready_in() if warming else None
+            return dataclasses.replace(result, warming=warming, ready_in=ready_in)
         mask = self.index.candidates(prepared)
         scores = self._scores(semantic, terms, prepared.text, mask)
         coverage, cosine, fused, order = scores.coverage, scores.cosine, scores.fused, scores.order
@@ -227,6 +231,11 @@ class HybridRetriever:
         fused[row] = -np.inf
         rows = np.argsort(-fused, kind="stable")[:limit]
         return self.index.hits(rows, fused[rows], terms)
+
+
+def _unknown() -> float | None:
+    """No estimate of when the vectors will be ready."""
+    return None
 
 
 class EmbeddingJob:

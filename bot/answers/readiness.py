@@ -1,0 +1,37 @@
+"""When semantic answers will be ready: the notice a front end gives while papers embed.
+
+The CLI and the console print it on stderr, the bot logs it; `hint.warming_eta` says the same
+to a user whose question needed the model (`render.results_doc`).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from bot.i18n import Translator
+from bot.render import eta_text
+
+if TYPE_CHECKING:
+    from bot.loading import Readiness
+
+__all__ = ["pending_notice"]
+
+
+def pending_notice(readiness: Readiness, *, t: Translator) -> str:
+    """How many papers still need embedding, about how long that takes and at what rate
+    (timed now, or the last run's), and the command that prepares them; "" when ready."""
+    if readiness.ready or readiness.missing <= 0:
+        return ""
+    if readiness.seconds is None or readiness.rate is None:
+        return t.ngettext("notice.pending_unknown", readiness.missing)
+    how = t.gettext(
+        "notice.rate_measured" if readiness.measured else "notice.rate_last",
+        rate=_rate(readiness.rate),
+    )
+    eta = eta_text(readiness.seconds, t=t)
+    return t.ngettext("notice.pending", readiness.missing, eta=eta, how=how)
+
+
+def _rate(papers_per_second: float) -> str:
+    """2.7, 12, 0.35: two significant digits are all an estimate has."""
+    return f"{papers_per_second:.2g}" if papers_per_second < 10 else f"{papers_per_second:.0f}"
