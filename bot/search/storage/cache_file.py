@@ -53,13 +53,13 @@ LAYOUT_VERSION = 1
 header, CRC-32 trailer): bump when `write_state`/`read_state` change. Kept apart from what a
 file holds, so a new index format does not throw away other caches (papers' vectors)."""
 
-FORMAT_VERSION = 6
+FORMAT_VERSION = 7
 """The index cache's content: bump when the file layout, the cached papers' fields or the
 index's arrays change (2: keys
 from explicit versions, papers stored per `Paper` field; 3: papers carry authors, keywords,
 venue, year and labelled links; 4: raw aligned arrays, memory-mapped, CRC-32 trailer, string
 offsets in bytes; 5: postings hold a (tf, length) pair number, not tf; 6: each abstract's
-sentence spans)."""
+sentence spans; 7: the speller's lexicon, words and word pairs with counts)."""
 KEEP_FILES = 3
 """Cache files kept per directory; older ones (other corpora or versions) are removed."""
 
