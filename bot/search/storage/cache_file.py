@@ -39,6 +39,7 @@ __all__ = [
     "KEEP_FILES",
     "LAYOUT_VERSION",
     "MAGIC",
+    "SHARED_MODE",
     "CacheMiss",
     "cache_path",
     "prune",
@@ -60,6 +61,9 @@ from explicit versions, papers stored per `Paper` field; 3: papers carry authors
 venue, year and labelled links; 4: raw aligned arrays, memory-mapped, CRC-32 trailer, string
 offsets in bytes; 5: postings hold a (tf, length) pair number, not tf; 6: each abstract's
 sentence spans; 7: the speller's lexicon, words and word pairs with counts)."""
+SHARED_MODE = 0o644
+"""Cache files are readable by every user: processes run as other users (replicas, a volume
+shared read-only) map one prepared directory."""
 KEEP_FILES = 3
 """Cache files kept per directory; older ones (other corpora or versions) are removed."""
 
@@ -127,6 +131,7 @@ def write_state(
         raise ValueError("index cache header too large")
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
+    os.fchmod(fd, SHARED_MODE)  # mkstemp's 0600 would hide it from replicas run as others
     try:
         with os.fdopen(fd, "wb") as out:
             start = len(MAGIC) + 8 + len(header_bytes)
