@@ -326,19 +326,30 @@ def run_console(
     except (ConfigError, CorpusError) as exc:
         print(t.gettext("console.cannot_start", error=exc), file=sys.stderr)
         return 2
-    # Embeds in the background like the bot (quietly: the prompt owns the terminal). Questions
-    # piped in are answered as the bot would once ready: wait for the vectors (cached: seconds).
-    retriever, job = loading.semantic_retriever(index, settings, progress=lambda done, total: None)
+    # Embeds in the background like the bot (quietly: the prompt owns the terminal).
+    started = loading.start_semantic(index, settings, progress=lambda done, total: None)
+    retriever = index if started is None else started.retriever
     if not is_terminal(stdin):
-        index.queries.load_speller()
-        if job is not None:
-            job.done.wait()
+        index.queries.load_speller()  # piped questions are corrected as the bot's once ready
+    if started is not None:
+        _settle(started, t, piped=not is_terminal(stdin))
     session = _session(retriever, report, settings, t)
     try:
         chat(session, report, stdin, stdout, ansi=is_terminal(stdout) and not no_color(environ))
     finally:
         session.close()
     return 0
+
+
+def _settle(started: loading.SemanticStart, t: Translator, *, piped: bool) -> None:
+    """Wait for vectors that are cached or quick to make, else say on stderr when the
+    semantic answers will be ready and answer with BM25 meanwhile (the job goes on).
+
+    Piped questions get the same wait as `search`; at a prompt only the cache is read."""
+    readiness = loading.settle(started, quick=loading.QUICK_EMBED_SECONDS if piped else 0.0)
+    notice = answers.pending_notice(readiness, t=t)
+    if notice:
+        print(notice, file=sys.stderr)
 
 
 def _session(

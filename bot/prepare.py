@@ -39,6 +39,9 @@ def prepare_command(corpus: Sequence[str] | None = None, *, strict: bool = False
     settings = load_settings()
     paths = loading.corpus_paths(settings, corpus)
     cache_dir = settings.index_cache_dir
+    # Exists before the corpus is hashed, so the files' hashes are kept too (storage.stamps):
+    # a later start then hashes nothing and writes nothing into the prepared directory.
+    resolve_cache_dir(cache_dir).mkdir(parents=True, exist_ok=True)
     report, index = loading.load_index(
         paths,
         cache_dir,

@@ -56,7 +56,7 @@ def progress_reporter(
     out = stream if stream is not None else sys.stderr
     live = out.isatty()
     clock = EtaClock()
-    shown = [0.0, -1.0, time.perf_counter()]  # last live draw, last decile logged, last line
+    shown = [0.0, -1.0, time.perf_counter(), 0]  # last live draw, decile logged, line; width
 
     def report(done: int, total_: int = total) -> None:
         clock(done, total_)
@@ -71,7 +71,9 @@ def progress_reporter(
                 return
             shown[0] = now
             end = "\n" if done >= total_ else ""
-            out.write(f"\r{line}\x1b[K{end}")  # erase what a longer line left behind
+            erase = "\x1b[K" if len(line) < shown[3] else ""  # what a longer line left behind
+            shown[3] = len(line)
+            out.write(f"\r{line}{erase}{end}")
             out.flush()
         elif percent // 10 > shown[1] or now - shown[2] >= PIPE_INTERVAL or done >= total_:
             if done >= total_ and shown[1] >= 10:

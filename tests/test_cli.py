@@ -34,9 +34,10 @@ def search_json(capsys: pytest.CaptureFixture[str], *argv: str) -> list[dict]:
 
 def test_json_is_exactly_the_contract(capsys: pytest.CaptureFixture[str]) -> None:
     [answer] = search_json(capsys, "--limit", "3", "arboreal neural networks for tabular data")
-    assert set(answer) == {"query", "confident", "results"}
+    assert set(answer) == {"query", "confident", "semantic", "results"}
     assert answer["query"] == "arboreal neural networks for tabular data"
     assert answer["confident"] is True
+    assert answer["semantic"] is False  # SEMANTIC=off: BM25 alone
     assert 1 <= len(answer["results"]) <= 3
     for result in answer["results"]:
         assert set(result) == RESULT_KEYS
@@ -379,9 +380,10 @@ def typo_corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture
 def semantic_on(monkeypatch: pytest.MonkeyPatch, typo_corpus: Path) -> list[str]:
-    """SEMANTIC=on (the speller comes with the hybrid), vectors cached next to the corpus."""
+    """SEMANTIC=on, the vectors prepared next to the corpus (once: later calls find them)."""
     monkeypatch.setenv("SEMANTIC", "on")
     monkeypatch.setenv("INDEX_CACHE_DIR", str(typo_corpus.parent / "cache"))
+    assert cli.main(["prepare", "--corpus", str(typo_corpus)]) == 0
     return ["search", "--corpus", str(typo_corpus), "--limit", "1"]
 
 
@@ -407,7 +409,8 @@ def test_json_carries_the_corrected_query_only_after_a_typo(
     typo, spelt = (json.loads(line) for line in capsys.readouterr().out.splitlines())
     assert typo["corrected"] == "seizure detection"
     assert typo["results"][0]["title"] == "S³: Seizure-Semiology-Suite"
-    assert set(spelt) == {"query", "confident", "results"}  # the contract as before
+    assert set(spelt) == {"query", "confident", "semantic", "results"}  # the contract as before
+    assert typo["semantic"] is spelt["semantic"] is True  # prepared: fused
 
 
 @pytest.mark.slow
@@ -415,7 +418,8 @@ def test_json_carries_the_corrected_query_only_after_a_typo(
 def test_piped_console_answers_as_the_bot_once_ready(
     semantic_on: list[str], typo_corpus: Path
 ) -> None:
-    """Questions piped into the console wait for the vectors: typos corrected, Chinese read."""
+    """Questions piped into the console wait for cached vectors: typos corrected, Chinese
+    read."""
     from bot.console import run_console
 
     stdout = io.StringIO()

@@ -142,8 +142,13 @@ def test_a_chinese_question_before_the_vectors_is_told_to_wait_not_to_ask_in_eng
     early = waiting.search(CHINESE_STOPPING)
     assert early.warming and not early.hits
     [message] = render.to_html(render.results_doc(early, per_page=5))
-    assert "ask again in a minute" in message.text
+    assert "please ask again later" in message.text  # no estimate yet: no made-up time
     assert "please ask in English" not in message.text
+    waiting.ready_in = lambda: 600.0  # what the load path's embedding clock says
+    later = waiting.search(CHINESE_STOPPING)
+    assert later.ready_in == 600.0
+    [message] = render.to_html(render.results_doc(later, per_page=5))
+    assert "in about 10 minutes" in message.text and "in a minute" not in message.text
     ready = hybrid.search(CHINESE_STOPPING)  # vectors attached: answered, nothing to wait for
     assert not ready.warming and ready.hits
     # BM25 alone (SEMANTIC=off) keeps today's hint.

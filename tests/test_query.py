@@ -97,9 +97,9 @@ def test_speller_builds_off_the_caller_and_corrects_once_ready(
     release = threading.Event()
 
     class SlowSpeller(Speller):
-        def __init__(self, corpus) -> None:  # type: ignore[no-untyped-def]
+        def __init__(self, corpus, known_words=None) -> None:  # type: ignore[no-untyped-def]
             release.wait()  # a big corpus's lexicon: the caller must not wait for it
-            super().__init__(corpus)
+            super().__init__(corpus, known_words)
 
     monkeypatch.setattr(query_module, "Speller", SlowSpeller)
     index = Index.build(papers)

@@ -22,7 +22,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from bot.search.phrasing import topic_text
-from bot.search.spelling import Correction, Speller, SpellingCorpus
+from bot.search.spelling import Correction, Lexicon, Speller, SpellingCorpus
 from bot.search.syntax import ParsedQuery, parse_query
 
 __all__ = ["MAX_QUERY_CHARS", "PreparedQuery", "QueryPipeline", "prepare_query"]
@@ -101,6 +101,7 @@ class QueryPipeline:
         self._lock = threading.Lock()
         self._started = False
         self._ready = threading.Event()
+        self._known_words: Callable[[], Lexicon] | None = None
 
     @property
     def speller_ready(self) -> bool:
@@ -128,6 +129,11 @@ class QueryPipeline:
         self._ready.wait(timeout)
         return self._speller
 
+    def use_known_words(self, known_words: Callable[[], Lexicon]) -> None:
+        """Build the speller from the lexicon `known_words` returns (the index cache's), not
+        from the papers: call before the speller starts."""
+        self._known_words = known_words
+
     def attach_speller(self, speller: Speller) -> None:
         """Correct typos with `speller` from now on (a benchmark shares one)."""
         with self._lock:
@@ -138,7 +144,7 @@ class QueryPipeline:
     def _build(self) -> None:
         """Build and attach the speller; a failure is logged, and questions stay uncorrected."""
         try:
-            speller = Speller(self._corpus)
+            speller = Speller(self._corpus, self._stored_lexicon())
         except Exception:  # a missing dictionary must not take search down
             logger.exception("Building the speller failed; questions are searched as typed")
         else:
@@ -146,3 +152,13 @@ class QueryPipeline:
                 self._speller = speller
         finally:
             self._ready.set()
+
+    def _stored_lexicon(self) -> Lexicon | None:
+        """The lexicon given by `use_known_words`; None (build it) when none or it is broken."""
+        if self._known_words is None:
+            return None
+        try:
+            return self._known_words()
+        except (KeyError, ValueError, TypeError) as error:
+            logger.warning("stored spelling lexicon not used (%r); building it", error)
+            return None

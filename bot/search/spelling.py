@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from itertools import chain, islice
-from typing import Protocol
+from typing import Any, Protocol
 
 import numpy as np
 from rapidfuzz import process
@@ -39,6 +39,7 @@ __all__ = [
     "english_words",
     "lexicon",
     "max_edits",
+    "papers_lexicon",
     "spelling_variants",
 ]
 
@@ -115,6 +116,30 @@ class Lexicon:
 
     words: Counter[str]
     pairs: PairCounts
+
+    def to_state(self) -> dict[str, Any]:
+        """Plain arrays for a cache (`from_state` reads them back): building it again from
+        the papers costs ~5 s per 20,000 of them, reading it ~0.1 s."""
+        ids = self.pairs._ids  # every word, numbered in first-seen order, as `words` holds them
+        return {
+            "lexicon_words": list(ids),
+            "lexicon_counts": np.fromiter(map(self.words.__getitem__, ids), np.int64, len(ids)),
+            "lexicon_pairs": np.asarray(self.pairs._codes, dtype=np.int64),
+            "lexicon_pair_counts": np.asarray(self.pairs._counts, dtype=np.int64),
+        }
+
+    @classmethod
+    def from_state(cls, state: Mapping[str, Any]) -> Lexicon:
+        """The lexicon `to_state` stored; `KeyError`/`ValueError` if it is not there or broken."""
+        words = list(state["lexicon_words"])
+        counts = np.asarray(state["lexicon_counts"]).tolist()
+        codes, pair_counts = state["lexicon_pairs"], state["lexicon_pair_counts"]
+        if len(counts) != len(words) or len(codes) != len(pair_counts):
+            raise ValueError("lexicon arrays do not fit")
+        ids = dict(zip(words, range(len(words)), strict=True))
+        return cls(
+            Counter(dict(zip(words, counts, strict=True))), PairCounts(ids, codes, pair_counts)
+        )
 
 
 _LEXICON_CHUNK = 1024  # texts analysed at once: bounds the word lists held
@@ -247,14 +272,21 @@ class SpellingCorpus(Protocol):
         ...
 
 
+def papers_lexicon(papers: Iterable[Paper]) -> Lexicon:
+    """The lexicon of papers' titles and abstracts: what a `Speller` corrects against."""
+    return lexicon(f"{p.title}\n{p.abstract}" for p in papers)
+
+
 class Speller:
     """Corrects a question's words the corpus does not know, against the corpus's words."""
 
-    def __init__(self, corpus: SpellingCorpus) -> None:
-        """Collect the corpus's words and load the English dictionary (~0.3 s: off the loop)."""
+    def __init__(self, corpus: SpellingCorpus, known_words: Lexicon | None = None) -> None:
+        """Collect the corpus's words (or take `known_words`, e.g. from the index cache:
+        ~0.1 s instead of ~5 s per 20,000 papers); off the event loop either way. The English
+        dictionary (~0.3 s) loads only when a question first has a word the corpus lacks."""
         self._corpus = corpus
-        self._lexicon = lexicon(f"{p.title}\n{p.abstract}" for p in corpus.papers)
-        self._is_word = english_words()
+        self._lexicon = known_words if known_words is not None else papers_lexicon(corpus.papers)
+        self._is_word = lambda word: english_words()(word)
 
     def correct(self, query: str) -> Correction:
         """`query` with unknown words replaced by the corpus words they most likely mean."""

@@ -2,17 +2,22 @@
 
 Called after start-up and after each reload, as a task: loading the model and embedding
 run in worker threads, so neither the first getUpdates nor any answer waits. Until the
-vectors are ready the hybrid answers with BM25 (and, seconds in, corrects typos).
+vectors are ready the hybrid answers with BM25 (and, seconds in, corrects typos); the log
+says how many papers are left and about how long they take, and a question that needed the
+model is told when to ask again (`hint.warming_eta`).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import threading
 
 from telegram.ext import Application
 
 from bot import loading
+from bot.answers import pending_notice
+from bot.i18n import translator
 from bot.search import Index
 from bot.tg.state import BotState
 
@@ -25,15 +30,24 @@ async def serve_semantic(application: Application, index: Index) -> None:
     if not state.settings.semantic:
         return
     stop_embedding(state)
-    retriever, job = await asyncio.to_thread(loading.semantic_retriever, index, state.settings)
-    if state.index is not index:  # a reload swapped in another index meanwhile
-        if job is not None:
-            job.stop()
+    started = await asyncio.to_thread(loading.start_semantic, index, state.settings)
+    if started is None:  # no model: BM25 goes on alone
         return
-    state.index = retriever  # the one swap; BM25 answers until the job attaches vectors
-    state.embedding_job = job
-    if job is not None:
-        logger.info("Embedding %d papers in the background", len(index))
+    if state.index is not index:  # a reload swapped in another index meanwhile
+        started.job.stop()
+        return
+    state.index = started.retriever  # the one swap; BM25 answers until the job attaches vectors
+    state.embedding_job = started.job
+    # Off the loop and not awaited (a reload must not wait on the vector cache's read).
+    threading.Thread(target=_log_readiness, args=(started,), name="readiness", daemon=True).start()
+
+
+def _log_readiness(started: loading.SemanticStart) -> None:
+    """Log how many papers are left to embed and about how long, once the cache is read."""
+    readiness = loading.settle(started, quick=0.0)
+    notice = pending_notice(readiness, t=translator("en"))
+    if notice:
+        logger.info("%s", notice)
 
 
 def stop_embedding(state: BotState) -> None:

@@ -18,6 +18,7 @@ from bot.corpus import LoadFilter, LoadReport, Paper, load_corpus
 from bot.progress import Progress, progress_reporter
 from bot.search.analysis import ANALYZER_VERSION
 from bot.search.index import Index
+from bot.search.spelling import Lexicon, papers_lexicon
 from bot.search.storage.cache_file import CacheMiss, cache_path, prune, read_state, write_state
 from bot.search.storage.key import corpus_key, resolve_cache_dir
 from bot.search.storage.papers import engine_state, report_from_state, report_state
@@ -55,7 +56,8 @@ def load_corpus_and_index(
     report = load_corpus(paths, keep=LoadFilter.parse(corpus_filter))
     index = _build(report.papers, progress, quiet=len(report.papers) < min_papers)
     if path is not None and len(report.papers) >= min_papers:
-        _save(path, key, {**index.to_state(), **report_state(report)})
+        lexicon = papers_lexicon(report.papers).to_state()  # the speller's, ready at every start
+        _save(path, key, {**index.to_state(), **report_state(report), **lexicon})
     return report, index
 
 
@@ -90,6 +92,8 @@ def _cached_corpus(key: str, path: Path | None) -> tuple[LoadReport, Index] | No
         state = read_state(path, key=key, analyzer=ANALYZER_VERSION)
         report = report_from_state(state)
         index = Index.from_state(report.papers, engine_state(state))
+        # Read only if a question needs correcting: the speller's words, made at the build.
+        index.queries.use_known_words(lambda: Lexicon.from_state(state))
     except CacheMiss as miss:
         logger.warning("index cache %s unusable (%s); rebuilding", path, miss)
         return None

@@ -40,6 +40,7 @@ __all__ = [
     "KEEP_FILES",
     "LAYOUT_VERSION",
     "MAGIC",
+    "SHARED_MODE",
     "CacheMiss",
     "cache_path",
     "prune",
@@ -54,13 +55,17 @@ LAYOUT_VERSION = 1
 header, CRC-32 trailer): bump when `write_state`/`read_state` change. Kept apart from what a
 file holds, so a new index format does not throw away other caches (papers' vectors)."""
 
-FORMAT_VERSION = 7
+FORMAT_VERSION = 8
 """The index cache's content: bump when the file layout, the cached papers' fields or the
 index's arrays change (2: keys
 from explicit versions, papers stored per `Paper` field; 3: papers carry authors, keywords,
 venue, year and labelled links; 4: raw aligned arrays, memory-mapped, CRC-32 trailer, string
 offsets in bytes; 5: postings hold a (tf, length) pair number, not tf; 6: each abstract's
-sentence spans; 7: paperlists papers carry the venue and year their proceedings URLs name)."""
+sentence spans; 7: paperlists papers carry the venue and year their proceedings URLs name;
+8: the speller's lexicon, words and word pairs with counts)."""
+SHARED_MODE = 0o644
+"""Cache files are readable by every user: processes run as other users (replicas, a volume
+shared read-only) map one prepared directory."""
 KEEP_FILES = 3
 """Cache files kept per directory; older ones (other corpora or versions) are removed."""
 
@@ -128,6 +133,7 @@ def write_state(
         raise ValueError("index cache header too large")
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
+    os.fchmod(fd, SHARED_MODE)  # mkstemp's 0600 would hide it from replicas run as others
     try:
         with os.fdopen(fd, "wb") as out:
             start = len(MAGIC) + 8 + len(header_bytes)

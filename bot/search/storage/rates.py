@@ -16,6 +16,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from bot.search.storage.cache_file import SHARED_MODE
+
 __all__ = ["MIN_TIMED_PAPERS", "RATES_FILE", "Rate", "read_rate", "write_rate"]
 
 logger = logging.getLogger(__name__)
@@ -68,6 +70,7 @@ def write_rate(
     }
     try:
         fd, tmp = tempfile.mkstemp(prefix=RATES_FILE + ".", suffix=".tmp", dir=cache_dir)
+        os.fchmod(fd, SHARED_MODE)  # mkstemp's 0600 would hide it from replicas run as others
         with os.fdopen(fd, "w", encoding="utf-8") as out:
             json.dump(rates, out, indent=1, sort_keys=True)
         os.replace(tmp, path)

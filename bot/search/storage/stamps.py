@@ -15,6 +15,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from bot.search.storage.cache_file import SHARED_MODE
+
 __all__ = ["STAMPS_FILE", "file_digest", "read_stamps", "write_stamps"]
 
 logger = logging.getLogger(__name__)
@@ -70,6 +72,7 @@ def write_stamps(path: Path, stamps: dict[str, list[Any]]) -> None:
     stamps = {name: stamp for name, stamp in stamps.items() if os.path.exists(name)}
     try:
         fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
+        os.fchmod(fd, SHARED_MODE)  # mkstemp's 0600 would hide it from replicas run as others
         with os.fdopen(fd, "w", encoding="utf-8") as out:
             json.dump(stamps, out)
         os.replace(tmp, path)
