@@ -25,6 +25,9 @@ from bot.progress import EtaClock
 from bot.search.storage.rates import MIN_TIMED_PAPERS, RATES_FILE, read_rate, write_rate
 from testkit.devset import load_seed_papers
 
+# SEMANTIC=on with a stand-in engine, plus CLI and prepare runs: the semantic tier.
+pytestmark = [pytest.mark.slow, pytest.mark.semantic]
+
 DIM = 8
 
 
