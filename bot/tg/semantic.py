@@ -38,6 +38,7 @@ async def serve_semantic(application: Application, index: Index) -> None:
         return
     state.index = started.retriever  # the one swap; BM25 answers until the job attaches vectors
     state.embedding_job = started.job
+    logger.info("Embedding %d papers in the background", len(index))
     # Off the loop and not awaited (a reload must not wait on the vector cache's read).
     threading.Thread(target=_log_readiness, args=(started,), name="readiness", daemon=True).start()
 
