@@ -8,7 +8,7 @@ served before issue 20 (`fusion.rrf`, fixed 50/50) and (d) the hybrid as it serv
 (`HybridRetriever.search`: `fusion.fuse` with `fusion.semantic_weight`); then the confidence
 trade-off: off-topic + near-miss flagged against on-topic flagged, as a curve over the
 z-score cut of `fusion.is_confident` (kept from issue 10: no rule found on tune met issue 20's
-target on both corpora, experiments/NOTES_q20.md), and as shipped. Choose on "tune" only
+target on both corpora, experiments/NOTES.md), and as shipped. Choose on "tune" only
 (seed tune + paperlists tune together); report "heldout" once.
 Paper vectors come from the bot's own `embed_papers` cache (.cache/), paid once (~20 min for
 the 3,017 papers on one core).

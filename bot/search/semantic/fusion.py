@@ -21,7 +21,7 @@ LISTEN_COVERAGE = 0.7
 BM25's order is kept (`semantic_weight` 0). Issue 20, chosen on the tune splits of the seed
 dev set and the paperlists dev set together (experiments/fusion_q20.py): 0.7-0.8 kept BM25's
 recall@1 on English summary, keyword and typo questions and lost nothing elsewhere; 0.5-0.6
-lost title paraphrases the model ranks first (experiments/NOTES_q20.md)."""
+lost title paraphrases the model ranks first (experiments/NOTES.md)."""
 UNSURE_WEIGHT = 1 / BM25_WEIGHT
 """The model's weight against BM25's 1 otherwise: today's 50/50 blend (tune: 3 gained
 otherlang recall@3 and lost an own-words recall@1; a tie, so the blend stays)."""
