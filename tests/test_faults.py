@@ -172,6 +172,62 @@ async def test_update_ptb_cannot_use_is_skipped_and_polling_goes_on(
     assert [c.params["chat_id"] for c in fake_api.calls_of("sendMessage")] == [4301]
 
 
+@pytest.mark.parametrize(
+    "field",
+    [
+        pytest.param({"text": 42}, id="text-number"),
+        pytest.param({"text": ["diffusion", "models"]}, id="text-list"),
+        pytest.param({"text": {"a": 1}}, id="text-object"),
+        pytest.param({"caption": 7}, id="caption-number"),
+    ],
+)
+async def test_an_update_whose_text_is_not_a_string_is_ignored_cleanly(
+    polling: Application,
+    fake_api: FakeBotApi,
+    updates: Updates,
+    field: dict[str, Any],
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    forged = updates.message("placeholder", chat_id=4302)
+    del forged["message"]["text"]
+    forged["message"].update(field)
+    with caplog.at_level(logging.WARNING):
+        fake_api.push_update(forged)
+        await off_loop(fake_api.wait_until_consumed)
+        fake_api.push_update(updates.message(PARAPHRASE, chat_id=4301))
+        [call] = await answered(fake_api, 4301)
+    assert "/paper_3rmh7qdh" in call.params["text"]
+    assert sent_to(fake_api, 4302) == []  # ignored: no reply, not even an apology
+    assert "Traceback" not in caplog.text and "TypeError" not in caplog.text
+    assert "Error while handling" not in caplog.text
+
+
+async def test_a_lone_surrogate_in_a_question_gets_an_answer(
+    polling: Application,
+    fake_api: FakeBotApi,
+    updates: Updates,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    with caplog.at_level(logging.WARNING):
+        fake_api.push_update(updates.message("\ud800 " + PARAPHRASE, chat_id=4303))
+        [call] = await answered(fake_api, 4303)
+    assert "/paper_3rmh7qdh" in call.params["text"]  # answered, not "something went wrong"
+    assert "UnicodeEncodeError" not in caplog.text and "Error while handling" not in caplog.text
+
+
+def test_sanitize_gives_a_question_without_lone_surrogates() -> None:
+    question = Updates().message("\ud800 graph", chat_id=5)
+    question["update_id"] = 1
+    body = json.dumps({"ok": True, "result": [question]}).encode()  # "\\ud800" in the JSON
+    [cleaned] = json.loads(transport.sanitize_updates(body))["result"]
+    text = cleaned["message"]["text"]
+    assert text == "\ufffd graph" and text.encode("utf-8")  # what SQLite and the embedder take
+    forged = {"update_id": 2, "message": {**question["message"], "text": 3}}
+    assert transport.clean_update(forged) is None
+    clean = Updates().message("graph", chat_id=5)
+    assert transport.clean_update(clean) is clean  # nothing to change: the same object
+
+
 def test_sanitize_replaces_only_the_unusable_update() -> None:
     good = Updates().message("hello", chat_id=5)
     good["update_id"] = 1

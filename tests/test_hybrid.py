@@ -295,3 +295,26 @@ def test_a_chinese_question_is_ranked_with_the_models_help(hybrid: HybridRetriev
     fused = hybrid.search(CHINESE_STOPPING, limit=3, snippets=False)
     assert STOPPING in fused.hits[0].paper.abstract
     assert not bm25.hits or STOPPING not in bm25.hits[0].paper.abstract
+
+
+@pytest.mark.parametrize("question", ["diffusion models", "cost-aware stopping rule"])
+def test_a_later_page_never_counts_fewer_papers_than_it_shows(
+    hybrid: HybridRetriever, question: str
+) -> None:
+    # A stale Next tap: the page asked for lies past the real matches, yet rows are shown.
+    from bot.answers.questions import page
+    from bot.i18n import translator
+    from bot.render import to_html
+
+    first = hybrid.search(question, limit=5)
+    assert first.confident and first.total < 10  # so page 2 is past the real matches
+    for offset in (5, 10):
+        result = hybrid.search(question, limit=5, offset=offset)
+        if result.confident and result.hits:
+            assert result.total >= result.offset + len(result.hits)
+    answer = page(hybrid, question, offset=5, per_page=5, t=translator("en"))
+    [message] = [m.text for m in to_html(answer.doc)]
+    shown = answer.result.offset + len(answer.result.hits)
+    if answer.result.confident:
+        assert f"6–{shown} of {answer.result.total}" in message
+        assert answer.result.total >= shown

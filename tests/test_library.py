@@ -426,6 +426,25 @@ async def test_an_alert_that_failed_to_send_is_retried_by_a_later_run(
     assert "/paper_quokka1" in parse_html(alert.params["text"])
 
 
+async def test_a_paper_back_after_a_half_copied_reload_alerts_nobody(
+    chat: Chat, kept, corpus_dir
+) -> None:
+    app, store = kept
+    add_paper(corpus_dir)
+    await admin.reload_index(app)  # served, and nobody follows it yet
+    assert await app.bot_data.alerts_task == 0
+    (corpus_dir / "extra.jsonl").unlink()  # a copy in progress: the paper is missing
+    assert (await admin.reload_index(app, force=True)).ok
+    await app.bot_data.alerts_task
+    await store.follow(BOB, "quokkaformer")
+    add_paper(corpus_dir)  # the copy finished: the paper is back
+
+    await admin.reload_index(app)
+
+    assert await app.bot_data.alerts_task == 0
+    assert alerts_to(chat.api, BOB) == []
+
+
 async def test_a_long_alert_is_split_within_telegrams_limit(index: Index) -> None:
     many = [(f"topic {n}", index.papers[:20]) for n in range(5)]
     from bot.render import MAX_MESSAGE_CHARS, to_html

@@ -207,6 +207,16 @@ def test_update_ptb_cannot_parse_is_acknowledged_and_skipped(webhook_bot: Webhoo
     assert webhook_bot.ask(PARAPHRASE, chat_id=3005).ok
 
 
+def test_a_forged_text_is_skipped_and_a_lone_surrogate_answered(webhook_bot: WebhookBot) -> None:
+    forged = webhook_bot.updates.message("placeholder", chat_id=3010)
+    forged["message"]["text"] = ["not", "a", "string"]
+    status, reply = webhook_bot.post_update(forged)
+    assert status == 200 and reply.get("skipped") is True
+    assert webhook_bot.ask("\ud800 " + PARAPHRASE, chat_id=3011).ok
+    assert webhook_bot.sent_to(3010) == []
+    assert "Traceback" not in webhook_bot.stderr()
+
+
 def test_healthz_says_the_index_is_loaded(webhook_bot: WebhookBot) -> None:
     status, body = webhook_bot.request("GET", "/healthz")
     assert status == 200

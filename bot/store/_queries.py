@@ -52,6 +52,8 @@ DISMISS = (
     "INSERT INTO dismissed_papers (user_id, paper_id) VALUES (?, ?) "
     "ON CONFLICT (user_id, paper_id) DO NOTHING"
 )
+MARK_SERVED = "INSERT INTO seen_papers (paper_id) VALUES (?) ON CONFLICT (paper_id) DO NOTHING"
+SERVED_IDS = "SELECT paper_id FROM seen_papers"
 DISMISSED = "SELECT paper_id FROM dismissed_papers WHERE user_id = ?"
 FORGET = (
     "DELETE FROM dismissed_papers WHERE user_id = ?",

@@ -158,6 +158,16 @@ class Store(Protocol):
         """Forget claims whose alert could not be sent, so a later reload may send it."""
         ...
 
+    async def never_served(
+        self, served: Iterable[str], candidates: Iterable[str]
+    ) -> frozenset[str]:
+        """Record `served` (an index being replaced); returns the `candidates` never recorded.
+
+        Alerts announce only those: a paper that comes back after a half-copied reload was
+        served before, so its followers already heard of it.
+        """
+        ...
+
     async def dismiss(self, user_id: int, paper_id: str) -> bool:
         """Mark a paper "not interested" for recommendations; False when it already was."""
         ...

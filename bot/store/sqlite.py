@@ -246,6 +246,18 @@ class SqliteStore:
         if params:
             await self._run(_write(lambda db: db.executemany(q.RELEASE_ALERT, params)))
 
+    async def never_served(
+        self, served: Iterable[str], candidates: Iterable[str]
+    ) -> frozenset[str]:
+        """Record `served` (an index being replaced); returns the `candidates` never recorded."""
+        wanted = frozenset(candidates)
+
+        def work(db: sqlite3.Connection) -> frozenset[str]:
+            db.executemany(q.MARK_SERVED, ((pid,) for pid in served))  # in the store's thread
+            return wanted - {row[0] for row in db.execute(q.SERVED_IDS)}
+
+        return await self._run(_write(work))
+
     async def dismiss(self, user_id: int, paper_id: str) -> bool:
         """Mark a paper "not interested" for recommendations; False when it already was."""
         params = (user_id, clean_text(paper_id))

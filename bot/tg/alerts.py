@@ -78,14 +78,14 @@ async def send_alerts(application: Application, old: Retriever | None, new: Retr
     if state.store is None:
         return 0
     try:
-        followers = await state.store.followers()
+        # Recorded whether or not anyone follows a topic yet: a later follower must not hear
+        # of a paper that merely came back.
+        new_ids = await _never_served(state, old, new)
+        followers = await state.store.followers() if new_ids else {}
     except StoreUnavailable as exc:
         logger.warning("No topic alerts after this reload: the database is not answering (%s)", exc)
         return 0
-    # Set work over every id of both indexes (~10 ms at 100,000 papers): off the loop, and
-    # only when someone follows a topic.
-    new_ids = await asyncio.to_thread(new_paper_ids, old, new) if followers else frozenset()
-    if not new_ids:
+    if not new_ids or not followers:
         return 0
     loop = asyncio.get_running_loop()
     matches: dict[str, tuple[Paper, ...]] = {}
@@ -104,6 +104,17 @@ async def send_alerts(application: Application, old: Retriever | None, new: Retr
             told += await _send(application, user_id, topics, alert)
     logger.info("Topic alerts: %d new papers, %d users told", len(new_ids), told)
     return told
+
+
+async def _never_served(state: BotState, old: Retriever | None, new: Retriever) -> frozenset[str]:
+    """Ids `new` serves that neither `old` nor any index before it did (the store records)."""
+    # Set work over every id of both indexes (~10 ms at 100,000 papers): off the loop.
+    added = await asyncio.to_thread(new_paper_ids, old, new)
+    served = old.paper_ids() if old is not None else frozenset[str]()
+    if not added and not served:
+        return frozenset()
+    assert state.store is not None  # send_alerts checked
+    return await state.store.never_served(served, added)
 
 
 def only_papers(

@@ -5,6 +5,10 @@ a wrong type) fails the batch before the offset moves, so PTB would fetch the sa
 forever and answer nobody. `TolerantUpdatesRequest` parses each update on its own first
 and replaces an unusable one by a bare `{"update_id": N}`: no handler matches it, and the
 offset moves past it.
+
+`clean_update` is where a user's text enters (polling here, webhook in `webhook.py`): lone
+surrogates, which a JSON escape can carry but no UTF-8 encoder (SQLite, the embedder) takes,
+become U+FFFD once; an update whose text is not a string (forged) is treated as unusable.
 """
 
 from __future__ import annotations
@@ -20,10 +24,42 @@ import httpx
 from telegram import Update
 from telegram.request import HTTPXRequest, RequestData
 
+from bot.textutil import sendable
+
 logger = logging.getLogger(__name__)
 
 API_POOL_SIZE = 256  # PTB's default connection pool for API calls (ApplicationBuilder)
 GET_UPDATES_POOL_SIZE = 1  # PTB's default: one long poll at a time
+
+
+# Where a user's own text sits in an update; PTB takes whatever type the JSON has.
+USER_TEXT_FIELDS = (
+    ("message", "text"),
+    ("message", "caption"),
+    ("edited_message", "text"),
+    ("edited_message", "caption"),
+    ("callback_query", "data"),
+    ("inline_query", "query"),
+    ("chosen_inline_result", "query"),
+)
+
+
+def clean_update(update: Any) -> Any | None:
+    """`update` with its user texts `sendable` (a new dict when one changed, else itself);
+    None when one of them is not a string: a forged update nothing can answer."""
+    if not isinstance(update, dict):
+        return update  # not an update at all: `_usable` judges it
+    for kind, field in USER_TEXT_FIELDS:
+        part = update.get(kind)
+        if not isinstance(part, dict) or part.get(field) is None:
+            continue
+        value = part[field]
+        if not isinstance(value, str):
+            return None
+        cleaned = sendable(value)
+        if cleaned != value:
+            update = {**update, kind: {**part, field: cleaned}}
+    return update
 
 
 def _usable(update: Any) -> bool:
@@ -45,7 +81,10 @@ def sanitize_updates(payload: bytes) -> bytes:
         return payload
     changed = False
     for position, update in enumerate(updates):
-        if _usable(update):
+        cleaned = clean_update(update)
+        if cleaned is not None and _usable(cleaned):
+            if cleaned is not update:
+                updates[position], changed = cleaned, True
             continue
         update_id = update.get("update_id") if isinstance(update, dict) else None
         if not isinstance(update_id, int):

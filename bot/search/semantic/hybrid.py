@@ -170,8 +170,10 @@ class HybridRetriever:
             query=prepared.typed,
             terms=terms,
             hits=hits,
-            # Pages reach as far as the real matches (a first page is always full).
-            total=max(real, min(limit, len(order))) if confident else real,
+            # Pages reach as far as the real matches, and always as far as the rows shown: a
+            # first page is full, and a stale tap on a later page (asked for when more papers
+            # matched, e.g. before the vectors) must not say "6–10 of 5".
+            total=max(real, min(offset + limit, len(order))) if confident else real,
             confident=confident,
             offset=offset,
             confidence=float(coverage[top]) if len(order) else 0.0,
