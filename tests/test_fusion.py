@@ -6,16 +6,13 @@ import numpy as np
 
 from bot.search.semantic.fusion import (
     LISTEN_COVERAGE,
-    RANK_CAP,
     UNSURE_WEIGHT,
-    confidence,
-    decide,
     fuse,
     is_confident,
-    rank_of,
     ranks,
     rrf,
     semantic_weight,
+    standout,
 )
 
 
@@ -63,70 +60,60 @@ def test_rrf_of_a_question_with_no_terms_is_the_embedding_order() -> None:
 
 def test_a_paper_that_stands_out_is_confident_and_a_flat_field_is_not() -> None:
     rng = np.random.default_rng(0)
-    flat = 0.78 + 0.01 * rng.standard_normal(50)
+    flat = 0.82 + 0.01 * rng.standard_normal(50)
     clear = flat.copy()
-    clear[7] = 0.90
-    assert confidence(clear, 7, 0.0) > 5
-    assert is_confident(clear, 7, 0.0)
-    assert not is_confident(flat, int(np.argmax(flat)), 0.0)
+    clear[7] = 0.95
+    assert standout(clear) > 5
+    assert is_confident(clear, 7, 0.0, latin=True)
+    assert not is_confident(flat, int(np.argmax(flat)), 0.0, latin=True)
+
+
+def test_standout_does_not_grow_with_the_corpus_as_the_best_z_score_does() -> None:
+    # An off-topic question: every paper an equal draw. Its best z-score grows with the
+    # number of papers (the maximum of more draws); the gap to the tenth best does not.
+    rng = np.random.default_rng(3)
+    small = [standout(rng.standard_normal(60)) for _ in range(200)]
+    large = [standout(rng.standard_normal(6000)) for _ in range(200)]
+    assert np.median(large) <= np.median(small)
+    assert not any(is_confident(0.9 + 0.01 * rng.standard_normal(6000), 0, 0.0, latin=True)
+                   for _ in range(20))  # fmt: skip
+
+
+def test_standout_is_measured_against_the_kth_best_paper() -> None:
+    cosine = np.array([0.9, 0.5, 0.5, 0.1])
+    spread = cosine.std()
+    assert np.isclose(standout(cosine, k=2), 0.4 / spread)
+    assert np.isclose(standout(cosine, k=4), 0.8 / spread)
+    assert np.isclose(standout(cosine, k=10), 0.8 / spread)  # fewer papers than k: the last
+    assert standout(np.full(5, 0.8)) == 0.0
+    assert standout(np.array([0.9])) == 0.0
 
 
 def test_cosine_floor_flags_a_weak_best_match() -> None:
     cosine = np.full(20, 0.70)
     cosine[3] = 0.79  # stands out, but nothing is really similar
-    assert not is_confident(cosine, 3, 0.0, floor=0.81)
-    assert is_confident(cosine, 3, 0.0, floor=0.0)
+    assert not is_confident(cosine, 3, 0.0, latin=True, floor=0.81)
+    assert is_confident(cosine, 3, 0.0, latin=True, floor=0.0)
 
 
-def test_coverage_adds_with_its_weight() -> None:
-    cosine = np.array([0.85, 0.84, 0.83, 0.82])
-    assert np.isclose(confidence(cosine, 0, 0.5, beta=2.0), confidence(cosine, 0, 0.0) + 1.0)
-    assert confidence(np.full(4, 0.8), 0, 0.0) == 0.0
-
-
-def test_a_question_in_the_papers_words_is_confident_without_standing_out() -> None:
-    cosine = np.array([0.83, 0.82, 0.82, 0.81])  # close together: z of the top is low
-    assert not is_confident(cosine, 0, 0.3)
-    assert is_confident(cosine, 0, 0.7)  # it holds most of the question's words
-    assert not is_confident(cosine - 0.1, 0, 0.9)  # but never below the cosine floor
-
-
-def test_bm25_agreement_makes_a_modest_standout_confident() -> None:
+def test_a_question_in_the_papers_words_needs_less_standout() -> None:
     rng = np.random.default_rng(1)
-    cosine = 0.80 + 0.01 * rng.standard_normal(50)
+    cosine = 0.84 + 0.01 * rng.standard_normal(50)
     top = int(np.argmax(cosine))
-    cosine[top] = float(cosine.mean() + 1.5 * cosine.std())  # stands out a little
-    z = confidence(cosine, top, 0.0)
-    assert 1.0 <= z < 2.0
-    floor = float(cosine[top]) - 0.001
-    assert not is_confident(cosine, top, 0.1, floor=floor)  # no BM25 rank given
-    assert is_confident(cosine, top, 0.1, bm25_rank=1, floor=floor)
-    assert is_confident(cosine, top, 0.1, bm25_rank=2, floor=floor)
-    assert not is_confident(cosine, top, 0.1, bm25_rank=3, floor=floor)  # BM25 prefers others
-    assert not is_confident(cosine, top, 0.1, bm25_rank=1, floor=floor + 0.01)  # below floor
-    assert not is_confident(cosine, top, 0.1, bm25_rank=1, floor=floor, agreement_z=z + 0.1)
+    gap = standout(cosine)
+    assert 0.5 < gap < 1.75  # stands out a little
+    assert not is_confident(cosine, top, 0.0, latin=True, cut=1.75)
+    assert is_confident(cosine, top, 1.0, latin=True, cut=1.75)  # BM25 holds all its words
+    assert not is_confident(cosine - 0.1, top, 1.0, latin=True)  # but never below the floor
 
 
-def test_rank_of_counts_higher_scores() -> None:
-    scores = np.array([0.5, 2.0, 1.0, 2.0])
-    assert [rank_of(scores, row) for row in range(4)] == [4, 1, 3, 1]
-
-
-def test_decide_over_arrays_matches_is_confident_question_by_question() -> None:
-    rng = np.random.default_rng(2)
-    rows = []
-    for _ in range(200):
-        cosine = 0.80 + 0.01 * rng.standard_normal(30)
-        top = int(rng.integers(30))
-        cosine[top] += float(rng.uniform(0, 0.04))
-        coverage = float(rng.uniform(0, 1))
-        bm25_rank = None if rng.random() < 0.3 else int(rng.integers(1, 40))
-        expected = is_confident(cosine, top, coverage, bm25_rank=bm25_rank)
-        rank = RANK_CAP if bm25_rank is None else bm25_rank
-        rows.append((float(cosine[top]), confidence(cosine, top, 0.0), coverage, rank, expected))
-    cos, z, cov, rank, expected = (np.array(column) for column in zip(*rows, strict=True))
-    assert decide(cos, z, cov, rank).tolist() == expected.tolist()
-    assert 0 < expected.sum() < len(expected)  # both answers occur
+def test_another_script_is_judged_on_the_model_alone() -> None:
+    rng = np.random.default_rng(1)
+    cosine = 0.84 + 0.01 * rng.standard_normal(50)
+    top = int(np.argmax(cosine))
+    gap = standout(cosine)
+    assert is_confident(cosine, top, 0.0, latin=False, cut_other=gap - 0.01)
+    assert not is_confident(cosine, top, 1.0, latin=False, cut_other=gap + 0.01)
 
 
 def test_a_confident_english_question_keeps_bm25s_order() -> None:

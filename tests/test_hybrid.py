@@ -219,9 +219,9 @@ def test_question_in_own_words_is_a_confident_answer(hybrid: HybridRetriever) ->
     assert result.confident
 
 
-def test_bm25_agreeing_with_a_modest_semantic_match_is_confident(hybrid: HybridRetriever) -> None:
-    # On these 14 papers the stopping-rule paper stands out only a little in meaning (z ~2.0,
-    # under the cut) and holds few of the words, but it is BM25's first too.
+def test_a_modest_semantic_match_holding_some_words_is_confident(hybrid: HybridRetriever) -> None:
+    # On these 14 papers the stopping-rule paper stands out only a little in meaning and
+    # holds few of the words: together, the two signals are enough.
     question = "when to quit tuning if every trial costs a lot of money"
     result = hybrid.search(question, limit=3)
     assert STOPPING in result.hits[0].paper.abstract

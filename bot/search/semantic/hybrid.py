@@ -58,10 +58,8 @@ class _Scores:
     cosine: np.ndarray
     fused: np.ndarray
     order: np.ndarray
-
-    def bm25_rank(self, row: int) -> int | None:
-        """Paper `row`'s BM25 rank; None when it holds no query term."""
-        return fusion.rank_of(self.bm25, row) if self.coverage[row] > 0 else None
+    latin: bool
+    """Every query term is in Latin script (the fusion and the confidence ask)."""
 
 
 class HybridRetriever:
@@ -155,10 +153,7 @@ class HybridRetriever:
         coverage, cosine, fused, order = scores.coverage, scores.cosine, scores.fused, scores.order
         top = int(order[0]) if len(order) else 0
         confident = bool(len(order)) and fusion.is_confident(
-            cosine,
-            top,
-            float(coverage[top]),
-            bm25_rank=scores.bm25_rank(top),
+            cosine, top, float(coverage[top]), latin=scores.latin
         )
         # How many papers really match: most of the question's weight, or clearly closest in
         # meaning; not every paper sharing one common word.
@@ -197,7 +192,8 @@ class HybridRetriever:
         if mask is None:
             weight = fusion.semantic_weight(bm25, coverage, latin=latin)
             fused = fusion.fuse(bm25, cosine, matched=coverage > 0, weight=weight)
-            return _Scores(bm25, coverage, cosine, fused, np.argsort(-fused, kind="stable"))
+            order = np.argsort(-fused, kind="stable")
+            return _Scores(bm25, coverage, cosine, fused, order, latin)
         rows = np.flatnonzero(mask)
         weight = fusion.semantic_weight(bm25[rows], coverage[rows], latin=latin)
         fused = np.full(len(self.papers), -np.inf)
@@ -205,7 +201,7 @@ class HybridRetriever:
             bm25[rows], cosine[rows], matched=coverage[rows] > 0, weight=weight
         )
         order = rows[np.argsort(-fused[rows], kind="stable")]
-        return _Scores(bm25, coverage, cosine, fused, order)
+        return _Scores(bm25, coverage, cosine, fused, order, latin)
 
     def _query_vector(self, embedder: Embedder, text: str) -> np.ndarray:
         """The question's vector, from the recent ones when it was asked lately."""
