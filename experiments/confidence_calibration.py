@@ -9,6 +9,17 @@ are present: what a near-miss question looks like to this corpus. A question the
 standing out when its best paper's z-score beats that null's quantile.
 
     uv run python -m experiments.confidence_calibration [--split tune|heldout] [--until 0]
+    uv run python -m experiments.confidence_calibration --standout   # round 4, the shipped family
+
+Round 3 (the null of title probes, `--null title_null|paper_null`) did not separate: on tune,
+with on-topic flagged <= 0.05 on both sets, at best 0.50 (seed) and 0.45 (paperlists) of the
+off-topic and near-miss questions were flagged. Round 4 (`--standout`): the best cosine's gap
+to the tenth best, in standard deviations (`fusion.standout`), does not grow with the corpus;
+confident when cos >= floor and standout + beta x coverage >= cut (Latin script) or
+standout >= cut_other (other scripts). Chosen on tune by: right-top flagged <= 0.05 on both
+sets, then the most off-topic + near-miss flagged on the worse set, then the least on-topic
+flagged on the worse set, then on both. The held-out split is printed only for the chosen rule (`--split heldout --standout
+--show-chosen`).
 """
 
 from __future__ import annotations
@@ -165,6 +176,67 @@ GRID = {
 }
 
 
+def standout_table(data: dict) -> dict[str, dict[str, np.ndarray]]:
+    """Per set, the columns the standout family reads (the served top paper's signals)."""
+    tables = {}
+    for name, d in data.items():
+        cols: dict[str, list] = {k: [] for k in ("on", "right", "gap", "c", "cov", "latin")}
+        for s in d["signals"]:
+            top = _top(s)
+            cols["on"].append(s.expect is not None)
+            cols["right"].append(top == s.expect)
+            cols["gap"].append(fusion.standout(s.cosine))
+            cols["c"].append(s.cosine[top])
+            cols["cov"].append(s.coverage[top])
+            cols["latin"].append(s.latin)
+        tables[name] = {k: np.array(v) for k, v in cols.items()}
+    return tables
+
+
+def standout_rates(t: dict[str, np.ndarray], beta, cut, cut_other, floor) -> tuple:
+    """(off-topic + near-miss flagged, on-topic flagged, right-top flagged) for one rule."""
+    confident = (t["c"] >= floor) & np.where(
+        t["latin"], t["gap"] + beta * t["cov"] >= cut, t["gap"] >= cut_other
+    )
+    flagged = ~confident
+    on, right = t["on"], t["on"] & t["right"]
+    return flagged[~on].mean(), flagged[on].mean(), flagged[right].mean()
+
+
+CHOSEN = (1.0, 1.75, 0.625, 0.81)
+"""(beta, cut, cut_other, floor) as shipped in bot.search.semantic.fusion."""
+
+
+def sweep_standout(data: dict, *, chosen_only: bool) -> None:
+    """Round 4's grid on one split (or only the chosen rule)."""
+    tables = standout_table(data)
+    grid = itertools.product(
+        np.arange(0, 4.01, 0.25),
+        np.arange(-2, 6.01, 0.125),
+        np.arange(-2, 3.01, 0.125),
+        (0.0, 0.8, 0.81, 0.82),
+    )
+    results = []
+    for params in [CHOSEN] if chosen_only else grid:
+        per = {n: standout_rates(t, *params) for n, t in tables.items()}
+        results.append(
+            (
+                max(v[2] for v in per.values()) <= 0.05,
+                min(v[0] for v in per.values()),
+                -max(v[1] for v in per.values()),
+                -sum(v[1] for v in per.values()),
+                params,
+                per,
+            )
+        )
+    results.sort(key=lambda r: r[:4], reverse=True)
+    for *_, params, per in results[:12]:
+        cells = "  ".join(
+            f"{n} {off:.2f}/{on:.2f}/{right:.2f}" for n, (off, on, right) in per.items()
+        )
+        print("beta, cut, cut_other, floor", np.round(params, 3), "off/on/right flagged", cells)
+
+
 def main() -> None:
     """Sweep on one split (or report one rule)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -172,6 +244,8 @@ def main() -> None:
     parser.add_argument("--until", type=int, default=0)
     parser.add_argument("--null", default="title_null", choices=("title_null", "paper_null"))
     parser.add_argument("--reload", action="store_true")
+    parser.add_argument("--standout", action="store_true", help="round 4's family")
+    parser.add_argument("--show-chosen", action="store_true", help="only the shipped rule")
     parser.add_argument("--show", nargs=5, type=float, help="q floor_q lexical agree_q q_other")
     args = parser.parse_args()
     cache = CACHE.with_suffix(f".{args.split}.{args.until}.pkl")
@@ -183,6 +257,11 @@ def main() -> None:
         data = gather(args.split, args.until or None, embedder)
         cache.parent.mkdir(exist_ok=True)
         cache.write_bytes(pickle.dumps(data))
+    if args.standout:
+        if args.split != "tune" and not args.show_chosen:
+            raise SystemExit("choose on tune; held-out is read with --show-chosen only")
+        sweep_standout(data, chosen_only=args.show_chosen)
+        return
     sets = {n: Table.of(features(d["signals"], n), d[args.null]) for n, d in data.items()}
     for name, table in sets.items():
         qs = np.quantile(table.null.z, [0.5, 0.8, 0.9, 0.95])
