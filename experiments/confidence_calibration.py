@@ -18,7 +18,7 @@ to the tenth best, in standard deviations (`fusion.standout`), does not grow wit
 confident when cos >= floor and standout + beta x coverage >= cut (Latin script) or
 standout >= cut_other (other scripts). Chosen on tune by: right-top flagged <= 0.05 on both
 sets, then the most off-topic + near-miss flagged on the worse set, then the least on-topic
-flagged on the worse set, then on both. The held-out split is printed only for the chosen rule (`--split heldout --standout
+flagged over both sets. The held-out split is printed only for the chosen rule (`--split heldout --standout
 --show-chosen`).
 """
 
@@ -223,13 +223,12 @@ def sweep_standout(data: dict, *, chosen_only: bool) -> None:
             (
                 max(v[2] for v in per.values()) <= 0.05,
                 min(v[0] for v in per.values()),
-                -max(v[1] for v in per.values()),
                 -sum(v[1] for v in per.values()),
                 params,
                 per,
             )
         )
-    results.sort(key=lambda r: r[:4], reverse=True)
+    results.sort(key=lambda r: r[:3], reverse=True)
     for *_, params, per in results[:12]:
         cells = "  ".join(
             f"{n} {off:.2f}/{on:.2f}/{right:.2f}" for n, (off, on, right) in per.items()
