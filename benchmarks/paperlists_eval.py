@@ -5,7 +5,7 @@ Run: uv run python -m benchmarks.paperlists_eval --split tune|heldout [--sets se
 For each question style, recall@1 / recall@3 / MRR@10 of (a) BM25 alone (the bot's `Index`
 as it serves), (b) bm25s with English stopwords and the Snowball stemmer, (c) the hybrid as it
 served before issue 20 (`fusion.rrf`, fixed 50/50) and (d) the hybrid as it serves now
-(`HybridRetriever.search`: `fusion.fuse` with `fusion.semantic_weight`); then the confidence
+(`HybridRetriever.search`: `fusion.fused_scores`); then the confidence
 trade-off: off-topic + near-miss flagged against on-topic flagged, as a curve over the
 standout cut of `fusion.is_confident`, and as shipped ("old" is issue 10's rule,
 `benchmarks.previous_rules`). Choose on "tune" only (seed tune + paperlists tune together);
@@ -170,13 +170,12 @@ def flag_rates(signals: Sequence[Signals], flagged: Callable[[Signals], bool]) -
 
 def _top(s: Signals) -> int:
     """The new fusion's first paper for this question."""
-    fused = fusion.fuse(s.bm25, s.cosine, matched=s.coverage > 0, weight=_weight(s))
-    return int(np.argmax(fused))
+    return int(np.argmax(fusion.fused_scores(s.bm25, s.cosine, s.coverage, latin=s.latin)))
 
 
 def _weight(s: Signals) -> float:
     """The shipped semantic weight for this question."""
-    return fusion.semantic_weight(s.bm25, s.coverage, latin=s.latin)
+    return fusion.blend_for(s.bm25, s.coverage, latin=s.latin).weight
 
 
 def _flagged_at(s: Signals, cut: float) -> bool:

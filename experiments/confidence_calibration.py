@@ -18,8 +18,8 @@ to the tenth best, in standard deviations (`fusion.standout`), does not grow wit
 confident when cos >= floor and standout + beta x coverage >= cut (Latin script) or
 standout >= cut_other (other scripts). Chosen on tune by: right-top flagged <= 0.05 on both
 sets, then the most off-topic + near-miss flagged on the worse set, then the least on-topic
-flagged over both sets. The held-out split is printed only for the chosen rule (`--split heldout --standout
---show-chosen`).
+flagged over both sets. The held-out split is printed only for the chosen rule
+(`--split heldout --standout --show-chosen`).
 """
 
 from __future__ import annotations

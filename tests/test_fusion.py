@@ -6,12 +6,15 @@ import numpy as np
 
 from bot.search.semantic.fusion import (
     LISTEN_COVERAGE,
+    LISTEN_WEIGHT,
     UNSURE_WEIGHT,
+    Blend,
+    blend_for,
     fuse,
+    fused_scores,
     is_confident,
     ranks,
     rrf,
-    semantic_weight,
     standout,
 )
 
@@ -116,15 +119,33 @@ def test_another_script_is_judged_on_the_model_alone() -> None:
     assert not is_confident(cosine, top, 1.0, latin=False, cut_other=gap + 0.01)
 
 
-def test_a_confident_english_question_keeps_bm25s_order() -> None:
+def test_a_confident_english_question_keeps_bm25s_leader_first() -> None:
     # BM25's leader holds all of the question's weight: the model, which prefers paper 2,
-    # only orders the paper BM25 did not match.
+    # cannot move it, and only reorders the rest as the minor voice.
     bm25 = np.array([3.0, 2.0, 1.0, 0.5])
     coverage = np.array([1.0, 0.5, 0.5, 0.0])
     cosine = np.array([0.1, 0.2, 0.9, 0.8])
-    weight = semantic_weight(bm25, coverage, latin=True)
-    assert weight == 0.0
-    fused = fuse(bm25, cosine, matched=coverage > 0, weight=weight)
+    blend = blend_for(bm25, coverage, latin=True)
+    assert blend == Blend(LISTEN_WEIGHT, leader=0)
+    fused = fuse(bm25, cosine, matched=coverage > 0, blend=blend)
+    assert np.argsort(-fused).tolist() == [0, 1, 2, 3]
+    assert fused_scores(bm25, cosine, coverage, latin=True).tolist() == fused.tolist()
+
+
+def test_the_kept_leader_beats_a_paper_the_model_and_bm25_both_rank_second() -> None:
+    # Paper 1 is BM25's second and the model's first: the 50/50 blend puts it first, the
+    # kept leader does not move.
+    bm25 = np.array([3.0, 2.9, 1.0])
+    coverage = np.array([0.9, 0.9, 0.3])
+    cosine = np.array([0.1, 0.9, 0.5])
+    assert int(np.argmax(rrf(bm25, cosine, matched=coverage > 0))) == 1
+    assert int(np.argmax(fused_scores(bm25, cosine, coverage, latin=True))) == 0
+
+
+def test_weight_zero_is_bm25s_whole_order() -> None:
+    bm25 = np.array([3.0, 2.0, 1.0, 0.0])
+    cosine = np.array([0.1, 0.2, 0.9, 0.8])
+    fused = fuse(bm25, cosine, matched=bm25 > 0, blend=Blend(0.0))
     assert np.argsort(-fused).tolist() == [0, 1, 2, 3]
 
 
@@ -132,29 +153,30 @@ def test_an_english_question_bm25_covers_poorly_gets_the_models_help() -> None:
     bm25 = np.array([3.0, 2.0, 1.0])
     coverage = np.array([LISTEN_COVERAGE - 0.1, 0.2, 0.2])
     cosine = np.array([0.1, 0.2, 0.9])
-    weight = semantic_weight(bm25, coverage, latin=True)
-    assert weight == UNSURE_WEIGHT > 0
-    fused = fuse(bm25, cosine, matched=coverage > 0, weight=weight)
+    blend = blend_for(bm25, coverage, latin=True)
+    assert blend == Blend(UNSURE_WEIGHT) and UNSURE_WEIGHT > LISTEN_WEIGHT
+    fused = fuse(bm25, cosine, matched=coverage > 0, blend=blend)
     assert int(np.argmax(fused)) == 2  # first in meaning, third in words: the blend's pick
 
 
 def test_a_chinese_question_uses_the_model_even_when_bm25_covers_it() -> None:
     bm25 = np.array([3.0, 2.0, 1.0])
     coverage = np.array([1.0, 0.5, 0.5])  # e.g. its English terms
-    assert semantic_weight(bm25, coverage, latin=False) == UNSURE_WEIGHT
-    assert semantic_weight(bm25, coverage, latin=True) == 0.0
+    assert blend_for(bm25, coverage, latin=False) == Blend(UNSURE_WEIGHT)
+    assert blend_for(bm25, coverage, latin=True) == Blend(LISTEN_WEIGHT, leader=0)
 
 
 def test_no_query_term_matched_means_the_model_decides() -> None:
-    assert semantic_weight(np.ones(3), np.zeros(3), latin=True) == UNSURE_WEIGHT
-    assert semantic_weight(np.zeros(0), np.zeros(0), latin=True) == UNSURE_WEIGHT
+    assert blend_for(np.ones(3), np.zeros(3), latin=True) == Blend(UNSURE_WEIGHT)
+    assert blend_for(np.zeros(0), np.zeros(0), latin=True) == Blend(UNSURE_WEIGHT)
 
 
 def test_the_leader_is_bm25s_first_paper_not_the_best_covered_one() -> None:
-    # Paper 1 holds every word once, paper 0 the rarest many times: BM25 prefers paper 0.
+    # Paper 1 holds every word once, paper 0 the rarest many times: BM25 prefers paper 0,
+    # which holds too little of the question to be kept first.
     bm25 = np.array([5.0, 4.0, 1.0])
     coverage = np.array([0.5, 1.0, 0.2])
-    assert semantic_weight(bm25, coverage, latin=True) == UNSURE_WEIGHT
+    assert blend_for(bm25, coverage, latin=True) == Blend(UNSURE_WEIGHT)
 
 
 def test_fuse_with_a_weight_ranks_as_rrf_with_the_inverse_bm25_weight() -> None:
@@ -162,7 +184,7 @@ def test_fuse_with_a_weight_ranks_as_rrf_with_the_inverse_bm25_weight() -> None:
     bm25, cosine = rng.random(50), rng.random(50)
     matched = bm25 > 0.3
     for weight in (0.5, 2.0, 3.0):
-        fused = fuse(bm25, cosine, matched=matched, weight=weight)
+        fused = fuse(bm25, cosine, matched=matched, blend=Blend(weight))
         old = rrf(bm25, cosine, matched=matched, weight=1 / weight)
         assert (
             np.argsort(-fused, kind="stable").tolist() == np.argsort(-old, kind="stable").tolist()

@@ -2,12 +2,12 @@
 
 BM25 (`Index`) stays the first stage and its scores stay rank-bm25's. The semantic signal is
 the cosine of the question's vector with every paper's; the ranking is their reciprocal rank
-fusion (`fusion.fuse`), whose semantic weight depends on the question (`fusion.semantic_weight`:
-a Latin-script question BM25 covers well keeps BM25's order). Snippets and confidence come
-after ranking. The retriever is served at once: until `attach_vectors` is called (by an
-`EmbeddingJob` in a worker thread) it answers with BM25 alone. Both signals search the
-question the index's `query.QueryPipeline` prepared (request words and typos gone), the
-same `PreparedQuery` BM25 alone would search.
+fusion (`fusion.fused_scores`), whose semantic weight depends on the question
+(`fusion.blend_for`: a Latin-script question BM25 covers well keeps BM25's first paper
+first). Snippets and confidence come after ranking. The retriever is served at once: until
+`attach_vectors` is called (by an `EmbeddingJob` in a worker thread) it answers with BM25
+alone. Both signals search the question the index's `query.QueryPipeline` prepared (request
+words and typos gone), the same `PreparedQuery` BM25 alone would search.
 """
 
 from __future__ import annotations
@@ -187,19 +187,15 @@ class HybridRetriever:
         coverage = self.index.coverage(terms, np.arange(len(self.papers)))
         bm25 = self.index.scores(terms)
         cosine = semantic.vectors @ self._query_vector(semantic.embedder, text)
-        # Issue 20: a Latin-script question BM25's leader covers well keeps BM25's order.
+        # Issue 20: a Latin-script question BM25's leader covers well keeps that leader first.
         latin = all(is_latin_text(t) for t in terms)
         if mask is None:
-            weight = fusion.semantic_weight(bm25, coverage, latin=latin)
-            fused = fusion.fuse(bm25, cosine, matched=coverage > 0, weight=weight)
+            fused = fusion.fused_scores(bm25, cosine, coverage, latin=latin)
             order = np.argsort(-fused, kind="stable")
             return _Scores(bm25, coverage, cosine, fused, order, latin)
         rows = np.flatnonzero(mask)
-        weight = fusion.semantic_weight(bm25[rows], coverage[rows], latin=latin)
         fused = np.full(len(self.papers), -np.inf)
-        fused[rows] = fusion.fuse(
-            bm25[rows], cosine[rows], matched=coverage[rows] > 0, weight=weight
-        )
+        fused[rows] = fusion.fused_scores(bm25[rows], cosine[rows], coverage[rows], latin=latin)
         order = rows[np.argsort(-fused[rows], kind="stable")]
         return _Scores(bm25, coverage, cosine, fused, order, latin)
 
