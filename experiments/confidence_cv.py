@@ -47,9 +47,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from benchmarks.hybrid_eval import ON_STYLES
+from benchmarks.previous_rules import LEXICAL_COVERAGE, decide
 from bot.search import HybridRetriever
 from bot.search.phrasing import topic_text
-from bot.search.semantic.fusion import LEXICAL_COVERAGE, decide
 from experiments.signals import FEATURE_NAMES, answer_features
 from experiments.tuning import auc, seed_hybrid
 from testkit.devset import load_devset

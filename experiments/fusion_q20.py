@@ -16,6 +16,7 @@ from pathlib import Path
 
 import numpy as np
 
+from benchmarks import previous_rules
 from benchmarks.paperlists_eval import Signals, load_sets, metrics
 from bot.search.semantic import fusion
 from bot.search.semantic.embedding import load_default_embedder
@@ -47,7 +48,7 @@ def family(tau: float, w_lo: float, w_hi: float, w_cjk: float, agree: int) -> Ca
             return w_cjk
         top = leader(s)
         cov = float(s.coverage[top])
-        if cov >= tau or (agree and fusion.rank_of(s.cosine, top) <= agree):
+        if cov >= tau or (agree and previous_rules.rank_of(s.cosine, top) <= agree):
             return w_lo
         return w_hi
 
@@ -112,7 +113,7 @@ def features(s: Signals, weight: float) -> dict:
     out = fused(s, weight)
     top = int(np.argmax(out))
     z = fusion.z_scores(s.cosine)
-    rank = fusion.rank_of(s.bm25, top) if s.coverage[top] > 0 else fusion.RANK_CAP
+    rank = previous_rules.rank_of(s.bm25, top) if s.coverage[top] > 0 else previous_rules.RANK_CAP
     second = -np.partition(-s.cosine, 1)[1]
     return {
         "on": s.expect is not None,
@@ -123,7 +124,7 @@ def features(s: Signals, weight: float) -> dict:
         "zn": float(z[top]) - float(np.sqrt(2 * np.log(len(s.cosine)))),
         "zmax": float(z.max()),
         "cov": float(s.coverage[top]),
-        "rank": min(rank, fusion.RANK_CAP),
+        "rank": min(rank, previous_rules.RANK_CAP),
         "gap": float((s.cosine.max() - second) / max(1e-9, s.cosine.std())),
         "set": s.set,
         "style": s.style,

@@ -26,9 +26,10 @@ from benchmarks.hybrid_eval import (
     recall,
     shipped,
 )
+from benchmarks.previous_rules import is_confident
 from bot.search import DEFAULT_CACHE_DIR, Index
 from bot.search.semantic.embedding import embed_papers, load_default_embedder
-from bot.search.semantic.fusion import BM25_WEIGHT, RRF_K, is_confident, rrf
+from bot.search.semantic.fusion import BM25_WEIGHT, RRF_K, rrf
 from experiments.signals import weighted
 from testkit.devset import load_devset, load_seed_papers
 

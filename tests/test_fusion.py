@@ -6,16 +6,16 @@ import numpy as np
 
 from bot.search.semantic.fusion import (
     LISTEN_COVERAGE,
-    RANK_CAP,
+    LISTEN_WEIGHT,
     UNSURE_WEIGHT,
-    confidence,
-    decide,
+    Blend,
+    blend_for,
     fuse,
+    fused_scores,
     is_confident,
-    rank_of,
     ranks,
     rrf,
-    semantic_weight,
+    standout,
 )
 
 
@@ -63,81 +63,89 @@ def test_rrf_of_a_question_with_no_terms_is_the_embedding_order() -> None:
 
 def test_a_paper_that_stands_out_is_confident_and_a_flat_field_is_not() -> None:
     rng = np.random.default_rng(0)
-    flat = 0.78 + 0.01 * rng.standard_normal(50)
+    flat = 0.82 + 0.01 * rng.standard_normal(50)
     clear = flat.copy()
-    clear[7] = 0.90
-    assert confidence(clear, 7, 0.0) > 5
-    assert is_confident(clear, 7, 0.0)
-    assert not is_confident(flat, int(np.argmax(flat)), 0.0)
+    clear[7] = 0.95
+    assert standout(clear) > 5
+    assert is_confident(clear, 7, 0.0, latin=True)
+    assert not is_confident(flat, int(np.argmax(flat)), 0.0, latin=True)
+
+
+def test_standout_does_not_grow_with_the_corpus_as_the_best_z_score_does() -> None:
+    # An off-topic question: every paper an equal draw. Its best z-score grows with the
+    # number of papers (the maximum of more draws); the gap to the tenth best does not.
+    rng = np.random.default_rng(3)
+    small = [standout(rng.standard_normal(60)) for _ in range(200)]
+    large = [standout(rng.standard_normal(6000)) for _ in range(200)]
+    assert np.median(large) <= np.median(small)
+    assert not any(is_confident(0.9 + 0.01 * rng.standard_normal(6000), 0, 0.0, latin=True)
+                   for _ in range(20))  # fmt: skip
+
+
+def test_standout_is_measured_against_the_kth_best_paper() -> None:
+    cosine = np.array([0.9, 0.5, 0.5, 0.1])
+    spread = cosine.std()
+    assert np.isclose(standout(cosine, k=2), 0.4 / spread)
+    assert np.isclose(standout(cosine, k=4), 0.8 / spread)
+    assert np.isclose(standout(cosine, k=10), 0.8 / spread)  # fewer papers than k: the last
+    assert standout(np.full(5, 0.8)) == 0.0
+    assert standout(np.array([0.9])) == 0.0
 
 
 def test_cosine_floor_flags_a_weak_best_match() -> None:
     cosine = np.full(20, 0.70)
     cosine[3] = 0.79  # stands out, but nothing is really similar
-    assert not is_confident(cosine, 3, 0.0, floor=0.81)
-    assert is_confident(cosine, 3, 0.0, floor=0.0)
+    assert not is_confident(cosine, 3, 0.0, latin=True, floor=0.81)
+    assert is_confident(cosine, 3, 0.0, latin=True, floor=0.0)
 
 
-def test_coverage_adds_with_its_weight() -> None:
-    cosine = np.array([0.85, 0.84, 0.83, 0.82])
-    assert np.isclose(confidence(cosine, 0, 0.5, beta=2.0), confidence(cosine, 0, 0.0) + 1.0)
-    assert confidence(np.full(4, 0.8), 0, 0.0) == 0.0
-
-
-def test_a_question_in_the_papers_words_is_confident_without_standing_out() -> None:
-    cosine = np.array([0.83, 0.82, 0.82, 0.81])  # close together: z of the top is low
-    assert not is_confident(cosine, 0, 0.3)
-    assert is_confident(cosine, 0, 0.7)  # it holds most of the question's words
-    assert not is_confident(cosine - 0.1, 0, 0.9)  # but never below the cosine floor
-
-
-def test_bm25_agreement_makes_a_modest_standout_confident() -> None:
+def test_a_question_in_the_papers_words_needs_less_standout() -> None:
     rng = np.random.default_rng(1)
-    cosine = 0.80 + 0.01 * rng.standard_normal(50)
+    cosine = 0.84 + 0.01 * rng.standard_normal(50)
     top = int(np.argmax(cosine))
-    cosine[top] = float(cosine.mean() + 1.5 * cosine.std())  # stands out a little
-    z = confidence(cosine, top, 0.0)
-    assert 1.0 <= z < 2.0
-    floor = float(cosine[top]) - 0.001
-    assert not is_confident(cosine, top, 0.1, floor=floor)  # no BM25 rank given
-    assert is_confident(cosine, top, 0.1, bm25_rank=1, floor=floor)
-    assert is_confident(cosine, top, 0.1, bm25_rank=2, floor=floor)
-    assert not is_confident(cosine, top, 0.1, bm25_rank=3, floor=floor)  # BM25 prefers others
-    assert not is_confident(cosine, top, 0.1, bm25_rank=1, floor=floor + 0.01)  # below floor
-    assert not is_confident(cosine, top, 0.1, bm25_rank=1, floor=floor, agreement_z=z + 0.1)
+    gap = standout(cosine)
+    assert 0.5 < gap < 1.75  # stands out a little
+    assert not is_confident(cosine, top, 0.0, latin=True, cut=1.75)
+    assert is_confident(cosine, top, 1.0, latin=True, cut=1.75)  # BM25 holds all its words
+    assert not is_confident(cosine - 0.1, top, 1.0, latin=True)  # but never below the floor
 
 
-def test_rank_of_counts_higher_scores() -> None:
-    scores = np.array([0.5, 2.0, 1.0, 2.0])
-    assert [rank_of(scores, row) for row in range(4)] == [4, 1, 3, 1]
+def test_another_script_is_judged_on_the_model_alone() -> None:
+    rng = np.random.default_rng(1)
+    cosine = 0.84 + 0.01 * rng.standard_normal(50)
+    top = int(np.argmax(cosine))
+    gap = standout(cosine)
+    assert is_confident(cosine, top, 0.0, latin=False, cut_other=gap - 0.01)
+    assert not is_confident(cosine, top, 1.0, latin=False, cut_other=gap + 0.01)
 
 
-def test_decide_over_arrays_matches_is_confident_question_by_question() -> None:
-    rng = np.random.default_rng(2)
-    rows = []
-    for _ in range(200):
-        cosine = 0.80 + 0.01 * rng.standard_normal(30)
-        top = int(rng.integers(30))
-        cosine[top] += float(rng.uniform(0, 0.04))
-        coverage = float(rng.uniform(0, 1))
-        bm25_rank = None if rng.random() < 0.3 else int(rng.integers(1, 40))
-        expected = is_confident(cosine, top, coverage, bm25_rank=bm25_rank)
-        rank = RANK_CAP if bm25_rank is None else bm25_rank
-        rows.append((float(cosine[top]), confidence(cosine, top, 0.0), coverage, rank, expected))
-    cos, z, cov, rank, expected = (np.array(column) for column in zip(*rows, strict=True))
-    assert decide(cos, z, cov, rank).tolist() == expected.tolist()
-    assert 0 < expected.sum() < len(expected)  # both answers occur
-
-
-def test_a_confident_english_question_keeps_bm25s_order() -> None:
+def test_a_confident_english_question_keeps_bm25s_leader_first() -> None:
     # BM25's leader holds all of the question's weight: the model, which prefers paper 2,
-    # only orders the paper BM25 did not match.
+    # cannot move it, and only reorders the rest as the minor voice.
     bm25 = np.array([3.0, 2.0, 1.0, 0.5])
     coverage = np.array([1.0, 0.5, 0.5, 0.0])
     cosine = np.array([0.1, 0.2, 0.9, 0.8])
-    weight = semantic_weight(bm25, coverage, latin=True)
-    assert weight == 0.0
-    fused = fuse(bm25, cosine, matched=coverage > 0, weight=weight)
+    blend = blend_for(bm25, coverage, latin=True)
+    assert blend == Blend(LISTEN_WEIGHT, leader=0)
+    fused = fuse(bm25, cosine, matched=coverage > 0, blend=blend)
+    assert np.argsort(-fused).tolist() == [0, 1, 2, 3]
+    assert fused_scores(bm25, cosine, coverage, latin=True).tolist() == fused.tolist()
+
+
+def test_the_kept_leader_beats_a_paper_the_model_and_bm25_both_rank_second() -> None:
+    # Paper 1 is BM25's second and the model's first: the 50/50 blend puts it first, the
+    # kept leader does not move.
+    bm25 = np.array([3.0, 2.9, 1.0])
+    coverage = np.array([0.9, 0.9, 0.3])
+    cosine = np.array([0.1, 0.9, 0.5])
+    assert int(np.argmax(rrf(bm25, cosine, matched=coverage > 0))) == 1
+    assert int(np.argmax(fused_scores(bm25, cosine, coverage, latin=True))) == 0
+
+
+def test_weight_zero_is_bm25s_whole_order() -> None:
+    bm25 = np.array([3.0, 2.0, 1.0, 0.0])
+    cosine = np.array([0.1, 0.2, 0.9, 0.8])
+    fused = fuse(bm25, cosine, matched=bm25 > 0, blend=Blend(0.0))
     assert np.argsort(-fused).tolist() == [0, 1, 2, 3]
 
 
@@ -145,29 +153,30 @@ def test_an_english_question_bm25_covers_poorly_gets_the_models_help() -> None:
     bm25 = np.array([3.0, 2.0, 1.0])
     coverage = np.array([LISTEN_COVERAGE - 0.1, 0.2, 0.2])
     cosine = np.array([0.1, 0.2, 0.9])
-    weight = semantic_weight(bm25, coverage, latin=True)
-    assert weight == UNSURE_WEIGHT > 0
-    fused = fuse(bm25, cosine, matched=coverage > 0, weight=weight)
+    blend = blend_for(bm25, coverage, latin=True)
+    assert blend == Blend(UNSURE_WEIGHT) and UNSURE_WEIGHT > LISTEN_WEIGHT
+    fused = fuse(bm25, cosine, matched=coverage > 0, blend=blend)
     assert int(np.argmax(fused)) == 2  # first in meaning, third in words: the blend's pick
 
 
 def test_a_chinese_question_uses_the_model_even_when_bm25_covers_it() -> None:
     bm25 = np.array([3.0, 2.0, 1.0])
     coverage = np.array([1.0, 0.5, 0.5])  # e.g. its English terms
-    assert semantic_weight(bm25, coverage, latin=False) == UNSURE_WEIGHT
-    assert semantic_weight(bm25, coverage, latin=True) == 0.0
+    assert blend_for(bm25, coverage, latin=False) == Blend(UNSURE_WEIGHT)
+    assert blend_for(bm25, coverage, latin=True) == Blend(LISTEN_WEIGHT, leader=0)
 
 
 def test_no_query_term_matched_means_the_model_decides() -> None:
-    assert semantic_weight(np.ones(3), np.zeros(3), latin=True) == UNSURE_WEIGHT
-    assert semantic_weight(np.zeros(0), np.zeros(0), latin=True) == UNSURE_WEIGHT
+    assert blend_for(np.ones(3), np.zeros(3), latin=True) == Blend(UNSURE_WEIGHT)
+    assert blend_for(np.zeros(0), np.zeros(0), latin=True) == Blend(UNSURE_WEIGHT)
 
 
 def test_the_leader_is_bm25s_first_paper_not_the_best_covered_one() -> None:
-    # Paper 1 holds every word once, paper 0 the rarest many times: BM25 prefers paper 0.
+    # Paper 1 holds every word once, paper 0 the rarest many times: BM25 prefers paper 0,
+    # which holds too little of the question to be kept first.
     bm25 = np.array([5.0, 4.0, 1.0])
     coverage = np.array([0.5, 1.0, 0.2])
-    assert semantic_weight(bm25, coverage, latin=True) == UNSURE_WEIGHT
+    assert blend_for(bm25, coverage, latin=True) == Blend(UNSURE_WEIGHT)
 
 
 def test_fuse_with_a_weight_ranks_as_rrf_with_the_inverse_bm25_weight() -> None:
@@ -175,7 +184,7 @@ def test_fuse_with_a_weight_ranks_as_rrf_with_the_inverse_bm25_weight() -> None:
     bm25, cosine = rng.random(50), rng.random(50)
     matched = bm25 > 0.3
     for weight in (0.5, 2.0, 3.0):
-        fused = fuse(bm25, cosine, matched=matched, weight=weight)
+        fused = fuse(bm25, cosine, matched=matched, blend=Blend(weight))
         old = rrf(bm25, cosine, matched=matched, weight=1 / weight)
         assert (
             np.argsort(-fused, kind="stable").tolist() == np.argsort(-old, kind="stable").tolist()

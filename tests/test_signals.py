@@ -8,9 +8,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from benchmarks.previous_rules import confidence
 from bot.corpus import Paper
 from bot.search import HybridRetriever, Index
-from bot.search.semantic.fusion import RRF_K, confidence
+from bot.search.semantic.fusion import RRF_K
 from experiments.signals import (
     FEATURE_NAMES,
     RANK_CAP,

@@ -2,12 +2,12 @@
 
 BM25 (`Index`) stays the first stage and its scores stay rank-bm25's. The semantic signal is
 the cosine of the question's vector with every paper's; the ranking is their reciprocal rank
-fusion (`fusion.fuse`), whose semantic weight depends on the question (`fusion.semantic_weight`:
-a Latin-script question BM25 covers well keeps BM25's order). Snippets and confidence come
-after ranking. The retriever is served at once: until `attach_vectors` is called (by an
-`EmbeddingJob` in a worker thread) it answers with BM25 alone. Both signals search the
-question the index's `query.QueryPipeline` prepared (request words and typos gone), the
-same `PreparedQuery` BM25 alone would search.
+fusion (`fusion.fused_scores`), whose semantic weight depends on the question
+(`fusion.blend_for`: a Latin-script question BM25 covers well keeps BM25's first paper
+first). Snippets and confidence come after ranking. The retriever is served at once: until
+`attach_vectors` is called (by an `EmbeddingJob` in a worker thread) it answers with BM25
+alone. Both signals search the question the index's `query.QueryPipeline` prepared (request
+words and typos gone), the same `PreparedQuery` BM25 alone would search.
 """
 
 from __future__ import annotations
@@ -58,10 +58,8 @@ class _Scores:
     cosine: np.ndarray
     fused: np.ndarray
     order: np.ndarray
-
-    def bm25_rank(self, row: int) -> int | None:
-        """Paper `row`'s BM25 rank; None when it holds no query term."""
-        return fusion.rank_of(self.bm25, row) if self.coverage[row] > 0 else None
+    latin: bool
+    """Every query term is in Latin script (the fusion and the confidence ask)."""
 
 
 class HybridRetriever:
@@ -155,10 +153,7 @@ class HybridRetriever:
         coverage, cosine, fused, order = scores.coverage, scores.cosine, scores.fused, scores.order
         top = int(order[0]) if len(order) else 0
         confident = bool(len(order)) and fusion.is_confident(
-            cosine,
-            top,
-            float(coverage[top]),
-            bm25_rank=scores.bm25_rank(top),
+            cosine, top, float(coverage[top]), latin=scores.latin
         )
         # How many papers really match: most of the question's weight, or clearly closest in
         # meaning; not every paper sharing one common word.
@@ -192,20 +187,17 @@ class HybridRetriever:
         coverage = self.index.coverage(terms, np.arange(len(self.papers)))
         bm25 = self.index.scores(terms)
         cosine = semantic.vectors @ self._query_vector(semantic.embedder, text)
-        # Issue 20: a Latin-script question BM25's leader covers well keeps BM25's order.
+        # Issue 20: a Latin-script question BM25's leader covers well keeps that leader first.
         latin = all(is_latin_text(t) for t in terms)
         if mask is None:
-            weight = fusion.semantic_weight(bm25, coverage, latin=latin)
-            fused = fusion.fuse(bm25, cosine, matched=coverage > 0, weight=weight)
-            return _Scores(bm25, coverage, cosine, fused, np.argsort(-fused, kind="stable"))
+            fused = fusion.fused_scores(bm25, cosine, coverage, latin=latin)
+            order = np.argsort(-fused, kind="stable")
+            return _Scores(bm25, coverage, cosine, fused, order, latin)
         rows = np.flatnonzero(mask)
-        weight = fusion.semantic_weight(bm25[rows], coverage[rows], latin=latin)
         fused = np.full(len(self.papers), -np.inf)
-        fused[rows] = fusion.fuse(
-            bm25[rows], cosine[rows], matched=coverage[rows] > 0, weight=weight
-        )
+        fused[rows] = fusion.fused_scores(bm25[rows], cosine[rows], coverage[rows], latin=latin)
         order = rows[np.argsort(-fused[rows], kind="stable")]
-        return _Scores(bm25, coverage, cosine, fused, order)
+        return _Scores(bm25, coverage, cosine, fused, order, latin)
 
     def _query_vector(self, embedder: Embedder, text: str) -> np.ndarray:
         """The question's vector, from the recent ones when it was asked lately."""
