@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import chain, compress, pairwise
@@ -160,21 +159,20 @@ def abstract_counts(
         return indexed
     prefixes = [word_prefix(t) for t, n in indexed.items() if n]
 
-    def terms_of(fields: Iterable[str]) -> Counter[str]:
+    def terms_of(fields: Iterable[str]) -> list[str]:
         # Only the words that may hold a term are analysed: most of a title's and all of
         # an author's words are new to the analyzer's cache on a first search (~4 µs
         # each). A word skipped wrongly leaves an abstract count too high, which the
         # snippet's own check catches (it then takes its full pass), never a wrong one.
-        words = [
-            word
-            for field in fields
-            for word in field.split()
-            if any(p in word.lower() for p in prefixes)
-        ]
-        return Counter(analyzer.analyze(" ".join(words))) if words else Counter()
+        words = []
+        for field in fields:
+            low = field.lower()
+            if parts := [p for p in prefixes if p in low]:  # most fields: none
+                words += [w for w in field.split() if any(p in w.lower() for p in parts)]
+        return analyzer.analyze(" ".join(words)) if words else []
 
     title, other = terms_of([paper.title]), terms_of([*paper.keywords, *paper.authors])
-    return {t: n - title_weight * title[t] - other[t] for t, n in indexed.items()}
+    return {t: n - title_weight * title.count(t) - other.count(t) for t, n in indexed.items()}
 
 
 def _crosses_sentence_end(text: str, sentences: list[Span]) -> bool:
