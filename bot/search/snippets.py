@@ -167,7 +167,12 @@ def abstract_counts(
         words = []
         for field in fields:
             low = field.lower()
-            if parts := [p for p in prefixes if p in low]:  # most fields: none
+            if not (parts := [p for p in prefixes if p in low]):  # most fields
+                continue
+            if field.isascii():  # `low` keeps the positions; words split at " " (may join
+                # two at another space: both analysed, each once, so no count too low)
+                words += [field[s:e] for s, e in _words_holding(low, parts).items()]
+            else:
                 words += [w for w in field.split() if any(p in w.lower() for p in parts)]
         return analyzer.analyze(" ".join(words)) if words else []
 

@@ -59,6 +59,11 @@ class TextColumn(Sequence[str]):
         ends = self._ends
         return str(self._blob[ends[i] : ends[i + 1]], "utf-8", "surrogatepass")
 
+    def at(self, i: int) -> str:
+        """String `i`, for a caller that has checked `0 <= i < len(self)` (`PaperColumns`)."""
+        ends = self._ends
+        return str(self._blob[ends[i] : ends[i + 1]], "utf-8", "surrogatepass")
+
     def __iter__(self) -> Iterator[str]:
         text = str(self._blob, "utf-8", "surrogatepass")
         if len(text) == len(self._blob):  # ASCII: byte offsets are character offsets
@@ -201,7 +206,7 @@ class PaperColumns(Sequence[Paper]):
 def _getter(column: Any) -> tuple[_Getter, int]:
     """`row -> value` for one stored column, and its length."""
     if isinstance(column, TextColumn):
-        return column.__getitem__, len(column)
+        return column.at, len(column)  # `PaperColumns.__getitem__` checks the row
     if isinstance(column, np.ndarray):
         if column.ndim != 1 or column.dtype.kind not in "iu":
             raise ValueError("paper column: bad int array")
