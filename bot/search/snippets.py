@@ -284,9 +284,9 @@ def _placed_chunks(
 def marks(text: str, wanted: Mapping[str, float], analyzer: Analyzer) -> list[Span]:
     """Spans of the `wanted` terms in `text`.
 
-    Spans need the slow, uncached `analyze_spans`; ASCII text analyses word by word
-    (whitespace-separated chunks) exactly as whole, so only the chunks whose cached terms
-    include a wanted one are analysed for spans.
+    Spans need `analyze_spans` (slow but for a short text it remembers, such as one word);
+    ASCII text analyses word by word (whitespace-separated chunks) exactly as whole, so only
+    the chunks whose cached terms include a wanted one are analysed for spans.
     """
     if not text.isascii():
         return [(s, e) for t, s, e in analyzer.analyze_spans(text) if t in wanted]
