@@ -56,6 +56,9 @@ real question: the longest Cranfield query has 24 distinct terms, our dev set's 
 MAX_TERM_CHARS = 64
 """Longer terms (hashes, base64, runaway compounds) are dropped."""
 
+_SPANS_CACHED_CHARS = 100
+"""`analyze_spans` remembers the spans of texts up to this long (words, not sentences)."""
+
 # NLTK's English stopword list (nltk_data corpora/stopwords/english, 179 words),
 # apostrophes removed the way the tokenizer removes them ("don't" -> "dont").
 _NLTK_ENGLISH_STOPWORDS = """
@@ -113,7 +116,7 @@ def _word(part: str) -> str:
 
 def _fold(text: str) -> str:
     """Markup to separators and the dash/quote folds; keeps every character position."""
-    if "\\" in text or "://" in text or "www." in text:
+    if "\\" in text or (":" in text and "://" in text) or "www." in text:  # ":": one memchr
         text = _MARKUP.sub(lambda m: " " * len(m.group()), text)
     return text if text.isascii() else text.translate(_FOLD)
 
@@ -147,7 +150,7 @@ class EnglishAnalyzer:
     thread emptying a full cache costs a recomputation, never a `KeyError`.
     """
 
-    __slots__ = ("_cache", "_max_cache", "_stemmer", "_stems")
+    __slots__ = ("_cache", "_max_cache", "_spans", "_stemmer", "_stems")
 
     language = "en"
     version = ANALYZER_VERSION
@@ -157,6 +160,7 @@ class EnglishAnalyzer:
         self._stemmer.maxCacheSize = 0  # ours below; PyStemmer's own purges slowly when full
         self._stems: dict[str, str] = {}
         self._cache: dict[str, tuple[str, ...]] = {}
+        self._spans: dict[str, tuple[tuple[str, int, int], ...]] = {}
         self._max_cache = max_cache
 
     def analyze(self, text: str) -> list[str]:
@@ -208,7 +212,22 @@ class EnglishAnalyzer:
         return tuple(terms)
 
     def analyze_spans(self, text: str) -> list[tuple[str, int, int]]:
-        """Terms of `text` with their `[start, end)` character spans in `text` itself."""
+        """Terms of `text` with their `[start, end)` character spans in `text` itself.
+
+        A short text (a snippet's marked word) is answered from a cache of its own.
+        """
+        if len(text) > _SPANS_CACHED_CHARS:
+            return self._analyze_spans(text)
+        spans = self._spans.get(text)
+        if spans is None:
+            spans = tuple(self._analyze_spans(text))
+            if len(self._spans) >= self._max_cache:
+                self._spans.clear()
+            self._spans[text] = spans
+        return list(spans)
+
+    def _analyze_spans(self, text: str) -> list[tuple[str, int, int]]:
+        """`analyze_spans`, uncached."""
         folded = _fold(text)
         if folded.isascii():
             simple = _SIMPLE_WORD.fullmatch(folded)

@@ -7,12 +7,11 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from itertools import compress, pairwise
+from itertools import chain, compress, pairwise
 from math import fsum
-from operator import not_
+from operator import itemgetter, not_
 
 from bot.corpus import Paper
 from bot.search.analysis import Analyzer
@@ -31,6 +30,7 @@ MAX_SNIPPET_CHARS = 300
 """Longest snippet, ellipses included."""
 
 _CHUNK = re.compile(r"\S+")
+_PRINTABLE_ASCII = bytes(range(0x20, 0x7F))
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,14 +65,20 @@ def best_snippet(
         placed = _placed_by_prefix(text, sentences, wanted, counts, analyzer)
     if placed is None:
         placed = _placed_chunks(text, sentences, wanted, analyzer)
+    found: dict[int, set[str]] = {}  # sentence number -> its matched terms (those with some)
     if placed is None:
         # Sentences end at whitespace, so each analyses as it does inside the whole text.
-        found = {w: set(analyzer.analyze(text[w[0] : w[1]])) & wanted.keys() for w in sentences}
+        for i, (lo, hi) in enumerate(sentences):
+            if matched := wanted.keys() & analyzer.analyze(text[lo:hi]):
+                found[i] = matched
     else:
-        found = {w: set() for w in sentences}
         starts = [lo for lo, _ in sentences]
-        for start, _, chunk_terms in placed:
-            found[sentences[bisect_right(starts, start) - 1]].update(chunk_terms)
+        last = len(sentences) - 1
+        for start, _, matched in placed:
+            i = bisect_right(starts, start) - 1
+            i = i if i >= 0 else last
+            held = found.get(i)
+            found[i] = matched if held is None else held | matched  # `placed`'s sets unchanged
     lo, hi = _best_window(sentences, found, wanted)
     window = text[lo:hi]
     if placed is None or not window.isascii():
@@ -89,38 +95,48 @@ def best_snippet(
 
 
 def _best_window(
-    sentences: list[Span], found: dict[Span, set[str]], wanted: Mapping[str, float]
+    sentences: list[Span], found: dict[int, set[str]], wanted: Mapping[str, float]
 ) -> Span:
-    """The sentence or pair of neighbouring sentences whose `found` terms weigh most.
+    """The sentence or pair of neighbouring sentences whose matched terms weigh most.
 
-    found: each sentence's matched terms (pairs are added here); wanted: each term's weight.
+    found: the matched terms of each sentence that has some, by sentence number, ascending;
+    a pair's terms are its sentences' together. wanted: each term's weight. Windows rank by
+    matched weight, then a window that fits `MAX_SNIPPET_CHARS`, one sentence, the earlier
+    one; only windows with a match are ranked unless none weighs more than 0. A single
+    sentence chosen gets a neighbour if the pair fits (`_add_neighbour`).
     """
-    pairs = [(a[0], b[1]) for a, b in pairwise(sentences) if b[1] - a[0] <= MAX_SNIPPET_CHARS]
-    found.update({(a[0], b[1]): found[a] | found[b] for a, b in pairwise(sentences)})
-
-    def weight(lo: int, hi: int) -> float:
-        # fsum: exact, so the same terms weigh the same in any set order (ties stay ties).
-        return fsum(wanted[t] for t in found[lo, hi])
-
-    if any(found.values()):
-        single = set(sentences)
-
-        def rank(w: Span) -> tuple[float, bool, bool, int]:
-            # Most matched weight; then a window that fits, one sentence, the earlier one.
-            return weight(*w), w[1] - w[0] <= MAX_SNIPPET_CHARS, w in single, -w[0]
-
-        windows = sentences + pairs
-        # Only windows with a match can beat one with positive weight: rank just those.
-        lo, hi = max((w for w in windows if found[w]), key=rank)
-        if weight(lo, hi) <= 0:  # zero-weight terms: every window ties on weight
-            lo, hi = max(windows, key=rank)
-        if (lo, hi) in single:
-            lo, hi = _add_neighbour(sentences, (lo, hi), weight)
-    else:
+    if not found:
         lo, hi = sentences[0]
         if len(sentences) > 1 and sentences[1][1] - lo <= MAX_SNIPPET_CHARS:
             hi = sentences[1][1]
-    return lo, hi
+        return lo, hi
+    # fsum: exact, so the same terms weigh the same in any set order (ties stay ties).
+    weight = {i: fsum([wanted[t] for t in f]) for i, f in found.items()}
+    # Sentences, then pairs, in order: the first best wins, as with `max` (no two tie).
+    best: tuple[float, bool, bool, int] | None = None
+    chosen, single = sentences[0], -1  # the window, and its sentence if it is one
+    for i, w in weight.items():
+        lo, hi = sentences[i]
+        rank = w, hi - lo <= MAX_SNIPPET_CHARS, True, -lo
+        if best is None or rank > best:
+            best, chosen, single = rank, (lo, hi), i
+    last = len(sentences) - 1
+    for i in sorted({j for k in found for j in (k - 1, k) if 0 <= j < last}):
+        lo, hi = sentences[i][0], sentences[i + 1][1]
+        if hi - lo <= MAX_SNIPPET_CHARS:
+            a, b = found.get(i), found.get(i + 1)
+            w = weight[i] if b is None else weight[i + 1] if a is None else _weight(a | b, wanted)
+            rank = w, True, False, -lo
+            if best is None or rank > best:
+                best, chosen, single = rank, (lo, hi), -1
+    if best is not None and best[0] <= 0:  # zero-weight terms: every window ties on weight
+        chosen, single = _best_of_all(sentences, found, weight, wanted)
+    return _add_neighbour(sentences, single, weight) if single >= 0 else chosen
+
+
+def _weight(terms: Iterable[str], wanted: Mapping[str, float]) -> float:
+    """The terms' summed weight, exactly (`fsum`: the same in any order)."""
+    return fsum([wanted[t] for t in terms])
 
 
 def word_prefix(term: str) -> str:
@@ -143,21 +159,25 @@ def abstract_counts(
         return indexed
     prefixes = [word_prefix(t) for t, n in indexed.items() if n]
 
-    def terms_of(fields: Iterable[str]) -> Counter[str]:
+    def terms_of(fields: Iterable[str]) -> list[str]:
         # Only the words that may hold a term are analysed: most of a title's and all of
         # an author's words are new to the analyzer's cache on a first search (~4 µs
         # each). A word skipped wrongly leaves an abstract count too high, which the
         # snippet's own check catches (it then takes its full pass), never a wrong one.
-        words = [
-            word
-            for field in fields
-            for word in field.split()
-            if any(p in word.lower() for p in prefixes)
-        ]
-        return Counter(analyzer.analyze(" ".join(words))) if words else Counter()
+        words = []
+        for field in fields:
+            low = field.lower()
+            if not (parts := [p for p in prefixes if p in low]):  # most fields
+                continue
+            if field.isascii():  # `low` keeps the positions; words split at " " (may join
+                # two at another space: both analysed, each once, so no count too low)
+                words += [field[s:e] for s, e in _words_holding(low, parts).items()]
+            else:
+                words += [w for w in field.split() if any(p in w.lower() for p in parts)]
+        return analyzer.analyze(" ".join(words)) if words else []
 
     title, other = terms_of([paper.title]), terms_of([*paper.keywords, *paper.authors])
-    return {t: n - title_weight * title[t] - other[t] for t, n in indexed.items()}
+    return {t: n - title_weight * title.count(t) - other.count(t) for t, n in indexed.items()}
 
 
 def _crosses_sentence_end(text: str, sentences: list[Span]) -> bool:
@@ -172,7 +192,7 @@ def _placed_by_prefix(
     wanted: Mapping[str, float],
     counts: Mapping[str, int],
     analyzer: Analyzer,
-) -> list[tuple[int, int, frozenset[str]]] | None:
+) -> list[tuple[int, int, set[str]]] | None:
     """`_placed_chunks`, analysing only the words that contain a stem's prefix.
 
     A word holding a term nearly always contains the term's stem minus its last letters
@@ -191,35 +211,40 @@ def _placed_by_prefix(
     if not present:
         return [] if not any(expected.values()) else None
     folded = fold(text)
-    if not folded.isprintable():  # then its only whitespace is " "
+    # Printable ASCII (bytes 0x20-0x7e, as `isprintable`, ~7x faster): its only space is " ".
+    if folded.encode("ascii").translate(None, _PRINTABLE_ASCII):
         return None
-    low = folded.lower()
-    size = len(low)
-    spans: dict[int, int] = {}
-    for term in present:
-        prefix = word_prefix(term)
-        at = low.find(prefix)
-        while at != -1:
-            start = low.rfind(" ", 0, at) + 1
-            end = low.find(" ", at)
-            end = size if end == -1 else end
-            spans[start] = end
-            at = low.find(prefix, end)
+    spans = _words_holding(folded.lower(), [word_prefix(t) for t in present])
     starts = sorted(spans)
-    _, chunks, chunk_sets = chunk_terms(" ".join(folded[s : spans[s]] for s in starts))
+    _, chunks, chunk_sets = chunk_terms(" ".join([folded[s : spans[s]] for s in starts]))
     if len(chunks) != len(starts):
         return None
-    keys = frozenset(wanted)
-    found = dict.fromkeys(wanted, 0)
-    placed: list[tuple[int, int, frozenset[str]]] = []
-    for start, held in zip(starts, chunk_sets, strict=True):
-        matched = keys.intersection(held)
-        if matched:
-            placed.append((start, spans[start], matched))
-            for t in held:
-                if t in found:
-                    found[t] += 1
-    return placed if found == expected else None
+    held = list(chain.from_iterable(chunk_sets))
+    if list(map(held.count, expected)) != list(expected.values()):
+        return None
+    keys = wanted.keys()
+    return [
+        (start, spans[start], matched)
+        for start, terms in zip(starts, chunk_sets, strict=True)
+        if (matched := keys & terms)
+    ]
+
+
+def _words_holding(low: str, parts: Iterable[str]) -> dict[int, int]:
+    """Start -> end of each word (split at " ") of `low` that contains one of `parts`."""
+    size = len(low)
+    find, rfind = low.find, low.rfind
+    spans: dict[int, int] = {}
+    for part in parts:
+        at = find(part)
+        while at != -1:
+            start = rfind(" ", 0, at) + 1
+            end = find(" ", at)
+            if end == -1:
+                end = size
+            spans[start] = end
+            at = find(part, end)
+    return spans
 
 
 def _placed_chunks(
@@ -259,9 +284,9 @@ def _placed_chunks(
 def marks(text: str, wanted: Mapping[str, float], analyzer: Analyzer) -> list[Span]:
     """Spans of the `wanted` terms in `text`.
 
-    Spans need the slow, uncached `analyze_spans`; ASCII text analyses word by word
-    (whitespace-separated chunks) exactly as whole, so only the chunks whose cached terms
-    include a wanted one are analysed for spans.
+    Spans need `analyze_spans` (slow but for a short text it remembers, such as one word);
+    ASCII text analyses word by word (whitespace-separated chunks) exactly as whole, so only
+    the chunks whose cached terms include a wanted one are analysed for spans.
     """
     if not text.isascii():
         return [(s, e) for t, s, e in analyzer.analyze_spans(text) if t in wanted]
@@ -275,21 +300,36 @@ def marks(text: str, wanted: Mapping[str, float], analyzer: Analyzer) -> list[Sp
     ]
 
 
-def _add_neighbour(
-    sentences: list[Span], chosen: Span, weight: Callable[[int, int], float]
-) -> Span:
-    """Add the better-matching (else the next) neighbour sentence if the pair still fits."""
-    i = sentences.index(chosen)
-    options = []
-    if i + 1 < len(sentences):
-        options.append((chosen[0], sentences[i + 1][1], weight(*sentences[i + 1]), 1))
-    if i > 0:
-        options.append((sentences[i - 1][0], chosen[1], weight(*sentences[i - 1]), 0))
-    fitting = [o for o in options if o[1] - o[0] <= MAX_SNIPPET_CHARS]
-    if not fitting:
-        return chosen
-    lo, hi, _, _ = max(fitting, key=lambda o: (o[2], o[3]))
-    return lo, hi
+def _best_of_all(
+    sentences: list[Span],
+    found: dict[int, set[str]],
+    weight: dict[int, float],
+    wanted: Mapping[str, float],
+) -> tuple[Span, int]:
+    """`_best_window`'s rank over every window, matched or not: (window, its sentence or -1)."""
+    windows = [
+        ((weight.get(i, 0.0), hi - lo <= MAX_SNIPPET_CHARS, True, -lo), (lo, hi), i)
+        for i, (lo, hi) in enumerate(sentences)
+    ]
+    for i, (a, b) in enumerate(pairwise(sentences)):
+        if b[1] - a[0] <= MAX_SNIPPET_CHARS:
+            terms = found.get(i, set()) | found.get(i + 1, set())
+            windows.append(((_weight(terms, wanted), True, False, -a[0]), (a[0], b[1]), -1))
+    _, window, single = max(windows, key=itemgetter(0))
+    return window, single
+
+
+def _add_neighbour(sentences: list[Span], i: int, weight: Mapping[int, float]) -> Span:
+    """Sentence `i` with its better-matching (else the next) neighbour if the pair still fits.
+
+    weight: the matched weight of each sentence that has a match.
+    """
+    lo, hi = sentences[i]
+    after = i + 1 < len(sentences) and sentences[i + 1][1] - lo <= MAX_SNIPPET_CHARS
+    before = i > 0 and hi - sentences[i - 1][0] <= MAX_SNIPPET_CHARS
+    if before and (not after or weight.get(i - 1, 0.0) > weight.get(i + 1, 0.0)):
+        return sentences[i - 1][0], hi
+    return (lo, sentences[i + 1][1]) if after else (lo, hi)
 
 
 def _clip(text: str, kept_marks: tuple[Span, ...], limit: int) -> Snippet:

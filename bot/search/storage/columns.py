@@ -28,7 +28,7 @@ __all__ = [
 class TextColumn(Sequence[str]):
     """Strings stored as one UTF-8 blob (a uint8 array) and `len + 1` byte offsets."""
 
-    __slots__ = ("_blob", "_ends", "_offsets")
+    __slots__ = ("_blob", "_ends", "_offsets", "_size")
 
     def __init__(self, blob: np.ndarray, offsets: np.ndarray) -> None:
         """Wrap `blob` and `offsets`; `ValueError` unless the offsets fit the blob."""
@@ -40,9 +40,10 @@ class TextColumn(Sequence[str]):
         self._offsets = offsets
         # Python ints from a memoryview: ~10× faster to index than numpy scalars.
         self._ends = memoryview(np.ascontiguousarray(offsets, dtype=np.int64))
+        self._size = len(offsets) - 1
 
     def __len__(self) -> int:
-        return len(self._ends) - 1
+        return self._size
 
     @overload
     def __getitem__(self, i: int) -> str: ...
@@ -50,12 +51,18 @@ class TextColumn(Sequence[str]):
     def __getitem__(self, i: slice) -> list[str]: ...
     def __getitem__(self, i: int | slice) -> str | list[str]:
         if isinstance(i, slice):
-            return [self[j] for j in range(*i.indices(len(self)))]
+            return [self[j] for j in range(*i.indices(self._size))]
         if i < 0:
-            i += len(self)
-        if not 0 <= i < len(self):
+            i += self._size
+        if not 0 <= i < self._size:
             raise IndexError("text column index out of range")
-        return str(self._blob[self._ends[i] : self._ends[i + 1]], "utf-8", "surrogatepass")
+        ends = self._ends
+        return str(self._blob[ends[i] : ends[i + 1]], "utf-8", "surrogatepass")
+
+    def at(self, i: int) -> str:
+        """String `i`, for a caller that has checked `0 <= i < len(self)` (`PaperColumns`)."""
+        ends = self._ends
+        return str(self._blob[ends[i] : ends[i + 1]], "utf-8", "surrogatepass")
 
     def __iter__(self) -> Iterator[str]:
         text = str(self._blob, "utf-8", "surrogatepass")
@@ -199,7 +206,7 @@ class PaperColumns(Sequence[Paper]):
 def _getter(column: Any) -> tuple[_Getter, int]:
     """`row -> value` for one stored column, and its length."""
     if isinstance(column, TextColumn):
-        return column.__getitem__, len(column)
+        return column.at, len(column)  # `PaperColumns.__getitem__` checks the row
     if isinstance(column, np.ndarray):
         if column.ndim != 1 or column.dtype.kind not in "iu":
             raise ValueError("paper column: bad int array")
@@ -217,7 +224,12 @@ def _getter(column: Any) -> tuple[_Getter, int]:
     if isinstance(column, _PairGroups):
         flat, counts, sep = column
         get, size = _grouped(flat, counts)
-        return (lambda i: tuple(tuple(item.split(sep, 1)) for item in get(i))), size
+
+        def pairs(i: int) -> tuple[tuple[str, ...], ...]:
+            items = get(i)
+            return tuple([tuple(item.split(sep, 1)) for item in items]) if items else ()
+
+        return pairs, size
     raise ValueError("paper column: unknown layout")
 
 
@@ -276,4 +288,9 @@ def _grouped(flat: Sequence[str], counts: np.ndarray) -> tuple[_Getter, int]:
     if int(ends[-1]) != len(flat):
         raise ValueError("paper column: counts do not fit the values")
     at = memoryview(ends)
-    return (lambda i: tuple(flat[j] for j in range(at[i], at[i + 1]))), len(counts)
+
+    def group(i: int) -> tuple[Any, ...]:
+        start, end = at[i], at[i + 1]
+        return tuple(flat[start:end]) if end > start else ()  # most papers: none
+
+    return group, len(counts)
