@@ -37,7 +37,6 @@ from pathlib import Path
 import numpy as np
 from threadpoolctl import threadpool_info, threadpool_limits
 
-from benchmarks.confidence_cv import print_order_recall
 from benchmarks.startup import rss_mb
 from bot.corpus import load_corpus
 from bot.search import Index
@@ -52,6 +51,7 @@ from bot.search.semantic.embedding import (
     paper_text,
 )
 from bot.search.semantic.fusion import is_confident, rrf
+from experiments.tuning import print_order_recall
 from testkit.devset import load_devset, load_seed_papers
 
 _HERE = Path(__file__).resolve()
