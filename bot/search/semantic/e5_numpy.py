@@ -267,8 +267,10 @@ class E5Numpy:
             scores = part[0] @ part[1].transpose(0, 2, 1)
             scores -= scores.max(axis=-1, keepdims=True)
             np.exp(scores, out=scores)
-            scores *= 1 / scores.sum(axis=-1, keepdims=True)
-            ctx[start:end] = (scores @ part[2]).transpose(1, 0, 2).reshape(end - start, h)
+            # Softmax's division after the weighted sum: a pass over L x 32 values, not L x L.
+            heads_out = scores @ part[2]
+            heads_out /= scores.sum(axis=-1, keepdims=True)
+            ctx[start:end] = heads_out.transpose(1, 0, 2).reshape(end - start, h)
         attended = ctx @ ao_w
         attended += ao_b
         attended += x
