@@ -133,10 +133,12 @@ class NumpyE5Embedder:
     Papers are cut to their first `document_tokens` tokens (title first, then the abstract's
     opening); questions keep up to the model's 510. Symmetric "query: " prefix, as above.
 
-    Threads: numpy's BLAS runs one thread per call, and `workers` threads split a batch of
-    papers among them. Two BLAS threads per matrix product ran 10x slower than one on this
-    shared 2-core machine (each small product waits for the busier core); threads that each
-    take their own texts do not wait for one another (benchmarks/embedding_speed.py).
+    Threads: numpy's BLAS runs one thread per call, and `workers` threads share the papers:
+    `embed_documents` splits one batch among them, `stream_documents` (what `embed_papers`
+    uses) lets each take runs of papers until none is left. Two BLAS threads per matrix
+    product ran 10x slower than one on this shared 2-core machine (each small product waits
+    for the busier core); threads that each take their own texts do not wait for one another
+    (benchmarks/embedding_speed.py, experiments/q20thr_ab.py).
     """
 
     ENGINE = "e5np1"
