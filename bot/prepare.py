@@ -55,21 +55,29 @@ def prepare_command(corpus: Sequence[str] | None = None, *, strict: bool = False
         return 0
     semantic = dataclasses.replace(settings, semantic=True)
     progress = progress_reporter(len(index), label="embedding papers")
-    semantic_start = loading.start_semantic(index, semantic, progress=progress, embed_threads=None)
-    if semantic_start is None:
-        _say("semantic search unavailable (the model did not load): vectors not prepared")
-        return EXIT_NO_MODEL
-    job, clock = semantic_start.job, semantic_start.clock
+    semantic_start = None
     with _interrupts_as_keyboard():
         try:
-            job.done.wait()
+            # A Ctrl-C may come as soon as the job's thread runs, before the wait below.
+            semantic_start = loading.start_semantic(
+                index, semantic, progress=progress, embed_threads=None
+            )
+            if semantic_start is None:
+                _say("semantic search unavailable (the model did not load): vectors not prepared")
+                return EXIT_NO_MODEL
+            semantic_start.job.done.wait()
         except KeyboardInterrupt:
+            if semantic_start is None:
+                _say("interrupted before any paper was embedded")
+                return EXIT_INTERRUPTED
+            job, clock = semantic_start.job, semantic_start.clock
             job.stop()
             job.done.wait()  # the batch in hand finishes and everything so far is cached
             loading.record_rate(semantic_start, semantic, None)
             left = clock.left or 0
             _say(f"interrupted: {left:,} papers still to embed; run prepare again to go on")
             return EXIT_INTERRUPTED
+    clock = semantic_start.clock
     if not semantic_start.retriever.semantic_ready:
         _say("embedding failed (see the log above): vectors not prepared")
         return EXIT_NO_MODEL
