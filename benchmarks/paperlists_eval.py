@@ -231,14 +231,20 @@ def load_sets(
     """Signals of the chosen sets' questions of one split (`until`: `load_paperlists`'s)."""
     signals: list[Signals] = []
     for name in names:
-        papers = load_seed_papers() if name == "seed" else load_paperlists(until=until)
-        corpus = build(name, papers, embedder)
-        if name == "seed":
-            questions = load_devset(papers, split=split)
-        else:
-            questions = load_paperlists_devset(papers, split=split)
+        corpus, questions = load_set(name, split, embedder, until=until)
         signals += collect(corpus, questions, embedder)
     return signals
+
+
+def load_set(
+    name: str, split: str, embedder: Embedder, *, until: int | None = None
+) -> tuple[Corpus, list[Question]]:
+    """One set ("seed" or "paperlists"): its corpus, served, and its questions of `split`."""
+    papers = load_seed_papers() if name == "seed" else load_paperlists(until=until)
+    corpus = build(name, papers, embedder)
+    if name == "seed":
+        return corpus, load_devset(papers, split=split)
+    return corpus, load_paperlists_devset(papers, split=split)
 
 
 def main() -> None:

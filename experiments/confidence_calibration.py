@@ -32,10 +32,9 @@ from pathlib import Path
 
 import numpy as np
 
-from benchmarks.paperlists_eval import Signals, _top, build, collect
+from benchmarks.paperlists_eval import Signals, _top, collect, load_set
 from bot.search.semantic import fusion
 from bot.search.semantic.embedding import Embedder, load_default_embedder
-from testkit.devset import load_devset, load_paperlists, load_paperlists_devset, load_seed_papers
 
 CACHE = Path(".cache/confidence_calibration.pkl")
 PROBES = 256
@@ -79,12 +78,8 @@ def gather(split: str, until: int | None, embedder: Embedder) -> dict:
     """Per set: the questions' signals, the text-probe null and the paper-probe null."""
     out = {}
     for name in ("seed", "paperlists"):
-        papers = load_seed_papers() if name == "seed" else load_paperlists(until=until)
-        corpus = build(name, papers, embedder)
-        if name == "seed":
-            questions = load_devset(papers, split=split)
-        else:
-            questions = load_paperlists_devset(papers, split=split)
+        corpus, questions = load_set(name, split, embedder, until=until)
+        papers = corpus.papers
         signals = collect(corpus, questions, embedder)
         rows = probe_rows(len(papers))
         titles = np.stack([embedder.embed_query(papers[r].title) for r in rows])
