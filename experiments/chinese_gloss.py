@@ -34,6 +34,7 @@ import importlib.resources
 import json
 import re
 import time
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from importlib.resources.abc import Traversable
@@ -108,7 +109,7 @@ def load_dictionary(path: Traversable = CEDICT) -> Dictionary:
     common: dict[str, list[list[str]]] = {}
     proper: dict[str, list[list[str]]] = {}
     stop = set(FUNCTION_WORDS)
-    simplified: dict[str, str] = {}
+    simplified: dict[str, Counter[str]] = {}
     simplified_heads: set[str] = set()
     with path.open("rb") as raw, gzip.open(raw, "rt", encoding="utf-8") as lines:
         for line in lines:
@@ -119,7 +120,7 @@ def load_dictionary(path: Traversable = CEDICT) -> Dictionary:
             if simp in FUNCTION_WORDS:
                 stop.add(trad)
             if len(trad) == 1 and trad != simp:
-                simplified.setdefault(trad, simp)
+                simplified.setdefault(trad, Counter())[simp] += 1
             if len(simp) == 1 and trad != simp:
                 simplified_heads.add(simp)
             senses = [s for s in body.split("/") if s and not _POINTER.search(s)]
@@ -136,9 +137,12 @@ def load_dictionary(path: Traversable = CEDICT) -> Dictionary:
         # before "rate"); the file carries no frequencies to do better.
         entries = common.get(head, []) + proper.get(head, [])
         merged[head] = tuple(s for senses in entries for s in senses)
-    # A character that simplifies another stays (么, 麼's simplified form, is also 幺's traditional).
-    simplified = {t: s for t, s in simplified.items() if t not in simplified_heads}
-    return Dictionary(merged, max(map(len, merged)), frozenset(stop), simplified)
+    # A character that simplifies another stays (么: 麼's simplified form, 幺's traditional).
+    # The simplified form of most of a character's entries (參: 参 three times, 叁 once).
+    to_simple = {
+        t: c.most_common(1)[0][0] for t, c in simplified.items() if t not in simplified_heads
+    }
+    return Dictionary(merged, max(map(len, merged)), frozenset(stop), to_simple)
 
 
 @dataclass(frozen=True, slots=True)
@@ -448,6 +452,24 @@ def print_confidence(rows: list[Row], cols: dict, *, curve: bool) -> None:
             print(f"| {name} | {label} | " + " | ".join(cells) + " |")
 
 
+def print_detail(rows: list[Row], cols: dict) -> None:
+    """Per question: the expected paper's rank under each engine (- beyond 10), and each
+    gloss variant's top-paper coverage; the standout."""
+    print("\nset        rank: " + " ".join(f"{c[:8]:>8}" for c in cols) + "  standout  cov(top)")
+    for r in rows:
+        ranks, covs = [], []
+        for engine in cols.values():
+            order = order_of(r, engine)
+            rank = order.index(r.expect) + 1 if r.expect in order else "-"
+            ranks.append(f"{rank if r.expect is not None else 'off':>8}")
+            if engine is not None:
+                covs.append(f"{coverage_of(r, engine, order[0]):.2f}")
+        print(
+            f"{r.set:10} {' '.join(ranks)}  {fusion.standout(r.cosine):5.2f}  "
+            f"{' '.join(covs)}  {r.text[:40]}"
+        )
+
+
 def show(split: str) -> None:
     """Print the glosses of the split's Chinese questions (no evaluation, no embedding)."""
     dictionary = load_dictionary()
@@ -465,32 +487,54 @@ def show(split: str) -> None:
             print(f"  {v:6} " + " | ".join(f"{s}: {' '.join(t)}" for s, t in g.segments))
 
 
+def _rss_mib() -> float:
+    """This process's resident set now, MiB (Linux)."""
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
 def measure_load() -> None:
-    """The dictionary's load time and the RSS it adds (fresh process expected)."""
-    import resource
+    """The dictionary's (and jieba's) load time and RSS, and the per-question cost of a
+    gloss and its BM25 + coverage over the 3,017-paper index (tune Chinese questions)."""
+    from testkit.devset import load_paperlists
 
-    def rss() -> float:
-        for line in Path("/proc/self/status").read_text().splitlines():
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-        return float("nan")
-
-    before = rss()
+    papers = load_paperlists()
+    index = Index.build(papers)
+    texts = [
+        json.loads(line)["question"]
+        for line in PAPERLISTS_DEVSET.read_text(encoding="utf-8").splitlines()
+        if json.loads(line)["split"] == "tune"
+    ]
+    texts = [t for t in texts if is_chinese(t)]
+    texts += [q.text for q in load_devset(load_seed_papers(), split="tune") if is_chinese(q.text)]
+    before = _rss_mib()
     started = time.perf_counter()
     d = load_dictionary()
     elapsed = time.perf_counter() - started
-    after = rss()
-    print(f"headwords {len(d.senses)}, longest {d.longest} characters")
+    after = _rss_mib()
+    print(f"CC-CEDICT: {len(d.senses)} headwords, longest {d.longest} characters")
     print(f"load {elapsed:.2f} s, RSS {before:.0f} -> {after:.0f} MiB (+{after - before:.0f})")
-    print(f"max RSS {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MiB")
-    papers_index = Index.build(load_seed_papers())
-    text = "非高斯似然下用Kronecker结构加速高斯过程推断"
-    times = []
-    for _ in range(200):
-        t0 = time.perf_counter()
-        gloss(text, d, papers_index, senses=SENSES)
-        times.append(time.perf_counter() - t0)
-    print(f"gloss of one question: median {np.median(times) * 1e3:.3f} ms")
+    started = time.perf_counter()
+    jieba_cut("预热", d)  # jieba loads its dictionary (from its cache file) on first use
+    print(
+        f"jieba first cut {time.perf_counter() - started:.2f} s, "
+        f"RSS +{_rss_mib() - after:.0f} MiB more"
+    )
+    for name, (senses, structured, cut) in VARIANTS.items():
+        for run in ("cold", "warm"):
+            times = []
+            for text in texts:
+                t0 = time.perf_counter()
+                g = gloss(text, d, index, senses=senses, jieba=cut)
+                gloss_scores(g, index, structured=structured)
+                times.append(time.perf_counter() - t0)
+            print(
+                f"{name:6} {run}: gloss + BM25 + coverage over {len(papers)} papers, "
+                f"{len(texts)} questions: median {np.median(times) * 1e3:.2f} ms, "
+                f"max {max(times) * 1e3:.2f} ms"
+            )
 
 
 def main() -> None:
@@ -501,6 +545,7 @@ def main() -> None:
     parser.add_argument("--only", help="one variant column, e.g. struct:2 (held-out)")
     parser.add_argument("--curve", action="store_true", help="confidence rule over cuts")
     parser.add_argument("--show", action="store_true", help="print the tune glosses")
+    parser.add_argument("--detail", action="store_true", help="per-question ranks")
     parser.add_argument("--load", action="store_true", help="dictionary load time and RSS")
     args = parser.parse_args()
     if args.load:
@@ -514,6 +559,8 @@ def main() -> None:
     print(f"\nsplit {args.split}: {len(rows)} Chinese questions; r@1 / r@3 / MRR@10\n")
     print_recall(rows, cols)
     print_confidence(rows, cols, curve=args.curve)
+    if args.detail:
+        print_detail(rows, cols)
 
 
 if __name__ == "__main__":
