@@ -1,9 +1,10 @@
 """Hybrid retrieval on the dev set: BM25, embeddings, their fusion, and confidence cuts.
 
 Run: uv run python -m benchmarks.hybrid_eval --split tune|heldout [--misses]
-Reports the shipped choices (RRF k and BM25 weight, the confidence rule) against BM25 alone
+Reports the shipped choices (the fusion's blend, the confidence rule) against BM25 alone
 on one split, and what the bot serves end to end. Parameters are chosen on `tune` only, by
-the scripts in experiments/ (fusion_sweep, confidence_cv); `heldout` is read once per change.
+the scripts in experiments/ (fusion_weights, confidence_calibration); `heldout` is read once
+per change.
 Paper vectors are cached under INDEX_CACHE_DIR (.cache/) like the bot's.
 """
 
@@ -29,14 +30,12 @@ from bot.search import (
 )
 from bot.search.semantic.embedding import Embedder, embed_papers, load_default_embedder
 from bot.search.semantic.fusion import (
-    BM25_WEIGHT,
     COSINE_FLOOR,
     COVERAGE_WEIGHT,
-    RRF_K,
     STANDOUT_CUT,
     STANDOUT_CUT_OTHER,
+    fused_scores,
     is_confident,
-    rrf,
     standout,
 )
 from bot.search.spelling import correct_query, english_words, lexicon
@@ -112,7 +111,7 @@ def rankers() -> dict[str, Ranker]:
         "bm25": lambda s: s.bm25,
         "bm25+spell": lambda s: s.spelled,
         "embedding": lambda s: s.cosine,
-        f"rrf k={RRF_K:g} bm25×{BM25_WEIGHT:g}": shipped,
+        "shipped fusion (fusion.fused_scores)": shipped,
     }
 
 
@@ -243,13 +242,13 @@ def bot_rows(
 
 
 def shipped(s: Signals) -> np.ndarray:
-    """The bot's fusion: RRF of the spelling-corrected BM25 and the cosine (k, weight shipped)."""
-    return rrf(s.spelled, s.cosine, matched=s.spelled_matched)
+    """The bot's fusion of the spelling-corrected BM25 and the cosine (`fused_scores`)."""
+    return fused_scores(s.spelled, s.cosine, s.coverage, latin=is_latin_text(s.text))
 
 
 def print_rules(signals: Sequence[Signals], named: dict[str, Ranker]) -> None:
     """Flagged rates of BM25's coverage cut, the shipped rule and the earlier rules."""
-    print("\nconfidence (flagged = answered 'nothing matched well'; fusion: rrf):")
+    print("\nconfidence (flagged = answered 'nothing matched well'; fusion: the shipped one):")
     print("| rule | off-topic flagged | near-miss flagged | on-topic flagged | right top flagged |")
     print("|---|---|---|---|---|")
     rules: dict[str, tuple[Ranker, Callable[[Signals, int], bool]]] = {

