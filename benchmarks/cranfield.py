@@ -46,6 +46,7 @@ from bot.search import (
     bm25_params,
     progress_reporter,
 )
+from bot.search.gloss import default_glossary
 from bot.search.semantic.embedding import Embedder, embed_papers, load_default_embedder
 from bot.search.semantic.fusion import rrf
 
@@ -154,6 +155,7 @@ def served_hybrid(papers: Sequence[Paper]) -> Ranker:
     """What the bot serves with SEMANTIC on: `HybridRetriever.search`, end to end."""
     embedder, index, vectors = _embedded(papers)
     hybrid = HybridRetriever(index, embedder)
+    hybrid.attach_glossary(default_glossary())  # as served (English queries: never glossed)
     hybrid.attach_vectors(vectors)
     return lambda q: [h.paper.id for h in hybrid.search(q, limit=100, snippets=False).hits]
 

@@ -28,6 +28,7 @@ from bot.search import (
     analyze,
     analyze_query,
 )
+from bot.search.gloss import default_glossary
 from bot.search.semantic.embedding import Embedder, embed_papers, load_default_embedder
 from bot.search.semantic.fusion import (
     COSINE_FLOOR,
@@ -310,6 +311,7 @@ def main() -> None:
 
     hybrid = HybridRetriever(index, embedder)
     hybrid.attach_speller(Speller(index))
+    hybrid.attach_glossary(default_glossary())  # Chinese questions glossed, as served
     hybrid.attach_vectors(vectors)
     recall_rows, flag_rows = bot_rows(
         {"SEMANTIC=off (Index)": index, "SEMANTIC=on (HybridRetriever)": hybrid}, questions

@@ -5,7 +5,8 @@ Run: uv run python -m benchmarks.paperlists_eval --split tune|heldout [--sets se
 For each question style, recall@1 / recall@3 / MRR@10 of (a) BM25 alone (the bot's `Index`
 as it serves), (b) bm25s with English stopwords and the Snowball stemmer, (c) the hybrid as it
 served before issue 20 (`fusion.rrf`, fixed 50/50) and (d) the hybrid as it serves now
-(`HybridRetriever.search`: `fusion.fused_scores`); then the confidence
+(`HybridRetriever.search`: `fusion.fused_scores`, Chinese questions through their CC-CEDICT
+gloss, `bot/search/gloss.py`); then the confidence
 trade-off: off-topic + near-miss flagged against on-topic flagged, as a curve over the
 standout cut of `fusion.is_confident`, and as shipped ("old" is issue 10's rule,
 `benchmarks.previous_rules`). Choose on "tune" only (seed tune + paperlists tune together);
@@ -27,6 +28,7 @@ from benchmarks import previous_rules
 from benchmarks.cranfield import Doc, bm25s_stemmed
 from bot.corpus import Paper
 from bot.search import DEFAULT_CACHE_DIR, HybridRetriever, Index, Speller
+from bot.search.gloss import default_glossary
 from bot.search.phrasing import topic_text
 from bot.search.semantic import fusion
 from bot.search.semantic.embedding import Embedder, embed_papers, load_default_embedder
@@ -54,11 +56,13 @@ class Signals:
     style: str
     expect: int | None
     bm25: np.ndarray
-    """BM25 scores of the cleaned question (phrasing removed, spelling corrected)."""
+    """BM25 scores of the cleaned question (phrasing removed, spelling corrected), or of its
+    gloss for a Chinese question (`glossed`), as the hybrid scores it."""
     coverage: np.ndarray
     cosine: np.ndarray
     latin: bool
     """Every query term is in Latin script."""
+    glossed: bool
     ranked: dict[str, list[int]]
     """Engine name -> its first DEPTH rows, end to end."""
     confident: dict[str, bool]
@@ -77,8 +81,9 @@ class Corpus:
     bm25s: Callable[[str], list[str]]
 
 
-def build(name: str, papers: list[Paper], embedder: Embedder) -> Corpus:
-    """Index, vectors (cached), a speller, and the engines compared."""
+def build(name: str, papers: list[Paper], embedder: Embedder, *, glossary: bool = True) -> Corpus:
+    """Index, vectors (cached), a speller, the glossary (as served; `glossary` False: none),
+    and the engines compared."""
     index = Index.build(papers)
     started = time.perf_counter()
     vectors = embed_papers(embedder, papers, cache_dir=DEFAULT_CACHE_DIR)
@@ -86,6 +91,7 @@ def build(name: str, papers: list[Paper], embedder: Embedder) -> Corpus:
     print(f"{name}: {len(papers)} papers, vectors in {time.perf_counter() - started:.1f} s")
     hybrid = HybridRetriever(index, embedder)
     hybrid.attach_speller(Speller(index))
+    hybrid.attach_glossary(default_glossary() if glossary else None)
     hybrid.attach_vectors(vectors)
     docs = [Doc(p.id, p.title, p.abstract) for p in papers]
     return Corpus(name, papers, index, vectors, hybrid, bm25s_stemmed(docs))
@@ -111,10 +117,14 @@ def collect(corpus: Corpus, questions: Sequence[Question], embedder: Embedder) -
             ranked["old"], confident["old"] = old_hybrid(bm25, coverage, cosine)
         else:
             ranked["old"], confident["old"] = ranked["bm25"], confident["bm25"]
+        scored, glossed = corpus.hybrid.bm25_terms(cleaned, terms)
+        if glossed:  # the new hybrid's signals: a Chinese question's gloss
+            bm25, coverage = index.scores(scored), index.coverage(scored, np.arange(len(rows)))
         out.append(
             Signals(
                 corpus.name, q.text, q.style, q.expect, bm25, coverage, cosine,
-                latin=all(is_latin_text(t) for t in terms), ranked=ranked, confident=confident,
+                latin=all(is_latin_text(t) for t in terms), glossed=glossed, ranked=ranked,
+                confident=confident,
             )
         )  # fmt: skip
     return out
@@ -180,11 +190,18 @@ def _weight(s: Signals) -> float:
 
 def _flagged_at(s: Signals, cut: float) -> bool:
     """Whether the shipped confidence rule, its Latin cut at `cut` (and the other script's
-    moved with it), flags this answer."""
+    and the glossed questions' moved with it), flags this answer."""
     top = _top(s)
-    other = fusion.STANDOUT_CUT_OTHER + cut - fusion.STANDOUT_CUT
+    shift = cut - fusion.STANDOUT_CUT
     return not fusion.is_confident(
-        s.cosine, top, float(s.coverage[top]), latin=s.latin, cut=cut, cut_other=other
+        s.cosine,
+        top,
+        float(s.coverage[top]),
+        latin=s.latin,
+        glossed=s.glossed,
+        cut=cut,
+        cut_other=fusion.STANDOUT_CUT_OTHER + shift,
+        cut_gloss=fusion.STANDOUT_CUT_GLOSS + shift,
     )
 
 
@@ -237,11 +254,12 @@ def load_sets(
 
 
 def load_set(
-    name: str, split: str, embedder: Embedder, *, until: int | None = None
+    name: str, split: str, embedder: Embedder, *, until: int | None = None, glossary: bool = True
 ) -> tuple[Corpus, list[Question]]:
-    """One set ("seed" or "paperlists"): its corpus, served, and its questions of `split`."""
+    """One set ("seed" or "paperlists"): its corpus, served (`glossary` False: without the
+    Chinese glossary), and its questions of `split`."""
     papers = load_seed_papers() if name == "seed" else load_paperlists(until=until)
-    corpus = build(name, papers, embedder)
+    corpus = build(name, papers, embedder, glossary=glossary)
     if name == "seed":
         return corpus, load_devset(papers, split=split)
     return corpus, load_paperlists_devset(papers, split=split)

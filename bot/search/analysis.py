@@ -39,6 +39,7 @@ __all__ = [
     "analyze_query",
     "analyze_spans",
     "analyzer_for",
+    "first_distinct",
 ]
 
 ANALYZER_VERSION = "3"
@@ -331,11 +332,15 @@ def analyze(text: str) -> list[str]:
 def analyze_query(query: str, analyzer: Analyzer | None = None) -> list[str]:
     """Terms of a query, cut to its first `MAX_QUERY_TERMS` distinct (`query.QueryPipeline`
     cut the text to `MAX_QUERY_CHARS` before)."""
-    terms = (analyzer or EnglishAnalyzer(max_cache=10_000)).analyze(query)
+    return first_distinct((analyzer or EnglishAnalyzer(max_cache=10_000)).analyze(query))
+
+
+def first_distinct(terms: list[str], limit: int = MAX_QUERY_TERMS) -> list[str]:
+    """`terms` cut to their first `limit` distinct ones (in order, repeats of them kept)."""
     distinct = dict.fromkeys(terms)
-    if len(distinct) <= MAX_QUERY_TERMS:
+    if len(distinct) <= limit:
         return terms
-    kept = set(list(distinct)[:MAX_QUERY_TERMS])
+    kept = set(list(distinct)[:limit])
     return [term for term in terms if term in kept]
 
 

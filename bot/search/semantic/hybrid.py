@@ -7,7 +7,9 @@ fusion (`fusion.fused_scores`), whose semantic weight depends on the question
 first). Snippets and confidence come after ranking. The retriever is served at once: until
 `attach_vectors` is called (by an `EmbeddingJob` in a worker thread) it answers with BM25
 alone. Both signals search the question the index's `query.QueryPipeline` prepared (request
-words and typos gone), the same `PreparedQuery` BM25 alone would search.
+words and typos gone), the same `PreparedQuery` BM25 alone would search. A Chinese question's
+BM25 signals, coverage and snippets come from its English gloss (`gloss.Glossary`), once
+`attach_glossary` is called (by the same job); until then it is answered through the model.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ import numpy as np
 
 from bot.corpus import Paper
 from bot.search.confidence import CONFIDENT_COVERAGE
+from bot.search.gloss import Glossary, default_glossary, is_chinese
 from bot.search.index import Index
 from bot.search.query import PreparedQuery, QueryPipeline
 from bot.search.retriever import Hit, IndexStats, SearchResult
@@ -60,6 +63,10 @@ class _Scores:
     order: np.ndarray
     latin: bool
     """Every query term is in Latin script (the fusion and the confidence ask)."""
+    terms: Sequence[str]
+    """The terms BM25 scored: the question's, or its gloss's (`glossed`)."""
+    glossed: bool
+    """A Chinese question scored through its English gloss (the confidence asks)."""
 
 
 class HybridRetriever:
@@ -74,6 +81,7 @@ class HybridRetriever:
         """The index's own pipeline: both engines search the same prepared question."""
         # Replaced in one assignment by the embedding thread; a search reads it once.
         self._semantic: _Semantic | None = None
+        self._glossary: Glossary | None = None  # likewise
         # Recent question vectors: turning a page or retyping a question embeds nothing.
         self._recent: OrderedDict[str, np.ndarray] = OrderedDict()
         self._recent_lock = threading.Lock()
@@ -98,6 +106,20 @@ class HybridRetriever:
     def attach_speller(self, speller: Speller) -> None:
         """Correct typos with `speller` from now on, BM25 alone included (`QueryPipeline`)."""
         self.queries.attach_speller(speller)
+
+    def attach_glossary(self, glossary: Glossary | None) -> None:
+        """Score Chinese questions through their English gloss from now on (None: stop)."""
+        self._glossary = glossary
+
+    def bm25_terms(self, text: str, terms: Sequence[str]) -> tuple[Sequence[str], bool]:
+        """The terms BM25 scores for a question (`text` prepared, `terms` its own) and whether
+        they are its gloss: a Chinese question's English gloss, once a glossary is attached
+        and the gloss has a term; else `terms`. Latin, Japanese and Korean questions: `terms`."""
+        glossary = self._glossary
+        if glossary is None or all(is_latin_text(t) for t in terms) or not is_chinese(text):
+            return terms, False
+        glossed = glossary.terms(text, self.index.analyzer)
+        return (glossed, True) if glossed else (terms, False)
 
     def attach_vectors(self, vectors: np.ndarray) -> None:
         """Start fusing: `vectors` has one unit row per paper, in `papers` order."""
@@ -153,14 +175,17 @@ class HybridRetriever:
         coverage, cosine, fused, order = scores.coverage, scores.cosine, scores.fused, scores.order
         top = int(order[0]) if len(order) else 0
         confident = bool(len(order)) and fusion.is_confident(
-            cosine, top, float(coverage[top]), latin=scores.latin
+            cosine, top, float(coverage[top]), latin=scores.latin, glossed=scores.glossed
         )
         # How many papers really match: most of the question's weight, or clearly closest in
         # meaning; not every paper sharing one common word.
         matches = (coverage >= CONFIDENT_COVERAGE) | fusion.semantic_matches(cosine)
         real = int((matches if mask is None else matches & mask).sum())
         rows = order[offset : offset + limit]
-        hits = self.index.hits(rows, fused[rows], terms, coverage=coverage[rows], snippets=snippets)
+        # A glossed question's snippets mark the English words its gloss matched.
+        hits = self.index.hits(
+            rows, fused[rows], scores.terms, coverage=coverage[rows], snippets=snippets
+        )
         return SearchResult(
             query=prepared.typed,
             terms=terms,
@@ -182,22 +207,24 @@ class HybridRetriever:
         """Every paper's BM25, coverage, cosine and fused score for the cleaned question.
 
         mask: the query's conditions; then only those papers are fused (ranked among
-        themselves, before any cut) and ordered, the others fused at -inf.
+        themselves, before any cut) and ordered, the others fused at -inf. A Chinese question's
+        BM25 and coverage are its gloss's (`bm25_terms`), fused as any non-Latin question's.
         """
+        # Issue 20: a Latin-script question BM25's leader covers well keeps that leader first.
+        latin = all(is_latin_text(t) for t in terms)
+        terms, glossed = self.bm25_terms(text, terms)
         coverage = self.index.coverage(terms, np.arange(len(self.papers)))
         bm25 = self.index.scores(terms)
         cosine = semantic.vectors @ self._query_vector(semantic.embedder, text)
-        # Issue 20: a Latin-script question BM25's leader covers well keeps that leader first.
-        latin = all(is_latin_text(t) for t in terms)
         if mask is None:
             fused = fusion.fused_scores(bm25, cosine, coverage, latin=latin)
             order = np.argsort(-fused, kind="stable")
-            return _Scores(bm25, coverage, cosine, fused, order, latin)
+            return _Scores(bm25, coverage, cosine, fused, order, latin, terms, glossed)
         rows = np.flatnonzero(mask)
         fused = np.full(len(self.papers), -np.inf)
         fused[rows] = fusion.fused_scores(bm25[rows], cosine[rows], coverage[rows], latin=latin)
         order = rows[np.argsort(-fused[rows], kind="stable")]
-        return _Scores(bm25, coverage, cosine, fused, order, latin)
+        return _Scores(bm25, coverage, cosine, fused, order, latin, terms, glossed)
 
     def _query_vector(self, embedder: Embedder, text: str) -> np.ndarray:
         """The question's vector, from the recent ones when it was asked lately."""
@@ -235,9 +262,9 @@ def _unknown() -> float | None:
 class EmbeddingJob:
     """Embeds a retriever's papers in a daemon thread, then attaches the vectors.
 
-    The index's speller is made ready first (seconds), the vectors attached when all papers
-    are embedded (a cache hit per known paper; minutes for thousands of new ones). `stop()`
-    ends it early.
+    The index's speller and the Chinese glossary are made ready first (seconds), the vectors
+    attached when all papers are embedded (a cache hit per known paper; minutes for thousands
+    of new ones). `stop()` ends it early.
     """
 
     def __init__(
@@ -276,11 +303,14 @@ class EmbeddingJob:
         return True
 
     def _run(self) -> None:
-        """Ready the speller, embed, attach the vectors; errors are logged, never raised."""
+        """Ready the speller and the glossary, embed, attach the vectors; errors are logged,
+        never raised."""
         started = time.perf_counter()
         try:
-            # Before the vectors: whoever waits for the job (the CLI) then gets corrections too.
+            # Before the vectors: whoever waits for the job (the CLI) then gets corrections and
+            # glossed Chinese questions too. A missing glossary is logged once: answers as before.
             self.retriever.queries.load_speller()
+            self.retriever.attach_glossary(default_glossary())
             vectors = embed_papers(
                 self._embedder,
                 self.retriever.papers,

