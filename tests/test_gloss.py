@@ -256,6 +256,22 @@ def test_latin_questions_are_not_glossed_and_mixed_ones_keep_their_latin_words(
     assert glossed and list(scored) == ["ensembl", "knowledg", "distil"]
 
 
+def test_a_corpus_in_chinese_keeps_its_own_matches(real: Glossary) -> None:
+    # Words apart: the analyzer does not segment Han text, so a paper matches a question's
+    # Chinese term where it holds the same run of characters.
+    chinese_paper = Paper("zh", "知识蒸馏 综述", "本文 综述 知识蒸馏 的 方法。")
+    model = SetCosines(FLAT[: len(OTHERS)] + [0.85])
+    hybrid = HybridRetriever(Index.build([*OTHERS, chinese_paper]), model)
+    hybrid.attach_glossary(real)
+    hybrid.attach_vectors(model.paper_vectors())
+    prepared = hybrid.queries.prepare(CHINESE)
+    scored, glossed = hybrid.bm25_terms(prepared.text, prepared.terms)
+    assert glossed and {"knowledg", "distil"} <= set(scored)
+    assert set(prepared.terms) <= set(scored)  # the paper's own words still match
+    assert len(scored) == len(set(scored))
+    assert hybrid.search(CHINESE, limit=3).hits[0].paper.id == "zh"
+
+
 def test_a_glossed_question_is_confident_on_its_coverage(real: Glossary) -> None:
     # The same cosines: without the gloss only the standout counts (too small); with it the
     # top paper holds the gloss's words. An off-topic gloss holds none: still not confident.

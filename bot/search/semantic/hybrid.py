@@ -26,6 +26,7 @@ from pathlib import Path
 import numpy as np
 
 from bot.corpus import Paper
+from bot.search.analysis import first_distinct
 from bot.search.confidence import CONFIDENT_COVERAGE
 from bot.search.gloss import Glossary, default_glossary, is_chinese
 from bot.search.index import Index
@@ -113,13 +114,18 @@ class HybridRetriever:
 
     def bm25_terms(self, text: str, terms: Sequence[str]) -> tuple[Sequence[str], bool]:
         """The terms BM25 scores for a question (`text` prepared, `terms` its own) and whether
-        they are its gloss: a Chinese question's English gloss, once a glossary is attached
-        and the gloss has a term; else `terms`. Latin, Japanese and Korean questions: `terms`."""
+        they hold its gloss: a Chinese question's own terms that some paper holds (a corpus
+        in Chinese), then its English gloss, once a glossary is attached and the gloss has a
+        term; else `terms`. Latin, Japanese and Korean questions: `terms`."""
         glossary = self._glossary
         if glossary is None or all(is_latin_text(t) for t in terms) or not is_chinese(text):
             return terms, False
         glossed = glossary.terms(text, self.index.analyzer)
-        return (glossed, True) if glossed else (terms, False)
+        if not glossed:
+            return terms, False
+        own = set(glossed)
+        held = [t for t in dict.fromkeys(terms) if t not in own and self.index.knows(t)]
+        return first_distinct([*glossed, *held]), True
 
     def attach_vectors(self, vectors: np.ndarray) -> None:
         """Start fusing: `vectors` has one unit row per paper, in `papers` order."""
