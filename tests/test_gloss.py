@@ -260,7 +260,7 @@ def test_a_corpus_in_chinese_keeps_its_own_matches(real: Glossary) -> None:
     # Words apart: the analyzer does not segment Han text, so a paper matches a question's
     # Chinese term where it holds the same run of characters.
     chinese_paper = Paper("zh", "知识蒸馏 综述", "本文 综述 知识蒸馏 的 方法。")
-    model = SetCosines(FLAT[: len(OTHERS)] + [0.85])
+    model = SetCosines([*FLAT[: len(OTHERS)], 0.85])
     hybrid = HybridRetriever(Index.build([*OTHERS, chinese_paper]), model)
     hybrid.attach_glossary(real)
     hybrid.attach_vectors(model.paper_vectors())
