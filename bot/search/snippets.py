@@ -200,27 +200,26 @@ def _placed_by_prefix(
     is checked, not assumed: their terms must add up to `counts`, else None (and the caller
     takes the full pass). ASCII text whose only whitespace is " " only.
     """
-    chunk_terms = getattr(analyzer, "chunk_terms", None)
+    terms_of_chunks = getattr(analyzer, "terms_of_chunks", None)
     fold = getattr(analyzer, "fold", None)
-    if chunk_terms is None or fold is None or not text.isascii():
+    if terms_of_chunks is None or fold is None or not text.isascii():
         return None
     if _crosses_sentence_end(text, sentences):
         return None
-    expected = {t: counts.get(t, 0) for t in wanted}
-    present = [t for t, n in expected.items() if n > 0]
+    expected = [counts.get(t, 0) for t in wanted]
+    present = [t for t, n in zip(wanted, expected, strict=True) if n > 0]
     if not present:
-        return [] if not any(expected.values()) else None
+        return [] if not any(expected) else None
     folded = fold(text)
-    # Printable ASCII (bytes 0x20-0x7e, as `isprintable`, ~7x faster): its only space is " ".
+    # Printable ASCII (bytes 0x20-0x7e, as `isprintable`, ~7x faster): its only space is " ",
+    # so the words split at " " are the chunks `chunk_terms` would analyse.
     if folded.encode("ascii").translate(None, _PRINTABLE_ASCII):
         return None
     spans = _words_holding(folded.lower(), [word_prefix(t) for t in present])
     starts = sorted(spans)
-    _, chunks, chunk_sets = chunk_terms(" ".join([folded[s : spans[s]] for s in starts]))
-    if len(chunks) != len(starts):
-        return None
+    chunk_sets = terms_of_chunks([folded[s : spans[s]] for s in starts])
     held = list(chain.from_iterable(chunk_sets))
-    if list(map(held.count, expected)) != list(expected.values()):
+    if list(map(held.count, wanted)) != expected:
         return None
     keys = wanted.keys()
     return [
