@@ -365,7 +365,9 @@ class Index:
                 ),
                 coverage=float(c),
             )
-            for i, (r, s, c) in enumerate(zip(rows.tolist(), scores, coverage, strict=True))
+            for i, (r, s, c) in enumerate(
+                zip(rows.tolist(), scores.tolist(), coverage.tolist(), strict=True)
+            )
             # One lookup a hit: a cached index makes each `Paper` from its columns.
             for paper in (self.papers[r],)
         )

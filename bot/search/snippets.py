@@ -111,7 +111,7 @@ def _best_window(
             hi = sentences[1][1]
         return lo, hi
     # fsum: exact, so the same terms weigh the same in any set order (ties stay ties).
-    weight = {i: fsum([wanted[t] for t in f]) for i, f in found.items()}
+    weight = {i: fsum(map(wanted.__getitem__, f)) for i, f in found.items()}
     # Sentences, then pairs, in order: the first best wins, as with `max` (no two tie).
     best: tuple[float, bool, bool, int] | None = None
     chosen, single = sentences[0], -1  # the window, and its sentence if it is one
@@ -121,7 +121,9 @@ def _best_window(
         if best is None or rank > best:
             best, chosen, single = rank, (lo, hi), i
     last = len(sentences) - 1
-    for i in sorted({j for k in found for j in (k - 1, k) if 0 <= j < last}):
+    for i in sorted(found.keys() | [k - 1 for k in found]):  # pairs holding a match
+        if not 0 <= i < last:
+            continue
         lo, hi = sentences[i][0], sentences[i + 1][1]
         if hi - lo <= MAX_SNIPPET_CHARS:
             a, b = found.get(i), found.get(i + 1)
@@ -136,7 +138,7 @@ def _best_window(
 
 def _weight(terms: Iterable[str], wanted: Mapping[str, float]) -> float:
     """The terms' summed weight, exactly (`fsum`: the same in any order)."""
-    return fsum([wanted[t] for t in terms])
+    return fsum(map(wanted.__getitem__, terms))
 
 
 def word_prefix(term: str) -> str:
@@ -177,6 +179,8 @@ def abstract_counts(
         return analyzer.analyze(" ".join(words)) if words else []
 
     title, other = terms_of([paper.title]), terms_of([*paper.keywords, *paper.authors])
+    if not title and not other:  # no other field holds a prefix: every count is the abstract's
+        return indexed
     return {t: n - title_weight * title.count(t) - other.count(t) for t, n in indexed.items()}
 
 
