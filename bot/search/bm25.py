@@ -226,7 +226,10 @@ class BM25:
 
     def _term_ids(self, terms: Sequence[str]) -> tuple[list[int], list[int]]:
         """Known query terms as ids with their multiplicity (rank-bm25 counts repeats)."""
-        counts = Counter(i for i in map(self.vocab.id, terms) if i is not None)
+        counts: dict[int, int] = {}  # first-seen order, as a Counter (without its overhead)
+        for i in map(self.vocab.id, terms):
+            if i is not None:
+                counts[i] = counts.get(i, 0) + 1
         return list(counts), list(counts.values())
 
     def _idf(self, ids: list[int]) -> np.ndarray:
