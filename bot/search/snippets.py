@@ -23,6 +23,7 @@ __all__ = [
     "abstract_counts",
     "best_snippet",
     "marks",
+    "plain_text",
     "word_prefix",
 ]
 
@@ -50,19 +51,22 @@ def best_snippet(
     *,
     counts: Mapping[str, int] | None = None,
     sentences: Sequence[Span] | None = None,
+    plain: bool = False,
 ) -> Snippet:
     """The one or two sentences of `text` that best match `terms` (weighted), matches marked.
 
     counts: when known (the index's term frequencies), how often each of `terms` occurs in
     `analyzer.analyze(text)`; then only the words that may hold a term are analysed.
     sentences: `sentence_spans(text)` when known (an index cache keeps them per abstract).
+    plain: `plain_text(text, sentences, analyzer)` when known (the cache keeps it too): the
+    words holding a term are then looked for without checking the text first.
     """
     sentences = list(sentence_spans(text) if sentences is None else sentences)
     sentences = sentences or [(0, len(text))]
     wanted = {t: weights[t] for t in terms}
     placed = None
     if counts is not None:
-        placed = _placed_by_prefix(text, sentences, wanted, counts, analyzer)
+        placed = _placed_by_prefix(text, sentences, wanted, counts, analyzer, plain=plain)
     if placed is None:
         placed = _placed_chunks(text, sentences, wanted, analyzer)
     found: dict[int, set[str]] = {}  # sentence number -> its matched terms (those with some)
@@ -184,6 +188,27 @@ def abstract_counts(
     return {t: n - title_weight * title.count(t) - other.count(t) for t, n in indexed.items()}
 
 
+def plain_text(text: str, sentences: Sequence[Span], analyzer: Analyzer) -> bool:
+    """Whether `text` is printable ASCII that `analyzer` folds to itself, with no word running
+    across the end of one of `sentences` (`sentence_spans(text)`): what the snippets' fast path
+    checks of a text before it looks for words in it."""
+    fold = getattr(analyzer, "fold", None)
+    spans = list(sentences) or [(0, len(text))]
+    return (
+        fold is not None
+        and text.isascii()
+        and _printable(text)
+        and fold(text) == text
+        and not _crosses_sentence_end(text, spans)
+    )
+
+
+def _printable(ascii_text: str) -> bool:
+    """Whether ASCII text is printable (bytes 0x20-0x7e, as `isprintable`, ~7x faster): then
+    its only whitespace is " "."""
+    return not ascii_text.encode("ascii").translate(None, _PRINTABLE_ASCII)
+
+
 def _crosses_sentence_end(text: str, sentences: list[Span]) -> bool:
     """True if a word runs across a sentence's end (closing quotes after the dot)."""
     size = len(text)
@@ -196,28 +221,31 @@ def _placed_by_prefix(
     wanted: Mapping[str, float],
     counts: Mapping[str, int],
     analyzer: Analyzer,
+    *,
+    plain: bool = False,
 ) -> list[tuple[int, int, set[str]]] | None:
     """`_placed_chunks`, analysing only the words that contain a stem's prefix.
 
     A word holding a term nearly always contains the term's stem minus its last letters
     ("happi" from "happy"); only such words are analysed. That they hold every occurrence
     is checked, not assumed: their terms must add up to `counts`, else None (and the caller
-    takes the full pass). ASCII text whose only whitespace is " " only.
+    takes the full pass). ASCII text whose only whitespace is " " only (`plain`: known to
+    be `plain_text`, not checked again).
     """
     terms_of_chunks = getattr(analyzer, "terms_of_chunks", None)
     fold = getattr(analyzer, "fold", None)
-    if terms_of_chunks is None or fold is None or not text.isascii():
+    if terms_of_chunks is None or fold is None:
         return None
-    if _crosses_sentence_end(text, sentences):
+    if not plain and (not text.isascii() or _crosses_sentence_end(text, sentences)):
         return None
     expected = [counts.get(t, 0) for t in wanted]
     present = [t for t, n in zip(wanted, expected, strict=True) if n > 0]
     if not present:
         return [] if not any(expected) else None
-    folded = fold(text)
-    # Printable ASCII (bytes 0x20-0x7e, as `isprintable`, ~7x faster): its only space is " ",
-    # so the words split at " " are the chunks `chunk_terms` would analyse.
-    if folded.encode("ascii").translate(None, _PRINTABLE_ASCII):
+    folded = text if plain else fold(text)
+    # Printable ASCII's only space is " ", so the words split at " " are the chunks
+    # `chunk_terms` would analyse.
+    if not plain and not _printable(folded):
         return None
     spans = _words_holding(folded.lower(), [word_prefix(t) for t in present])
     starts = sorted(spans)
