@@ -347,7 +347,8 @@ class Index:
             terms=len(self.bm25.vocab),
             postings=self.bm25.postings,
             memory_bytes=self.bm25.nbytes
-            + (self._sentences.nbytes if self._sentences is not None else 0),
+            + (self._sentences.nbytes if self._sentences is not None else 0)
+            + (self._plain.nbytes if self._plain is not None else 0),
         )
 
     def _hits(
