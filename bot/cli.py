@@ -30,6 +30,7 @@ EXIT_USAGE = 2  # argparse's own code for bad arguments; we use it for every inp
 SCORE_DIGITS = 4  # JSON scores are rounded: more digits are noise for a reader
 
 _PLAIN_MARKS = ("«", "»")
+_JSON = json.JSONEncoder(ensure_ascii=False)  # `json.dumps(x, ensure_ascii=False)`, made once
 _EN = translator("en")  # the CLI speaks English until the i18n work picks a language
 _CORPUS_HELP = "corpus file or directory (repeatable; default: $CORPUS or the repo's corpus/)"
 
@@ -222,7 +223,7 @@ def _search_command(args: argparse.Namespace) -> int:
         papers = index.by_author(args.author, limit=args.limit)
         total = len(index.authors.papers(args.author))  # "first N of M", not "N papers"
         if args.json:
-            print(json.dumps(author_json(args.author, papers, total=total), ensure_ascii=False))
+            print(_JSON.encode(author_json(args.author, papers, total=total)))
         else:
             print(author_text(args.author, papers, total=total))
         sys.stdout.flush()
@@ -244,7 +245,7 @@ def _search_command(args: argparse.Namespace) -> int:
         if args.json:
             # Fused: the vectors were ready and the question had words to compare.
             fused = ready and bool(result.terms)
-            print(json.dumps(result_json(result, semantic=fused), ensure_ascii=False))
+            print(_JSON.encode(result_json(result, semantic=fused)))
         else:
             print(results_text(result, emphasis))
     sys.stdout.flush()

@@ -327,6 +327,7 @@ def test_stored_sentence_spans_give_the_same_snippets(seed_papers: list[Paper]) 
     built = Index.build(seed_papers)
     loaded = Index.from_state(seed_papers, built.to_state())
     assert loaded._sentences is not None and built._sentences is None
+    assert loaded._plain is not None and 0 < loaded._plain.sum() < len(seed_papers)
     questions = [q.text for q in load_devset(seed_papers)]
     for query in [*questions, "sparse training", "diffusion protein", "llm judges"]:
         a, b = built.search(query, limit=10), loaded.search(query, limit=10)
@@ -352,6 +353,14 @@ def test_stored_sentence_spans_give_the_same_snippets(seed_papers: list[Paper]) 
             id="sentences-of-fewer-papers",
         ),
         pytest.param(lambda s: s.update(sentences=s["sentences"][:-2]), id="truncated-sentences"),
+        pytest.param(lambda s: s.pop("abstract_plain"), id="missing-plain-flags"),
+        pytest.param(
+            lambda s: s.update(abstract_plain=s["abstract_plain"][:-1]), id="plain-flags-short"
+        ),
+        pytest.param(
+            lambda s: s.update(abstract_plain=s["abstract_plain"].astype(bool)),
+            id="plain-flags-not-bytes",
+        ),
     ],
 )
 def test_damaged_state_is_rejected(seed_index: Index, damage) -> None:

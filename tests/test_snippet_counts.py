@@ -18,7 +18,8 @@ from test_snippets_pinned import ENGLISH, SNIPPET_TEXT, SentenceBySentence, ques
 
 from bot.search import Index, document_terms
 from bot.search import snippets as snippets_module
-from bot.search.snippets import abstract_counts, best_snippet
+from bot.search.snippets import abstract_counts, best_snippet, plain_text
+from bot.textutil import sentence_spans
 from testkit.devset import load_seed_papers
 
 SEED_DIR = Path(__file__).resolve().parent.parent / "corpus"
@@ -44,6 +45,29 @@ def test_snippets_with_counts_equal_the_slow_ones(text: str, extra: list[str], s
     given_counts = best_snippet(text, terms, weights, ENGLISH, counts=dict(counts))
     slow = best_snippet(text, terms, weights, SentenceBySentence(ENGLISH))  # type: ignore[arg-type]
     assert (given_counts.text, given_counts.marks) == (slow.text, slow.marks)
+    sentences = sentence_spans(text)  # what an index cache stores: its spans, plain or not
+    plain = plain_text(text, sentences, ENGLISH)
+    stored = best_snippet(
+        text, terms, weights, ENGLISH, counts=dict(counts), sentences=sentences, plain=plain
+    )
+    assert (stored.text, stored.marks) == (slow.text, slow.marks)
+
+
+@pytest.mark.parametrize(
+    ("text", "plain"),
+    [
+        ("Graph networks help. They learn.", True),
+        ("", True),
+        ('He said "graphs help." Then left.', False),  # a quote after the dot: one word
+        ("Graphs \\ networks.", False),  # a backslash starts markup
+        ("Café graphs help.", False),
+        ("See https://x.org/a for graphs.", False),  # markup folds to spaces
+        ("Tabs\there.", False),
+        ("Two  spaces are printable.", True),
+    ],
+)
+def test_plain_text_is_ascii_that_needs_no_check(text: str, plain: bool) -> None:
+    assert plain_text(text, sentence_spans(text), ENGLISH) is plain
 
 
 def test_counted_words_are_found_without_the_full_pass(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from bot.search import syntax
 from bot.search.syntax import FieldFilter, ParsedQuery, Phrase, YearFilter, parse_query
 
 
@@ -238,3 +241,13 @@ PLAIN_WORDS = st.one_of(
 @given(st.lists(PLAIN_WORDS, max_size=12).map(" ".join))
 def test_plain_text_parses_to_itself(query: str) -> None:
     assert parse_query(query) == ParsedQuery(query, query)
+
+
+@settings(max_examples=400, deadline=None)
+@given(QUERIES)
+def test_the_plain_fast_path_reads_as_the_full_parse(query: str) -> None:
+    """A query `parse_query` takes as plain at a glance parses the same the long way."""
+    with pytest.MonkeyPatch.context() as patched:
+        patched.setattr(syntax, "_SYNTAX", re.compile(""))  # matches anything: no fast path
+        full = parse_query(query)
+    assert parse_query(query) == full

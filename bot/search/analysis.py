@@ -166,7 +166,7 @@ class EnglishAnalyzer:
 
     def analyze(self, text: str) -> list[str]:
         """Index/query terms of `text`, in order (compound parts, then the joined form)."""
-        return list(chain.from_iterable(self._terms_of_chunks(_fold(text).split())))
+        return list(chain.from_iterable(self.terms_of_chunks(_fold(text).split())))
 
     def fold(self, text: str) -> str:
         """`text` with markup and dashes/quotes folded as analysis sees it (same positions)."""
@@ -181,10 +181,10 @@ class EnglishAnalyzer:
         """
         folded = _fold(text)
         chunks = folded.split()
-        return folded, chunks, self._terms_of_chunks(chunks)
+        return folded, chunks, self.terms_of_chunks(chunks)
 
-    def _terms_of_chunks(self, chunks: list[str]) -> list[tuple[str, ...]]:
-        """Each folded chunk's terms, through the cache."""
+    def terms_of_chunks(self, chunks: list[str]) -> list[tuple[str, ...]]:
+        """Each chunk's terms, through the cache: chunks of folded text (`chunk_terms`'s)."""
         cache = self._cache
         found = list(map(cache.get, chunks))
         if None in found:
@@ -234,7 +234,7 @@ class EnglishAnalyzer:
             simple = _SIMPLE_WORD.fullmatch(folded)
             if simple:  # one word in punctuation (a snippet's marks): its terms are cached
                 start, end = simple.span(1)
-                return [(term, start, end) for term in self._terms_of_chunks([folded])[0]]
+                return [(term, start, end) for term in self.terms_of_chunks([folded])[0]]
         if folded.isascii() or unicodedata.is_normalized("NFKC", folded):
             normal, starts, ends = folded, None, None
         else:

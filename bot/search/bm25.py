@@ -195,16 +195,16 @@ class BM25:
 
     def tf(self, term: str, rows: np.ndarray) -> np.ndarray:
         """How often `term` occurs in each of `rows` (0 where it does not), as int64."""
-        found = np.zeros(len(rows), dtype=np.int64)
         tid = self.vocab.id(term)
         if tid is None or not len(rows):
-            return found
+            return np.zeros(len(rows), dtype=np.int64)
         lo, hi = self._indptr[tid], self._indptr[tid + 1]
         docs = self._doc_ids[lo:hi]
-        pos = np.searchsorted(docs, rows)
-        held = pos < len(docs)
-        held[held] = docs[pos[held]] == rows[held]
-        found[held] = self._pair_tf.take(self._pair[lo:hi][pos[held]])
+        # Rows in the postings' dtype: else searchsorted converts every posting of the term.
+        rows = np.asarray(rows).astype(docs.dtype)
+        pos = np.minimum(docs.searchsorted(rows), len(docs) - 1)  # the place, or the last
+        found = self._pair_tf.take(self._pair[lo:hi].take(pos))
+        found[docs.take(pos) != rows] = 0
         return found
 
     def df(self, term: str) -> int:
@@ -226,7 +226,10 @@ class BM25:
 
     def _term_ids(self, terms: Sequence[str]) -> tuple[list[int], list[int]]:
         """Known query terms as ids with their multiplicity (rank-bm25 counts repeats)."""
-        counts = Counter(i for i in map(self.vocab.id, terms) if i is not None)
+        counts: dict[int, int] = {}  # first-seen order, as a Counter (without its overhead)
+        for i in map(self.vocab.id, terms):
+            if i is not None:
+                counts[i] = counts.get(i, 0) + 1
         return list(counts), list(counts.values())
 
     def _idf(self, ids: list[int]) -> np.ndarray:

@@ -22,7 +22,7 @@ from bot.search.bm25 import BM25, DEFAULT_PARAMS, BM25Params
 from bot.search.documents import TITLE_WEIGHT, analysed_documents, document_terms
 from bot.search.query import PreparedQuery, QueryPipeline
 from bot.search.retriever import Hit, IndexStats, SearchResult
-from bot.search.snippets import Snippet, abstract_counts, best_snippet
+from bot.search.snippets import Snippet, abstract_counts, best_snippet, plain_text
 from bot.search.storage.columns import PaperColumns, SpansColumn
 from bot.textutil import Span, sentence_spans
 
@@ -50,17 +50,25 @@ class Index:
         language: str = "en",
         query_cache: int = QUERY_CACHE,
         sentences: SpansColumn | None = None,
+        plain: np.ndarray | None = None,
     ) -> None:
         """Assemble an index; use `build` or `from_state`.
 
         query_cache: how many text chunks the query analyzer remembers (shared by threads).
         sentences: each paper's abstract's `sentence_spans`, when stored (a cache keeps them:
             a snippet then skips splitting its abstract); else split per snippet.
+        plain: with `sentences`, one uint8 per paper: 1 if its abstract is `plain_text` (the
+            snippet then skips checking it); else checked per snippet.
         """
         self.papers = papers if isinstance(papers, PaperColumns) else tuple(papers)
         if sentences is not None and len(sentences) != len(self.papers):
             raise ValueError("sentence spans are for a different number of papers")
+        if plain is not None and (sentences is None or plain.shape != (len(self.papers),)):
+            raise ValueError("plain-text flags need the sentence spans of as many papers")
         self._sentences = sentences
+        self._plain = plain
+        # Python ints from a memoryview: no numpy scalar a snippet.
+        self._plain_at = None if plain is None else memoryview(np.ascontiguousarray(plain))
         self._by_id = {paper_id: i for i, paper_id in enumerate(self._column("id"))}
         self.bm25 = bm25
         self.params = bm25.params
@@ -86,18 +94,27 @@ class Index:
     def to_state(self) -> dict[str, Any]:
         """Everything `from_state` needs besides the papers: numpy arrays and plain values.
 
-        Includes every abstract's sentence spans (split here, once, if not already known).
+        Includes every abstract's sentence spans and whether it is `plain_text` (found here,
+        once, if not already known).
         """
         sentences = (
             self._sentences
             if self._sentences is not None
             else SpansColumn.build(map(sentence_spans, self._column("abstract")))
         )
+        plain = self._plain
+        if plain is None:
+            flags = (
+                plain_text(abstract, sentences[row], self.analyzer)
+                for row, abstract in enumerate(self._column("abstract"))
+            )
+            plain = np.fromiter(flags, dtype=np.uint8, count=len(self.papers))
         flat, offsets = sentences.arrays()
         return {
             **self.bm25.to_state(),
             "sentences": flat,
             "sentence_offsets": offsets,
+            "abstract_plain": plain,
             "analyzer_language": self.analyzer.language,
             "analyzer_version": self.analyzer.version,
             "title_weight": self.title_weight,
@@ -117,10 +134,20 @@ class Index:
             sentences = SpansColumn(
                 np.asarray(state["sentences"]), np.asarray(state["sentence_offsets"])
             )
+            plain = np.asarray(state["abstract_plain"])
         except (KeyError, TypeError) as error:
             raise ValueError(f"index state is incomplete: {error}") from error
+        if plain.dtype != np.uint8:
+            raise ValueError("index state's plain-text flags are not bytes")
         bm25 = BM25.from_state(state, size=len(papers))
-        return cls(papers, bm25, title_weight=title_weight, language=language, sentences=sentences)
+        return cls(
+            papers,
+            bm25,
+            title_weight=title_weight,
+            language=language,
+            sentences=sentences,
+            plain=plain,
+        )
 
     def __len__(self) -> int:
         return len(self.papers)
@@ -320,7 +347,8 @@ class Index:
             terms=len(self.bm25.vocab),
             postings=self.bm25.postings,
             memory_bytes=self.bm25.nbytes
-            + (self._sentences.nbytes if self._sentences is not None else 0),
+            + (self._sentences.nbytes if self._sentences is not None else 0)
+            + (self._plain.nbytes if self._plain is not None else 0),
         )
 
     def _hits(
@@ -358,24 +386,31 @@ class Index:
                             self.analyzer,
                             title_weight=self.title_weight,
                         ),
-                        sentences=self._abstract_sentences(r, paper.abstract),
+                        sentences=sentences,
+                        plain=plain,
                     )
                     if snippets
                     else Snippet("")
                 ),
                 coverage=float(c),
             )
-            for i, (r, s, c) in enumerate(zip(rows.tolist(), scores, coverage, strict=True))
+            for i, (r, s, c) in enumerate(
+                zip(rows.tolist(), scores.tolist(), coverage.tolist(), strict=True)
+            )
             # One lookup a hit: a cached index makes each `Paper` from its columns.
             for paper in (self.papers[r],)
+            for sentences, plain in (self._abstract_layout(r, paper.abstract),)
         )
 
-    def _abstract_sentences(self, row: int, abstract: str) -> list[Span] | None:
-        """The stored sentence spans of paper `row`'s abstract; None if not stored or unfit."""
+    def _abstract_layout(self, row: int, abstract: str) -> tuple[list[Span] | None, bool]:
+        """The stored sentence spans of paper `row`'s abstract (None if not stored or unfit)
+        and whether it is stored as `plain_text`."""
         if self._sentences is None:
-            return None
+            return None, False
         spans = self._sentences[row]
-        return None if spans and spans[-1][1] > len(abstract) else spans
+        if spans and spans[-1][1] > len(abstract):
+            return None, False
+        return spans, self._plain_at is not None and self._plain_at[row] == 1
 
     def _column(self, name: str) -> Iterable[Any]:
         """One field of every paper (from the columns directly when cached)."""

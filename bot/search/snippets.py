@@ -23,6 +23,7 @@ __all__ = [
     "abstract_counts",
     "best_snippet",
     "marks",
+    "plain_text",
     "word_prefix",
 ]
 
@@ -50,19 +51,22 @@ def best_snippet(
     *,
     counts: Mapping[str, int] | None = None,
     sentences: Sequence[Span] | None = None,
+    plain: bool = False,
 ) -> Snippet:
     """The one or two sentences of `text` that best match `terms` (weighted), matches marked.
 
     counts: when known (the index's term frequencies), how often each of `terms` occurs in
     `analyzer.analyze(text)`; then only the words that may hold a term are analysed.
     sentences: `sentence_spans(text)` when known (an index cache keeps them per abstract).
+    plain: `plain_text(text, sentences, analyzer)` when known (the cache keeps it too): the
+    words holding a term are then looked for without checking the text first.
     """
     sentences = list(sentence_spans(text) if sentences is None else sentences)
     sentences = sentences or [(0, len(text))]
     wanted = {t: weights[t] for t in terms}
     placed = None
     if counts is not None:
-        placed = _placed_by_prefix(text, sentences, wanted, counts, analyzer)
+        placed = _placed_by_prefix(text, sentences, wanted, counts, analyzer, plain=plain)
     if placed is None:
         placed = _placed_chunks(text, sentences, wanted, analyzer)
     found: dict[int, set[str]] = {}  # sentence number -> its matched terms (those with some)
@@ -111,7 +115,7 @@ def _best_window(
             hi = sentences[1][1]
         return lo, hi
     # fsum: exact, so the same terms weigh the same in any set order (ties stay ties).
-    weight = {i: fsum([wanted[t] for t in f]) for i, f in found.items()}
+    weight = {i: fsum(map(wanted.__getitem__, f)) for i, f in found.items()}
     # Sentences, then pairs, in order: the first best wins, as with `max` (no two tie).
     best: tuple[float, bool, bool, int] | None = None
     chosen, single = sentences[0], -1  # the window, and its sentence if it is one
@@ -121,7 +125,9 @@ def _best_window(
         if best is None or rank > best:
             best, chosen, single = rank, (lo, hi), i
     last = len(sentences) - 1
-    for i in sorted({j for k in found for j in (k - 1, k) if 0 <= j < last}):
+    for i in sorted(found.keys() | [k - 1 for k in found]):  # pairs holding a match
+        if not 0 <= i < last:
+            continue
         lo, hi = sentences[i][0], sentences[i + 1][1]
         if hi - lo <= MAX_SNIPPET_CHARS:
             a, b = found.get(i), found.get(i + 1)
@@ -136,7 +142,7 @@ def _best_window(
 
 def _weight(terms: Iterable[str], wanted: Mapping[str, float]) -> float:
     """The terms' summed weight, exactly (`fsum`: the same in any order)."""
-    return fsum([wanted[t] for t in terms])
+    return fsum(map(wanted.__getitem__, terms))
 
 
 def word_prefix(term: str) -> str:
@@ -177,7 +183,30 @@ def abstract_counts(
         return analyzer.analyze(" ".join(words)) if words else []
 
     title, other = terms_of([paper.title]), terms_of([*paper.keywords, *paper.authors])
+    if not title and not other:  # no other field holds a prefix: every count is the abstract's
+        return indexed
     return {t: n - title_weight * title.count(t) - other.count(t) for t, n in indexed.items()}
+
+
+def plain_text(text: str, sentences: Sequence[Span], analyzer: Analyzer) -> bool:
+    """Whether `text` is printable ASCII that `analyzer` folds to itself, with no word running
+    across the end of one of `sentences` (`sentence_spans(text)`): what the snippets' fast path
+    checks of a text before it looks for words in it."""
+    fold = getattr(analyzer, "fold", None)
+    spans = list(sentences) or [(0, len(text))]
+    return (
+        fold is not None
+        and text.isascii()
+        and _printable(text)
+        and fold(text) == text
+        and not _crosses_sentence_end(text, spans)
+    )
+
+
+def _printable(ascii_text: str) -> bool:
+    """Whether ASCII text is printable (bytes 0x20-0x7e, as `isprintable`, ~7x faster): then
+    its only whitespace is " "."""
+    return not ascii_text.encode("ascii").translate(None, _PRINTABLE_ASCII)
 
 
 def _crosses_sentence_end(text: str, sentences: list[Span]) -> bool:
@@ -192,35 +221,37 @@ def _placed_by_prefix(
     wanted: Mapping[str, float],
     counts: Mapping[str, int],
     analyzer: Analyzer,
+    *,
+    plain: bool = False,
 ) -> list[tuple[int, int, set[str]]] | None:
     """`_placed_chunks`, analysing only the words that contain a stem's prefix.
 
     A word holding a term nearly always contains the term's stem minus its last letters
     ("happi" from "happy"); only such words are analysed. That they hold every occurrence
     is checked, not assumed: their terms must add up to `counts`, else None (and the caller
-    takes the full pass). ASCII text whose only whitespace is " " only.
+    takes the full pass). ASCII text whose only whitespace is " " only (`plain`: known to
+    be `plain_text`, not checked again).
     """
-    chunk_terms = getattr(analyzer, "chunk_terms", None)
+    terms_of_chunks = getattr(analyzer, "terms_of_chunks", None)
     fold = getattr(analyzer, "fold", None)
-    if chunk_terms is None or fold is None or not text.isascii():
+    if terms_of_chunks is None or fold is None:
         return None
-    if _crosses_sentence_end(text, sentences):
+    if not plain and (not text.isascii() or _crosses_sentence_end(text, sentences)):
         return None
-    expected = {t: counts.get(t, 0) for t in wanted}
-    present = [t for t, n in expected.items() if n > 0]
+    expected = [counts.get(t, 0) for t in wanted]
+    present = [t for t, n in zip(wanted, expected, strict=True) if n > 0]
     if not present:
-        return [] if not any(expected.values()) else None
-    folded = fold(text)
-    # Printable ASCII (bytes 0x20-0x7e, as `isprintable`, ~7x faster): its only space is " ".
-    if folded.encode("ascii").translate(None, _PRINTABLE_ASCII):
+        return [] if not any(expected) else None
+    folded = text if plain else fold(text)
+    # Printable ASCII's only space is " ", so the words split at " " are the chunks
+    # `chunk_terms` would analyse.
+    if not plain and not _printable(folded):
         return None
     spans = _words_holding(folded.lower(), [word_prefix(t) for t in present])
     starts = sorted(spans)
-    _, chunks, chunk_sets = chunk_terms(" ".join([folded[s : spans[s]] for s in starts]))
-    if len(chunks) != len(starts):
-        return None
+    chunk_sets = terms_of_chunks([folded[s : spans[s]] for s in starts])
     held = list(chain.from_iterable(chunk_sets))
-    if list(map(held.count, expected)) != list(expected.values()):
+    if list(map(held.count, wanted)) != expected:
         return None
     keys = wanted.keys()
     return [

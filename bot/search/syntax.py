@@ -124,6 +124,8 @@ class ParsedQuery:
 # One character in, one out (positions stay those of the query): quotes and ｜ to ASCII.
 _SCAN = str.maketrans({c: '"' for c in "\u201c\u201d\u201e\u201f\u2033\uff02"} | {"\uff5c": "|"})
 _FIELD = re.compile(r"([^\W\d_]+)[:：]")
+# What any syntax needs (a quote, "|", "-", a colon or "OR"): a query without one is plain.
+_SYNTAX = re.compile("[" + re.escape('"|-:：' + "".join(map(chr, _SCAN))) + "]|OR")
 _YEAR = re.compile(
     r"(?P<op>[<>]=?)?(?P<one>[12][0-9]{3})|(?P<low>[12][0-9]{3})?(?:\.\.|-|–|—|~)(?P<high>[12][0-9]{3})?"
 )
@@ -289,6 +291,8 @@ def _ranked_text(token: _Token) -> str:
 def parse_query(query: str) -> ParsedQuery:
     """`query` read as free text and conditions; never raises, whatever the string."""
     query = query if isinstance(query, str) else ""
+    if _SYNTAX.search(query) is None:  # most questions: words only, their own free text
+        return ParsedQuery(query=query, text=query)
     items = _grouped(list(_tokens(query)))
     phrases: list[Phrase] = []
     excluded: list[Clause] = []

@@ -115,8 +115,8 @@ class SpansColumn:
 
     def __getitem__(self, i: int) -> list[tuple[int, int]]:
         """Row `i`'s spans."""
-        values = self._pairs[2 * self._rows[i] : 2 * self._rows[i + 1]].tolist()
-        return list(zip(values[::2], values[1::2], strict=True))
+        values = iter(self._pairs[2 * self._rows[i] : 2 * self._rows[i + 1]].tolist())
+        return list(zip(values, values, strict=True))  # each start with the end after it
 
     def arrays(self) -> tuple[np.ndarray, np.ndarray]:
         """`(flat, offsets)`, as `__init__` takes them."""
