@@ -19,7 +19,8 @@ engine's (`Tokenizer`, `Embeddings`), and so are pooling and normalising. Per la
   engine), residual + layer norm as plain `Add` + `LayerNormalization` (onnxruntime's
   fusion of them into SkipLayerNormalization ran 4x slower here, so it is turned off).
 
-One run per text (no padding). Vectors are within cosine 0.9997 of the numpy engine's.
+One run per text (no padding). Vectors are within cosine 0.9995 of the numpy engine's (0.9997
+on ICML abstracts).
 One session, one thread a run; `InferenceSession.run` releases the GIL and may be called
 from several threads at once, so one instance serves the embedder's workers and questions.
 """

