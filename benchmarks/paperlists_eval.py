@@ -3,12 +3,12 @@
 Run: uv run python -m benchmarks.paperlists_eval --split tune|heldout [--sets seed,paperlists]
      [--curve] [--misses]
 For each question style, recall@1 / recall@3 / MRR@10 of (a) BM25 alone (the bot's `Index`
-as it serves), (b) bm25s with English stopwords and the Snowball stemmer, (c) the hybrid as it
-served before issue 20 (`fusion.rrf`, fixed 50/50) and (d) the hybrid as it serves now
-(`HybridRetriever.search`: `fusion.fused_scores`, Chinese questions through their CC-CEDICT
-gloss, `bot/search/gloss.py`); then the confidence
-trade-off: off-topic + near-miss flagged against on-topic flagged, as a curve over the
-standout cut of `fusion.is_confident`, and as shipped ("old" is issue 10's rule,
+as it serves, Chinese questions glossed; (a0) the same without the gloss), (b) bm25s with
+English stopwords and the Snowball stemmer, (c) the hybrid as it served before issue 20
+(`fusion.rrf`, fixed 50/50) and (d) the hybrid as it serves now (`HybridRetriever.search`:
+`fusion.fused_scores`, Chinese questions through their CC-CEDICT gloss, `bot/search/gloss.py`);
+then the confidence trade-off: off-topic + near-miss flagged against on-topic flagged, as a
+curve over the standout cut of `fusion.is_confident`, and as shipped ("old" is issue 10's rule,
 `benchmarks.previous_rules`). Choose on "tune" only (seed tune + paperlists tune together);
 report "heldout" once.
 Paper vectors come from the bot's own `embed_papers` cache (.cache/), paid once (~8 min for
@@ -18,6 +18,7 @@ the 3,017 papers on this 2-core machine).
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -27,9 +28,10 @@ import numpy as np
 from benchmarks import previous_rules
 from benchmarks.cranfield import Doc, bm25s_stemmed
 from bot.corpus import Paper
-from bot.search import DEFAULT_CACHE_DIR, HybridRetriever, Index, Speller
+from bot.search import DEFAULT_CACHE_DIR, HybridRetriever, Index, PreparedQuery, Speller
 from bot.search.gloss import default_glossary
 from bot.search.phrasing import topic_text
+from bot.search.retriever import Retriever
 from bot.search.semantic import fusion
 from bot.search.semantic.embedding import Embedder, embed_papers, load_default_embedder
 from bot.textutil import is_latin_text
@@ -106,8 +108,15 @@ def collect(corpus: Corpus, questions: Sequence[Question], embedder: Embedder) -
         cleaned = speller.correct(topic_text(q.text)).text
         terms = index.query_terms(cleaned)
         ranked, confident = {}, {}
-        for name, engine in (("bm25", index), ("new", corpus.hybrid)):
-            result = engine.search(q.text, limit=DEPTH, snippets=False)
+        prepared = index.queries.prepare(q.text)
+        unglossed = dataclasses.replace(prepared, gloss=())  # BM25 alone before the gloss
+        searches: tuple[tuple[str, Retriever, str | PreparedQuery], ...] = (
+            ("bm25", index, q.text),
+            ("bm25_unglossed", index, unglossed),
+            ("new", corpus.hybrid, q.text),
+        )
+        for name, engine, query in searches:
+            result = engine.search(query, limit=DEPTH, snippets=False)
             ranked[name] = [rows[h.paper.id] for h in result.hits]
             confident[name] = bool(result.confident and result.hits)
         ranked["bm25s"] = [rows[i] for i in corpus.bm25s(q.text)[:DEPTH]]
@@ -117,7 +126,8 @@ def collect(corpus: Corpus, questions: Sequence[Question], embedder: Embedder) -
             ranked["old"], confident["old"] = old_hybrid(bm25, coverage, cosine)
         else:
             ranked["old"], confident["old"] = ranked["bm25"], confident["bm25"]
-        scored, glossed = corpus.hybrid.bm25_terms(cleaned, terms)
+        scored = prepared.gloss
+        glossed = bool(scored)
         if glossed:  # the new hybrid's signals: a Chinese question's gloss
             bm25, coverage = index.scores(scored), index.coverage(scored, np.arange(len(rows)))
         out.append(
@@ -214,7 +224,7 @@ def print_confidence(signals: Sequence[Signals], curve: bool) -> None:
     for name in [*sorted({s.set for s in signals}), "both"]:
         mine = [s for s in signals if name in ("both", s.set)]
         n_off = sum(s.expect is None for s in mine)
-        for engine in ("bm25", "old", "new"):
+        for engine in ("bm25_unglossed", "bm25", "old", "new"):
             rates = flag_rates(mine, lambda s, e=engine: not s.confident[e])
             cells = " | ".join(f"{r:.2f}" for r in rates)
             print(f"| {name} ({n_off} off, {len(mine) - n_off} on) | {engine} | {cells} |")
@@ -286,6 +296,7 @@ def main() -> None:
     signals = load_sets(args.sets.split(","), args.split, embedder, until=args.until or None)
     print(f"\nsplit {args.split}: {len(signals)} questions; cells are r@1 / r@3 / MRR@10\n")
     engines = {
+        "(a0) BM25 alone, Chinese not glossed": lambda s: s.ranked["bm25_unglossed"],
         "(a) BM25 alone (Index)": lambda s: s.ranked["bm25"],
         "(b) bm25s stem+stop": lambda s: s.ranked["bm25s"],
         "(c) old hybrid (rrf 50/50)": lambda s: s.ranked["old"],

@@ -331,6 +331,7 @@ def run_console(
     retriever = index if started is None else started.retriever
     if not is_terminal(stdin):
         index.queries.load_speller()  # piped questions are corrected as the bot's once ready
+        index.queries.load_glossary()  # and Chinese ones glossed
     if started is not None:
         _settle(started, t, piped=not is_terminal(stdin))
     session = _session(retriever, report, settings, t)

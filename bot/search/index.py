@@ -254,7 +254,7 @@ class Index:
         `snippets=False` leaves every `Hit.snippet` empty (for evaluations that rank only).
         """
         prepared = query if isinstance(query, PreparedQuery) else self.queries.prepare(query)
-        terms = prepared.terms
+        terms = prepared.scored  # a Chinese question's English gloss, if it has one
         limit, offset = max(0, int(limit)), max(0, int(offset))
         mask = self.candidates(prepared)
         if mask is not None and not terms:  # conditions alone ("author:Bengio"): list them
@@ -276,7 +276,7 @@ class Index:
             best = float(coverage[0]) if rows.size else 0.0
         return SearchResult(
             query=prepared.typed,
-            terms=terms,
+            terms=prepared.terms,
             hits=hits,
             total=total,
             confident=confidence.is_confident(best),

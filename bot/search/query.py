@@ -7,7 +7,9 @@
    conditions are kept aside, its free text goes on;
 3. chat phrasing removed from the free text (`phrasing.topic_text`: "can you recommend …");
 4. typos corrected against the corpus (`spelling.Speller`), once the speller is ready;
-5. the analysed terms of what is left.
+5. the analysed terms of what is left;
+6. a Chinese question's English gloss (`gloss.gloss_terms`), once the glossary is ready: what
+   BM25 scores over English papers, where the question's own terms match nothing.
 
 The result, a `PreparedQuery`, is what `Index.search` (BM25 alone) and `HybridRetriever.search`
 both search, so a question means the same thing whichever engine answers it: both rank only
@@ -20,12 +22,15 @@ import logging
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Generic, Protocol, TypeVar
 
+from bot.search.analysis import Analyzer
+from bot.search.gloss import Glossary, default_glossary, gloss_terms
 from bot.search.phrasing import topic_text
 from bot.search.spelling import Correction, Lexicon, Speller, SpellingCorpus
 from bot.search.syntax import ParsedQuery, parse_query
 
-__all__ = ["MAX_QUERY_CHARS", "PreparedQuery", "QueryPipeline", "prepare_query"]
+__all__ = ["MAX_QUERY_CHARS", "PreparedQuery", "QueryCorpus", "QueryPipeline", "prepare_query"]
 
 logger = logging.getLogger(__name__)
 
@@ -48,6 +53,14 @@ class PreparedQuery:
     """`typed` with its typos fixed, to show the user; "" when no word was corrected."""
     parsed: ParsedQuery | None = None
     """The query's syntax: the conditions every result must meet (None: a plain query)."""
+    gloss: tuple[str, ...] = ()
+    """A Chinese question's English gloss as terms, with its own terms some paper holds
+    (`gloss.gloss_terms`); () when it is not glossed."""
+
+    @property
+    def scored(self) -> tuple[str, ...]:
+        """The terms BM25 scores, coverage weighs and snippets mark: the gloss, else `terms`."""
+        return self.gloss or self.terms
 
     @property
     def filtered(self) -> bool:
@@ -56,21 +69,28 @@ class PreparedQuery:
 
 
 def prepare_query(
-    query: object, *, terms_of: Callable[[str], Sequence[str]], speller: Speller | None = None
+    query: object,
+    *,
+    terms_of: Callable[[str], Sequence[str]],
+    speller: Speller | None = None,
+    gloss: Callable[[str, Sequence[str]], tuple[str, ...]] | None = None,
 ) -> PreparedQuery:
-    """`query` cut, without request words, corrected by `speller` (None: as typed), analysed."""
+    """`query` cut, without request words, corrected by `speller` (None: as typed), analysed,
+    and glossed by `gloss` (text, terms -> gloss terms; None: not glossed)."""
     typed = query if isinstance(query, str) else ""
     parsed = parse_query(typed[:MAX_QUERY_CHARS])
     # Only the free text is cleaned and corrected: a field's value ("author:Schmidhber")
     # is matched by its own rule, and a quoted phrase means exactly what is quoted.
     topic = topic_text(parsed.text)
     correction = speller.correct(topic) if speller is not None else Correction(topic)
+    terms = tuple(terms_of(correction.text))
     return PreparedQuery(
         typed=typed,
         text=correction.text,
-        terms=tuple(terms_of(correction.text)),
+        terms=terms,
         corrected=_shown_correction(typed, correction),
         parsed=None if parsed.is_plain else parsed,
+        gloss=gloss(correction.text, terms) if gloss is not None and terms else (),
     )
 
 
@@ -84,74 +104,140 @@ def _shown_correction(typed: str, correction: Correction) -> str:
     return text
 
 
-class QueryPipeline:
-    """`prepare_query` for one corpus, with its speller built off the event loop.
+class QueryCorpus(SpellingCorpus, Protocol):
+    """What the pipeline reads of an index: a speller's corpus and the analyzer it glosses
+    Chinese questions through."""
 
-    One per index, shared by every retriever over it. The speller (the corpus's words and the
-    English dictionary: ~0.3 s on the seeds) is built in a daemon thread once `start_speller`
-    or `load_speller` asks for it; until it is ready questions are searched uncorrected, so
-    nothing waits for it (an index nobody starts it for, as in most tests, never corrects).
-    """
+    analyzer: Analyzer
 
-    def __init__(self, corpus: SpellingCorpus, terms_of: Callable[[str], Sequence[str]]) -> None:
-        """Prepare questions for `corpus`, analysed by `terms_of`."""
-        self._corpus = corpus
-        self._terms_of = terms_of
-        self._speller: Speller | None = None  # replaced in one assignment; read once a query
+
+T = TypeVar("T")
+
+
+class _Background(Generic[T]):
+    """A value built once in a daemon thread, on request; None until it is ready (and for
+    good if its build returned None). An attached value wins over the build."""
+
+    def __init__(self, name: str, build: Callable[[], T | None]) -> None:
+        self._name = name
+        self._build = build
+        self.value: T | None = None  # replaced in one assignment; a query reads it once
         self._lock = threading.Lock()
         self._started = False
         self._ready = threading.Event()
-        self._known_words: Callable[[], Lexicon] | None = None
 
-    @property
-    def speller_ready(self) -> bool:
-        """Whether typos are corrected yet."""
-        return self._speller is not None
-
-    def prepare(self, query: object) -> PreparedQuery:
-        """`query` as every engine searches it; never raises on any input."""
-        return prepare_query(query, terms_of=self._terms_of, speller=self._speller)
-
-    def start_speller(self) -> None:
-        """Build the speller in a daemon thread, once; returns at once."""
+    def start(self) -> None:
+        """Build it in a daemon thread, once; returns at once."""
         with self._lock:
             if self._started:
                 return
             self._started = True
-        threading.Thread(target=self._build, name="speller", daemon=True).start()
+        threading.Thread(target=self._run, name=self._name, daemon=True).start()
+
+    def load(self, timeout: float | None = None) -> T | None:
+        """The value, built (or its build waited for) now; None if it failed or timed out."""
+        self.start()
+        self._ready.wait(timeout)
+        return self.value
+
+    def attach(self, value: T | None) -> None:
+        """Use `value` from now on; no build starts after this."""
+        with self._lock:
+            self._started = True
+        self.value = value
+        self._ready.set()
+
+    def _run(self) -> None:
+        try:
+            value = self._build()
+            if self.value is None:  # an attached value wins
+                self.value = value
+        finally:
+            self._ready.set()
+
+
+class QueryPipeline:
+    """`prepare_query` for one corpus, with its speller and glossary made off the event loop.
+
+    One per index, shared by every retriever over it. The speller (the corpus's words and the
+    English dictionary: ~0.3 s on the seeds) and the Chinese glossary (CC-CEDICT: ~1 s, ~40 MB,
+    one per process) are each made in a daemon thread once `start_*` or `load_*` asks for
+    them; until then questions are searched uncorrected and unglossed, so nothing waits (an
+    index nobody starts them for, as in most tests, never corrects or glosses).
+    """
+
+    def __init__(self, corpus: QueryCorpus, terms_of: Callable[[str], Sequence[str]]) -> None:
+        """Prepare questions for `corpus`, analysed by `terms_of`."""
+        self._corpus = corpus
+        self._terms_of = terms_of
+        self._known_words: Callable[[], Lexicon] | None = None
+        self._speller = _Background("speller", self._build_speller)
+        self._glossary = _Background("glossary", default_glossary)
+
+    @property
+    def speller_ready(self) -> bool:
+        """Whether typos are corrected yet."""
+        return self._speller.value is not None
+
+    @property
+    def glossary_ready(self) -> bool:
+        """Whether Chinese questions are glossed yet."""
+        return self._glossary.value is not None
+
+    def prepare(self, query: object) -> PreparedQuery:
+        """`query` as every engine searches it; never raises on any input."""
+        glossary = self._glossary.value
+        return prepare_query(
+            query,
+            terms_of=self._terms_of,
+            speller=self._speller.value,
+            gloss=None if glossary is None else self._gloss_with(glossary),
+        )
+
+    def _gloss_with(self, glossary: Glossary) -> Callable[[str, Sequence[str]], tuple[str, ...]]:
+        corpus = self._corpus
+        return lambda text, terms: gloss_terms(glossary, text, terms, corpus.analyzer, corpus.knows)
+
+    def start_speller(self) -> None:
+        """Build the speller in a daemon thread, once; returns at once."""
+        self._speller.start()
 
     def load_speller(self, timeout: float | None = None) -> Speller | None:
         """The speller, built (or its build waited for) now; None if it failed or timed out.
 
         For a worker thread or a one-shot command, never the event loop.
         """
-        self.start_speller()
-        self._ready.wait(timeout)
-        return self._speller
+        return self._speller.load(timeout)
+
+    def attach_speller(self, speller: Speller) -> None:
+        """Correct typos with `speller` from now on (a benchmark shares one)."""
+        self._speller.attach(speller)
+
+    def start_glossary(self) -> None:
+        """Load the Chinese glossary in a daemon thread, once; returns at once."""
+        self._glossary.start()
+
+    def load_glossary(self, timeout: float | None = None) -> Glossary | None:
+        """The glossary, loaded (or its load waited for) now; None if it is missing or timed
+        out. For a worker thread or a one-shot command, never the event loop."""
+        return self._glossary.load(timeout)
+
+    def attach_glossary(self, glossary: Glossary | None) -> None:
+        """Gloss Chinese questions with `glossary` from now on (None: never gloss)."""
+        self._glossary.attach(glossary)
 
     def use_known_words(self, known_words: Callable[[], Lexicon]) -> None:
         """Build the speller from the lexicon `known_words` returns (the index cache's), not
         from the papers: call before the speller starts."""
         self._known_words = known_words
 
-    def attach_speller(self, speller: Speller) -> None:
-        """Correct typos with `speller` from now on (a benchmark shares one)."""
-        with self._lock:
-            self._started = True
-        self._speller = speller
-        self._ready.set()
-
-    def _build(self) -> None:
-        """Build and attach the speller; a failure is logged, and questions stay uncorrected."""
+    def _build_speller(self) -> Speller | None:
+        """The speller; None, logged, on a failure: questions stay uncorrected."""
         try:
-            speller = Speller(self._corpus, self._stored_lexicon())
+            return Speller(self._corpus, self._stored_lexicon())
         except Exception:  # a missing dictionary must not take search down
             logger.exception("Building the speller failed; questions are searched as typed")
-        else:
-            if self._speller is None:  # an attached speller wins
-                self._speller = speller
-        finally:
-            self._ready.set()
+            return None
 
     def _stored_lexicon(self) -> Lexicon | None:
         """The lexicon given by `use_known_words`; None (build it) when none or it is broken."""

@@ -7,9 +7,8 @@ fusion (`fusion.fused_scores`), whose semantic weight depends on the question
 first). Snippets and confidence come after ranking. The retriever is served at once: until
 `attach_vectors` is called (by an `EmbeddingJob` in a worker thread) it answers with BM25
 alone. Both signals search the question the index's `query.QueryPipeline` prepared (request
-words and typos gone), the same `PreparedQuery` BM25 alone would search. A Chinese question's
-BM25 signals, coverage and snippets come from its English gloss (`gloss.Glossary`), once
-`attach_glossary` is called (by the same job); until then it is answered through the model.
+words and typos gone, a Chinese question's English gloss in `PreparedQuery.gloss`), the same
+`PreparedQuery` BM25 alone would search: BM25, coverage and snippets score `scored`.
 """
 
 from __future__ import annotations
@@ -26,9 +25,8 @@ from pathlib import Path
 import numpy as np
 
 from bot.corpus import Paper
-from bot.search.analysis import first_distinct
 from bot.search.confidence import CONFIDENT_COVERAGE
-from bot.search.gloss import Glossary, default_glossary, is_chinese
+from bot.search.gloss import Glossary
 from bot.search.index import Index
 from bot.search.query import PreparedQuery, QueryPipeline
 from bot.search.retriever import Hit, IndexStats, SearchResult
@@ -82,7 +80,6 @@ class HybridRetriever:
         """The index's own pipeline: both engines search the same prepared question."""
         # Replaced in one assignment by the embedding thread; a search reads it once.
         self._semantic: _Semantic | None = None
-        self._glossary: Glossary | None = None  # likewise
         # Recent question vectors: turning a page or retyping a question embeds nothing.
         self._recent: OrderedDict[str, np.ndarray] = OrderedDict()
         self._recent_lock = threading.Lock()
@@ -109,23 +106,8 @@ class HybridRetriever:
         self.queries.attach_speller(speller)
 
     def attach_glossary(self, glossary: Glossary | None) -> None:
-        """Score Chinese questions through their English gloss from now on (None: stop)."""
-        self._glossary = glossary
-
-    def bm25_terms(self, text: str, terms: Sequence[str]) -> tuple[Sequence[str], bool]:
-        """The terms BM25 scores for a question (`text` prepared, `terms` its own) and whether
-        they hold its gloss: a Chinese question's own terms that some paper holds (a corpus
-        in Chinese), then its English gloss, once a glossary is attached and the gloss has a
-        term; else `terms`. Latin, Japanese and Korean questions: `terms`."""
-        glossary = self._glossary
-        if glossary is None or all(is_latin_text(t) for t in terms) or not is_chinese(text):
-            return terms, False
-        glossed = glossary.terms(text, self.index.analyzer)
-        if not glossed:
-            return terms, False
-        own = set(glossed)
-        held = [t for t in dict.fromkeys(terms) if t not in own and self.index.knows(t)]
-        return first_distinct([*glossed, *held]), True
+        """Gloss Chinese questions with `glossary` from now on, BM25 alone included."""
+        self.queries.attach_glossary(glossary)
 
     def attach_vectors(self, vectors: np.ndarray) -> None:
         """Start fusing: `vectors` has one unit row per paper, in `papers` order."""
@@ -177,7 +159,7 @@ class HybridRetriever:
             ready_in = self.ready_in() if warming else None
             return dataclasses.replace(result, warming=warming, ready_in=ready_in)
         mask = self.index.candidates(prepared)
-        scores = self._scores(semantic, terms, prepared.text, mask)
+        scores = self._scores(semantic, prepared, mask)
         coverage, cosine, fused, order = scores.coverage, scores.cosine, scores.fused, scores.order
         top = int(order[0]) if len(order) else 0
         confident = bool(len(order)) and fusion.is_confident(
@@ -208,20 +190,22 @@ class HybridRetriever:
         )
 
     def _scores(
-        self, semantic: _Semantic, terms: Sequence[str], text: str, mask: np.ndarray | None = None
+        self, semantic: _Semantic, prepared: PreparedQuery, mask: np.ndarray | None = None
     ) -> _Scores:
-        """Every paper's BM25, coverage, cosine and fused score for the cleaned question.
+        """Every paper's BM25, coverage, cosine and fused score for the prepared question.
 
         mask: the query's conditions; then only those papers are fused (ranked among
         themselves, before any cut) and ordered, the others fused at -inf. A Chinese question's
-        BM25 and coverage are its gloss's (`bm25_terms`), fused as any non-Latin question's.
+        BM25 and coverage are its gloss's (`PreparedQuery.scored`), fused as any non-Latin
+        question's.
         """
         # Issue 20: a Latin-script question BM25's leader covers well keeps that leader first.
-        latin = all(is_latin_text(t) for t in terms)
-        terms, glossed = self.bm25_terms(text, terms)
+        glossed = bool(prepared.gloss)
+        latin = not glossed and all(is_latin_text(t) for t in prepared.terms)
+        terms = prepared.scored
         coverage = self.index.coverage(terms, np.arange(len(self.papers)))
         bm25 = self.index.scores(terms)
-        cosine = semantic.vectors @ self._query_vector(semantic.embedder, text)
+        cosine = semantic.vectors @ self._query_vector(semantic.embedder, prepared.text)
         if mask is None:
             fused = fusion.fused_scores(bm25, cosine, coverage, latin=latin)
             order = np.argsort(-fused, kind="stable")
@@ -316,7 +300,7 @@ class EmbeddingJob:
             # Before the vectors: whoever waits for the job (the CLI) then gets corrections and
             # glossed Chinese questions too. A missing glossary is logged once: answers as before.
             self.retriever.queries.load_speller()
-            self.retriever.attach_glossary(default_glossary())
+            self.retriever.queries.load_glossary()
             vectors = embed_papers(
                 self._embedder,
                 self.retriever.papers,
