@@ -122,7 +122,7 @@ def evaluate() -> None:
             flagged.append(True)
             mini_z.append(np.nan)
             continue
-        scores = hybrid._scores(semantic, terms, prepared.text)
+        scores = hybrid._scores(semantic, prepared)
         mini = mini_papers @ mini_questions[i]
         use_q = normalized(use([prepared.text]))[0]
         routed = extra(mini, 1.0) if latin_only(prepared.text) else 0.0

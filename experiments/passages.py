@@ -105,7 +105,7 @@ def main() -> None:
             passage_z.append(np.nan)
             paper_z.append(np.nan)
             continue
-        scores = hybrid._scores(semantic, terms, prepared.text)
+        scores = hybrid._scores(semantic, prepared)
         query = hybrid._query_vector(e5, prepared.text)
         best = np.full(len(papers), -1.0)
         np.maximum.at(best, owner_arr, vectors @ query)

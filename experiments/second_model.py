@@ -145,7 +145,7 @@ def on_tune(hybrid: HybridRetriever, use: USE, use_papers: np.ndarray) -> Tune:
         started = time.perf_counter()
         hybrid.embedder.embed_query(prepared.text)
         tune.e5_q_ms.append(1000 * (time.perf_counter() - started))
-        scores = hybrid._scores(semantic, terms, prepared.text)
+        scores = hybrid._scores(semantic, prepared)
         use_cos = use_papers @ use_q
         orders["USE alone"].append(np.argsort(-use_cos, kind="stable"))
         orders["shipped hybrid"].append(scores.order)

@@ -158,7 +158,7 @@ def answer_features(retriever: HybridRetriever, query: str) -> np.ndarray | None
     semantic = retriever._semantic
     if semantic is None or not terms or not len(retriever.papers):
         return None
-    scores = retriever._scores(semantic, terms, prepared.text)
+    scores = retriever._scores(semantic, prepared)
     top = int(scores.order[0])
     unknown, rare = _term_signals(retriever, terms, top)
     return confidence_features(
