@@ -213,9 +213,8 @@ def _search_command(args: argparse.Namespace) -> int:
     paths = loading.corpus_paths(settings, args.corpus)
     strict = args.strict or settings.corpus_strict
     corpus_filter = _filter(args.filter) if args.filter is not None else settings.corpus_filter
-    # The glossary (~1 s) only for a Chinese question: English answers never wait for it.
     report, index = loading.load_index(
-        paths, settings.index_cache_dir, strict=strict, corpus_filter=corpus_filter, glossary=False
+        paths, settings.index_cache_dir, strict=strict, corpus_filter=corpus_filter
     )
     from bot.render.console import author_text, results_text  # lazy: after input checks
     from bot.search.gloss import is_chinese
@@ -241,7 +240,8 @@ def _search_command(args: argparse.Namespace) -> int:
     retriever: Retriever = index if started is None else started.retriever
     ready = started is not None and _settle(started, wait=args.wait, waiting=shown.set)
     index.queries.load_speller()  # a one-shot answer corrects typos as the bot's do
-    if any(map(is_chinese, queries)):  # and glosses Chinese ones, BM25 alone included
+    # and glosses Chinese ones, BM25 alone included (the glossary, ~1 s, only for them)
+    if any(map(is_chinese, queries)):
         index.queries.load_glossary()
     emphasis = _emphasis(sys.stdout)
     for query in queries:

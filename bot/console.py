@@ -329,6 +329,7 @@ def run_console(
     # Embeds in the background like the bot (quietly: the prompt owns the terminal).
     started = loading.start_semantic(index, settings, progress=lambda done, total: None)
     retriever = index if started is None else started.retriever
+    index.queries.start_glossary()  # Chinese questions glossed once it is loaded, as the bot's
     if not is_terminal(stdin):
         index.queries.load_speller()  # piped questions are corrected as the bot's once ready
         index.queries.load_glossary()  # and Chinese ones glossed

@@ -47,7 +47,6 @@ def load_index(
     separate_build_bytes: int = SEPARATE_BUILD_BYTES,
     corpus_filter: str = "",
     cache_min_papers: int | None = None,
-    glossary: bool = True,
 ) -> tuple[LoadReport, Index]:
     """Read the corpus and index it through the index cache; raises CorpusError.
 
@@ -57,9 +56,10 @@ def load_index(
     record is a `StrictCorpusError` listing them all (CORPUS_STRICT). `corpus_filter` keeps
     only matching records (CORPUS_FILTER). `cache_min_papers`: cache a corpus from this many
     papers (None: `storage.CACHE_MIN_PAPERS`; `prepare` caches any). The index's speller
-    starts building in the background, and the Chinese glossary loading (`glossary` False:
-    not yet; a one-shot command loads it if a question needs it). Runs for seconds on a
-    large corpus: call it from a worker thread once serving.
+    starts building in the background; the Chinese glossary is the caller's to start once it
+    serves (`QueryPipeline.start_glossary`: its ~1 s of parsing would slow a start, and a
+    one-shot command loads it only for a Chinese question). Runs for seconds on a large
+    corpus: call it from a worker thread once serving.
     """
     # Lazy: numpy and the index cache only once the caller has checked its input.
     from bot.search import load_cached, load_corpus_and_index
@@ -78,8 +78,6 @@ def load_index(
     if not report.papers:
         raise EmptyCorpusError(", ".join(map(str, paths)), None, "no papers found")
     index.queries.start_speller()  # in a daemon thread: typos are corrected once it is ready
-    if glossary:  # likewise: Chinese questions are glossed once it is loaded
-        index.queries.start_glossary()
     return report, index
 
 

@@ -95,6 +95,7 @@ def _load_and_build(
 ) -> tuple[Index, LoadReport]:
     """Read the corpus and index it through the index cache (in a worker thread)."""
     report, index = load_index(paths, cache_dir, strict=strict, corpus_filter=corpus_filter)
+    index.queries.start_glossary()  # as post_init does for the first index
     for line in report.skipped:
         logger.warning("Skipped %s", line)
     return index, report
