@@ -200,8 +200,8 @@ class HybridRetriever:
         question's.
         """
         # Issue 20: a Latin-script question BM25's leader covers well keeps that leader first.
-        glossed = bool(prepared.gloss)
-        latin = not glossed and all(is_latin_text(t) for t in prepared.terms)
+        glossed = bool(prepared.gloss)  # never a Latin-script question (`gloss.gloss_terms`)
+        latin = all(is_latin_text(t) for t in prepared.terms)
         terms = prepared.scored
         coverage = self.index.coverage(terms, np.arange(len(self.papers)))
         bm25 = self.index.scores(terms)
