@@ -326,10 +326,12 @@ def run_console(
     except (ConfigError, CorpusError) as exc:
         print(t.gettext("console.cannot_start", error=exc), file=sys.stderr)
         return 2
+    # Chinese questions glossed once it is loaded, as the bot's (started before the embedding
+    # job, which then waits for it before the fused answers).
+    index.queries.start_glossary()
     # Embeds in the background like the bot (quietly: the prompt owns the terminal).
     started = loading.start_semantic(index, settings, progress=lambda done, total: None)
     retriever = index if started is None else started.retriever
-    index.queries.start_glossary()  # Chinese questions glossed once it is loaded, as the bot's
     if not is_terminal(stdin):
         index.queries.load_speller()  # piped questions are corrected as the bot's once ready
         index.queries.load_glossary()  # and Chinese ones glossed

@@ -309,13 +309,23 @@ def fresh_glossary() -> Iterator[None]:
     default_glossary.cache_clear()
 
 
-def test_the_embedding_job_attaches_the_glossary(tmp_path: Path) -> None:
+def test_the_embedding_job_waits_for_a_started_glossary(tmp_path: Path) -> None:
     hybrid = HybridRetriever(Index.build(PAPERS), WordHash())
     assert hybrid.queries.prepare(CHINESE).gloss == ()  # before: as typed
+    hybrid.queries.start_glossary()  # as the bot's post_init and the console do
     job = EmbeddingJob(hybrid, WordHash(), cache_dir=tmp_path).start()
     job.done.wait()
     assert hybrid.semantic_ready
     assert hybrid.queries.prepare(CHINESE).gloss == ("knowledg", "distil")
+
+
+def test_a_job_nobody_started_the_glossary_for_never_loads_it(tmp_path: Path) -> None:
+    # `prepare`: the vectors are made and attached, and CC-CEDICT is never parsed.
+    hybrid = HybridRetriever(Index.build(PAPERS), WordHash())
+    EmbeddingJob(hybrid, WordHash(), cache_dir=tmp_path).start().done.wait()
+    assert hybrid.semantic_ready
+    assert not hybrid.queries.glossary_ready
+    assert hybrid.queries.prepare(CHINESE).gloss == ()
 
 
 def test_without_the_dictionary_the_job_still_serves_chinese_questions(
@@ -326,6 +336,7 @@ def test_without_the_dictionary_the_job_still_serves_chinese_questions(
 
     monkeypatch.setattr(gloss_module, "load_glossary", broken)
     hybrid = HybridRetriever(Index.build(PAPERS), WordHash())
+    hybrid.queries.start_glossary()
     EmbeddingJob(hybrid, WordHash(), cache_dir=tmp_path).start().done.wait()
     assert hybrid.semantic_ready
     result = hybrid.search(CHINESE)

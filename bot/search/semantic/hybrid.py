@@ -293,14 +293,16 @@ class EmbeddingJob:
         return True
 
     def _run(self) -> None:
-        """Ready the speller and the glossary, embed, attach the vectors; errors are logged,
+        """Ready the speller (and a started glossary), embed, attach the vectors; errors are logged,
         never raised."""
         started = time.perf_counter()
         try:
-            # Before the vectors: whoever waits for the job (the CLI) then gets corrections and
-            # glossed Chinese questions too. A missing glossary is logged once: answers as before.
+            # Before the vectors: whoever waits for the job (the CLI) then gets corrections, and
+            # the fused answers glossed Chinese questions, if a front end started the glossary
+            # (the bot, the console; `search` loads it itself for a Chinese question, `prepare`
+            # never). A missing glossary is logged once: answers as before.
             self.retriever.queries.load_speller()
-            self.retriever.queries.load_glossary()
+            self.retriever.queries.settle_glossary()
             vectors = embed_papers(
                 self._embedder,
                 self.retriever.papers,
