@@ -186,6 +186,7 @@ def start_semantic(
     from bot.progress import progress_reporter
     from bot.search import resolve_cache_dir
     from bot.search.semantic import EmbeddingJob, HybridRetriever, load_default_embedder
+    from bot.search.semantic.embedding import papers_in_flight
     from bot.search.storage.rates import read_rate
 
     # One engine thread: OpenMP threads spin against the embedding thread and other processes
@@ -200,7 +201,11 @@ def start_semantic(
     if progress is None:
         progress = progress_reporter(len(index), label="embedding papers")
     last = read_rate(cache_dir, model.name, embed_threads)
-    clock = EtaClock(progress, prior_rate=last.papers_per_second if last else None)
+    clock = EtaClock(
+        progress,
+        prior_rate=last.papers_per_second if last else None,
+        in_flight=papers_in_flight(model),
+    )
     retriever.ready_in = clock.seconds_left
     record = _rate_recorder(clock, cache_dir, model.name, embed_threads)
     job = EmbeddingJob(retriever, model, cache_dir=cache_dir, progress=record)

@@ -100,6 +100,23 @@ def test_the_clock_counts_from_the_cache_and_times_only_new_work() -> None:
     assert clock.seconds_left() == 0.0
 
 
+def test_the_rate_waits_for_every_run_under_way() -> None:
+    # Two workers, four papers each: the first run to finish is half the work under way, so
+    # its rate alone would read half the real one.
+    clock = EtaClock(in_flight=8)
+    clock(0, 100)
+    clock(4, 100)
+    assert not clock.measured.is_set() and clock.measured_rate() is None
+    assert clock.seconds_left() is None  # no prior rate: unknown, not a guess from one run
+    clock(8, 100)
+    measured = clock.measured_rate()
+    assert clock.measured.is_set() and measured is not None and measured[1] == 8
+    few = EtaClock(in_flight=8)  # fewer papers missing than under way: timed when all are done
+    few(97, 100)
+    few(100, 100)
+    assert few.measured.is_set() and few.measured_rate() is not None
+
+
 def test_a_rate_is_recorded_per_model_and_threads_and_only_when_timed_on_enough(
     tmp_path: Path,
 ) -> None:

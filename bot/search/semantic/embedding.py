@@ -486,6 +486,13 @@ def embed_papers(
     return out if done == len(papers) else None
 
 
+def papers_in_flight(embedder: Embedder) -> int:
+    """Papers `embed_papers` has under way at once with `embedder` (as `_stream` runs them)."""
+    if isinstance(embedder, E5Embedder):
+        return embedder.workers * UNIT
+    return BATCH
+
+
 def _stream(
     embedder: Embedder, texts: Sequence[str], stop: threading.Event | None
 ) -> Iterator[tuple[int, np.ndarray]]:
