@@ -121,7 +121,7 @@ class EtaClock:
                 self._first = (done, now)
             self._last = (done, total, now)
         self.checked.set()
-        if self._timed(done, total):
+        if self._timed(self._first[0], done, total):
             self.measured.set()
         if self._inner is not None:
             self._inner(done, total)
@@ -138,16 +138,16 @@ class EtaClock:
         with self._lock:
             return None if self._first is None else self._last[1] - self._last[0]
 
-    def _timed(self, done: int, total: int) -> bool:
-        """Whether enough is done to time: `in_flight` papers since the first report, or all."""
-        first = self._first[0] if self._first is not None else done
+    def _timed(self, first: int, done: int, total: int) -> bool:
+        """Whether enough is done to time: `in_flight` papers since the first report (when
+        `first` were done), or all."""
         return done > first and (done - first >= self._in_flight or done >= total)
 
     def measured_rate(self) -> tuple[float, int] | None:
         """(papers a second, papers timed) of this run's work so far; None until `in_flight`
         papers (or all) are done."""
         with self._lock:
-            if self._first is None or not self._timed(self._last[0], self._last[1]):
+            if self._first is None or not self._timed(self._first[0], *self._last[:2]):
                 return None
             papers = self._last[0] - self._first[0]
             seconds = max(self._last[2] - self._first[1], 1e-6)
