@@ -190,12 +190,13 @@ def flag_rates(signals: Sequence[Signals], flagged: Callable[[Signals], bool]) -
 
 def _top(s: Signals) -> int:
     """The new fusion's first paper for this question."""
-    return int(np.argmax(fusion.fused_scores(s.bm25, s.cosine, s.coverage, latin=s.latin)))
+    fused = fusion.fused_scores(s.bm25, s.cosine, s.coverage, latin=s.latin, glossed=s.glossed)
+    return int(np.argmax(fused))
 
 
 def _weight(s: Signals) -> float:
     """The shipped semantic weight for this question."""
-    return fusion.blend_for(s.bm25, s.coverage, latin=s.latin).weight
+    return fusion.blend_for(s.bm25, s.coverage, latin=s.latin, glossed=s.glossed).weight
 
 
 def _flagged_at(s: Signals, cut: float) -> bool:

@@ -6,6 +6,7 @@ import numpy as np
 
 from bot.search.semantic.fusion import (
     COVERAGE_WEIGHT,
+    GLOSS_WEIGHT,
     LISTEN_COVERAGE,
     LISTEN_WEIGHT,
     STANDOUT_CUT_GLOSS,
@@ -184,6 +185,19 @@ def test_a_chinese_question_uses_the_model_even_when_bm25_covers_it() -> None:
     coverage = np.array([1.0, 0.5, 0.5])  # e.g. its English terms
     assert blend_for(bm25, coverage, latin=False) == Blend(UNSURE_WEIGHT)
     assert blend_for(bm25, coverage, latin=True) == Blend(LISTEN_WEIGHT, leader=0)
+
+
+def test_a_glossed_chinese_question_is_led_by_bm25_of_its_gloss() -> None:
+    bm25 = np.array([3.0, 2.0, 1.0])
+    cosine = np.array([0.1, 0.2, 0.9])
+    covered = np.array([1.0, 0.5, 0.5])  # the leader holds the whole gloss: it stays first
+    assert blend_for(bm25, covered, latin=False, glossed=True) == Blend(GLOSS_WEIGHT, leader=0)
+    poorly = np.array([LISTEN_COVERAGE - 0.1, 0.5, 0.5])  # no leader kept, BM25 the main voice
+    blend = blend_for(bm25, poorly, latin=False, glossed=True)
+    assert blend == Blend(GLOSS_WEIGHT) and GLOSS_WEIGHT < UNSURE_WEIGHT
+    fused = fuse(bm25, cosine, matched=poorly > 0, blend=blend)
+    assert int(np.argmax(fused)) == 0  # BM25's first paper
+    assert int(np.argmax(fused_scores(bm25, cosine, poorly, latin=False))) == 2  # unglossed
 
 
 def test_no_query_term_matched_means_the_model_decides() -> None:

@@ -29,6 +29,7 @@ from bot.search.gloss import (
     default_glossary,
     is_chinese,
     load_glossary,
+    ml_terms,
     sense_words,
 )
 
@@ -56,7 +57,7 @@ def small(tmp_path_factory: pytest.TempPathFactory) -> Glossary:
     path = tmp_path_factory.mktemp("cedict") / "cedict.txt.gz"
     with gzip.open(path, "wt", encoding="utf-8") as out:
         out.write(SMALL_CEDICT)
-    return load_glossary(path)
+    return load_glossary(path, terms=None)  # the dictionary alone
 
 
 @pytest.fixture(scope="module")
@@ -110,6 +111,39 @@ def test_latin_words_of_a_mixed_question_are_kept(small: Glossary) -> None:
     assert small.text("BERT的知识蒸馏") == "BERT knowledge to distill"
 
 
+def test_ml_terms_take_the_place_of_everyday_senses(tmp_path: Path) -> None:
+    cedict = tmp_path / "cedict.txt.gz"
+    with gzip.open(cedict, "wt", encoding="utf-8") as out:
+        out.write(SMALL_CEDICT + "強化 强化 [qiang2 hua4] /to strengthen/\n")
+    tsv = tmp_path / "terms.tsv"
+    tsv.write_text("# a comment\n强化|增强\treinforcement\n知识网络\tknowledge graph\n", "utf-8")
+    glossary = load_glossary(cedict, terms=tsv)
+    assert terms(glossary, "强化") == terms(glossary, "增强") == ["reinforc"]  # not "strengthen"
+    assert terms(glossary, "強化") == ["reinforc"]  # the traditional form, from the dictionary
+    # A term's traditional form is made of the dictionary's pieces: 知識 + 網絡.
+    assert terms(glossary, "知識網絡") == terms(glossary, "知识网络") == ["knowledg", "graph"]
+    assert terms(glossary, "神经网络") == ["neural", "network"]  # the rest is the dictionary's
+
+
+@pytest.mark.parametrize(
+    "line", ["强化 reinforcement", "强化\t", "\treinforcement", "strong\treinforce", "强化|x\tre"]
+)
+def test_a_malformed_terms_line_is_refused_with_its_number(tmp_path: Path, line: str) -> None:
+    tsv = tmp_path / "terms.tsv"
+    tsv.write_text(f"# first\n{line}\n", encoding="utf-8")
+    with pytest.raises(ValueError, match=r"terms\.tsv:2"):
+        list(ml_terms(tsv))
+
+
+def test_every_shipped_ml_term_glosses_to_english_terms() -> None:
+    entries = list(ml_terms(gloss_module.ML_TERMS))
+    assert len(entries) > 300
+    heads = [h for names, _ in entries for h in names]
+    assert len(heads) == len(set(heads)), "a headword listed twice"
+    for names, english in entries:
+        assert english.isascii() and ANALYZER.analyze(english), (names, english)
+
+
 def test_a_file_without_entries_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "empty.txt.gz"
     with gzip.open(path, "wt", encoding="utf-8") as out:
@@ -133,6 +167,12 @@ def test_the_bundled_dictionary_glosses_ml_words(real: Glossary) -> None:
     assert terms(real, "知识蒸馏") == ["knowledg", "distil"]
     assert terms(real, "知識蒸餾") == ["knowledg", "distil"]
     assert terms(real, "注意力的神经网络") == ["attent", "neural", "network"]
+    # The field's names, in both scripts and Taiwan's wording, where CC-CEDICT has everyday
+    # senses (强化 "to strengthen", 对抗 "to withstand", 图 "diagram") or none.
+    assert terms(real, "强化学习") == terms(real, "強化學習") == ["reinforc", "learn"]
+    assert terms(real, "对抗样本") == terms(real, "對抗樣本") == ["adversari", "exampl"]
+    assert terms(real, "图神经网络") == terms(real, "圖神經網路") == ["graph", "neural", "network"]
+    assert terms(real, "强化学习中的探索") == ["reinforc", "learn", "explor"]  # 中的: no topic
 
 
 def test_a_missing_dictionary_is_logged_once_and_none(

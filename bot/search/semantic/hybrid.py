@@ -196,8 +196,8 @@ class HybridRetriever:
 
         mask: the query's conditions; then only those papers are fused (ranked among
         themselves, before any cut) and ordered, the others fused at -inf. A Chinese question's
-        BM25 and coverage are its gloss's (`PreparedQuery.scored`), fused as any non-Latin
-        question's.
+        BM25 and coverage are its gloss's (`PreparedQuery.scored`), fused as a glossed one
+        (`fusion.blend_for`).
         """
         # Issue 20: a Latin-script question BM25's leader covers well keeps that leader first.
         glossed = bool(prepared.gloss)  # never a Latin-script question (`gloss.gloss_terms`)
@@ -207,12 +207,14 @@ class HybridRetriever:
         bm25 = self.index.scores(terms)
         cosine = semantic.vectors @ self._query_vector(semantic.embedder, prepared.text)
         if mask is None:
-            fused = fusion.fused_scores(bm25, cosine, coverage, latin=latin)
+            fused = fusion.fused_scores(bm25, cosine, coverage, latin=latin, glossed=glossed)
             order = np.argsort(-fused, kind="stable")
             return _Scores(bm25, coverage, cosine, fused, order, latin, terms, glossed)
         rows = np.flatnonzero(mask)
         fused = np.full(len(self.papers), -np.inf)
-        fused[rows] = fusion.fused_scores(bm25[rows], cosine[rows], coverage[rows], latin=latin)
+        fused[rows] = fusion.fused_scores(
+            bm25[rows], cosine[rows], coverage[rows], latin=latin, glossed=glossed
+        )
         order = rows[np.argsort(-fused[rows], kind="stable")]
         return _Scores(bm25, coverage, cosine, fused, order, latin, terms, glossed)
 
