@@ -7,8 +7,11 @@ For a synthetic corpus of `--size` papers (`synth.py`; its 200 queries, 1-5 word
    per-question time is (t(2,000) - t(200)) / 1,800, which subtracts start-up and loading.
    Each run `--runs` times, medians. The last line repeats the ratio in CPU seconds (the
    CLI's user + system, the naive query's process time), which other work sharing the
-   machine distorts far less than wall time. The same with 2,000 distinct queries (the 200
-   and 1,800 more drawn alike) shows what repetition saves (words already analysed).
+   machine distorts far less than wall time; then the share of CPU time the host stole
+   over the CLI runs (/proc/stat): one kind of noise a shared virtual machine has (not the
+   only one: 96x and 131x came a few minutes apart at 0.1% stolen). The same with
+   2,000 distinct queries (the 200 and 1,800 more drawn alike) shows what repetition saves
+   (words already analysed).
 2. **Naive**: `rank_bm25.BM25Plus` (the engine's variant and parameters) over the engine's
    own document terms, `get_scores` + `argsort` per query; p50 and mean over the queries.
 3. **Bot answer path** in-process: `Index.search` (one page of `--per-page` hits with
@@ -60,6 +63,24 @@ def cli_seconds(corpus: Path, cache: Path, queries: Path) -> tuple[float, float]
     return wall, cpu
 
 
+def cpu_ticks() -> tuple[int, int] | None:
+    """(steal, all) jiffies of every CPU since boot from /proc/stat (None off Linux): steal is
+    the time a virtual machine's host gave to others."""
+    try:
+        fields = Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]
+    except OSError:
+        return None
+    ticks = [int(f) for f in fields]
+    return (ticks[7] if len(ticks) > 7 else 0), sum(ticks[:8])
+
+
+def steal_share(before: tuple[int, int] | None, after: tuple[int, int] | None) -> str:
+    """The share of CPU time stolen between two `cpu_ticks`, or "unknown"."""
+    if before is None or after is None or after[1] <= before[1]:
+        return "unknown"
+    return f"{(after[0] - before[0]) / (after[1] - before[1]):.1%}"
+
+
 def ms(values: list[float]) -> str:
     """p50 / mean in ms."""
     return f"{statistics.median(values) * 1000:.3f} / {statistics.mean(values) * 1000:.3f}"
@@ -79,7 +100,9 @@ def main() -> int:
     report, index = load_index([corpus], args.cache_dir)  # fills the cache for the CLI too
     index.queries.load_glossary()  # loaded, as in a running bot: no thread left parsing it
     distinct = synth.queries_for(args.size, 2000)  # its first 200 are `queries`
+    ticks = cpu_ticks()
     wall, cpu = cli_seconds_200_2000(corpus, args.cache_dir, queries, distinct, args.runs)
+    stolen = steal_share(ticks, cpu_ticks())
     (t200, t2000, t_distinct), (c200, c2000, _) = wall, cpu
     cli, cli_cpu = (t2000 - t200) / 1800, (c2000 - c200) / 1800
     times = bot_answer_times(index, queries, args.per_page)
@@ -104,6 +127,7 @@ def main() -> int:
     naive_ms, cli_ms = statistics.mean(naive_cpu) * 1000, cli_cpu * 1000
     print(f"| the same in CPU time: naive {naive_ms:.3f} ms / CLI {cli_ms:.3f} ms ", end="")
     print(f"| {naive_ms / cli_ms:.3g}× |")
+    print(f"\nCPU time stolen by the host during the CLI runs: {stolen}")
     return 0
 
 
