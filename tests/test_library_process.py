@@ -66,6 +66,18 @@ def running_bot(
         process.wait(10)
 
 
+def wait_for_line(
+    log: Path, text: str, process: subprocess.Popen, timeout: float = START_TIMEOUT
+) -> None:
+    """Until the bot's log holds `text` (what a background load logs when it ends); fails if
+    the bot exits or the deadline passes first."""
+    deadline = time.monotonic() + timeout
+    while text not in log.read_text("utf-8", "replace"):
+        if process.poll() is not None or time.monotonic() > deadline:
+            raise AssertionError(f"no {text!r} in the log:\n{log.read_text()[-3000:]}")
+        time.sleep(0.02)  # a condition polled, not a pause: it returns once the line is there
+
+
 def tap(api: FakeBotApi, updates: Updates, data: str, user: int) -> str:
     """Push a button press by `user` (on a message without a keyboard); its callback id."""
     message = updates.message("(a results message)", chat_id=user)["message"]
@@ -224,13 +236,19 @@ def test_a_fatal_signal_leaves_a_traceback_on_stderr(
     # What a memory-mapped cache truncated under the bot delivers (issue 22): without
     # faulthandler the process died with no line at all. PYTHONFAULTHANDLER cleared, so only
     # the bot's own set-up can produce the traceback.
+    log = tmp_path / "bot" / "stderr.log"
     with (
         FakeBotApi() as api,
         running_bot(api, tmp_path / "bot", backend, PYTHONFAULTHANDLER="") as process,
     ):
+        # faulthandler reads the other threads' frames without their lock: a thread running
+        # Python code meanwhile (the glossary's parse, the one busy at start) can crash the
+        # dump itself (a cut-off stack, a SIGSEGV for the SIGBUS). So the signal comes once
+        # that work is done, as a real fault in a settled bot would.
+        wait_for_line(log, "Chinese glossary (CC-CEDICT) loaded", process)
         process.send_signal(fatal)
         process.wait(10)
-    stderr = (tmp_path / "bot" / "stderr.log").read_text("utf-8", "replace")
+    stderr = log.read_text("utf-8", "replace")
     assert process.returncode == -fatal
     name = {signal.SIGBUS: "Bus error", signal.SIGSEGV: "Segmentation fault"}[fatal]
     assert f"Fatal Python error: {name}" in stderr, stderr[-2000:]
