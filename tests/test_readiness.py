@@ -134,7 +134,8 @@ def test_a_rate_is_recorded_per_model_and_threads_and_only_when_timed_on_enough(
 def test_the_notice_names_count_time_rate_and_command_in_every_language() -> None:
     readiness = loading.Readiness(ready=False, missing=3017, seconds=1100, rate=2.74, measured=True)
     english = pending_notice(readiness, t=translator("en"))
-    assert "3017 papers still need embedding" in english
+    assert "3,017 papers still need embedding" in english  # grouped, as the progress lines
+    assert "3,017" in pending_notice(readiness, t=translator("zh_Hans"))
     assert "about 18 minutes" in english and "2.7 papers/s, timed just now" in english
     assert "python -m bot prepare" in english
     last = loading.Readiness(ready=False, missing=1, seconds=30, rate=40, measured=False)

@@ -124,9 +124,10 @@ class Translator:
         return self.messages.ngettext(key, key, n)
 
     def parts(self, key: str, n: int | None = None, /, **values: object) -> tuple[Part, ...]:
-        """The entry as styled parts, for the renderer; `{count}` defaults to `n`."""
+        """The entry as styled parts, for the renderer; `{count}` defaults to `n`, its
+        thousands grouped ("2,000", as the command line's progress lines print it)."""
         if n is not None:
-            values.setdefault("count", n)
+            values.setdefault("count", f"{n:,}")
         return format_parts(self.template(key, n), values)
 
     def gettext(self, key: str, /, **values: object) -> str:
@@ -134,7 +135,8 @@ class Translator:
         return "".join(part.text for part in self.parts(key, **values))
 
     def ngettext(self, key: str, n: int, /, **values: object) -> str:
-        """The plural form of the entry for `n` as plain text; `{count}` defaults to `n`."""
+        """The plural form of the entry for `n` as plain text; `{count}` defaults to `n`
+        (grouped: "2,000")."""
         return "".join(part.text for part in self.parts(key, n, **values))
 
 
