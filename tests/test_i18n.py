@@ -399,6 +399,16 @@ def test_ngettext_fills_count_unless_given() -> None:
     assert tr.ngettext("author.header", 3, name="Ng") == "3 papers by Ng"
 
 
+@pytest.mark.parametrize("lang", list(LANGUAGES))
+def test_counts_group_their_thousands_and_years_do_not(lang: Lang) -> None:
+    tr = translator(lang)
+    assert "3,017" in tr.ngettext("start.welcome", 3017)
+    header = tr.gettext("results.header", query="q", first=1001, last=1005, total=12345)
+    assert "1,001" in header and "1,005" in header and "12,345" in header
+    assert "2,019" not in tr.gettext("filters.years", low=2019, high=2020)
+    assert "2019" in tr.gettext("filters.years", low=2019, high=2020)
+
+
 def test_gettext_fills_placeholders_and_drops_markup() -> None:
     tr = translator("zh_Hans")
     assert tr.gettext("results.page", page=2, pages=9) == "第 2 页，共 9 页"

@@ -124,10 +124,9 @@ class Translator:
         return self.messages.ngettext(key, key, n)
 
     def parts(self, key: str, n: int | None = None, /, **values: object) -> tuple[Part, ...]:
-        """The entry as styled parts, for the renderer; `{count}` defaults to `n`, its
-        thousands grouped ("2,000", as the command line's progress lines print it)."""
+        """The entry as styled parts, for the renderer; `{count}` defaults to `n`."""
         if n is not None:
-            values.setdefault("count", f"{n:,}")
+            values.setdefault("count", n)
         return format_parts(self.template(key, n), values)
 
     def gettext(self, key: str, /, **values: object) -> str:
@@ -135,8 +134,7 @@ class Translator:
         return "".join(part.text for part in self.parts(key, **values))
 
     def ngettext(self, key: str, n: int, /, **values: object) -> str:
-        """The plural form of the entry for `n` as plain text; `{count}` defaults to `n`
-        (grouped: "2,000")."""
+        """The plural form of the entry for `n` as plain text; `{count}` defaults to `n`."""
         return "".join(part.text for part in self.parts(key, n, **values))
 
 
