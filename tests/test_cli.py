@@ -32,6 +32,20 @@ def search_json(capsys: pytest.CaptureFixture[str], *argv: str) -> list[dict]:
     return [json.loads(line) for line in out.splitlines()]
 
 
+def test_a_json_line_is_one_line_that_reads_back_and_keeps_its_script() -> None:
+    value = {"query": "图神经网络\nover-smoothing", "score": 12.3456, "year": None, "ok": True}
+    line = cli.json_line(value)
+    assert "\n" not in line and "图神经网络" in line  # readable, not \\u-escaped
+    assert json.loads(line) == value
+
+
+def test_a_json_line_with_broken_unicode_is_written_escaped_not_a_traceback() -> None:
+    value = {"title": "half a pair \ud83d here", "authors": ["Ada"]}
+    line = cli.json_line(value)
+    assert "\\ud83d" in line and line.isascii()
+    assert json.loads(line) == value
+
+
 def test_json_is_exactly_the_contract(capsys: pytest.CaptureFixture[str]) -> None:
     [answer] = search_json(capsys, "--limit", "3", "arboreal neural networks for tabular data")
     assert set(answer) == {"query", "confident", "semantic", "results"}
