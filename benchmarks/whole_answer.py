@@ -14,10 +14,9 @@ For a synthetic corpus of `--size` papers (`synth.py`; its 200 queries, 1-5 word
    (words already analysed).
 2. **Naive**: `rank_bm25.BM25Plus` (the engine's variant and parameters) over the engine's
    own document terms, `get_scores` + `argsort` per query; p50 and mean over the queries.
-   It lives in a worker process (its GBs here would slow every CLI start) and runs after
-   each round of CLI runs, so every round gives a paired ratio (naive mean / that round's
-   CLI per question); the table adds the median of those, which a host drifting between
-   rounds moves less than the ratio of the two pooled medians.
+   It runs after each round of CLI runs, so every round gives a paired ratio (naive mean /
+   that round's CLI per question); the table adds the median of those, which a host
+   drifting between rounds moves less than the ratio of the two pooled medians.
 3. **Bot answer path** in-process: `Index.search` (one page of `--per-page` hits with
    snippets) + `render.results_doc` + `render.to_html`; p50 and mean. Then the same
    questions again (the query analyzer has every hit's words cached), split into render
@@ -29,7 +28,6 @@ For a synthetic corpus of `--size` papers (`synth.py`; its 200 queries, 1-5 word
 from __future__ import annotations
 
 import argparse
-import multiprocessing
 import os
 import resource
 import statistics
@@ -38,7 +36,6 @@ import sys
 import tempfile
 import time
 from dataclasses import dataclass
-from multiprocessing.connection import Connection
 from pathlib import Path
 
 import numpy as np
@@ -47,6 +44,7 @@ from rank_bm25 import BM25Plus
 from benchmarks import synth
 from benchmarks.scale import corpus_file
 from bot import render
+from bot.corpus import Paper
 from bot.loading import load_index
 from bot.search import DEFAULT_PARAMS, Retriever, analyze_query, analyzer_for, document_terms
 
@@ -108,13 +106,11 @@ def main() -> int:
     index.queries.load_glossary()  # loaded, as in a running bot: no thread left parsing it
     distinct = synth.queries_for(args.size, 2000)  # its first 200 are `queries`
     times = bot_answer_times(index, queries, args.per_page)
+    papers = tuple(report.papers)
     del index, report
-    naive_index = NaiveWorker(corpus, args.cache_dir)
+    naive_index = naive_bm25(papers)
     ticks = cpu_ticks()
-    with naive_index:
-        rounds = interleaved_rounds(
-            corpus, args.cache_dir, queries, distinct, args.runs, naive_index
-        )
+    rounds = interleaved_rounds(corpus, args.cache_dir, queries, distinct, args.runs, naive_index)
     stolen = steal_share(ticks, cpu_ticks())
     t200, t2000, t_distinct = (statistics.median(r.wall[i] for r in rounds) for i in range(3))
     c200, c2000 = (statistics.median(r.cpu[i] for r in rounds) for i in range(2))
@@ -175,7 +171,7 @@ def interleaved_rounds(
     queries: list[str],
     distinct: list[str],
     runs: int,
-    naive_index: NaiveWorker,
+    naive_index: BM25Plus,
 ) -> list[Round]:
     """`runs` rounds of the CLI over the 200 queries, them repeated to 2,000 and the 2,000
     `distinct` ones, each followed by naive over the 200: a host that slows down for a while
@@ -184,7 +180,7 @@ def interleaved_rounds(
         files = [Path(tmp) / name for name in ("200.txt", "2000.txt", "distinct.txt")]
         for path, lines in zip(files, (queries, queries * 10, distinct), strict=True):
             path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-        naive_index.times(queries[:20])  # waits for the worker's build: none during a round
+        naive_times(naive_index, queries[:20])  # warm the naive side's code paths
         cli_seconds(corpus, cache_dir, files[0])  # warm the page cache
         rounds: list[Round] = []
         for _ in range(runs):
@@ -192,7 +188,7 @@ def interleaved_rounds(
             # became 1.7-2.5 s here), which would shrink t(2,000) - t(200) if t(200) took it.
             cli_seconds(corpus, cache_dir, files[0])
             measured = [cli_seconds(corpus, cache_dir, path) for path in files]
-            naive, naive_cpu = naive_index.times(queries)
+            naive, naive_cpu = naive_times(naive_index, queries)
             wall = (measured[0][0], measured[1][0], measured[2][0])
             cpu = (measured[0][1], measured[1][1], measured[2][1])
             rounds.append(Round(wall, cpu, naive, naive_cpu))
@@ -230,41 +226,10 @@ def bot_answer_times(index: Retriever, queries: list[str], per_page: int) -> dic
     return times
 
 
-class NaiveWorker:
-    """Naive rank-bm25 (BM25Plus, the engine's variant and parameters, over its document terms)
-    in a process of its own: its GBs in this process would slow every CLI start (fork copies
-    the page tables: 1.3 s became 2.2 s) and add that noise to t(200)."""
-
-    def __init__(self, corpus: Path, cache_dir: Path) -> None:
-        context = multiprocessing.get_context("spawn")
-        self._conn, child = context.Pipe()
-        self._process = context.Process(target=_naive_serve, args=(child, corpus, cache_dir))
-        self._process.start()
-        child.close()
-
-    def times(self, queries: list[str]) -> tuple[list[float], list[float]]:
-        """Wall and CPU seconds per query of `get_scores` + argsort, in the worker."""
-        self._conn.send(queries)
-        return self._conn.recv()
-
-    def __enter__(self) -> NaiveWorker:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self._conn.send(None)
-        self._process.join()
-
-
-def _naive_serve(conn: Connection, corpus: Path, cache_dir: Path) -> None:
-    """The worker: build the naive index once, then time each list of queries sent."""
-    report, index = load_index([corpus], cache_dir)
-    del index
+def naive_bm25(papers: tuple[Paper, ...]) -> BM25Plus:
+    """rank-bm25's BM25Plus with the engine's variant and parameters, over its document terms."""
     p = DEFAULT_PARAMS
-    terms = [document_terms(paper) for paper in report.papers]
-    naive = BM25Plus(terms, k1=p.k1, b=p.b, delta=p.delta)
-    del report, terms
-    while (queries := conn.recv()) is not None:
-        conn.send(naive_times(naive, queries))
+    return BM25Plus([document_terms(paper) for paper in papers], k1=p.k1, b=p.b, delta=p.delta)
 
 
 def naive_times(naive: BM25Plus, queries: list[str]) -> tuple[list[float], list[float]]:
