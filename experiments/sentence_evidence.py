@@ -14,6 +14,9 @@ Then, with the shipped margin (standout + coverage, `fusion.is_confident`), the 
 at which no more than 5% of the right first papers are flagged, per group of Latin-script
 questions: it shows which question styles force the cut down.
 
+`--rerank`: instead, r@1 per style when the first ten papers are reordered by the whole
+paper's cosine plus its best (or second-best) sentence's: does sentence evidence rank better?
+
 `--agreement`: instead, round 4's margin plus `gamma` when each ranking's first paper is in
 the other's first `k` (the two rankings agree), grid on tune with on-topic flagged <= 5% on
 each set (the issue's budget).
@@ -121,6 +124,43 @@ def split_flagged(s: pe.Signals, tau: float, lo: float, hi: float) -> bool:
     return margin(s) < (hi if coverage >= tau else lo)
 
 
+def rerank(embedder: Embedder, depth: int) -> None:
+    """r@1 per set and style: as served, and reordered by whole + sentence cosines."""
+    tune = pe.load_sets(["seed", "paperlists"], "tune", embedder)
+    papers = {"seed": load_seed_papers(), "paperlists": load_paperlists()}
+    scores = sentence_scores(tune, papers, embedder, depth)
+    variants: dict[str, Callable[[float, np.ndarray], float] | None] = {
+        "as served": None,
+        "c1 + s1": lambda c, s: c + float(s[0]),
+        "c1 + s1 / 2": lambda c, s: c + 0.5 * float(s[0]),
+        "c1 + s2": lambda c, s: c + float(s[min(1, len(s) - 1)]),
+        "s1 alone": lambda c, s: float(s[0]),
+    }
+    print("| reorder | " + " | ".join(f"{n} {st}" for n, st in _styles(tune)) + " |")
+    print("|---|" + "---|" * len(_styles(tune)))
+    for label, score in variants.items():
+        right: dict[tuple[str, str], list[bool]] = {}
+        for s, per in zip(tune, scores, strict=True):
+            if s.expect is None:
+                continue
+            top = pe._top(s)
+            plan = [top, *[int(i) for i in np.argsort(-s.cosine)[:depth] if int(i) != top]]
+            plan = plan[:depth]
+            first = top
+            if score is not None:
+                first = plan[
+                    int(np.argmax([score(float(s.cosine[i]), per[j]) for j, i in enumerate(plan)]))
+                ]
+            right.setdefault((s.set, s.style), []).append(first == s.expect)
+        cells = " | ".join(f"{np.mean(right[k]):.2f}" for k in _styles(tune))
+        print(f"| {label} | {cells} |")
+
+
+def _styles(signals: Sequence[pe.Signals]) -> list[tuple[str, str]]:
+    """The (set, style) pairs of the on-topic questions, sorted."""
+    return sorted({(s.set, s.style) for s in signals if s.expect is not None})
+
+
 def agreement(embedder: Embedder) -> None:
     """Best off + near flagged on the worse tune set, with and without the agreement bonus."""
     tune = pe.load_sets(["seed", "paperlists"], "tune", embedder)
@@ -213,6 +253,7 @@ def main() -> None:
     parser.add_argument("--depth", type=int, default=10)
     parser.add_argument("--split-cut", action="store_true", help="the coverage-split cut")
     parser.add_argument("--agreement", action="store_true", help="the agreement bonus grid")
+    parser.add_argument("--rerank", action="store_true", help="reorder by sentence evidence")
     args = parser.parse_args()
     embedder = load_default_embedder()
     if embedder is None:
@@ -222,6 +263,9 @@ def main() -> None:
         return
     if args.agreement:
         agreement(embedder)
+        return
+    if args.rerank:
+        rerank(embedder, args.depth)
         return
     signals = pe.load_sets(["seed", "paperlists"], args.split, embedder)
     papers = {"seed": load_seed_papers(), "paperlists": load_paperlists()}
