@@ -17,6 +17,10 @@ questions: it shows which question styles force the cut down.
 `--rerank`: instead, r@1 per style when the first ten papers are reordered by the whole
 paper's cosine plus its best (or second-best) sentence's: does sentence evidence rank better?
 
+`--joint`: instead, the question and the first paper encoded *together* (one e5 pass over
+"question\npaper"), a poor man's cross-encoder: AUC of cos(joint, paper) and of its residual
+over the plain cosine.
+
 `--agreement`: instead, round 4's margin plus `gamma` when each ranking's first paper is in
 the other's first `k` (the two rankings agree), grid on tune with on-topic flagged <= 5% on
 each set (the issue's budget).
@@ -43,7 +47,7 @@ from benchmarks import paperlists_eval as pe
 from bot.corpus import Paper
 from bot.search.phrasing import topic_text
 from bot.search.semantic import fusion
-from bot.search.semantic.embedding import Embedder, load_default_embedder
+from bot.search.semantic.embedding import Embedder, load_default_embedder, paper_text
 from bot.textutil import sentence_spans
 from testkit.devset import load_paperlists, load_seed_papers
 
@@ -156,6 +160,37 @@ def rerank(embedder: Embedder, depth: int) -> None:
         print(f"| {label} | {cells} |")
 
 
+def joint(embedder: Embedder) -> None:
+    """Does encoding question and paper together tell more than their cosine?"""
+    tune = pe.load_sets(["seed", "paperlists"], "tune", embedder)
+    papers = {"seed": load_seed_papers(), "paperlists": load_paperlists()}
+    tops = [papers[s.set][pe._top(s)] for s in tune]
+    questions = [topic_text(s.text) for s in tune]
+    together = embedder.embed_documents(
+        [f"{q}\n{paper_text(p)}" for q, p in zip(questions, tops, strict=True)]
+    )
+    alone = embedder.embed_documents([paper_text(p) for p in tops])
+    asked = np.array([embedder.embed_query(q) for q in questions])
+    with_paper = np.einsum("ij,ij->i", together, alone)
+    cosine = np.einsum("ij,ij->i", asked, alone)
+    print("| set | signal | near-miss | off-topic |\n|---|---|---|---|")
+    for name in ("seed", "paperlists"):
+        rows = [i for i, s in enumerate(tune) if s.set == name and s.latin]
+        fit = np.polyfit(cosine[rows], with_paper[rows], 1)  # the part the cosine explains
+        residual = with_paper - np.polyval(fit, cosine)
+        right = [
+            i for i in rows if tune[i].expect is not None and pe._top(tune[i]) == tune[i].expect
+        ]
+        for label, values in (
+            ("cosine", cosine),
+            ("cos(joint, paper)", with_paper),
+            ("its residual over the cosine", residual),
+        ):
+            a_near = auc(values[right], [values[i] for i in rows if tune[i].style == "nearmiss"])
+            a_off = auc(values[right], [values[i] for i in rows if tune[i].style == "offtopic"])
+            print(f"| {name} | {label} | {a_near:.3f} | {a_off:.3f} |")
+
+
 def _styles(signals: Sequence[pe.Signals]) -> list[tuple[str, str]]:
     """The (set, style) pairs of the on-topic questions, sorted."""
     return sorted({(s.set, s.style) for s in signals if s.expect is not None})
@@ -254,6 +289,7 @@ def main() -> None:
     parser.add_argument("--split-cut", action="store_true", help="the coverage-split cut")
     parser.add_argument("--agreement", action="store_true", help="the agreement bonus grid")
     parser.add_argument("--rerank", action="store_true", help="reorder by sentence evidence")
+    parser.add_argument("--joint", action="store_true", help="question and paper encoded together")
     args = parser.parse_args()
     embedder = load_default_embedder()
     if embedder is None:
@@ -263,6 +299,9 @@ def main() -> None:
         return
     if args.agreement:
         agreement(embedder)
+        return
+    if args.joint:
+        joint(embedder)
         return
     if args.rerank:
         rerank(embedder, args.depth)
