@@ -57,9 +57,8 @@ BUDGET = 0.05
 
 
 def sentences(paper: Paper) -> list[str]:
-    """The paper's title (unless the abstract starts with it) and its abstract's sentences."""
-    head = paper.title.rstrip("…").rstrip()
-    out = [paper.title] if paper.title and not paper.abstract.startswith(head) else []
+    """The paper's title (when `paper_text` embeds it) and its abstract's sentences."""
+    out = [] if paper_text(paper) == paper.abstract else [paper.title]
     out += [paper.abstract[a:b] for a, b in sentence_spans(paper.abstract)]
     return [s for s in out if s.strip()]
 
@@ -73,11 +72,7 @@ def sentence_scores(
     """Per question, per paper (first as served, then the cosine's next ones): its sentence
     cosines with the question, best first."""
     cache: dict[str, np.ndarray] = pickle.loads(CACHE.read_bytes()) if CACHE.exists() else {}
-    plans = []
-    for s in signals:
-        top = pe._top(s)
-        order = [int(i) for i in np.argsort(-s.cosine)[:depth] if int(i) != top]
-        plans.append([top, *order[: depth - 1]])
+    plans = [candidates(s, depth) for s in signals]
     need = list(
         dict.fromkeys(
             t
@@ -102,6 +97,23 @@ def sentence_scores(
             ]
         )
     return out
+
+
+def candidates(s: pe.Signals, depth: int) -> list[int]:
+    """The first paper as served, then the cosine's next ones: `depth` papers in all."""
+    top = pe._top(s)
+    order = [int(i) for i in np.argsort(-s.cosine)[:depth] if int(i) != top]
+    return [top, *order[: depth - 1]]
+
+
+def right_first(s: pe.Signals) -> bool:
+    """An on-topic question whose first paper, as served, is the one it asks for."""
+    return s.expect is not None and pe._top(s) == s.expect
+
+
+def both_papers() -> dict[str, list[Paper]]:
+    """Each dev set's corpus, by set name."""
+    return {"seed": load_seed_papers(), "paperlists": load_paperlists()}
 
 
 def auc(positive: Sequence[float], negative: Sequence[float]) -> float:
@@ -131,8 +143,7 @@ def split_flagged(s: pe.Signals, tau: float, lo: float, hi: float) -> bool:
 def rerank(embedder: Embedder, depth: int) -> None:
     """r@1 per set and style: as served, and reordered by whole + sentence cosines."""
     tune = pe.load_sets(["seed", "paperlists"], "tune", embedder)
-    papers = {"seed": load_seed_papers(), "paperlists": load_paperlists()}
-    scores = sentence_scores(tune, papers, embedder, depth)
+    scores = sentence_scores(tune, both_papers(), embedder, depth)
     variants: dict[str, Callable[[float, np.ndarray], float] | None] = {
         "as served": None,
         "c1 + s1": lambda c, s: c + float(s[0]),
@@ -147,10 +158,8 @@ def rerank(embedder: Embedder, depth: int) -> None:
         for s, per in zip(tune, scores, strict=True):
             if s.expect is None:
                 continue
-            top = pe._top(s)
-            plan = [top, *[int(i) for i in np.argsort(-s.cosine)[:depth] if int(i) != top]]
-            plan = plan[:depth]
-            first = top
+            plan = candidates(s, depth)
+            first = plan[0]
             if score is not None:
                 first = plan[
                     int(np.argmax([score(float(s.cosine[i]), per[j]) for j, i in enumerate(plan)]))
@@ -163,7 +172,7 @@ def rerank(embedder: Embedder, depth: int) -> None:
 def joint(embedder: Embedder) -> None:
     """Does encoding question and paper together tell more than their cosine?"""
     tune = pe.load_sets(["seed", "paperlists"], "tune", embedder)
-    papers = {"seed": load_seed_papers(), "paperlists": load_paperlists()}
+    papers = both_papers()
     tops = [papers[s.set][pe._top(s)] for s in tune]
     questions = [topic_text(s.text) for s in tune]
     together = embedder.embed_documents(
@@ -178,9 +187,7 @@ def joint(embedder: Embedder) -> None:
         rows = [i for i, s in enumerate(tune) if s.set == name and s.latin]
         fit = np.polyfit(cosine[rows], with_paper[rows], 1)  # the part the cosine explains
         residual = with_paper - np.polyval(fit, cosine)
-        right = [
-            i for i in rows if tune[i].expect is not None and pe._top(tune[i]) == tune[i].expect
-        ]
+        right = [i for i in rows if right_first(tune[i])]
         for label, values in (
             ("cosine", cosine),
             ("cos(joint, paper)", with_paper),
@@ -307,8 +314,7 @@ def main() -> None:
         rerank(embedder, args.depth)
         return
     signals = pe.load_sets(["seed", "paperlists"], args.split, embedder)
-    papers = {"seed": load_seed_papers(), "paperlists": load_paperlists()}
-    scores = sentence_scores(signals, papers, embedder, args.depth)
+    scores = sentence_scores(signals, both_papers(), embedder, args.depth)
 
     def c1(s: pe.Signals) -> float:
         return float(s.cosine[pe._top(s)])
@@ -329,7 +335,7 @@ def main() -> None:
     print("| set | signal | near-miss | off-topic |\n|---|---|---|---|")
     for name in ("seed", "paperlists"):
         rows = [(s, p) for s, p in zip(signals, scores, strict=True) if s.set == name and s.latin]
-        right = [x for x in rows if x[0].expect is not None and pe._top(x[0]) == x[0].expect]
+        right = [x for x in rows if right_first(x[0])]
         near = [x for x in rows if x[0].style == "nearmiss"]
         off = [x for x in rows if x[0].style == "offtopic"]
         for label, f in features.items():
@@ -352,7 +358,7 @@ def main() -> None:
         "seed other languages (Latin script)": lambda s: s.set == "seed" and s.style == "otherlang",
     }
     for label, member in groups.items():
-        right = [s for s in latin if member(s) and s.expect is not None and pe._top(s) == s.expect]
+        right = [s for s in latin if member(s) and right_first(s)]
         cuts = [
             c
             for c in np.arange(0.5, 4.01, 0.05)
