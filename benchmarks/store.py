@@ -22,7 +22,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 from bot.store import Limits, SavedPaper, open_store
-from tests.pg_cluster import PgCluster, find_bin_dir
+from testkit.pg import PgCluster, find_bin_dir
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
