@@ -43,6 +43,7 @@ from pathlib import Path
 import numpy as np
 from threadpoolctl import threadpool_info, threadpool_limits
 
+from benchmarks.hybrid_eval import ON_STYLES
 from benchmarks.startup import rss_mb
 from bot.corpus import Paper, load_corpus
 from bot.search import Index
@@ -59,7 +60,6 @@ from bot.search.semantic.embedding import (
     paper_text,
 )
 from bot.search.semantic.fusion import is_confident, rrf
-from experiments.tuning import print_order_recall
 from testkit.devset import load_devset, load_seed_papers
 
 _HERE = Path(__file__).resolve()
@@ -180,6 +180,22 @@ def batch_sizes(embedder: E5Embedder, texts: list[str], sizes: Sequence[int] = (
                 embedder.embed_documents(texts[start : start + size])
             cells.append(f"batch {size}: {len(texts) / (time.perf_counter() - started):.1f}")
     print("default embedder, 1 thread, papers/s by batch size: " + "; ".join(cells))
+
+
+def print_order_recall(
+    orders: dict[str, list[np.ndarray]], styles: Sequence[str], expect: Sequence[int | None]
+) -> None:
+    """Recall@1 / @3 per on-topic style of each variant's paper orders, one per question."""
+    print("| variant | " + " | ".join(f"{s} ({styles.count(s)})" for s in ON_STYLES) + " |")
+    print("|---|" + "---|" * len(ON_STYLES))
+    for name, found in orders.items():
+        cells = []
+        for style in ON_STYLES:
+            mine = [i for i, s in enumerate(styles) if s == style]
+            at1 = np.mean([found[i][0] == expect[i] for i in mine])
+            at3 = np.mean([expect[i] in found[i][:3].tolist() for i in mine])
+            cells.append(f"{at1:.2f} / {at3:.2f}")
+        print(f"| {name} | " + " | ".join(cells) + " |")
 
 
 def quality(variants: dict[str, Embedder]) -> None:

@@ -33,6 +33,7 @@ from bot.store import (
 )
 from bot.store._migrations import load_migrations, split_statements
 from bot.store.factory import DEFAULT_TIMEOUT, SQLITE_FILE
+from testkit.docs import documentation
 from testkit.paths import REPO_ROOT
 from testkit.pg import Backend, PgCluster, free_port
 
@@ -684,7 +685,7 @@ async def test_pg_dump_and_restore_commands_restore_everything(
 
 
 def test_storage_docs_state_the_real_limits() -> None:
-    docs = (REPO_ROOT / "README.md").read_text("utf-8")  # the storage section
+    docs = documentation()  # the storage section
 
     assert f"{MAX_SAVED_PAPERS:,} saved papers and {MAX_TOPICS} topics" in docs
     assert f"up to {MAX_TOPIC_CHARS}" in docs
