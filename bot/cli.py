@@ -18,6 +18,7 @@ import orjson
 from bot import loading
 from bot.config import DEFAULT_CORPUS, DEFAULT_RESULTS_PER_PAGE, ConfigError, load_settings
 from bot.corpus import CorpusError, LoadReport, Paper
+from bot.fetch import cli as fetch_cli
 from bot.i18n import LANGUAGES, Lang, language_named, translator
 from bot.logs import redact
 from bot.progress import progress_reporter
@@ -132,7 +133,8 @@ def _parsers() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentPars
     export.add_argument("--format", choices=FORMATS, default="bib", help="file format (bib)")
     export.add_argument("--output", metavar="FILE", help="write here instead of stdout")
     commands_ = {"run": run, "console": console, "search": search, "export": export}
-    return parser, {**commands_, "prepare": prepare}
+    fetch = fetch_cli.add_parser(commands)  # `fetch`: its parser and run live in bot/fetch/
+    return parser, {**commands_, "prepare": prepare, "fetch": fetch}
 
 
 def _export_command(args: argparse.Namespace) -> int:
@@ -182,6 +184,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         # None lets the console apply the bot's settings (CORPUS from the environment or .env).
         return run_console(args.corpus or None, lang=args.lang) or 0
+    if args.command == "fetch":
+        return fetch_cli.run(args)
     name = f"python -m bot {args.command}"
     try:
         if args.command == "export":
