@@ -9,10 +9,10 @@ without naming it); an oral without a poster is a paper of its own.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from urllib.parse import parse_qs, urljoin, urlsplit
 
 from bot.corpus.authors import parse_authors
 from bot.corpus.links import Link, http_url
@@ -27,6 +27,7 @@ __all__ = ["PAPER_KINDS", "Event", "Site", "event_kind", "group_events", "paper_
 PAPER_KINDS = {"poster": "poster", "oral": "oral"}
 """An event type (folded) that is a paper -> its presentation kind."""
 _LAST = datetime.max.replace(tzinfo=UTC)  # presentations with no time sort last
+_FORUM = re.compile(r"^https?://(?:[\w-]+\.)*openreview\.net/forum\?(?:[^#]*&)?id=([^&#\s]+)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,25 +74,31 @@ def _related(event: Event) -> list[str]:
     return [_text(i) for i in related] if isinstance(related, list) else []
 
 
+def _titles(events: Sequence[Event], groups: Mapping[int, list[Event]]) -> dict[str, int]:
+    """Each poster's normalised title -> its number (the first poster with that title)."""
+    by_title: dict[str, int] = {}
+    for number in groups:
+        title = fold_title(_text(events[number].fields.get("name")))
+        if title:
+            by_title.setdefault(title, number)
+    return by_title
+
+
 def group_events(events: Sequence[Event]) -> list[list[Event]]:
     """Events grouped by paper, in feed order: a poster first with its orals, or a lone oral."""
-    groups: dict[int, list[Event]] = {}
+    groups = {n: [event] for n, event in enumerate(events) if event.kind == "poster"}
     poster_of: dict[str, int] = {}  # an event id (the poster's, or an oral it names) -> poster
-    by_title: dict[str, int] = {}
-    for number, event in enumerate(events):
-        if event.kind == "poster":
-            groups[number] = [event]
-            for event_id in (event.id, *_related(event)):
-                poster_of.setdefault(event_id, number)
-            title = fold_title(_text(event.fields.get("name")))
-            if title:
-                by_title.setdefault(title, number)
+    for number, group in groups.items():
+        for event_id in (group[0].id, *_related(group[0])):
+            poster_of.setdefault(event_id, number)
+    by_title: dict[str, int] | None = None  # made only if an oral names no poster
     for number, event in enumerate(events):
         if event.kind == "poster":
             continue
         named = (poster_of.get(i) for i in (*_related(event), event.id))
         home = next((i for i in named if i is not None), None)
         if home is None:
+            by_title = _titles(events, groups) if by_title is None else by_title
             home = by_title.get(fold_title(_text(event.fields.get("name"))) or "\x00")
         if home is None:
             groups[number] = [event]
@@ -122,18 +129,24 @@ def _in_order(presentations: Iterator[Presentation | None]) -> tuple[Presentatio
 
 def _authors(value: object) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """(names, institutions aligned with them; () when none is known) of `authors[]`."""
-    names: list[str] = []
-    places: list[str] = []
-    for item in value if isinstance(value, list) else ():
-        if isinstance(item, Mapping):
-            found = parse_authors([_text(item.get("fullname"))]) or parse_authors(item)
-            place = _text(item.get("institution"))
-        else:
-            found, place = parse_authors([_text(item)]), ""
-        if found and found[0] not in names:
-            names.append(found[0])
-            places.append(place)
-    return tuple(names), (tuple(places) if any(places) else ())
+    items = value if isinstance(value, list) else []
+    named = [
+        (_text(i.get("fullname")), _text(i.get("institution")))
+        if isinstance(i, Mapping)
+        else (_text(i), "")
+        for i in items
+    ]
+    named = [(name, place) for name, place in named if name]
+    names = parse_authors([name for name, _ in named])
+    if len(names) != len(named):  # a name split or repeated: align them one by one
+        pairs = {}
+        for name, place in named:
+            for found in parse_authors([name])[:1]:
+                pairs.setdefault(found, place)
+        names, places = tuple(pairs), tuple(pairs.values())
+    else:
+        places = tuple(place for _, place in named)
+    return names, (places if any(places) else ())
 
 
 def _keywords(events: Sequence[Event]) -> tuple[str, ...]:
@@ -147,20 +160,17 @@ def _keywords(events: Sequence[Event]) -> tuple[str, ...]:
 
 
 def _forum_id(url: str) -> str:
-    """The OpenReview forum id in a `…/forum?id=AbCdEf1234` URL, else ""."""
-    parts = urlsplit(url)
-    if not (parts.hostname or "").endswith("openreview.net"):
-        return ""
-    ids = parse_qs(parts.query).get("id")
-    return clean(ids[0]) if ids else ""
+    """The OpenReview forum id in a `…openreview.net/forum?id=AbCdEf1234` URL, else ""."""
+    match = _FORUM.match(url)
+    return match[1] if match else ""
 
 
 def _links(events: Sequence[Event], site: Site, abstract_links: Sequence[str]) -> list[Link]:
     """Page (the first event's site page), OpenReview, PDF, then URLs the abstract names."""
     links: dict[str, Link] = {}
     page = _text(events[0].fields.get("virtualsite_url"))
-    if page.startswith("/") and site.root:
-        page = urljoin(site.root, page)
+    if page.startswith("/") and not page.startswith("//") and site.root:
+        page = site.root + page
     candidates = [("Page", page)]
     for event in events:
         candidates += [("OpenReview", _text(event.fields.get("paper_url"))),

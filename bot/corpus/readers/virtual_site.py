@@ -19,7 +19,7 @@ from pathlib import Path
 from bot.corpus.model import MERGED, CorpusError, Paper
 from bot.corpus.readers.base import Record, Skipped, Source, decode
 from bot.corpus.readers.feed_events import Event, Site, event_kind, group_events, paper_from_events
-from bot.corpus.readers.json_records import read_json
+from bot.corpus.readers.json_records import read_array, read_json
 
 __all__ = ["looks_like_feed", "read_virtual_site", "sidecar_of", "site_of"]
 
@@ -27,6 +27,7 @@ _FEED_NAME = re.compile(r"^(?P<conf>[a-z]+)-(?P<year>(?:19|20)\d\d)-orals-poster
 _SIDECAR_NAME = re.compile(r"^(?P<conf>[a-z]+)-(?P<year>(?:19|20)\d\d)-abstracts\.json$", re.I)
 _SOURCE_URL = re.compile(r"(?:^|[=/])(?P<conf>[A-Za-z]+)\.cc/(?P<year>(?:19|20)\d\d)\b")
 _EVENT_TYPE = re.compile(rb'"event_?type"\s*:')
+_RESULTS = re.compile(r'^\s*\{[^\[\]{}]*?"results"\s*:\s*(?=\[)')
 _COUNT = re.compile(rb'^\s*\{[^\[\]{}]*?"count"\s*:\s*(\d+)')
 _NEXT = re.compile(rb'^\s*\{[^\[\]{}]*?"next"\s*:\s*"([^"]+)"')
 _SPELLING = {"icml": "ICML", "neurips": "NeurIPS", "nips": "NeurIPS", "iclr": "ICLR"}
@@ -117,12 +118,21 @@ def _short_feed(head: bytes, events: int) -> str:
     return ""
 
 
+def _items(source: Source) -> Iterator[tuple[int, Record | str]]:
+    """The feed's `results`, parsed once when they follow the feed's header (as written)."""
+    text = decode(source)
+    header = _RESULTS.match(text)
+    if header is None:
+        return read_json(source)  # another key order: found the general way
+    return read_array(source.name, text, header.end())
+
+
 def read_virtual_site(source: Source) -> Iterator[tuple[int, Record | Paper | str]]:
     """The feed's papers (one per poster with its orals), then report lines: orals merged,
     events that are not papers, a sidecar that could not be read, a feed cut short."""
     events: list[Event] = []
     others: Counter[str] = Counter()
-    for line, item in read_json(source):
+    for line, item in _items(source):
         if isinstance(item, str):
             yield line, item
             continue
