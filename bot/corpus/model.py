@@ -12,6 +12,7 @@ __all__ = [
     "MAX_COMMAND_CHARS",
     "MAX_TAPPABLE_ID_CHARS",
     "PAPER_COMMAND",
+    "TIERS",
     "CorpusError",
     "LoadReport",
     "NotRecordsError",

@@ -18,7 +18,7 @@ from bot.corpus.authors import parse_authors
 from bot.corpus.links import Link, http_url
 from bot.corpus.markup import clean_abstract, clean_title
 from bot.corpus.merge import fold_title
-from bot.corpus.model import Paper, Presentation, tier_of
+from bot.corpus.model import TIERS, Paper, Presentation, tier_of
 from bot.corpus.readers.html_text import html_to_text
 from bot.textutil import clean
 
@@ -193,12 +193,11 @@ def _abstract(events: Sequence[Event], sidecar: Mapping[str, str]) -> str:
 
 
 def _tier(events: Sequence[Event]) -> str:
-    """The decision's tier; without a decision, "oral" if the paper has an oral, else poster."""
-    for event in events:
-        tier = tier_of(_text(event.fields.get("decision")))
-        if tier:
-            return tier
-    return "oral" if any(e.kind == "oral" for e in events) else "poster"
+    """The most prominent tier the events' decisions name; without a decision, "oral" if the
+    paper has an oral, else "poster"."""
+    named = {tier_of(_text(event.fields.get("decision"))) for event in events}
+    kinds = {event.kind for event in events}
+    return next((t for t in TIERS if t in named), "oral" if "oral" in kinds else "poster")
 
 
 def paper_from_events(

@@ -236,12 +236,12 @@ def _getter(column: Any) -> tuple[_Getter, int]:
         flat, counts, sep = column
         get, size = _grouped(flat, counts)
         width = len(fields(Presentation))
+        if any(item.count(sep) != width - 1 for item in flat):  # checked once, not per access
+            raise ValueError("paper column: bad presentation")
 
         def presentations(i: int) -> tuple[Presentation, ...]:
-            items = [item.split(sep) for item in get(i)]
-            if any(len(parts) != width for parts in items):
-                raise ValueError("paper column: bad presentation")
-            return tuple([Presentation(*parts) for parts in items])
+            items = get(i)
+            return tuple([Presentation(*item.split(sep)) for item in items]) if items else ()
 
         return presentations, size
     raise ValueError("paper column: unknown layout")
