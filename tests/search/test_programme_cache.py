@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
 
 from bot.corpus import Presentation, load_corpus
-from bot.search import load_corpus_and_index
+from bot.search import corpus_key, load_corpus_and_index
 from bot.search.storage.cache_file import CacheMiss, read_state, write_state
 from bot.search.storage.papers import report_from_state, report_state
 from testkit.paths import TEST_DATA
@@ -44,3 +45,14 @@ def test_a_damaged_presentation_is_a_cache_miss(tmp_path: Path) -> None:
     write_state(path, key="k", analyzer="a", state=state)
     with pytest.raises(CacheMiss, match="bad presentation"):
         report_from_state(read_state(path, key="k", analyzer="a"))
+
+
+def test_a_feed_named_alone_is_keyed_with_its_sidecar(tmp_path: Path) -> None:
+    for name in ("icml-2026-orals-posters.json", "icml-2026-abstracts.json"):
+        shutil.copy(PROGRAMME / name, tmp_path / name)
+    feed, sidecar = tmp_path / "icml-2026-orals-posters.json", tmp_path / "icml-2026-abstracts.json"
+    before = corpus_key([feed])
+    sidecar.write_text('{"41001": "<p>A new abstract.</p>"}', encoding="utf-8")
+    assert corpus_key([feed]) != before  # new abstracts: the cached papers are stale
+    report, _ = load_corpus_and_index([feed], tmp_path / "cache", min_papers=0)
+    assert report.papers[0].abstract == "A new abstract."

@@ -21,7 +21,7 @@ from bot.corpus.readers.base import Record, Skipped, Source, decode
 from bot.corpus.readers.feed_events import Event, Site, event_kind, group_events, paper_from_events
 from bot.corpus.readers.json_records import read_array, read_json
 
-__all__ = ["looks_like_feed", "read_virtual_site", "sidecar_of", "site_of"]
+__all__ = ["looks_like_feed", "read_virtual_site", "sidecar_of", "sidecar_path", "site_of"]
 
 _FEED_NAME = re.compile(r"^(?P<conf>[a-z]+)-(?P<year>(?:19|20)\d\d)-orals-posters\b", re.I)
 _SIDECAR_NAME = re.compile(r"^(?P<conf>[a-z]+)-(?P<year>(?:19|20)\d\d)-abstracts\.json$", re.I)
@@ -73,12 +73,14 @@ def sidecar_of(source: Source) -> Path | None:
     return feed if feed.is_file() else None
 
 
-def _sidecar_path(source: Source) -> Path | None:
-    """Where the feed's abstracts sidecar would be (a plain file beside a plain feed)."""
-    match = _FEED_NAME.match(source.path.name)
-    if match is None or source.name != str(source.path):
+def sidecar_path(feed: Path) -> Path | None:
+    """The abstracts sidecar beside a feed file (`icml-2026-abstracts.json` beside
+    `icml-2026-orals-posters.json`), if there is one: the feed is read with it."""
+    match = _FEED_NAME.match(feed.name)
+    if match is None:
         return None
-    return source.path.with_name(f"{match['conf']}-{match['year']}-abstracts.json")
+    sidecar = feed.with_name(f"{match['conf']}-{match['year']}-abstracts.json")
+    return sidecar if sidecar.is_file() else None
 
 
 def _abstracts(value: object) -> dict[str, str]:
@@ -99,8 +101,8 @@ def _abstracts(value: object) -> dict[str, str]:
 
 def _read_sidecar(source: Source) -> tuple[dict[str, str], str]:
     """(event id -> abstract, a report line if the sidecar is missing or unusable)."""
-    path = _sidecar_path(source)
-    if path is None or not path.is_file():
+    path = sidecar_path(source.path) if source.name == str(source.path) else None
+    if path is None:
         return {}, ""
     try:
         return _abstracts(json.loads(decode(path))), ""
