@@ -372,9 +372,21 @@ def result_json(result: SearchResult, *, semantic: bool = False) -> dict[str, ob
     return answer
 
 
-def _derived(paper: Paper) -> dict[str, bool]:
-    """`"title_derived"`: true for a title the loader made from the abstract, not the authors'."""
-    return {"title_derived": paper.title_derived}
+_PRESENTATION_KEYS = ("kind", "session", "start", "end", "room", "position")
+
+
+def _derived(paper: Paper) -> dict[str, object]:
+    """`"title_derived"`: true for a title the loader made from the abstract, not the authors';
+    `"status"` the tier (oral, spotlight, poster, null), `"presentations"` when and where
+    (ISO 8601 times with their offset), `"institutions"` distinct, in author order."""
+    return {
+        "title_derived": paper.title_derived,
+        "status": paper.tier or None,
+        "presentations": [
+            {key: getattr(p, key) for key in _PRESENTATION_KEYS} for p in paper.presentations
+        ],
+        "institutions": list(paper.institutions),
+    }
 
 
 def author_json(name: str, papers: Sequence[Paper], total: int | None = None) -> dict[str, object]:

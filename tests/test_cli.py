@@ -21,7 +21,7 @@ from testkit.devset import load_seed_papers
 REPO_ROOT = Path(__file__).resolve().parent.parent
 RESULT_KEYS = {
     *("id", "title", "score", "snippet", "abstract", "links", "authors", "title_derived"),
-    *("year", "venue"),
+    *("year", "venue", "status", "presentations", "institutions"),
 }
 
 

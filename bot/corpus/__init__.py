@@ -9,6 +9,8 @@ cannot (CSV):
 - JSON Lines (also under a `.json` name, as the arXiv snapshot is), streamed;
 - a JSON array of objects, or an object holding them under a list field (`data`, `results`…);
 - CSV (`,` `;` or tab), BibTeX, RIS, arXiv API Atom;
+- a conference site's programme feed (`icml-2026-orals-posters.json`), read with its
+  abstracts sidecar beside it, and OpenReview notes (accepted papers only);
 - any of these compressed (`.gz`, `.bz2`, `.xz`) or in a `.zip`.
 
 A record needs a title or an abstract; `records.normalise_record` reads its other fields
@@ -34,11 +36,13 @@ from bot.corpus.model import (
     LoadReport,
     NotRecordsError,
     Paper,
+    Presentation,
     StrictCorpusError,
     is_tappable_id,
     parse_paper_command,
 )
 from bot.corpus.readers import EXTENSIONS, READERS
+from bot.corpus.readers.virtual_site import sidecar_path
 from bot.corpus.titles import MAX_TITLE_CHARS, derive_title
 
 __all__ = [
@@ -57,6 +61,7 @@ __all__ = [
     "NotRecordsError",
     "Paper",
     "PaperIds",
+    "Presentation",
     "StrictCorpusError",
     "author_matches",
     "clean_abstract",
@@ -66,4 +71,5 @@ __all__ = [
     "is_tappable_id",
     "load_corpus",
     "parse_paper_command",
+    "sidecar_path",
 ]

@@ -20,7 +20,7 @@ from bot.corpus.ids import tappable_id
 from bot.corpus.links import ARXIV_ID, find_arxiv_id
 from bot.corpus.model import MERGED, Paper
 
-__all__ = ["PREPRINT_VENUES", "merge_versions", "venue_rank"]
+__all__ = ["PREPRINT_VENUES", "fold_title", "merge_versions", "venue_rank"]
 
 PREPRINT_VENUES = re.compile(r"^(?:arxiv|corr|preprint|biorxiv|medrxiv|ssrn|openreview)\b",
                              re.IGNORECASE)  # fmt: skip
@@ -36,7 +36,8 @@ def venue_rank(venue: str) -> int:
     return 1 if PREPRINT_VENUES.match(venue.strip()) else 2
 
 
-def _fold(text: str) -> str:
+def fold_title(text: str) -> str:
+    """A title as two versions of one paper share it: case, accents and punctuation folded."""
     text = unicodedata.normalize("NFKD", text.casefold())
     return _NOT_WORD.sub(" ", "".join(c for c in text if not unicodedata.combining(c))).strip()
 
@@ -60,7 +61,7 @@ def _keys(paper: Paper) -> Iterator[tuple[str, str]]:
             yield "arxiv:" + re.sub(r"v\d+$", "", arxiv).casefold(), f"same arXiv id {arxiv}"
         elif given.startswith("10."):
             yield "doi:" + given.casefold(), f"same DOI {given}"
-    title = _fold(paper.title) if not paper.title_derived else ""
+    title = fold_title(paper.title) if not paper.title_derived else ""
     if len(title) >= _MIN_TITLE_CHARS:
         for name in paper.authors:
             key = author_key(name)
@@ -116,7 +117,21 @@ def _combined(versions: Sequence[Paper]) -> Paper:
         links=_links(versions),
         aliases=tuple(aliases.values()),
         marks=titled.marks,  # TITLE_DERIVED only if no version has the authors' title
+        **_programme(versions),
     )
+
+
+def _programme(versions: Sequence[Paper]) -> dict[str, object]:
+    """What a conference programme adds (presentations, topic, institutions), from the version
+    that has it; institutions only from a version with the kept (longest) author list."""
+    authors = max((v.authors for v in versions), key=len)
+    return {
+        "presentations": next((v.presentations for v in versions if v.presentations), ()),
+        "topic": next((v.topic for v in versions if v.topic), ""),
+        "affiliations": next(
+            (v.affiliations for v in versions if v.affiliations and v.authors == authors), ()
+        ),
+    }
 
 
 def _id_form(paper_id: str) -> str:

@@ -54,7 +54,7 @@ def _links(paper) -> list[str]:
             "denoising",
             "Mensah",
             "Diffusion Policies with Test-Time Constraint Guidance",
-            "ICML 2025 poster",
+            "ICML 2025",  # the venue; its tier ("poster") is the status
             "https://openreview.net/forum?id=aB3dE-fGh1",
             id="openreview",
         ),

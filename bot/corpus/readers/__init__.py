@@ -12,19 +12,22 @@ from pathlib import Path
 
 from bot.corpus.model import NotRecordsError
 from bot.corpus.readers.arxiv_atom import looks_like_atom, read_arxiv_atom
-from bot.corpus.readers.base import Reader, Record, Source, decode
+from bot.corpus.readers.base import Reader, Record, Skipped, Source, decode
 from bot.corpus.readers.bibtex import read_bibtex
 from bot.corpus.readers.compressed import COMPRESSED, expand
 from bot.corpus.readers.csv_table import read_csv
 from bot.corpus.readers.json_records import describe_json, read_json, read_jsonl, records_key
+from bot.corpus.readers.openreview import looks_like_notes, read_openreview
 from bot.corpus.readers.ris import looks_like_ris, read_ris
 from bot.corpus.readers.seed_text import read_seed_text
+from bot.corpus.readers.virtual_site import looks_like_feed, read_virtual_site, sidecar_of
 
 __all__ = [
     "EXTENSIONS",
     "READERS",
     "Reader",
     "Record",
+    "Skipped",
     "Source",
     "decode",
     "expand",
@@ -82,6 +85,13 @@ def recognise(source: Source) -> Reader:
     text = head.decode("utf-8", "replace").lstrip("\ufeff \t\r\n")
     if source.suffix in (".csv", ".tsv", ".bib"):  # their first bytes may be anything
         return READERS[source.suffix]
+    feed = sidecar_of(source)
+    if feed is not None:
+        raise NotRecordsError(source.name, None, f"the abstracts of {feed.name}, read with it")
+    if looks_like_feed(head):
+        return read_virtual_site
+    if looks_like_notes(head):
+        return read_openreview
     if text.startswith("["):
         return read_json
     if text.startswith("{"):

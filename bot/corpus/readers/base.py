@@ -9,9 +9,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
-from bot.corpus.model import CorpusError
+from bot.corpus.model import CorpusError, Paper
 
-__all__ = ["PEEK_BYTES", "Reader", "Record", "Source", "decode", "decode_bytes"]
+__all__ = ["PEEK_BYTES", "Reader", "Record", "Skipped", "Source", "decode", "decode_bytes"]
 
 Record = dict[str, object]
 """One raw record as read; `bot.corpus.records.normalise_record` makes sense of its fields."""
@@ -72,9 +72,18 @@ def _why(exc: BaseException) -> str:
     return getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
 
 
-Reader = Callable[[Source], Iterator[tuple[int, Record | str]]]
-"""`reader(source)` yields (1-based line or record number, record or why it is skipped); a
-file that cannot be parsed as a whole raises `CorpusError` naming the line."""
+class Skipped(str):
+    """What a reader leaves out on purpose (a talk in a programme, a rejected submission): a
+    report line, never a bad record. Line 0: a line about the whole file."""
+
+    __slots__ = ()
+
+
+Reader = Callable[[Source], Iterator[tuple[int, Record | Paper | str]]]
+"""`reader(source)` yields (1-based line or record number, item): a raw record, a `Paper` a
+reader made itself (sources with fields no record names, e.g. presentations), a `Skipped`
+line, or why a record is bad (`str`); a file that cannot be parsed as a whole raises
+`CorpusError` naming the line."""
 
 
 def decode_bytes(name: str | Path, raw: bytes) -> str:

@@ -8,11 +8,12 @@ to hold; as columns (UTF-8 blobs with byte offsets, numpy arrays) it costs neith
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import fields
 from typing import Any, overload
 
 import numpy as np
 
-from bot.corpus import Paper
+from bot.corpus import Paper, Presentation
 
 __all__ = [
     "PaperColumns",
@@ -21,6 +22,7 @@ __all__ = [
     "grouped_column",
     "optional_int_column",
     "pairs_column",
+    "presentations_column",
     "table_column",
 ]
 
@@ -230,6 +232,18 @@ def _getter(column: Any) -> tuple[_Getter, int]:
             return tuple([tuple(item.split(sep, 1)) for item in items]) if items else ()
 
         return pairs, size
+    if isinstance(column, _PresentationGroups):
+        flat, counts, sep = column
+        get, size = _grouped(flat, counts)
+        width = len(fields(Presentation))
+        if any(item.count(sep) != width - 1 for item in flat):  # checked once, not per access
+            raise ValueError("paper column: bad presentation")
+
+        def presentations(i: int) -> tuple[Presentation, ...]:
+            items = get(i)
+            return tuple([Presentation(*item.split(sep)) for item in items]) if items else ()
+
+        return presentations, size
     raise ValueError("paper column: unknown layout")
 
 
@@ -247,6 +261,15 @@ class _OptionalInts(tuple):  # type: ignore[type-arg]
 
 class _PairGroups(tuple):  # type: ignore[type-arg]
     """`(flat "a<sep>b" values, count per paper, sep)`: a column of pairs per paper (links)."""
+
+
+class _PresentationGroups(tuple):  # type: ignore[type-arg]
+    """`(flat "<sep>"-joined presentation fields, count per paper, sep)`."""
+
+
+def presentations_column(flat: Sequence[str], counts: np.ndarray, sep: str) -> _PresentationGroups:
+    """Mark a `(flat, counts)` column of presentations, each its fields joined by `sep`."""
+    return _PresentationGroups((flat, counts, sep))
 
 
 def optional_int_column(values: np.ndarray) -> _OptionalInts:
