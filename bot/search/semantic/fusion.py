@@ -183,22 +183,31 @@ def semantic_matches(cosine: np.ndarray) -> np.ndarray:
 
 
 def is_confident(
-    cosine: np.ndarray, top: int, coverage: float, *, latin: bool, glossed: bool = False
+    cosine: np.ndarray,
+    top: int,
+    coverage: float,
+    *,
+    latin: bool,
+    glossed: bool = False,
+    cut: float = STANDOUT_CUT,
+    cut_other: float = STANDOUT_CUT_OTHER,
+    cut_gloss: float = STANDOUT_CUT_GLOSS,
 ) -> bool:
     """Whether to present paper `top` as a match rather than "nothing matched well".
 
     Both signals, per kind of question: the first paper's cosine clears `COSINE_FLOOR`, and
-    the best cosine stands out of the rest (`standout`), by `STANDOUT_CUT` together with the
-    paper's share of the question's idf weight (`coverage`) for a Latin-script question, by
-    `STANDOUT_CUT_GLOSS` together with its share of the gloss's for a Chinese question scored
-    through its English gloss (`glossed`), by `STANDOUT_CUT_OTHER` for one in another script.
+    the best cosine stands out of the rest (`standout`), by `cut` together with the paper's
+    share of the question's idf weight (`coverage`) for a Latin-script question, by
+    `cut_gloss` together with its share of the gloss's for a Chinese question scored through
+    its English gloss (`glossed`), by `cut_other` for one in another script. The cuts
+    default to the calibrated ones; moving them together draws the rule's trade-off curve.
     """
     cosine = np.asarray(cosine)
     if not len(cosine) or cosine[top] < COSINE_FLOOR:
         return False
     gap = standout(cosine)
     if latin:
-        return gap + COVERAGE_WEIGHT * coverage >= STANDOUT_CUT
+        return gap + COVERAGE_WEIGHT * coverage >= cut
     if glossed:
-        return gap + COVERAGE_WEIGHT * coverage >= STANDOUT_CUT_GLOSS
-    return gap >= STANDOUT_CUT_OTHER
+        return gap + COVERAGE_WEIGHT * coverage >= cut_gloss
+    return gap >= cut_other
