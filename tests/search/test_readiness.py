@@ -23,6 +23,7 @@ from bot.answers import pending_notice
 from bot.config import load_settings
 from bot.i18n import translator
 from bot.progress import EtaClock
+from bot.search.semantic.embedding import UNIT
 from bot.search.storage.rates import MIN_TIMED_PAPERS, RATES_FILE, read_rate, write_rate
 from testkit.devset import load_seed_papers
 
@@ -39,6 +40,7 @@ class FakeEmbedder:
 
     name = "fake-embedder/1"
     dim = DIM
+    workers = 1
 
     def __init__(self) -> None:
         self.hold = threading.Event()
@@ -225,7 +227,7 @@ def test_prepare_is_resumable_after_an_interrupt(
     assert cli.main(["prepare", "--corpus", str(corpus)]) == 0
     err = capsys.readouterr().err
     done_before = int(err.split(" embedded now, ")[1].split(" from the cache")[0])
-    assert done_before >= 16  # both batches' vectors were kept (8 papers a batch)
+    assert done_before >= 2 * UNIT  # both batches' vectors were kept
 
 
 def test_prepare_reports_a_corpus_error_with_exit_2(

@@ -20,7 +20,6 @@ from bot.corpus import Paper, author_matches, load_corpus
 from bot.search import HybridRetriever, Index, Retriever, SearchResult
 from bot.search.analysis import analyzer_for
 from bot.search.phrases import phrase_terms
-from bot.search.semantic.embedding import normalized
 from testkit.paths import TEST_DATA
 
 SAMPLE = TEST_DATA / "paperlists_sample"
@@ -33,12 +32,14 @@ class WordHashEmbedder:
 
     name = "word-hash-test"
     dim = 64
+    workers = 1
 
     def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
-        return normalized(np.stack([self._vector(text) for text in texts]))
+        return np.stack([self.embed_query(text) for text in texts])
 
     def embed_query(self, text: str) -> np.ndarray:
-        return normalized(self._vector(text)[None, :])[0]
+        vector = self._vector(text)
+        return vector / np.linalg.norm(vector)
 
     def _vector(self, text: str) -> np.ndarray:
         vector = np.zeros(self.dim, dtype=np.float32)

