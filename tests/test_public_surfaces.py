@@ -8,9 +8,10 @@ import inspect
 import pytest
 
 MODULES = ["authors", "readers.bibtex", "readers.csv_table", "ids", "links", "records", "titles",
-           "filter", "merge", "loader", "readers.arxiv_atom", "readers.base", "readers.compressed",
-           "readers.json_records", "readers.openalex", "readers.ris", "readers.seed_text",
-           "readers.semantic_scholar", "readers.shapes", "readers.zotero"]  # fmt: skip
+           "headline", "filter", "merge", "loader", "readers.arxiv_atom", "readers.base",
+           "readers.compressed", "readers.json_records", "readers.openalex", "readers.ris",
+           "readers.seed_text", "readers.semantic_scholar", "readers.shapes",
+           "readers.zotero"]  # fmt: skip
 
 
 @pytest.mark.parametrize("name", MODULES)

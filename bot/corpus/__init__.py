@@ -21,6 +21,7 @@ sorted by name. `LoadFilter` keeps only matching records (a slice of a multi-GB 
 
 from bot.corpus.authors import AuthorIndex, author_matches, compact_authors
 from bot.corpus.filter import LoadFilter
+from bot.corpus.headline import MAX_TITLE_CHARS
 from bot.corpus.ids import PaperIds
 from bot.corpus.loader import load_corpus
 from bot.corpus.markup import clean_abstract, clean_title
@@ -39,7 +40,7 @@ from bot.corpus.model import (
     parse_paper_command,
 )
 from bot.corpus.readers import EXTENSIONS, READERS
-from bot.corpus.titles import MAX_TITLE_CHARS, derive_title
+from bot.corpus.titles import derive_title
 
 __all__ = [
     "EXTENSIONS",

@@ -6,9 +6,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.corpus import load_corpus
+from bot.corpus import MAX_TITLE_CHARS, derive_title, load_corpus
+from bot.corpus.headline import DANGLING, headline
 from bot.corpus.ids import content_id
-from bot.corpus.titles import DANGLING, MAX_TITLE_CHARS, derive_title, headline
 from testkit.paths import SEED_CORPUS, TEST_DATA
 
 SEED_TITLES = TEST_DATA / "seed_titles.txt"
