@@ -29,7 +29,7 @@ from bot.store.model import (
     topic_key,
 )
 
-DEFAULT_TIMEOUT = 5.0  # seconds to get a connection before answering "try again"
+SETTING = "DATABASE_URL"  # what an error opening the database names
 POOL_MAX_SIZE = 4  # per replica; handlers hold a connection for one short transaction
 MIGRATION_LOCK = 0x1C3D_2026  # ours: pg_advisory_xact_lock key so replicas migrate one at a time
 # Upserting the user's row locks it until commit: every write of one user runs one at a
@@ -55,7 +55,10 @@ def _pg(sql: str) -> str:
 
 
 class PostgresStore:
-    """The shared store: DATABASE_URL=postgresql://…, for several replicas behind a webhook."""
+    """The shared store: DATABASE_URL=postgresql://…, for several replicas behind a webhook.
+
+    Each method keeps the contract its `Store` protocol docstring states.
+    """
 
     def __init__(self, pool: AsyncConnectionPool, limits: Limits) -> None:
         """Use `PostgresStore.open`."""
@@ -63,28 +66,21 @@ class PostgresStore:
         self.limits = limits
 
     @classmethod
-    async def open(
-        cls,
-        url: str,
-        *,
-        limits: Limits = Limits(),  # noqa: B008 -- frozen, so one shared default is safe
-        timeout: float = DEFAULT_TIMEOUT,
-        setting: str = "DATABASE_URL",
-    ) -> PostgresStore:
-        """Connect, apply pending migrations, open the pool; StoreOpenError names `setting`."""
+    async def open(cls, url: str, *, limits: Limits, timeout: float) -> PostgresStore:
+        """Connect, apply pending migrations, open the pool; StoreOpenError names DATABASE_URL."""
         where = _where(url)
         connect_timeout = max(2, round(timeout))  # libpq's minimum is 2 seconds
         try:
             async with await psycopg.AsyncConnection.connect(
                 url, connect_timeout=connect_timeout
             ) as connection:
-                await _migrate(connection, setting)
+                await _migrate(connection)
         except psycopg.ProgrammingError as exc:
             # libpq's parse errors may quote the URL, password included: never echo them.
-            raise StoreOpenError(setting, "not a valid postgresql:// URL") from exc
+            raise StoreOpenError(SETTING, "not a valid postgresql:// URL") from exc
         except psycopg.Error as exc:
             reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-            raise StoreOpenError(setting, f"cannot use PostgreSQL at {where}: {reason}") from exc
+            raise StoreOpenError(SETTING, f"cannot use PostgreSQL at {where}: {reason}") from exc
         pool = AsyncConnectionPool(
             url,
             min_size=1,
@@ -104,7 +100,7 @@ class PostgresStore:
             await pool.open(wait=True, timeout=timeout)
         except psycopg.Error as exc:
             await pool.close()
-            raise StoreOpenError(setting, f"cannot use PostgreSQL at {where}: {exc}") from exc
+            raise StoreOpenError(SETTING, f"cannot use PostgreSQL at {where}: {exc}") from exc
         return cls(pool, limits)
 
     @asynccontextmanager
@@ -123,7 +119,6 @@ class PostgresStore:
             return await cursor.fetchall()
 
     async def save(self, user_id: int, paper: SavedPaper) -> SaveOutcome:
-        """Save a paper snapshot; saving it again keeps one row (and its first snapshot)."""
         paper = clean_paper(paper)
         params = q.save_params(user_id, paper, self.limits.max_saved)
         async with self._transaction() as db:
@@ -136,7 +131,6 @@ class PostgresStore:
             return SaveOutcome.LIMIT_REACHED
 
     async def remove(self, user_id: int, paper_id: str) -> bool:
-        """Remove a saved paper; False when it was not saved."""
         paper_id = clean_text(paper_id)
         async with self._transaction() as db:
             return (await db.execute(_pg(q.REMOVE), (user_id, paper_id))).rowcount > 0
@@ -144,22 +138,18 @@ class PostgresStore:
     async def list_saved(
         self, user_id: int, *, offset: int = 0, limit: int = 10
     ) -> tuple[SavedPaper, ...]:
-        """Saved papers, newest first, `limit` of them from `offset`."""
         check_page(offset, limit)
         rows = await self._rows(q.LIST_SAVED, (user_id, limit, offset))
         return tuple(q.paper_from_row(row) for row in rows)
 
     async def count_saved(self, user_id: int) -> int:
-        """How many papers the user has saved."""
         return (await self._rows(q.COUNT_SAVED, (user_id,)))[0][0]
 
     async def is_saved(self, user_id: int, paper_id: str) -> bool:
-        """Whether the user has saved this paper."""
         paper_id = clean_text(paper_id)
         return bool(await self._rows(q.IS_SAVED, (user_id, paper_id)))
 
     async def saved_among(self, user_id: int, paper_ids: Iterable[str]) -> frozenset[str]:
-        """Which of `paper_ids` the user has saved (one query for a page of buttons)."""
         wanted = frozenset(paper_ids)
         if not wanted:
             return frozenset()
@@ -167,11 +157,9 @@ class PostgresStore:
         return frozenset(pid for pid in wanted if clean_text(pid) in stored)  # as save stored it
 
     async def export_rows(self, user_id: int) -> tuple[SavedPaper, ...]:
-        """Every saved paper, newest first, for `bot.store.export`."""
         return tuple(q.paper_from_row(row) for row in await self._rows(q.EXPORT, (user_id,)))
 
     async def follow(self, user_id: int, topic: str) -> FollowOutcome:
-        """Follow a topic (whitespace collapsed; case-insensitively unique per user)."""
         rejected = check_topic(topic, self.limits)
         if rejected:
             return rejected
@@ -187,20 +175,16 @@ class PostgresStore:
             return FollowOutcome.LIMIT_REACHED
 
     async def unfollow(self, user_id: int, topic: str) -> bool:
-        """Stop following a topic (matched case-insensitively); False when not followed."""
         async with self._transaction() as db:
             return (await db.execute(_pg(q.UNFOLLOW), (user_id, topic_key(topic)))).rowcount > 0
 
     async def topics(self, user_id: int) -> tuple[str, ...]:
-        """The user's topics in the order they were followed."""
         return tuple(row[0] for row in await self._rows(q.TOPICS, (user_id,)))
 
     async def followers(self) -> Mapping[int, tuple[str, ...]]:
-        """Every user with topics, mapped to them (for alerts after a corpus reload)."""
         return q.group_followers(await self._rows(q.FOLLOWERS))
 
     async def claim_alerts(self, user_id: int, paper_ids: Iterable[str]) -> frozenset[str]:
-        """Record alerts about `paper_ids` as sent to the user; returns the ids newly claimed."""
         wanted = sorted(set(paper_ids))
         if not wanted:
             return frozenset()
@@ -214,7 +198,6 @@ class PostgresStore:
         return frozenset(claimed)
 
     async def release_alerts(self, user_id: int, paper_ids: Iterable[str]) -> None:
-        """Forget claims whose alert could not be sent, so a later reload may send it."""
         params = [(user_id, pid) for pid in sorted(set(paper_ids))]
         if params:
             async with self._transaction() as db, db.cursor() as cursor:
@@ -223,10 +206,9 @@ class PostgresStore:
     async def never_served(
         self, served: Iterable[str], candidates: Iterable[str]
     ) -> frozenset[str]:
-        """Record `served` (an index being replaced); returns the `candidates` never recorded."""
         wanted = sorted(set(candidates))
         # Sorted, so replicas inserting overlapping ids lock them in one order (no deadlock);
-        # off the loop (~50 ms at 100,000 ids).
+        # off the loop: a large corpus's ids take a while to sort.
         ordered = await asyncio.to_thread(sorted, served)
         async with self._transaction() as db:
             # One statement a set (not a row an id): 100,000 ids are one round trip.
@@ -236,28 +218,23 @@ class PostgresStore:
         return frozenset(wanted) - seen
 
     async def dismiss(self, user_id: int, paper_id: str) -> bool:
-        """Mark a paper "not interested" for recommendations; False when it already was."""
         params = (user_id, clean_text(paper_id))
         async with self._transaction() as db:
             return (await db.execute(_pg(q.DISMISS), params)).rowcount > 0
 
     async def dismissed(self, user_id: int) -> frozenset[str]:
-        """The ids of every paper the user dismissed."""
         return frozenset(row[0] for row in await self._rows(q.DISMISSED, (user_id,)))
 
     async def get_language(self, user_id: int) -> str | None:
-        """The user's language preference; None when never set."""
         rows = await self._rows(q.GET_LANGUAGE, (user_id,))
         return rows[0][0] if rows else None
 
     async def set_language(self, user_id: int, language: str) -> None:
-        """Store the user's language preference (a short tag such as "en")."""
         tag = check_language(language)
         async with self._transaction() as db:
             await db.execute(_pg(q.SET_LANGUAGE), (user_id, tag))
 
     async def forget_user(self, user_id: int) -> None:
-        """Delete everything stored about the user."""
         async with self._transaction() as db:
             # Lock first: a save racing on another replica finishes before we delete.
             await db.execute(LOCK_USER, (user_id,))
@@ -265,17 +242,16 @@ class PostgresStore:
                 await db.execute(_pg(statement), (user_id,))
 
     async def close(self) -> None:
-        """Close the pool's connections."""
         await self._pool.close()
 
 
-async def _migrate(db: psycopg.AsyncConnection[Any], setting: str) -> None:
+async def _migrate(db: psycopg.AsyncConnection[Any]) -> None:
     """Apply the migrations the database lacks, all or none, one replica at a time."""
     async with db.transaction():
         await db.execute("SELECT pg_advisory_xact_lock(%s)", (MIGRATION_LOCK,))
         await db.execute(CREATE_VERSION_TABLE)
         current = (await (await db.execute(q.SCHEMA_VERSION)).fetchone())[0]
-        for migration in pending(load_migrations("postgres"), current, setting):
+        for migration in pending(load_migrations("postgres"), current, SETTING):
             for statement in migration.statements:
                 await db.execute(statement)
             await db.execute(_pg(q.RECORD_VERSION), (migration.version,))
