@@ -39,17 +39,14 @@ from bot.corpus.model import (
     is_tappable_id,
     parse_paper_command,
 )
-from bot.corpus.readers import EXTENSIONS, READERS
 from bot.corpus.titles import derive_title
 
 __all__ = [
-    "EXTENSIONS",
     "MAX_COMMAND_CHARS",
     "MAX_TAPPABLE_ID_CHARS",
     "MAX_TITLE_CHARS",
     "PAPER_COMMAND",
     "PAPER_COMMAND_PATTERN",
-    "READERS",
     "TITLE_DERIVED",
     "AuthorIndex",
     "CorpusError",

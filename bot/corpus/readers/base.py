@@ -11,7 +11,7 @@ from typing import BinaryIO
 
 from bot.corpus.model import CorpusError
 
-__all__ = ["PEEK_BYTES", "Reader", "Record", "Source", "decode", "decode_bytes"]
+__all__ = ["PEEK_BYTES", "Reader", "Record", "Source", "decode"]
 
 Record = dict[str, object]
 """One raw record as read; `bot.corpus.records.normalise_record` makes sense of its fields."""
@@ -77,22 +77,18 @@ Reader = Callable[[Source], Iterator[tuple[int, Record | str]]]
 file that cannot be parsed as a whole raises `CorpusError` naming the line."""
 
 
-def decode_bytes(name: str | Path, raw: bytes) -> str:
-    """Text of `raw` (UTF-8, BOM tolerated, CRLF normalised); errors name the line."""
+def decode(source: Source) -> str:
+    """The whole text of `source` (UTF-8, BOM tolerated, CRLF normalised); errors name the line."""
+    raw = source.read_bytes()
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         line = raw[: exc.start].count(b"\n") + 1
         raise CorpusError(
-            name, line, f"not valid UTF-8 (byte 0x{raw[exc.start]:02x} at offset {exc.start})"
+            source.name,
+            line,
+            f"not valid UTF-8 (byte 0x{raw[exc.start]:02x} at offset {exc.start})",
         ) from exc
     if not text.strip():
-        raise CorpusError(name, 1, "empty file")
+        raise CorpusError(source.name, 1, "empty file")
     return text.replace("\r\n", "\n").replace("\r", "\n")
-
-
-def decode(source: Source | Path) -> str:
-    """The whole text of a source or file (see `decode_bytes`)."""
-    if isinstance(source, Path):
-        source = Source.file(source)
-    return decode_bytes(source.name, source.read_bytes())
