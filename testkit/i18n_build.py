@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import io
+import string
 import sys
 from collections.abc import Sequence
 
@@ -21,8 +22,14 @@ from babel.messages.catalog import Catalog, Message
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
-from bot.i18n.catalogue import DOMAIN, TAG, catalogue_path, placeholders, split_markup
+from bot.i18n.catalogue import DOMAIN, TAG, catalogue_path, split_markup
 from bot.i18n.languages import DEFAULT_LANGUAGE, LANGUAGES, Lang
+
+
+def placeholders(template: str) -> set[str]:
+    """The names of the `{placeholders}` in `template`."""
+    parsed = string.Formatter().parse(template)
+    return {field for _text, field, _spec, _conv in parsed if field is not None}
 
 
 def read_catalogue(lang: Lang) -> Catalog:
