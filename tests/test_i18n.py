@@ -49,7 +49,7 @@ SAME_IN_EVERY_LANGUAGE = frozenset(
         "usage.paper_example",
         "usage.similar_example",
         "results.item",
-        # Until retrieval is multilingual only English questions find papers (issue 10).
+        # Until retrieval is multilingual only English questions find papers.
         "examples.question_1",
         "examples.question_2",
         "examples.question_3",
