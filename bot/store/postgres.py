@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Iterable, Mapping
+from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -13,21 +13,8 @@ from psycopg_pool import AsyncConnectionPool
 
 from bot.store import _queries as q
 from bot.store._migrations import CREATE_VERSION_TABLE, load_migrations, pending
-from bot.store.model import (
-    FollowOutcome,
-    Limits,
-    SavedPaper,
-    SaveOutcome,
-    StoreOpenError,
-    StoreUnavailable,
-    check_language,
-    check_page,
-    check_topic,
-    clean_paper,
-    clean_text,
-    normalize_topic,
-    topic_key,
-)
+from bot.store._sql_store import ADDED, FULL, PRESENT, Params, SqlStore
+from bot.store.model import Limits, StoreOpenError, StoreUnavailable
 
 SETTING = "DATABASE_URL"  # what an error opening the database names
 POOL_MAX_SIZE = 4  # per replica; handlers hold a connection for one short transaction
@@ -54,11 +41,8 @@ def _pg(sql: str) -> str:
     return sql.replace("?", "%s")
 
 
-class PostgresStore:
-    """The shared store: DATABASE_URL=postgresql://…, for several replicas behind a webhook.
-
-    Each method keeps the contract its `Store` protocol docstring states.
-    """
+class PostgresStore(SqlStore):
+    """The shared store: DATABASE_URL=postgresql://…, for several replicas behind a webhook."""
 
     def __init__(self, pool: AsyncConnectionPool, limits: Limits) -> None:
         """Use `PostgresStore.open`."""
@@ -112,77 +96,23 @@ class PostgresStore:
         except _UNAVAILABLE as exc:
             raise StoreUnavailable(f"PostgreSQL: {type(exc).__name__}") from exc
 
-    async def _rows(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-        """All rows of one read-only query."""
+    async def _rows(self, sql: str, params: Params = ()) -> list[tuple[Any, ...]]:
         async with self._transaction() as db:
             cursor = await db.execute(_pg(sql), params)
             return await cursor.fetchall()
 
-    async def save(self, user_id: int, paper: SavedPaper) -> SaveOutcome:
-        paper = clean_paper(paper)
-        params = q.save_params(user_id, paper, self.limits.max_saved)
+    async def _change(self, sql: str, params: Params) -> int:
+        async with self._transaction() as db:
+            return (await db.execute(_pg(sql), params)).rowcount
+
+    async def _add_under_cap(
+        self, user_id: int, insert: str, params: Params, exists: str, key: Params
+    ) -> int:
         async with self._transaction() as db:
             await db.execute(LOCK_USER, (user_id,))
-            if (await db.execute(_pg(q.SAVE_UNDER_CAP), params)).rowcount == 1:
-                return SaveOutcome.SAVED
-            cursor = await db.execute(_pg(q.IS_SAVED), (user_id, paper.paper_id))
-            if await cursor.fetchone():
-                return SaveOutcome.ALREADY_SAVED
-            return SaveOutcome.LIMIT_REACHED
-
-    async def remove(self, user_id: int, paper_id: str) -> bool:
-        paper_id = clean_text(paper_id)
-        async with self._transaction() as db:
-            return (await db.execute(_pg(q.REMOVE), (user_id, paper_id))).rowcount > 0
-
-    async def list_saved(
-        self, user_id: int, *, offset: int = 0, limit: int = 10
-    ) -> tuple[SavedPaper, ...]:
-        check_page(offset, limit)
-        rows = await self._rows(q.LIST_SAVED, (user_id, limit, offset))
-        return tuple(q.paper_from_row(row) for row in rows)
-
-    async def count_saved(self, user_id: int) -> int:
-        return (await self._rows(q.COUNT_SAVED, (user_id,)))[0][0]
-
-    async def is_saved(self, user_id: int, paper_id: str) -> bool:
-        paper_id = clean_text(paper_id)
-        return bool(await self._rows(q.IS_SAVED, (user_id, paper_id)))
-
-    async def saved_among(self, user_id: int, paper_ids: Iterable[str]) -> frozenset[str]:
-        wanted = frozenset(paper_ids)
-        if not wanted:
-            return frozenset()
-        stored = {row[0] for row in await self._rows(q.SAVED_IDS, (user_id,))}
-        return frozenset(pid for pid in wanted if clean_text(pid) in stored)  # as save stored it
-
-    async def export_rows(self, user_id: int) -> tuple[SavedPaper, ...]:
-        return tuple(q.paper_from_row(row) for row in await self._rows(q.EXPORT, (user_id,)))
-
-    async def follow(self, user_id: int, topic: str) -> FollowOutcome:
-        rejected = check_topic(topic, self.limits)
-        if rejected:
-            return rejected
-        key = topic_key(topic)
-        params = (user_id, normalize_topic(topic), key, user_id, self.limits.max_topics)
-        async with self._transaction() as db:
-            await db.execute(LOCK_USER, (user_id,))
-            if (await db.execute(_pg(q.FOLLOW_UNDER_CAP), params)).rowcount == 1:
-                return FollowOutcome.FOLLOWED
-            cursor = await db.execute(_pg(q.IS_FOLLOWED), (user_id, key))
-            if await cursor.fetchone():
-                return FollowOutcome.ALREADY_FOLLOWING
-            return FollowOutcome.LIMIT_REACHED
-
-    async def unfollow(self, user_id: int, topic: str) -> bool:
-        async with self._transaction() as db:
-            return (await db.execute(_pg(q.UNFOLLOW), (user_id, topic_key(topic)))).rowcount > 0
-
-    async def topics(self, user_id: int) -> tuple[str, ...]:
-        return tuple(row[0] for row in await self._rows(q.TOPICS, (user_id,)))
-
-    async def followers(self) -> Mapping[int, tuple[str, ...]]:
-        return q.group_followers(await self._rows(q.FOLLOWERS))
+            if (await db.execute(_pg(insert), params)).rowcount == 1:
+                return ADDED
+            return PRESENT if await (await db.execute(_pg(exists), key)).fetchone() else FULL
 
     async def claim_alerts(self, user_id: int, paper_ids: Iterable[str]) -> frozenset[str]:
         wanted = sorted(set(paper_ids))
@@ -216,23 +146,6 @@ class PostgresStore:
             cursor = await db.execute(_SERVED_AMONG, (wanted,))
             seen = {row[0] for row in await cursor.fetchall()}
         return frozenset(wanted) - seen
-
-    async def dismiss(self, user_id: int, paper_id: str) -> bool:
-        params = (user_id, clean_text(paper_id))
-        async with self._transaction() as db:
-            return (await db.execute(_pg(q.DISMISS), params)).rowcount > 0
-
-    async def dismissed(self, user_id: int) -> frozenset[str]:
-        return frozenset(row[0] for row in await self._rows(q.DISMISSED, (user_id,)))
-
-    async def get_language(self, user_id: int) -> str | None:
-        rows = await self._rows(q.GET_LANGUAGE, (user_id,))
-        return rows[0][0] if rows else None
-
-    async def set_language(self, user_id: int, language: str) -> None:
-        tag = check_language(language)
-        async with self._transaction() as db:
-            await db.execute(_pg(q.SET_LANGUAGE), (user_id, tag))
 
     async def forget_user(self, user_id: int) -> None:
         async with self._transaction() as db:

@@ -5,39 +5,23 @@ from __future__ import annotations
 import asyncio
 import logging
 import sqlite3
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from bot.store import _queries as q
 from bot.store import _sqlite_file as files
+from bot.store._sql_store import ADDED, FULL, PRESENT, Params, SqlStore
 from bot.store._sqlite_connection import Opened, write
-from bot.store.model import (
-    FollowOutcome,
-    Limits,
-    SavedPaper,
-    SaveOutcome,
-    StoreOpenError,
-    StoreUnavailable,
-    check_language,
-    check_page,
-    check_topic,
-    clean_paper,
-    clean_text,
-    normalize_topic,
-    topic_key,
-)
+from bot.store.model import Limits, StoreOpenError, StoreUnavailable
 
 T = TypeVar("T")
 logger = logging.getLogger(__name__)
 
 
-class SqliteStore:
-    """The default store: a file under DATA_DIR, no set-up; several processes may share it.
-
-    Each method keeps the contract its `Store` protocol docstring states.
-    """
+class SqliteStore(SqlStore):
+    """The default store: a file under DATA_DIR, no set-up; several processes may share it."""
 
     def __init__(
         self,
@@ -133,81 +117,22 @@ class SqliteStore:
             logger.error("Could not open %s again (%s); will retry", self._opened.path, exc)
             raise StoreUnavailable(f"SQLite: cannot reopen: {exc}") from exc
 
-    async def save(self, user_id: int, paper: SavedPaper) -> SaveOutcome:
-        paper = clean_paper(paper)
-        params = q.save_params(user_id, paper, self.limits.max_saved)
+    async def _rows(self, sql: str, params: Params = ()) -> list[tuple[Any, ...]]:
+        return await self._run(lambda db: db.execute(sql, params).fetchall())
 
-        def work(db: sqlite3.Connection) -> SaveOutcome:
+    async def _change(self, sql: str, params: Params) -> int:
+        return await self._run(write(lambda db: db.execute(sql, params).rowcount))
+
+    async def _add_under_cap(
+        self, user_id: int, insert: str, params: Params, exists: str, key: Params
+    ) -> int:
+        def work(db: sqlite3.Connection) -> int:
             db.execute(q.ADD_USER, (user_id,))
-            if db.execute(q.SAVE_UNDER_CAP, params).rowcount == 1:
-                return SaveOutcome.SAVED
-            if db.execute(q.IS_SAVED, (user_id, paper.paper_id)).fetchone():
-                return SaveOutcome.ALREADY_SAVED
-            return SaveOutcome.LIMIT_REACHED
+            if db.execute(insert, params).rowcount == 1:
+                return ADDED
+            return PRESENT if db.execute(exists, key).fetchone() else FULL
 
         return await self._run(write(work))
-
-    async def remove(self, user_id: int, paper_id: str) -> bool:
-        paper_id = clean_text(paper_id)
-        params = (user_id, paper_id)
-        return await self._run(write(lambda db: db.execute(q.REMOVE, params).rowcount > 0))
-
-    async def list_saved(
-        self, user_id: int, *, offset: int = 0, limit: int = 10
-    ) -> tuple[SavedPaper, ...]:
-        check_page(offset, limit)
-        rows = await self._run(
-            lambda db: db.execute(q.LIST_SAVED, (user_id, limit, offset)).fetchall()
-        )
-        return tuple(q.paper_from_row(row) for row in rows)
-
-    async def count_saved(self, user_id: int) -> int:
-        return await self._run(lambda db: db.execute(q.COUNT_SAVED, (user_id,)).fetchone()[0])
-
-    async def is_saved(self, user_id: int, paper_id: str) -> bool:
-        paper_id = clean_text(paper_id)
-        row = await self._run(lambda db: db.execute(q.IS_SAVED, (user_id, paper_id)).fetchone())
-        return row is not None
-
-    async def saved_among(self, user_id: int, paper_ids: Iterable[str]) -> frozenset[str]:
-        wanted = frozenset(paper_ids)
-        if not wanted:
-            return frozenset()
-        rows = await self._run(lambda db: db.execute(q.SAVED_IDS, (user_id,)).fetchall())
-        stored = {row[0] for row in rows}
-        return frozenset(pid for pid in wanted if clean_text(pid) in stored)  # as save stored it
-
-    async def export_rows(self, user_id: int) -> tuple[SavedPaper, ...]:
-        rows = await self._run(lambda db: db.execute(q.EXPORT, (user_id,)).fetchall())
-        return tuple(q.paper_from_row(row) for row in rows)
-
-    async def follow(self, user_id: int, topic: str) -> FollowOutcome:
-        rejected = check_topic(topic, self.limits)
-        if rejected:
-            return rejected
-        text, key = normalize_topic(topic), topic_key(topic)
-
-        def work(db: sqlite3.Connection) -> FollowOutcome:
-            db.execute(q.ADD_USER, (user_id,))
-            params = (user_id, text, key, user_id, self.limits.max_topics)
-            if db.execute(q.FOLLOW_UNDER_CAP, params).rowcount == 1:
-                return FollowOutcome.FOLLOWED
-            if db.execute(q.IS_FOLLOWED, (user_id, key)).fetchone():
-                return FollowOutcome.ALREADY_FOLLOWING
-            return FollowOutcome.LIMIT_REACHED
-
-        return await self._run(write(work))
-
-    async def unfollow(self, user_id: int, topic: str) -> bool:
-        params = (user_id, topic_key(topic))
-        return await self._run(write(lambda db: db.execute(q.UNFOLLOW, params).rowcount > 0))
-
-    async def topics(self, user_id: int) -> tuple[str, ...]:
-        rows = await self._run(lambda db: db.execute(q.TOPICS, (user_id,)).fetchall())
-        return tuple(row[0] for row in rows)
-
-    async def followers(self) -> Mapping[int, tuple[str, ...]]:
-        return q.group_followers(await self._run(lambda db: db.execute(q.FOLLOWERS).fetchall()))
 
     async def claim_alerts(self, user_id: int, paper_ids: Iterable[str]) -> frozenset[str]:
         wanted = sorted(set(paper_ids))
@@ -234,22 +159,6 @@ class SqliteStore:
             return wanted - {row[0] for row in db.execute(q.SERVED_IDS)}
 
         return await self._run(write(work))
-
-    async def dismiss(self, user_id: int, paper_id: str) -> bool:
-        params = (user_id, clean_text(paper_id))
-        return await self._run(write(lambda db: db.execute(q.DISMISS, params).rowcount > 0))
-
-    async def dismissed(self, user_id: int) -> frozenset[str]:
-        rows = await self._run(lambda db: db.execute(q.DISMISSED, (user_id,)).fetchall())
-        return frozenset(row[0] for row in rows)
-
-    async def get_language(self, user_id: int) -> str | None:
-        row = await self._run(lambda db: db.execute(q.GET_LANGUAGE, (user_id,)).fetchone())
-        return row[0] if row else None
-
-    async def set_language(self, user_id: int, language: str) -> None:
-        tag = check_language(language)
-        await self._run(write(lambda db: db.execute(q.SET_LANGUAGE, (user_id, tag))))
 
     async def forget_user(self, user_id: int) -> None:
         def work(db: sqlite3.Connection) -> None:
