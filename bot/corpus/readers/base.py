@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import lzma
 import zipfile
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
 from bot.corpus.model import CorpusError
 
-__all__ = ["PEEK_BYTES", "Reader", "Record", "Source", "decode"]
+__all__ = ["PEEK_BYTES", "Reader", "Record", "Source", "decode", "mapping"]
 
 Record = dict[str, object]
 """One raw record as read; `bot.corpus.records.normalise_record` makes sense of its fields."""
@@ -92,3 +92,8 @@ def decode(source: Source) -> str:
     if not text.strip():
         raise CorpusError(source.name, 1, "empty file")
     return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def mapping(value: object) -> Mapping[str, object]:
+    """`value` if it is an object (a JSON `{…}`), else an empty one: nested fields may be null."""
+    return value if isinstance(value, Mapping) else {}
