@@ -141,7 +141,7 @@ class PostgresStore(SqlStore):
         # off the loop: a large corpus's ids take a while to sort.
         ordered = await asyncio.to_thread(sorted, served)
         async with self._transaction() as db:
-            # One statement a set (not a row an id): 100,000 ids are one round trip.
+            # One statement a set (not a row an id): a whole index's ids are one round trip.
             await db.execute(_MARK_SERVED, (ordered,))
             cursor = await db.execute(_SERVED_AMONG, (wanted,))
             seen = {row[0] for row in await cursor.fetchall()}
