@@ -28,10 +28,10 @@ from bot.i18n import (
     pick_language,
     translator,
 )
-from bot.i18n.build import all_problems, main, problems, read_catalogue, stale_catalogues
 from bot.i18n.catalogue import _messages, catalogue_path, format_parts, split_markup
 from bot.tg.app import NO_TOKEN_MESSAGE
 from testkit.fake_bot_api import parse_html, utf16_len
+from testkit.i18n_build import all_problems, main, problems, read_catalogue, stale_catalogues
 
 CHINESE: tuple[Lang, ...] = ("zh_Hans", "zh_Hant")
 KEYS_MD = Path(bot.i18n.__file__).with_name("KEYS.md")
@@ -49,7 +49,7 @@ SAME_IN_EVERY_LANGUAGE = frozenset(
         "usage.paper_example",
         "usage.similar_example",
         "results.item",
-        # Until retrieval is multilingual only English questions find papers (issue 10).
+        # Until retrieval is multilingual only English questions find papers.
         "examples.question_1",
         "examples.question_2",
         "examples.question_3",

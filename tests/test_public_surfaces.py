@@ -8,10 +8,11 @@ import inspect
 import pytest
 
 MODULES = ["authors", "readers.bibtex", "readers.csv_table", "ids", "links", "records", "titles",
-           "filter", "merge", "loader", "readers.arxiv_atom", "readers.base", "readers.compressed",
-           "readers.json_records", "readers.openalex", "readers.ris", "readers.seed_text",
-           "readers.semantic_scholar", "readers.shapes", "readers.zotero", "readers.virtual_site",
-           "readers.feed_events", "readers.openreview", "readers.html_text"]  # fmt: skip
+           "headline", "filter", "merge", "loader", "readers.arxiv_atom", "readers.base",
+           "readers.compressed", "readers.json_records", "readers.openalex", "readers.ris",
+           "readers.seed_text", "readers.semantic_scholar", "readers.shapes", "readers.zotero",
+           "readers.virtual_site", "readers.feed_events", "readers.openreview",
+           "readers.html_text"]  # fmt: skip
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -40,10 +40,15 @@ def find_arxiv_id(text: str) -> str:
     return match.group(1) if match else ""
 
 
-def bare_doi(doi: str) -> str:
-    """A DOI without `doi:` or its resolver, lower case (DOIs are case-insensitive), or ""."""
+def _doi(doi: str) -> str:
+    """A DOI without `doi:` or its resolver, or "" when it is none."""
     bare = _DOI_PREFIX.sub("", doi.strip()).rstrip(".,;")
-    return bare.casefold() if _DOI.fullmatch(bare) else ""
+    return bare if _DOI.fullmatch(bare) else ""
+
+
+def bare_doi(doi: str) -> str:
+    """The DOI in lower case (DOIs are case-insensitive), or ""."""
+    return _doi(doi).casefold()
 
 
 def arxiv_url(arxiv_id: str) -> str | None:
@@ -56,10 +61,8 @@ def arxiv_url(arxiv_id: str) -> str | None:
 
 def doi_url(doi: str) -> str | None:
     """`https://doi.org/<doi>` for a DOI (bare, `doi:` or a doi.org URL), else None."""
-    bare = _DOI_PREFIX.sub("", doi.strip()).rstrip(".,;")
-    if not _DOI.fullmatch(bare):
-        return None
-    return "https://doi.org/" + quote(bare, safe="/:;()._-+")
+    bare = _doi(doi)
+    return "https://doi.org/" + quote(bare, safe="/:;()._-+") if bare else None
 
 
 def http_url(value: str) -> str | None:

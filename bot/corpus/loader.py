@@ -35,7 +35,6 @@ Progress = Callable[[str], None]
 class _Load:
     """What a load has gathered so far."""
 
-    strict: bool
     keep: LoadFilter | None
     progress: Progress
     papers: list[Paper] = field(default_factory=list)
@@ -206,9 +205,7 @@ def load_corpus(
     `PROGRESS_SECONDS` of a long load (default: the log, else stderr).
     """
     paths = list(paths)
-    load = _Load(
-        strict=strict, keep=keep, progress=progress or (lambda line: progress_line(line, logger))
-    )
+    load = _Load(keep=keep, progress=progress or (lambda line: progress_line(line, logger)))
     files = _sources(paths, load)
     for source, alone in files:
         _read_file(source, alone, load)

@@ -16,7 +16,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import replace
 
 from bot.corpus.authors import author_key
-from bot.corpus.ids import tappable_id
+from bot.corpus.ids import fold_id, tappable_id
 from bot.corpus.links import ARXIV_ID, find_arxiv_id
 from bot.corpus.model import MERGED, Paper
 
@@ -99,11 +99,11 @@ def _combined(versions: Sequence[Paper]) -> Paper:
     # A later version's id is kept unless it is only the longer form a repeated source id
     # took (`2401_01234_ivmrruvptb`): no user saw that one.
     ids = [i for v in versions for i in (v.source_id, (v.id if _natural(v) else ""), *v.aliases)]
-    own = {_id_form(first.id), _id_form(first.source_id)}
+    own = {fold_id(first.id), fold_id(first.source_id)}
     aliases: dict[str, str] = {}
     for alias in ids:  # one of each typed form: `2503.04321` and `2503_04321` are one
-        if alias and _id_form(alias) not in own:
-            aliases.setdefault(_id_form(alias), alias)
+        if alias and fold_id(alias) not in own:
+            aliases.setdefault(fold_id(alias), alias)
     return replace(
         first,
         title=titled.title,
@@ -132,11 +132,6 @@ def _programme(versions: Sequence[Paper]) -> dict[str, object]:
             (v.affiliations for v in versions if v.affiliations and v.authors == authors), ()
         ),
     }
-
-
-def _id_form(paper_id: str) -> str:
-    """An id as `PaperIds` folds what users type (case and separators)."""
-    return _NOT_WORD.sub("_", paper_id.casefold()).strip("_")
 
 
 def _natural(paper: Paper) -> bool:

@@ -18,8 +18,8 @@ from typing import Protocol
 
 from bot.textutil import sendable
 
-MAX_SAVED_PAPERS = 1_000  # ours (issue 12): per user
-MAX_TOPICS = 20  # ours (issue 12): per user
+MAX_SAVED_PAPERS = 1_000  # ours: per user
+MAX_TOPICS = 20  # ours: per user
 MAX_TOPIC_CHARS = 200  # ours: a standing question, not an essay
 MAX_LANGUAGE_CHARS = 16  # ours: IETF tags such as "pt-BR" are far shorter
 
@@ -103,60 +103,47 @@ class Store(Protocol):
 
     async def save(self, user_id: int, paper: SavedPaper) -> SaveOutcome:
         """Save a paper snapshot; saving it again keeps one row (and its first snapshot)."""
-        ...
 
     async def remove(self, user_id: int, paper_id: str) -> bool:
         """Remove a saved paper; False when it was not saved."""
-        ...
 
     async def list_saved(
         self, user_id: int, *, offset: int = 0, limit: int = 10
     ) -> tuple[SavedPaper, ...]:
         """Saved papers, newest first, `limit` of them from `offset`."""
-        ...
 
     async def count_saved(self, user_id: int) -> int:
         """How many papers the user has saved."""
-        ...
 
     async def is_saved(self, user_id: int, paper_id: str) -> bool:
         """Whether the user has saved this paper."""
-        ...
 
     async def saved_among(self, user_id: int, paper_ids: Iterable[str]) -> frozenset[str]:
         """Which of `paper_ids` the user has saved (one query for a page of buttons)."""
-        ...
 
     async def export_rows(self, user_id: int) -> tuple[SavedPaper, ...]:
         """Every saved paper, newest first, for `bot.store.export`."""
-        ...
 
     async def follow(self, user_id: int, topic: str) -> FollowOutcome:
         """Follow a topic (whitespace collapsed; case-insensitively unique per user)."""
-        ...
 
     async def unfollow(self, user_id: int, topic: str) -> bool:
         """Stop following a topic (matched case-insensitively); False when not followed."""
-        ...
 
     async def topics(self, user_id: int) -> tuple[str, ...]:
         """The user's topics in the order they were followed."""
-        ...
 
     async def followers(self) -> Mapping[int, tuple[str, ...]]:
         """Every user with topics, mapped to them (for alerts after a corpus reload)."""
-        ...
 
     async def claim_alerts(self, user_id: int, paper_ids: Iterable[str]) -> frozenset[str]:
         """Record alerts about `paper_ids` as sent to the user; returns the ids newly claimed.
 
         Atomic across replicas: of callers claiming one (user, paper), exactly one gets it.
         """
-        ...
 
     async def release_alerts(self, user_id: int, paper_ids: Iterable[str]) -> None:
         """Forget claims whose alert could not be sent, so a later reload may send it."""
-        ...
 
     async def never_served(
         self, served: Iterable[str], candidates: Iterable[str]
@@ -166,31 +153,24 @@ class Store(Protocol):
         Alerts announce only those: a paper that comes back after a half-copied reload was
         served before, so its followers already heard of it.
         """
-        ...
 
     async def dismiss(self, user_id: int, paper_id: str) -> bool:
         """Mark a paper "not interested" for recommendations; False when it already was."""
-        ...
 
     async def dismissed(self, user_id: int) -> frozenset[str]:
         """The ids of every paper the user dismissed."""
-        ...
 
     async def get_language(self, user_id: int) -> str | None:
         """The user's language preference; None when never set."""
-        ...
 
     async def set_language(self, user_id: int, language: str) -> None:
         """Store the user's language preference (a short tag such as "en")."""
-        ...
 
     async def forget_user(self, user_id: int) -> None:
         """Delete everything stored about the user."""
-        ...
 
     async def close(self) -> None:
         """Release connections and threads; the store is unusable afterwards."""
-        ...
 
 
 def clean_text(text: str) -> str:

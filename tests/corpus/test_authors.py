@@ -165,7 +165,7 @@ def test_any_name_matches_its_own_variants(given_name: str, family: str) -> None
         assert author_matches(variant, name), variant
 
 
-# --- issue 19: names as people type them -------------------------------------------------------
+# --- names as people type them --------------------------------------------------------------
 
 
 @pytest.mark.parametrize(

@@ -1,4 +1,4 @@
-"""Issue 19: a title the bot derived from an abstract says so wherever it could be mistaken
+"""A title the bot derived from an abstract says so wherever it could be mistaken
 for the authors' title: the /paper card, the saved snapshot, and every export format."""
 
 from __future__ import annotations

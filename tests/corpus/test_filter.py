@@ -1,4 +1,4 @@
-"""Issue 19: a load filter keeps only matching records, deciding most lines before parsing."""
+"""A load filter keeps only matching records, deciding most lines before parsing."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 19: a folder of every export plus notes gives each paper once; one broken file never
+"""A folder of every export plus notes gives each paper once; one broken file never
 sinks it; placeholders and marks never pass as data; the report counts merges."""
 
 from __future__ import annotations

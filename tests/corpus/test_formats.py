@@ -1,5 +1,5 @@
-"""Issue 9's "done when": every real-world shape loads, is found by a title word and an
-author's surname, and shows its authors, venue and links in `/paper` (the real render path)."""
+"""Every real-world shape loads, is found by a title word and an author's surname, and shows its
+authors, venue and links in `/paper` (the real render path)."""
 
 from __future__ import annotations
 

@@ -7,7 +7,7 @@ import re
 import pytest
 
 from bot.corpus import load_corpus
-from bot.corpus.ids import PaperIds, assign_ids, content_id, tappable_id
+from bot.corpus.ids import PaperIds, assign_ids, tappable_id
 from bot.corpus.model import MAX_TAPPABLE_ID_CHARS as MAX_ID_CHARS
 from bot.corpus.model import is_tappable_id as is_tappable
 
@@ -34,6 +34,11 @@ def test_long_or_symbolic_ids_are_hashed_within_the_limit() -> None:
     assert is_tappable(long_id) and len(long_id) <= MAX_ID_CHARS
     assert is_tappable(symbols)
     assert long_id != tappable_id("https://example.org/a/very/long/identifier/for/two/paper")
+
+
+def content_id(title: str, abstract: str) -> str:
+    """The id of a paper without a source id."""
+    return assign_ids([(None, title, abstract)])[0]
 
 
 def test_content_id_ignores_case_spacing_and_unicode_form() -> None:

@@ -156,7 +156,7 @@ def test_title_names_the_contribution(abstract: str, title: str) -> None:
 def test_title_does_not_invent_a_name(abstract: str) -> None:
     title = derive_title(abstract)
     assert ":" not in title
-    # a headline of the contribution, in the abstract's own words (issue 9: no "We propose…")
+    # a headline of the contribution, in the abstract's own words (no "We propose…")
     assert all(word.casefold() in abstract.casefold() for word in title.split())
     assert not title.startswith("We ") and not title.endswith("…")
 
@@ -175,7 +175,7 @@ def test_title_is_a_headline_of_the_first_sentence_otherwise() -> None:
     abstract = " ".join(["Pass@k and other methods of scaling inference compute can improve"] * 4)
     title = derive_title(abstract + ". Second sentence.")
     assert len(title) <= MAX_TITLE_CHARS == 90
-    assert not title.endswith("…")  # issue 9: never a sentence cut with "…"
+    assert not title.endswith("…")  # never a sentence cut with "…"
     assert abstract.startswith(title)
 
 

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.corpus import MAX_TITLE_CHARS, derive_title
 from bot.corpus.authors import AuthorIndex
 from bot.corpus.ids import PaperIds, assign_ids
 from bot.corpus.model import Paper
@@ -15,7 +16,6 @@ from bot.corpus.model import is_tappable_id as is_tappable
 from bot.corpus.readers.bibtex import read_bibtex_entries as read_bibtex
 from bot.corpus.readers.csv_table import read_csv_records
 from bot.corpus.records import normalise_record
-from bot.corpus.titles import MAX_TITLE_CHARS, derive_title
 from testkit.paths import TEST_DATA
 
 DATA = TEST_DATA

@@ -1,4 +1,4 @@
-"""Issue 19: each export a researcher keeps, written as its tool writes it, loads with title,
+"""Each export a researcher keeps, written as its tool writes it, loads with title,
 abstract (where the source has one), authors, venue, year and links; its ids find the paper."""
 
 from __future__ import annotations

@@ -8,9 +8,8 @@ import pytest
 
 from bot import render
 from bot.i18n import LANGUAGES, translator
-from bot.i18n.build import read_catalogue
-from bot.i18n.catalogue import placeholders
 from bot.render import MAX_CALLBACK_ANSWER_CHARS, MAX_MESSAGE_CHARS, fit, fitted, tg_len
+from testkit.i18n_build import placeholders, read_catalogue
 
 # A value as long as a message, with astral characters (two UTF-16 units each), spaces and
 # HTML-looking text: what a user can put in a topic, a question or a name.

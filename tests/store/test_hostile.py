@@ -145,7 +145,8 @@ async def test_a_replaced_database_file_is_served_and_the_old_rows_kept_beside_i
 async def test_a_save_committed_as_the_file_is_deleted_is_carried_over(tmp_path: Path) -> None:
     # The check before a write cannot see a delete that lands during it; the one after can.
     from bot.store import _queries as q
-    from bot.store.sqlite import SqliteStore, _write
+    from bot.store._sqlite_connection import write
+    from bot.store.sqlite import SqliteStore
 
     store = await open_store(None, tmp_path)
     assert isinstance(store, SqliteStore)
@@ -156,7 +157,7 @@ async def test_a_save_committed_as_the_file_is_deleted_is_carried_over(tmp_path:
         db.execute(q.ADD_USER, (ALICE,))
         return db.execute(q.SAVE_UNDER_CAP, q.save_params(ALICE, _paper(2), 10)).rowcount
 
-    assert await store._run(_write(delete_then_save)) == 1  # acknowledged ...
+    assert await store._run(write(delete_then_save)) == 1  # acknowledged ...
     await store.close()
     reopened = await open_store(None, tmp_path)
     try:

@@ -1,4 +1,5 @@
-"""Papers an index served before a reload replaced it, on both Store backends (issue 22)."""
+"""Papers an index served before a reload replaced it, on both Store backends: alerts announce
+only papers never served before."""
 
 from __future__ import annotations
 

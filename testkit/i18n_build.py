@@ -1,19 +1,20 @@
 """Compile the .po catalogues into the .mo files the bot loads (a development tool: needs babel).
 
-    uv run python -m bot.i18n.build            # rewrite every bot.mo from its bot.po
-    uv run python -m bot.i18n.build --check    # exit 1 if a bot.mo is out of date
+    uv run python -m testkit.i18n_build            # rewrite every bot.mo from its bot.po
+    uv run python -m testkit.i18n_build --check    # exit 1 if a bot.mo is out of date
 
 Both first check every catalogue against the English one (`problems`) and refuse to
 compile a catalogue with a missing key, a changed placeholder or unbalanced markup.
 
-The bot reads the committed .mo files with the standard library's `gettext`, so babel is
-a dev dependency only and start-up does not parse .po text (benchmarks/i18n_load.py).
+The bot reads the committed .mo files with the standard library's `gettext`, so babel is a
+dev dependency only, this tool lives outside `bot/`, and start-up parses no .po text.
 """
 
 from __future__ import annotations
 
 import argparse
 import io
+import string
 import sys
 from collections.abc import Sequence
 
@@ -21,8 +22,14 @@ from babel.messages.catalog import Catalog, Message
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
-from bot.i18n.catalogue import DOMAIN, TAG, catalogue_path, placeholders, split_markup
+from bot.i18n.catalogue import DOMAIN, TAG, catalogue_path, split_markup
 from bot.i18n.languages import DEFAULT_LANGUAGE, LANGUAGES, Lang
+
+
+def placeholders(template: str) -> set[str]:
+    """The names of the `{placeholders}` in `template`."""
+    parsed = string.Formatter().parse(template)
+    return {field for _text, field, _spec, _conv in parsed if field is not None}
 
 
 def read_catalogue(lang: Lang) -> Catalog:
@@ -111,7 +118,7 @@ def stale_catalogues() -> list[Lang]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Compile (or with --check, verify) every catalogue; returns the exit code."""
-    parser = argparse.ArgumentParser(prog="python -m bot.i18n.build", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m testkit.i18n_build", description=__doc__)
     parser.add_argument("--check", action="store_true", help="only report stale .mo files")
     args = parser.parse_args(argv)
     found = all_problems()
@@ -122,7 +129,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     stale = stale_catalogues()
     if args.check:
         for lang in stale:
-            print(f"{catalogue_path(lang)} is out of date: run python -m bot.i18n.build")
+            print(f"{catalogue_path(lang)} is out of date: run python -m testkit.i18n_build")
         return 1 if stale else 0
     for lang in stale:
         catalogue_path(lang).write_bytes(compile_catalogue(lang))
