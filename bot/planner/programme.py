@@ -69,7 +69,7 @@ class Programme:
     last_day: date | None
 
     def __bool__(self) -> bool:
-        """False for a corpus with no programme (no paper has a presentation)."""
+        """False for a corpus with no programme (no presentation has a session or a time)."""
         return bool(self.sessions)
 
     def find(self, query: str) -> tuple[Session, ...]:

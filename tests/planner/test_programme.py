@@ -119,6 +119,8 @@ def test_a_synthetic_icml_sized_sample(tmp_path: Path) -> None:
     assert sum(len(s.entries) for s in orals) == 32
     assert all(len(s.rooms) == 1 and len(s.entries) == 4 for s in orals)
     assert len(built.find("Oral 1A")) == 1
+    assert names(built.find("1")) == names(built.find("Poster Session 1")) == ["Poster Session 1"]
+    assert names(built.find("10")) == ["Poster Session 10"]
     assert (built.first_day, built.last_day) == (date(2026, 7, 14), date(2026, 7, 18))
     timed = sum(1 for p in papers for shown in p.presentations if shown.starts_at)
     assert sum(len(s.entries) for s in built.sessions) == timed
