@@ -210,8 +210,10 @@ def synthetic_programme(
         ))  # fmt: skip
         abstracts[str(41000 + n)] = abstract
     sessions = -(-orals // 4)  # four talks a session, four rooms in parallel
-    for k, n in enumerate(sorted(oral_of)):
+    ordered = sorted(oral_of)
+    for k, n in enumerate(ordered):
         poster, block = events[n], k // 4
+        theme = events[ordered[4 * block]]["topic"].split("->")[-1]  # the session's, not the talk's
         day, hour = DAYS[block * len(DAYS) // sessions], 10 + 4 * (block // 4 % 2)
         start = hour * 60 + 15 * (k % 4)
         clock = (
@@ -222,7 +224,7 @@ def synthetic_programme(
         oral = feed_event(
             51000 + k, poster["name"], "Oral", authors=poster["authors"], topic=poster["topic"],
             decision=poster["decision"], room_name=ORAL_ROOMS[block % 4],
-            session=f"Oral {block // 4 + 1}{'ABCD'[block % 4]} {poster['topic'].split('->')[-1]}",
+            session=f"Oral {block // 4 + 1}{'ABCD'[block % 4]} {theme}",
             starttime=_time(day, clock[0]), endtime=_time(day, clock[1]),
             paper_url="", related_events_ids=[poster["id"]] if linked else [],
         )  # fmt: skip

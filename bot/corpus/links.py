@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from urllib.parse import quote, urlsplit
 
 __all__ = [
@@ -15,6 +15,7 @@ __all__ = [
     "doi_url",
     "find_arxiv_id",
     "http_url",
+    "page_url",
 ]
 
 Link = tuple[str, str]
@@ -77,6 +78,13 @@ def http_url(value: str) -> str | None:
     if parts.scheme.lower() not in ("http", "https") or not parts.hostname:
         return None
     return url
+
+
+def page_url(links: Sequence[Link]) -> str:
+    """The paper's own page among its links: the first Page, else the first PDF, else the first
+    link ("" without links). What a saved paper, an export and a calendar event point at."""
+    labelled = dict(reversed(links))  # label -> the first URL with that label
+    return labelled.get("Page") or labelled.get("PDF") or (links[0][1] if links else "")
 
 
 def _label(key: str, url: str) -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.corpus.links import arxiv_url, derive_links, doi_url, http_url
+from bot.corpus.links import arxiv_url, derive_links, doi_url, http_url, page_url
 
 
 @pytest.mark.parametrize(
@@ -83,3 +83,17 @@ def test_derive_links_labels_and_dedupes() -> None:
 
 def test_derive_links_drops_unsafe_values() -> None:
     assert derive_links({"url": "javascript:alert(1)", "pdf": ""}, arxiv_id="nope") == ()
+
+
+@pytest.mark.parametrize(
+    ("links", "expected"),
+    [
+        pytest.param((("arXiv", "https://a/1"), ("PDF", "https://p/1"), ("Page", "https://g/1"),
+                      ("Page", "https://g/2")), "https://g/1", id="first-page"),
+        pytest.param((("arXiv", "https://a/1"), ("PDF", "https://p/1")), "https://p/1", id="pdf"),
+        pytest.param((("Code", "https://c/1"), ("DOI", "https://d/1")), "https://c/1", id="first"),
+        pytest.param((), "", id="none"),
+    ],
+)  # fmt: skip
+def test_page_url_prefers_the_page(links: tuple[tuple[str, str], ...], expected: str) -> None:
+    assert page_url(links) == expected
