@@ -1,9 +1,9 @@
 """Texts that fit their Bot API limit: the one helper every sent text goes through.
 
-A catalogue entry is short (its template is tested to fit), but its values are not: a topic
-of 300 characters made "You no longer follow <topic>." a 400 MESSAGE_TOO_LONG toast. So
-`fitted` clips the longest values, never the sentence around them; `fit` is the last
-resort for a text already made (clipped at the end). Lengths are Telegram's (UTF-16 units).
+A catalogue entry is short (its template is tested to fit), but its values are not: a long
+topic in "You no longer follow <topic>." would make a toast Telegram refuses. So `fitted`
+clips the longest values, never the sentence around them; `fit` is the last resort for a
+text already made (clipped at the end). Lengths are Telegram's (UTF-16 units).
 """
 
 from __future__ import annotations

@@ -39,9 +39,9 @@ ALREADY_STOPPING = "Already stopping: finishing the updates in hand"
 class _StopOnce:
     """SIGINT/SIGTERM while polling: the first stops the bot as PTB's own handler would.
 
-    PTB's handler stays installed while the bot stops, so a second Ctrl-C (or SIGTERM) raised
-    SystemExit in the middle of the shutdown: updates already confirmed to Telegram (PTB's
-    last getUpdates) and still queued were never answered, and the store was not closed.
+    PTB's handler stays installed while the bot stops, so a second Ctrl-C (or SIGTERM) would
+    raise SystemExit in the middle of the shutdown: updates already confirmed to Telegram
+    (PTB's last getUpdates) and still queued would go unanswered, and the store unclosed.
     Later signals only say the bot is stopping; SIGKILL still stops it at once.
     """
 
