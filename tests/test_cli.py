@@ -16,7 +16,9 @@ from bot.cli_search import json_line
 from bot.config import load_settings
 from bot.console_io import styled
 from bot.corpus import Paper
-from bot.render.console import ANSI_MARKS, PLAIN_MARKS, marked_snippet
+from bot.render import Doc
+from bot.render.console import ANSI_MARKS, PLAIN_MARKS, to_console
+from bot.render.parts import snippet_block
 from bot.search import Hit, Snippet
 from testkit.devset import load_seed_papers
 
@@ -158,7 +160,7 @@ def test_a_terminal_is_styled_unless_no_color_is_set() -> None:
 def test_marks_become_emphasis(marks: tuple[tuple[int, int], ...], expected: str) -> None:
     paper = Paper(id="1", title="t", abstract="one two three")
     hit = Hit(paper=paper, score=1.0, snippet=Snippet(text="one two three", marks=marks))
-    assert marked_snippet(hit, ("[", "]")) == expected
+    assert to_console(Doc((snippet_block(hit),)), marks=("[", "]")) == expected
 
 
 def test_corpus_option_reads_another_corpus(

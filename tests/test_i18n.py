@@ -30,7 +30,7 @@ from bot.i18n import (
 from bot.i18n.build import all_problems, main, problems, read_catalogue, stale_catalogues
 from bot.i18n.catalogue import _messages, catalogue_path, format_parts, split_markup
 from bot.render.limits import BUTTON_LABEL_CHARS
-from bot.render.parts import EXAMPLE_QUESTIONS
+from bot.render.parts import EXAMPLE_KEYS
 from bot.tg.serve import NO_TOKEN_MESSAGE
 from testkit.fake_bot_api import parse_html, utf16_len
 
@@ -312,8 +312,7 @@ def test_english_entries_match_todays_texts() -> None:
     )
     assert tr.gettext("button.private_bot") == "This bot is private"
     assert tr.gettext("app.no_token") == NO_TOKEN_MESSAGE
-    examples = tuple(tr.gettext(f"examples.question_{i}") for i in (1, 2, 3))
-    assert examples == EXAMPLE_QUESTIONS
+    assert tuple(f"examples.question_{i}" for i in (1, 2, 3)) == EXAMPLE_KEYS
     assert [c.description_key for c in COMMANDS] == [f"command.{c.name}" for c in COMMANDS]
 
 

@@ -14,7 +14,7 @@ from bot.render.views import filters_line, header_notes
 from bot.textutil import sendable
 
 if TYPE_CHECKING:
-    from bot.search import Hit, SearchResult
+    from bot.search import SearchResult
 
 ANSI_BOLD = "\033[1m"
 ANSI_ITALIC = "\033[3m"
@@ -49,11 +49,6 @@ def to_console(doc: Doc, *, ansi: bool = False, marks: tuple[str, str] | None = 
     return SEPARATOR.join(
         "".join(_span_console(span, ansi, marks) for span in block) for block in doc.blocks
     )
-
-
-def marked_snippet(hit: Hit, marks: tuple[str, str]) -> str:
-    """The snippet with its matched spans wrapped in `marks`."""
-    return to_console(Doc((snippet_block(hit),)), marks=marks)
 
 
 def typed_turns(result: SearchResult, *, t: Translator = EN) -> Block:

@@ -25,7 +25,6 @@ EN = translator("en")
 
 EXAMPLE_KEYS = ("examples.question_1", "examples.question_2", "examples.question_3")
 """Shown by /start and in hints; a test checks each finds papers in the seed corpus."""
-EXAMPLE_QUESTIONS = tuple(EN.gettext(key) for key in EXAMPLE_KEYS)
 
 
 def translated(t: Translator, key: str, n: int | None = None, /, **values: object) -> Block:

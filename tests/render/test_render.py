@@ -21,16 +21,17 @@ from bot.render.limits import (
     MAX_BUTTONS,
     MAX_BUTTONS_PER_ROW,
     MAX_CALLBACK_DATA_BYTES,
-    MAX_COMMAND_DESCRIPTION_CHARS,
     MAX_INLINE_RESULT_ID_BYTES,
     MAX_INLINE_RESULTS,
     MAX_MESSAGE_CHARS,
 )
-from bot.render.parts import EXAMPLE_QUESTIONS
+from bot.render.parts import EXAMPLE_KEYS
 from bot.render.views import classify_question
 from bot.search import Hit, IndexStats, SearchResult, Snippet
 from testkit.fake_bot_api import HtmlError, parse_html, utf16_len
 from testkit.paths import REPO_ROOT
+
+EXAMPLE_QUESTIONS = tuple(translator("en").gettext(key) for key in EXAMPLE_KEYS)
 
 
 def make_paper(paper_id: str = "12", **fields: object) -> Paper:
@@ -81,7 +82,6 @@ def test_limits_equal_telegram_constants() -> None:
         == constants.CallbackQueryLimit.ANSWER_CALLBACK_QUERY_TEXT_LENGTH
     )
     assert MAX_COMMAND_CHARS == constants.BotCommandLimit.MAX_COMMAND
-    assert MAX_COMMAND_DESCRIPTION_CHARS == constants.BotCommandLimit.MAX_DESCRIPTION
     assert render.INLINE_RESULTS <= MAX_INLINE_RESULTS
 
 
@@ -263,7 +263,7 @@ def test_commands_fit_bot_command_limits() -> None:
         assert command.name.islower() and len(command.name) <= MAX_COMMAND_CHARS
         for lang in LANGUAGES:
             description = translator(lang).gettext(command.description_key)
-            assert 1 <= len(description) <= MAX_COMMAND_DESCRIPTION_CHARS
+            assert 1 <= len(description) <= constants.BotCommandLimit.MAX_DESCRIPTION
 
 
 def test_paper_card_has_links_id_and_similar_button() -> None:
