@@ -63,17 +63,19 @@ def _parsers() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentPars
         + ", ".join(LANGUAGES)
         + " or a code like zh, zh-TW, zh_CN (default: from $LANG)",
     )
+    search = _search_parser(commands)  # in the order `--help` lists them
     prepare = commands.add_parser(
         "prepare", help="build the index cache and the papers' vectors ahead of time"
     )
     prepare.add_argument("--corpus", action="append", metavar="PATH", help=_CORPUS_HELP)
     prepare.add_argument("--strict", action="store_true", help=_EN.gettext("cli.strict_help"))
+    export = _export_parser(commands)
     return parser, {
         "run": run,
         "console": console,
-        "search": _search_parser(commands),
+        "search": search,
         "prepare": prepare,
-        "export": _export_parser(commands),
+        "export": export,
     }
 
 
