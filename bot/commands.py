@@ -48,6 +48,8 @@ COMMANDS: tuple[Command, ...] = (
     Command("saved"),
     Command("recommend"),
     Command("export"),
+    Command("schedule"),
+    Command("remind"),
     Command("follow", takes_argument=True),
     Command("following"),
     Command("forget"),

@@ -18,7 +18,7 @@ from typing import Protocol, TypeVar
 from bot import answers, render
 from bot.commands import COMMAND_NAMES, CONSOLE_COMMANDS, command
 from bot.config import DEFAULT_RESULTS_PER_PAGE
-from bot.corpus import parse_paper_command
+from bot.corpus import Paper, parse_paper_command
 from bot.i18n import Translator, language_named, translator
 from bot.logs import redact
 from bot.render import Doc, Segment, library
@@ -131,9 +131,10 @@ class ConsoleSession:
         if fmt is None:
             return render.text_doc("export.usage", t=self.t)
         rows = self._stored(lambda store: store.export_rows(CONSOLE_USER_ID))
-        exported = answers.export_file(rows, fmt, t=self.t)
-        if exported is None:
-            return render.text_doc("export.empty", t=self.t)
+        now = datetime.now(UTC)
+        exported = answers.export_file(rows, fmt, index=self.index, now=now, t=self.t)
+        if isinstance(exported, Doc):  # nothing to write
+            return exported
         path = self.export_dir / exported.filename
         path.write_bytes(exported.data)
         return _said(str(path.resolve()))
@@ -200,6 +201,10 @@ class ConsoleSession:
             return render.not_found_doc(argument, t=self.t)
         return render.text_doc("console.which_paper", t=self.t, command=name)
 
+    def _papers(self) -> list[Paper]:
+        """The console user's saved papers still in the index."""
+        return self._stored(lambda store: answers.saved_papers(store, self.index, CONSOLE_USER_ID))
+
     def _mine(self, work: Callable[..., Awaitable[T]], *args: object) -> T:
         """`work(store, CONSOLE_USER_ID, *args, t=…)`: an answer over the console user's data."""
         return self._stored(lambda store: work(store, CONSOLE_USER_ID, *args, t=self.t))
@@ -231,6 +236,8 @@ ANSWERS: dict[str, Callable[[ConsoleSession, str], Doc]] = {
     "saved": ConsoleSession._saved,
     "recommend": lambda s, _: s._recommend(0),
     "export": ConsoleSession._export,
+    "schedule": lambda s, _: answers.schedule_page(s._papers(), per_page=None, t=s.t),
+    "remind": lambda s, _: render.text_doc("remind.console", t=s.t),  # Telegram messages
     "follow": lambda s, topic: s._mine(answers.follow, topic),
     "following": lambda s, _: s._mine(answers.following),
     "forget": ConsoleSession._forget,

@@ -23,6 +23,7 @@ from bot.answers.questions import (
     open_paper,
     page,
     random_paper,
+    shared_paper,
     similar,
 )
 from bot.answers.readiness import pending_notice
@@ -69,6 +70,7 @@ __all__ = [
     "saved_id",
     "saved_matches",
     "saved_page",
+    "shared_paper",
     "similar",
     "start",
     "stats",

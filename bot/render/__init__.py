@@ -6,7 +6,8 @@ plain `(label, callback_data)` pairs. `to_html` turns a Doc into Telegram messag
 same Doc into plain text. Nothing here imports `telegram`.
 
 Modules: `parts` (the pieces views share), `views` (lists of papers and hints), `paper`
-(one paper), `info` (the bot itself), `library` (what a user keeps), `recommend`,
+(one paper), `info` (the bot itself), `library` (what a user keeps), `recommend`, `week`
+(the conference week: schedule, now, reminders),
 `callbacks` (what a button carries), `html`, `console` and `fit` (the output formats).
 Other packages import the names below; the reading-list views are used as the `library`
 namespace.
@@ -14,6 +15,7 @@ namespace.
 
 from bot.render.callbacks import (
     CALLBACK_ACTIONS,
+    EXPORT_FORMATS,
     Dismiss,
     ExportAs,
     Forget,
@@ -21,6 +23,7 @@ from bot.render.callbacks import (
     Recommend,
     RemoveSaved,
     SavedPage,
+    SchedulePage,
     SetLanguage,
     ShowSimilar,
     ToggleSave,
@@ -39,7 +42,7 @@ from bot.render.console import (
     to_console,
     typed_turns,
 )
-from bot.render.doc import Doc, Keyboard, Segment
+from bot.render.doc import Doc, InlineSwitch, Keyboard, Segment
 from bot.render.filter_summary import filter_labels
 from bot.render.fit import fit_toast, fitted
 from bot.render.html import to_html
@@ -58,10 +61,12 @@ from bot.render.paper import inline_article, not_found_doc, paper_doc
 from bot.render.parts import text_doc, translated
 from bot.render.recommend import recommend_doc
 from bot.render.views import author_doc, eta_text, hint_doc, results_doc, similar_doc
+from bot.render.week import now_doc, remind_doc, reminder_doc, schedule_doc
 
 __all__ = [
     "ANSI_MARKS",
     "CALLBACK_ACTIONS",
+    "EXPORT_FORMATS",
     "INLINE_RESULTS",
     "MAX_CALLBACK_ANSWER_CHARS",
     "PLAIN_MARKS",
@@ -69,11 +74,13 @@ __all__ = [
     "Doc",
     "ExportAs",
     "Forget",
+    "InlineSwitch",
     "Keyboard",
     "OpenPaper",
     "Recommend",
     "RemoveSaved",
     "SavedPage",
+    "SchedulePage",
     "Segment",
     "SetLanguage",
     "ShowSimilar",
@@ -93,13 +100,17 @@ __all__ = [
     "lang_codes_doc",
     "lang_doc",
     "not_found_doc",
+    "now_doc",
     "paper_doc",
     "paper_ref",
     "parse_callback",
     "query_fits_callback",
     "recommend_doc",
+    "remind_doc",
+    "reminder_doc",
     "results_doc",
     "results_text",
+    "schedule_doc",
     "similar_doc",
     "start_doc",
     "stats_doc",

@@ -14,7 +14,7 @@ from bot.corpus import Paper, compact_authors
 from bot.i18n import Translator, translator
 from bot.render import limits
 from bot.render.callbacks import checked
-from bot.render.doc import Block, Button, Doc, Keyboard, Segment
+from bot.render.doc import Block, Button, Doc, InlineSwitch, Keyboard, Segment
 from bot.render.html import is_web_url
 from bot.render.ids import paper_command
 from bot.search import Hit
@@ -73,7 +73,10 @@ def checked_keyboard(rows: Sequence[tuple[Button, ...]]) -> Keyboard:
         if len(row) > limits.MAX_BUTTONS_PER_ROW:
             raise KeyboardError(f"a row of {len(row)} buttons, over {limits.MAX_BUTTONS_PER_ROW}")
         for _label, data in row:
-            checked(data)
+            if not isinstance(data, InlineSwitch):
+                checked(data)
+            elif not 0 < len(data.query) <= limits.MAX_INLINE_QUERY_CHARS:
+                raise KeyboardError(f"an inline query of {len(data.query)} characters")
     return keyboard
 
 

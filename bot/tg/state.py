@@ -20,6 +20,7 @@ from bot.i18n import Lang
 from bot.render import paper_ref
 from bot.search import EmbeddingJob, Retriever
 from bot.store import Store
+from bot.tg.clock import Clock
 from bot.tg.lru import LruCache
 from bot.tg.ratelimit import InlineCache, RateLimiter
 
@@ -73,6 +74,12 @@ class BotState:
     """Keeps the task that starts semantic search referenced until it is done."""
     embedding_job: EmbeddingJob | None = None
     """The background embedding of the served papers (SEMANTIC on), until it is replaced."""
+    clock: Clock = field(default_factory=Clock)
+    """The time the reminder job and /now read (tests pass their own)."""
+    reminders_task: asyncio.Task[None] | None = None
+    """The reminder job, from post_init until the bot stops."""
+    reminders_wake: asyncio.Event = field(default_factory=asyncio.Event)
+    """Set to make the reminder job look again now (a save, a /remind)."""
 
     @property
     def per_page(self) -> int:

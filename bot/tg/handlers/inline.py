@@ -13,7 +13,7 @@ from telegram import (
 )
 from telegram.constants import ParseMode
 
-from bot import render
+from bot import answers, render
 from bot.corpus import Paper
 from bot.search import Retriever, SearchResult
 from bot.textutil import clean
@@ -58,20 +58,26 @@ async def inline_query(update: Update, context: Context) -> None:
     if query is None:
         return
     t = await user_translator(update, context)
-    index = index_of(context)
+    index, name = index_of(context), context.bot.username
     question = clean(query.query)  # whole: the query pipeline makes the one cut
-    if question:
+    shared = answers.shared_paper(index, question) if question else None
+    if shared is not None:  # a Share button's query: that paper, first
+        articles = [render.inline_article(shared, t=t, bot_username=name)]
+        cache_time = INLINE_CACHE_SECONDS
+    elif question:
         result = await cached_search(
             context, index, question, limit=render.INLINE_RESULTS, user_id=query.from_user.id
         )
         if result is None:  # over the budget: nothing now, and nothing Telegram keeps
             await query.answer([], cache_time=0, is_personal=True)
             return
-        articles = [render.inline_article(hit.paper, hit, t=t) for hit in result.hits]
+        articles = [
+            render.inline_article(hit.paper, hit, t=t, bot_username=name) for hit in result.hits
+        ]
         cache_time = INLINE_CACHE_SECONDS
     else:
         sample = _sample(index.papers, render.INLINE_RESULTS)
-        articles = [render.inline_article(paper, t=t) for paper in sample]
+        articles = [render.inline_article(paper, t=t, bot_username=name) for paper in sample]
         cache_time = INLINE_SAMPLE_CACHE_SECONDS
     unique = list({article.id: article for article in articles}.values())
     results = [

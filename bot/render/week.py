@@ -1,0 +1,237 @@
+"""Views of the conference week: a user's schedule with its clashes, what is on now, a
+reminder, and the /remind setting. Times are the venue's, as the programme gives them;
+weekday and month names are the reader's language's."""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+
+from bot.i18n import Translator
+from bot.planner import Clash, Entry, Happening, NowAndNext, Schedule, Session, Slot
+from bot.render.callbacks import OpenPaper, SchedulePage, encode, paper_ref
+from bot.render.doc import Block, Doc, Segment
+from bot.render.ids import paper_command
+from bot.render.parts import (
+    EN,
+    checked_keyboard,
+    page_buttons,
+    page_line,
+    paper_title,
+    text_doc,
+    translated,
+)
+from bot.textutil import clean, clip_words
+
+__all__ = [
+    "day_text",
+    "now_doc",
+    "remind_doc",
+    "reminder_doc",
+    "schedule_doc",
+    "span_text",
+]
+
+SCHEDULE_PER_PAGE = 8  # ours: presentations on one page of /schedule
+CLASH_TITLE_CHARS = 60  # ours: a title as a clash names it
+_KINDS = {"poster": "week.poster", "oral": "week.oral"}
+
+
+def day_text(day: date, *, t: Translator = EN) -> str:
+    """ "Wed 15 Jul" / "7月15日 周三": the weekday and month in the reader's language."""
+    weekdays, months = t.gettext("date.weekdays").split(), t.gettext("date.months").split()
+    return t.gettext(
+        "date.day", weekday=weekdays[day.weekday()], day=day.day, month=months[day.month - 1]
+    )
+
+
+def span_text(start: datetime, end: datetime | None) -> str:
+    """ "11:00–13:30" (the venue's clock), or "11:00" without an end."""
+    return f"{start:%H:%M}–{end:%H:%M}" if end is not None and end > start else f"{start:%H:%M}"
+
+
+def when_text(start: datetime, end: datetime | None, *, t: Translator = EN) -> str:
+    """ "Wed 15 Jul 11:00–13:30"."""
+    return f"{day_text(start.date(), t=t)} {span_text(start, end)}"
+
+
+def kind_text(kind: str, t: Translator) -> str:
+    """ "Poster" or "Oral" in the reader's language (another kind as the feed names it)."""
+    key = _KINDS.get(kind)
+    return t.gettext(key) if key else clean(kind).capitalize()
+
+
+def place_text(entry: Entry, t: Translator) -> str:
+    """ "Poster · East Exhibition Hall A-B · #E-300": kind, room, board."""
+    shown = entry.presentation
+    position = f"#{clean(shown.position)}" if clean(shown.position) else ""
+    return " · ".join(filter(None, (kind_text(entry.kind, t), clean(shown.room), position)))
+
+
+def _title(entry: Entry, t: Translator, limit: int | None = None) -> str:
+    title = paper_title(entry.paper.title, entry.paper.id, t)
+    return clip_words(title, limit) if limit else title
+
+
+# ---------------------------------------------------------------- /schedule
+
+
+def _entry_spans(entry: Entry, slot: Slot, clashing: frozenset[str], t: Translator) -> Block:
+    """ "• Title · /paper_x", then its place (and its own time when not the slot's)."""
+    spans = [Segment("\n• "), Segment(_title(entry, t), "b")]
+    spans += [Segment(f" · {paper_command(entry.paper.id)}"), Segment("\n   ")]
+    line = place_text(entry, t)
+    if entry.start is not None and (entry.start, entry.end) != (slot.start, slot.end):
+        line = f"{span_text(entry.start, entry.end)} · {line}"
+    spans.append(Segment(line))
+    if _key(entry) in clashing:
+        spans.append(Segment(" ⚠"))
+    return tuple(spans)
+
+
+def _slot_heading(slot: Slot, t: Translator) -> str:
+    name = clean(slot.session) or kind_text(slot.kind, t)
+    return f"{span_text(slot.start, slot.end)} · {name}"
+
+
+def _clash_block(clash: Clash, t: Translator) -> Block:
+    """What clashes, and the way out when one paper has another presentation."""
+    titles = " / ".join(_title(e, t, CLASH_TITLE_CHARS) for e in clash.entries)
+    first = clash.entries[0]
+    assert first.start is not None  # clashes are of timed entries
+    if clash.session:
+        spans = list(translated(t, "week.clash_session", papers=titles, session=clash.session))
+    else:
+        when = when_text(first.start, first.end, t=t)
+        spans = list(translated(t, "week.clash_time", papers=titles, when=when))
+    for way in clash.ways_out:
+        if way.start is None:
+            continue
+        where = ", ".join(filter(None, (clean(way.presentation.session), place_text(way, t))))
+        spans += [Segment("\n"), *translated(
+            t, "week.way_out", title=_title(way, t, CLASH_TITLE_CHARS),
+            when=when_text(way.start, way.end, t=t), where=where,
+        )]  # fmt: skip
+    return tuple(spans)
+
+
+def _key(entry: Entry) -> str:
+    return f"{entry.paper.id}\0{entry.key}"
+
+
+def schedule_doc(
+    plan: Schedule, *, offset: int = 0, per_page: int = SCHEDULE_PER_PAGE, t: Translator = EN
+) -> Doc:
+    """One page of the user's schedule: by day and session in time order, each presentation
+    with its room and board, the clashes among them (with a way out), Previous/Next.
+    A schedule with nothing timed is a hint."""
+    if not plan and plan.unscheduled:
+        return text_doc("week.untimed", len(plan.unscheduled), t=t)
+    if not plan:
+        return text_doc("week.empty", t=t)
+    entries = plan.entries
+    offset = min(max(offset, 0), (len(entries) - 1) // per_page * per_page)
+    shown = {_key(e) for e in entries[offset : offset + per_page]}
+    clashing = frozenset(_key(e) for clash in plan.clashes for e in clash.entries)
+    papers = len({e.paper.id for e in entries})
+    blocks: list[Block] = [translated(t, "week.title", len(entries), papers=papers)]
+    for day in plan.days:
+        heading: list[Segment] = [Segment(day_text(day.date, t=t), "b"), Segment("\n")]
+        for slot in day.slots:
+            mine = [e for e in slot.entries if _key(e) in shown]
+            if not mine:
+                continue
+            spans = [*heading, Segment(_slot_heading(slot, t), "i")]
+            for entry in mine:
+                spans += _entry_spans(entry, slot, clashing, t)
+            blocks.append(tuple(spans))
+            heading = []
+    for clash in plan.clashes:
+        if any(_key(e) in shown for e in clash.entries):
+            blocks.append(_clash_block(clash, t))
+    last = offset + per_page >= len(entries)
+    if last and plan.unscheduled:
+        blocks.append(translated(t, "week.unscheduled", len(plan.unscheduled)))
+    if len(entries) > per_page:
+        blocks.append(page_line(t, offset=offset, total=len(entries), per_page=per_page))
+    nav = page_buttons(
+        t, offset=offset, last=min(offset + per_page, len(entries)), total=len(entries),
+        per_page=per_page, data=lambda at: encode(SchedulePage(at)),
+    )  # fmt: skip
+    return Doc(tuple(blocks), checked_keyboard([nav]), single_message=True)
+
+
+# ---------------------------------------------------------------- /now
+
+_PICKED = {"saved": "now.saved", "followed": "now.followed", "first": "now.first"}
+
+
+def _session_heading(session: Session, t: Translator) -> list[Segment]:
+    """ "<b>Poster Session 3</b> · Wed 15 Jul 11:00–13:30 · East Exhibition Hall A-B"."""
+    name = clean(session.name) or kind_text(session.kind, t)
+    spans = [Segment(clip_words(name, 200), "b")]
+    if session.start is not None:
+        spans.append(Segment(f" · {when_text(session.start, session.end, t=t)}"))
+    rooms = ", ".join(clean(room) for room in session.rooms[:3])
+    return [*spans, Segment(f" · {clip_words(rooms, 200)}")] if rooms else spans
+
+
+def _happening_block(happening: Happening, t: Translator) -> Block:
+    """A session, why these papers, and the papers: title, command, board (or time)."""
+    spans = _session_heading(happening.session, t)
+    why = translated(t, _PICKED[happening.why], happening.matched)
+    spans += [Segment("\n"), *why]
+    for entry in happening.picks:
+        shown = entry.presentation
+        where = f"#{clean(shown.position)}" if clean(shown.position) else ""
+        if entry.kind == "oral" and entry.start is not None:
+            where = span_text(entry.start, entry.end)
+        spans += [Segment("\n• "), Segment(_title(entry, t), "b")]
+        spans.append(
+            Segment(" · " + " · ".join(filter(None, (paper_command(entry.paper.id), where))))
+        )
+    return tuple(spans)
+
+
+def now_doc(moment: NowAndNext, *, t: Translator = EN) -> Doc:
+    """The sessions on at `moment` and the next ones, each with the papers picked for the
+    reader; before or after the conference, when it is."""
+    if moment.first_day is None or moment.last_day is None:
+        return text_doc("now.no_programme", t=t)
+    dates = {"first": day_text(moment.first_day, t=t), "last": day_text(moment.last_day, t=t)}
+    if moment.phase == "after":
+        return text_doc("now.after", t=t, **dates)
+    if moment.phase == "before":
+        blocks = [translated(t, "now.before", **dates)]
+    else:
+        blocks = [translated(t, "now.title", when=when_text(moment.at, None, t=t))]
+        if not moment.current:
+            blocks.append(translated(t, "now.nothing"))
+    blocks += [_happening_block(happening, t) for happening in moment.current]
+    if moment.upcoming:
+        blocks.append(translated(t, "now.next"))
+        blocks += [_happening_block(happening, t) for happening in moment.upcoming]
+    return Doc(tuple(blocks))
+
+
+# ---------------------------------------------------------------- reminders
+
+
+def reminder_doc(entry: Entry, *, minutes: int, t: Translator = EN) -> Doc:
+    """A reminder `minutes` before `entry` starts: title, session and time, room and board,
+    and a button that opens the paper."""
+    assert entry.start is not None  # only timed presentations are reminded of
+    spans = list(translated(t, "remind.message", minutes, title=_title(entry, t)))
+    session = clean(entry.presentation.session)
+    when = when_text(entry.start, entry.end, t=t)
+    spans += [Segment("\n"), Segment(f"{session} · {when}" if session else when)]
+    spans += [Segment("\n"), Segment(place_text(entry, t))]
+    spans += [Segment("\n"), Segment(paper_command(entry.paper.id))]
+    button = (t.gettext("button.open_paper"), encode(OpenPaper(paper_ref(entry.paper.id))))
+    return Doc((tuple(spans),), checked_keyboard([(button,)]))
+
+
+def remind_doc(minutes: int | None, *, usage: bool = False, t: Translator = EN) -> Doc:
+    """What /remind is set to: on, `minutes` before each saved paper's presentation, or off;
+    with how to change it (`usage`)."""
+    said = translated(t, "remind.off") if minutes is None else translated(t, "remind.on", minutes)
+    return Doc((said, translated(t, "remind.usage")) if usage else (said,))
