@@ -9,6 +9,8 @@ behaviour is written once and reaches every front end:
   `Store`: Telegram wraps each call in its outage gate, the console in its runner.
 - `recommend`: papers like the saved ones, "not interested" (store reads async, ranking
   synchronous).
+- `week`: the conference week: /schedule, /now, /remind (store reads async, planning
+  synchronous); the calendar file is an export (`reading_list`).
 - `about`: /start, /help and /stats.
 - `readiness`: the notice of how long until semantic answers are ready.
 """
@@ -43,6 +45,14 @@ from bot.answers.reading_list import (
     unfollow,
 )
 from bot.answers.recommend import Taste, dismiss, recommended, taste
+from bot.answers.week import (
+    now_page,
+    remind,
+    remind_minutes,
+    saved_papers,
+    schedule_page,
+    topic_score,
+)
 
 __all__ = [
     "Answer",
@@ -59,21 +69,27 @@ __all__ = [
     "following",
     "forget",
     "help_text",
+    "now_page",
     "numbered",
     "open_paper",
     "page",
     "pending_notice",
     "random_paper",
     "recommended",
+    "remind",
+    "remind_minutes",
     "remove",
     "save",
     "saved_id",
     "saved_matches",
     "saved_page",
+    "saved_papers",
+    "schedule_page",
     "shared_paper",
     "similar",
     "start",
     "stats",
     "taste",
+    "topic_score",
     "unfollow",
 ]

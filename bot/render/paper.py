@@ -20,14 +20,15 @@ from bot.render.parts import (
     venue_line,
 )
 from bot.search import Hit
-from bot.textutil import clean, clip_words
+from bot.textutil import clean, clip_words, sendable
 
 
 def share_query(paper_id: str) -> str | None:
     """What a Share button types after `@bot` in the chosen chat: the paper's command, which
     the inline mode answers with that paper first; None if it is too long to type."""
     query = paper_command(paper_id)
-    return query if len(query) <= limits.MAX_INLINE_QUERY_CHARS else None
+    typable = sendable(query, controls="space") == query  # no controls, no lone surrogates
+    return query if typable and len(query) <= limits.MAX_INLINE_QUERY_CHARS else None
 
 
 def _card_buttons(paper: Paper, t: Translator) -> tuple[Button, ...]:

@@ -4,7 +4,7 @@ a reminder, the /remind setting; in three languages, escaped and within Telegram
 from __future__ import annotations
 
 import dataclasses
-from datetime import date, datetime, timedelta, timezone
+from datetime import UTC, date, datetime, timedelta, timezone
 
 import pytest
 
@@ -81,7 +81,7 @@ def test_nothing_scheduled_gives_a_hint(week: dict[str, Paper]) -> None:
 def _many(week: dict[str, Paper], count: int) -> list[Paper]:
     """`count` papers with A's poster and a long title with markup in it."""
     title = "<b>Long</b> & winding " + "title " * 60
-    return [dataclasses.replace(week["A"], id=f"many{n}", title=f"{title}{n}") for n in range(count)]
+    return [dataclasses.replace(week["A"], id=f"m{n}", title=f"{title}{n}") for n in range(count)]
 
 
 def test_the_schedule_pages_within_telegram_limits(week: dict[str, Paper]) -> None:
@@ -132,7 +132,7 @@ def test_days_in_each_language() -> None:
 
 def test_now_names_the_sessions_on_and_the_saved_papers_in_them(week: dict[str, Paper]) -> None:
     programme = planner.build_programme(week.values())
-    moment = datetime(2026, 7, 15, 2, 40, tzinfo=timezone.utc)  # 11:40 at the venue
+    moment = datetime(2026, 7, 15, 2, 40, tzinfo=UTC)  # 11:40 at the venue
     at = planner.now_and_next(programme, moment, saved={week["F"].id})
     [text] = texts(render.now_doc(at))
     assert text.startswith("Now: Wed 15 Jul 11:40, venue time")
