@@ -21,6 +21,7 @@ from bot.config import DEFAULT_RESULTS_PER_PAGE
 from bot.corpus import parse_paper_command
 from bot.i18n import Translator, language_named, translator
 from bot.logs import redact
+from bot.planner import Programme
 from bot.render import Doc, Segment, library
 from bot.search import Retriever
 from bot.store import Store, StoreOpenError, StoreUnavailable
@@ -42,9 +43,9 @@ class ConsoleSession:
 
     `store` holds the reading list and topics of CONSOLE_USER_ID (None: saving is refused);
     `loaded_at`, `skipped` and `sources` (None: the index's own count) are for /stats;
-    /export writes to `export_dir`. What the last answers showed is kept for the typed
-    buttons: `last`, the search answer /next and /prev turn; `shown`, the papers it numbered
-    (or its one card) for /save and /remove; `recommended_at`, the offset of the
+    /export writes to `export_dir`; `facts` keeps the corpus's (`programme()`). Kept for the
+    typed buttons: `last`, the search answer /next and /prev turn; `shown`, the papers it
+    numbered (or its one card) for /save and /remove; `recommended_at`, the offset of the
     recommendations shown last (None: a search was).
     """
 
@@ -59,6 +60,7 @@ class ConsoleSession:
     last: answers.Answer | None = None
     shown: answers.Numbered = ()
     recommended_at: int | None = None
+    facts: answers.FactsMemo = field(default_factory=answers.FactsMemo)
 
     def answer(self, line: str) -> Doc | None:
         """The answer to one input line, as a Doc; None for a blank line."""
@@ -83,6 +85,10 @@ class ConsoleSession:
         except StoreUnavailable:
             pass
         return render.text_doc("list.save_failed", t=self.t)  # the same "try again" as the bot's
+
+    def programme(self) -> Programme:
+        """The corpus's conference programme (built on first use; falsy without one)."""
+        return self.facts.of(self.index).programme
 
     def _shown(self, answer: answers.Answer) -> Doc:
         """`answer`'s doc; its papers become what /save numbers, its hits what /next turns."""
