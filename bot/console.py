@@ -1,10 +1,8 @@
 """Chat with the bot in a terminal: same commands and answers, as plain text; no token.
 
 An adapter over `bot.answers`, like the Telegram handlers: `ANSWERS` has an answer for each
-command of the registry (`bot.commands`), checked at import. What Telegram does with buttons
-is typed: /next and /prev page, /save and /remove keep papers, /dismiss, /unfollow a topic.
-`bot.console_io` runs a session in a terminal.
-"""
+command of the registry (`bot.commands`), checked at import. Buttons are typed: /next and /prev
+page, /save and /remove keep papers, /dismiss, /unfollow (`bot.console_io` runs a terminal)."""
 
 from __future__ import annotations
 
@@ -44,10 +42,9 @@ class ConsoleSession:
     `store` holds the reading list and topics of CONSOLE_USER_ID (None: saving is refused);
     `loaded_at`, `skipped` and `sources` (None: the index's own count) are for /stats;
     /export writes to `export_dir`; `facts` keeps the corpus's (`programme()`). Kept for the
-    typed buttons: `last`, the search answer /next and /prev turn; `shown`, the papers it
-    numbered (or its one card) for /save and /remove; `recommended_at`, the offset of the
-    recommendations shown last (None: a search was).
-    """
+    typed buttons: `turn`, what /next (1) and /prev (-1) show; `shown`, the papers the last
+    answer numbered (or its one card) for /save and /remove; `recommended_at`, the offset of
+    the recommendations shown last (None: another answer was)."""
 
     index: Retriever
     per_page: int = DEFAULT_RESULTS_PER_PAGE
@@ -57,7 +54,7 @@ class ConsoleSession:
     skipped: int = 0
     sources: int | None = None
     export_dir: Path = Path()
-    last: answers.Answer | None = None
+    turn: Callable[[int], Doc] | None = None
     shown: answers.Numbered = ()
     recommended_at: int | None = None
     facts: answers.FactsMemo = field(default_factory=answers.FactsMemo)
@@ -98,7 +95,8 @@ class ConsoleSession:
         if answer.result is None:
             return answer.doc
         if answer.result.hits:
-            self.last = answer
+            query, at = answer.result.query, answer.result.offset
+            self.turn = lambda way: self._page(query, max(0, at + way * self.per_page))
         turns = render.typed_turns(answer.result, t=self.t)
         return Doc((*answer.doc.blocks, turns), answer.doc.keyboard) if turns else answer.doc
 
@@ -129,6 +127,7 @@ class ConsoleSession:
         if not found.papers:
             return found.doc
         self.shown, self.recommended_at = found.papers, offset
+        self.turn = lambda way: self._recommend(max(0, offset + way * self.per_page))
         line = render.translated(self.t, "console.recommend_more")
         return Doc((*found.doc.blocks, line), found.doc.keyboard)
 
@@ -140,8 +139,7 @@ class ConsoleSession:
         exported = answers.export_file(rows, fmt, t=self.t)
         if exported is None:
             return render.text_doc("export.empty", t=self.t)
-        path = self.export_dir / exported.filename
-        path.write_bytes(exported.data)
+        (path := self.export_dir / exported.filename).write_bytes(exported.data)
         return _said(str(path.resolve()))
 
     def _forget(self, argument: str) -> Doc:
@@ -153,17 +151,13 @@ class ConsoleSession:
 
     # ------------------------------------------------------------ typed buttons
 
-    def _turn(self, direction: int) -> Doc:
-        """/next (`direction` 1) or /prev (-1): the page of results or recommendations."""
-        if self.recommended_at is not None:
-            return self._recommend(max(0, self.recommended_at + direction * self.per_page))
-        result = self.last.result if self.last is not None else None
-        if result is None:
-            return render.text_doc("console.nothing_to_page", t=self.t)
-        offset = max(0, result.offset + direction * self.per_page)
-        return self._shown(
-            answers.page(self.index, result.query, offset=offset, per_page=self.per_page, t=self.t)
-        )
+    def _turn(self, way: int) -> Doc:
+        """/next (`way` 1) or /prev (-1): the next or previous page of the last paged answer."""
+        return self.turn(way) if self.turn else render.text_doc("console.nothing_to_page", t=self.t)
+
+    def _page(self, query: str, offset: int) -> Doc:
+        page = answers.page(self.index, query, offset=offset, per_page=self.per_page, t=self.t)
+        return self._shown(page)
 
     def _save(self, argument: str) -> Doc:
         paper = self.index.get(self._paper_id(argument) or "")
