@@ -49,6 +49,7 @@ COMMANDS: tuple[Command, ...] = (
     Command("recommend"),
     Command("export"),
     Command("schedule"),
+    Command("now"),
     Command("remind"),
     Command("follow", takes_argument=True),
     Command("following"),

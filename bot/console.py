@@ -1,10 +1,8 @@
 """Chat with the bot in a terminal: same commands and answers, as plain text; no token.
 
 An adapter over `bot.answers`, like the Telegram handlers: `ANSWERS` has an answer for each
-command of the registry (`bot.commands`), checked at import. What Telegram does with buttons
-is typed: /next and /prev page, /save and /remove keep papers, /dismiss, /unfollow a topic.
-`bot.console_io` runs a session in a terminal.
-"""
+command of the registry (`bot.commands`), checked at import. Buttons are typed: /next and /prev
+page, /save and /remove keep papers, /dismiss, /unfollow (`bot.console_io` runs a terminal)."""
 
 from __future__ import annotations
 
@@ -18,9 +16,10 @@ from typing import Protocol, TypeVar
 from bot import answers, render
 from bot.commands import COMMAND_NAMES, CONSOLE_COMMANDS, command
 from bot.config import DEFAULT_RESULTS_PER_PAGE
-from bot.corpus import Paper, parse_paper_command
+from bot.corpus import parse_paper_command
 from bot.i18n import Translator, language_named, translator
 from bot.logs import redact
+from bot.planner import Programme
 from bot.render import Doc, Segment, library
 from bot.search import Retriever
 from bot.store import Store, StoreOpenError, StoreUnavailable
@@ -40,13 +39,10 @@ class StoreAccess(Protocol):
 class ConsoleSession:
     """One terminal conversation over `index`, in the language `t` (`/lang <code>` changes it).
 
-    `store` holds the reading list and topics of CONSOLE_USER_ID (None: saving is refused);
-    `loaded_at`, `skipped` and `sources` (None: the index's own count) are for /stats;
-    /export writes to `export_dir`. What the last answers showed is kept for the typed
-    buttons: `last`, the search answer /next and /prev turn; `shown`, the papers it numbered
-    (or its one card) for /save and /remove; `recommended_at`, the offset of the
-    recommendations shown last (None: a search was).
-    """
+    `store`: CONSOLE_USER_ID's data (None: saving is refused); `loaded_at`, `skipped`, `sources`
+    (None: the index's count): /stats; `export_dir`: /export; `facts`: the corpus's. For typed
+    buttons: `turn` (what /next, 1, and /prev, -1, show), `shown` (what the last answer numbered,
+    or its card: /save, /remove), `recommended_at` (None: the last answer recommended none)."""
 
     index: Retriever
     per_page: int = DEFAULT_RESULTS_PER_PAGE
@@ -56,9 +52,10 @@ class ConsoleSession:
     skipped: int = 0
     sources: int | None = None
     export_dir: Path = Path()
-    last: answers.Answer | None = None
+    turn: Callable[[int], Doc] | None = None
     shown: answers.Numbered = ()
     recommended_at: int | None = None
+    facts: answers.FactsMemo = field(default_factory=answers.FactsMemo)
 
     def answer(self, line: str) -> Doc | None:
         """The answer to one input line, as a Doc; None for a blank line."""
@@ -84,6 +81,10 @@ class ConsoleSession:
             pass
         return render.text_doc("list.save_failed", t=self.t)  # the same "try again" as the bot's
 
+    def programme(self) -> Programme:
+        """The corpus's conference programme (built on first use; falsy without one)."""
+        return self.facts.of(self.index).programme
+
     def _shown(self, answer: answers.Answer) -> Doc:
         """`answer`'s doc; its papers become what /save numbers, its hits what /next turns."""
         self.recommended_at = None
@@ -92,7 +93,8 @@ class ConsoleSession:
         if answer.result is None:
             return answer.doc
         if answer.result.hits:
-            self.last = answer
+            query, at = answer.result.query, answer.result.offset
+            self.turn = lambda way: self._page(query, max(0, at + way * self.per_page))
         turns = render.typed_turns(answer.result, t=self.t)
         return Doc((*answer.doc.blocks, turns), answer.doc.keyboard) if turns else answer.doc
 
@@ -123,6 +125,7 @@ class ConsoleSession:
         if not found.papers:
             return found.doc
         self.shown, self.recommended_at = found.papers, offset
+        self.turn = lambda way: self._recommend(max(0, offset + way * self.per_page))
         line = render.translated(self.t, "console.recommend_more")
         return Doc((*found.doc.blocks, line), found.doc.keyboard)
 
@@ -131,13 +134,11 @@ class ConsoleSession:
         if fmt is None:
             return render.text_doc("export.usage", t=self.t)
         rows = self._stored(lambda store: store.export_rows(CONSOLE_USER_ID))
-        now = datetime.now(UTC)
-        exported = answers.export_file(rows, fmt, index=self.index, now=now, t=self.t)
+        exported = answers.export_file(rows, fmt, index=self.index, now=datetime.now(UTC), t=self.t)
         if isinstance(exported, Doc):  # nothing to write
             return exported
-        path = self.export_dir / exported.filename
-        path.write_bytes(exported.data)
-        return _said(str(path.resolve()))
+        (path := self.export_dir / exported.filename).write_bytes(exported.data)
+        return render.said_doc(str(path.resolve()))
 
     def _forget(self, argument: str) -> Doc:
         if argument.lower() != "yes":  # no buttons here: confirm by typing
@@ -148,43 +149,39 @@ class ConsoleSession:
 
     # ------------------------------------------------------------ typed buttons
 
-    def _turn(self, direction: int) -> Doc:
-        """/next (`direction` 1) or /prev (-1): the page of results or recommendations."""
-        if self.recommended_at is not None:
-            return self._recommend(max(0, self.recommended_at + direction * self.per_page))
-        result = self.last.result if self.last is not None else None
-        if result is None:
-            return render.text_doc("console.nothing_to_page", t=self.t)
-        offset = max(0, result.offset + direction * self.per_page)
-        return self._shown(
-            answers.page(self.index, result.query, offset=offset, per_page=self.per_page, t=self.t)
-        )
+    def _turn(self, way: int) -> Doc:
+        """/next (`way` 1) or /prev (-1): the next or previous page of the last paged answer."""
+        return self.turn(way) if self.turn else render.text_doc("console.nothing_to_page", t=self.t)
+
+    def _page(self, query: str, offset: int) -> Doc:
+        page = answers.page(self.index, query, offset=offset, per_page=self.per_page, t=self.t)
+        return self._shown(page)
 
     def _save(self, argument: str) -> Doc:
         paper = self.index.get(self._paper_id(argument) or "")
         if paper is None:
             return self._which("save", argument)
-        return _said(self._mine(answers.save, paper).text)
+        return render.said_doc(self._mine(answers.save, paper).text)
 
     def _remove(self, argument: str) -> Doc:
         paper_id = self._paper_id(argument)
         if paper_id is None:
             return self._which("remove", argument)
-        return _said(self._mine(answers.remove, paper_id).text)
+        return render.said_doc(self._mine(answers.remove, paper_id).text)
 
     def _dismiss(self, argument: str) -> Doc:
         at = self.recommended_at
         paper_id = self._paper_id(argument) if at is not None and argument.isdigit() else None
         if at is None or paper_id is None:
             return render.text_doc("console.which_paper", t=self.t, command="dismiss")
-        return _said(self._mine(answers.dismiss, paper_id), self._recommend(at))
+        return render.said_doc(self._mine(answers.dismiss, paper_id), self._recommend(at))
 
     def _unfollow(self, argument: str) -> Doc:
         topics = self._stored(lambda store: store.topics(CONSOLE_USER_ID))
         if not argument.isdigit() or not 1 <= int(argument) <= len(topics):
             return render.text_doc("console.which_topic", t=self.t)
         ref = render.topic_ref(topic_key(topics[int(argument) - 1]))
-        return _said(*self._mine(answers.unfollow, ref))
+        return render.said_doc(*self._mine(answers.unfollow, ref))
 
     def _paper_id(self, argument: str) -> str | None:
         """The paper `/save 2` or `/save <id>` means: a number shown last, else an id."""
@@ -201,9 +198,9 @@ class ConsoleSession:
             return render.not_found_doc(argument, t=self.t)
         return render.text_doc("console.which_paper", t=self.t, command=name)
 
-    def _papers(self) -> list[Paper]:
-        """The console user's saved papers still in the index."""
-        return self._stored(lambda store: answers.saved_papers(store, self.index, CONSOLE_USER_ID))
+    def _week(self) -> answers.Week:
+        """The console user's saved papers (still in the index) and topics."""
+        return self._stored(lambda store: answers.week_of(store, self.index, CONSOLE_USER_ID))
 
     def _mine(self, work: Callable[..., Awaitable[T]], *args: object) -> T:
         """`work(store, CONSOLE_USER_ID, *args, t=…)`: an answer over the console user's data."""
@@ -214,11 +211,6 @@ class ConsoleSession:
         if self.store is None:
             raise StoreUnavailable("no store")
         return self.store(work)
-
-
-def _said(text: str, then: Doc | None = None) -> Doc:
-    """`text` as a paragraph, then `then`'s blocks (what an action did, then what is left)."""
-    return Doc(((Segment(text),), *(then.blocks if then is not None else ())))
 
 
 ANSWERS: dict[str, Callable[[ConsoleSession, str], Doc]] = {
@@ -236,7 +228,8 @@ ANSWERS: dict[str, Callable[[ConsoleSession, str], Doc]] = {
     "saved": ConsoleSession._saved,
     "recommend": lambda s, _: s._recommend(0),
     "export": ConsoleSession._export,
-    "schedule": lambda s, _: answers.schedule_page(s._papers(), per_page=None, t=s.t),
+    "schedule": lambda s, _: answers.schedule_page(s._week().saved, per_page=None, t=s.t),
+    "now": lambda s, _: answers.now_page(s.programme(), s.index, s._week(), t=s.t),
     "remind": lambda s, _: render.text_doc("remind.console", t=s.t),  # Telegram messages
     "follow": lambda s, topic: s._mine(answers.follow, topic),
     "following": lambda s, _: s._mine(answers.following),

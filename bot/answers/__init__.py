@@ -13,9 +13,12 @@ behaviour is written once and reaches every front end:
   synchronous); the calendar file is an export (`reading_list`).
 - `about`: /start, /help and /stats.
 - `readiness`: the notice of how long until semantic answers are ready.
+- `corpus_facts`: what answers know of the served corpus as a whole (its programme), worked
+  out once per index; front ends keep it.
 """
 
 from bot.answers.about import help_text, start, stats
+from bot.answers.corpus_facts import CorpusFacts, FactsMemo, corpus_facts, programme_of
 from bot.answers.questions import (
     Answer,
     Numbered,
@@ -46,22 +49,28 @@ from bot.answers.reading_list import (
 )
 from bot.answers.recommend import Taste, dismiss, recommended, taste
 from bot.answers.week import (
+    Week,
     now_page,
     remind,
     remind_minutes,
     saved_papers,
     schedule_page,
     topic_score,
+    week_of,
 )
 
 __all__ = [
     "Answer",
+    "CorpusFacts",
     "ExportFile",
+    "FactsMemo",
     "Numbered",
     "Taste",
     "Toggled",
+    "Week",
     "ask",
     "author",
+    "corpus_facts",
     "dismiss",
     "export_file",
     "export_format",
@@ -74,6 +83,7 @@ __all__ = [
     "open_paper",
     "page",
     "pending_notice",
+    "programme_of",
     "random_paper",
     "recommended",
     "remind",
@@ -92,4 +102,5 @@ __all__ = [
     "taste",
     "topic_score",
     "unfollow",
+    "week_of",
 ]

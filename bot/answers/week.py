@@ -1,15 +1,16 @@
 """The conference week: a user's schedule, the calendar file, what is on now, and the
 reminder setting.
 
-The store reads are async (`saved_papers`, `remind`); the planning and rendering are CPU work
-over the user's saved papers (Telegram runs them on its search thread, the console directly).
-The user is always the caller's own id.
+The store reads are async (`saved_papers`, `week_of`, `remind`); the planning and rendering
+are CPU work over the user's saved papers (Telegram runs them on its search thread, the
+console directly). The user is always the caller's own id.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from datetime import datetime
+from dataclasses import dataclass
+from datetime import UTC, datetime
 
 from bot import planner, render
 from bot.corpus import Paper
@@ -22,12 +23,14 @@ from bot.store import Store
 
 __all__ = [
     "REMIND_OFF",
+    "Week",
     "now_page",
     "remind",
     "remind_minutes",
     "saved_papers",
     "schedule_page",
     "topic_score",
+    "week_of",
 ]
 
 TOPIC_DEPTH = 500  # ours: a followed topic's best papers looked for in a session
@@ -35,11 +38,25 @@ REMIND_OFF = ("off", "0", "no", "stop", "关", "关闭", "關", "關閉")
 """What `/remind` takes for "off" (besides a number of minutes)."""
 
 
-async def saved_papers(store: Store, index: Retriever, user_id: int) -> list[Paper]:
-    """The user's saved papers still in the corpus (with their presentations), newest first."""
+@dataclass(frozen=True, slots=True)
+class Week:
+    """What the week's answers read of a user: their saved papers still served (with their
+    presentations), newest first, and the topics they follow."""
+
+    saved: tuple[Paper, ...]
+    topics: tuple[str, ...] = ()
+
+
+async def saved_papers(store: Store, index: Retriever, user_id: int) -> tuple[Paper, ...]:
+    """The user's saved papers still in the corpus, newest first."""
     rows = await store.export_rows(user_id)
     found = (index.get(row.paper_id) for row in rows)
-    return [paper for paper in found if paper is not None]
+    return tuple(paper for paper in found if paper is not None)
+
+
+async def week_of(store: Store, index: Retriever, user_id: int) -> Week:
+    """The user's saved papers and topics (two store reads)."""
+    return Week(await saved_papers(store, index, user_id), await store.topics(user_id))
 
 
 def schedule_page(
@@ -57,31 +74,42 @@ def schedule_page(
 
 
 def topic_score(index: Retriever, topics: Sequence[str]) -> Callable[[Paper], float] | None:
-    """How well a paper matches the user's followed topics (0: not among any topic's best,
-    confident hits), for `/now`'s picks; None without topics. CPU work: one search a topic."""
+    """How well a paper matches the user's followed topics (0: not among any topic's best
+    confident hits), for `/now`'s picks; None without topics. The searches (one a topic) run
+    at the first call, so a session with the user's saved papers costs none."""
     if not topics:
         return None
     best: dict[str, float] = {}
-    for topic in topics:
-        result = index.search(topic, limit=TOPIC_DEPTH, snippets=False)
-        for hit in result.hits if result.confident else ():
-            if is_confident(hit.coverage):
-                best[hit.paper.id] = max(best.get(hit.paper.id, 0.0), hit.score)
-    return lambda paper: best.get(paper.id, 0.0)
+
+    def score(paper: Paper) -> float:
+        if not best:
+            best[""] = 0.0  # searched, even when nothing matched
+            for topic in topics:
+                result = index.search(topic, limit=TOPIC_DEPTH, snippets=False)
+                for hit in result.hits if result.confident else ():
+                    if is_confident(hit.coverage):
+                        best[hit.paper.id] = max(best.get(hit.paper.id, 0.0), hit.score)
+        return best.get(paper.id, 0.0)
+
+    return score
 
 
 def now_page(
     programme: planner.Programme,
-    now: datetime,
+    index: Retriever,
+    week: Week,
     *,
-    saved: Sequence[Paper],
-    score: Callable[[Paper], float] | None,
+    now: datetime | None = None,
     t: Translator,
 ) -> Doc:
-    """The sessions on at `now` and next, with the user's saved papers in them, else those
-    matching their topics (`score`), else the first; outside the dates, when they are."""
+    """The sessions on at `now` (default: the wall clock) and next, with the user's saved
+    papers in them, else those on their topics, else the first; outside the conference
+    dates, when it is. CPU work (a search a topic): off the event loop."""
     moment = planner.now_and_next(
-        programme, now, saved=frozenset(paper.id for paper in saved), score=score
+        programme,
+        now or datetime.now(UTC),
+        saved=frozenset(paper.id for paper in week.saved),
+        score=topic_score(index, week.topics),
     )
     return render.now_doc(moment, t=t)
 

@@ -58,7 +58,7 @@ from bot.render.info import (
 )
 from bot.render.limits import INLINE_RESULTS, MAX_CALLBACK_ANSWER_CHARS
 from bot.render.paper import inline_article, not_found_doc, paper_doc
-from bot.render.parts import text_doc, translated
+from bot.render.parts import said_doc, text_doc, translated
 from bot.render.recommend import recommend_doc
 from bot.render.views import author_doc, eta_text, hint_doc, results_doc, similar_doc
 from bot.render.week import now_doc, remind_doc, reminder_doc, schedule_doc
@@ -110,6 +110,7 @@ __all__ = [
     "reminder_doc",
     "results_doc",
     "results_text",
+    "said_doc",
     "schedule_doc",
     "similar_doc",
     "start_doc",

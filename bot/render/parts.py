@@ -48,6 +48,13 @@ def text_doc(key: str, n: int | None = None, /, *, t: Translator = EN, **values:
     return Doc((translated(t, key, n, **values),))
 
 
+def said_doc(text: str, then: Doc | None = None) -> Doc:
+    """`text` (already in the reader's words: what an action did) as a paragraph, then
+    `then`'s blocks (what is left), for a front end that says in a message what Telegram
+    says in a toast."""
+    return Doc(((Segment(text),), *(then.blocks if then is not None else ())))
+
+
 def examples_block(t: Translator) -> Block:
     """The "try for example" line and the example questions, each a `/search` to copy."""
     spans: list[Segment] = list(translated(t, "examples.try"))

@@ -131,6 +131,7 @@ async def reload_index(application: Application, *, force: bool = False) -> Relo
         state.index, state.skipped = index, skipped  # the one swap
         state.sources = len(report.sources)  # for /stats: the files this load read
         state.loaded_at = datetime.now(UTC)
+        state.prepare_corpus_facts()  # the new corpus's programme, off the loop
         alerts.start_alerts(application, old, index)  # in the background: we answer now
         seconds = time.perf_counter() - started
         logger.info(

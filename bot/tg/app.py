@@ -70,6 +70,7 @@ async def post_init(application: Application) -> None:
     # The menu is sent alongside the first getUpdates rather than before it: one round
     # trip less before the bot polls (Application.create_task would warn: not running yet).
     state.set_commands_task = asyncio.create_task(set_commands(application), name="set-my-commands")
+    state.prepare_corpus_facts()  # the programme, off the loop: ready before it is asked for
     if isinstance(state.index, Index):  # SEMANTIC: the model loads in a thread, not here
         # Chinese questions glossed, BM25 alone included; started now, not while the corpus
         # loads: its parsing would delay the first getUpdates.
@@ -159,6 +160,7 @@ COMMAND_HANDLERS: dict[str, Handler] = {
     "recommend": recommend.recommend,
     "export": reading_list.export_command,
     "schedule": week.schedule,
+    "now": week.now,
     "remind": week.remind,
     "follow": reading_list.follow,
     "following": reading_list.following,

@@ -56,6 +56,22 @@ async def schedule_button(
     await edit_doc(query, doc)
 
 
+async def now(update: Update, context: Context) -> None:
+    """The sessions on now and next in the venue's time, with the user's papers in them, on
+    /now; outside the conference, when it is."""
+    if (sender := await private_user(update, context)) is None:
+        return
+    user_id, t = sender
+    state, index = context.bot_data, index_of(context)
+    try:
+        week = await store_call(context, lambda store: answers.week_of(store, index, user_id))
+    except StoreUnavailable:  # what is on does not wait for the database
+        week = answers.Week(())
+    programme, moment = await state.programme(), state.clock.now()
+    doc = await off_loop(context, answers.now_page, programme, index, week, now=moment, t=t)
+    await reply(update, doc)
+
+
 async def remind(update: Update, context: Context) -> None:
     """`/remind <minutes>` (1-120) or `/remind off`; `/remind` alone says what is set."""
     if (sender := await private_user(update, context)) is None:
