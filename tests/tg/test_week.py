@@ -363,6 +363,31 @@ async def _until(condition) -> None:
         await asyncio.sleep(0)
 
 
+# ------------------------------------------------------------------ /now
+
+
+async def test_now_names_the_session_in_progress_and_the_saved_posters_in_it(
+    chat: Chat, kept, week: dict[str, Paper]
+) -> None:
+    app, store = kept
+    app.bot_data.clock.moment = venue(15, "11:40")
+    await save(store, ALICE, week["F"], week["D"])
+    await store.follow(ALICE, "speculative decoding")
+    await chat.send("/now")
+    text = chat.last_text()
+    assert text.startswith("Now: Wed 15 Jul 11:40, venue time")
+    poster = text[text.index("Poster Session 3") : text.index("Oral 2B")]
+    assert "Your 2 saved papers here:" in poster
+    assert poster.index(week["D"].title) < poster.index("#E-300") < poster.index(week["F"].title)
+    oral = text[text.index("Oral 2B") : text.index("Next")]
+    assert "1 paper on the topics you follow:" in oral and week["G"].title in oral
+    app.bot_data.clock.moment = venue(1, "09:00")
+    await chat.send("/now")
+    assert chat.last_text().startswith("The conference runs from Tue 14 Jul to Thu 16 Jul")
+    await chat.send("/now", chat_type="group")
+    assert "private" in chat.last_text()
+
+
 # ------------------------------------------------------------------ cards, links, Share
 
 
