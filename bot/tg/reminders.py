@@ -27,7 +27,7 @@ from telegram.ext import Application
 
 from bot import planner
 from bot.corpus import Paper
-from bot.i18n import DEFAULT_LANGUAGE, is_language, translator
+from bot.i18n import pick_language, translator
 from bot.render import reminder_doc, to_html
 from bot.store import StoreUnavailable
 from bot.store.model import MAX_REMINDER_KEY_CHARS, ReminderUser
@@ -110,7 +110,7 @@ async def _remind(
         )
         return
     mine = [entry for entry in due if (entry.paper.id, entry.key) in claimed]
-    t = translator(user.language if is_language(user.language) else DEFAULT_LANGUAGE)  # type: ignore[arg-type]
+    t = translator(pick_language(user.language))  # their /lang, else the one /remind was in
     for number, entry in enumerate(mine):
         assert entry.start is not None  # due reminders are of timed presentations
         minutes = max(1, math.ceil((entry.start - now).total_seconds() / 60))
