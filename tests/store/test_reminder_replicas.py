@@ -6,13 +6,15 @@ from __future__ import annotations
 
 import asyncio
 import time
+import uuid
+from pathlib import Path
 
 import psycopg
 import pytest
 
 from bot.store import ReminderUser, SavedPaper, SaveOutcome
 from bot.store._migrations import load_migrations
-from testkit.pg import Backend
+from testkit.pg import Backend, PgCluster
 
 ALICE, BOB = 1001, 2002
 POSTER = ("p1", "poster-41001")
@@ -81,23 +83,22 @@ async def _wait_for_a_blocked_claim(url: str) -> None:
 
 @pytest.mark.parametrize("other_commits", [True, False], ids=["other-commits", "other-aborts"])
 async def test_a_claim_waits_for_another_replicas_claim_in_flight(
-    backend: Backend, other_commits: bool
+    pg_cluster: PgCluster, tmp_path: Path, other_commits: bool
 ) -> None:
-    if backend.name != "postgres":
-        pytest.skip("SQLite's writers take turns on the file: nothing is in flight")
-    assert backend.database_url is not None
-    store = await backend.open()
+    # PostgreSQL only: SQLite's writers take turns on the file, so nothing is ever in flight.
+    url = pg_cluster.create_schema(f"test_{uuid.uuid4().hex[:16]}")
+    store = await Backend("postgres", url, tmp_path, pg_cluster).open()
     try:
         await store.set_reminder(ALICE, 10)
         # Another replica's claim, inserted and not yet committed.
-        async with await psycopg.AsyncConnection.connect(backend.database_url) as other:
+        async with await psycopg.AsyncConnection.connect(url) as other:
             await other.execute(
                 "INSERT INTO sent_reminders (user_id, paper_id, presentation_key) "
                 "VALUES (%s, %s, %s)",
                 (ALICE, *POSTER),
             )
             claim = asyncio.create_task(store.claim_reminders(ALICE, [POSTER]))
-            await _wait_for_a_blocked_claim(backend.database_url)
+            await _wait_for_a_blocked_claim(url)
             await (other.commit() if other_commits else other.rollback())
             claimed = await claim
 
