@@ -19,7 +19,7 @@ from bot.render import Doc
 from bot.render.week import SCHEDULE_PER_PAGE
 from bot.search import Retriever
 from bot.search.confidence import is_confident
-from bot.store import Store
+from bot.store import MAX_REMINDER_MINUTES, MIN_REMINDER_MINUTES, Store
 
 __all__ = [
     "REMIND_OFF",
@@ -115,12 +115,16 @@ def now_page(
 
 
 def remind_minutes(argument: str) -> int | None:
-    """What `/remind <argument>` asks: minutes (1..120, "15", "15m", "15 min"), or None for
-    off; ValueError when it is neither."""
+    """What `/remind <argument>` asks: minutes ("15", "15m", "15 min"; 1..120, the store's
+    bounds), or None for off; ValueError when it is neither."""
     text = argument.strip().lower().removesuffix("min").removesuffix("m").strip()
     if text in REMIND_OFF:
         return None
-    if text.isascii() and text.isdigit() and 1 <= int(text) <= 120:
+    if (
+        text.isascii()
+        and text.isdigit()
+        and MIN_REMINDER_MINUTES <= int(text) <= MAX_REMINDER_MINUTES
+    ):
         return int(text)
     raise ValueError(f"not a number of minutes: {argument!r}")
 

@@ -29,8 +29,7 @@ from bot import planner
 from bot.corpus import Paper
 from bot.i18n import pick_language, translator
 from bot.render import reminder_doc, to_html
-from bot.store import StoreUnavailable
-from bot.store.model import MAX_REMINDER_KEY_CHARS, ReminderUser
+from bot.store import MAX_REMINDER_KEY_CHARS, ReminderUser, StoreUnavailable
 from bot.tg.handlers._replies import NO_PREVIEW, markup
 from bot.tg.state import BotState
 
