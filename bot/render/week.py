@@ -33,6 +33,7 @@ __all__ = [
 
 SCHEDULE_PER_PAGE = 8  # ours: presentations on one page of /schedule
 CLASH_TITLE_CHARS = 60  # ours: a title as a clash names it
+NAME_CHARS = 120  # ours: a session's or a room's name as the feed gives it
 _KINDS = {"poster": "week.poster", "oral": "week.oral"}
 
 
@@ -64,7 +65,8 @@ def place_text(entry: Entry, t: Translator) -> str:
     """ "Poster · East Exhibition Hall A-B · #E-300": kind, room, board."""
     shown = entry.presentation
     position = f"#{clean(shown.position)}" if clean(shown.position) else ""
-    return " · ".join(filter(None, (kind_text(entry.kind, t), clean(shown.room), position)))
+    room = clip_words(clean(shown.room), NAME_CHARS)
+    return " · ".join(filter(None, (kind_text(entry.kind, t), room, position)))
 
 
 def _title(entry: Entry, t: Translator, limit: int | None = None) -> str:
@@ -89,7 +91,7 @@ def _entry_spans(entry: Entry, slot: Slot, clashing: frozenset[str], t: Translat
 
 
 def _slot_heading(slot: Slot, t: Translator) -> str:
-    name = clean(slot.session) or kind_text(slot.kind, t)
+    name = clip_words(clean(slot.session), NAME_CHARS) or kind_text(slot.kind, t)
     return f"{span_text(slot.start, slot.end)} · {name}"
 
 
@@ -99,14 +101,16 @@ def _clash_block(clash: Clash, t: Translator) -> Block:
     first = clash.entries[0]
     assert first.start is not None  # clashes are of timed entries
     if clash.session:
-        spans = list(translated(t, "week.clash_session", papers=titles, session=clash.session))
+        session = clip_words(clean(clash.session), NAME_CHARS)
+        spans = list(translated(t, "week.clash_session", papers=titles, session=session))
     else:
         when = when_text(first.start, first.end, t=t)
         spans = list(translated(t, "week.clash_time", papers=titles, when=when))
     for way in clash.ways_out:
         if way.start is None:
             continue
-        where = ", ".join(filter(None, (clean(way.presentation.session), place_text(way, t))))
+        session = clip_words(clean(way.presentation.session), NAME_CHARS)
+        where = ", ".join(filter(None, (session, place_text(way, t))))
         spans += [Segment("\n"), *translated(
             t, "week.way_out", title=_title(way, t, CLASH_TITLE_CHARS),
             when=when_text(way.start, way.end, t=t), where=where,
@@ -132,8 +136,7 @@ def schedule_doc(
     offset = min(max(offset, 0), (len(entries) - 1) // per_page * per_page)
     shown = {_key(e) for e in entries[offset : offset + per_page]}
     clashing = frozenset(_key(e) for clash in plan.clashes for e in clash.entries)
-    papers = len({e.paper.id for e in entries})
-    blocks: list[Block] = [translated(t, "week.title", len(entries), papers=papers)]
+    blocks: list[Block] = [translated(t, "week.title", len(entries))]
     for day in plan.days:
         heading: list[Segment] = [Segment(day_text(day.date, t=t), "b"), Segment("\n")]
         for slot in day.slots:
@@ -167,11 +170,11 @@ _PICKED = {"saved": "now.saved", "followed": "now.followed", "first": "now.first
 
 def _session_heading(session: Session, t: Translator) -> list[Segment]:
     """ "<b>Poster Session 3</b> · Wed 15 Jul 11:00–13:30 · East Exhibition Hall A-B"."""
-    name = clean(session.name) or kind_text(session.kind, t)
-    spans = [Segment(clip_words(name, 200), "b")]
+    name = clip_words(clean(session.name), NAME_CHARS) or kind_text(session.kind, t)
+    spans = [Segment(name, "b")]
     if session.start is not None:
         spans.append(Segment(f" · {when_text(session.start, session.end, t=t)}"))
-    rooms = ", ".join(clean(room) for room in session.rooms[:3])
+    rooms = ", ".join(clip_words(clean(room), NAME_CHARS) for room in session.rooms[:3])
     return [*spans, Segment(f" · {clip_words(rooms, 200)}")] if rooms else spans
 
 
@@ -221,7 +224,7 @@ def reminder_doc(entry: Entry, *, minutes: int, t: Translator = EN) -> Doc:
     and a button that opens the paper."""
     assert entry.start is not None  # only timed presentations are reminded of
     spans = list(translated(t, "remind.message", minutes, title=_title(entry, t)))
-    session = clean(entry.presentation.session)
+    session = clip_words(clean(entry.presentation.session), NAME_CHARS)
     when = when_text(entry.start, entry.end, t=t)
     spans += [Segment("\n"), Segment(f"{session} · {when}" if session else when)]
     spans += [Segment("\n"), Segment(place_text(entry, t))]
