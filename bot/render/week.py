@@ -95,9 +95,13 @@ def _slot_heading(slot: Slot, t: Translator) -> str:
     return f"{span_text(slot.start, slot.end)} · {name}"
 
 
-def _clash_block(clash: Clash, t: Translator) -> Block:
-    """What clashes, and the way out when one paper has another presentation."""
-    titles = " / ".join(_title(e, t, CLASH_TITLE_CHARS) for e in clash.entries)
+def _clash_block(clash: Clash, shown: set[str], t: Translator) -> Block:
+    """What clashes (the papers on this page by title, the others counted), and the way out
+    of those with another presentation."""
+    mine = [e for e in clash.entries if _key(e) in shown]
+    titles = " / ".join(_title(e, t, CLASH_TITLE_CHARS) for e in mine)
+    if len(mine) < len(clash.entries):
+        titles += " " + t.ngettext("week.clash_more", len(clash.entries) - len(mine))
     first = clash.entries[0]
     assert first.start is not None  # clashes are of timed entries
     if clash.session:
@@ -106,8 +110,9 @@ def _clash_block(clash: Clash, t: Translator) -> Block:
     else:
         when = when_text(first.start, first.end, t=t)
         spans = list(translated(t, "week.clash_time", papers=titles, when=when))
+    on_page = {e.paper.id for e in mine}
     for way in clash.ways_out:
-        if way.start is None:
+        if way.start is None or way.paper.id not in on_page:
             continue
         session = clip_words(clean(way.presentation.session), NAME_CHARS)
         where = ", ".join(filter(None, (session, place_text(way, t))))
@@ -150,7 +155,7 @@ def schedule_doc(
             heading = []
     for clash in plan.clashes:
         if any(_key(e) in shown for e in clash.entries):
-            blocks.append(_clash_block(clash, t))
+            blocks.append(_clash_block(clash, shown, t))
     last = offset + per_page >= len(entries)
     if last and plan.unscheduled:
         blocks.append(translated(t, "week.unscheduled", len(plan.unscheduled)))

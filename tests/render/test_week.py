@@ -90,6 +90,7 @@ def test_the_schedule_pages_within_telegram_limits(week: dict[str, Paper]) -> No
     [page] = texts(first)
     assert "<b>Long</b> & winding" in page  # escaped, shown as typed
     assert "Page 1 of 3" in page
+    assert page.count("⚠ Clash in Poster Session 1") == 1 and "and 12 more" in page
     [[(label, data)]] = first.keyboard
     assert "Next" in label
     assert parse_callback(data) == SchedulePage(8)
