@@ -40,7 +40,7 @@ import time
 from collections import Counter
 from pathlib import Path
 from types import FrameType
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -49,6 +49,17 @@ from benchmarks.common import CACHE, REPO, RESULTS, SEED, corpus_file, load_line
 
 RATIO_TARGET = 100
 WORST_ALLOWED = 2.0
+
+
+class Round(NamedTuple):
+    """One paired round: seconds a question of the CLI and of naive, wall and CPU."""
+
+    cli: float
+    cli_cpu: float
+    repeated: float
+    """The CLI a question when the 200 questions are asked ten times."""
+    naive: float
+    naive_cpu: float
 
 
 def cli(corpus: Path, queries: Path, *, capture: bool = False) -> tuple[float, float, str]:
@@ -105,14 +116,8 @@ def answer_layer(index: Any, queries: list[str]) -> list[float]:
     def work(query: str) -> None:
         render.to_html(answers.page(index, query, offset=0, per_page=5, t=t).doc)
 
-    for query in queries[:20]:
-        work(query + " warm")
-    out = []
-    for query in queries:
-        started = time.perf_counter()
-        work(query)
-        out.append(time.perf_counter() - started)
-    return out
+    timed(work, [query + " warm" for query in queries[:20]])
+    return timed(work, queries)
 
 
 def agreement(output: str, tops: list, ids: list[str]) -> int:
@@ -148,30 +153,34 @@ def headline(args: argparse.Namespace) -> None:
     del papers
     naive_run(naive, questions[200:220])  # warm its code paths
     _, _, output = cli(corpus, files["200"], capture=True)  # and the page cache
-    rounds = []
+    rounds: list[Round] = []
+    same = 0
     for number in range(args.runs):
         cli(corpus, files["200"])  # the first start after naive's run is slower: thrown away
         runs = {name: cli(corpus, path) for name, path in files.items()}
         walls, cpus, tops = naive_run(naive, questions[:200])
-        per_q = (runs["2200"][0] - runs["200"][0]) / 2000
-        per_cpu = (runs["2200"][1] - runs["200"][1]) / 2000
-        rep = (runs["rep"][0] - runs["200"][0]) / 1800
-        rounds.append((per_q, per_cpu, rep, statistics.mean(walls), statistics.mean(cpus)))
-        if number == 0:
-            same = agreement(output, tops, ids)
+        r = Round(
+            (runs["2200"][0] - runs["200"][0]) / 2000,
+            (runs["2200"][1] - runs["200"][1]) / 2000,
+            (runs["rep"][0] - runs["200"][0]) / 1800,
+            statistics.mean(walls),
+            statistics.mean(cpus),
+        )
+        rounds.append(r)
+        same = agreement(output, tops, ids) if number == 0 else same
         print(
             f"round {number + 1}: t(200) {runs['200'][0]:.2f} s, t(2,200) {runs['2200'][0]:.2f}"
-            f" s: CLI {per_q * 1e3:.3f} ms a question, naive {rounds[-1][3] * 1e3:.1f} ms: "
-            f"{rounds[-1][3] / per_q:.0f}x", file=sys.stderr, flush=True,
+            f" s: CLI {r.cli * 1e3:.3f} ms a question, naive {r.naive * 1e3:.1f} ms: "
+            f"{r.naive / r.cli:.0f}x", file=sys.stderr, flush=True,
         )  # fmt: skip
-    med = [statistics.median(r[i] for r in rounds) for i in range(5)]
-    ratios = [r[3] / r[0] for r in rounds]
-    cpu_ratios = [r[4] / r[1] for r in rounds]
+    med = Round(*(statistics.median(r[i] for r in rounds) for i in range(5)))
+    ratios = [r.naive / r.cli for r in rounds]
+    cpu_ratios = [r.naive_cpu / r.cli_cpu for r in rounds]
     print(f"\nWhole answer at {args.size:,} papers, {args.runs} paired rounds ({load_line()}):\n")
     print("| measure | median |\n|---|---:|")
-    print(f"| naive rank-bm25: get_scores + argsort, mean of 200 | {med[3] * 1e3:.1f} ms |")
-    print(f"| CLI per question, 2,000 distinct | {med[0] * 1e3:.3f} ms |")
-    print(f"| CLI per question, 200 asked ten times | {med[2] * 1e3:.3f} ms |")
+    print(f"| naive rank-bm25: get_scores + argsort, mean of 200 | {med.naive * 1e3:.1f} ms |")
+    print(f"| CLI per question, 2,000 distinct | {med.cli * 1e3:.3f} ms |")
+    print(f"| CLI per question, 200 asked ten times | {med.repeated * 1e3:.3f} ms |")
     print(f"| answer layer: 5-hit page + HTML, in-process, p50 | "
           f"{statistics.median(layer) * 1e3:.3f} ms |")  # fmt: skip
     each = ", ".join(f"{r:.0f}x" for r in ratios)
