@@ -27,8 +27,6 @@ CACHE = RESULTS / "cache"
 SEED = REPO / "corpus"
 CRANFIELD = PAPERLISTS.parent / "cranfield"
 
-__all__ = ["CACHE", "CRANFIELD", "PAPERLISTS", "REPO", "RESULTS", "SEED"]
-
 
 def corpus_file(n_docs: int) -> Path:
     """The seed corpus for 57, else `n_docs` synthetic papers as JSONL, written once."""
@@ -146,7 +144,8 @@ def start_bot(
     **env: str,
 ) -> Bot:
     """`python -m bot run` on `corpus` polling `api` (SEMANTIC off unless `env` says);
-    returns at its first getUpdates. `env` PYTHONPYCACHEPREFIX="" runs without .pyc."""
+    returns at its first getUpdates. A PYTHONPYCACHEPREFIX in `env` lets it write and read
+    bytecode there (else it runs as this environment does)."""
     settings = {"CORPUS": str(corpus), "INDEX_CACHE_DIR": str(cache_dir), "LOG_LEVEL": "INFO"}
     full = bot_env(
         TELEGRAM_BOT_TOKEN=api.token, TELEGRAM_API_BASE_URL=api.base_url, **{**settings, **env}

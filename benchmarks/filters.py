@@ -173,6 +173,7 @@ def load(args: argparse.Namespace) -> None:
     """Each kind of run in a fresh process, medians of `--repeat`."""
     path = RESULTS / f"arxiv-metadata-oai-snapshot-{args.gigabytes:g}g.json"
     kept = path.with_suffix(".slice.jsonl")
+    RESULTS.mkdir(parents=True, exist_ok=True)
     try:
         matching = snapshot(path, kept, args.gigabytes)
         got: dict[str, list[dict]] = {kind: [] for kind in CHILD}

@@ -62,6 +62,7 @@ class Answered:
 
 
 Ranker = Callable[[str], tuple[list[str], bool | None, float]]
+"""A question -> (paper ids, confident (None: a reference does not say), BM25 confidence)."""
 
 
 def served(retriever: Any, depth: int) -> Ranker:
@@ -299,6 +300,7 @@ def cranfield(split: str | None, semantic: bool, folder: Path) -> tuple[list[Ans
     order; codes 1-4 are relevant with gain 5 - code.
     """
     corpus = RESULTS / "cranfield.jsonl"
+    RESULTS.mkdir(parents=True, exist_ok=True)
     docs = _records(folder / "cran.all.1400")
     with corpus.open("w", encoding="utf-8") as out:
         for d in docs:
