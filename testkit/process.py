@@ -1,9 +1,11 @@
-"""A bot process's stderr read line by line in a thread, so a test can wait for a log line."""
+"""Starting a bot process, and its stderr read line by line so a test can wait for a log line."""
 
 from __future__ import annotations
 
 import subprocess
+import sys
 import threading
+from pathlib import Path
 
 
 class LineWatch:
@@ -31,3 +33,18 @@ class LineWatch:
     def text(self) -> str:
         """Everything read so far."""
         return "".join(self.lines)
+
+
+START_TIMEOUT = 60.0  # generous: a cold interpreter on a slow CI machine
+
+
+def start_bot(env: dict[str, str], cwd: Path, stderr_path: Path) -> subprocess.Popen:
+    """`python -m bot` in `cwd` with `env`, its stderr written to `stderr_path`."""
+    with open(stderr_path, "wb") as stderr:
+        return subprocess.Popen(
+            [sys.executable, "-m", "bot"],
+            cwd=cwd,  # no stray .env from the developer's checkout
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=stderr,
+        )

@@ -9,17 +9,22 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from pg_cluster import REQUIRE_ENV, Backend, PgCluster, find_bin_dir
 
 from bot.config import DEFAULT_CORPUS, Settings
 from bot.corpus import Paper, load_corpus
 from bot.search import Index
 from testkit.fake_bot_api import FakeBotApi
+from testkit.pg import REQUIRE_ENV, Backend, PgCluster, find_bin_dir
+
+PROCESS_TESTS = Path(__file__).resolve().parent / "process"
+"""Process-level and end-to-end tests: the slow tier by folder."""
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Mark every test on the PostgreSQL server `postgres` (`-m "not postgres"` skips them)."""
+    """Mark tests under tests/process/ `slow`, and tests on the PostgreSQL server `postgres`."""
     for item in items:
+        if PROCESS_TESTS in item.path.parents:
+            item.add_marker(pytest.mark.slow)
         if "pg_cluster" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.postgres)
 
@@ -36,9 +41,11 @@ def bm25_unless_asked(monkeypatch: pytest.MonkeyPatch) -> None:
 
 @pytest.fixture(autouse=True)
 def data_dir(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A fresh DATA_DIR per test, so nothing writes a database into the repository."""
+    """A fresh DATA_DIR per test, so nothing writes a database into the repository, nor into
+    the user's own data folder (`Settings()` built in a test defaults to XDG_DATA_HOME's)."""
     path = tmp_path_factory.mktemp("data")
     monkeypatch.setenv("DATA_DIR", str(path))
+    monkeypatch.setenv("XDG_DATA_HOME", str(path / "xdg"))
     return path
 
 

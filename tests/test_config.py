@@ -12,7 +12,6 @@ from bot.config import (
     Settings,
     load_settings,
     parse_dotenv,
-    semantic_available,
 )
 
 TOKEN = "123456:ABC-def_ghi"
@@ -45,8 +44,8 @@ def test_environment_wins_over_dotenv(tmp_path: Path) -> None:
 
 def test_defaults_without_anything(tmp_path: Path) -> None:
     settings = load_settings({}, env_file=tmp_path / "missing.env")
-    # SEMANTIC=auto: on exactly when the model's package is installed (it is a dependency).
-    assert settings == Settings(semantic=semantic_available())
+    # SEMANTIC=auto: on (the model's packages are dependencies).
+    assert settings == Settings(semantic=True)
     assert settings.token is None and settings.corpus == (DEFAULT_CORPUS,)
     assert settings.results_per_page == 5 and settings.log_level == "INFO"
 

@@ -1,19 +1,19 @@
-"""The README's layout table names every module of the tree (one row per module or package)."""
+"""The documented layout table names every module of the tree (one row per module or package)."""
 
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
+from testkit.docs import REPO, documentation
+
 # Packages documented as a whole by one row (their modules are one job's parts).
 WHOLE_PACKAGES = ("bot/store/", "bot/i18n/", "bot/tg/handlers/", "bot/corpus/readers/")
 
 
 def layout_rows() -> str:
-    readme = (REPO / "README.md").read_text(encoding="utf-8")
-    start = readme.index("| module | holds |")
-    return readme[start : readme.index("\n\n", start)]
+    docs = documentation()
+    start = docs.index("| module | holds |")
+    return docs[start : docs.index("\n\n", start)]
 
 
 def documented(module: str, rows: str) -> bool:

@@ -234,16 +234,14 @@ class AuthorIndex:
             return ()
         surnames = filed_under(key)
         family_first = "," not in query  # as `author_matches` reads it
-        # A name recurs across a surname's papers ("Wang" thousands of times at 100k papers):
-        # match each distinct name once.
+        # A name recurs across a common surname's papers: match each distinct name once.
         matched: dict[str, bool] = {}
         found = set()
         for surname in surnames:
             for number, name in self.by_surname.get(surname, ()):
                 hit = matched.get(name)
                 if hit is None:
-                    # The query's key once, not per name (`author_matches` makes both): a
-                    # long query times thousands of "Wang"s cost seconds.
+                    # The query's key is made once, not again per name as `author_matches` would.
                     known = author_key(name)
                     hit = known is not None and key_matches(key, known, family_first=family_first)
                     matched[name] = hit

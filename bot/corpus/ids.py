@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from bot.corpus.model import MAX_TAPPABLE_ID_CHARS, is_tappable_id
 
-__all__ = ["PaperIds", "assign_ids", "content_id", "tappable_id"]
+__all__ = ["PaperIds", "assign_ids", "fold_id", "tappable_id"]
 
 MAX_ID_CHARS = MAX_TAPPABLE_ID_CHARS  # the one rule: bot.corpus.model
 CONTENT_ID_CHARS = 8  # 40 bits: ~0.5% chance of any collision among 100k papers (then lengthened)
@@ -31,11 +31,6 @@ def _digest(text: str, chars: int) -> str:
 def _normalise(text: str) -> str:
     """Case, Unicode form and spacing folded, so re-exported or re-wrapped text keeps its id."""
     return " ".join(unicodedata.normalize("NFKC", text).casefold().split())
-
-
-def content_id(title: str, abstract: str, *, chars: int = CONTENT_ID_CHARS) -> str:
-    """A short hash of the normalised title and abstract (the id of a paper without one)."""
-    return _digest(_normalise(title) + "\n" + _normalise(abstract), chars)
 
 
 def tappable_id(source_id: str) -> str:
@@ -114,14 +109,14 @@ class PaperIds:
             exact[paper_id] = paper_id
             if source_id:
                 exact.setdefault(source_id.strip(), paper_id)
-                add(_fold(source_id), paper_id)
-            add(_fold(paper_id), paper_id)
+                add(fold_id(source_id), paper_id)
+            add(fold_id(paper_id), paper_id)
             aliases.extend((alias, paper_id) for alias in (more[0] if more else ()))
         own = set(keys)
         for alias, paper_id in aliases:  # after every own id: an alias never shadows one
             exact.setdefault(alias.strip(), paper_id)
-            if _fold(alias) not in own:
-                add(_fold(alias), paper_id)
+            if fold_id(alias) not in own:
+                add(fold_id(alias), paper_id)
         folded = {key: value for key, value in keys.items() if value is not None}
         return cls(by_key={**folded, **{"=" + k: v for k, v in exact.items()}})
 
@@ -134,13 +129,13 @@ class PaperIds:
         if exact is not None:
             return exact
         text = re.sub(r"^arxiv:\s*", "", text, flags=re.IGNORECASE)
-        found = self.by_key.get("=" + text) or self.by_key.get(_fold(text))
+        found = self.by_key.get("=" + text) or self.by_key.get(fold_id(text))
         version = _ARXIV_VERSION.match(text) if found is None else None
         if version is not None:  # `2506.33333v2`: the paper, whichever version was loaded
             return self.find(version.group(1))
         return found
 
 
-def _fold(paper_id: str) -> str:
+def fold_id(paper_id: str) -> str:
     """Case and separators folded: `2402.05678`, `2402_05678` and `2402-05678` are one key."""
     return _NOT_ALNUM.sub("_", paper_id.strip().replace("_", " ")).strip("_").casefold()

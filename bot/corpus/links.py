@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from urllib.parse import quote, urlsplit
 
 __all__ = [
@@ -15,6 +15,7 @@ __all__ = [
     "doi_url",
     "find_arxiv_id",
     "http_url",
+    "page_url",
 ]
 
 Link = tuple[str, str]
@@ -40,10 +41,15 @@ def find_arxiv_id(text: str) -> str:
     return match.group(1) if match else ""
 
 
-def bare_doi(doi: str) -> str:
-    """A DOI without `doi:` or its resolver, lower case (DOIs are case-insensitive), or ""."""
+def _doi(doi: str) -> str:
+    """A DOI without `doi:` or its resolver, or "" when it is none."""
     bare = _DOI_PREFIX.sub("", doi.strip()).rstrip(".,;")
-    return bare.casefold() if _DOI.fullmatch(bare) else ""
+    return bare if _DOI.fullmatch(bare) else ""
+
+
+def bare_doi(doi: str) -> str:
+    """The DOI in lower case (DOIs are case-insensitive), or ""."""
+    return _doi(doi).casefold()
 
 
 def arxiv_url(arxiv_id: str) -> str | None:
@@ -56,10 +62,8 @@ def arxiv_url(arxiv_id: str) -> str | None:
 
 def doi_url(doi: str) -> str | None:
     """`https://doi.org/<doi>` for a DOI (bare, `doi:` or a doi.org URL), else None."""
-    bare = _DOI_PREFIX.sub("", doi.strip()).rstrip(".,;")
-    if not _DOI.fullmatch(bare):
-        return None
-    return "https://doi.org/" + quote(bare, safe="/:;()._-+")
+    bare = _doi(doi)
+    return "https://doi.org/" + quote(bare, safe="/:;()._-+") if bare else None
 
 
 def http_url(value: str) -> str | None:
@@ -74,6 +78,13 @@ def http_url(value: str) -> str | None:
     if parts.scheme.lower() not in ("http", "https") or not parts.hostname:
         return None
     return url
+
+
+def page_url(links: Sequence[Link]) -> str:
+    """The paper's own page among its links: the first Page, else the first PDF, else the first
+    link ("" without links). What a saved paper, an export and a calendar event point at."""
+    labelled = dict(reversed(links))  # label -> the first URL with that label
+    return labelled.get("Page") or labelled.get("PDF") or (links[0][1] if links else "")
 
 
 def _label(key: str, url: str) -> str:

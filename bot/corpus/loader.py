@@ -17,7 +17,7 @@ from bot.corpus.filter import LoadFilter
 from bot.corpus.ids import assign_ids
 from bot.corpus.merge import merge_versions
 from bot.corpus.model import TITLE_DERIVED, CorpusError, LoadReport, NotRecordsError, Paper
-from bot.corpus.readers import Record, Source, expand, read_jsonl, recognise
+from bot.corpus.readers import Record, Skipped, Source, expand, read_jsonl, recognise
 from bot.corpus.records import normalise_record
 from bot.corpus.titles import derive_title
 from bot.progress import progress_line
@@ -35,7 +35,6 @@ Progress = Callable[[str], None]
 class _Load:
     """What a load has gathered so far."""
 
-    strict: bool
     keep: LoadFilter | None
     progress: Progress
     papers: list[Paper] = field(default_factory=list)
@@ -106,14 +105,14 @@ def _sources(paths: Iterable[str | Path], load: _Load) -> list[tuple[Source, boo
 
 
 def _numbered(
-    records: Iterable[tuple[int, Record | str]],
-) -> Iterator[tuple[int, int | None, Record | str]]:
+    records: Iterable[tuple[int, Record | Paper | str]],
+) -> Iterator[tuple[int, int | None, Record | Paper | str]]:
     """(line, record number if another record starts on the same line, record).
 
     One record behind its reader (to see whether the next shares its line); a reader's error
     comes after the record before it.
     """
-    previous: tuple[int, Record | str] | None = None
+    previous: tuple[int, Record | Paper | str] | None = None
     previous_line = -1
     number = 0
     items = iter(records)
@@ -147,7 +146,10 @@ def _read(source: Source, load: _Load) -> None:
     for line, number, record in _numbered(records):
         load.count(source.name)
         where = f"{source.name}:{line}" + (f", record {number}" if number else "")
-        paper = record if isinstance(record, str) else normalise_record(record)
+        if isinstance(record, Skipped):
+            load.skipped.append(f"{where if line else source.name}: {record}")
+            continue
+        paper = record if isinstance(record, str | Paper) else normalise_record(record)
         if isinstance(paper, str):
             load.bad.append(f"{where}: {paper}")
             load.first_bad = load.first_bad or (source.name, line, paper)
@@ -203,9 +205,7 @@ def load_corpus(
     `PROGRESS_SECONDS` of a long load (default: the log, else stderr).
     """
     paths = list(paths)
-    load = _Load(
-        strict=strict, keep=keep, progress=progress or (lambda line: progress_line(line, logger))
-    )
+    load = _Load(keep=keep, progress=progress or (lambda line: progress_line(line, logger)))
     files = _sources(paths, load)
     for source, alone in files:
         _read_file(source, alone, load)

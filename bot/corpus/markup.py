@@ -64,8 +64,7 @@ _DROP = frozenset({
 _ESCAPES = {"%": "%", "&": "&", "_": "_", "#": "#", "$": "$", "{": "{", "}": "}", "~": "~"}
 _SUPERSCRIPTS = str.maketrans("0123456789+-=()n*", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ⁿ*")
 _SUBSCRIPTS = str.maketrans("0123456789+-=()aehijklmnoprstuvx", "₀₁₂₃₄₅₆₇₈₉₊₋₌₍₎ₐₑₕᵢⱼₖₗₘₙₒₚᵣₛₜᵤᵥₓ")
-_SUPER_OK = frozenset("0123456789+-=()")  # Unicode has all of these; letters only partly
-_SUB_OK = frozenset("0123456789+-=()")
+_SCRIPT_OK = frozenset("0123456789+-=()")  # Unicode has all of these; letters only partly
 
 # Private-use placeholders keep protected spans (URLs, escaped braces) out of later passes.
 _PH_OPEN, _PH_CLOSE = "\ue000", "\ue001"
@@ -131,9 +130,9 @@ def _script(text: str, marker: str) -> str:
             return "*"
         if text in ("′", "'", "′′", "''"):
             return "′" * len(text.replace("′", "'"))
-        if set(text) <= _SUPER_OK:
+        if set(text) <= _SCRIPT_OK:
             return text.translate(_SUPERSCRIPTS)
-    elif set(text) <= _SUB_OK or (len(text) == 1 and text.translate(_SUBSCRIPTS) != text):
+    elif set(text) <= _SCRIPT_OK or (len(text) == 1 and text.translate(_SUBSCRIPTS) != text):
         return text.translate(_SUBSCRIPTS)
     if re.fullmatch(r"[\w′*]+", text):
         return marker + text
@@ -255,18 +254,12 @@ def _protect_links(text: str) -> tuple[str, list[str], list[str]]:
         protected.append(url)
         return f"{_PH_OPEN}{len(protected) - 1}{_PH_CLOSE}"
 
-    def href(match: re.Match[str]) -> str:
-        url = _strip_url(match.group(1).strip())
+    def labelled(url: str, label: str) -> str:
+        """A link's label stays in the text (protected if a URL itself); its target is kept."""
+        url = _strip_url(url.strip())
         if url and url not in links:
             links.append(url)
-        label = match.group(2).strip()
-        return protect(label) if _URL.fullmatch(label) else label
-
-    def md_link(match: re.Match[str]) -> str:
-        url = _strip_url(match.group(2))
-        if url not in links:
-            links.append(url)
-        label = match.group(1).strip()
+        label = label.strip()
         return protect(label) if _URL.fullmatch(label) else label
 
     def bare(match: re.Match[str]) -> str:
@@ -274,9 +267,9 @@ def _protect_links(text: str) -> tuple[str, list[str], list[str]]:
         kept = _strip_url(url)
         return protect(kept) + url[len(kept) :]
 
-    text = _HREF.sub(href, text) if "\\href" in text else text
+    text = _HREF.sub(lambda m: labelled(m[1], m[2]), text) if "\\href" in text else text
     text = _URL_CMD.sub(lambda m: protect(m.group(1).strip()), text) if "\\url" in text else text
-    text = _MD_LINK.sub(md_link, text) if "](" in text else text
+    text = _MD_LINK.sub(lambda m: labelled(m[2], m[1]), text) if "](" in text else text
     return _URL.sub(bare, text), links, protected
 
 

@@ -16,11 +16,11 @@ from collections.abc import Iterator, Sequence
 from dataclasses import replace
 
 from bot.corpus.authors import author_key
-from bot.corpus.ids import tappable_id
+from bot.corpus.ids import fold_id, tappable_id
 from bot.corpus.links import ARXIV_ID, find_arxiv_id
 from bot.corpus.model import MERGED, Paper
 
-__all__ = ["PREPRINT_VENUES", "merge_versions", "venue_rank"]
+__all__ = ["PREPRINT_VENUES", "fold_title", "merge_versions", "venue_rank"]
 
 PREPRINT_VENUES = re.compile(r"^(?:arxiv|corr|preprint|biorxiv|medrxiv|ssrn|openreview)\b",
                              re.IGNORECASE)  # fmt: skip
@@ -36,7 +36,8 @@ def venue_rank(venue: str) -> int:
     return 1 if PREPRINT_VENUES.match(venue.strip()) else 2
 
 
-def _fold(text: str) -> str:
+def fold_title(text: str) -> str:
+    """A title as two versions of one paper share it: case, accents and punctuation folded."""
     text = unicodedata.normalize("NFKD", text.casefold())
     return _NOT_WORD.sub(" ", "".join(c for c in text if not unicodedata.combining(c))).strip()
 
@@ -60,7 +61,7 @@ def _keys(paper: Paper) -> Iterator[tuple[str, str]]:
             yield "arxiv:" + re.sub(r"v\d+$", "", arxiv).casefold(), f"same arXiv id {arxiv}"
         elif given.startswith("10."):
             yield "doi:" + given.casefold(), f"same DOI {given}"
-    title = _fold(paper.title) if not paper.title_derived else ""
+    title = fold_title(paper.title) if not paper.title_derived else ""
     if len(title) >= _MIN_TITLE_CHARS:
         for name in paper.authors:
             key = author_key(name)
@@ -98,11 +99,11 @@ def _combined(versions: Sequence[Paper]) -> Paper:
     # A later version's id is kept unless it is only the longer form a repeated source id
     # took (`2401_01234_ivmrruvptb`): no user saw that one.
     ids = [i for v in versions for i in (v.source_id, (v.id if _natural(v) else ""), *v.aliases)]
-    own = {_id_form(first.id), _id_form(first.source_id)}
+    own = {fold_id(first.id), fold_id(first.source_id)}
     aliases: dict[str, str] = {}
     for alias in ids:  # one of each typed form: `2503.04321` and `2503_04321` are one
-        if alias and _id_form(alias) not in own:
-            aliases.setdefault(_id_form(alias), alias)
+        if alias and fold_id(alias) not in own:
+            aliases.setdefault(fold_id(alias), alias)
     return replace(
         first,
         title=titled.title,
@@ -116,12 +117,21 @@ def _combined(versions: Sequence[Paper]) -> Paper:
         links=_links(versions),
         aliases=tuple(aliases.values()),
         marks=titled.marks,  # TITLE_DERIVED only if no version has the authors' title
+        **_programme(versions),
     )
 
 
-def _id_form(paper_id: str) -> str:
-    """An id as `PaperIds` folds what users type (case and separators)."""
-    return _NOT_WORD.sub("_", paper_id.casefold()).strip("_")
+def _programme(versions: Sequence[Paper]) -> dict[str, object]:
+    """What a conference programme adds (presentations, topic, institutions), from the version
+    that has it; institutions only from a version with the kept (longest) author list."""
+    authors = max((v.authors for v in versions), key=len)
+    return {
+        "presentations": next((v.presentations for v in versions if v.presentations), ()),
+        "topic": next((v.topic for v in versions if v.topic), ""),
+        "affiliations": next(
+            (v.affiliations for v in versions if v.affiliations and v.authors == authors), ()
+        ),
+    }
 
 
 def _natural(paper: Paper) -> bool:

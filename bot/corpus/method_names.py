@@ -19,7 +19,7 @@ def capitalise(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-_CLIP_CHARS = 100  # the named-method pass clips at ~100; the headline pass brings it to 90
+_CLIP_CHARS = 100  # a clipped name is shortened again by the headline pass (MAX_TITLE_CHARS)
 
 _CONNECTORS = r"(?:and|And|with|via|of|for|in|on|to|from|the|under|by|&)"
 _NAME_WORD = r"(?:[A-Z0-9][\w²³¹⁰-⁹@+'’.]*(?:[-–][\w²³¹⁰-⁹@+]+)*)"
@@ -30,8 +30,8 @@ _NAME = (
 )
 _ACRONYM = r"[A-Za-z0-9²³¹⁰-⁹@+\-–]*[A-Z][A-Za-z0-9²³¹⁰-⁹@+\-–]*"
 _PHRASE = r"[a-z][\w\-–]*(?:\s+[a-z][\w\-–]*){1,7}"
-# Plain substring search finds the verbs that introduce a contribution (a regex scan with
-# them costs ~10x on 100k abstracts); the name patterns then run anchored right after each.
+# Plain substring search finds the verbs that introduce a contribution (far cheaper than a
+# regex scan of every abstract); the name patterns then run anchored right after each.
 _INTRO_VERBS = (
     "propos", "introduc", "present", "develop", "design", "build", "construct", "releas",
 )  # fmt: skip

@@ -1,21 +1,27 @@
-"""The corpus's data: `Paper`, `LoadReport`, `CorpusError`, and the one paper-id rule."""
+"""The corpus's data: `Paper`, `Presentation`, `LoadReport`, `CorpusError`, and the one
+paper-id rule and tier rule."""
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 
 __all__ = [
     "MAX_COMMAND_CHARS",
     "MAX_TAPPABLE_ID_CHARS",
     "PAPER_COMMAND",
+    "TIERS",
     "CorpusError",
     "LoadReport",
     "NotRecordsError",
     "Paper",
+    "Presentation",
     "StrictCorpusError",
     "is_tappable_id",
+    "tier_of",
+    "venue_tier",
 ]
 
 
@@ -48,6 +54,44 @@ class StrictCorpusError(CorpusError):
         )
 
 
+def _aware(text: str) -> datetime | None:
+    """An ISO 8601 time with its UTC offset as an aware datetime; None if absent or naive."""
+    try:
+        moment = datetime.fromisoformat(text)
+    except ValueError:
+        return None
+    return moment if moment.tzinfo is not None else None
+
+
+@dataclass(frozen=True, slots=True)
+class Presentation:
+    """One time and place a paper is presented."""
+
+    kind: str
+    """"poster" or "oral"."""
+    session: str = ""
+    """"Poster Session 3", "Oral 2B Large Language Models"."""
+    start: str = ""
+    """ISO 8601 with the venue's UTC offset, as the source gives it ("" unknown)."""
+    end: str = ""
+    room: str = ""
+    """"East Exhibition Hall A-B"."""
+    position: str = ""
+    """The poster board, "E-2308"."""
+    event: str = ""
+    """The source's event id ("41234"): a stable key (calendar UIDs)."""
+
+    @property
+    def starts_at(self) -> datetime | None:
+        """The start as an aware datetime (venue offset kept), None if unknown."""
+        return _aware(self.start)
+
+    @property
+    def ends_at(self) -> datetime | None:
+        """The end as an aware datetime (venue offset kept), None if unknown."""
+        return _aware(self.end)
+
+
 @dataclass(frozen=True, slots=True)
 class Paper:
     """One paper: clean text plus where it came from."""
@@ -78,11 +122,27 @@ class Paper:
     `/paper` accepts each."""
     marks: tuple[str, ...] = ()
     """Facts about the record itself, e.g. `TITLE_DERIVED` (a tuple: cached like `keywords`)."""
+    presentations: tuple[Presentation, ...] = ()
+    """Where and when the conference presents the paper, in time order (start, then kind)."""
+    affiliations: tuple[str, ...] = ()
+    """Each author's institution, aligned with `authors` ("" unknown), or () if none known."""
+    topic: str = ""
+    """The programme's topic ("Deep Learning->Theory")."""
 
     @property
     def title_derived(self) -> bool:
         """True if the title is a headline the bot derived from the abstract, not the authors'."""
         return TITLE_DERIVED in self.marks
+
+    @property
+    def tier(self) -> str:
+        """ "oral", "spotlight", "poster" or "": from `status`, else from `venue`'s last word."""
+        return tier_of(self.status) or venue_tier(self.venue)[1]
+
+    @property
+    def institutions(self) -> tuple[str, ...]:
+        """The authors' distinct known institutions, in author order."""
+        return tuple(dict.fromkeys(a for a in self.affiliations if a))
 
 
 TITLE_DERIVED = "title-derived"
@@ -127,6 +187,34 @@ class LoadReport:
             f"{len(self.papers)} papers from {len(self.sources)} {files}; "
             f"{merges}{len(self.skipped) - merged} skipped{bad}"
         )
+
+
+# --- the tier rule ------------------------------------------------------------------------------
+
+TIERS = ("oral", "spotlight", "poster")
+"""How a conference presents an accepted paper, most prominent first."""
+_TIER_WORD = re.compile(r"\b(oral|spotlight|poster|regular)\b", re.IGNORECASE)
+_VENUE_TIER = re.compile(
+    r"^(?P<venue>.*?)[\s,(]+(?P<tier>oral|spotlight|poster)\)?$", re.IGNORECASE
+)
+
+
+def tier_of(decision: str) -> str:
+    """The tier a decision or status names: "Accept (oral)" -> "oral", "Accept (spotlight
+    poster)" -> "spotlight", "Accept (poster)" and "Accept (regular)" -> "poster", else ""."""
+    found = {word.casefold() for word in _TIER_WORD.findall(decision)} if decision else set()
+    if "regular" in found:
+        found.add("poster")
+    return next((tier for tier in TIERS if tier in found), "")
+
+
+def venue_tier(venue: str) -> tuple[str, str]:
+    """(venue, tier) of a venue that ends in its tier ("ICML 2026 oral" -> ("ICML 2026",
+    "oral")); (venue, "") otherwise."""
+    match = _VENUE_TIER.match(venue) if venue else None
+    if match is None or not match["venue"].strip():
+        return venue, ""
+    return match["venue"].strip(), match["tier"].casefold()
 
 
 # --- the paper-id rule -------------------------------------------------------------------------

@@ -54,6 +54,7 @@ PLACEHOLDERS = frozenset({"title", "TITLE", "placeholder", "Placeholder", "PLACE
 titled "Title" in a test file is a paper, paperlists' lower-case "title" is a placeholder)."""
 _WITHDRAWN = frozenset({"withdrawn", "withdraw", "desk rejected", "desk reject"})
 _CANONICAL = {synonym: field for field, synonyms in FIELD_SYNONYMS.items() for synonym in synonyms}
+_TEXT_FIELDS = ("venue", "track", "status", "year", "source_id", "doi", "arxiv", "extra")
 _URL_FIELDS = ("url", "pdf", "code")
 _YEAR = re.compile(r"\b(19[5-9]\d|20\d\d)\b")
 _KEYWORD_SPLIT = re.compile(r"\s*[;,]\s*")
@@ -142,14 +143,10 @@ def normalise_record(raw: Mapping[str, object]) -> Paper | str:
     try:
         title_raw = _text(by_field.get("title"), "title")
         abstract_raw = _text(by_field.get("abstract"), "abstract")
-        texts = {
-            f: _text(by_field.get(f), f)
-            for f in ("venue", "track", "status", "year", "source_id", "doi", "arxiv", "extra")
-        }
+        texts = {f: _line(_text(by_field.get(f), f)) for f in _TEXT_FIELDS}
         urls = {f: _openreview_url(_line(_text(by_field.get(f), f)), fields) for f in _URL_FIELDS}
     except TypeError as exc:
         return f"field {exc.args[0]!r} is not text"
-    texts = {name: _line(value) for name, value in texts.items()}
     title = clean_title(title_raw) if title_raw else ""
     abstract, abstract_links = clean_abstract(abstract_raw) if abstract_raw else ("", ())
     if not title and not abstract:
@@ -160,33 +157,31 @@ def normalise_record(raw: Mapping[str, object]) -> Paper | str:
         return placeholder
     source_id = texts["source_id"]
     arxiv = texts["arxiv"] or (source_id if ARXIV_ID.fullmatch(source_id) else "")
-    # An arXiv id only mentioned (a DOI, a URL, Zotero's Extra) names the paper, adds no link.
-    mentioned = arxiv or next(
-        filter(None, map(find_arxiv_id, (texts["doi"], *urls.values(), texts["extra"]))), ""
-    )
+    aliases = _aliases(texts, urls, arxiv, by_field.get("aliases"))
     _add_openreview_page(fields, urls)
     venue, year = _venue_and_year(texts, urls)
-    keywords = _keywords(by_field.get("keywords"))
-    keywords += tuple(
-        k for k in _keywords(by_field.get("categories"), split_spaces=True) if k not in keywords
-    )
-    extra_urls = _keywords(by_field.get("links"))
+    extra = (*_keywords(by_field.get("links")), *abstract_links)
     return Paper(
         id="",
         title=title,
         abstract=abstract,
         authors=authors,
-        keywords=keywords,
+        keywords=_all_keywords(by_field),
         venue=venue,
         track=texts["track"],
         status=texts["status"],
         year=year,
-        links=derive_links(
-            urls, arxiv_id=arxiv, doi=texts["doi"], extra=(*extra_urls, *abstract_links)
-        ),
+        links=derive_links(urls, arxiv_id=arxiv, doi=texts["doi"], extra=extra),
         source_id=source_id,
-        aliases=_aliases(source_id, mentioned, texts["doi"], by_field.get("aliases")),
+        aliases=aliases,
     )
+
+
+def _all_keywords(by_field: Mapping[str, object]) -> tuple[str, ...]:
+    """Keywords, then arXiv-style categories (space-separated) not already among them."""
+    keywords = _keywords(by_field.get("keywords"))
+    categories = _keywords(by_field.get("categories"), split_spaces=True)
+    return keywords + tuple(k for k in categories if k not in keywords)
 
 
 def _add_openreview_page(fields: Mapping[str, object], urls: dict[str, str]) -> None:
@@ -227,8 +222,15 @@ def _placeholder(title: str, authors: tuple[str, ...], status: str) -> str:
     return ""
 
 
-def _aliases(source_id: str, arxiv: str, doi: str, given: object) -> tuple[str, ...]:
-    """Other ids a user may type for the paper: its arXiv id (no version), DOI, the source's."""
-    arxiv_bare = re.sub(r"v\d+$", "", arxiv)
-    found = [arxiv_bare, bare_doi(doi), *_keywords(given)]
-    return tuple(dict.fromkeys(a for a in found if a and a != source_id))
+def _aliases(
+    texts: Mapping[str, str], urls: Mapping[str, str], arxiv: str, given: object
+) -> tuple[str, ...]:
+    """Other ids a user may type for the paper: its arXiv id (no version), DOI, the source's.
+
+    An arXiv id only mentioned (in a DOI, a URL, Zotero's Extra) names the paper, adds no link.
+    """
+    mentioned = arxiv or next(
+        filter(None, map(find_arxiv_id, (texts["doi"], *urls.values(), texts["extra"]))), ""
+    )
+    found = [re.sub(r"v\d+$", "", mentioned), bare_doi(texts["doi"]), *_keywords(given)]
+    return tuple(dict.fromkeys(a for a in found if a and a != texts["source_id"]))

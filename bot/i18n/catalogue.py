@@ -68,11 +68,6 @@ def split_markup(template: str) -> list[tuple[str, Style]]:
     return runs
 
 
-def placeholders(template: str) -> set[str]:
-    """The names of the `{placeholders}` in `template`."""
-    return {field for _text, field, _spec, _conv in _FORMATTER.parse(template) if field is not None}
-
-
 def format_parts(template: str, values: dict[str, object]) -> tuple[Part, ...]:
     """`template` split on its markup, each `{name}` replaced by `values[name]`."""
     parts: list[Part] = []

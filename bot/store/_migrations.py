@@ -16,7 +16,6 @@ class Migration:
     """One `NNNN_name.sql` file, split into statements."""
 
     version: int
-    name: str
     statements: tuple[str, ...]
 
 
@@ -31,8 +30,8 @@ def load_migrations(dialect: str) -> tuple[Migration, ...]:
     """The dialect's migrations ("sqlite" or "postgres"), oldest first."""
     found = []
     for path in sorted((MIGRATIONS_DIR / dialect).glob("*.sql")):
-        number, _, name = path.stem.partition("_")
-        found.append(Migration(int(number), name, split_statements(path.read_text("utf-8"))))
+        number = int(path.stem.partition("_")[0])
+        found.append(Migration(number, split_statements(path.read_text("utf-8"))))
     return tuple(found)
 
 

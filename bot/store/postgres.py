@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Iterable, Mapping
+from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -13,23 +13,10 @@ from psycopg_pool import AsyncConnectionPool
 
 from bot.store import _queries as q
 from bot.store._migrations import CREATE_VERSION_TABLE, load_migrations, pending
-from bot.store.model import (
-    FollowOutcome,
-    Limits,
-    SavedPaper,
-    SaveOutcome,
-    StoreOpenError,
-    StoreUnavailable,
-    check_language,
-    check_page,
-    check_topic,
-    clean_paper,
-    clean_text,
-    normalize_topic,
-    topic_key,
-)
+from bot.store._sql_store import ADDED, FULL, PRESENT, Params, SqlStore
+from bot.store.model import Limits, StoreOpenError, StoreUnavailable
 
-DEFAULT_TIMEOUT = 5.0  # seconds to get a connection before answering "try again"
+SETTING = "DATABASE_URL"  # what an error opening the database names
 POOL_MAX_SIZE = 4  # per replica; handlers hold a connection for one short transaction
 MIGRATION_LOCK = 0x1C3D_2026  # ours: pg_advisory_xact_lock key so replicas migrate one at a time
 # Upserting the user's row locks it until commit: every write of one user runs one at a
@@ -54,7 +41,7 @@ def _pg(sql: str) -> str:
     return sql.replace("?", "%s")
 
 
-class PostgresStore:
+class PostgresStore(SqlStore):
     """The shared store: DATABASE_URL=postgresql://…, for several replicas behind a webhook."""
 
     def __init__(self, pool: AsyncConnectionPool, limits: Limits) -> None:
@@ -63,28 +50,21 @@ class PostgresStore:
         self.limits = limits
 
     @classmethod
-    async def open(
-        cls,
-        url: str,
-        *,
-        limits: Limits = Limits(),  # noqa: B008 -- frozen, so one shared default is safe
-        timeout: float = DEFAULT_TIMEOUT,
-        setting: str = "DATABASE_URL",
-    ) -> PostgresStore:
-        """Connect, apply pending migrations, open the pool; StoreOpenError names `setting`."""
+    async def open(cls, url: str, *, limits: Limits, timeout: float) -> PostgresStore:
+        """Connect, apply pending migrations, open the pool; StoreOpenError names DATABASE_URL."""
         where = _where(url)
         connect_timeout = max(2, round(timeout))  # libpq's minimum is 2 seconds
         try:
             async with await psycopg.AsyncConnection.connect(
                 url, connect_timeout=connect_timeout
             ) as connection:
-                await _migrate(connection, setting)
+                await _migrate(connection)
         except psycopg.ProgrammingError as exc:
             # libpq's parse errors may quote the URL, password included: never echo them.
-            raise StoreOpenError(setting, "not a valid postgresql:// URL") from exc
+            raise StoreOpenError(SETTING, "not a valid postgresql:// URL") from exc
         except psycopg.Error as exc:
             reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-            raise StoreOpenError(setting, f"cannot use PostgreSQL at {where}: {reason}") from exc
+            raise StoreOpenError(SETTING, f"cannot use PostgreSQL at {where}: {reason}") from exc
         pool = AsyncConnectionPool(
             url,
             min_size=1,
@@ -104,7 +84,7 @@ class PostgresStore:
             await pool.open(wait=True, timeout=timeout)
         except psycopg.Error as exc:
             await pool.close()
-            raise StoreOpenError(setting, f"cannot use PostgreSQL at {where}: {exc}") from exc
+            raise StoreOpenError(SETTING, f"cannot use PostgreSQL at {where}: {exc}") from exc
         return cls(pool, limits)
 
     @asynccontextmanager
@@ -116,148 +96,55 @@ class PostgresStore:
         except _UNAVAILABLE as exc:
             raise StoreUnavailable(f"PostgreSQL: {type(exc).__name__}") from exc
 
-    async def _rows(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-        """All rows of one read-only query."""
+    async def _rows(self, sql: str, params: Params = ()) -> list[tuple[Any, ...]]:
         async with self._transaction() as db:
             cursor = await db.execute(_pg(sql), params)
             return await cursor.fetchall()
 
-    async def save(self, user_id: int, paper: SavedPaper) -> SaveOutcome:
-        """Save a paper snapshot; saving it again keeps one row (and its first snapshot)."""
-        paper = clean_paper(paper)
-        params = q.save_params(user_id, paper, self.limits.max_saved)
+    async def _change(self, sql: str, params: Params) -> int:
+        async with self._transaction() as db:
+            return (await db.execute(_pg(sql), params)).rowcount
+
+    async def _add_under_cap(
+        self, user_id: int, insert: str, params: Params, exists: str, key: Params
+    ) -> int:
         async with self._transaction() as db:
             await db.execute(LOCK_USER, (user_id,))
-            if (await db.execute(_pg(q.SAVE_UNDER_CAP), params)).rowcount == 1:
-                return SaveOutcome.SAVED
-            cursor = await db.execute(_pg(q.IS_SAVED), (user_id, paper.paper_id))
-            if await cursor.fetchone():
-                return SaveOutcome.ALREADY_SAVED
-            return SaveOutcome.LIMIT_REACHED
+            if (await db.execute(_pg(insert), params)).rowcount == 1:
+                return ADDED
+            return PRESENT if await (await db.execute(_pg(exists), key)).fetchone() else FULL
 
-    async def remove(self, user_id: int, paper_id: str) -> bool:
-        """Remove a saved paper; False when it was not saved."""
-        paper_id = clean_text(paper_id)
+    async def _claim_each(self, user_id: int, sql: str, rows: list[Params]) -> list[Any]:
+        returned = []
         async with self._transaction() as db:
-            return (await db.execute(_pg(q.REMOVE), (user_id, paper_id))).rowcount > 0
-
-    async def list_saved(
-        self, user_id: int, *, offset: int = 0, limit: int = 10
-    ) -> tuple[SavedPaper, ...]:
-        """Saved papers, newest first, `limit` of them from `offset`."""
-        check_page(offset, limit)
-        rows = await self._rows(q.LIST_SAVED, (user_id, limit, offset))
-        return tuple(q.paper_from_row(row) for row in rows)
-
-    async def count_saved(self, user_id: int) -> int:
-        """How many papers the user has saved."""
-        return (await self._rows(q.COUNT_SAVED, (user_id,)))[0][0]
-
-    async def is_saved(self, user_id: int, paper_id: str) -> bool:
-        """Whether the user has saved this paper."""
-        paper_id = clean_text(paper_id)
-        return bool(await self._rows(q.IS_SAVED, (user_id, paper_id)))
-
-    async def saved_among(self, user_id: int, paper_ids: Iterable[str]) -> frozenset[str]:
-        """Which of `paper_ids` the user has saved (one query for a page of buttons)."""
-        wanted = frozenset(paper_ids)
-        if not wanted:
-            return frozenset()
-        stored = {row[0] for row in await self._rows(q.SAVED_IDS, (user_id,))}
-        return frozenset(pid for pid in wanted if clean_text(pid) in stored)  # as save stored it
-
-    async def export_rows(self, user_id: int) -> tuple[SavedPaper, ...]:
-        """Every saved paper, newest first, for `bot.store.export`."""
-        return tuple(q.paper_from_row(row) for row in await self._rows(q.EXPORT, (user_id,)))
-
-    async def follow(self, user_id: int, topic: str) -> FollowOutcome:
-        """Follow a topic (whitespace collapsed; case-insensitively unique per user)."""
-        rejected = check_topic(topic, self.limits)
-        if rejected:
-            return rejected
-        key = topic_key(topic)
-        params = (user_id, normalize_topic(topic), key, user_id, self.limits.max_topics)
-        async with self._transaction() as db:
+            # The user's lock first, as every write takes it: a forget_user racing the claim
+            # runs wholly before it (nothing is claimed) or wholly after (the rows go too).
             await db.execute(LOCK_USER, (user_id,))
-            if (await db.execute(_pg(q.FOLLOW_UNDER_CAP), params)).rowcount == 1:
-                return FollowOutcome.FOLLOWED
-            cursor = await db.execute(_pg(q.IS_FOLLOWED), (user_id, key))
-            if await cursor.fetchone():
-                return FollowOutcome.ALREADY_FOLLOWING
-            return FollowOutcome.LIMIT_REACHED
-
-    async def unfollow(self, user_id: int, topic: str) -> bool:
-        """Stop following a topic (matched case-insensitively); False when not followed."""
-        async with self._transaction() as db:
-            return (await db.execute(_pg(q.UNFOLLOW), (user_id, topic_key(topic)))).rowcount > 0
-
-    async def topics(self, user_id: int) -> tuple[str, ...]:
-        """The user's topics in the order they were followed."""
-        return tuple(row[0] for row in await self._rows(q.TOPICS, (user_id,)))
-
-    async def followers(self) -> Mapping[int, tuple[str, ...]]:
-        """Every user with topics, mapped to them (for alerts after a corpus reload)."""
-        return q.group_followers(await self._rows(q.FOLLOWERS))
-
-    async def claim_alerts(self, user_id: int, paper_ids: Iterable[str]) -> frozenset[str]:
-        """Record alerts about `paper_ids` as sent to the user; returns the ids newly claimed."""
-        wanted = sorted(set(paper_ids))
-        if not wanted:
-            return frozenset()
-        claimed = set()
-        async with self._transaction() as db:
-            # A replica inserting the same row waits for our commit, then gets no row back.
-            for paper_id in wanted:
-                row = await (await db.execute(_pg(q.CLAIM_ALERT), (user_id, paper_id))).fetchone()
+            for params in rows:
+                row = await (await db.execute(_pg(sql), params)).fetchone()
                 if row is not None:
-                    claimed.add(row[0])
-        return frozenset(claimed)
+                    returned.append(row)
+        return returned
 
-    async def release_alerts(self, user_id: int, paper_ids: Iterable[str]) -> None:
-        """Forget claims whose alert could not be sent, so a later reload may send it."""
-        params = [(user_id, pid) for pid in sorted(set(paper_ids))]
-        if params:
-            async with self._transaction() as db, db.cursor() as cursor:
-                await cursor.executemany(_pg(q.RELEASE_ALERT), params)
+    async def _change_each(self, sql: str, rows: list[Params]) -> None:
+        async with self._transaction() as db, db.cursor() as cursor:
+            await cursor.executemany(_pg(sql), rows)
 
     async def never_served(
         self, served: Iterable[str], candidates: Iterable[str]
     ) -> frozenset[str]:
-        """Record `served` (an index being replaced); returns the `candidates` never recorded."""
         wanted = sorted(set(candidates))
         # Sorted, so replicas inserting overlapping ids lock them in one order (no deadlock);
-        # off the loop (~50 ms at 100,000 ids).
+        # off the loop: a large corpus's ids take a while to sort.
         ordered = await asyncio.to_thread(sorted, served)
         async with self._transaction() as db:
-            # One statement a set (not a row an id): 100,000 ids are one round trip.
+            # One statement a set (not a row an id): a whole index's ids are one round trip.
             await db.execute(_MARK_SERVED, (ordered,))
             cursor = await db.execute(_SERVED_AMONG, (wanted,))
             seen = {row[0] for row in await cursor.fetchall()}
         return frozenset(wanted) - seen
 
-    async def dismiss(self, user_id: int, paper_id: str) -> bool:
-        """Mark a paper "not interested" for recommendations; False when it already was."""
-        params = (user_id, clean_text(paper_id))
-        async with self._transaction() as db:
-            return (await db.execute(_pg(q.DISMISS), params)).rowcount > 0
-
-    async def dismissed(self, user_id: int) -> frozenset[str]:
-        """The ids of every paper the user dismissed."""
-        return frozenset(row[0] for row in await self._rows(q.DISMISSED, (user_id,)))
-
-    async def get_language(self, user_id: int) -> str | None:
-        """The user's language preference; None when never set."""
-        rows = await self._rows(q.GET_LANGUAGE, (user_id,))
-        return rows[0][0] if rows else None
-
-    async def set_language(self, user_id: int, language: str) -> None:
-        """Store the user's language preference (a short tag such as "en")."""
-        tag = check_language(language)
-        async with self._transaction() as db:
-            await db.execute(_pg(q.SET_LANGUAGE), (user_id, tag))
-
     async def forget_user(self, user_id: int) -> None:
-        """Delete everything stored about the user."""
         async with self._transaction() as db:
             # Lock first: a save racing on another replica finishes before we delete.
             await db.execute(LOCK_USER, (user_id,))
@@ -265,17 +152,16 @@ class PostgresStore:
                 await db.execute(_pg(statement), (user_id,))
 
     async def close(self) -> None:
-        """Close the pool's connections."""
         await self._pool.close()
 
 
-async def _migrate(db: psycopg.AsyncConnection[Any], setting: str) -> None:
+async def _migrate(db: psycopg.AsyncConnection[Any]) -> None:
     """Apply the migrations the database lacks, all or none, one replica at a time."""
     async with db.transaction():
         await db.execute("SELECT pg_advisory_xact_lock(%s)", (MIGRATION_LOCK,))
         await db.execute(CREATE_VERSION_TABLE)
         current = (await (await db.execute(q.SCHEMA_VERSION)).fetchone())[0]
-        for migration in pending(load_migrations("postgres"), current, setting):
+        for migration in pending(load_migrations("postgres"), current, SETTING):
             for statement in migration.statements:
                 await db.execute(statement)
             await db.execute(_pg(q.RECORD_VERSION), (migration.version,))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from bot.corpus import Paper
+from bot.corpus.links import page_url
 from bot.store.model import SavedPaper
 from bot.textutil import clean
 
@@ -18,16 +19,14 @@ _DOI_URL = re.compile(r"^https?://(dx\.)?doi\.org/")
 
 def snapshot(paper: Paper, *, venue: str = SEED_VENUE, year: int = SEED_YEAR) -> SavedPaper:
     """The record saved for `paper`; `venue` and `year` stand in when the corpus does not say."""
-    links = dict(reversed(paper.links))  # label -> the first URL with that label
-    url = links.get("Page") or links.get("PDF") or (paper.links[0][1] if paper.links else "")
-    doi = _DOI_URL.sub("", links.get("DOI", ""))
+    doi = _DOI_URL.sub("", next((url for label, url in paper.links if label == "DOI"), ""))
     return SavedPaper(
         paper.id,
         clean(paper.title),
         paper.authors,
         paper.year or year,
         paper.venue or venue,
-        url,
+        page_url(paper.links),
         doi,
         title_derived=paper.title_derived,
     )

@@ -8,27 +8,27 @@ recognisable, a line in `recognise`).
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 from bot.corpus.model import NotRecordsError
 from bot.corpus.readers.arxiv_atom import looks_like_atom, read_arxiv_atom
-from bot.corpus.readers.base import Reader, Record, Source, decode
+from bot.corpus.readers.base import Reader, Record, Skipped, Source
 from bot.corpus.readers.bibtex import read_bibtex
-from bot.corpus.readers.compressed import COMPRESSED, expand
+from bot.corpus.readers.compressed import expand
 from bot.corpus.readers.csv_table import read_csv
 from bot.corpus.readers.json_records import describe_json, read_json, read_jsonl, records_key
+from bot.corpus.readers.openreview import looks_like_notes, read_openreview
 from bot.corpus.readers.ris import looks_like_ris, read_ris
 from bot.corpus.readers.seed_text import read_seed_text
+from bot.corpus.readers.virtual_site import looks_like_feed, read_virtual_site, sidecar_of
 
 __all__ = [
-    "EXTENSIONS",
     "READERS",
     "Reader",
     "Record",
+    "Skipped",
     "Source",
-    "decode",
     "expand",
-    "reader_for",
+    "read_jsonl",
     "recognise",
 ]
 
@@ -47,17 +47,10 @@ READERS: dict[str, Reader] = {
 }
 """Suffix (lower case) -> reader, for a file whose content does not say more."""
 
-EXTENSIONS = (*READERS, *COMPRESSED, ".zip")
-"""File extensions `load_corpus` reads (case-insensitive); other files are recognised by content."""
 _BINARY_MAGIC = {b"%PDF": "a PDF document", b"\x89PNG": "a PNG image",
                  b"\xff\xd8\xff": "a JPEG image", b"PK\x03\x04": "a zip archive",
                  b"SQLite format 3": "an SQLite database",
                  b"bplist": "a macOS property list"}  # fmt: skip
-
-
-def reader_for(path: Path) -> Reader | None:
-    """The reader for `path`'s suffix (case-insensitive), or None."""
-    return READERS.get(path.suffix.lower())
 
 
 def _first_line_object(text: str) -> dict[str, object] | None:
@@ -82,6 +75,13 @@ def recognise(source: Source) -> Reader:
     text = head.decode("utf-8", "replace").lstrip("\ufeff \t\r\n")
     if source.suffix in (".csv", ".tsv", ".bib"):  # their first bytes may be anything
         return READERS[source.suffix]
+    feed = sidecar_of(source)
+    if feed is not None:
+        raise NotRecordsError(source.name, None, f"the abstracts of {feed.name}, read with it")
+    if looks_like_feed(head):
+        return read_virtual_site
+    if looks_like_notes(head):
+        return read_openreview
     if text.startswith("["):
         return read_json
     if text.startswith("{"):

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import lzma
 import zipfile
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
-from bot.corpus.model import CorpusError
+from bot.corpus.model import CorpusError, Paper
 
-__all__ = ["PEEK_BYTES", "Reader", "Record", "Source", "decode", "decode_bytes"]
+__all__ = ["PEEK_BYTES", "Reader", "Record", "Skipped", "Source", "decode", "mapping"]
 
 Record = dict[str, object]
 """One raw record as read; `bot.corpus.records.normalise_record` makes sense of its fields."""
@@ -72,27 +72,37 @@ def _why(exc: BaseException) -> str:
     return getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
 
 
-Reader = Callable[[Source], Iterator[tuple[int, Record | str]]]
-"""`reader(source)` yields (1-based line or record number, record or why it is skipped); a
-file that cannot be parsed as a whole raises `CorpusError` naming the line."""
+class Skipped(str):
+    """What a reader leaves out on purpose (a talk in a programme, a rejected submission): a
+    report line, never a bad record. Line 0: a line about the whole file."""
+
+    __slots__ = ()
 
 
-def decode_bytes(name: str | Path, raw: bytes) -> str:
-    """Text of `raw` (UTF-8, BOM tolerated, CRLF normalised); errors name the line."""
+Reader = Callable[[Source], Iterator[tuple[int, Record | Paper | str]]]
+"""`reader(source)` yields (1-based line or record number, item): a raw record, a `Paper` a
+reader made itself (sources with fields no record names, e.g. presentations), a `Skipped`
+line, or why a record is bad (`str`); a file that cannot be parsed as a whole raises
+`CorpusError` naming the line."""
+
+
+def decode(source: Source) -> str:
+    """The whole text of `source` (UTF-8, BOM tolerated, CRLF normalised); errors name the line."""
+    raw = source.read_bytes()
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         line = raw[: exc.start].count(b"\n") + 1
         raise CorpusError(
-            name, line, f"not valid UTF-8 (byte 0x{raw[exc.start]:02x} at offset {exc.start})"
+            source.name,
+            line,
+            f"not valid UTF-8 (byte 0x{raw[exc.start]:02x} at offset {exc.start})",
         ) from exc
     if not text.strip():
-        raise CorpusError(name, 1, "empty file")
+        raise CorpusError(source.name, 1, "empty file")
     return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
-def decode(source: Source | Path) -> str:
-    """The whole text of a source or file (see `decode_bytes`)."""
-    if isinstance(source, Path):
-        source = Source.file(source)
-    return decode_bytes(source.name, source.read_bytes())
+def mapping(value: object) -> Mapping[str, object]:
+    """`value` if it is an object (a JSON `{…}`), else an empty one: nested fields may be null."""
+    return value if isinstance(value, Mapping) else {}

@@ -16,7 +16,7 @@ from collections.abc import Callable, Generator, Iterator, Mapping
 from bot.corpus.model import CorpusError
 from bot.corpus.readers.base import Record, Source, decode
 
-__all__ = ["RECORD_LISTS", "describe_json", "read_json", "read_jsonl", "records_key"]
+__all__ = ["RECORD_LISTS", "describe_json", "read_array", "read_json", "read_jsonl", "records_key"]
 
 RECORD_LISTS = ("data", "results", "papers", "items", "hits", "records", "entries", "works",
                 "documents", "notes", "publications", "rows", "list")  # fmt: skip
@@ -125,6 +125,12 @@ def _find_list(text: str, path: tuple[str, ...]) -> int | None:
         if isinstance(value, list) and any(isinstance(v, dict) for v in value):
             return start
     return None
+
+
+def read_array(name: str, text: str, pos: int) -> Iterator[tuple[int, Record | str]]:
+    """The objects of the JSON array at `text[pos] == "["`, each with its first line (a file
+    whose reader knows where its list is: one parse, none to find it)."""
+    yield from _array(name, text, pos)
 
 
 def _array(name: str, text: str, pos: int) -> Generator[tuple[int, Record | str], None, int]:

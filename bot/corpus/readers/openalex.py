@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from bot.corpus.links import find_arxiv_id
-from bot.corpus.readers.base import Record
+from bot.corpus.readers.base import Record, mapping
 
 __all__ = ["abstract_from_inverted_index", "is_openalex", "openalex_record"]
 
@@ -38,8 +38,7 @@ def abstract_from_inverted_index(index: object) -> str:
 
 
 def _source(location: object) -> Mapping[str, object]:
-    source = location.get("source") if isinstance(location, Mapping) else None
-    return source if isinstance(source, Mapping) else {}
+    return mapping(mapping(location).get("source"))
 
 
 def _venue(raw: Mapping[str, object]) -> str:
@@ -54,16 +53,11 @@ def _venue(raw: Mapping[str, object]) -> str:
 
 def openalex_record(raw: Mapping[str, object]) -> Record:
     """The work as a raw record in the loader's field names; its ids become aliases."""
-    ids = raw.get("ids") if isinstance(raw.get("ids"), Mapping) else {}
-    assert isinstance(ids, Mapping)
+    ids = mapping(raw.get("ids"))
     work = str(raw.get("id") or ids.get("openalex") or "").removeprefix(_OPENALEX)
     doi = str(raw.get("doi") or ids.get("doi") or "")
-    primary = (
-        raw.get("primary_location") if isinstance(raw.get("primary_location"), Mapping) else {}
-    )
-    assert isinstance(primary, Mapping)
-    best = raw.get("best_oa_location") if isinstance(raw.get("best_oa_location"), Mapping) else {}
-    assert isinstance(best, Mapping)
+    primary = mapping(raw.get("primary_location"))
+    best = mapping(raw.get("best_oa_location"))
     pages = [
         primary.get("landing_page_url"),
         *(
@@ -74,9 +68,8 @@ def openalex_record(raw: Mapping[str, object]) -> Record:
     ]
     arxiv = next((a for a in map(find_arxiv_id, [doi, *map(str, filter(None, pages))]) if a), "")
     authors = [
-        (a.get("author") or {}).get("display_name") or a.get("raw_author_name")  # type: ignore[union-attr]
-        for a in raw.get("authorships") or []  # type: ignore[attr-defined]
-        if isinstance(a, Mapping)
+        mapping(a.get("author")).get("display_name") or a.get("raw_author_name")
+        for a in map(mapping, raw.get("authorships") or [])  # type: ignore[call-overload]
     ]
     keywords = [k.get("display_name") for k in raw.get("keywords") or [] if isinstance(k, Mapping)]  # type: ignore[attr-defined]
     abstract = raw.get("abstract") or abstract_from_inverted_index(

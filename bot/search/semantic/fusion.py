@@ -1,7 +1,7 @@
 """Fusing BM25 scores with embedding similarities (the shipped rule), and how confident it is.
 
-Pure numpy over one query's per-paper score vectors; parameters were chosen on the dev
-sets' tune splits only (experiments/), never on the held-out ones.
+Pure numpy over one query's per-paper score vectors. The parameters were chosen on the dev
+sets' tune splits only, never on the held-out ones (the figures: docs/decisions.md).
 """
 
 from __future__ import annotations
@@ -13,30 +13,29 @@ import numpy as np
 RRF_K = 60
 """Reciprocal rank fusion's k (Cormack et al., SIGIR 2009: 1 / (k + rank))."""
 BM25_WEIGHT = 0.5
-"""BM25's share in the fusion (the cosine's is 1): tune sweep 0.3-1.0 (with paper vectors
-embedded symmetrically), where 0.5 ranked own-words and Chinese questions' papers first
-most often without losing a keyword question's first place (0.3 lost one)."""
+"""BM25's share in the fusion (the cosine's is 1): the share that ranked the papers of
+questions in other words and in Chinese first most often without costing a keyword
+question its first place (a smaller share did)."""
 
 
 LISTEN_COVERAGE = 0.6
 """When BM25's first paper holds at least this share of a Latin-script question's idf weight,
 BM25 answers it well: its leader stays first and the model is the minor voice below it
-(`LISTEN_WEIGHT`). Issue 20, round 2 (experiments/fusion_weights.py), chosen on the tune
-splits of both dev sets and the odd-numbered Cranfield queries: 0.6 with the leader kept
-first lost no BM25 recall@1 on English summary, title, keyword, question and typo questions
-and gained Cranfield nDCG@10 (0.7-0.8 gained less)."""
+(`LISTEN_WEIGHT`). Kept first from this share on, the leader cost BM25 no first places on
+English questions of any kind (summaries, titles, keywords, questions, typos), and the
+blend below it ranked long questions' relevant papers higher; a higher share gained less."""
 LISTEN_WEIGHT = 0.25
-"""The model's weight against BM25's 1 below a kept leader (tune: 0.25 and 0.5 alike, 0 --
-BM25's whole order, round 1 -- lost Cranfield nDCG@10 to the blend on long questions)."""
+"""The model's weight against BM25's 1 below a kept leader: the model reorders the rest a
+little. BM25's order alone (no weight) ranked long questions' papers worse than a blend."""
 UNSURE_WEIGHT = 1 / BM25_WEIGHT
-"""The model's weight against BM25's 1 otherwise: the 50/50 blend (tune: lower weights lost
-own-words recall@3; 3 gained otherlang recall@3 and lost an own-words recall@1, a tie)."""
+"""The model's weight against BM25's 1 otherwise: the `BM25_WEIGHT` blend. Lower weights
+ranked the papers of questions in other words lower; a higher one traded those for
+other-language questions, no better overall."""
 GLOSS_WEIGHT = 0.5
 """The model's weight against BM25's 1 for a Chinese question glossed into English, whose BM25
-leader, if it covers the gloss as `LISTEN_COVERAGE` asks, stays first. Chosen on the tune
-splits once the gloss had the field's terms (experiments/ml_terms.py): Chinese recall@1 /
-@3 0.818 / 0.909 on both sets against 0.727 / 0.818-0.909 with `UNSURE_WEIGHT`, the weight
-it had when CC-CEDICT's everyday senses made the gloss a weak signal; no flag moved."""
+leader, if it covers the gloss as `LISTEN_COVERAGE` asks, stays first. With the field's terms
+in the gloss, BM25 on it is a strong signal, so it is the main voice: Chinese questions'
+papers ranked first more often than with `UNSURE_WEIGHT`, and no confidence flag moved."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,7 +43,7 @@ class Blend:
     """How one question's two rankings are fused."""
 
     weight: float
-    """The model's weight against BM25's 1."""
+    """The model's weight against BM25's 1 (above 0)."""
     leader: int | None = None
     """BM25's first paper, kept first whatever the model says; None: no paper is kept."""
 
@@ -83,25 +82,10 @@ def fused_scores(
     return fuse(bm25, cosine, matched=np.asarray(coverage) > 0, blend=blend)
 
 
-def fuse(
-    bm25: np.ndarray,
-    cosine: np.ndarray,
-    *,
-    matched: np.ndarray,
-    blend: Blend,
-    k: float = RRF_K,
-) -> np.ndarray:
+def fuse(bm25: np.ndarray, cosine: np.ndarray, *, matched: np.ndarray, blend: Blend) -> np.ndarray:
     """1/(k + BM25 rank) for papers with a query term + weight/(k + cosine rank), the leader
-    (if any) lifted above every other paper.
-
-    The same ranking as `rrf(..., weight=1/weight)` for weight > 0; at weight 0, BM25's order,
-    then the papers without a query term by meaning (a vanishing cosine share breaks ties).
-    """
-    if blend.weight > 0:
-        fused = rrf(bm25, cosine, matched=matched, k=k, weight=1 / blend.weight)
-    else:
-        fused = np.zeros(len(cosine)) + 1e-9 / (k + ranks(cosine))
-        fused[matched] += 1.0 / (k + ranks(bm25)[matched])
+    (if any) lifted above every other paper: `rrf` with BM25's weight 1/`blend.weight`."""
+    fused = rrf(bm25, cosine, matched=matched, weight=1 / blend.weight)
     if blend.leader is not None:
         fused[blend.leader] = fused.max() + 1.0
     return fused
@@ -139,31 +123,28 @@ def rrf(
 
 
 # Calibrated for multilingual-e5-small used symmetrically ("query: " on papers too) on the
-# tune splits of the seed dev set and the paperlists dev set together (57 and 3,017 papers;
-# experiments/confidence_calibration.py); another model needs its own. How each round chose
-# the rule and constants: experiments/NOTES.md.
+# tune splits of the seed dev set and the paperlists dev set together, a small corpus and a
+# large one; another model needs its own.
 GAP_RANK = 10
 """The standout is measured against the paper in this place of the cosine order."""
 STANDOUT_CUT = 1.75
-"""A Latin-script question is confident when standout + coverage reaches this (tune, both
-corpora: the cut at which no more than 5% of the questions whose first paper was right get
-flagged; 1.5-2.0 trade on-topic for off-topic flags, experiments/NOTES.md)."""
+"""A Latin-script question is confident when standout + coverage reaches this: on both
+corpora, the highest cut that flags few of the questions whose first paper was right (a
+higher cut flags more off-topic questions and more right answers alike)."""
 COVERAGE_WEIGHT = 1.0
 """What the first paper's BM25 coverage (0-1) adds to the standout for a Latin question
-(tune: 0.5-1.0 the same; 0 loses questions in the papers' own words)."""
+(without it, questions in the papers' own words are flagged)."""
 STANDOUT_CUT_OTHER = 0.625
-"""The cut for a question in another script, whose words BM25 seldom holds (tune)."""
+"""The cut for a question in another script, whose words BM25 seldom holds."""
 STANDOUT_CUT_GLOSS = 1.0
 """A Chinese question scored through its English gloss (`gloss.Glossary`) is confident when
-standout + `COVERAGE_WEIGHT` x the gloss's coverage reaches this (issue 20,
-experiments/chinese_gloss.py: on the tune splits' Chinese questions the largest cut, in
-steps of 0.25, that flagged no more than 5% of the right first papers on each set; it flagged
-4 of 8 off-topic / near-miss questions against `STANDOUT_CUT_OTHER`'s 3, and on held-out 6 of
-8 against 4, with 2 of 27 right first papers flagged). Only 8 negatives a split: a
-direction, not a calibrated cut; to re-check when the dev sets have more."""
+standout + `COVERAGE_WEIGHT` x the gloss's coverage reaches this: the largest cut that flags
+few right first papers on each set; it flags more off-topic and near-miss questions than
+`STANDOUT_CUT_OTHER` would. The dev sets hold few Chinese negatives: a direction, not a
+calibrated cut, to re-check when they have more."""
 COSINE_FLOOR = 0.81
-"""And the first paper's cosine reaches this (tune: off-topic questions' best cosines over
-the 57 seed papers reach 0.80, on-topic ones' start at 0.815)."""
+"""And the first paper's cosine reaches this: between off-topic questions' best cosines over
+the seed papers and on-topic ones'."""
 MATCH_Z = 2.125
 """`semantic_matches`: a paper counts as a match in meaning when its cosine's z-score among
 all papers reaches this (and the floor); sizes the pages of a confident answer."""
@@ -174,8 +155,7 @@ def standout(cosine: np.ndarray, k: int = GAP_RANK) -> float:
 
     Unlike the best paper's z-score, which grows with the corpus (the maximum of more draws),
     the gap at the top of the order stays put: an off-topic question's best papers are a
-    smooth tail (issue 20: z 2.5-5.6 among 3,017 papers against 2.1 among 57), a question
-    about one paper lifts it clear of the next ones.
+    smooth tail, a question about one paper lifts it clear of the next ones.
     """
     cosine = np.asarray(cosine, dtype=np.float64)
     if len(cosine) < 2:
@@ -212,23 +192,22 @@ def is_confident(
     cut: float = STANDOUT_CUT,
     cut_other: float = STANDOUT_CUT_OTHER,
     cut_gloss: float = STANDOUT_CUT_GLOSS,
-    floor: float = COSINE_FLOOR,
-    coverage_weight: float = COVERAGE_WEIGHT,
 ) -> bool:
     """Whether to present paper `top` as a match rather than "nothing matched well".
 
-    Both signals, per kind of question: the first paper's cosine clears the floor, and the
-    best cosine stands out of the rest (`standout`), by `cut` together with the paper's share
-    of the question's idf weight (`coverage`) for a Latin-script question, by `cut_gloss`
-    together with its share of the gloss's for a Chinese question scored through its English
-    gloss (`glossed`), by `cut_other` for one in another script.
+    Both signals, per kind of question: the first paper's cosine clears `COSINE_FLOOR`, and
+    the best cosine stands out of the rest (`standout`), by `cut` together with the paper's
+    share of the question's idf weight (`coverage`) for a Latin-script question, by
+    `cut_gloss` together with its share of the gloss's for a Chinese question scored through
+    its English gloss (`glossed`), by `cut_other` for one in another script. The cuts
+    default to the calibrated ones; moving them together draws the rule's trade-off curve.
     """
     cosine = np.asarray(cosine)
-    if not len(cosine) or cosine[top] < floor:
+    if not len(cosine) or cosine[top] < COSINE_FLOOR:
         return False
     gap = standout(cosine)
     if latin:
-        return gap + coverage_weight * coverage >= cut
+        return gap + COVERAGE_WEIGHT * coverage >= cut
     if glossed:
-        return gap + coverage_weight * coverage >= cut_gloss
+        return gap + COVERAGE_WEIGHT * coverage >= cut_gloss
     return gap >= cut_other

@@ -8,19 +8,22 @@ to hold; as columns (UTF-8 blobs with byte offsets, numpy arrays) it costs neith
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import fields
 from typing import Any, overload
 
 import numpy as np
 
-from bot.corpus import Paper
+from bot.corpus import Paper, Presentation
 
 __all__ = [
     "PaperColumns",
     "SpansColumn",
     "TextColumn",
+    "field_values",
     "grouped_column",
     "optional_int_column",
     "pairs_column",
+    "presentations_column",
     "table_column",
 ]
 
@@ -203,6 +206,14 @@ class PaperColumns(Sequence[Paper]):
         return f"PaperColumns({self._size} papers)"
 
 
+def field_values(papers: Sequence[Paper], name: str) -> Iterable[Any]:
+    """One `Paper` field of every paper, in order: read from the columns when `papers` is a
+    cached corpus (no `Paper` is made), else from each paper."""
+    if isinstance(papers, PaperColumns):
+        return papers.column(name)
+    return (getattr(paper, name) for paper in papers)
+
+
 def _getter(column: Any) -> tuple[_Getter, int]:
     """`row -> value` for one stored column, and its length."""
     if isinstance(column, TextColumn):
@@ -230,6 +241,18 @@ def _getter(column: Any) -> tuple[_Getter, int]:
             return tuple([tuple(item.split(sep, 1)) for item in items]) if items else ()
 
         return pairs, size
+    if isinstance(column, _PresentationGroups):
+        flat, counts, sep = column
+        get, size = _grouped(flat, counts)
+        width = len(fields(Presentation))
+        if any(item.count(sep) != width - 1 for item in flat):  # checked once, not per access
+            raise ValueError("paper column: bad presentation")
+
+        def presentations(i: int) -> tuple[Presentation, ...]:
+            items = get(i)
+            return tuple([Presentation(*item.split(sep)) for item in items]) if items else ()
+
+        return presentations, size
     raise ValueError("paper column: unknown layout")
 
 
@@ -247,6 +270,15 @@ class _OptionalInts(tuple):  # type: ignore[type-arg]
 
 class _PairGroups(tuple):  # type: ignore[type-arg]
     """`(flat "a<sep>b" values, count per paper, sep)`: a column of pairs per paper (links)."""
+
+
+class _PresentationGroups(tuple):  # type: ignore[type-arg]
+    """`(flat "<sep>"-joined presentation fields, count per paper, sep)`."""
+
+
+def presentations_column(flat: Sequence[str], counts: np.ndarray, sep: str) -> _PresentationGroups:
+    """Mark a `(flat, counts)` column of presentations, each its fields joined by `sep`."""
+    return _PresentationGroups((flat, counts, sep))
 
 
 def optional_int_column(values: np.ndarray) -> _OptionalInts:

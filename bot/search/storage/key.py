@@ -14,6 +14,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from bot.config import REPO_ROOT
+from bot.corpus import sidecar_path
 from bot.search.analysis import ANALYZER_VERSION
 from bot.search.bm25 import DEFAULT_PARAMS
 from bot.search.index import TITLE_WEIGHT
@@ -63,7 +64,7 @@ def corpus_key(
                 key=lambda c: c.name,
             )
             if path.is_dir()
-            else [path]
+            else [path, *filter(None, [sidecar_path(path)])]  # a feed is read with its sidecar
         )
         for file in files:
             digest.update(f"\x1e{file}\x1f".encode())

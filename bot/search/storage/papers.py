@@ -2,18 +2,19 @@
 
 from __future__ import annotations
 
-from dataclasses import fields
+from dataclasses import astuple, fields
 from typing import Any, get_type_hints
 
 import numpy as np
 
-from bot.corpus import LoadReport, Paper
+from bot.corpus import LoadReport, Paper, Presentation
 from bot.search.storage.cache_file import CacheMiss
 from bot.search.storage.columns import (
     PaperColumns,
     grouped_column,
     optional_int_column,
     pairs_column,
+    presentations_column,
     table_column,
 )
 
@@ -25,6 +26,7 @@ PAPER_FIELDS = tuple((f.name, get_type_hints(Paper)[f.name]) for f in fields(Pap
 _PAPERS = "papers."  # state keys of the cached papers, apart from the engine's own keys
 _PAIRS = tuple[tuple[str, str], ...]  # Paper.links
 _PAIR_SEP = "\x1f"  # a control character: clean labels and URLs never contain one
+_PRESENTATIONS = tuple[Presentation, ...]  # Paper.presentations: fields joined like pairs
 
 
 def engine_state(state: dict[str, Any]) -> dict[str, Any]:
@@ -57,6 +59,9 @@ def report_state(report: LoadReport) -> dict[str, Any]:
                 state[key] = column
         elif kind == _PAIRS:  # (label, url) pairs: joined by a separator neither can hold
             state[key] = [_PAIR_SEP.join(pair) for items in column for pair in items]
+            state[key + ":counts"] = np.array([len(items) for items in column], dtype=np.int32)
+        elif kind == _PRESENTATIONS:  # each presentation's fields, one clean line each
+            state[key] = [_PAIR_SEP.join(astuple(p)) for items in column for p in items]
             state[key + ":counts"] = np.array([len(items) for items in column], dtype=np.int32)
         else:  # tuple[str, ...]: flattened, with a count per paper
             state[key] = [item for items in column for item in items]
@@ -95,4 +100,6 @@ def _column(state: dict[str, Any], key: str, kind: object) -> Any:
         return values if rows is None else table_column(values, rows)
     if kind == _PAIRS:
         return pairs_column(values, state[key + ":counts"], _PAIR_SEP)
+    if kind == _PRESENTATIONS:
+        return presentations_column(values, state[key + ":counts"], _PAIR_SEP)
     return grouped_column(values, state[key + ":counts"])

@@ -1,0 +1,93 @@
+"""Programme loading benchmark: a 6,500-paper conference feed (the synthetic ICML 2026 of
+`testkit.programme`: 6,343 posters, 159 orals, 297 other events, abstracts sidecar), loaded
+cold by the CLI and in-process.
+
+- CLI cold: `python -m bot search --no-semantic --corpus DIR "sparse routers"` with an empty
+  `INDEX_CACHE_DIR` (read, parse, merge, index, write the cache, answer), then the same
+  command again (cached). Wall time, and the child's CPU time (user + sys): on a shared
+  machine the wall time also counts waiting for a core, so both are shown, with the load.
+- In-process: `load_corpus` (read the feed and its sidecar into papers) and `Index.build`.
+
+    uv run python -m benchmarks.programme_load                # generates the feed once
+    uv run python -m benchmarks.programme_load --corpus DIR --repeat 5
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from testkit.programme import synthetic_programme
+
+QUERY = "sparse routers"
+
+
+def _cli(corpus: Path, cache: Path) -> tuple[float, float]:
+    """(wall s, CPU s) of one `search` process."""
+    env = {**os.environ, "INDEX_CACHE_DIR": str(cache), "SEMANTIC": "off"}
+    command = [sys.executable, "-m", "bot", "search", "--no-semantic", "--corpus", str(corpus)]
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    started = time.perf_counter()
+    subprocess.run([*command, QUERY], env=env, check=True, capture_output=True)
+    wall = time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def _in_process(corpus: Path) -> dict[str, tuple[float, float]]:
+    """(wall s, CPU s) of loading the feed and of building its index, in a fresh process."""
+    code = (
+        "import time,sys\n"
+        "from bot.corpus import load_corpus\nfrom bot.search import Index\n"
+        "w,c=time.perf_counter(),time.process_time()\n"
+        "r=load_corpus([sys.argv[1]])\n"
+        "w1,c1=time.perf_counter(),time.process_time()\n"
+        "Index.build(r.papers)\n"
+        "w2,c2=time.perf_counter(),time.process_time()\n"
+        "print(len(r.papers),w1-w,c1-c,w2-w1,c2-c1)\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code, str(corpus)], check=True, capture_output=True, text=True
+    ).stdout.split()
+    papers, load_wall, load_cpu, build_wall, build_cpu = out
+    print(f"  in-process: {papers} papers")
+    return {"load_corpus": (float(load_wall), float(load_cpu)),
+            "Index.build": (float(build_wall), float(build_cpu))}  # fmt: skip
+
+
+def _show(name: str, runs: list[tuple[float, float]]) -> None:
+    walls, cpus = [w for w, _ in runs], [c for _, c in runs]
+    print(f"{name:>22}: wall median {statistics.median(walls):5.2f} s (max {max(walls):5.2f}),"
+          f" CPU median {statistics.median(cpus):5.2f} s")  # fmt: skip
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Time the runs and print medians."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--corpus", type=Path, help="a folder with a feed (default: generated)")
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args(argv)
+    with tempfile.TemporaryDirectory() as scratch:
+        corpus = args.corpus or synthetic_programme(Path(scratch) / "feed").parent
+        runs: dict[str, list[tuple[float, float]]] = {}
+        for n in range(args.repeat):
+            cache = Path(scratch) / f"cache-{n}"
+            runs.setdefault("CLI cold", []).append(_cli(corpus, cache))
+            runs.setdefault("CLI cached", []).append(_cli(corpus, cache))
+            for name, figures in _in_process(corpus).items():
+                runs.setdefault(name, []).append(figures)
+        print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+        for name, figures in runs.items():
+            _show(name, figures)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,232 @@
+"""A conference programme's events as papers: which events are papers, an oral merged into its
+poster's paper, and each paper's presentations, tier, authors' institutions and links.
+
+An event is a paper when its type (`eventtype`, else `event_type`) is "Poster" or "Oral";
+talks, tutorials, workshops and socials never are. An oral joins its poster's paper by
+`related_events_ids`, else by the same normalised title (orals that repeat their poster
+without naming it); an oral without a poster is a paper of its own.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from bot.corpus.authors import parse_authors
+from bot.corpus.links import Link, http_url
+from bot.corpus.markup import clean_abstract, clean_title
+from bot.corpus.merge import fold_title
+from bot.corpus.model import TIERS, Paper, Presentation, tier_of
+from bot.corpus.readers.html_text import html_to_text
+from bot.textutil import clean
+
+__all__ = ["PAPER_KINDS", "Event", "Site", "event_kind", "group_events", "paper_from_events"]
+
+PAPER_KINDS = {"poster": "poster", "oral": "oral"}
+"""An event type (folded) that is a paper -> its presentation kind."""
+_LAST = datetime.max.replace(tzinfo=UTC)  # presentations with no time sort last
+_FORUM = re.compile(r"^https?://(?:[\w-]+\.)*openreview\.net/forum\?(?:[^#]*&)?id=([^&#\s]+)")
+
+
+@dataclass(frozen=True, slots=True)
+class Site:
+    """What a feed says about its conference: venue ("ICML 2026"), year, site root URL."""
+
+    venue: str = ""
+    year: int | None = None
+    root: str = ""
+    """"https://icml.cc": where the feed's relative `virtualsite_url`s live ("" unknown)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """One paper event of a feed: where it starts in the file, its kind and its fields."""
+
+    line: int
+    kind: str
+    fields: Mapping[str, object]
+
+    @property
+    def id(self) -> str:
+        """The event's id as text ("41234")."""
+        return _text(self.fields.get("id"))
+
+
+def _text(value: object) -> str:
+    """A scalar field as one clean line; "" for null, lists and objects."""
+    if isinstance(value, str):
+        return clean(value)
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return str(value)
+    return ""
+
+
+def event_kind(fields: Mapping[str, object]) -> tuple[str | None, str]:
+    """(presentation kind if the event is a paper else None, the event's type as written)."""
+    written = _text(fields.get("eventtype")) or _text(fields.get("event_type"))
+    return PAPER_KINDS.get(written.casefold()), written or "untyped"
+
+
+def _related(event: Event) -> list[str]:
+    related = event.fields.get("related_events_ids")
+    return [_text(i) for i in related] if isinstance(related, list) else []
+
+
+def _titles(events: Sequence[Event], groups: Mapping[int, list[Event]]) -> dict[str, int]:
+    """Each poster's normalised title -> its number (the first poster with that title)."""
+    by_title: dict[str, int] = {}
+    for number in groups:
+        title = fold_title(_text(events[number].fields.get("name")))
+        if title:
+            by_title.setdefault(title, number)
+    return by_title
+
+
+def group_events(events: Sequence[Event]) -> list[list[Event]]:
+    """Events grouped by paper, in feed order: a poster first with its orals, or a lone oral."""
+    groups = {n: [event] for n, event in enumerate(events) if event.kind == "poster"}
+    poster_of: dict[str, int] = {}  # an event id (the poster's, or an oral it names) -> poster
+    for number, group in groups.items():
+        for event_id in (group[0].id, *_related(group[0])):
+            poster_of.setdefault(event_id, number)
+    by_title: dict[str, int] | None = None  # made only if an oral names no poster
+    for number, event in enumerate(events):
+        if event.kind == "poster":
+            continue
+        named = (poster_of.get(i) for i in (*_related(event), event.id))
+        home = next((i for i in named if i is not None), None)
+        if home is None:
+            by_title = _titles(events, groups) if by_title is None else by_title
+            home = by_title.get(fold_title(_text(event.fields.get("name"))) or "\x00")
+        if home is None:
+            groups[number] = [event]
+        else:
+            groups[home].append(event)
+    return [groups[number] for number in sorted(groups)]
+
+
+def _presentation(event: Event) -> Presentation | None:
+    """The event's time and place; None when it gives neither."""
+    get = event.fields.get
+    shown = Presentation(
+        kind=event.kind,
+        session=_text(get("session")),
+        start=_text(get("starttime")),
+        end=_text(get("endtime")),
+        room=_text(get("room_name")),
+        position=_text(get("poster_position")),
+        event=event.id,
+    )
+    return shown if shown.start or shown.room or shown.position else None
+
+
+def _in_order(presentations: Iterator[Presentation | None]) -> tuple[Presentation, ...]:
+    kept = [p for p in presentations if p is not None]
+    return tuple(sorted(kept, key=lambda p: (p.starts_at or _LAST, p.kind)))
+
+
+def _authors(value: object) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """(names, institutions aligned with them; () when none is known) of `authors[]`."""
+    items = value if isinstance(value, list) else []
+    named = [
+        (_text(i.get("fullname")), _text(i.get("institution")))
+        if isinstance(i, Mapping)
+        else (_text(i), "")
+        for i in items
+    ]
+    named = [(name, place) for name, place in named if name]
+    names = parse_authors([name for name, _ in named])
+    if len(names) != len(named):  # a name split or repeated: align them one by one
+        pairs = {}
+        for name, place in named:
+            for found in parse_authors([name])[:1]:
+                pairs.setdefault(found, place)
+        names, places = tuple(pairs), tuple(pairs.values())
+    else:
+        places = tuple(place for _, place in named)
+    return names, (places if any(places) else ())
+
+
+def _keywords(events: Sequence[Event]) -> tuple[str, ...]:
+    found: dict[str, None] = {}
+    for event in events:
+        value = event.fields.get("keywords")
+        for item in value if isinstance(value, list) else ():
+            if _text(item):
+                found.setdefault(_text(item), None)
+    return tuple(found)
+
+
+def _forum_id(url: str) -> str:
+    """The OpenReview forum id in a `…openreview.net/forum?id=AbCdEf1234` URL, else ""."""
+    match = _FORUM.match(url)
+    return match[1] if match else ""
+
+
+def _links(events: Sequence[Event], site: Site, abstract_links: Sequence[str]) -> list[Link]:
+    """Page (the first event's site page), OpenReview, PDF, then URLs the abstract names."""
+    links: dict[str, Link] = {}
+    page = _text(events[0].fields.get("virtualsite_url"))
+    if page.startswith("/") and not page.startswith("//") and site.root:
+        page = site.root + page
+    candidates = [("Page", page)]
+    for event in events:
+        candidates += [("OpenReview", _text(event.fields.get("paper_url"))),
+                       ("PDF", _text(event.fields.get("paper_pdf_url")))]  # fmt: skip
+    candidates += [("Page", url) for url in abstract_links]
+    for label, value in candidates:
+        url = http_url(value)
+        if url and url not in links:
+            links[url] = (label, url)
+    return list(links.values())
+
+
+def _abstract(events: Sequence[Event], sidecar: Mapping[str, str]) -> str:
+    """The events' own abstract (older feeds), else the sidecar's for any of their ids."""
+    for event in events:
+        own = event.fields.get("abstract")
+        if isinstance(own, str) and own.strip():
+            return own
+    return next((sidecar[e.id] for e in events if sidecar.get(e.id, "").strip()), "")
+
+
+def _tier(events: Sequence[Event]) -> str:
+    """The most prominent tier the events' decisions name; without a decision, "oral" if the
+    paper has an oral, else "poster"."""
+    named = {tier_of(_text(event.fields.get("decision"))) for event in events}
+    kinds = {event.kind for event in events}
+    return next((t for t in TIERS if t in named), "oral" if "oral" in kinds else "poster")
+
+
+def paper_from_events(
+    events: Sequence[Event], sidecar: Mapping[str, str], site: Site
+) -> Paper | str:
+    """One paper from its events (its poster first), or why it cannot be one."""
+    lead = events[0].fields
+    title = clean_title(html_to_text(_text(lead.get("name"))))
+    raw_abstract = _abstract(events, sidecar)
+    abstract, found = clean_abstract(html_to_text(raw_abstract)) if raw_abstract else ("", ())
+    if not title and not abstract:
+        return "no title and no abstract"
+    authors, affiliations = _authors(lead.get("authors"))
+    forum = next(filter(None, (_forum_id(_text(e.fields.get("paper_url"))) for e in events)), "")
+    source_id = forum or events[0].id
+    event_ids = (e.id for e in events)
+    return Paper(
+        id="",
+        title=title,
+        abstract=abstract,
+        links=tuple(_links(events, site, found)),
+        authors=authors,
+        keywords=_keywords(events),
+        venue=site.venue,
+        status=_tier(events),
+        year=site.year,
+        source_id=source_id,
+        aliases=tuple(dict.fromkeys(i for i in event_ids if i and i != source_id)),
+        presentations=_in_order(_presentation(e) for e in events),
+        affiliations=affiliations,
+        topic=next(filter(None, (_text(e.fields.get("topic")) for e in events)), ""),
+    )

@@ -1,0 +1,170 @@
+"""`python -m bot fetch`: the subcommand's parser and its run; `bot.cli` wires them in.
+
+Exit codes: 0 saved, 1 refused (nothing written, the previous download as it was), 2 bad
+input. Progress and refusals go to stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+from bot.config import ConfigError, load_settings
+from bot.fetch.sources import (
+    DEFAULT_OPENREVIEW_API,
+    OFFICIAL_HOSTS,
+    PROGRAMME_FOLDER,
+    FeedSource,
+    programme_dir,
+    venue_id,
+)
+from bot.logs import redact
+
+__all__ = ["EXIT_REFUSED", "EXIT_USAGE", "add_parser", "run"]
+
+EXIT_REFUSED = 1
+EXIT_USAGE = 2
+PROG = "python -m bot fetch"
+
+_EXAMPLES = f"""\
+forms:
+  fetch URL                  a virtual site's feed, e.g.
+                             https://icml.cc/static/virtual/data/icml-2026-orals-posters.json,
+                             and its abstracts sidecar (…-abstracts.json) beside it
+  fetch CONF YEAR            the official feed: CONF is {", ".join(OFFICIAL_HOSTS)}
+  fetch openreview VENUE_ID  the accepted notes, e.g. ICML.cc/2026/Conference (as a guest, or
+                             logged in with $OPENREVIEW_USERNAME and $OPENREVIEW_PASSWORD)
+
+It retries 429 and 5xx answers (a few times, honouring Retry-After) and refuses an HTML page,
+a 403, a feed shorter than its count and a cut transfer: then it exits 1 and leaves DIR as it
+was. Files are replaced atomically (a feed and its sidecar together)."""
+
+
+def add_parser(commands: Any) -> argparse.ArgumentParser:
+    """Add `fetch` to `commands` (the `add_subparsers` of `python -m bot`); its parser."""
+    fetch: argparse.ArgumentParser = commands.add_parser(
+        "fetch",
+        help="download a conference's paper list (its programme feed, or OpenReview)",
+        description="Download a conference's paper list into the folder the bot loads.",
+        epilog=_EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    fetch.add_argument(
+        "source", nargs="+", metavar="SOURCE", help="URL, CONF YEAR, or openreview VENUE_ID"
+    )
+    fetch.add_argument(
+        "--out",
+        type=Path,
+        metavar="DIR",
+        help=f"where to save (default: DATA_DIR/{PROGRAMME_FOLDER}, which the bot loads)",
+    )
+    fetch.add_argument(
+        "--api",
+        metavar="URL",
+        help="the OpenReview API (default: $OPENREVIEW_API_BASEURL_V2, else "
+        f"{DEFAULT_OPENREVIEW_API})",
+    )
+    fetch.add_argument(
+        "--without-abstracts",
+        action="store_true",
+        help="save a feed whose papers carry no abstracts even when its sidecar is missing",
+    )
+    return fetch
+
+
+class _Usage(Exception):
+    """Bad input: exit 2."""
+
+
+def run(args: argparse.Namespace) -> int:
+    """Fetch what `args.source` names into `args.out`; the exit code."""
+    try:
+        what = _source(args)
+        out = args.out if args.out is not None else _default_out()
+    except _Usage as exc:
+        print(f"{PROG}: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    from bot.fetch.http import FetchError
+
+    try:
+        if isinstance(what, FeedSource):
+            _feed(what, out, without_abstracts=args.without_abstracts)
+        else:
+            _openreview(what, out, api=args.api)
+    except _Usage as exc:
+        print(f"{PROG}: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except FetchError as exc:
+        print(f"{PROG}: refused: {exc}", file=sys.stderr)
+        print(f"{PROG}: nothing was saved; {out} is as it was", file=sys.stderr)
+        return EXIT_REFUSED
+    except OSError as exc:
+        print(f"{PROG}: cannot save in {out}: {exc.strerror or exc}", file=sys.stderr)
+        return EXIT_REFUSED
+    return 0
+
+
+def _say(line: str) -> None:
+    print(f"fetch: {line}", file=sys.stderr, flush=True)
+
+
+def _source(args: argparse.Namespace) -> FeedSource | str:
+    """A feed, or an OpenReview venue id, from the SOURCE words (and options that fit it)."""
+    words: list[str] = args.source
+    what: FeedSource | str | None = None
+    try:
+        if len(words) == 1 and "://" in words[0]:
+            what = FeedSource.parse(words[0])
+        elif len(words) == 2 and words[0].lower() == "openreview":
+            what = venue_id(words[1])
+        elif len(words) == 2:
+            what = FeedSource.official(*words)
+    except ValueError as exc:
+        raise _Usage(str(exc)) from None
+    if what is None:
+        raise _Usage(
+            f"expected URL, CONF YEAR ({', '.join(OFFICIAL_HOSTS)}) or openreview VENUE_ID; "
+            f"got {' '.join(words)!r}"
+        )
+    if isinstance(what, FeedSource) and args.api is not None:
+        raise _Usage("--api is for openreview VENUE_ID")
+    if isinstance(what, str) and args.without_abstracts:
+        raise _Usage("--without-abstracts is for a feed")
+    return what
+
+
+def _default_out() -> Path:
+    try:
+        return programme_dir(load_settings())
+    except ConfigError as exc:
+        raise _Usage(f"configuration error: {redact(str(exc))}") from None
+
+
+def _feed(source: FeedSource, out: Path, *, without_abstracts: bool) -> None:
+    from bot.fetch.feed import fetch_feed
+    from bot.fetch.http import Http, RetryPolicy
+
+    _say(f"{source.url} -> {out}")
+    with Http(RetryPolicy(), _say) as http:
+        saved = fetch_feed(source, out, http, without_abstracts=without_abstracts)
+    abstracts = "" if saved.abstracts is None else f" and {saved.abstracts:,} abstracts"
+    _say(f"saved {saved.events:,} events{abstracts}: {', '.join(map(str, saved.paths))}")
+
+
+def _openreview(venue: str, out: Path, *, api: str | None) -> None:
+    from bot.fetch.http import RetryPolicy
+    from bot.fetch.openreview import Credentials, fetch_openreview
+
+    try:
+        credentials = Credentials.from_env(os.environ)
+    except ValueError as exc:
+        raise _Usage(str(exc)) from None
+    base = api or os.environ.get("OPENREVIEW_API_BASEURL_V2") or DEFAULT_OPENREVIEW_API
+    _say(f"OpenReview {venue} -> {out}")
+    saved = fetch_openreview(
+        venue, out, api=base, credentials=credentials, policy=RetryPolicy(), say=_say
+    )
+    _say(f"saved {saved.notes:,} accepted notes: {saved.path}")

@@ -1,0 +1,228 @@
+"""OpenReview API v2: a venue's accepted notes (`content.venueid` is the venue id) through
+openreview-py, as a guest or logged in, paged with offset and limit as the client asks for
+them; saved as `{"notes": [...], "count": N}`.
+
+The client's own retries are replaced by `fetch`'s (bounded, Retry-After honoured, sleep
+injectable, nothing printed to stdout); a response hook keeps the last answer so a failure
+is described as for the feed (status, content type, size).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import orjson
+
+from bot.fetch.files import replace_together
+from bot.fetch.http import (
+    USER_AGENT,
+    Answer,
+    FetchError,
+    RetryPolicy,
+    Say,
+    check,
+    parse_json,
+    transfer_failed,
+)
+from bot.fetch.sources import openreview_file_name
+from bot.logs import redact
+
+if TYPE_CHECKING:
+    from openreview.api import OpenReviewClient
+
+__all__ = ["PAGE_SIZE", "Credentials", "SavedNotes", "fetch_openreview"]
+
+PAGE_SIZE = 1000
+"""Notes asked for a page: the API's largest page (it may answer with fewer)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Credentials:
+    """An OpenReview login (never shown: the password is left out of the repr)."""
+
+    username: str
+    password: str = field(repr=False)
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str]) -> Credentials | None:
+        """OPENREVIEW_USERNAME and OPENREVIEW_PASSWORD; None (a guest) when neither is set;
+        ValueError when only one is."""
+        username = (environ.get("OPENREVIEW_USERNAME") or "").strip()
+        password = environ.get("OPENREVIEW_PASSWORD") or ""
+        if bool(username) != bool(password):
+            raise ValueError("set both OPENREVIEW_USERNAME and OPENREVIEW_PASSWORD, or neither")
+        return cls(username, password) if username else None
+
+
+@dataclass(frozen=True, slots=True)
+class SavedNotes:
+    path: Path
+    notes: int
+    left_out: int
+    """Notes the API listed whose venueid is not the venue's."""
+
+
+def fetch_openreview(
+    venue: str,
+    out: Path,
+    *,
+    api: str,
+    credentials: Credentials | None,
+    policy: RetryPolicy,
+    say: Say,
+    page_size: int = PAGE_SIZE,
+) -> SavedNotes:
+    """Download `venue`'s accepted notes from `api` into `out`; FetchError (nothing written)
+    when login fails, a page fails, or the notes fall short of the API's count."""
+    secrets = (credentials.username, credentials.password) if credentials else ()
+    try:
+        client, last = _client(api, credentials, say)
+        notes = _all_notes(client, last, venue, policy, say, page_size)
+    except FetchError as exc:
+        hint = ""
+        if exc.status == 403 and credentials is None:
+            hint = " (as a guest: set OPENREVIEW_USERNAME and OPENREVIEW_PASSWORD to log in)"
+        raise FetchError(redact(f"OpenReview: {exc}{hint}", secrets), status=exc.status) from None
+    accepted = [note for note in notes if _venue_id(note) == venue]
+    if not accepted:
+        raise FetchError(
+            f"OpenReview lists no accepted notes with venueid {venue} ({len(notes):,} others): "
+            "check the venue id (e.g. ICML.cc/2026/Conference), or the decisions are not public"
+        )
+    left_out = len(notes) - len(accepted)
+    if left_out:
+        say(f"left out {left_out:,} notes whose venueid is not {venue}")
+    data = orjson.dumps({"notes": accepted, "count": len(accepted)})
+    [path] = replace_together(out, {openreview_file_name(venue): data})
+    return SavedNotes(path, len(accepted), left_out)
+
+
+class _LastAnswer:
+    """A requests response hook: the last answer, to describe a failure."""
+
+    def __init__(self) -> None:
+        self.response: Any = None
+
+    def __call__(self, response: Any, *args: object, **kwargs: object) -> Any:
+        self.response = response
+        return response
+
+    def answer(self) -> Answer | None:
+        response = self.response
+        if response is None:
+            return None
+        return Answer(response.url, response.status_code, response.headers, response.content)
+
+
+def _client(
+    api: str, credentials: Credentials | None, say: Say
+) -> tuple[OpenReviewClient, _LastAnswer]:
+    """An openreview-py client on `api` (logged in when `credentials`), its retries ours."""
+    import requests
+    from openreview import OpenReviewException
+    from openreview.api import OpenReviewClient
+    from requests.adapters import HTTPAdapter
+
+    login = {}
+    if credentials is not None:
+        login = {"username": credentials.username, "password": credentials.password}
+    try:
+        client = OpenReviewClient(baseurl=api.rstrip("/"), **login)
+    except OpenReviewException as exc:
+        doing = "login failed" if credentials else "the client did not start"
+        raise FetchError(f"{doing}: {_message(exc)}") from None
+    except requests.RequestException as exc:
+        raise transfer_failed(exc) from None
+    say(f"{api}: {'logged in' if credentials else 'as a guest'}")
+    for prefix in ("https://", "http://"):  # no retries, no "Retrying request" on stdout
+        client.session.mount(prefix, HTTPAdapter())
+    last = _LastAnswer()
+    client.session.hooks["response"].append(last)
+    client.headers["User-Agent"] = f"{USER_AGENT} {client.user_agent}"
+    return client, last
+
+
+def _all_notes(
+    client: OpenReviewClient,
+    last: _LastAnswer,
+    venue: str,
+    policy: RetryPolicy,
+    say: Say,
+    page_size: int,
+) -> list[dict[str, object]]:
+    """Every note with `venue`'s venueid, page by page, checked against the API's count."""
+    page: Callable[[int], tuple[list[Any], int | None]] = functools.partial(
+        _page, client, last, venue, page_size
+    )
+    first, count = policy.run(functools.partial(page, 0), say)
+    notes = [_note_json(note) for note in first]
+    total = count if count is not None else len(notes)
+    say(f"notes: {len(notes):,} of {total:,}")
+    while len(notes) < total:
+        more, _ = policy.run(functools.partial(page, len(notes)), say)
+        if not more:
+            raise FetchError(f"the notes stop short: {len(notes):,} of {total:,}")
+        notes.extend(_note_json(note) for note in more)
+        say(f"notes: {len(notes):,} of {total:,}")
+    return notes
+
+
+def _page(
+    client: OpenReviewClient, last: _LastAnswer, venue: str, limit: int, offset: int
+) -> tuple[list[Any], int | None]:
+    """One page of notes (and the count, with the first); Retryable or FetchError."""
+    import requests
+    from openreview import OpenReviewException
+
+    query: dict[str, Any] = {"content": {"venueid": venue}, "limit": limit}
+    try:
+        if offset == 0:
+            notes, count = client.get_notes(**query, with_count=True)
+            return notes, count
+        return client.get_notes(**query, offset=offset), None
+    except OpenReviewException as exc:
+        _refuse(last, f"the API answered: {_message(exc)}")
+    except requests.JSONDecodeError:
+        _refuse(last, "the answer is not JSON")
+    except requests.RequestException as exc:
+        raise transfer_failed(exc) from None
+    except (KeyError, TypeError) as exc:
+        _refuse(last, f"the answer is not a list of notes (no {exc})")
+    raise AssertionError("unreachable: _refuse raises")
+
+
+def _refuse(last: _LastAnswer, otherwise: str) -> None:
+    """Raise what the last answer shows (Retryable, an HTML page, 403, cut JSON…)."""
+    answer = last.answer()
+    if answer is not None:
+        check(answer)
+        parse_json(answer)
+        raise FetchError(f"{otherwise} ({answer.described()})", status=answer.status)
+    raise FetchError(otherwise)
+
+
+def _message(exc: Exception) -> str:
+    """OpenReviewException carries the API's error object; its message, in short."""
+    error = exc.args[0] if exc.args else exc
+    message = error.get("message") if isinstance(error, dict) else None
+    return " ".join(str(message or error).split())[:300]
+
+
+def _note_json(note: Any) -> dict[str, object]:
+    """A note as openreview-py writes it (`Note.to_json`), with its number and domain."""
+    data: dict[str, object] = note.to_json()
+    for key in ("number", "domain"):
+        value = getattr(note, key, None)
+        if value is not None:
+            data[key] = value
+    return data
+
+
+def _venue_id(note: dict[str, object]) -> object:
+    content = note.get("content")
+    value = content.get("venueid") if isinstance(content, dict) else None
+    return value.get("value") if isinstance(value, dict) else value

@@ -1,0 +1,65 @@
+"""Which reminders are due: a message `lead` minutes before each saved paper's presentation,
+once per user and presentation. The clock and the ledger of sent reminders are the caller's
+(the store keeps `(user, paper id, presentation key)` rows), so a restart, a reload or another
+replica sends nothing twice, and a reminder that fell due while the bot was down still goes
+out if the presentation has not started."""
+
+from __future__ import annotations
+
+from collections.abc import Container, Iterable, Iterator
+from datetime import datetime, timedelta
+
+from bot.corpus.model import Paper
+from bot.planner.entries import Entry, entries_of, entry_order, unique_papers
+
+__all__ = ["SentKey", "due_reminders", "next_due"]
+
+SentKey = tuple[str, str]
+"""(paper id, presentation key): a ledger row for one user."""
+
+
+def _timed(
+    saved: Iterable[Paper], lead_minutes: int, now: datetime
+) -> Iterator[tuple[Entry, datetime, datetime]]:
+    """(entry, start, when its reminder falls due) for each timed presentation of `saved`."""
+    if now.tzinfo is None:
+        raise ValueError("now must be an aware datetime")
+    if lead_minutes < 0:
+        raise ValueError("lead_minutes must not be negative")
+    lead = timedelta(minutes=lead_minutes)
+    for paper in unique_papers(saved):
+        for entry in entries_of(paper):
+            if entry.start is not None:
+                yield entry, entry.start, entry.start - lead
+
+
+def due_reminders(
+    saved: Iterable[Paper],
+    lead_minutes: int,
+    now: datetime,
+    already_sent: Container[SentKey],
+) -> tuple[Entry, ...]:
+    """The saved papers' presentations to remind of at `now` (aware): start - lead <= now <
+    start, and `(paper id, key)` not in `already_sent`; in time order."""
+    due = [
+        entry
+        for entry, start, at in _timed(saved, lead_minutes, now)
+        if at <= now < start and (entry.paper.id, entry.key) not in already_sent
+    ]
+    return tuple(sorted(due, key=entry_order))
+
+
+def next_due(
+    saved: Iterable[Paper],
+    lead_minutes: int,
+    now: datetime,
+    already_sent: Container[SentKey] = (),
+) -> datetime | None:
+    """When the next reminder falls due after `now` (what is due at `now` is `due_reminders`'),
+    so a job can sleep until then; None when no reminder is left."""
+    times = (
+        at
+        for entry, _, at in _timed(saved, lead_minutes, now)
+        if at > now and (entry.paper.id, entry.key) not in already_sent
+    )
+    return min(times, default=None)

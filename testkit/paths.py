@@ -1,0 +1,12 @@
+"""Where the repository's test data lives, for tests in any folder and for benchmarks."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+TEST_DATA = REPO_ROOT / "tests" / "data"
+"""Corpus files written the way each source writes them."""
+SEED_CORPUS = REPO_ROOT / "corpus"
+"""The repository's seed corpus (the default)."""
+SNAPSHOTS = REPO_ROOT / "tests" / "snapshots"
