@@ -199,7 +199,7 @@ GROUPS = (
                  "search/filters.py", "search/confidence.py", "search/vocabulary.py")),
     ("snippets", ("search/snippets.py", "search/phrases.py")),
     ("papers from the cache", ("search/storage/", "search/documents.py", "corpus/")),
-    ("JSON", ("cli.py:result_json", "cli.py:json_line", "cli.py:_derived")),
+    ("JSON", (":result_json", ":json_line", ":_derived")),
 )  # fmt: skip
 BOT = str(REPO / "bot") + os.sep
 
@@ -219,7 +219,7 @@ def label(frame: FrameType | None) -> tuple[str, bool]:
         searching |= where.startswith("search/") and function == "search"
         inner = where.split(":")[0]
         if not part:
-            part = next((g for g, keys in GROUPS if any(where.startswith(k) for k in keys)), "")
+            part = next((g for g, keys in GROUPS if any(k in where for k in keys)), "")
     return part or (f"other: {inner}" if inner else "other"), searching
 
 
