@@ -11,7 +11,7 @@ How values match:
   whole name, a name starting with the value's words ("Oral 2B" → "Oral 2B Large Language
   Models"), a name starting with the value, a name holding all its words. Case, accents,
   quotes and spacing ignored.
-- `day:` `days.DayFilter.holds` on each presentation's start, in its own offset.
+- `day:` `dates.DayFilter.holds` on each presentation's start, in its own offset.
 - `room:` the value's words in a row ("West Ballroom A" is not "West Ballroom B").
 - `inst:` every word of the value in the name, in any order, folded as author names are
   (`fold_name`: "ETH Zürich" = "ETH Zurich", "tsinghua" = "Tsinghua University"); "of",
@@ -42,6 +42,7 @@ __all__ = [
     "TIER_WORDS",
     "MultiColumn",
     "ProgrammeColumns",
+    "fold_session",
     "paper_field",
     "session_number",
     "sessions_named",
@@ -80,19 +81,23 @@ class MultiColumn(Generic[V]):
 
     def __init__(self, per_row: Iterable[Iterable[V]]) -> None:
         """From each row's values, in row order (a value repeated in a row counts once)."""
-        code_of: dict[V, int] = {}
-        rows: list[int] = []
-        codes: list[int] = []
-        for row, values in enumerate(per_row):
-            for value in dict.fromkeys(values):
-                codes.append(code_of.setdefault(value, len(code_of)))
-                rows.append(row)
+        flat: list[V] = []
+        counts: list[int] = []
+        for values in per_row:
+            held = len(flat)
+            flat.extend(values)
+            counts.append(len(flat) - held)
+        code_of = {value: code for code, value in enumerate(dict.fromkeys(flat))}
         self.values: tuple[V, ...] = tuple(code_of)
-        order = np.argsort(np.array(codes, dtype=np.int64), kind="stable")
-        self._rows = np.array(rows, dtype=np.int32)[order]
+        codes = np.fromiter(map(code_of.__getitem__, flat), np.int32, len(flat))
+        rows = np.repeat(np.arange(len(counts), dtype=np.int32), counts)
+        order = np.lexsort((rows, codes))  # by value, then row
+        codes, rows = codes[order], rows[order]
+        new = np.ones(len(rows), dtype=bool)  # a value's first entry in each row
+        new[1:] = (codes[1:] != codes[:-1]) | (rows[1:] != rows[:-1])
+        self._rows = rows[new]
         self._starts = np.zeros(len(self.values) + 1, dtype=np.int64)
-        np.cumsum(np.bincount(np.array(codes, dtype=np.int64), minlength=len(self.values)),
-                  out=self._starts[1:])  # fmt: skip
+        np.cumsum(np.bincount(codes[new], minlength=len(self.values)), out=self._starts[1:])
 
     def mask(self, holds: Callable[[V], bool], size: int) -> np.ndarray:
         """Rows holding a value `holds` accepts, as a mask of `size` rows."""
@@ -100,9 +105,16 @@ class MultiColumn(Generic[V]):
 
     def mask_of(self, codes: Iterable[int], size: int) -> np.ndarray:
         """Rows holding any of the values numbered `codes`, as a mask of `size` rows."""
+        chosen = np.fromiter(codes, dtype=np.int64)
         mask = np.zeros(size, dtype=bool)
-        for code in codes:
-            mask[self._rows[self._starts[code] : self._starts[code + 1]]] = True
+        if not len(chosen):
+            return mask
+        # The chosen values' runs of rows, gathered in one go (no loop over the values):
+        # entry i of the run of value c is row number starts[c] + i.
+        first, lengths = self._starts[chosen], self._starts[chosen + 1] - self._starts[chosen]
+        ends = np.cumsum(lengths)
+        at = np.arange(ends[-1]) + np.repeat(first - (ends - lengths), lengths)
+        mask[self._rows[at]] = True
         return mask
 
     @property
@@ -122,19 +134,19 @@ def session_number(value: str) -> int | None:
     return int(text) if text.isdigit() and text.isascii() else None
 
 
-def _fold_session(text: str) -> str:
+def fold_session(text: str) -> str:
     """A session name or value as compared: folded, quotes dropped, spaces collapsed."""
     return " ".join(fold_name(unicodedata.normalize("NFKC", text)).replace('"', " ").split())
 
 
-def sessions_named(value: str, names: Sequence[str]) -> list[int]:
-    """Which of `names` (distinct session names) `value` names, by the rules above."""
-    folded = [_fold_session(name) for name in names]
+def sessions_named(value: str, folded: Sequence[str]) -> list[int]:
+    """Which of the distinct session names `value` names, by the rules above; `folded`: the
+    names as `fold_session` folds them."""
     number = session_number(value)
     if number is not None:
         found = (_SESSION_NUMBER.search(name) for name in folded)
         return [i for i, match in enumerate(found) if match and int(match[1]) == number]
-    words = _fold_session(value)
+    words = fold_session(value)
     if not words:
         return []
     tests: tuple[Callable[[str], bool], ...] = (
@@ -194,8 +206,8 @@ class ProgrammeColumns:
     """Per row: sessions, presentation days, rooms, institutions, topic and tier."""
 
     __slots__ = (
-        "_analyzer", "_by_word", "_topic_terms", "_venue", "days", "institutions", "rooms",
-        "sessions", "size", "tiers", "topics",
+        "_analyzer", "_by_word", "_sessions", "_topic_terms", "_venue", "days", "institutions",
+        "rooms", "sessions", "size", "tiers", "topics",
     )  # fmt: skip
 
     def __init__(self, papers: Sequence[Paper], analyzer: Analyzer) -> None:
@@ -227,6 +239,7 @@ class ProgrammeColumns:
         self.tiers: MultiColumn[str] = MultiColumn(
             (tier,) if (tier := _tier(label, tier_of)) else () for label in labels
         )
+        self._sessions = [fold_session(name) for name in self.sessions.values]
         self._topic_terms = [topic_terms(topic, analyzer) for topic in self.topics.values]
         self._by_word: dict[str, set[int]] = {}
         for code, name in enumerate(self.institutions.values):
@@ -255,7 +268,7 @@ class ProgrammeColumns:
         """Papers meeting a `PROGRAMME_FIELDS` condition; None if its value has no words."""
         value = clause.value
         if clause.field == "session":
-            return self.sessions.mask_of(sessions_named(value, self.sessions.values), self.size)
+            return self.sessions.mask_of(sessions_named(value, self._sessions), self.size)
         if clause.field == "room":
             wanted = _words(value)
             holds = lambda room: _in_a_row(_words(room), wanted)  # noqa: E731
