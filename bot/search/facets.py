@@ -63,6 +63,7 @@ _SESSION_NUMBER = re.compile(r"\bsession\s*#?\s*(\d+)\b")
 _WORDS = re.compile(r"\w+")
 _OPTIONAL = frozenset({"of", "the", "at", "and", "for", "in"})
 _TOPIC_PARTS = "->"
+_FEW = 8  # a condition keeping up to this many of a few-valued field's values compares codes
 _PART_GAP = "\x1e"  # between a topic's parts in its terms: no query term equals it
 
 V = TypeVar("V", bound=Hashable)
@@ -202,6 +203,29 @@ def _start_day(start: str) -> tuple[date, timezone | None] | None:
 _Day = tuple[date, timezone | None]
 
 
+class _Coded:
+    """One value per row, of few distinct ones: the values and each row's code."""
+
+    __slots__ = ("codes", "values")
+
+    def __init__(self, per_row: Iterable[str]) -> None:
+        code_of: dict[str, int] = {}
+        codes = [code_of.setdefault(value, len(code_of)) for value in per_row]
+        self.values = tuple(code_of)
+        small = len(code_of) <= 2**8
+        self.codes = np.array(codes, dtype=np.uint8 if small else np.int32)
+
+    def mask(self, held: list[bool]) -> np.ndarray:
+        """Rows whose value is one `held` marks (one flag per distinct value)."""
+        chosen = [code for code, flag in enumerate(held) if flag]
+        if len(chosen) > _FEW:  # else a few compares of one-byte codes beat one gather
+            return np.array(held, dtype=bool)[self.codes]
+        mask = np.zeros(len(self.codes), dtype=bool)
+        for code in chosen:
+            mask |= self.codes == code
+        return mask
+
+
 class ProgrammeColumns:
     """Per row: sessions, presentation days, rooms, institutions, topic and tier."""
 
@@ -231,14 +255,10 @@ class ProgrammeColumns:
         self.institutions: MultiColumn[str] = MultiColumn(
             (a for a in affiliations if a) for affiliations in paper_field(papers, "affiliations")
         )
-        self.topics: MultiColumn[str] = MultiColumn(
-            (topic,) if topic else () for topic in paper_field(papers, "topic")
-        )
+        self.topics = _Coded(paper_field(papers, "topic"))
         tier_of: dict[tuple[str, str], str] = {}
         labels = zip(paper_field(papers, "status"), paper_field(papers, "venue"), strict=True)
-        self.tiers: MultiColumn[str] = MultiColumn(
-            (tier,) if (tier := _tier(label, tier_of)) else () for label in labels
-        )
+        self.tiers = _Coded(_tier(label, tier_of) for label in labels)
         self._sessions = [fold_session(name) for name in self.sessions.values]
         self._topic_terms = [topic_terms(topic, analyzer) for topic in self.topics.values]
         self._by_word: dict[str, set[int]] = {}
@@ -250,8 +270,8 @@ class ProgrammeColumns:
     @property
     def nbytes(self) -> int:
         """Bytes held by the arrays."""
-        columns = (self.sessions, self.days, self.rooms, self.institutions, self.topics)
-        return sum(c.nbytes for c in (*columns, self.tiers))
+        columns = (self.sessions, self.days, self.rooms, self.institutions)
+        return sum(c.nbytes for c in columns) + self.topics.codes.nbytes + self.tiers.codes.nbytes
 
     def day(self, clause: DayFilter) -> np.ndarray | None:
         """Papers presented on the day `clause` names; None if it cannot say which day."""
@@ -262,7 +282,7 @@ class ProgrammeColumns:
 
     def tier(self, tier: str) -> np.ndarray:
         """Papers of `tier` ("oral", "spotlight", "poster")."""
-        return self.tiers.mask(lambda value: value == tier, self.size)
+        return self.tiers.mask([value == tier for value in self.tiers.values])
 
     def field(self, clause: FieldFilter) -> np.ndarray | None:
         """Papers meeting a `PROGRAMME_FIELDS` condition; None if its value has no words."""
@@ -277,8 +297,7 @@ class ProgrammeColumns:
             terms = topic_terms(value, self._analyzer)
             if not terms:
                 return None
-            codes = (i for i, known in enumerate(self._topic_terms) if _in_a_row(known, terms))
-            return self.topics.mask_of(codes, self.size)
+            return self.topics.mask([_in_a_row(known, terms) for known in self._topic_terms])
         return self._institution(value)
 
     def _institution(self, value: str) -> np.ndarray | None:

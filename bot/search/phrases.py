@@ -55,21 +55,27 @@ class _ChunkIds:
         self._cache: dict[str, tuple[int, ...]] = {}
 
     def sentences(self, text: str) -> list[int]:
-        """The term ids of `text`, each sentence's followed by a gap."""
+        """The term ids of `text`'s phrase terms in order, a gap after each sentence."""
+        folded = _split_compounds(text, self.analyzer)  # the same positions as `text`
+        spans = sentence_spans(text) if text else []
+        if len(spans) <= 1:  # a title, mostly
+            return [*chain.from_iterable(self._ids(folded.split())), _GAP]
+        pieces = [folded[start:end].split() for start, end in spans]
+        found = iter(self._ids([chunk for piece in pieces for chunk in piece]))
         ids: list[int] = []
-        for start, end in sentence_spans(text) if text else ():
-            ids.extend(self.of(text[start:end]))
+        for piece in pieces:
+            for _ in piece:
+                ids.extend(next(found))
             ids.append(_GAP)
-        return ids or [_GAP]
+        return ids
 
-    def of(self, text: str) -> Iterable[int]:
-        """The term ids of `text`'s phrase terms, in order."""
-        chunks = _split_compounds(text, self.analyzer).split()
+    def _ids(self, chunks: list[str]) -> list[tuple[int, ...]]:
+        """Each chunk's term ids (chunks not seen before analysed in one call)."""
         found = list(map(self._cache.get, chunks))
         if None in found:
             new = self._learn([c for c, f in zip(chunks, found, strict=True) if f is None])
             found = [new[c] if f is None else f for c, f in zip(chunks, found, strict=True)]
-        return chain.from_iterable(found)  # type: ignore[arg-type]
+        return found  # type: ignore[return-value]
 
     def _learn(self, chunks: list[str]) -> dict[str, tuple[int, ...]]:
         """Analyse chunks not in the cache (in one call) and remember their ids."""
