@@ -43,6 +43,7 @@ __all__ = [
     "MultiColumn",
     "ProgrammeColumns",
     "fold_session",
+    "in_a_row",
     "paper_field",
     "session_number",
     "sessions_named",
@@ -173,7 +174,7 @@ def _words(text: str) -> tuple[str, ...]:
     return tuple(_WORDS.findall(fold_name(unicodedata.normalize("NFKC", text))))
 
 
-def _in_a_row(words: Sequence[Any], wanted: Sequence[Any]) -> bool:
+def in_a_row(words: Sequence[Any], wanted: Sequence[Any]) -> bool:
     """True if `wanted` occurs in `words` as a contiguous run."""
     width = len(wanted)
     return any(tuple(words[i : i + width]) == tuple(wanted) for i in range(len(words) - width + 1))
@@ -291,13 +292,13 @@ class ProgrammeColumns:
             return self.sessions.mask_of(sessions_named(value, self._sessions), self.size)
         if clause.field == "room":
             wanted = _words(value)
-            holds = lambda room: _in_a_row(_words(room), wanted)  # noqa: E731
+            holds = lambda room: in_a_row(_words(room), wanted)  # noqa: E731
             return self.rooms.mask(holds, self.size) if wanted else None
         if clause.field == "topic":
             terms = topic_terms(value, self._analyzer)
             if not terms:
                 return None
-            return self.topics.mask([_in_a_row(known, terms) for known in self._topic_terms])
+            return self.topics.mask([in_a_row(known, terms) for known in self._topic_terms])
         return self._institution(value)
 
     def _institution(self, value: str) -> np.ndarray | None:

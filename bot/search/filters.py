@@ -36,7 +36,13 @@ import numpy as np
 from bot.corpus import AuthorIndex, Paper
 from bot.corpus.authors import AuthorKey, author_key, filed_under, key_matches
 from bot.search.analysis import Analyzer, analyzer_for
-from bot.search.facets import PROGRAMME_FIELDS, ProgrammeColumns, paper_field, tier_named
+from bot.search.facets import (
+    PROGRAMME_FIELDS,
+    ProgrammeColumns,
+    in_a_row,
+    paper_field,
+    tier_named,
+)
 from bot.search.phrases import PhraseIndex, phrase_terms
 from bot.search.syntax import Clause, DayFilter, FieldFilter, ParsedQuery, Phrase, YearFilter
 
@@ -272,7 +278,7 @@ class FilterColumns:
         if not wanted:
             return None
         labels = self.labels[clause.field]
-        matching = [code for code, terms in enumerate(labels.terms) if _holds(terms, wanted)]
+        matching = [code for code, terms in enumerate(labels.terms) if in_a_row(terms, wanted)]
         if len(matching) > 4:  # many values match ("venue:icml" over "ICML 2013" … "ICML 2019")
             hit = np.zeros(len(labels.terms), dtype=bool)
             hit[matching] = True
@@ -294,12 +300,6 @@ class FilterColumns:
         mask = np.zeros(len(self), dtype=bool)
         mask[rows] = True
         return mask
-
-
-def _holds(terms: tuple[str, ...], wanted: tuple[str, ...]) -> bool:
-    """True if `wanted` occurs in `terms` as a contiguous run."""
-    width = len(wanted)
-    return any(terms[i : i + width] == wanted for i in range(len(terms) - width + 1))
 
 
 _BY_INDEX: weakref.WeakKeyDictionary[Index, FilterColumns] = weakref.WeakKeyDictionary()
