@@ -4,11 +4,12 @@ weekday and month names are the reader's language's."""
 
 from __future__ import annotations
 
-from datetime import date, datetime
+from datetime import datetime
 
 from bot.i18n import Translator
 from bot.planner import Clash, Entry, Happening, NowAndNext, Schedule, Session, Slot
 from bot.render.callbacks import OpenPaper, SchedulePage, encode, paper_ref
+from bot.render.dates import short_date
 from bot.render.doc import Block, Doc, Segment
 from bot.render.ids import paper_command
 from bot.render.parts import (
@@ -23,7 +24,6 @@ from bot.render.parts import (
 from bot.textutil import clean, clip_words
 
 __all__ = [
-    "day_text",
     "now_doc",
     "remind_doc",
     "reminder_doc",
@@ -37,14 +37,6 @@ NAME_CHARS = 120  # ours: a session's or a room's name as the feed gives it
 _KINDS = {"poster": "week.poster", "oral": "week.oral"}
 
 
-def day_text(day: date, *, t: Translator = EN) -> str:
-    """ "Wed 15 Jul" / "7月15日 周三": the weekday and month in the reader's language."""
-    weekdays, months = t.gettext("date.weekdays").split(), t.gettext("date.months").split()
-    return t.gettext(
-        "date.day", weekday=weekdays[day.weekday()], day=day.day, month=months[day.month - 1]
-    )
-
-
 def span_text(start: datetime, end: datetime | None) -> str:
     """ "11:00–13:30" (the venue's clock), or "11:00" without an end."""
     return f"{start:%H:%M}–{end:%H:%M}" if end is not None and end > start else f"{start:%H:%M}"
@@ -52,7 +44,7 @@ def span_text(start: datetime, end: datetime | None) -> str:
 
 def when_text(start: datetime, end: datetime | None, *, t: Translator = EN) -> str:
     """ "Wed 15 Jul 11:00–13:30"."""
-    return f"{day_text(start.date(), t=t)} {span_text(start, end)}"
+    return f"{short_date(start.date(), t)} {span_text(start, end)}"
 
 
 def kind_text(kind: str, t: Translator) -> str:
@@ -143,7 +135,7 @@ def schedule_doc(
     clashing = frozenset(_key(e) for clash in plan.clashes for e in clash.entries)
     blocks: list[Block] = [translated(t, "week.title", len(entries))]
     for day in plan.days:
-        heading: list[Segment] = [Segment(day_text(day.date, t=t), "b"), Segment("\n")]
+        heading: list[Segment] = [Segment(short_date(day.date, t), "b"), Segment("\n")]
         for slot in day.slots:
             mine = [e for e in slot.entries if _key(e) in shown]
             if not mine:
@@ -205,7 +197,7 @@ def now_doc(moment: NowAndNext, *, t: Translator = EN) -> Doc:
     reader; before or after the conference, when it is."""
     if moment.first_day is None or moment.last_day is None:
         return text_doc("now.no_programme", t=t)
-    dates = {"first": day_text(moment.first_day, t=t), "last": day_text(moment.last_day, t=t)}
+    dates = {"first": short_date(moment.first_day, t), "last": short_date(moment.last_day, t)}
     if moment.phase == "after":
         return text_doc("now.after", t=t, **dates)
     if moment.phase == "before":
