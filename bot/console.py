@@ -94,9 +94,9 @@ class ConsoleSession:
             self.last = answer
         doc = answer.doc
         result = answer.result
-        if result is None or not result.confident:
+        if result is None:
             return doc
-        more = []
+        more = []  # the closest papers of a weak answer page too
         if result.offset + len(result.hits) < result.total:
             more.append("/next")
         if result.offset > 0 and result.hits:

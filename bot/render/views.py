@@ -293,14 +293,15 @@ def results_doc(
             t, "results.header", query=query, first=first, last=last, total=result.total
         )
     else:
-        # One sentence, and no "ask in English": the hybrid reads other languages too.
+        # The closest papers, said as such (not "nothing found"), and no "ask in English":
+        # the hybrid reads other languages too. They page like any answer.
         header = translated(t, "results.weak")
     header += header_notes(result, t)
     blocks: list[Block] = [header]
     blocks += [_result_block(first + i, hit, t) for i, hit in enumerate(result.hits)]
 
     nav: list[Button] = []
-    can_page = result.confident and (page_key is not None or query_fits_callback(result.query))
+    can_page = page_key is not None or query_fits_callback(result.query)
     if can_page and result.offset > 0:
         prev_offset = max(0, result.offset - per_page)
         nav.append(
@@ -308,7 +309,7 @@ def results_doc(
         )
     if can_page and last < result.total:
         nav.append((t.gettext("button.next"), page_data(last, query=result.query, key=page_key)))
-    if result.confident and result.total > per_page:
+    if result.total > per_page:
         pages = -(-result.total // per_page)
         page = result.offset // per_page + 1
         blocks.append(translated(t, "results.page", page=page, pages=pages))

@@ -31,6 +31,7 @@ from bot.search.index import Index
 from bot.search.query import PreparedQuery, QueryPipeline
 from bot.search.retriever import Hit, IndexStats, SearchResult
 from bot.search.semantic import fusion
+from bot.search.semantic.calibration import Calibration, calibrated, verdict
 from bot.search.semantic.embedding import Embedder, embed_papers
 from bot.search.spelling import Speller
 from bot.textutil import is_latin_text
@@ -45,10 +46,11 @@ RECENT_QUESTIONS = 1024
 
 @dataclass(frozen=True, slots=True)
 class _Semantic:
-    """The paper vectors and the model that embeds questions like them."""
+    """The paper vectors, the model that embeds questions like them, the corpus's confidence."""
 
     embedder: Embedder
     vectors: np.ndarray
+    calibration: Calibration | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,11 +111,13 @@ class HybridRetriever:
         """Gloss Chinese questions with `glossary` from now on, BM25 alone included."""
         self.queries.attach_glossary(glossary)
 
-    def attach_vectors(self, vectors: np.ndarray) -> None:
-        """Start fusing: `vectors` has one unit row per paper, in `papers` order."""
+    def attach_vectors(self, vectors: np.ndarray, calibration: Calibration | None = None) -> None:
+        """Start fusing: `vectors` has one unit row per paper, in `papers` order; `calibration`
+        is the corpus's confidence rule (None: the shipped one)."""
         if vectors.shape[0] != len(self.papers):
             raise ValueError(f"{vectors.shape[0]} vectors for {len(self.papers)} papers")
-        self._semantic = _Semantic(self.embedder, np.ascontiguousarray(vectors, np.float32))
+        vectors = np.ascontiguousarray(vectors, np.float32)
+        self._semantic = _Semantic(self.embedder, vectors, calibration)
 
     def paper_ids(self) -> Set[str]:
         """Every paper's id (the BM25 index's)."""
@@ -162,9 +166,16 @@ class HybridRetriever:
         scores = self._scores(semantic, prepared, mask)
         coverage, cosine, fused, order = scores.coverage, scores.cosine, scores.fused, scores.order
         top = int(order[0]) if len(order) else 0
-        confident = bool(len(order)) and fusion.is_confident(
-            cosine, top, float(coverage[top]), latin=scores.latin, glossed=scores.glossed
+        judged = verdict(
+            cosine,
+            top,
+            float(coverage[top]),
+            latin=scores.latin,
+            glossed=scores.glossed,
+            words=len(prepared.text.split()),
+            calibration=semantic.calibration,
         )
+        confident = bool(len(order)) and judged.confident
         # How many papers really match: most of the question's weight, or clearly closest in
         # meaning; not every paper sharing one common word.
         matches = (coverage >= CONFIDENT_COVERAGE) | fusion.semantic_matches(cosine)
@@ -180,11 +191,14 @@ class HybridRetriever:
             hits=hits,
             # Pages reach as far as the real matches, and always as far as the rows shown: a
             # first page is full, and a stale tap on a later page (asked for when more papers
-            # matched, e.g. before the vectors) must not say "6–10 of 5".
-            total=max(real, min(offset + limit, len(order))) if confident else real,
+            # matched, e.g. before the vectors) must not say "6–10 of 5". The closest papers
+            # of an answer that matched nothing well page the same way.
+            total=max(real, min(offset + limit, len(order))),
             confident=confident,
             offset=offset,
             confidence=float(coverage[top]) if len(order) else 0.0,
+            margin=judged.margin if len(order) else None,
+            cut=judged.cut if len(order) else None,
             corrected=prepared.corrected,
             parsed=prepared.parsed,
         )
@@ -199,7 +213,6 @@ class HybridRetriever:
         BM25 and coverage are its gloss's (`PreparedQuery.scored`), fused as a glossed one
         (`fusion.blend_for`).
         """
-        # Issue 20: a Latin-script question BM25's leader covers well keeps that leader first.
         glossed = bool(prepared.gloss)  # never a Latin-script question (`gloss.gloss_terms`)
         latin = all(is_latin_text(t) for t in prepared.terms)
         terms = prepared.scored
@@ -313,7 +326,15 @@ class EmbeddingJob:
                 stop=self._stop,
             )
             if vectors is not None and not self._stop.is_set():
-                self.retriever.attach_vectors(vectors)
+                # Read back when this corpus was calibrated before; fitted (and stored) else.
+                calibration = calibrated(
+                    self.retriever.index,
+                    vectors,
+                    self._embedder,
+                    cache_dir=self._cache_dir,
+                    stop=self._stop,
+                )
+                self.retriever.attach_vectors(vectors, calibration)
                 logger.info(
                     "Semantic search ready: %d papers in %.1f s",
                     len(vectors),
