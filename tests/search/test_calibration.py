@@ -51,7 +51,7 @@ def test_probes_are_cut_from_the_paper_and_left_out_of_its_evidence(
     papers: tuple[Paper, ...],
 ) -> None:
     paper = next(p for p in papers if "We " in p.abstract)
-    probes, evidence = paper_probes(paper, f"{paper.title}\n{paper.abstract}", lambda w: len(w))
+    probes, evidence = paper_probes(paper, f"{paper.title}\n{paper.abstract}", lambda w: 5, 100)
     styles = {p.style for p in probes}
     assert {"title", "keyword", "sentence"} <= styles
     sentence = next(p.text for p in probes if p.style == "sentence")

@@ -171,7 +171,9 @@ class _Signals:
     def probe_paper(self, row: int) -> None:
         """In-topic probes of paper `row` on its held-out text, and near-miss ones without it."""
         paper = self.index.papers[row]
-        probes, evidence = paper_probes(paper, paper_text(paper), self._word_weight)
+        probes, evidence = paper_probes(
+            paper, paper_text(paper), self._papers_with, len(self.index.papers)
+        )
         if not probes or not evidence:
             return
         held = self.embedder.embed_query(evidence)
@@ -208,10 +210,10 @@ class _Signals:
         cosine = (self.vectors @ query).astype(np.float64)
         return terms, query, cosine, self.index.coverage(terms, rows), self.index.scores(terms)
 
-    def _word_weight(self, word: str) -> float:
-        """A word's idf weight in the corpus (its rarest term's); 0 when no paper holds it."""
-        terms = [t for t in self.index.query_terms(word) if self.index.knows(t)]
-        return max(self.index.term_weights(terms).values(), default=0.0)
+    def _papers_with(self, word: str) -> int:
+        """How many papers hold the word (its rarest term); 0 when it has no term or none."""
+        terms = self.index.query_terms(word)
+        return min((self.index.bm25.df(t) for t in terms), default=0)
 
 
 def _features(cosine: np.ndarray, coverage: np.ndarray, bm25: np.ndarray, words: int) -> Features:

@@ -2,8 +2,8 @@
 
 The confidence calibration (`calibration`) asks them of the corpus in front of it. In-topic
 probes come in the styles users ask: the title, a keyword line, a one-sentence summary cut
-from the abstract, and that sentence without its rarest words (what a reader who does not
-know the paper's own names would still say). Each probe is cut from its paper's text, so the
+from the abstract, and that sentence without its rare words (what a reader who does not know
+the paper's own names would still say). Each probe is cut from its paper's text, so the
 paper is scored on that text without the cut (`Probe.evidence`): a real summary does not
 copy the abstract, and a probe must not match its paper on the very words it copied.
 """
@@ -23,12 +23,13 @@ __all__ = ["OFF_TOPIC_FILE", "Probe", "off_topic_questions", "paper_probes"]
 
 OFF_TOPIC_FILE = Path(__file__).resolve().parents[1] / "data" / "offtopic_probes.txt"
 """Questions outside a corpus's field or near it, one a line (`#` starts a comment)."""
-KEYWORDS = 4
-"""Words in a keyword line: the title's most distinctive ones."""
+KEYWORDS = 6
+"""Words in a keyword line at most: the title's first content words."""
 SENTENCE_WORDS = 30
 """A summary sentence is cut to this many words."""
-KEPT_SHARE = 0.5
-"""The paraphrase keeps the commoner half of the sentence's known words."""
+RARE_SHARE = 0.002
+"""A word held by at most this share of the papers (and at least 2) is one of a paper's own
+names: the paraphrase drops it."""
 
 _WORD = re.compile(r"[^\W_][\w'’-]*")
 _CLAIM = re.compile(
@@ -50,12 +51,12 @@ class Probe:
 
 
 def paper_probes(
-    paper: Paper, text: str, weight_of: Callable[[str], float]
+    paper: Paper, text: str, papers_with: Callable[[str], int], papers: int
 ) -> tuple[list[Probe], str]:
     """The probes of one paper and its text without the title and the summary sentence.
 
-    `text` is what is embedded for the paper; `weight_of` gives a word's idf weight in the
-    corpus (0 for a word no paper holds). Every probe is matched against the returned
+    `text` is what is embedded for the paper; `papers_with` tells how many of the corpus's
+    `papers` hold a word (0: none, or no term). Every probe is matched against the returned
     evidence: the title and the sentence are cut out of it, so the other sentences carry it.
     """
     probes: list[Probe] = []
@@ -63,14 +64,14 @@ def paper_probes(
     if paper.title and not paper.title_derived:
         evidence = evidence.replace(paper.title, " ")
         probes.append(Probe("title", paper.title, ""))
-        keywords = _keywords(paper.title, weight_of)
+        keywords = _keywords(paper.title, papers_with)
         if keywords and keywords != paper.title:
             probes.append(Probe("keyword", keywords, ""))
     sentence = _summary_sentence(paper.abstract)
     if sentence:
         evidence = evidence.replace(sentence, " ")
         probes.append(Probe("sentence", sentence, ""))
-        paraphrase = _without_rare_words(sentence, weight_of)
+        paraphrase = _without_rare_words(sentence, papers_with, max(2, int(RARE_SHARE * papers)))
         if len(paraphrase.split()) >= 4:
             probes.append(Probe("paraphrase", paraphrase, ""))
     evidence = " ".join(evidence.split())
@@ -88,22 +89,14 @@ def _summary_sentence(abstract: str) -> str:
     return " ".join(chosen.split()[:SENTENCE_WORDS])
 
 
-def _keywords(title: str, weight_of: Callable[[str], float]) -> str:
-    """The title's `KEYWORDS` most distinctive known words, in title order."""
-    scored = [(weight_of(word), i, word) for i, word in enumerate(_WORD.findall(title))]
-    chosen = sorted((s for s in scored if s[0] > 0), reverse=True)[:KEYWORDS]
-    return " ".join(word for _, _, word in sorted(chosen, key=lambda s: s[1]))
+def _keywords(title: str, papers_with: Callable[[str], int]) -> str:
+    """The title's first `KEYWORDS` words that some paper holds (no stopwords, no symbols)."""
+    return " ".join([word for word in _WORD.findall(title) if papers_with(word) > 0][:KEYWORDS])
 
 
-def _without_rare_words(sentence: str, weight_of: Callable[[str], float]) -> str:
-    """`sentence` without the rarer half of its known words (the paper's own names)."""
-    words = sentence.split()
-    weights = [weight_of(word) for word in words]
-    known = sorted(w for w in weights if w > 0)
-    if len(known) < 2:
-        return sentence
-    limit = known[int(len(known) * KEPT_SHARE)]
-    return " ".join(word for word, w in zip(words, weights, strict=True) if w < limit)
+def _without_rare_words(sentence: str, papers_with: Callable[[str], int], rare: int) -> str:
+    """`sentence` without the words at most `rare` papers hold (words no paper holds stay)."""
+    return " ".join(w for w in sentence.split() if not 0 < papers_with(w) <= rare)
 
 
 @cache
