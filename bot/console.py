@@ -1,67 +1,63 @@
 """Chat with the bot in a terminal: same commands and answers, as plain text; no token.
 
-An adapter over `bot.answers`, like the Telegram handlers: each command of the registry
-(`bot.commands`) has a console answer here, checked at import. What Telegram does with
-buttons is typed: /next and /prev page, /save and /remove keep papers, /unfollow a topic.
-"""
+An adapter over `bot.answers`, like the Telegram handlers: `ANSWERS` has an answer for each
+command of the registry (`bot.commands`), checked at import. Buttons are typed: /next and /prev
+page, /save and /remove keep papers, /dismiss, /unfollow (`bot.console_io` runs a terminal)."""
 
 from __future__ import annotations
 
-import asyncio
-import os
 import sys
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TextIO, TypeVar
+from typing import Protocol, TypeVar
 
-from bot import answers, loading, render
+from bot import answers, render
 from bot.commands import COMMAND_NAMES, CONSOLE_COMMANDS, command
-from bot.config import DEFAULT_RESULTS_PER_PAGE, ConfigError, Settings, load_settings
-from bot.console_io import chat, console_language, is_terminal, no_color
-from bot.corpus import CorpusError, LoadReport, parse_paper_command
-from bot.i18n import LANGUAGES, Lang, Translator, language_named, translator
+from bot.config import DEFAULT_RESULTS_PER_PAGE
+from bot.corpus import parse_paper_command
+from bot.i18n import Translator, language_named, translator
 from bot.logs import redact
+from bot.planner import Programme
 from bot.render import Doc, Segment, library
-from bot.render.callbacks import topic_ref
 from bot.search import Retriever
-from bot.store import Store, StoreOpenError, StoreUnavailable, open_store
+from bot.store import Store, StoreOpenError, StoreUnavailable
 from bot.store.model import topic_key
 
 CONSOLE_USER_ID = 0  # Telegram user ids are positive: the console's user is nobody's
 T = TypeVar("T")
-StoreOpener = Callable[[], Awaitable[Store]]
+
+
+class StoreAccess(Protocol):
+    """Runs `work` on the console user's store (`bot.console_io.LazyStore`)."""
+
+    def __call__(self, work: Callable[[Store], Awaitable[T]]) -> T: ...
 
 
 @dataclass
 class ConsoleSession:
-    """One terminal conversation: the index, the last answer for /next, /prev and /save."""
+    """One terminal conversation over `index`, in the language `t` (`/lang <code>` changes it).
+
+    `store` holds the reading list and topics of CONSOLE_USER_ID (None: saving is refused);
+    `loaded_at`, `skipped` and `sources` (None: the index's own count) are for /stats;
+    /export writes to `export_dir`; `facts` keeps the corpus's (`programme()`). Kept for the
+    typed buttons: `turn`, what /next (1) and /prev (-1) show; `shown`, the papers the last
+    answer numbered (or its one card) for /save and /remove; `recommended_at`, the offset of
+    the recommendations shown last (None: another answer was)."""
 
     index: Retriever
     per_page: int = DEFAULT_RESULTS_PER_PAGE
     t: Translator = field(default_factory=lambda: translator("en"))
-    """The language of the answers; `/lang <code>` changes it."""
+    store: StoreAccess | None = None
     loaded_at: datetime = field(default_factory=lambda: datetime.now(UTC))
-    """When the index was loaded, for /stats."""
     skipped: int = 0
-    """Records the corpus load skipped, for /stats."""
     sources: int | None = None
-    """Files the corpus load read, for /stats (None: the index's own count)."""
-    open_store: StoreOpener | None = None
-    """Opens the reading list and topics of CONSOLE_USER_ID, on the first command that needs
-    them: a console that only searches creates no database."""
     export_dir: Path = Path()
-    """Where /export writes its files."""
-    last: answers.Answer | None = None
-    """The last search answer, which /next and /prev turn and whose numbers /save reads."""
+    turn: Callable[[int], Doc] | None = None
     shown: answers.Numbered = ()
-    """The papers the last answer numbered (or its one card), for /save and /remove."""
     recommended_at: int | None = None
-    """The offset of the recommendations shown last (None: a search was), for /next, /dismiss."""
-    store: Store | None = None
-    runner: asyncio.Runner | None = None
-    """Runs the store's async calls; the store belongs to this runner's loop."""
+    facts: answers.FactsMemo = field(default_factory=answers.FactsMemo)
 
     def answer(self, line: str) -> Doc | None:
         """The answer to one input line, as a Doc; None for a blank line."""
@@ -69,88 +65,50 @@ class ConsoleSession:
         if not text:
             return None
         if not text.startswith("/"):
-            return self._shown(answers.ask(self.index, text, per_page=self.per_page, t=self.t))
+            return ANSWERS["search"](self, text)
         shortcut = parse_paper_command(text)
         if shortcut is not None:
-            return self._command_paper(shortcut[0])
+            return ANSWERS["paper"](self, shortcut[0])
         name, _, argument = text[1:].partition(" ")
         name, argument = name.split("@", 1)[0].lower(), argument.strip()
-        if name not in COMMAND_NAMES and name not in _CONSOLE_NAMES:
+        if name not in ANSWERS:
             return render.unknown_command_doc(t=self.t)
         if name in COMMAND_NAMES and command(name).takes_argument and not argument:
             return render.usage_doc(name, t=self.t)
-        answer: Callable[[str], Doc | None] = getattr(self, ANSWER_PREFIX + name)
         try:
-            return answer(argument)
-        except StoreUnavailable:  # or never opened: the same "try again" as the bot's
-            return library.text_doc("list.save_failed", t=self.t)
+            return ANSWERS[name](self, argument)
+        except StoreOpenError as exc:
+            print(self.t.gettext("console.cannot_start", error=redact(str(exc))), file=sys.stderr)
+        except StoreUnavailable:
+            pass
+        return render.text_doc("list.save_failed", t=self.t)  # the same "try again" as the bot's
+
+    def programme(self) -> Programme:
+        """The corpus's conference programme (built on first use; falsy without one)."""
+        return self.facts.of(self.index).programme
 
     def _shown(self, answer: answers.Answer) -> Doc:
         """`answer`'s doc; its papers become what /save numbers, its hits what /next turns."""
         self.recommended_at = None
         if answer.papers:
             self.shown = answer.papers
-        if answer.result is not None and answer.result.hits:
-            self.last = answer
-        doc = answer.doc
-        result = answer.result
-        if result is None:
-            return doc
-        more = []  # the closest papers of a weak answer page too
-        if result.offset + len(result.hits) < result.total:
-            more.append("/next")
-        if result.offset > 0 and result.hits:
-            more.append("/prev")
-        if more:
-            line = render.translated(self.t, "console.more", commands=" ".join(more))
-            doc = Doc((*doc.blocks, line), doc.keyboard)
-        return doc
+        if answer.result is None:
+            return answer.doc
+        if answer.result.hits:
+            query, at = answer.result.query, answer.result.offset
+            self.turn = lambda way: self._page(query, max(0, at + way * self.per_page))
+        turns = render.typed_turns(answer.result, t=self.t)
+        return Doc((*answer.doc.blocks, turns), answer.doc.keyboard) if turns else answer.doc
 
-    # ------------------------------------------------------------ the registry's commands
-
-    def _command_start(self, _argument: str) -> Doc:
-        return answers.start(self.index, t=self.t)
-
-    def _command_help(self, _argument: str) -> Doc:
-        return answers.help_text(t=self.t, console=True)
-
-    def _command_search(self, argument: str) -> Doc:
-        return self._shown(answers.ask(self.index, argument, per_page=self.per_page, t=self.t))
-
-    def _command_paper(self, paper_id: str) -> Doc:
-        return self._shown(answers.open_paper(self.index, paper_id, t=self.t))
-
-    def _command_similar(self, paper_id: str) -> Doc:
-        found = answers.similar(self.index, paper_id, per_page=self.per_page, t=self.t)
-        return self._shown(found)
-
-    def _command_author(self, name: str) -> Doc:
-        return answers.author(self.index, name, t=self.t).doc
-
-    def _command_random(self, _argument: str) -> Doc:
-        return self._shown(answers.random_paper(self.index, t=self.t))
-
-    def _command_stats(self, _argument: str) -> Doc:
-        return answers.stats(
-            self.index,
-            sources=self.sources,
-            skipped=self.skipped,
-            loaded_at=self.loaded_at,
-            t=self.t,
-        )
-
-    def _command_lang(self, argument: str) -> Doc:
-        # No buttons in a terminal: /lang lists the codes, `/lang <code>` switches.
+    def _lang(self, argument: str) -> Doc:
+        """No buttons in a terminal: /lang lists the codes, `/lang <code>` switches."""
         chosen = language_named(argument) if argument else None
-        if chosen is not None:
-            self.t = translator(chosen)
-            return render.lang_changed_doc(t=self.t)
-        spans: list[Segment] = list(render.translated(self.t, "lang.prompt"))
-        for lang, name in LANGUAGES.items():
-            spans += [Segment(f"\n/lang {lang}"), Segment(f" — {name}")]
-        return Doc((tuple(spans),))
+        if chosen is None:
+            return render.lang_codes_doc(t=self.t)
+        self.t = translator(chosen)
+        return render.lang_changed_doc(t=self.t)
 
-    def _command_saved(self, words: str) -> Doc:
+    def _saved(self, words: str) -> Doc:
         if words:  # `/saved <words>`: the saved papers ranked against them
             rows = self._stored(lambda store: store.export_rows(CONSOLE_USER_ID))
             return self._shown(answers.saved_matches(self.index, rows, words, t=self.t))
@@ -160,100 +118,72 @@ class ConsoleSession:
             )
         )
 
-    def _command_recommend(self, _argument: str) -> Doc:
-        return self._recommend(0)
-
     def _recommend(self, offset: int) -> Doc:
         """Recommendations from `offset`; /next, /prev and /dismiss N then act on them."""
         taste = self._stored(lambda store: answers.taste(store, CONSOLE_USER_ID))
-        per_page = self.per_page
-        found = answers.recommended(self.index, taste, offset=offset, per_page=per_page, t=self.t)
+        found = answers.recommended(
+            self.index, taste, offset=offset, per_page=self.per_page, t=self.t
+        )
         if not found.papers:
             return found.doc
         self.shown, self.recommended_at = found.papers, offset
+        self.turn = lambda way: self._recommend(max(0, offset + way * self.per_page))
         line = render.translated(self.t, "console.recommend_more")
         return Doc((*found.doc.blocks, line), found.doc.keyboard)
 
-    def _command_dismiss(self, argument: str) -> Doc:
-        at = self.recommended_at
-        paper_id = self._paper_id(argument) if at is not None and argument.isdigit() else None
-        if at is None or paper_id is None:
-            return Doc((render.translated(self.t, "console.which_paper", command="dismiss"),))
-        text = self._stored(
-            lambda store: answers.dismiss(store, CONSOLE_USER_ID, paper_id, t=self.t)
-        )
-        return Doc(((Segment(text),), *self._recommend(at).blocks))
-
-    def _command_export(self, argument: str) -> Doc:
+    def _export(self, argument: str) -> Doc:
         fmt = answers.export_format(argument)
         if fmt is None:
-            return library.text_doc("export.usage", t=self.t)
+            return render.text_doc("export.usage", t=self.t)
         rows = self._stored(lambda store: store.export_rows(CONSOLE_USER_ID))
         exported = answers.export_file(rows, fmt, t=self.t)
         if exported is None:
-            return library.text_doc("export.empty", t=self.t)
-        path = self.export_dir / exported.filename
-        path.write_bytes(exported.data)
-        return Doc(((Segment(str(path.resolve())),),))
+            return render.text_doc("export.empty", t=self.t)
+        (path := self.export_dir / exported.filename).write_bytes(exported.data)
+        return _said(str(path.resolve()))
 
-    def _command_follow(self, topic: str) -> Doc:
-        return self._stored(lambda store: answers.follow(store, CONSOLE_USER_ID, topic, t=self.t))
-
-    def _command_following(self, _argument: str) -> Doc:
-        return self._stored(lambda store: answers.following(store, CONSOLE_USER_ID, t=self.t))
-
-    def _command_forget(self, argument: str) -> Doc:
+    def _forget(self, argument: str) -> Doc:
         if argument.lower() != "yes":  # no buttons here: confirm by typing
             prompt = library.forget_prompt_doc(t=self.t).blocks
             return Doc((*prompt, (Segment("/forget yes"),)))
         self._stored(lambda store: answers.forget(store, CONSOLE_USER_ID))
-        return library.text_doc("forget.done", t=self.t)
+        return render.text_doc("forget.done", t=self.t)
 
     # ------------------------------------------------------------ typed buttons
 
-    def _command_next(self, _argument: str) -> Doc:
-        return self._turn(+1)
+    def _turn(self, way: int) -> Doc:
+        """/next (`way` 1) or /prev (-1): the next or previous page of the last paged answer."""
+        return self.turn(way) if self.turn else render.text_doc("console.nothing_to_page", t=self.t)
 
-    def _command_prev(self, _argument: str) -> Doc:
-        return self._turn(-1)
+    def _page(self, query: str, offset: int) -> Doc:
+        page = answers.page(self.index, query, offset=offset, per_page=self.per_page, t=self.t)
+        return self._shown(page)
 
-    def _turn(self, direction: int) -> Doc:
-        if self.recommended_at is not None:
-            return self._recommend(max(0, self.recommended_at + direction * self.per_page))
-        result = self.last.result if self.last is not None else None
-        if result is None:
-            return Doc((render.translated(self.t, "console.nothing_to_page"),))
-        offset = max(0, result.offset + direction * self.per_page)
-        turned = answers.page(
-            self.index, result.query, offset=offset, per_page=self.per_page, t=self.t
-        )
-        return self._shown(turned)
-
-    def _command_save(self, argument: str) -> Doc:
+    def _save(self, argument: str) -> Doc:
         paper = self.index.get(self._paper_id(argument) or "")
         if paper is None:
             return self._which("save", argument)
-        done = self._stored(lambda store: answers.save(store, CONSOLE_USER_ID, paper, t=self.t))
-        return Doc(((Segment(done.text),),))
+        return _said(self._mine(answers.save, paper).text)
 
-    def _command_remove(self, argument: str) -> Doc:
+    def _remove(self, argument: str) -> Doc:
         paper_id = self._paper_id(argument)
         if paper_id is None:
             return self._which("remove", argument)
-        done = self._stored(
-            lambda store: answers.remove(store, CONSOLE_USER_ID, paper_id, t=self.t)
-        )
-        return Doc(((Segment(done.text),),))
+        return _said(self._mine(answers.remove, paper_id).text)
 
-    def _command_unfollow(self, argument: str) -> Doc:
+    def _dismiss(self, argument: str) -> Doc:
+        at = self.recommended_at
+        paper_id = self._paper_id(argument) if at is not None and argument.isdigit() else None
+        if at is None or paper_id is None:
+            return render.text_doc("console.which_paper", t=self.t, command="dismiss")
+        return _said(self._mine(answers.dismiss, paper_id), self._recommend(at))
+
+    def _unfollow(self, argument: str) -> Doc:
         topics = self._stored(lambda store: store.topics(CONSOLE_USER_ID))
         if not argument.isdigit() or not 1 <= int(argument) <= len(topics):
-            return Doc((render.translated(self.t, "console.which_topic"),))
-        ref = topic_ref(topic_key(topics[int(argument) - 1]))
-        text, left = self._stored(
-            lambda store: answers.unfollow(store, CONSOLE_USER_ID, ref, t=self.t)
-        )
-        return Doc(((Segment(text),), *(left.blocks if left else ())))
+            return render.text_doc("console.which_topic", t=self.t)
+        ref = render.topic_ref(topic_key(topics[int(argument) - 1]))
+        return _said(*self._mine(answers.unfollow, ref))
 
     def _paper_id(self, argument: str) -> str | None:
         """The paper `/save 2` or `/save <id>` means: a number shown last, else an id."""
@@ -268,114 +198,52 @@ class ConsoleSession:
     def _which(self, name: str, argument: str) -> Doc:
         if argument and not argument.isdigit():
             return render.not_found_doc(argument, t=self.t)
-        return Doc((render.translated(self.t, "console.which_paper", command=name),))
+        return render.text_doc("console.which_paper", t=self.t, command=name)
 
-    # ------------------------------------------------------------ the store
+    def _mine(self, work: Callable[..., Awaitable[T]], *args: object) -> T:
+        """`work(store, CONSOLE_USER_ID, *args, t=…)`: an answer over the console user's data."""
+        return self._stored(lambda store: work(store, CONSOLE_USER_ID, *args, t=self.t))
 
     def _stored(self, work: Callable[[Store], Awaitable[T]]) -> T:
-        """`work` on the store, opened on first use; raises StoreUnavailable when it cannot run."""
-        if self.store is None and self.open_store is not None:
-            self.runner = self.runner or asyncio.Runner()
-            try:
-                self.store = self.runner.run(self.open_store())
-            except StoreOpenError as exc:
-                error = redact(str(exc))
-                print(self.t.gettext("console.cannot_start", error=error), file=sys.stderr)
-                raise StoreUnavailable(error) from exc
-        if self.store is None or self.runner is None:
+        """`work` on the store; StoreUnavailable without one, StoreOpenError if it won't open."""
+        if self.store is None:
             raise StoreUnavailable("no store")
-        return self.runner.run(work(self.store))
-
-    def close(self) -> None:
-        """Close the store and its runner, if a command opened them."""
-        if self.runner is None:
-            return
-        if self.store is not None:
-            self.runner.run(self.store.close())
-        self.runner.close()
-        self.store = self.runner = None
+        return self.store(work)
 
 
-def run_console(
-    corpus_paths: Sequence[str | Path] | None = None,
-    *,
-    stdin: TextIO | None = None,
-    stdout: TextIO | None = None,
-    lang: Lang | None = None,
-    environ: Mapping[str, str] = os.environ,
-) -> int:
-    """Read questions from stdin until EOF or /quit; print answers. Returns the exit code.
-
-    lang: the answers' language; None takes it from LC_ALL / LC_MESSAGES / LANG.
-    """
-    stdin = stdin or sys.stdin
-    stdout = stdout or sys.stdout
-    t = translator(lang or console_language(environ))
-    try:
-        settings = load_settings()
-        paths = loading.corpus_paths(settings, corpus_paths)
-        report, index = loading.load_index(
-            paths,
-            settings.index_cache_dir,
-            strict=settings.corpus_strict,
-            corpus_filter=settings.corpus_filter,
-        )
-    except loading.EmptyCorpusError:
-        print(t.gettext("console.no_papers"), file=sys.stderr)
-        return 2
-    except (ConfigError, CorpusError) as exc:
-        print(t.gettext("console.cannot_start", error=exc), file=sys.stderr)
-        return 2
-    # Chinese questions glossed once it is loaded, as the bot's (started before the embedding
-    # job, which then waits for it before the fused answers).
-    index.queries.start_glossary()
-    # Embeds in the background like the bot (quietly: the prompt owns the terminal).
-    started = loading.start_semantic(index, settings, progress=lambda done, total: None)
-    retriever = index if started is None else started.retriever
-    if not is_terminal(stdin):
-        index.queries.load_speller()  # piped questions are corrected as the bot's once ready
-        index.queries.load_glossary()  # and Chinese ones glossed
-    if started is not None:
-        _settle(started, t, piped=not is_terminal(stdin))
-    session = _session(retriever, report, settings, t)
-    try:
-        chat(session, report, stdin, stdout, ansi=is_terminal(stdout) and not no_color(environ))
-    finally:
-        session.close()
-    return 0
+def _said(text: str, then: Doc | None = None) -> Doc:
+    """`text` as a paragraph, then `then`'s blocks (what an action did, then what is left)."""
+    return Doc(((Segment(text),), *(then.blocks if then is not None else ())))
 
 
-def _settle(started: loading.SemanticStart, t: Translator, *, piped: bool) -> None:
-    """Wait for vectors that are cached or quick to make, else say on stderr when the
-    semantic answers will be ready and answer with BM25 meanwhile (the job goes on).
+ANSWERS: dict[str, Callable[[ConsoleSession, str], Doc]] = {
+    "start": lambda s, _: answers.start(s.index, t=s.t),
+    "help": lambda s, _: answers.help_text(t=s.t, console=True),
+    "search": lambda s, q: s._shown(answers.ask(s.index, q, per_page=s.per_page, t=s.t)),
+    "paper": lambda s, ref: s._shown(answers.open_paper(s.index, ref, t=s.t)),
+    "similar": lambda s, ref: s._shown(answers.similar(s.index, ref, per_page=s.per_page, t=s.t)),
+    "author": lambda s, name: answers.author(s.index, name, t=s.t).doc,
+    "random": lambda s, _: s._shown(answers.random_paper(s.index, t=s.t)),
+    "stats": lambda s, _: answers.stats(
+        s.index, sources=s.sources, skipped=s.skipped, loaded_at=s.loaded_at, t=s.t
+    ),
+    "lang": ConsoleSession._lang,
+    "saved": ConsoleSession._saved,
+    "recommend": lambda s, _: s._recommend(0),
+    "export": ConsoleSession._export,
+    "follow": lambda s, topic: s._mine(answers.follow, topic),
+    "following": lambda s, _: s._mine(answers.following),
+    "forget": ConsoleSession._forget,
+    # Typed stand-ins for Telegram's buttons (console-only commands)
+    "next": lambda s, _: s._turn(+1),
+    "prev": lambda s, _: s._turn(-1),
+    "save": ConsoleSession._save,
+    "remove": ConsoleSession._remove,
+    "dismiss": ConsoleSession._dismiss,
+    "unfollow": ConsoleSession._unfollow,
+}
+"""Command name -> its answer to `(session, argument)`; a required argument is checked first."""
 
-    Piped questions get the same wait as `search`; at a prompt only the cache is read."""
-    readiness = loading.settle(started, quick=loading.QUICK_EMBED_SECONDS if piped else 0.0)
-    notice = answers.pending_notice(readiness, t=t)
-    if notice:
-        print(notice, file=sys.stderr)
-
-
-def _session(
-    index: Retriever, report: LoadReport, settings: Settings, t: Translator
-) -> ConsoleSession:
-    """The conversation over `index`, its store opened on first use."""
-    return ConsoleSession(
-        index,
-        per_page=settings.results_per_page,
-        t=t,
-        skipped=len(report.skipped),
-        sources=len(report.sources),
-        open_store=lambda: open_store(settings.database_url, settings.data_dir),
-    )
-
-
-ANSWER_PREFIX = "_command_"
-"""ConsoleSession answers `/name` with its method `_command_<name>(argument)`."""
 _CONSOLE_NAMES = frozenset(c.name for c in CONSOLE_COMMANDS) - {"quit"}  # quit ends the loop
-
-_missing = sorted(
-    n for n in COMMAND_NAMES | _CONSOLE_NAMES if not hasattr(ConsoleSession, ANSWER_PREFIX + n)
-)
-if _missing:  # a real check at import, not an assert
-    raise RuntimeError(f"the console has no answer for {_missing}")
+if set(ANSWERS) != COMMAND_NAMES | _CONSOLE_NAMES:  # a real check at import, not an assert
+    raise RuntimeError(f"console answers {sorted(ANSWERS)} != the registry's commands")

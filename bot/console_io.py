@@ -1,41 +1,135 @@
-"""The console's terminal side: the read-answer loop, colours, the locale's language."""
+"""The console in a terminal: start-up (corpus, semantic search, store), the read-answer loop,
+colours and the locale's language. The conversation itself is `bot.console`'s."""
 
 from __future__ import annotations
 
+import asyncio
+import os
 import sys
-from collections.abc import Mapping
-from typing import Protocol, TextIO
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TextIO, TypeVar
 
-from bot import render
-from bot.corpus import LoadReport
-from bot.i18n import Lang, Translator, pick_language
-from bot.render import Doc
+from bot import answers, loading, render
+from bot.config import ConfigError, Settings, load_settings
+from bot.console import ConsoleSession
+from bot.corpus import CorpusError, LoadReport
+from bot.i18n import Lang, Translator, pick_language, translator
+from bot.search import Retriever
+from bot.store import Store, open_store
 
-
-class ConsoleSession(Protocol):
-    """What the loop needs of a conversation (`bot.console.ConsoleSession` has it)."""
-
-    t: Translator
-
-    def answer(self, line: str) -> Doc | None:
-        """The answer to one input line; None for a blank line."""
-        ...
-
-
-__all__ = ["QUIT_COMMANDS", "chat", "console_language", "is_terminal", "no_color"]
+__all__ = [
+    "QUIT_COMMANDS",
+    "LazyStore",
+    "chat",
+    "console_language",
+    "is_terminal",
+    "run_console",
+    "styled",
+]
 
 QUIT_COMMANDS = ("/quit", "/exit")
+T = TypeVar("T")
 
 
-def is_terminal(stream: TextIO) -> bool:
-    """Whether `stream` is a terminal (a test's StringIO or a pipe is not one)."""
-    isatty = getattr(stream, "isatty", None)
-    return bool(isatty and isatty())
+def run_console(
+    corpus_paths: Sequence[str | Path] | None = None,
+    *,
+    stdin: TextIO | None = None,
+    stdout: TextIO | None = None,
+    lang: Lang | None = None,
+    environ: Mapping[str, str] = os.environ,
+) -> int:
+    """Read questions from stdin until EOF or /quit; print answers. Returns the exit code.
+
+    lang: the answers' language; None takes it from LC_ALL / LC_MESSAGES / LANG.
+    """
+    stdin = stdin or sys.stdin
+    stdout = stdout or sys.stdout
+    t = translator(lang or console_language(environ))
+    try:
+        settings = load_settings()
+        paths = loading.corpus_paths(settings, corpus_paths)
+        report, index = loading.load_index(
+            paths,
+            settings.index_cache_dir,
+            strict=settings.corpus_strict,
+            corpus_filter=settings.corpus_filter,
+        )
+    except loading.EmptyCorpusError:
+        print(t.gettext("console.no_papers"), file=sys.stderr)
+        return 2
+    except (ConfigError, CorpusError) as exc:
+        print(t.gettext("console.cannot_start", error=exc), file=sys.stderr)
+        return 2
+    # Chinese questions glossed once it is loaded, as the bot's (started before the embedding
+    # job, which then waits for it before the fused answers).
+    index.queries.start_glossary()
+    # Embeds in the background like the bot (quietly: the prompt owns the terminal).
+    started = loading.start_semantic(index, settings, progress=lambda done, total: None)
+    retriever = index if started is None else started.retriever
+    if not is_terminal(stdin):
+        index.queries.load_speller()  # piped questions are corrected as the bot's once ready
+        index.queries.load_glossary()  # and Chinese ones glossed
+    if started is not None:
+        _settle(started, t, piped=not is_terminal(stdin))
+    store = LazyStore(lambda: open_store(settings.database_url, settings.data_dir))
+    try:
+        chat(_session(retriever, report, settings, t, store), report, stdin, stdout,
+             ansi=styled(stdout, environ))  # fmt: skip
+    finally:
+        store.close()
+    return 0
 
 
-def no_color(environ: Mapping[str, str]) -> bool:
-    """NO_COLOR set to anything but "" asks for no ANSI styling (https://no-color.org)."""
-    return bool(environ.get("NO_COLOR"))
+def _settle(started: loading.SemanticStart, t: Translator, *, piped: bool) -> None:
+    """Wait for vectors that are cached or quick to make, else say on stderr when the
+    semantic answers will be ready and answer with BM25 meanwhile (the job goes on).
+
+    Piped questions get the same wait as `search`; at a prompt only the cache is read."""
+    readiness = loading.settle(started, quick=loading.QUICK_EMBED_SECONDS if piped else 0.0)
+    notice = answers.pending_notice(readiness, t=t)
+    if notice:
+        print(notice, file=sys.stderr)
+
+
+def _session(
+    index: Retriever, report: LoadReport, settings: Settings, t: Translator, store: LazyStore
+) -> ConsoleSession:
+    """The conversation over `index`, with the load's figures for /stats."""
+    return ConsoleSession(
+        index,
+        per_page=settings.results_per_page,
+        t=t,
+        skipped=len(report.skipped),
+        sources=len(report.sources),
+        store=store,
+    )
+
+
+@dataclass
+class LazyStore:
+    """A store opened on the first command that needs it (a console that only searches
+    creates no database), its async calls run on a loop of its own: the console is not async.
+    """
+
+    open: Callable[[], Awaitable[Store]]
+    _store: Store | None = None
+    _runner: asyncio.Runner = field(default_factory=asyncio.Runner)
+
+    def __call__(self, work: Callable[[Store], Awaitable[T]]) -> T:
+        """`work` on the store; StoreOpenError when it cannot be opened (tried again next time)."""
+        if self._store is None:
+            self._store = self._runner.run(self.open())
+        return self._runner.run(work(self._store))
+
+    def close(self) -> None:
+        """Close the store, if a command opened it, and the loop."""
+        if self._store is not None:
+            self._runner.run(self._store.close())
+            self._store = None
+        self._runner.close()
 
 
 def chat(
@@ -45,7 +139,7 @@ def chat(
     interactive = is_terminal(stdin)
     print(session.t.ngettext("console.banner", len(report.papers)), file=stdout)
     if report.skipped:
-        skipped = Doc((render.translated(session.t, "stats.skipped", len(report.skipped)),))
+        skipped = render.text_doc("stats.skipped", len(report.skipped), t=session.t)
         print(render.to_console(skipped), file=stdout)
         for line in report.skipped:
             print(f"Skipped {line}", file=sys.stderr)
@@ -69,6 +163,18 @@ def chat(
             print(render.to_console(doc, ansi=ansi) + "\n", file=stdout)
     if interactive:
         print(file=stdout)
+
+
+def is_terminal(stream: TextIO) -> bool:
+    """Whether `stream` is a terminal (a test's StringIO or a pipe is not one)."""
+    isatty = getattr(stream, "isatty", None)
+    return bool(isatty and isatty())
+
+
+def styled(stream: TextIO, environ: Mapping[str, str] = os.environ) -> bool:
+    """Whether to style `stream` with ANSI: a terminal, and NO_COLOR unset or ""
+    (https://no-color.org)."""
+    return is_terminal(stream) and not environ.get("NO_COLOR")
 
 
 def console_language(environ: Mapping[str, str]) -> Lang:

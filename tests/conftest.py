@@ -41,9 +41,11 @@ def bm25_unless_asked(monkeypatch: pytest.MonkeyPatch) -> None:
 
 @pytest.fixture(autouse=True)
 def data_dir(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A fresh DATA_DIR per test, so nothing writes a database into the repository."""
+    """A fresh DATA_DIR per test, so nothing writes a database into the repository, nor into
+    the user's own data folder (`Settings()` built in a test defaults to XDG_DATA_HOME's)."""
     path = tmp_path_factory.mktemp("data")
     monkeypatch.setenv("DATA_DIR", str(path))
+    monkeypatch.setenv("XDG_DATA_HOME", str(path / "xdg"))
     return path
 
 

@@ -12,9 +12,13 @@ from pathlib import Path
 import pytest
 
 from bot import cli, loading
+from bot.cli_search import json_line
 from bot.config import load_settings
+from bot.console_io import styled
 from bot.corpus import Paper
-from bot.render.console import marked_snippet
+from bot.render import Doc
+from bot.render.console import ANSI_MARKS, PLAIN_MARKS, to_console
+from bot.render.parts import snippet_block
 from bot.search import Hit, Snippet
 from testkit.devset import load_seed_papers
 
@@ -34,14 +38,14 @@ def search_json(capsys: pytest.CaptureFixture[str], *argv: str) -> list[dict]:
 
 def test_a_json_line_is_one_line_that_reads_back_and_keeps_its_script() -> None:
     value = {"query": "图神经网络\nover-smoothing", "score": 12.3456, "year": None, "ok": True}
-    line = cli.json_line(value)
+    line = json_line(value)
     assert "\n" not in line and "图神经网络" in line  # readable, not \\u-escaped
     assert json.loads(line) == value
 
 
 def test_a_json_line_with_broken_unicode_is_written_escaped_not_a_traceback() -> None:
     value = {"title": "half a pair \ud83d here", "authors": ["Ada"]}
-    line = cli.json_line(value)
+    line = json_line(value)
     assert "\\ud83d" in line and line.isascii()
     assert json.loads(line) == value
 
@@ -137,14 +141,11 @@ class FakeTty(io.StringIO):
         return True
 
 
-def test_terminal_gets_ansi_bold(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv("NO_COLOR", raising=False)
-    assert cli._emphasis(FakeTty()) == ("\x1b[1m", "\x1b[0m")
-
-
-def test_no_color_on_a_terminal_gets_guillemets(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("NO_COLOR", "1")
-    assert cli._emphasis(FakeTty()) == ("«", "»")
+def test_a_terminal_is_styled_unless_no_color_is_set() -> None:
+    assert styled(FakeTty(), {}) and styled(FakeTty(), {"NO_COLOR": ""})
+    assert not styled(FakeTty(), {"NO_COLOR": "1"})
+    assert not styled(io.StringIO(), {})  # a pipe or a file gets «guillemets»
+    assert ANSI_MARKS == ("\x1b[1m", "\x1b[0m") and PLAIN_MARKS == ("«", "»")
 
 
 @pytest.mark.parametrize(
@@ -160,7 +161,7 @@ def test_no_color_on_a_terminal_gets_guillemets(monkeypatch: pytest.MonkeyPatch)
 def test_marks_become_emphasis(marks: tuple[tuple[int, int], ...], expected: str) -> None:
     paper = Paper(id="1", title="t", abstract="one two three")
     hit = Hit(paper=paper, score=1.0, snippet=Snippet(text="one two three", marks=marks))
-    assert marked_snippet(hit, ("[", "]")) == expected
+    assert to_console(Doc((snippet_block(hit),)), marks=("[", "]")) == expected
 
 
 def test_corpus_option_reads_another_corpus(
@@ -238,16 +239,16 @@ def test_bad_arguments_exit_2(argv: list[str], capsys: pytest.CaptureFixture[str
 
 @pytest.fixture
 def fake_app(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, object]]:
-    """Replace bot.tg.app with a module whose `run` records its calls."""
+    """Replace bot.tg.serve with a module whose `run` records its calls."""
     calls: list[dict[str, object]] = []
-    module = types.ModuleType("bot.tg.app")
+    module = types.ModuleType("bot.tg.serve")
 
     def run(*, webhook: bool = False) -> int:
         calls.append({"webhook": webhook})
         return 0
 
     module.run = run  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "bot.tg.app", module)
+    monkeypatch.setitem(sys.modules, "bot.tg.serve", module)
     return calls
 
 
@@ -262,9 +263,9 @@ def test_run_starts_the_bot(fake_app: list[dict[str, object]], argv: list[str], 
 
 def test_console_gets_the_corpus_paths(monkeypatch: pytest.MonkeyPatch) -> None:
     seen: list[object] = []
-    module = types.ModuleType("bot.console")
+    module = types.ModuleType("bot.console_io")
     module.run_console = lambda paths, lang=None: seen.append(paths) or 0  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "bot.console", module)
+    monkeypatch.setitem(sys.modules, "bot.console_io", module)
     assert cli.main(["console", "--corpus", "a.jsonl", "--corpus", "b"]) == 0
     assert cli.main(["console"]) == 0
     assert seen == [["a.jsonl", "b"], None]
@@ -285,9 +286,9 @@ def test_console_lang_accepts_what_telegrams_language_code_does(
     monkeypatch: pytest.MonkeyPatch, code: str, lang: str
 ) -> None:
     seen: list[object] = []
-    module = types.ModuleType("bot.console")
+    module = types.ModuleType("bot.console_io")
     module.run_console = lambda paths, lang=None: seen.append(lang) or 0  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "bot.console", module)
+    monkeypatch.setitem(sys.modules, "bot.console_io", module)
     assert cli.main(["console", "--lang", code]) == 0
     assert seen == [lang]
 
@@ -364,7 +365,7 @@ def test_run_leaves_tornado_to_ptb(fake_app: list[dict[str, object]]) -> None:
 
 @pytest.mark.slow
 def test_polling_does_not_import_the_webhook_server() -> None:
-    code = "import sys, bot.tg.app; assert 'bot.tg.webhook' not in sys.modules"
+    code = "import sys, bot.tg.serve; assert 'bot.tg.webhook' not in sys.modules"
     done = subprocess.run(
         [sys.executable, "-c", code], cwd=REPO_ROOT, capture_output=True, text=True, timeout=60
     )
@@ -444,7 +445,7 @@ def test_piped_console_answers_as_the_bot_once_ready(
 ) -> None:
     """Questions piped into the console wait for cached vectors: typos corrected, Chinese
     read."""
-    from bot.console import run_console
+    from bot.console_io import run_console
 
     stdout = io.StringIO()
     stdin = io.StringIO("siezure detection\n癫痫发作 症状 分类\n")

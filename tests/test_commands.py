@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import pytest
+from telegram import constants
 from telegram.ext import CommandHandler
 
 from bot import render
 from bot.commands import COMMAND_NAMES, COMMANDS, CONSOLE_COMMANDS, command
-from bot.console import ANSWER_PREFIX, ConsoleSession
+from bot.console import ANSWERS, ConsoleSession
 from bot.i18n import LANGUAGES, translator
 from bot.tg.app import COMMAND_HANDLERS
 from bot.tg.menu import menu
@@ -32,13 +33,13 @@ def test_the_menu_is_described_in_each_language(lang) -> None:
     t = translator(lang)
     described = menu(t)
     assert [b.description for b in described] == [t.gettext(c.description_key) for c in COMMANDS]
-    assert all(1 <= len(b.description) <= render.MAX_COMMAND_DESCRIPTION_CHARS for b in described)
+    limit = constants.BotCommandLimit.MAX_DESCRIPTION
+    assert all(1 <= len(b.description) <= limit for b in described)
 
 
 def test_every_command_has_a_console_answer() -> None:
     console_only = {c.name for c in CONSOLE_COMMANDS} - {"quit"}  # quit ends the loop
-    for name in COMMAND_NAMES | console_only:
-        assert hasattr(ConsoleSession, ANSWER_PREFIX + name)
+    assert set(ANSWERS) == COMMAND_NAMES | console_only
 
 
 @pytest.mark.parametrize("lang", list(LANGUAGES))

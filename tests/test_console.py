@@ -6,9 +6,10 @@ import io
 
 import pytest
 
-from bot.console import CONSOLE_USER_ID, ConsoleSession, console_language, run_console
+from bot.console import CONSOLE_USER_ID, ConsoleSession
+from bot.console_io import LazyStore, console_language, run_console
 from bot.i18n import translator
-from bot.render import library, to_console
+from bot.render import text_doc, to_console
 
 
 def test_console_conversation(monkeypatch) -> None:
@@ -173,7 +174,8 @@ def test_stats_counts_the_files_the_load_read_as_search_does(small_corpus, capsy
 def test_console_saves_lists_and_removes_by_result_number(index, tmp_path) -> None:
     from bot.store import open_store
 
-    session = ConsoleSession(index, per_page=5, open_store=lambda: open_store(None, tmp_path))
+    store = LazyStore(lambda: open_store(None, tmp_path))
+    session = ConsoleSession(index, per_page=5, store=store)
     try:
         first = to_console(session.answer("graph neural networks"))
         assert to_console(session.answer("/save 1")) == "Saved to your reading list"
@@ -183,9 +185,9 @@ def test_console_saves_lists_and_removes_by_result_number(index, tmp_path) -> No
         title = first.split("\n1. ", 1)[1].split(" · ", 1)[0]
         assert title in saved
         assert to_console(session.answer("/remove 1")) == "Removed"
-        assert to_console(session.answer("/saved")) == to_console(library.text_doc("list.empty"))
+        assert to_console(session.answer("/saved")) == to_console(text_doc("list.empty"))
     finally:
-        session.close()
+        store.close()
 
 
 def test_console_save_without_a_paper_says_how(index) -> None:
@@ -199,20 +201,22 @@ def test_console_save_without_a_paper_says_how(index) -> None:
 def test_console_save_of_a_card_needs_no_number(index, tmp_path) -> None:
     from bot.store import open_store
 
-    session = ConsoleSession(index, open_store=lambda: open_store(None, tmp_path))
+    store = LazyStore(lambda: open_store(None, tmp_path))
+    session = ConsoleSession(index, store=store)
     try:
         session.answer("/paper_3rmh7qdh")
         assert to_console(session.answer("/save")) == "Saved to your reading list"
         rows = session._stored(lambda store: store.export_rows(CONSOLE_USER_ID))
         assert [row.paper_id for row in rows] == ["3rmh7qdh"]
     finally:
-        session.close()
+        store.close()
 
 
 def test_console_unfollow_by_number(index, tmp_path) -> None:
     from bot.store import open_store
 
-    session = ConsoleSession(index, open_store=lambda: open_store(None, tmp_path))
+    store = LazyStore(lambda: open_store(None, tmp_path))
+    session = ConsoleSession(index, store=store)
     try:
         session.answer("/follow diffusion models")
         assert "/unfollow 1" in to_console(session.answer("/unfollow 7"))
@@ -220,7 +224,7 @@ def test_console_unfollow_by_number(index, tmp_path) -> None:
         assert done.startswith("You no longer follow diffusion models.")
         assert "You don't follow any topic yet." in done
     finally:
-        session.close()
+        store.close()
 
 
 def test_console_help_lists_its_typed_buttons(index) -> None:

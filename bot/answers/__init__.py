@@ -11,9 +11,12 @@ behaviour is written once and reaches every front end:
   synchronous).
 - `about`: /start, /help and /stats.
 - `readiness`: the notice of how long until semantic answers are ready.
+- `corpus_facts`: what answers know of the served corpus as a whole (its programme), worked
+  out once per index; front ends keep it.
 """
 
 from bot.answers.about import help_text, start, stats
+from bot.answers.corpus_facts import CorpusFacts, FactsMemo, corpus_facts, programme_of
 from bot.answers.questions import (
     Answer,
     Numbered,
@@ -45,12 +48,15 @@ from bot.answers.recommend import Taste, dismiss, recommended, taste
 
 __all__ = [
     "Answer",
+    "CorpusFacts",
     "ExportFile",
+    "FactsMemo",
     "Numbered",
     "Taste",
     "Toggled",
     "ask",
     "author",
+    "corpus_facts",
     "dismiss",
     "export_file",
     "export_format",
@@ -62,6 +68,7 @@ __all__ = [
     "open_paper",
     "page",
     "pending_notice",
+    "programme_of",
     "random_paper",
     "recommended",
     "remove",

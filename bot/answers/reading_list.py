@@ -14,14 +14,21 @@ from bot import render
 from bot.answers.questions import Answer, numbered
 from bot.corpus import Paper
 from bot.i18n import Translator
-from bot.render import MAX_CALLBACK_ANSWER_CHARS, Doc, fitted, library
-from bot.render.callbacks import paper_ref, topic_ref
-from bot.render.text import clean, clip_words
-from bot.render.views import translated
+from bot.render import (
+    MAX_CALLBACK_ANSWER_CHARS,
+    Doc,
+    fitted,
+    library,
+    paper_ref,
+    text_doc,
+    topic_ref,
+    translated,
+)
 from bot.search import Index, Retriever
 from bot.store import SaveOutcome, Store, snapshot
 from bot.store.export import FORMATS, export
 from bot.store.model import SavedPaper, normalize_topic, topic_key
+from bot.textutil import clean, clip_words
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,12 +104,12 @@ def saved_matches(
     event loop.
     """
     if not rows:
-        return Answer(library.text_doc("list.empty", t=t))
+        return Answer(text_doc("list.empty", t=t))
     papers = [_as_paper(row, index.get(row.paper_id)) for row in rows]
     result = Index.build(papers).search(words, limit=SAVED_MATCHES)
     if not result.hits or not result.confident:
         query = clip_words(clean(words), 200)
-        return Answer(library.text_doc("list.search_none", query=query, t=t))
+        return Answer(text_doc("list.search_none", query=query, t=t))
     doc = render.results_doc(result, per_page=SAVED_MATCHES, t=t)
     header = translated(t, "list.search_header", len(rows))
     # Pages would search the whole corpus: the best ten, without page buttons.

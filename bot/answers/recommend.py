@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from bot.answers.questions import Answer, numbered
 from bot.i18n import Translator
-from bot.render.recommend import recommend_doc
+from bot.render import recommend_doc
 from bot.search import Retriever
 from bot.search.recommend import recommend
 from bot.store import Store

@@ -2,16 +2,18 @@
 
 Every answer is first built as a `Doc`: blocks of styled `Segment`s plus a keyboard of
 plain `(label, callback_data)` pairs. `to_html` turns a Doc into Telegram messages
-(split on block boundaries, each within `MAX_MESSAGE_CHARS`); `to_console` turns the
+(split on block boundaries, each within the Bot API's limit); `to_console` turns the
 same Doc into plain text. Nothing here imports `telegram`.
+
+Modules: `parts` (the pieces views share), `views` (lists of papers and hints), `paper`
+(one paper), `info` (the bot itself), `library` (what a user keeps), `recommend`,
+`callbacks` (what a button carries), `html`, `console` and `fit` (the output formats).
+Other packages import the names below; the reading-list views are used as the `library`
+namespace.
 """
 
-from bot.corpus import MAX_COMMAND_CHARS
 from bot.render.callbacks import (
     CALLBACK_ACTIONS,
-    MAX_OFFSET,
-    CallbackAction,
-    CallbackDataError,
     Dismiss,
     ExportAs,
     Forget,
@@ -24,165 +26,89 @@ from bot.render.callbacks import (
     ToggleSave,
     TurnPage,
     Unfollow,
-    encode,
-    language_data,
-    page_data,
     paper_ref,
     parse_callback,
     query_fits_callback,
-    similar_data,
     topic_ref,
 )
-from bot.render.console import marked_snippet, results_text, to_console
-from bot.render.doc import Block, Button, Doc, HtmlMessage, InlineArticle, Keyboard, Segment, Style
-from bot.render.fit import fit, fit_message, fit_toast, fitted
-from bot.render.html import MessageTooLongError, block_html, is_web_url, to_html
-from bot.render.ids import paper_command
+from bot.render.console import (
+    ANSI_MARKS,
+    PLAIN_MARKS,
+    author_text,
+    results_text,
+    to_console,
+    typed_turns,
+)
+from bot.render.doc import Doc, Keyboard, Segment
+from bot.render.filter_summary import filter_labels
+from bot.render.fit import fit_toast, fitted
+from bot.render.html import to_html
 from bot.render.info import (
     help_doc,
     lang_changed_doc,
+    lang_codes_doc,
     lang_doc,
     start_doc,
     stats_doc,
     unknown_command_doc,
     usage_doc,
 )
-from bot.render.limits import (
-    ABSTRACT_CHARS,
-    BUTTON_LABEL_CHARS,
-    INLINE_DESCRIPTION_CHARS,
-    INLINE_EXCERPT_CHARS,
-    INLINE_RESULTS,
-    LINK_LABEL_CHARS,
-    MAX_BUTTONS,
-    MAX_BUTTONS_PER_ROW,
-    MAX_CALLBACK_ANSWER_CHARS,
-    MAX_CALLBACK_DATA_BYTES,
-    MAX_COMMAND_DESCRIPTION_CHARS,
-    MAX_INLINE_RESULT_ID_BYTES,
-    MAX_INLINE_RESULTS,
-    MAX_MESSAGE_CHARS,
-    MAX_URL_CHARS,
-    SNIPPET_CHARS,
-    TITLE_CHARS,
-    tg_len,
-    utf8_len,
-)
-from bot.render.text import clean, clean_keep_edges, clip_words, merge_marks, sendable
-from bot.render.views import (
-    EXAMPLE_KEYS,
-    EXAMPLE_QUESTIONS,
-    KeyboardError,
-    QuestionKind,
-    author_doc,
-    classify_question,
-    code_link,
-    eta_text,
-    hint_doc,
-    inline_article,
-    link_label,
-    not_found_doc,
-    paper_doc,
-    results_doc,
-    similar_doc,
-    snippet_block,
-    translated,
-    venue_line,
-)
+from bot.render.limits import INLINE_RESULTS, MAX_CALLBACK_ANSWER_CHARS
+from bot.render.paper import inline_article, not_found_doc, paper_doc
+from bot.render.parts import text_doc, translated
+from bot.render.recommend import recommend_doc
+from bot.render.views import author_doc, eta_text, hint_doc, results_doc, similar_doc
 
 __all__ = [
-    "ABSTRACT_CHARS",
-    "BUTTON_LABEL_CHARS",
+    "ANSI_MARKS",
     "CALLBACK_ACTIONS",
-    "EXAMPLE_KEYS",
-    "EXAMPLE_QUESTIONS",
-    "INLINE_DESCRIPTION_CHARS",
-    "INLINE_EXCERPT_CHARS",
     "INLINE_RESULTS",
-    "LINK_LABEL_CHARS",
-    "MAX_BUTTONS",
-    "MAX_BUTTONS_PER_ROW",
     "MAX_CALLBACK_ANSWER_CHARS",
-    "MAX_CALLBACK_DATA_BYTES",
-    "MAX_COMMAND_CHARS",
-    "MAX_COMMAND_DESCRIPTION_CHARS",
-    "MAX_INLINE_RESULTS",
-    "MAX_INLINE_RESULT_ID_BYTES",
-    "MAX_MESSAGE_CHARS",
-    "MAX_OFFSET",
-    "MAX_URL_CHARS",
-    "SNIPPET_CHARS",
-    "TITLE_CHARS",
-    "Block",
-    "Button",
-    "CallbackAction",
-    "CallbackDataError",
+    "PLAIN_MARKS",
     "Dismiss",
     "Doc",
     "ExportAs",
     "Forget",
-    "HtmlMessage",
-    "InlineArticle",
     "Keyboard",
-    "KeyboardError",
-    "MessageTooLongError",
     "OpenPaper",
-    "QuestionKind",
     "Recommend",
     "RemoveSaved",
     "SavedPage",
     "Segment",
     "SetLanguage",
     "ShowSimilar",
-    "Style",
     "ToggleSave",
     "TurnPage",
     "Unfollow",
     "author_doc",
-    "block_html",
-    "classify_question",
-    "clean",
-    "clean_keep_edges",
-    "clip_words",
-    "code_link",
-    "encode",
+    "author_text",
     "eta_text",
-    "fit",
-    "fit_message",
+    "filter_labels",
     "fit_toast",
     "fitted",
     "help_doc",
     "hint_doc",
     "inline_article",
-    "is_web_url",
     "lang_changed_doc",
+    "lang_codes_doc",
     "lang_doc",
-    "language_data",
-    "link_label",
-    "marked_snippet",
-    "merge_marks",
     "not_found_doc",
-    "page_data",
-    "paper_command",
     "paper_doc",
     "paper_ref",
     "parse_callback",
     "query_fits_callback",
+    "recommend_doc",
     "results_doc",
     "results_text",
-    "sendable",
-    "similar_data",
     "similar_doc",
-    "snippet_block",
     "start_doc",
     "stats_doc",
-    "tg_len",
+    "text_doc",
     "to_console",
     "to_html",
     "topic_ref",
     "translated",
+    "typed_turns",
     "unknown_command_doc",
     "usage_doc",
-    "utf8_len",
-    "venue_line",
 ]

@@ -262,59 +262,6 @@ def topic_ref(topic_key: str) -> str:
     return hashlib.blake2b(topic_key.encode("utf-8", "surrogatepass"), digest_size=8).hexdigest()
 
 
-# What the views call: each names the button, the table above spells its data.
-
-
-def similar_data(paper_id: str) -> str:
-    """Callback data for a "similar papers" button."""
-    return encode(ShowSimilar(paper_ref(paper_id)))
-
-
-def save_data(paper_id: str, *, save: bool) -> str:
-    """Callback data for "☆ Save" (`save=True`) or "★ Saved" (tap removes); no user id."""
-    return encode(ToggleSave(paper_ref(paper_id), save))
-
-
-def saved_page_data(offset: int) -> str:
-    """Callback data for a page turn in /saved."""
-    return encode(SavedPage(offset))
-
-
-def remove_saved_data(offset: int, paper_id: str) -> str:
-    """Callback data for a Remove button in /saved (the page to show afterwards)."""
-    return encode(RemoveSaved(offset, paper_ref(paper_id)))
-
-
-def export_data(fmt: str) -> str:
-    """Callback data for an export format button."""
-    return encode(ExportAs(fmt))
-
-
-def unfollow_data(topic_key: str) -> str:
-    """Callback data for an Unfollow button (a hash of the topic, never the user)."""
-    return encode(Unfollow(topic_ref(topic_key)))
-
-
-def forget_data(*, confirm: bool) -> str:
-    """Callback data for the /forget confirm or cancel button."""
-    return encode(Forget(confirm))
-
-
-def language_data(lang: Lang) -> str:
-    """Callback data for a /lang button."""
-    return encode(SetLanguage(lang))
-
-
-def recommend_data(offset: int) -> str:
-    """Callback data for a page of recommendations (and /saved's Recommend button)."""
-    return encode(Recommend(offset))
-
-
-def dismiss_data(offset: int, paper_id: str) -> str:
-    """Callback data for a recommendation's "not interested" button (the page to show after)."""
-    return encode(Dismiss(offset, paper_ref(paper_id)))
-
-
 def query_fits_callback(query: str, offset: int = MAX_OFFSET) -> bool:
     """Whether `query` can travel inside page-turn callback data."""
     if not query or not encodable(query):

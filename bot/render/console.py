@@ -9,15 +9,20 @@ from bot.corpus import Paper, compact_authors
 from bot.i18n import Translator
 from bot.render.doc import Block, Doc, Segment
 from bot.render.html import SEPARATOR
-from bot.render.text import sendable
-from bot.render.views import EN, filters_line, header_notes, snippet_block, translated
+from bot.render.parts import EN, snippet_block, text_doc, translated
+from bot.render.views import filters_line, header_notes
+from bot.textutil import sendable
 
 if TYPE_CHECKING:
-    from bot.search import Hit, SearchResult
+    from bot.search import SearchResult
 
 ANSI_BOLD = "\033[1m"
 ANSI_ITALIC = "\033[3m"
 ANSI_RESET = "\033[0m"
+ANSI_MARKS = (ANSI_BOLD, ANSI_RESET)
+"""Highlights on a terminal: bold."""
+PLAIN_MARKS = ("«", "»")
+"""Highlights in a pipe or a file, where ANSI codes would be noise."""
 
 
 def _span_console(span: Segment, ansi: bool, marks: tuple[str, str] | None) -> str:
@@ -46,9 +51,15 @@ def to_console(doc: Doc, *, ansi: bool = False, marks: tuple[str, str] | None = 
     )
 
 
-def marked_snippet(hit: Hit, marks: tuple[str, str]) -> str:
-    """The snippet with its matched spans wrapped in `marks`."""
-    return to_console(Doc((snippet_block(hit),)), marks=marks)
+def typed_turns(result: SearchResult, *, t: Translator = EN) -> Block:
+    """Under a page of results in the console, which has no buttons: the /next and /prev that
+    turn it, when there is a page that way (a weak answer's closest papers too); else none."""
+    turns = {
+        "/next": result.offset + len(result.hits) < result.total,
+        "/prev": result.offset > 0 and bool(result.hits),
+    }
+    typed = " ".join(name for name, can in turns.items() if can)
+    return translated(t, "console.more", commands=typed) if typed else ()
 
 
 def author_text(
@@ -57,7 +68,7 @@ def author_text(
     """`python -m bot search --author NAME` for a person: each paper's title, id, authors, links;
     `total` papers match when more than those shown ("… and N more")."""
     if not papers:
-        return to_console(Doc((translated(t, "author.none", name=name),))) + "\n"
+        return to_console(text_doc("author.none", t=t, name=name)) + "\n"
     total = max(total or 0, len(papers))
     blocks: list[Block] = [translated(t, "author.header", total, name=name)]
     for rank, paper in enumerate(papers, start=1):

@@ -7,8 +7,8 @@ the views' separator, so no language needs a list-separator entry of its own.
 from __future__ import annotations
 
 from bot.i18n import Translator
-from bot.render.text import clip_words
 from bot.search.syntax import Clause, FieldFilter, ParsedQuery, Phrase, YearFilter
+from bot.textutil import clip_words
 
 __all__ = ["MAX_VALUE_CHARS", "filter_labels", "filter_summary"]
 

@@ -1,18 +1,18 @@
 """Texts that fit their Bot API limit: the one helper every sent text goes through.
 
-A catalogue entry is short (its template is tested to fit), but its values are not: a topic
-of 300 characters made "You no longer follow <topic>." a 400 MESSAGE_TOO_LONG toast. So
-`fitted` clips the longest values, never the sentence around them; `fit` is the last
-resort for a text already made (clipped at the end). Lengths are Telegram's (UTF-16 units).
+A catalogue entry is short (its template is tested to fit), but its values are not: a long
+topic in "You no longer follow <topic>." would make a toast Telegram refuses. So `fitted`
+clips the longest values, never the sentence around them; `fit` is the last resort for a
+text already made (clipped at the end). Lengths are Telegram's (UTF-16 units).
 """
 
 from __future__ import annotations
 
 from bot.i18n import Translator
-from bot.render.limits import MAX_CALLBACK_ANSWER_CHARS, MAX_MESSAGE_CHARS, tg_len
+from bot.render.limits import MAX_CALLBACK_ANSWER_CHARS, tg_len
 from bot.textutil import clip_words
 
-__all__ = ["fit", "fit_message", "fit_toast", "fitted"]
+__all__ = ["fit", "fit_toast", "fitted"]
 
 
 def fit(text: str, limit: int) -> str:
@@ -31,11 +31,6 @@ def fit(text: str, limit: int) -> str:
 def fit_toast(text: str) -> str:
     """`text` as a callback answer (a toast): at most 200 characters."""
     return fit(text, MAX_CALLBACK_ANSWER_CHARS)
-
-
-def fit_message(text: str) -> str:
-    """`text` as one plain-text message: at most 4096 characters."""
-    return fit(text, MAX_MESSAGE_CHARS)
 
 
 def fitted(t: Translator, key: str, limit: int, n: int | None = None, /, **values: object) -> str:

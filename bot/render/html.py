@@ -7,7 +7,7 @@ from urllib.parse import urlsplit
 
 from bot.render.doc import Block, Doc, HtmlMessage, Segment
 from bot.render.limits import MAX_MESSAGE_CHARS, MAX_URL_CHARS, tg_len
-from bot.render.text import clip_words, sendable
+from bot.textutil import clip_words, sendable
 
 SEPARATOR = "\n\n"
 """Between blocks, in HTML and on the console."""

@@ -7,14 +7,15 @@ from datetime import UTC, datetime
 
 from bot.commands import COMMANDS, CONSOLE_COMMANDS, Command, command
 from bot.i18n import LANGUAGES, Translator
-from bot.render.callbacks import language_data
+from bot.render.callbacks import SetLanguage, encode
 from bot.render.doc import Doc, Segment
-from bot.render.views import EN, checked_keyboard, examples_block, translated
+from bot.render.parts import EN, checked_keyboard, examples_block, text_doc, translated
 from bot.search import IndexStats
 
 __all__ = [
     "help_doc",
     "lang_changed_doc",
+    "lang_codes_doc",
     "lang_doc",
     "start_doc",
     "stats_doc",
@@ -29,7 +30,7 @@ def usage_doc(name: str, *, t: Translator = EN) -> Doc:
     if not wanted.takes_argument:
         raise ValueError(f"/{name} takes no argument")
     usage = t.gettext(wanted.usage_key)
-    return Doc((translated(t, "usage.line", usage=usage, example=t.gettext(wanted.example_key)),))
+    return text_doc("usage.line", t=t, usage=usage, example=t.gettext(wanted.example_key))
 
 
 def start_doc(paper_count: int, *, t: Translator = EN) -> Doc:
@@ -96,15 +97,23 @@ def stats_doc(
 
 def unknown_command_doc(*, t: Translator = EN) -> Doc:
     """A command the bot does not have (private chats only)."""
-    return Doc((translated(t, "error.unknown_command"),))
+    return text_doc("error.unknown_command", t=t)
 
 
 def lang_doc(*, t: Translator = EN) -> Doc:
     """/lang: one button per language, each labelled in its own language."""
-    row = tuple((name, language_data(lang)) for lang, name in LANGUAGES.items())
+    row = tuple((name, encode(SetLanguage(lang))) for lang, name in LANGUAGES.items())
     return Doc((translated(t, "lang.prompt"),), checked_keyboard([row]))
+
+
+def lang_codes_doc(*, t: Translator = EN) -> Doc:
+    """/lang in a terminal, which has no buttons: the `/lang <code>` to type for each language."""
+    spans: list[Segment] = list(translated(t, "lang.prompt"))
+    for lang, name in LANGUAGES.items():
+        spans += [Segment(f"\n/lang {lang}"), Segment(f" — {name}")]
+    return Doc((tuple(spans),))
 
 
 def lang_changed_doc(*, t: Translator) -> Doc:
     """The /lang confirmation, in the newly chosen language `t`."""
-    return Doc((translated(t, "lang.changed", language=LANGUAGES[t.lang]),))
+    return text_doc("lang.changed", t=t, language=LANGUAGES[t.lang])

@@ -12,23 +12,33 @@ from bot.corpus import Paper
 from bot.i18n import Translator
 from bot.render import limits
 from bot.render.callbacks import (
+    ExportAs,
+    Forget,
+    Recommend,
+    RemoveSaved,
+    SavedPage,
     ToggleSave,
+    Unfollow,
     encode,
-    export_data,
-    forget_data,
-    recommend_data,
-    remove_saved_data,
-    save_data,
-    saved_page_data,
-    unfollow_data,
+    paper_ref,
+    topic_ref,
 )
 from bot.render.doc import Block, Button, Doc, Keyboard, Segment
 from bot.render.ids import paper_command
 from bot.render.info import usage_doc
-from bot.render.text import clean, clip_words
-from bot.render.views import EN, checked_keyboard, translated
+from bot.render.parts import (
+    EN,
+    button_rows,
+    checked_keyboard,
+    page_buttons,
+    page_line,
+    paper_title,
+    text_doc,
+    translated,
+)
 from bot.store.export import FORMATS
 from bot.store.model import FollowOutcome, Limits, SavedPaper, topic_key
+from bot.textutil import clean, clip_words
 
 EXPORT_LABELS = {
     "bib": "button.export_bibtex",
@@ -37,11 +47,6 @@ EXPORT_LABELS = {
 }
 EXPORT_FILE_STEM = "reading-list"
 TOPIC_LABEL_CHARS = 40  # ours: an Unfollow button shows the topic's start
-
-
-def text_doc(key: str, n: int | None = None, /, *, t: Translator = EN, **values: object) -> Doc:
-    """A one-paragraph answer from the catalogue entry `key`."""
-    return Doc((translated(t, key, n, **values),))
 
 
 def _star(saved: bool, number: int | None, t: Translator) -> str:
@@ -55,7 +60,7 @@ def save_button(
     paper_id: str, saved: bool, number: int | None = None, *, t: Translator = EN
 ) -> Button:
     """The Save button of one paper; a tap on "★" removes it again."""
-    return (_star(saved, number, t), save_data(paper_id, save=not saved))
+    return (_star(saved, number, t), encode(ToggleSave(paper_ref(paper_id), not saved)))
 
 
 def with_save_buttons(
@@ -72,9 +77,8 @@ def with_save_buttons(
     the ids the reader has saved.
     """
     buttons = [save_button(pid, pid in saved, number, t=t) for number, pid in papers]
-    size = limits.MAX_BUTTONS_PER_ROW
-    rows = tuple(tuple(buttons[i : i + size]) for i in range(0, len(buttons), size))
-    return Doc(doc.blocks, checked_keyboard([*rows, *doc.keyboard]), doc.single_message)
+    rows = [*button_rows(buttons), *doc.keyboard]
+    return Doc(doc.blocks, checked_keyboard(rows), doc.single_message)
 
 
 def flip_save(keyboard: Keyboard, ref: str, saved: bool, *, t: Translator = EN) -> Keyboard:
@@ -98,10 +102,6 @@ def flip_save(keyboard: Keyboard, ref: str, saved: bool, *, t: Translator = EN) 
     )
 
 
-def _saved_title(paper: SavedPaper) -> str:
-    return clip_words(clean(paper.title) or f"Paper {paper.paper_id}", limits.TITLE_CHARS)
-
-
 def saved_doc(
     papers: Sequence[SavedPaper],
     *,
@@ -120,38 +120,40 @@ def saved_doc(
     blocks: list[Block] = [translated(t, "list.title", total)]
     removes: list[Button] = []
     for number, paper in enumerate(papers, start=offset + 1):
-        spans_: list[Segment] = [Segment(f"{number}. "), Segment(_saved_title(paper), "b")]
-        byline = ", ".join(paper.authors)
-        if byline:
-            spans_ += [Segment("\n"), Segment(clip_words(clean(byline), 200), "i")]
-        if paper.paper_id in in_corpus:
-            spans_ += [Segment("\n"), Segment(paper_command(paper.paper_id))]
-        else:
-            gone = clip_words(paper.paper_id, 80)
-            spans_ += [Segment(f"\nid {gone} · "), Segment(t.gettext("list.gone"), "i")]
-        removes.append((f"✕ {number}", remove_saved_data(offset, paper.paper_id)))
-        blocks.append(tuple(spans_))
-    size = limits.MAX_BUTTONS_PER_ROW
-    rows: list[tuple[Button, ...]] = [
-        tuple(removes[i : i + size]) for i in range(0, len(removes), size)
-    ]
-    nav: list[Button] = []
-    if offset > 0:
-        nav.append((t.gettext("button.previous"), saved_page_data(max(0, offset - per_page))))
-    if offset + len(papers) < total:
-        nav.append((t.gettext("button.next"), saved_page_data(offset + len(papers))))
-    if nav:
-        rows.append(tuple(nav))
-    rows.append(((t.gettext("button.recommend"), recommend_data(0)),))
+        blocks.append(_saved_block(number, paper, paper.paper_id in in_corpus, t))
+        removes.append((f"✕ {number}", encode(RemoveSaved(offset, paper_ref(paper.paper_id)))))
+    nav = page_buttons(
+        t,
+        offset=offset,
+        last=offset + len(papers),
+        total=total,
+        per_page=per_page,
+        data=lambda at: encode(SavedPage(at)),
+    )
+    recommend = (t.gettext("button.recommend"), encode(Recommend(0)))
     if total > per_page:
-        pages = -(-total // per_page)
-        blocks.append(translated(t, "results.page", page=offset // per_page + 1, pages=pages))
+        blocks.append(page_line(t, offset=offset, total=total, per_page=per_page))
+    rows = [*button_rows(removes), nav, (recommend,)]
     return Doc(tuple(blocks), checked_keyboard(rows), single_message=True)
+
+
+def _saved_block(number: int, paper: SavedPaper, in_corpus: bool, t: Translator) -> Block:
+    """One saved paper: number, title, authors, and its `/paper_<id>` (or that it is gone)."""
+    spans = [Segment(f"{number}. "), Segment(paper_title(paper.title, paper.paper_id, t), "b")]
+    byline = ", ".join(paper.authors)
+    if byline:
+        spans += [Segment("\n"), Segment(clip_words(clean(byline), 200), "i")]
+    if in_corpus:
+        spans += [Segment("\n"), Segment(paper_command(paper.paper_id))]
+    else:
+        gone = clip_words(paper.paper_id, 80)
+        spans += [Segment(f"\nid {gone} · "), Segment(t.gettext("list.gone"), "i")]
+    return tuple(spans)
 
 
 def export_prompt_doc(*, t: Translator = EN) -> Doc:
     """/export without a format: one button per format."""
-    row = tuple((t.gettext(EXPORT_LABELS[fmt]), export_data(fmt)) for fmt in FORMATS)
+    row = tuple((t.gettext(EXPORT_LABELS[fmt]), encode(ExportAs(fmt))) for fmt in FORMATS)
     return Doc((translated(t, "export.prompt"),), checked_keyboard([row]))
 
 
@@ -182,17 +184,16 @@ def following_doc(topics: Sequence[str], *, t: Translator = EN) -> Doc:
     for number, topic in enumerate(topics, start=1):
         lines += [Segment(f"\n{number}. "), Segment(clip_words(topic, 300), "i")]
         label = f"✕ {number}. {clip_words(topic, TOPIC_LABEL_CHARS)}"
-        rows.append(
-            ((clip_words(label, limits.BUTTON_LABEL_CHARS), unfollow_data(topic_key(topic))),)
-        )
+        data = encode(Unfollow(topic_ref(topic_key(topic))))
+        rows.append(((clip_words(label, limits.BUTTON_LABEL_CHARS), data),))
     return Doc((tuple(lines),), checked_keyboard(rows))
 
 
 def forget_prompt_doc(*, t: Translator = EN) -> Doc:
     """/forget: what it deletes, with confirm and cancel buttons."""
     row = (
-        (t.gettext("button.forget_confirm"), forget_data(confirm=True)),
-        (t.gettext("button.cancel"), forget_data(confirm=False)),
+        (t.gettext("button.forget_confirm"), encode(Forget(True))),
+        (t.gettext("button.cancel"), encode(Forget(False))),
     )
     return Doc((translated(t, "forget.confirm"),), checked_keyboard([row]))
 
@@ -206,7 +207,7 @@ def alert_doc(matches: Sequence[tuple[str, Sequence[Paper]]], *, t: Translator =
     for topic, papers in matches:
         blocks.append(translated(t, "follow.alert", len(papers), topic=clip_words(topic, 200)))
         for paper in papers:
-            title = clip_words(clean(paper.title) or f"Paper {paper.id}", limits.TITLE_CHARS)
+            title = paper_title(paper.title, paper.id, t)
             blocks.append(
                 (
                     Segment("• "),

@@ -6,12 +6,20 @@ Pure like the other views. Buttons carry a page offset and a paper ref, never a 
 from __future__ import annotations
 
 from bot.i18n import Translator
-from bot.render import limits
-from bot.render.callbacks import dismiss_data, recommend_data
+from bot.render.callbacks import Dismiss, Recommend, encode, paper_ref
 from bot.render.doc import Block, Button, Doc, Segment
-from bot.render.text import clean, clip_words
-from bot.render.views import EN, checked_keyboard, numbered_paper, snippet_spans, translated
+from bot.render.parts import (
+    EN,
+    button_rows,
+    checked_keyboard,
+    numbered_paper,
+    page_buttons,
+    snippet_spans,
+    text_doc,
+    translated,
+)
 from bot.search.recommend import Recommendation, Recommendations
+from bot.textutil import clean, clip_words
 
 __all__ = ["recommend_doc"]
 
@@ -33,26 +41,24 @@ def _item(number: int, item: Recommendation, t: Translator) -> Block:
 def recommend_doc(found: Recommendations, *, per_page: int, t: Translator = EN) -> Doc:
     """A page of recommendations, or how to get some (nothing saved, or nothing left)."""
     if not found.items:
-        key = "recommend.nothing_saved" if not found.profile else "recommend.none_left"
-        return Doc((translated(t, key),))
+        return text_doc("recommend.none_left" if found.profile else "recommend.nothing_saved", t=t)
     first = found.offset + 1
     last = found.offset + len(found.items)
     blocks: list[Block] = [
         translated(t, "recommend.header", found.profile, first=first, last=last, total=found.total)
     ]
     blocks += [_item(first + i, item, t) for i, item in enumerate(found.items)]
+    blocks.append(translated(t, "recommend.dismiss_hint"))
     dismiss: list[Button] = [
-        (f"✕ {first + i}", dismiss_data(found.offset, item.hit.paper.id))
+        (f"✕ {first + i}", encode(Dismiss(found.offset, paper_ref(item.hit.paper.id))))
         for i, item in enumerate(found.items)
     ]
-    size = limits.MAX_BUTTONS_PER_ROW
-    rows = [tuple(dismiss[i : i + size]) for i in range(0, len(dismiss), size)]
-    nav: list[Button] = []
-    if found.offset > 0:
-        nav.append((t.gettext("button.previous"), recommend_data(max(0, found.offset - per_page))))
-    if last < found.total:
-        nav.append((t.gettext("button.next"), recommend_data(last)))
-    if nav:
-        rows.append(tuple(nav))
-    blocks.append(translated(t, "recommend.dismiss_hint"))
-    return Doc(tuple(blocks), checked_keyboard(rows), single_message=True)
+    nav = page_buttons(
+        t,
+        offset=found.offset,
+        last=last,
+        total=found.total,
+        per_page=per_page,
+        data=lambda offset: encode(Recommend(offset)),
+    )
+    return Doc(tuple(blocks), checked_keyboard([*button_rows(dismiss), nav]), single_message=True)

@@ -23,7 +23,7 @@ from bot.search.documents import TITLE_WEIGHT, analysed_documents, document_term
 from bot.search.query import PreparedQuery, QueryPipeline
 from bot.search.retriever import Hit, IndexStats, SearchResult
 from bot.search.snippets import Snippet, abstract_counts, best_snippet, plain_text
-from bot.search.storage.columns import PaperColumns, SpansColumn
+from bot.search.storage.columns import PaperColumns, SpansColumn, field_values
 from bot.textutil import Span, sentence_spans
 
 __all__ = ["SIMILAR_TERMS", "TITLE_WEIGHT", "Index", "document_terms"]
@@ -416,9 +416,7 @@ class Index:
 
     def _column(self, name: str) -> Iterable[Any]:
         """One field of every paper (from the columns directly when cached)."""
-        if isinstance(self.papers, PaperColumns):
-            return self.papers.column(name)
-        return (getattr(p, name) for p in self.papers)
+        return field_values(self.papers, name)
 
     def _term_weight(self, term: str) -> float:
         """A term's coverage weight in this corpus (df 0 for an unknown term)."""

@@ -36,6 +36,7 @@ from bot.corpus import CorpusError, LoadReport
 from bot.i18n import Translator, translator
 from bot.loading import load_index
 from bot.search import Index
+from bot.textutil import clip_words, sendable
 from bot.tg import alerts, semantic
 from bot.tg.handlers._replies import command_argument, toast
 from bot.tg.language import user_translator
@@ -69,7 +70,7 @@ class ReloadOutcome:
     def html(self, t: Translator = _EN) -> str:
         """The outcome as a short Telegram HTML message in `t`'s language (values escaped)."""
         if self.refused is not None:
-            doc = render.Doc((render.translated(t, self.refused.key, **self.refused.values),))
+            doc = render.text_doc(self.refused.key, t=t, **self.refused.values)
         elif self.ok:
             blocks = [render.translated(t, "admin.reloaded", self.papers, seconds=self.seconds)]
             if self.skipped:
@@ -77,14 +78,13 @@ class ReloadOutcome:
             doc = render.Doc(tuple(blocks))
         else:
             error = _error_text(self.error)
-            failed = render.translated(t, "admin.reload_failed", self.papers, error=error)
-            doc = render.Doc((failed,))
+            doc = render.text_doc("admin.reload_failed", self.papers, t=t, error=error)
         return render.to_html(doc)[0].text
 
 
 def _error_text(error: str) -> str:
     """A loader error made sendable and short (it may quote a long id or file name)."""
-    return render.clip_words(render.sendable(error), MAX_ERROR_CHARS)
+    return clip_words(sendable(error), MAX_ERROR_CHARS)
 
 
 def _load_and_build(
@@ -131,6 +131,7 @@ async def reload_index(application: Application, *, force: bool = False) -> Relo
         state.index, state.skipped = index, skipped  # the one swap
         state.sources = len(report.sources)  # for /stats: the files this load read
         state.loaded_at = datetime.now(UTC)
+        state.prepare_corpus_facts()  # the new corpus's programme, off the loop
         alerts.start_alerts(application, old, index)  # in the background: we answer now
         seconds = time.perf_counter() - started
         logger.info(

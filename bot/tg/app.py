@@ -1,21 +1,16 @@
-"""The PTB Application: builder chain, handler table, and the `run` entry point."""
+"""The PTB Application: the builder chain, the handler table, and what runs as it starts and
+stops (the store, the command menu, semantic search). `bot.tg.serve` runs it as a process."""
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
-import signal
 import ssl
-import sys
-import time
 from collections.abc import Callable, Coroutine
 from datetime import UTC, datetime
-from types import FrameType
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from telegram import Update
-from telegram.error import InvalidToken, NetworkError
 from telegram.ext import (
     AIORateLimiter,
     Application,
@@ -30,22 +25,16 @@ from telegram.ext import (
 
 from bot import render
 from bot.commands import COMMAND_NAMES, COMMANDS
-from bot.config import ConfigError, Settings, load_settings
-from bot.corpus import CorpusError
+from bot.config import ConfigError, Settings
 from bot.i18n import COMMAND_MENUS, translator
-from bot.loading import EmptyCorpusError, load_index
-from bot.logs import configure_logging, filter_ptb_records, redact
 from bot.search import Index, Retriever
-from bot.store import StoreOpenError, open_store
+from bot.store import open_store
 from bot.tg import admin, errors, transport
 from bot.tg.handlers import about, buttons, inline, papers, reading_list, recommend, search
 from bot.tg.handlers.buttons import ButtonHandler
 from bot.tg.menu import menu
 from bot.tg.semantic import serve_semantic, stop_embedding
 from bot.tg.state import CONTEXT_TYPES, BotState, Context
-
-if TYPE_CHECKING:
-    from bot.tg.webhook import WebhookConfig
 
 logger = logging.getLogger(__name__)
 
@@ -58,10 +47,6 @@ ALLOWED_UPDATES = (
     Update.INLINE_QUERY,
 )
 """The update types the handlers below use; Telegram need not send others."""
-
-_OPERATOR = translator("en")
-"""Messages to whoever starts the bot (a terminal, not a Telegram user)."""
-NO_TOKEN_MESSAGE = _OPERATOR.gettext("app.no_token")
 
 
 async def set_commands(application: Application) -> None:
@@ -83,9 +68,10 @@ async def post_init(application: Application) -> None:
     # The menu is sent alongside the first getUpdates rather than before it: one round
     # trip less before the bot polls (Application.create_task would warn: not running yet).
     state.set_commands_task = asyncio.create_task(set_commands(application), name="set-my-commands")
+    state.prepare_corpus_facts()  # the programme, off the loop: ready before it is asked for
     if isinstance(state.index, Index):  # SEMANTIC: the model loads in a thread, not here
         # Chinese questions glossed, BM25 alone included; started now, not while the corpus
-        # loaded: its ~1 s of parsing slowed the start to the first getUpdates.
+        # loads: its parsing would delay the first getUpdates.
         state.index.queries.start_glossary()
         state.semantic_task = asyncio.create_task(
             serve_semantic(application, state.index), name="semantic"
@@ -183,7 +169,7 @@ BUTTON_HANDLERS: dict[type, ButtonHandler] = {
     render.Recommend: recommend.recommend_button,
     render.Dismiss: recommend.recommend_button,
 }
-"""Button action (`bot.render.callbacks`) -> handler; must cover every action of the codec."""
+"""Button action -> handler; must cover every action of the callback codec."""
 
 if set(COMMAND_HANDLERS) != COMMAND_NAMES:  # real checks at import, not asserts
     raise RuntimeError(f"Telegram handlers {sorted(COMMAND_HANDLERS)} != {sorted(COMMAND_NAMES)}")
@@ -229,135 +215,3 @@ def _add_handlers(application: Application) -> None:
     # Buttons (one table, above) and inline mode
     application.add_handler(CallbackQueryHandler(buttons.dispatcher(BUTTON_HANDLERS)))
     application.add_handler(InlineQueryHandler(inline.inline_query))
-
-
-ALREADY_STOPPING = "Already stopping: finishing the updates in hand"
-
-
-class _StopOnce:
-    """SIGINT/SIGTERM while polling: the first stops the bot as PTB's own handler would.
-
-    PTB's handler stays installed while the bot stops, so a second Ctrl-C (or SIGTERM) raised
-    SystemExit in the middle of the shutdown: updates already confirmed to Telegram (PTB's
-    last getUpdates) and still queued were never answered, and the store was not closed.
-    Later signals only say the bot is stopping; SIGKILL still stops it at once.
-    """
-
-    def __init__(self) -> None:
-        self.received = False
-
-    def __call__(self) -> None:
-        if self.received:
-            logger.warning("%s (SIGKILL stops at once, dropping them)", ALREADY_STOPPING)
-            return
-        self.received = True
-        raise SystemExit  # as PTB's handler: ends start-up or serving, then PTB shuts down
-
-
-def _stop_on_sigterm(signum: int, frame: FrameType | None) -> None:
-    raise KeyboardInterrupt
-
-
-def _configure(webhook: bool) -> tuple[Settings, WebhookConfig | None] | int:
-    """Settings, logging and the webhook config; an exit code after explaining a problem."""
-    try:
-        settings = load_settings()
-    except ConfigError as exc:
-        # A mistyped TELEGRAM_API_BASE_URL is echoed, and may hold a pasted token.
-        print(_OPERATOR.gettext("app.config_error", error=redact(str(exc))), file=sys.stderr)
-        return 2
-    if not settings.token:
-        print(NO_TOKEN_MESSAGE, file=sys.stderr)
-        return 2
-    configure_logging(settings.log_level, secrets=[settings.token, settings.webhook_secret or ""])
-    filter_ptb_records((InvalidToken, NetworkError), tracebacks=settings.log_level == "DEBUG")
-    if not (webhook or settings.webhook_url):
-        return settings, None
-    from bot.tg import webhook as webhook_mode  # lazy: tornado is for webhook mode only
-
-    try:
-        return settings, webhook_mode.webhook_config(settings)
-    except ConfigError as exc:
-        print(_OPERATOR.gettext("app.config_error", error=exc), file=sys.stderr)
-        return 2
-
-
-def _serve(settings: Settings, webhook_config: WebhookConfig | None) -> None:
-    """Load the corpus, build the Application and serve until stopped."""
-    tls_context = transport.tls_context_in_background()
-    started = time.perf_counter()
-    report, index = load_index(
-        settings.corpus,
-        settings.index_cache_dir,
-        strict=settings.corpus_strict,
-        corpus_filter=settings.corpus_filter,
-    )
-    for line in report.skipped:
-        logger.warning("Skipped %s", line)
-    logger.info("Corpus ready: %s, in %.2f s", report.summary(), time.perf_counter() - started)
-    application = build_application(
-        settings,
-        index,
-        tls_context=tls_context.result(),
-        skipped=len(report.skipped),
-        sources=len(report.sources),
-    )
-    if webhook_config is not None:
-        from bot.tg import webhook as webhook_mode
-
-        webhook_mode.run_webhook(application, webhook_config, allowed_updates=ALLOWED_UPDATES)
-    else:
-        _poll(application)
-
-
-def _poll(application: Application) -> None:
-    """`run_polling` until SIGINT/SIGTERM; a second signal does not cut the shutdown short."""
-    # PTB runs on the current loop (asyncio.get_event_loop()), with our handlers, not its own.
-    loop = asyncio.new_event_loop()
-    asyncio.set_event_loop(loop)
-    stop = _StopOnce()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        with contextlib.suppress(NotImplementedError):  # none on Windows: Ctrl-C still works
-            loop.add_signal_handler(sig, stop)
-    application.run_polling(allowed_updates=ALLOWED_UPDATES, stop_signals=None)
-
-
-def run(*, webhook: bool = False) -> int:
-    """Start the bot (polling, or webhook mode); returns the process exit code."""
-    configured = _configure(webhook)
-    if isinstance(configured, int):
-        return configured
-    settings, webhook_config = configured
-    # Until PTB installs its own handlers, SIGTERM stops start-up as cleanly as Ctrl-C.
-    signal.signal(signal.SIGTERM, _stop_on_sigterm)
-    try:
-        _serve(settings, webhook_config)
-    except KeyboardInterrupt:
-        return 0
-    except EmptyCorpusError:
-        paths = ", ".join(map(str, settings.corpus))
-        print(_OPERATOR.gettext("app.no_papers", paths=paths), file=sys.stderr)
-        return 2
-    except CorpusError as exc:
-        print(_OPERATOR.gettext("app.corpus_error", error=exc), file=sys.stderr)
-        return 2
-    except (StoreOpenError, ConfigError) as exc:  # ConfigError: a busy WEBHOOK_PORT
-        print(_OPERATOR.gettext("app.config_error", error=redact(str(exc))), file=sys.stderr)
-        return 2
-    except InvalidToken:
-        print(_OPERATOR.gettext("app.invalid_token"), file=sys.stderr)
-        return 2
-    except NetworkError as exc:  # no connection to the Bot API at start-up (TimedOut too)
-        secrets = [settings.token or "", settings.webhook_secret or ""]
-        error = redact(exc.message, secrets)
-        print(_OPERATOR.gettext("app.network_error", error=error), file=sys.stderr)
-        logger.debug("Could not reach the Bot API", exc_info=True)
-        return 1
-    except Exception as exc:  # last resort: one redacted line, not a traceback with the token
-        secrets = [settings.token or "", settings.webhook_secret or ""]
-        print(_OPERATOR.gettext("app.stopped", error=redact(repr(exc), secrets)), file=sys.stderr)
-        logger.debug("Stopped by", exc_info=True)
-        return 1
-    # Said every time: updates Telegram handed out as the bot stopped were not confirmed.
-    logger.info("Stopped; updates that arrived while stopping wait for the next start")
-    return 0

@@ -8,20 +8,26 @@ PTB creates it (`ContextTypes(bot_data=BotState)`) when the Application is built
 from __future__ import annotations
 
 import asyncio
+import logging
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime
 
 from telegram.ext import CallbackContext, ContextTypes, ExtBot
 
+from bot.answers import CorpusFacts, corpus_facts
 from bot.config import Settings
 from bot.corpus import Paper
 from bot.i18n import Lang
+from bot.planner import Programme
 from bot.render import paper_ref
 from bot.search import EmbeddingJob, Retriever
 from bot.store import Store
 from bot.tg.lru import LruCache
 from bot.tg.ratelimit import InlineCache, RateLimiter
+
+logger = logging.getLogger(__name__)
 
 SEARCH_THREADS = 1  # ours: searches hold the GIL (snippets are Python), see search_executor
 MAX_PAGE_STATES = 2048  # ours: long queries remembered for Next/Previous (LRU)
@@ -73,6 +79,10 @@ class BotState:
     """Keeps the task that starts semantic search referenced until it is done."""
     embedding_job: EmbeddingJob | None = None
     """The background embedding of the served papers (SEMANTIC on), until it is replaced."""
+    facts_build: tuple[Sequence[Paper], asyncio.Future[CorpusFacts]] | None = None
+    """The served papers and their `CorpusFacts`, being built or built (`corpus_facts`)."""
+    facts_task: asyncio.Task[None] | None = None
+    """Keeps the task of `prepare_corpus_facts` referenced until it is done."""
 
     @property
     def per_page(self) -> int:
@@ -112,6 +122,39 @@ class BotState:
             self.paper_refs = (index, refs)
         paper_id = self.paper_refs[1].get(ref)
         return index.get(paper_id) if paper_id is not None else None
+
+    async def corpus_facts(self) -> CorpusFacts:
+        """The served corpus's facts (its programme…), built once per served index on the
+        search executor: a reload's index gets its own; the hybrid shares those of the BM25
+        index it wraps (the same papers). A failed build is tried again on the next call."""
+        papers = self.served_index().papers
+        build = self.facts_build
+        if build is None or build[0] is not papers:
+            loop = asyncio.get_running_loop()
+            build = (papers, loop.run_in_executor(self.executor(), corpus_facts, papers))
+            self.facts_build = build
+        try:
+            return await asyncio.shield(build[1])  # one caller's cancellation stops no other
+        except Exception:
+            if self.facts_build is build:
+                self.facts_build = None
+            raise
+
+    async def programme(self) -> Programme:
+        """The served corpus's conference programme (falsy when it has none); see
+        `corpus_facts`."""
+        return (await self.corpus_facts()).programme
+
+    def prepare_corpus_facts(self) -> None:
+        """Start building the served index's facts now (at start-up, after a reload), so the
+        first answer that needs them does not wait; call from the running event loop."""
+        self.facts_task = asyncio.create_task(self._build_facts(), name="corpus-facts")
+
+    async def _build_facts(self) -> None:
+        try:
+            await self.corpus_facts()
+        except Exception:  # logged here; an answer that needs them tries again
+            logger.exception("Could not work out the corpus's programme")
 
     def executor(self) -> ThreadPoolExecutor:
         """The bot's bounded search thread pool (made on first use).

@@ -121,7 +121,7 @@ class TolerantUpdatesRequest(HTTPXRequest):
 def tls_context_in_background() -> Future[ssl.SSLContext]:
     """httpx's default TLS context (certifi; SSL_CERT_FILE/SSL_CERT_DIR honoured), made in a thread.
 
-    Loading the CA bundle (~25 ms) releases the GIL, so it overlaps the corpus load.
+    Loading the CA bundle releases the GIL, so it overlaps the corpus load.
     """
     future: Future[ssl.SSLContext] = Future()
 
@@ -139,7 +139,7 @@ def bot_api_requests(
     tls_context: ssl.SSLContext | None,
 ) -> tuple[HTTPXRequest, TolerantUpdatesRequest]:
     """PTB's two HTTP clients (API calls, getUpdates) sharing one TLS context."""
-    # httpx would load the CA bundle once per client (~25 ms each); one context is shared.
+    # httpx would load the CA bundle once per client; one context is shared.
     tls = {"verify": tls_context if tls_context is not None else httpx.create_ssl_context()}
     return (
         HTTPXRequest(connection_pool_size=API_POOL_SIZE, httpx_kwargs=tls),

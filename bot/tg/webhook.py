@@ -49,7 +49,7 @@ MAX_UPDATE_BYTES = 1 << 20  # ours: an update is a few KB; larger bodies are ref
 # read its 413; beyond it the connection is cut. Memory stays at MAX_UPDATE_BYTES per request.
 MAX_DRAIN_BYTES = 16 << 20
 MAX_JSON_DEPTH = 64  # ours: real updates nest under 10 deep; deeper is refused (400)
-RECENT_UPDATE_IDS = 10_000  # ours: redeliveries come within minutes; ~1 MB of ids
+RECENT_UPDATE_IDS = 10_000  # ours: redeliveries come within minutes; a bounded memory
 MAX_CONNECTIONS = 40  # Bot API default for setWebhook max_connections
 
 

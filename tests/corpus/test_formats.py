@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from bot import cli, render
-from bot.corpus import LoadReport, StrictCorpusError, load_corpus
+from bot.corpus import LoadReport, StrictCorpusError, compact_authors, load_corpus
 from bot.search import Index
 from testkit.fake_bot_api import parse_html
 from testkit.paths import TEST_DATA
@@ -113,7 +113,7 @@ def test_answers_show_authors_compactly() -> None:
     [message] = render.to_html(render.results_doc(result, per_page=5))
     assert "Laura Fernández, Kwame Mensah, Yi-Ting Lin" in parse_html(message.text)
     long = (*result.hits[0].paper.authors, "D. Fourth")
-    assert render.views.compact_authors(long) == "Laura Fernández, Kwame Mensah et al."
+    assert compact_authors(long) == "Laura Fernández, Kwame Mensah et al."
 
 
 def test_author_search_tolerates_initials_accents_and_order() -> None:

@@ -18,7 +18,8 @@ from telegram.ext import Application
 
 from bot.i18n import translator
 from bot.tg import transport
-from bot.tg.app import ALREADY_STOPPING, CONCURRENT_UPDATES
+from bot.tg.app import CONCURRENT_UPDATES
+from bot.tg.serve import ALREADY_STOPPING
 from testkit.botenv import bot_env
 from testkit.fake_bot_api import DEFAULT_TOKEN, ApiCall, FakeBotApi, Updates
 from testkit.process import LineWatch

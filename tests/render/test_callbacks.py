@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-from bot.render import callbacks
 from bot.render.callbacks import (
     CODES,
     Dismiss,
@@ -20,6 +19,8 @@ from bot.render.callbacks import (
     TurnPage,
     Unfollow,
     encode,
+    page_data,
+    paper_ref,
     parse_callback,
 )
 
@@ -54,15 +55,11 @@ def test_the_pinned_formats_cover_every_row_of_the_table() -> None:
     assert len({code.prefix for code in CODES}) == len(CODES)  # one row per letter
 
 
-def test_the_named_encoders_spell_the_same_data() -> None:
-    assert callbacks.save_data("3rmh7qdh", save=True) == "v:3rmh7qdh"
-    assert callbacks.remove_saved_data(5, "3rmh7qdh") == "r:5:3rmh7qdh"
-    assert callbacks.forget_data(confirm=False) == "g:no"
-    assert callbacks.recommend_data(0) == "c:0"
-    assert callbacks.dismiss_data(10, "3rmh7qdh") == "d:10:3rmh7qdh"
+def test_a_long_id_travels_as_its_hash_and_a_long_query_as_its_key() -> None:
+    assert encode(Dismiss(10, paper_ref("3rmh7qdh"))) == "d:10:3rmh7qdh"
     long_id = "x" * 100  # a long id travels as its hash, within 64 bytes
-    assert len(callbacks.dismiss_data(10_000, long_id).encode()) <= 64
-    assert callbacks.page_data(0, query="x" * 100, key="k1") == "k:0:k1"  # too long to carry
+    assert len(encode(Dismiss(10_000, paper_ref(long_id))).encode()) <= 64
+    assert page_data(0, query="x" * 100, key="k1") == "k:0:k1"  # too long to carry
 
 
 def test_an_action_the_table_cannot_spell_is_refused() -> None:

@@ -8,7 +8,9 @@ import pytest
 
 from bot import render
 from bot.i18n import LANGUAGES, translator
-from bot.render import MAX_CALLBACK_ANSWER_CHARS, MAX_MESSAGE_CHARS, fit, fitted, tg_len
+from bot.render import MAX_CALLBACK_ANSWER_CHARS, fitted
+from bot.render.fit import fit
+from bot.render.limits import MAX_MESSAGE_CHARS, tg_len
 from testkit.i18n_build import placeholders, read_catalogue
 
 # A value as long as a message, with astral characters (two UTF-16 units each), spaces and
@@ -96,7 +98,7 @@ def test_fit_counts_like_telegram(text: str) -> None:
 def test_fit_toast_and_message() -> None:
     assert render.fit_toast("ok") == "ok"
     assert tg_len(render.fit_toast("y" * 1000)) == MAX_CALLBACK_ANSWER_CHARS
-    assert tg_len(render.fit_message("z" * 5000)) == MAX_MESSAGE_CHARS
+    assert tg_len(fit("z" * 5000, MAX_MESSAGE_CHARS)) == MAX_MESSAGE_CHARS
 
 
 def test_placeholders_helper_agrees() -> None:  # the sweep's parser is the catalogue's

@@ -12,11 +12,26 @@ from telegram import constants
 
 from bot import render
 from bot.commands import COMMANDS
-from bot.corpus import Paper, parse_paper_command
+from bot.corpus import MAX_COMMAND_CHARS, Paper, parse_paper_command
 from bot.i18n import LANGUAGES, translator
+from bot.render.callbacks import encode
+from bot.render.doc import HtmlMessage
+from bot.render.ids import paper_command
+from bot.render.limits import (
+    MAX_BUTTONS,
+    MAX_BUTTONS_PER_ROW,
+    MAX_CALLBACK_DATA_BYTES,
+    MAX_INLINE_RESULT_ID_BYTES,
+    MAX_INLINE_RESULTS,
+    MAX_MESSAGE_CHARS,
+)
+from bot.render.parts import EXAMPLE_KEYS
+from bot.render.views import classify_question
 from bot.search import Hit, IndexStats, SearchResult, Snippet
 from testkit.fake_bot_api import HtmlError, parse_html, utf16_len
 from testkit.paths import REPO_ROOT
+
+EXAMPLE_QUESTIONS = tuple(translator("en").gettext(key) for key in EXAMPLE_KEYS)
 
 
 def make_paper(paper_id: str = "12", **fields: object) -> Paper:
@@ -44,31 +59,30 @@ def make_result(hits, *, query="sparse attention", total=None, confident=True, o
     )
 
 
-def assert_telegram_accepts(message: render.HtmlMessage) -> None:
+def assert_telegram_accepts(message: HtmlMessage) -> None:
     plain = parse_html(message.text)  # raises like Telegram's "can't parse entities"
     assert plain.strip()
-    assert utf16_len(plain) <= render.MAX_MESSAGE_CHARS
-    assert utf16_len(message.text) <= render.MAX_MESSAGE_CHARS
+    assert utf16_len(plain) <= MAX_MESSAGE_CHARS
+    assert utf16_len(message.text) <= MAX_MESSAGE_CHARS
     for row in message.keyboard:
         for label, data in row:
             assert label
-            assert 1 <= len(data.encode("utf-8")) <= render.MAX_CALLBACK_DATA_BYTES
+            assert 1 <= len(data.encode("utf-8")) <= MAX_CALLBACK_DATA_BYTES
 
 
 def test_limits_equal_telegram_constants() -> None:
-    assert render.MAX_MESSAGE_CHARS == constants.MessageLimit.MAX_TEXT_LENGTH
-    assert render.MAX_CALLBACK_DATA_BYTES == constants.InlineKeyboardButtonLimit.MAX_CALLBACK_DATA
-    assert render.MAX_BUTTONS == constants.InlineKeyboardMarkupLimit.TOTAL_BUTTON_NUMBER
-    assert render.MAX_BUTTONS_PER_ROW == constants.InlineKeyboardMarkupLimit.BUTTONS_PER_ROW
-    assert render.MAX_INLINE_RESULTS == constants.InlineQueryLimit.RESULTS
-    assert render.MAX_INLINE_RESULT_ID_BYTES == constants.InlineQueryResultLimit.MAX_ID_LENGTH
+    assert MAX_MESSAGE_CHARS == constants.MessageLimit.MAX_TEXT_LENGTH
+    assert MAX_CALLBACK_DATA_BYTES == constants.InlineKeyboardButtonLimit.MAX_CALLBACK_DATA
+    assert MAX_BUTTONS == constants.InlineKeyboardMarkupLimit.TOTAL_BUTTON_NUMBER
+    assert MAX_BUTTONS_PER_ROW == constants.InlineKeyboardMarkupLimit.BUTTONS_PER_ROW
+    assert MAX_INLINE_RESULTS == constants.InlineQueryLimit.RESULTS
+    assert MAX_INLINE_RESULT_ID_BYTES == constants.InlineQueryResultLimit.MAX_ID_LENGTH
     assert (
         render.MAX_CALLBACK_ANSWER_CHARS
         == constants.CallbackQueryLimit.ANSWER_CALLBACK_QUERY_TEXT_LENGTH
     )
-    assert render.MAX_COMMAND_CHARS == constants.BotCommandLimit.MAX_COMMAND
-    assert render.MAX_COMMAND_DESCRIPTION_CHARS == constants.BotCommandLimit.MAX_DESCRIPTION
-    assert render.INLINE_RESULTS <= render.MAX_INLINE_RESULTS
+    assert MAX_COMMAND_CHARS == constants.BotCommandLimit.MAX_COMMAND
+    assert render.INLINE_RESULTS <= MAX_INLINE_RESULTS
 
 
 def test_result_shows_bold_title_highlight_and_tappable_id() -> None:
@@ -179,8 +193,8 @@ def test_long_query_without_key_gets_no_page_buttons() -> None:
 
 def test_long_paper_ids_use_hashed_callback_refs() -> None:
     long_id = "openreview/" + "x" * 80
-    data = render.encode(render.OpenPaper(render.paper_ref(long_id)))
-    assert len(data.encode()) <= render.MAX_CALLBACK_DATA_BYTES
+    data = encode(render.OpenPaper(render.paper_ref(long_id)))
+    assert len(data.encode()) <= MAX_CALLBACK_DATA_BYTES
     action = render.parse_callback(data)
     assert isinstance(action, render.OpenPaper)
     assert action.ref == render.paper_ref(long_id) and action.ref.startswith("#")
@@ -244,7 +258,7 @@ def test_weak_match_says_it_in_one_sentence() -> None:
     ],
 )
 def test_questions_that_find_nothing_get_a_matching_hint(query, terms, kind) -> None:
-    assert render.classify_question(query, terms) == kind
+    assert classify_question(query, terms) == kind
     result = SearchResult(query=query, terms=terms, hits=(), total=0, confident=False)
     [message] = render.to_html(render.results_doc(result, per_page=5))
     assert_telegram_accepts(message)
@@ -259,10 +273,10 @@ def test_help_lists_every_command() -> None:
 
 def test_commands_fit_bot_command_limits() -> None:
     for command in COMMANDS:
-        assert command.name.islower() and len(command.name) <= render.MAX_COMMAND_CHARS
+        assert command.name.islower() and len(command.name) <= MAX_COMMAND_CHARS
         for lang in LANGUAGES:
             description = translator(lang).gettext(command.description_key)
-            assert 1 <= len(description) <= render.MAX_COMMAND_DESCRIPTION_CHARS
+            assert 1 <= len(description) <= constants.BotCommandLimit.MAX_DESCRIPTION
 
 
 def test_paper_card_has_links_id_and_similar_button() -> None:
@@ -279,8 +293,8 @@ def test_paper_card_has_links_id_and_similar_button() -> None:
 
 
 def test_ids_outside_command_charset_fall_back_to_paper_space_id() -> None:
-    assert render.paper_command("12") == "/paper_12"
-    assert render.paper_command("2401.01234") == "/paper 2401.01234"
+    assert paper_command("12") == "/paper_12"
+    assert paper_command("2401.01234") == "/paper 2401.01234"
 
 
 def test_stats_and_start_render() -> None:
@@ -292,7 +306,7 @@ def test_stats_and_start_render() -> None:
     )
     [start] = render.to_html(render.start_doc(57))
     assert "57 ICML 2026 papers" in start.text
-    for example in render.EXAMPLE_QUESTIONS:
+    for example in EXAMPLE_QUESTIONS:
         assert example in start.text
 
 
@@ -301,7 +315,7 @@ def test_inline_article_has_snippet_description_and_short_card() -> None:
     article = render.inline_article(paper, make_hit(paper))
     assert article.title == paper.title
     assert article.description == "We study sparse attention."
-    assert_telegram_accepts(render.HtmlMessage(article.message_html))
+    assert_telegram_accepts(HtmlMessage(article.message_html))
     assert "/paper_12" in article.message_html
     assert len(parse_html(article.message_html)) < 1000
 
@@ -323,7 +337,7 @@ def test_fake_server_html_validator_rejects_what_telegram_rejects() -> None:
 
 
 def test_example_questions_find_papers_in_the_seed_corpus(index) -> None:
-    for example in render.EXAMPLE_QUESTIONS:
+    for example in EXAMPLE_QUESTIONS:
         result = index.search(example, limit=3)
         assert result.hits and result.confident, example
 
@@ -338,19 +352,19 @@ def test_example_questions_find_papers_in_the_seed_corpus(index) -> None:
     ],
 )
 def test_paper_command_and_shortcut_follow_one_rule(paper_id: str, tappable: bool) -> None:
-    command = render.paper_command(paper_id)
+    command = paper_command(paper_id)
     assert command.startswith("/paper_") is tappable
     parsed = parse_paper_command(f"/paper_{paper_id}@icml_papers_bot")
     assert (parsed == (paper_id, "icml_papers_bot")) is tappable
-    assert len(command.split()[0]) - 1 <= render.MAX_COMMAND_CHARS or not tappable
+    assert len(command.split()[0]) - 1 <= MAX_COMMAND_CHARS or not tappable
 
 
 def test_oversized_callback_data_raises_even_under_python_O() -> None:
     code = (
-        "from bot import render\n"
+        "from bot.render.callbacks import CallbackDataError, page_data\n"
         "try:\n"
-        "    render.page_data(0, key='k' * 100)\n"
-        "except render.CallbackDataError:\n"
+        "    page_data(0, key='k' * 100)\n"
+        "except CallbackDataError:\n"
         "    raise SystemExit(0)\n"
         "raise SystemExit(1)\n"
     )

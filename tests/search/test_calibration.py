@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from bot.cli import result_json
+from bot.cli_search import result_json
 from bot.corpus import Paper, load_corpus
 from bot.search import EmbeddingJob, HybridRetriever, Index
 from bot.search.semantic.calibration import (

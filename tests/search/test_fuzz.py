@@ -24,6 +24,16 @@ from hypothesis import strategies as st
 
 from bot import render
 from bot.corpus import CorpusError, Paper, clean_abstract, clean_title, derive_title, load_corpus
+from bot.render.callbacks import page_data
+from bot.render.doc import HtmlMessage
+from bot.render.limits import (
+    MAX_BUTTONS_PER_ROW,
+    MAX_CALLBACK_DATA_BYTES,
+    MAX_INLINE_RESULT_ID_BYTES,
+    MAX_MESSAGE_CHARS,
+    MAX_URL_CHARS,
+)
+from bot.render.views import classify_question
 from bot.search import Index, analyze, analyze_query, analyze_spans
 from testkit.fake_bot_api import parse_html, utf16_len
 from testkit.fuzz import FUZZ
@@ -61,18 +71,18 @@ URL_TEXT = st.one_of(
 UNSENDABLE = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\ud800-\udfff]")
 
 
-def assert_telegram_accepts(messages: list[render.HtmlMessage]) -> None:
+def assert_telegram_accepts(messages: list[HtmlMessage]) -> None:
     assert messages
     for message in messages:
         plain = parse_html(message.text)  # raises HtmlError like Telegram's "can't parse"
-        assert 0 < utf16_len(plain) <= render.MAX_MESSAGE_CHARS
+        assert 0 < utf16_len(plain) <= MAX_MESSAGE_CHARS
         assert plain.strip()
         assert not UNSENDABLE.search(message.text)
         for row in message.keyboard:
-            assert len(row) <= render.MAX_BUTTONS_PER_ROW
+            assert len(row) <= MAX_BUTTONS_PER_ROW
             for label, data in row:
                 assert label.strip()
-                assert 1 <= len(data.encode("utf-8")) <= render.MAX_CALLBACK_DATA_BYTES
+                assert 1 <= len(data.encode("utf-8")) <= MAX_CALLBACK_DATA_BYTES
 
 
 # ------------------------------------------------------------------ corpus
@@ -152,7 +162,7 @@ def test_search_never_raises_and_renders_as_telegram_html(
     assert len(result.hits) <= 5
     doc = render.results_doc(result, per_page=5, page_key="k3y")
     if not result.hits:
-        doc = render.hint_doc(render.classify_question(question, result.terms), question)
+        doc = render.hint_doc(classify_question(question, result.terms), question)
     assert_telegram_accepts(render.to_html(doc))
 
 
@@ -183,7 +193,7 @@ def test_any_paper_renders_as_telegram_html(paper: Paper) -> None:
     assert_telegram_accepts(render.to_html(render.author_doc(paper.title, [paper])))
     article = render.inline_article(paper)
     assert parse_html(article.message_html) and article.title.strip()
-    assert 1 <= len(article.id.encode("utf-8")) <= render.MAX_INLINE_RESULT_ID_BYTES
+    assert 1 <= len(article.id.encode("utf-8")) <= MAX_INLINE_RESULT_ID_BYTES
 
 
 @FUZZ
@@ -205,8 +215,8 @@ def test_any_callback_data_parses_or_is_refused(data: object) -> None:
 @pytest.mark.parametrize("query", ["", "a" * 64, "ü" * 40, "\u202e" * 30])
 def test_page_buttons_fit_64_bytes_or_use_a_key(query: str) -> None:
     if render.query_fits_callback(query):
-        assert len(render.page_data(5, query=query).encode()) <= render.MAX_CALLBACK_DATA_BYTES
-    assert len(render.page_data(5, key="k" * 11).encode()) <= render.MAX_CALLBACK_DATA_BYTES
+        assert len(page_data(5, query=query).encode()) <= MAX_CALLBACK_DATA_BYTES
+    assert len(page_data(5, key="k" * 11).encode()) <= MAX_CALLBACK_DATA_BYTES
 
 
 # ------------------------------------------------------------------ regressions (once bugs)
@@ -277,7 +287,7 @@ def test_a_paper_with_a_lone_surrogate_in_its_id_gets_hashed_callback_data() -> 
         pytest.param("http://a.b/x\ty", id="tab-inside"),
         pytest.param("http://a.b/\u202ex", id="bidi-override"),
         pytest.param("http://a.b/\ud800", id="lone-surrogate"),
-        pytest.param("http://a.b/" + "x" * render.MAX_URL_CHARS, id="too-long"),
+        pytest.param("http://a.b/" + "x" * MAX_URL_CHARS, id="too-long"),
         pytest.param("javascript:alert(1)", id="not-web"),
     ],
 )

@@ -13,6 +13,7 @@ from telegram.ext import Application, CommandHandler
 from bot import render
 from bot.commands import COMMANDS
 from bot.i18n import translator
+from bot.render.parts import EXAMPLE_KEYS
 from bot.search import Index
 from testkit.fake_bot_api import ApiCall, FakeBotApi, Updates, parse_html
 from testkit.paths import TEST_DATA
@@ -48,7 +49,7 @@ async def test_start_says_how_many_papers_and_how_to_ask(app, fake_api, updates,
         await feed(app, updates.message("/start"))
     [text] = texts(fake_api)
     assert f"{len(index)} ICML 2026 papers" in text
-    assert render.EXAMPLE_QUESTIONS[0] in text
+    assert EN.gettext(EXAMPLE_KEYS[0]) in text
 
 
 async def test_help_lists_every_registered_command(app, fake_api, updates) -> None:

@@ -20,7 +20,7 @@ from bot import render
 from bot.config import Settings
 from bot.i18n import translator
 from bot.render import library, paper_ref
-from bot.render.callbacks import save_data, unfollow_data
+from bot.render.callbacks import ToggleSave, Unfollow, encode, topic_ref
 from bot.search import Index
 from bot.store import MAX_TOPICS, Limits, SavedPaper, Store, snapshot
 from bot.tg import admin, alerts
@@ -269,7 +269,7 @@ async def test_follow_following_and_unfollow(chat: Chat, kept) -> None:
     listing = chat.last()
     assert "1. diffusion models" in parse_html(listing.params["text"])
     [(_label, data)] = buttons(listing)
-    assert data == unfollow_data("diffusion models")
+    assert data == encode(Unfollow(topic_ref("diffusion models")))
 
     await chat.tap(data, listing)
     assert chat.toast() == "You no longer follow diffusion models."
@@ -447,7 +447,8 @@ async def test_a_paper_back_after_a_half_copied_reload_alerts_nobody(
 
 async def test_a_long_alert_is_split_within_telegrams_limit(index: Index) -> None:
     many = [(f"topic {n}", index.papers[:20]) for n in range(5)]
-    from bot.render import MAX_MESSAGE_CHARS, to_html
+    from bot.render import to_html
+    from bot.render.limits import MAX_MESSAGE_CHARS
 
     parts = to_html(library.alert_doc(many))
     assert len(parts) > 1
@@ -503,7 +504,7 @@ async def test_forget_asks_first_then_deletes_everything(chat: Chat, kept, index
 
 
 async def test_save_data_never_carries_a_user_id() -> None:
-    assert save_data("1", save=True) == "v:1"
+    assert encode(ToggleSave(paper_ref("1"), save=True)) == "v:1"
 
 
 # ------------------------------------------------------------------ outages
@@ -565,7 +566,8 @@ async def test_cli_export_writes_a_users_list(data_dir: Path, index: Index, caps
 def test_console_follow_and_export_write_a_file(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, data_dir: Path, index: Index
 ) -> None:
-    from bot.console import CONSOLE_USER_ID, run_console
+    from bot.console import CONSOLE_USER_ID
+    from bot.console_io import run_console
     from bot.store import open_store
 
     async def save_one() -> None:
@@ -624,7 +626,7 @@ async def test_sighup_reload_sends_the_alerts_too(chat: Chat, kept, corpus_dir) 
 
 
 def test_console_follow_answers_like_the_bot(tmp_path: Path) -> None:
-    from bot.console import run_console
+    from bot.console_io import run_console
 
     stdin = io.StringIO("/follow " + "y" * 10_000 + "\n/following\n")
     stdout = io.StringIO()

@@ -17,8 +17,8 @@ from telegram.ext import Application
 
 from bot.config import Settings
 from bot.corpus import Paper, load_corpus
-from bot.render import Dismiss, Recommend, parse_callback
-from bot.render.callbacks import save_data
+from bot.render import Dismiss, Recommend, paper_ref, parse_callback
+from bot.render.callbacks import ToggleSave, encode
 from bot.search import Index
 from bot.store import Store
 from bot.tg.app import build_application
@@ -28,6 +28,11 @@ from testkit.pg import Backend
 
 SAMPLE = TEST_DATA / "paperlists_sample"
 ALICE, BOB = 1001, 2002
+
+
+def save_data(paper_id: str) -> str:
+    """The callback data of a paper's "☆ Save" button."""
+    return encode(ToggleSave(paper_ref(paper_id), save=True))
 
 
 @pytest.fixture(scope="module")
@@ -117,7 +122,7 @@ async def test_recommendations_follow_saves_and_dismissals(
         bandits = [p for p in sample.papers if "bandit" in p.title.casefold()][:3]
         card = await bot.send(f"/paper {bandits[0].id}", ALICE)
         for paper in bandits:
-            await bot.tap(save_data(paper.id, save=True), card, ALICE)
+            await bot.tap(save_data(paper.id), card, ALICE)
         assert await store.count_saved(ALICE) == 3
 
         first = await bot.send("/recommend", ALICE)
@@ -138,7 +143,7 @@ async def test_recommendations_follow_saves_and_dismissals(
         assert "☆" in parse_html((await bot.send("/recommend", BOB)).params["text"])
         bob_card = await bot.send(f"/paper {bandits[0].id}", BOB)
         for paper in bandits:
-            await bot.tap(save_data(paper.id, save=True), bob_card, BOB)
+            await bot.tap(save_data(paper.id), bob_card, BOB)
         bob_first = await bot.send("/recommend", BOB)
         assert unwanted.id in {p.id for p in shown(bob_first, sample)}
         assert await store.dismissed(BOB) == frozenset()
@@ -166,7 +171,7 @@ async def test_saved_has_a_recommend_button_and_forget_clears_dismissals(
     try:
         paper = next(p for p in sample.papers if "bandit" in p.title.casefold())
         card = await bot.send(f"/paper {paper.id}", ALICE)
-        await bot.tap(save_data(paper.id, save=True), card, ALICE)
+        await bot.tap(save_data(paper.id), card, ALICE)
         listing = await bot.send("/saved", ALICE)
         assert "c:0" in buttons(listing)
         recommended = await bot.tap("c:0", listing, ALICE)
@@ -191,7 +196,7 @@ async def test_saved_words_rank_the_users_own_papers(
         kernel = next(p for p in sample.papers if "kernel" in p.title.casefold())
         card = await bot.send(f"/paper {bandit.id}", ALICE)
         for paper in (bandit, kernel):
-            await bot.tap(save_data(paper.id, save=True), card, ALICE)
+            await bot.tap(save_data(paper.id), card, ALICE)
 
         text = parse_html((await bot.send("/saved bandit", ALICE)).params["text"])
         assert bandit.title[:40] in text and kernel.title[:40] not in text

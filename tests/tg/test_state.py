@@ -2,9 +2,18 @@
 
 from __future__ import annotations
 
+import asyncio
+import threading
+
+import pytest
+
+from bot.answers import corpus_facts
 from bot.config import Settings
+from bot.search import Index
+from bot.tg import state as state_module
 from bot.tg.lru import LruCache
 from bot.tg.state import MAX_PAGE_STATES, BotState
+from testkit.week import load_week
 
 
 def test_lru_cache_forgets_the_least_recently_used() -> None:
@@ -45,5 +54,56 @@ def test_the_search_executor_is_made_once() -> None:
     state = BotState()
     try:
         assert state.executor() is state.executor()
+    finally:
+        state.executor().shutdown()
+
+
+class _Wrapper:
+    """Stands for the hybrid: another retriever over the same papers."""
+
+    def __init__(self, index: Index) -> None:
+        self.papers = index.papers
+
+
+async def test_the_programme_is_built_once_per_index_on_the_search_thread(
+    monkeypatch, tmp_path
+) -> None:
+    threads: list[str] = []
+
+    def recording(papers):
+        threads.append(threading.current_thread().name)
+        return corpus_facts(papers)
+
+    monkeypatch.setattr(state_module, "corpus_facts", recording)
+    week = list(load_week(tmp_path).values())
+    state = BotState(index=Index.build(week))
+    try:
+        first, again = await asyncio.gather(state.programme(), state.programme())
+        assert first is again and [s.name for s in first.find("1")] == ["Poster Session 1"]
+        state.index = _Wrapper(state.index)  # type: ignore[assignment]  # the hybrid swap
+        assert await state.programme() is first
+        state.index = Index.build(week[:3])  # a reload
+        assert await state.programme() is not first
+        assert threads == ["search_0", "search_0"]
+    finally:
+        state.executor().shutdown()
+
+
+async def test_a_failed_build_is_tried_again(monkeypatch, tmp_path) -> None:
+    calls: list[int] = []
+
+    def failing_once(papers):
+        calls.append(1)
+        if len(calls) == 1:
+            raise ValueError("boom")
+        return corpus_facts(papers)
+
+    monkeypatch.setattr(state_module, "corpus_facts", failing_once)
+    state = BotState(index=Index.build(list(load_week(tmp_path).values())))
+    try:
+        with pytest.raises(ValueError):
+            await state.programme()
+        assert await state.programme()
+        assert len(calls) == 2
     finally:
         state.executor().shutdown()

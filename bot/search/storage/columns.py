@@ -19,6 +19,7 @@ __all__ = [
     "PaperColumns",
     "SpansColumn",
     "TextColumn",
+    "field_values",
     "grouped_column",
     "optional_int_column",
     "pairs_column",
@@ -203,6 +204,14 @@ class PaperColumns(Sequence[Paper]):
 
     def __repr__(self) -> str:
         return f"PaperColumns({self._size} papers)"
+
+
+def field_values(papers: Sequence[Paper], name: str) -> Iterable[Any]:
+    """One `Paper` field of every paper, in order: read from the columns when `papers` is a
+    cached corpus (no `Paper` is made), else from each paper."""
+    if isinstance(papers, PaperColumns):
+        return papers.column(name)
+    return (getattr(paper, name) for paper in papers)
 
 
 def _getter(column: Any) -> tuple[_Getter, int]:

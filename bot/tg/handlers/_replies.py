@@ -109,6 +109,21 @@ async def send(message: Message, doc: Doc, *, quote: bool | None) -> None:
         quote = False if quote else quote
 
 
+async def edit_doc(query: CallbackQuery, doc: Doc) -> None:
+    """Replace the tapped message with `doc`'s first page.
+
+    A double tap asks for the page already shown: the error handler treats Telegram's
+    "message is not modified" as nothing to do.
+    """
+    page = render.to_html(doc)[0]
+    await query.edit_message_text(
+        page.text,
+        parse_mode=ParseMode.HTML,
+        reply_markup=markup(page.keyboard),
+        link_preview_options=NO_PREVIEW,
+    )
+
+
 async def reply(update: Update, doc: Doc) -> None:
     """Send `doc` as HTML, answering the message (quoted in groups and for edits)."""
     message = update.effective_message

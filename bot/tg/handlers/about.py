@@ -5,12 +5,12 @@ from __future__ import annotations
 import logging
 
 from telegram import BotCommandScopeChat, CallbackQuery, Message, Update
-from telegram.constants import ChatType, ParseMode
+from telegram.constants import ChatType
 from telegram.error import TelegramError
 
 from bot import answers, render
 from bot.i18n import Lang, Translator, translator
-from bot.tg.handlers._replies import index_of, reply
+from bot.tg.handlers._replies import edit_doc, index_of, reply
 from bot.tg.language import choose_language, user_translator
 from bot.tg.menu import menu
 from bot.tg.state import Context
@@ -63,8 +63,7 @@ async def set_language(
     """Switch the user to the language of the /lang button they tapped; confirm in it."""
     await choose_language(context, query.from_user.id, action.lang)
     await query.answer()
-    [part] = render.to_html(render.lang_changed_doc(t=translator(action.lang)))
-    await query.edit_message_text(part.text, parse_mode=ParseMode.HTML)
+    await edit_doc(query, render.lang_changed_doc(t=translator(action.lang)))
     if message.chat.type == ChatType.PRIVATE:
         await _chat_menu(context, message.chat.id, action.lang)
 

@@ -16,6 +16,7 @@ from telegram.constants import ParseMode
 from bot import render
 from bot.corpus import Paper
 from bot.search import Retriever, SearchResult
+from bot.textutil import clean
 from bot.tg.handlers._replies import NO_PREVIEW, index_of, off_loop
 from bot.tg.language import user_translator
 from bot.tg.ratelimit import Verdict, normalise_query
@@ -58,7 +59,7 @@ async def inline_query(update: Update, context: Context) -> None:
         return
     t = await user_translator(update, context)
     index = index_of(context)
-    question = render.clean(query.query)  # whole: the query pipeline makes the one cut
+    question = clean(query.query)  # whole: the query pipeline makes the one cut
     if question:
         result = await cached_search(
             context, index, question, limit=render.INLINE_RESULTS, user_id=query.from_user.id

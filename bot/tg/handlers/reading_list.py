@@ -11,17 +11,26 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 
 from telegram import CallbackQuery, InputFile, Message, Update
-from telegram.constants import ChatType, ParseMode
+from telegram.constants import ChatType
 
 from bot import answers
 from bot.i18n import Translator
-from bot.render import Doc, library, to_html
-from bot.render.callbacks import ExportAs, Forget, RemoveSaved, SavedPage, ToggleSave, Unfollow
+from bot.render import (
+    Doc,
+    ExportAs,
+    Forget,
+    RemoveSaved,
+    SavedPage,
+    ToggleSave,
+    Unfollow,
+    library,
+    text_doc,
+)
 from bot.store import Store, StoreUnavailable
 from bot.tg.handlers._replies import (
-    NO_PREVIEW,
     argument_or_usage,
     command_argument,
+    edit_doc,
     index_of,
     markup,
     off_loop,
@@ -42,7 +51,7 @@ async def private_only(update: Update, t: Translator) -> bool:
     chat = update.effective_chat
     if chat is not None and chat.type == ChatType.PRIVATE:
         return True
-    await reply(update, library.text_doc("list.private_only", t=t))
+    await reply(update, text_doc("list.private_only", t=t))
     return False
 
 
@@ -53,17 +62,6 @@ async def private_user(update: Update, context: Context) -> tuple[int, Translato
     if user is None or not await private_only(update, t):
         return None
     return user.id, t
-
-
-async def edit_doc(query: CallbackQuery, doc: Doc) -> None:
-    """Replace the tapped message with `doc`'s first page."""
-    page = to_html(doc)[0]
-    await query.edit_message_text(
-        page.text,
-        parse_mode=ParseMode.HTML,
-        reply_markup=markup(page.keyboard),
-        link_preview_options=NO_PREVIEW,
-    )
 
 
 async def _saved_id(context: Context, user_id: int, ref: str) -> str | None:
@@ -141,7 +139,7 @@ async def export_command(update: Update, context: Context) -> None:
         return
     fmt = answers.export_format(argument)
     if fmt is None:
-        await reply(update, library.text_doc("export.usage", t=t))
+        await reply(update, text_doc("export.usage", t=t))
         return
     if not await within_limit(update, context, t):
         return
@@ -266,4 +264,4 @@ async def forget_button(
         context.bot_data.languages.put(user_id, None)  # the cached /lang choice goes too
     await query.answer()
     key = "forget.done" if action.confirm else "forget.cancelled"
-    await edit_doc(query, library.text_doc(key, t=t))
+    await edit_doc(query, text_doc(key, t=t))

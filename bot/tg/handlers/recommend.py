@@ -13,9 +13,9 @@ from bot import answers
 from bot.i18n import Translator
 from bot.render import Dismiss, Doc, Recommend, parse_callback
 from bot.store import StoreUnavailable
-from bot.tg.handlers._replies import index_of, off_loop, reply, send, sorry, store_call
+from bot.tg.handlers._replies import edit_doc, index_of, off_loop, reply, send, sorry, store_call
 from bot.tg.handlers._save_buttons import keyboard_of
-from bot.tg.handlers.reading_list import edit_doc, private_user
+from bot.tg.handlers.reading_list import private_user
 from bot.tg.state import Context
 
 

@@ -7,16 +7,14 @@ import re
 import secrets
 
 from telegram import CallbackQuery, Message, MessageEntity, Update
-from telegram.constants import ParseMode
 from telegram.ext import filters
 
 from bot import answers, render
 from bot.i18n import Translator
 from bot.tg.handlers._replies import (
-    NO_PREVIEW,
     argument_or_usage,
+    edit_doc,
     index_of,
-    markup,
     off_loop,
     reply,
     tap_within_limit,
@@ -127,12 +125,4 @@ async def turn_page(
         return
     await query.answer()
     user = viewer(query.from_user, message.chat)
-    page = render.to_html(await with_save_buttons(context, user, answer.doc, answer.papers, t))
-    # A double tap asks for the page already shown: the error handler treats Telegram's
-    # "message is not modified" as nothing to do.
-    await query.edit_message_text(
-        page[0].text,
-        parse_mode=ParseMode.HTML,
-        reply_markup=markup(page[0].keyboard),
-        link_preview_options=NO_PREVIEW,
-    )
+    await edit_doc(query, await with_save_buttons(context, user, answer.doc, answer.papers, t))

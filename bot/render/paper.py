@@ -1,0 +1,77 @@
+"""Views of one paper: its card, the answer to an unknown id, and its inline-mode article."""
+
+from __future__ import annotations
+
+from bot.corpus import Paper
+from bot.i18n import Translator
+from bot.render import limits
+from bot.render.callbacks import ShowSimilar, encode, paper_ref
+from bot.render.doc import Block, Doc, InlineArticle, Segment
+from bot.render.html import to_html
+from bot.render.ids import paper_command
+from bot.render.parts import (
+    EN,
+    checked_keyboard,
+    link_label,
+    link_span,
+    paper_title,
+    translated,
+    venue_line,
+)
+from bot.search import Hit
+from bot.textutil import clean, clip_words
+
+
+def paper_doc(paper: Paper, *, t: Translator = EN) -> Doc:
+    """A paper card: title, all authors, venue, the full clean abstract, links; Similar."""
+    blocks: list[Block] = [(Segment(paper_title(paper.title, paper.id, t), "b"),)]
+    if paper.title_derived:  # made from the abstract: never passed off as the authors' title
+        blocks[0] += (Segment("\n"), Segment(t.gettext("paper.title_derived"), "i"))
+    authors = clip_words(clean(", ".join(paper.authors)), limits.ALL_AUTHORS_CHARS)
+    if authors:
+        blocks[0] += (Segment("\n"), Segment(authors, "i"))
+    venue = clip_words(venue_line(paper), limits.VENUE_CHARS)
+    if venue:
+        blocks[0] += (Segment("\n"), Segment(venue))
+    abstract = clip_words(clean(paper.abstract), limits.ABSTRACT_CHARS)
+    if abstract:
+        blocks.append((Segment(abstract),))
+    links = list(dict.fromkeys((label, url) for label, url in paper.links if url))
+    if links:
+        spans: list[Segment] = list(translated(t, "paper.links"))
+        for label, url in links[:10]:
+            spans += [Segment(f"\n• {link_label(label, t=t)}: "), link_span(url)]
+        blocks.append(tuple(spans))
+    similar = encode(ShowSimilar(paper_ref(paper.id)))
+    return Doc(tuple(blocks), checked_keyboard([((t.gettext("button.similar"), similar),)]))
+
+
+def not_found_doc(paper_id: str, *, t: Translator = EN) -> Doc:
+    """Unknown paper id."""
+    return Doc(
+        (
+            translated(t, "paper.not_found", id=clip_words(paper_id, 80)),
+            translated(t, "paper.ids_hint", example="/paper_3rmh7qdh"),
+        )
+    )
+
+
+def inline_article(paper: Paper, hit: Hit | None = None, *, t: Translator = EN) -> InlineArticle:
+    """An inline result: title; snippet (or abstract start) as description; a short card."""
+    abstract = clean(paper.abstract)
+    if hit is not None and hit.snippet.text.strip():
+        description = clean(hit.snippet.text)
+    else:
+        description = abstract
+    description = clip_words(description, limits.INLINE_DESCRIPTION_CHARS)
+    excerpt = clip_words(abstract, limits.INLINE_EXCERPT_CHARS)
+    blocks: list[Block] = [(Segment(paper_title(paper.title, paper.id, t), "b"),)]
+    if excerpt:
+        blocks.append((Segment(excerpt),))
+    blocks.append(translated(t, "inline.id_line", id=paper.id, command=paper_command(paper.id)))
+    message = to_html(Doc(tuple(blocks), single_message=True))[0].text
+    result_id = paper_ref(paper.id)
+    if limits.utf8_len(result_id) > limits.MAX_INLINE_RESULT_ID_BYTES:  # paper_ref hashes long ids
+        raise ValueError(f"inline result id of {limits.utf8_len(result_id)} bytes")
+    title = paper_title(paper.title, paper.id, t, 255)
+    return InlineArticle(result_id, title, description, message)

@@ -1,0 +1,199 @@
+"""The pieces every view is built from: catalogue text as spans, keyboards Telegram accepts,
+page buttons, and the lines of a listed paper (title, authors, snippet, links).
+
+Every text comes from the catalogue in the reader's language (`t`, English by default).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from urllib.parse import urlsplit
+
+from bot.corpus import Paper, compact_authors
+from bot.i18n import Translator, translator
+from bot.render import limits
+from bot.render.callbacks import checked
+from bot.render.doc import Block, Button, Doc, Keyboard, Segment
+from bot.render.html import is_web_url
+from bot.render.ids import paper_command
+from bot.search import Hit
+from bot.textutil import clean, clean_keep_edges, clip_words, merge_marks
+
+EN = translator("en")
+"""The default of every view's `t`: handlers pass the user's translator instead."""
+
+EXAMPLE_KEYS = ("examples.question_1", "examples.question_2", "examples.question_3")
+"""Shown by /start and in hints; a test checks each finds papers in the seed corpus."""
+
+
+def translated(t: Translator, key: str, n: int | None = None, /, **values: object) -> Block:
+    """Catalogue entry `key` as spans; a value given as a `Segment` keeps its style (a link)."""
+    spans: list[Segment] = []
+    plain = {name: (v.text if isinstance(v, Segment) else v) for name, v in values.items()}
+    for part in t.parts(key, n, **plain):
+        given = values.get(part.field) if part.field else None
+        if isinstance(given, Segment):
+            spans.append(given)
+        elif spans and spans[-1].style == part.style and spans[-1].style != "a":
+            # "<b>{count} papers</b>" is one bold run, not a value and words in two tags.
+            spans[-1] = Segment(spans[-1].text + part.text, part.style)
+        else:
+            spans.append(Segment(part.text, part.style))
+    return tuple(spans)
+
+
+def text_doc(key: str, n: int | None = None, /, *, t: Translator = EN, **values: object) -> Doc:
+    """A one-paragraph answer from the catalogue entry `key`."""
+    return Doc((translated(t, key, n, **values),))
+
+
+def examples_block(t: Translator) -> Block:
+    """The "try for example" line and the example questions, each a `/search` to copy."""
+    spans: list[Segment] = list(translated(t, "examples.try"))
+    for key in EXAMPLE_KEYS:
+        spans += [Segment("\n• "), Segment(f"/search {t.gettext(key)}", "code")]
+    return tuple(spans)
+
+
+# ---------------------------------------------------------------- keyboards
+
+
+class KeyboardError(ValueError):
+    """A keyboard Telegram would refuse: too many buttons, or a row too wide."""
+
+
+def checked_keyboard(rows: Sequence[tuple[Button, ...]]) -> Keyboard:
+    """`rows` as a keyboard Telegram accepts (empty rows dropped); `KeyboardError` if not."""
+    keyboard = tuple(tuple(row) for row in rows if row)
+    buttons = sum(len(row) for row in keyboard)
+    if buttons > limits.MAX_BUTTONS:
+        raise KeyboardError(f"{buttons} buttons, over the Bot API's {limits.MAX_BUTTONS}")
+    for row in keyboard:
+        if len(row) > limits.MAX_BUTTONS_PER_ROW:
+            raise KeyboardError(f"a row of {len(row)} buttons, over {limits.MAX_BUTTONS_PER_ROW}")
+        for _label, data in row:
+            checked(data)
+    return keyboard
+
+
+def button_rows(buttons: Sequence[Button]) -> list[tuple[Button, ...]]:
+    """`buttons` in rows as wide as Telegram allows ("☆ 1 ☆ 2 …", "✕ 1 ✕ 2 …")."""
+    size = limits.MAX_BUTTONS_PER_ROW
+    return [tuple(buttons[i : i + size]) for i in range(0, len(buttons), size)]
+
+
+def page_buttons(
+    t: Translator, *, offset: int, last: int, total: int, per_page: int, data: Callable[[int], str]
+) -> tuple[Button, ...]:
+    """Previous/Next for a page showing items `offset` to `last` of `total`; `data(offset)`
+    is the callback data that shows the page at `offset`."""
+    nav: list[Button] = []
+    if offset > 0:
+        nav.append((t.gettext("button.previous"), data(max(0, offset - per_page))))
+    if last < total:
+        nav.append((t.gettext("button.next"), data(last)))
+    return tuple(nav)
+
+
+def page_line(t: Translator, *, offset: int, total: int, per_page: int) -> Block:
+    """The page line ("page 2 of 5") for the page at `offset`."""
+    pages = -(-total // per_page)
+    return translated(t, "results.page", page=offset // per_page + 1, pages=pages)
+
+
+# ---------------------------------------------------------------- a listed paper
+
+
+def paper_title(title: str, paper_id: str, t: Translator, limit: int = limits.TITLE_CHARS) -> str:
+    """A title to show: clean and cut, or "Paper <id>" for a paper without one."""
+    return clip_words(clean(title) or t.gettext("paper.untitled", id=paper_id), limit)
+
+
+_CODE_HOSTS = ("github.com", "gitlab.com", "bitbucket.org", "huggingface.co", "codeberg.org")
+
+
+def code_link(paper: Paper) -> str | None:
+    """The paper's first link on a code host (or labelled Code), if any."""
+    for label, link in paper.links:
+        host = (urlsplit(link).hostname or "").lower() if is_web_url(link) else ""
+        if label == "Code" or any(host == h or host.endswith("." + h) for h in _CODE_HOSTS):
+            return link
+    return None
+
+
+_LINK_LABELS = {"Page": "link.page", "PDF": "link.pdf", "Code": "link.code"}
+"""Link labels that read differently per language (arXiv and DOI are names)."""
+
+
+def link_label(label: str, *, t: Translator = EN) -> str:
+    """A link's label (Page, PDF, Code, arXiv, DOI) in the reader's language."""
+    key = _LINK_LABELS.get(label)
+    return t.gettext(key) if key else label
+
+
+def link_span(url: str) -> Segment:
+    """A link shown by its address without the scheme, cut; plain text when not a web URL."""
+    label = clip_words(re.sub(r"^https?://(www\.)?", "", url).rstrip("/"), limits.LINK_LABEL_CHARS)
+    if is_web_url(url):
+        return Segment(label, "a", href=url)
+    return Segment(clean(url)[: limits.LINK_LABEL_CHARS])
+
+
+def venue_line(paper: Paper) -> str:
+    """Venue, track, status and year in one line ("ICML 2025 poster · 2025"), "" if none."""
+    parts = [paper.venue, paper.track, paper.status]
+    if paper.year and str(paper.year) not in paper.venue:
+        parts.append(str(paper.year))
+    return " · ".join(clean(part) for part in parts if part and clean(part))
+
+
+def snippet_block(hit: Hit) -> Block:
+    """The snippet as it is, its highlights (merged by `merge_marks`) as `mark` spans."""
+    text = hit.snippet.text
+    spans: list[Segment] = []
+    pos = 0
+    for start, end in merge_marks(hit.snippet.marks, text, join_blanks=True):
+        if start > pos:
+            spans.append(Segment(text[pos:start]))
+        spans.append(Segment(text[start:end], "mark"))
+        pos = end
+    if pos < len(text):
+        spans.append(Segment(text[pos:]))
+    return tuple(spans)
+
+
+def snippet_spans(hit: Hit, limit: int = limits.SNIPPET_CHARS) -> list[Segment]:
+    """The snippet with its marks, cut to `limit` characters on a word boundary."""
+    spans = snippet_block(hit)
+    # Clean each span but keep single spaces between them, then cut to the limit.
+    cleaned: list[Segment] = []
+    used = 0
+    for span in spans:
+        piece = clean_keep_edges(span.text)  # whitespace runs already collapsed
+        if not piece:
+            continue
+        if used + len(piece) > limit:
+            piece = clip_words(piece, max(limit - used, 0))
+            if piece.strip("…"):
+                cleaned.append(Segment(piece, span.style))
+            elif cleaned:
+                cleaned.append(Segment("…"))
+            break
+        cleaned.append(Segment(piece, span.style))
+        used += len(piece)
+    if cleaned and cleaned[0].text.startswith(" "):
+        cleaned[0] = Segment(cleaned[0].text.lstrip(), cleaned[0].style)
+    return cleaned
+
+
+def numbered_paper(number: int, paper: Paper, t: Translator) -> list[Segment]:
+    """`1. <b>Title</b> · /paper_<id>` and the authors, compactly: how a listed paper starts."""
+    title = paper_title(paper.title, paper.id, t)
+    spans = list(
+        translated(t, "results.item", number=number, title=title, command=paper_command(paper.id))
+    )
+    authors = clip_words(clean(compact_authors(paper.authors)), limits.AUTHORS_CHARS)
+    if authors:
+        spans += [Segment("\n"), Segment(authors, "i")]
+    return spans
