@@ -434,8 +434,9 @@ def test_json_carries_the_corrected_query_only_after_a_typo(
     typo, spelt = (json.loads(line) for line in capsys.readouterr().out.splitlines())
     assert typo["corrected"] == "seizure detection"
     assert typo["results"][0]["title"] == "S³: Seizure-Semiology-Suite"
-    assert set(spelt) == {"query", "confident", "semantic", "results"}  # the contract as before
+    assert set(spelt) == {"query", "confident", "margin", "cut", "semantic", "results"}
     assert typo["semantic"] is spelt["semantic"] is True  # prepared: fused
+    assert spelt["confident"] is (spelt["margin"] >= spelt["cut"])  # the flag is the margin
 
 
 @pytest.mark.slow

@@ -166,16 +166,8 @@ class HybridRetriever:
         scores = self._scores(semantic, prepared, mask)
         coverage, cosine, fused, order = scores.coverage, scores.cosine, scores.fused, scores.order
         top = int(order[0]) if len(order) else 0
-        judged = verdict(
-            cosine,
-            top,
-            float(coverage[top]),
-            latin=scores.latin,
-            glossed=scores.glossed,
-            words=len(prepared.text.split()),
-            calibration=semantic.calibration,
-        )
-        confident = bool(len(order)) and judged.confident
+        judged = _judged(scores, top, len(prepared.text.split()), semantic.calibration)
+        confident = judged is not None and judged.confident
         # How many papers really match: most of the question's weight, or clearly closest in
         # meaning; not every paper sharing one common word.
         matches = (coverage >= CONFIDENT_COVERAGE) | fusion.semantic_matches(cosine)
@@ -189,16 +181,14 @@ class HybridRetriever:
             query=prepared.typed,
             terms=terms,
             hits=hits,
-            # Pages reach as far as the real matches, and always as far as the rows shown: a
-            # first page is full, and a stale tap on a later page (asked for when more papers
-            # matched, e.g. before the vectors) must not say "6–10 of 5". The closest papers
-            # of an answer that matched nothing well page the same way.
+            # Pages reach as far as the real matches and the rows shown (a stale tap on a later
+            # page must not say "6–10 of 5"), confident or not: a weak answer pages too.
             total=max(real, min(offset + limit, len(order))),
             confident=confident,
             offset=offset,
             confidence=float(coverage[top]) if len(order) else 0.0,
-            margin=judged.margin if len(order) else None,
-            cut=judged.cut if len(order) else None,
+            margin=None if judged is None else judged.margin,
+            cut=None if judged is None else judged.cut,
             corrected=prepared.corrected,
             parsed=prepared.parsed,
         )
@@ -257,6 +247,17 @@ class HybridRetriever:
         fused[row] = -np.inf
         rows = np.argsort(-fused, kind="stable")[:limit]
         return self.index.hits(rows, fused[rows], terms)
+
+
+def _judged(
+    scores: _Scores, top: int, words: int, calibration: Calibration | None
+) -> fusion.Verdict | None:
+    """The margin of the first paper `top` against its cut; None when no paper was ranked."""
+    if not len(scores.order):
+        return None
+    coverage, latin, glossed = float(scores.coverage[top]), scores.latin, scores.glossed
+    return verdict(scores.cosine, top, coverage, latin=latin, glossed=glossed, words=words,
+                   calibration=calibration)  # fmt: skip
 
 
 def _unknown() -> float | None:
