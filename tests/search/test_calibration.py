@@ -132,3 +132,16 @@ def test_bm25_alone_reports_its_coverage_against_its_cut(index: Index) -> None:
     result = index.search(index.papers[5].title)
     assert result.margin == result.confidence and result.cut == 0.4
     assert result_json(index.search("zzzzqqq"))["margin"] is None
+
+
+@pytest.mark.parametrize("fields", [{"weight": "x"}, {"weight": 1.0}, {"probes": None}])
+def test_a_damaged_stored_calibration_is_made_again(
+    index: Index, tmp_path: Path, fields: dict
+) -> None:
+    model = WordHashEmbedder()
+    vectors = vectors_of(index.papers, model, tmp_path)
+    write_calibration(tmp_path, calibration_key(model.name, index.papers), fields)
+    made = calibrated(index, vectors, model, cache_dir=tmp_path)
+    assert made is not None and made.probes >= 40
+    stored = read_calibration(tmp_path, calibration_key(model.name, index.papers))
+    assert stored == dataclasses.asdict(made)  # the good one replaced it

@@ -26,6 +26,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -118,12 +119,9 @@ def calibrated(
     """The stored calibration of this corpus and model, else a new one (then stored)."""
     key = calibration_key(embedder.name, index.papers)
     if cache_dir is not None:
-        stored = read_calibration(Path(cache_dir), key)
+        stored = _from_fields(read_calibration(Path(cache_dir), key))
         if stored is not None:
-            try:
-                return Calibration(**stored)
-            except TypeError:
-                pass  # another version's fields: made again
+            return stored
     started = time.perf_counter()
     result = calibrate(index, vectors, embedder, stop=stop)
     if result is not None:
@@ -136,6 +134,18 @@ def calibrated(
         if cache_dir is not None:
             write_calibration(Path(cache_dir), key, asdict(result))
     return result
+
+
+def _from_fields(fields: dict[str, Any] | None) -> Calibration | None:
+    """A stored calibration, or None when there is none or it is not one (made again)."""
+    if fields is None:
+        return None
+    try:
+        numbers = [float(fields[name]) for name in ("weight", "short_cut", "long_cut")]
+        probes = int(fields["probes"])
+    except (KeyError, TypeError, ValueError):
+        return None
+    return Calibration(*numbers, probes) if np.isfinite(numbers).all() else None
 
 
 def calibrate(

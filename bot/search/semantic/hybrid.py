@@ -4,7 +4,7 @@ BM25 (`Index`) stays the first stage and its scores stay rank-bm25's. The semant
 the cosine of the question's vector with every paper's; the ranking is their reciprocal rank
 fusion (`fusion.fused_scores`), whose semantic weight depends on the question
 (`fusion.blend_for`: a Latin-script question BM25 covers well keeps BM25's first paper
-first). Snippets and confidence come after ranking. The retriever is served at once: until
+first). Snippets and confidence (`calibration.verdict`) come after ranking. The retriever is served at once: until
 `attach_vectors` is called (by an `EmbeddingJob` in a worker thread) it answers with BM25
 alone. Both signals search the question the index's `query.QueryPipeline` prepared (request
 words and typos gone, a Chinese question's English gloss in `PreparedQuery.gloss`), the same
@@ -270,7 +270,8 @@ class EmbeddingJob:
 
     The index's speller and the Chinese glossary are made ready first (seconds), the vectors
     attached when all papers are embedded (a cache hit per known paper; minutes for thousands
-    of new ones). `stop()` ends it early.
+    of new ones) with the corpus's confidence calibration (stored, or fitted in seconds).
+    `stop()` ends it early.
     """
 
     def __init__(
