@@ -1,9 +1,11 @@
 """Filters and recommendations: what conditions, a load filter and /recommend cost.
 
-- `query`: at `--docs` synthetic papers (given years, venues, tracks, statuses and authors
-  here), each of `--queries` questions with each kind of condition added, answered through
-  the answer layer (a 5-hit page: parse, mask, ranking within it, snippets) against the same
-  question without it; the first answer of a kind that builds its columns timed apart.
+- `query`: at `--docs` synthetic papers (given years, venues, tracks, statuses, authors and
+  a programme here: posters in ten sessions over five days at +09:00, a few orals, ~2,000
+  institutions, topics), each of `--queries` questions with each kind of condition added,
+  answered through the answer layer (a 5-hit page: parse, mask, ranking within it,
+  snippets) against the same question without it; the first answer of a kind that builds
+  its columns timed apart.
 - `load`: `CORPUS_FILTER` on a synthetic arXiv-snapshot-shaped file of `--gigabytes` (~1% of
   the records match), each run a fresh process: time and peak RSS of the filtered load
   against the import alone, a line-by-line read and a load of the matching records alone.
@@ -34,14 +36,40 @@ import numpy as np
 from benchmarks import synth
 from benchmarks.common import REPO, RESULTS, load_line, ms, paperlists_files, timed
 from bot import answers
-from bot.corpus import Paper
+from bot.corpus import Paper, Presentation
 from bot.i18n import translator
+from testkit.programme import DAYS, OFFSET, ORAL_ROOMS, PLACES, POSTER_HALLS, POSTER_SLOTS
+from testkit.programme import TOPICS as FEED_TOPICS
 
 T = translator("en")
 YEARS = tuple(range(2013, 2020))
 GIVEN = ("Yann", "Yoshua", "Geoffrey", "Jürgen", "Fei-Fei", "Sergey", "Chelsea", "Pieter")
 SURNAMES = tuple(f"{stem}{end}" for stem in ("Ben", "Le", "Hin", "Mar", "Zh", "Wa", "Ko")
                  for end in ("gio", "cun", "ton", "ang", "ou", "ller", "ng", "vic"))  # fmt: skip
+
+
+INSTITUTIONS = PLACES + tuple(
+    f"{kind} {place}"
+    for kind in ("University of", "Institute of Technology", "National Laboratory", "College")
+    for place in (*SURNAMES, *(f"{s} {t}" for s in SURNAMES[:24] for t in ("North", "South")))
+)  # ~2,000 distinct names in all, as a large programme has
+
+
+def programme(rng: np.random.Generator) -> tuple[Presentation, ...]:
+    """A poster in one of ten sessions (a few without one or without a time), sometimes an oral."""
+    if rng.random() < 0.02:
+        return ()
+    slot = int(rng.integers(2 * len(DAYS)))
+    day, (start, end) = DAYS[slot // 2], POSTER_SLOTS[slot % 2]
+    session = f"Poster Session {slot + 1}" if rng.random() > 0.03 else ""
+    poster = Presentation("poster", session, f"{day}T{start}:00{OFFSET}", f"{day}T{end}:00{OFFSET}",
+                          POSTER_HALLS[slot % 2], f"E-{int(rng.integers(3000))}")  # fmt: skip
+    if rng.random() > 0.025:
+        return (poster,)
+    room = int(rng.integers(len(ORAL_ROOMS)))
+    at = f"{day}T10:00:00{OFFSET}", f"{day}T10:15:00{OFFSET}"
+    oral = Presentation("oral", f"Oral {slot // 2 + 1}{'ABCD'[room]} Track", *at, ORAL_ROOMS[room])
+    return (oral, poster)
 
 
 def page(retriever: Any, text: str) -> Any:
@@ -60,6 +88,10 @@ def with_metadata(papers: tuple[Paper, ...], rng: np.random.Generator) -> list[P
             paper, year=year, venue=f"ICML {year}", authors=tuple(authors),
             track="Datasets and Benchmarks" if rng.random() < 0.1 else "main",
             status=str(rng.choice(("Poster", "Poster", "Poster", "Spotlight", "Oral"))),
+            presentations=programme(rng),
+            affiliations=tuple(INSTITUTIONS[int(rng.integers(len(INSTITUTIONS)))]
+                               if rng.random() > 0.1 else "" for _ in authors),
+            topic=FEED_TOPICS[int(rng.integers(len(FEED_TOPICS)))],
         ))  # fmt: skip
     return out
 
@@ -77,6 +109,14 @@ def conditions(question: str, paper: Paper, rng: np.random.Generator) -> dict[st
         "venue+track+status": f"venue:icml track:main status:oral {question}",
         "OR": " OR ".join(words) if len(words) > 1 else f"{question} OR method",
         "all of them": f'author:{surname} y:2014..2018 "{phrase}" {question} -{words[0]}',
+        "session": f"session:{int(rng.integers(1, 11))} {question}",
+        "day": f"day:wed {question}",
+        "room+status": f'room:"West Ballroom A" status:oral {question}',
+        "institution": f'inst:"{paper.institutions[0] if paper.institutions else "mit"}" {question}'
+        if rng.random() < 0.5
+        else f"inst:university {question}",
+        "topic": f'topic:"deep learning" {question}',
+        "programme, all": f"session:3 -status:poster inst:university topic:theory {question}",
     }
 
 
