@@ -49,6 +49,7 @@ SAME_IN_EVERY_LANGUAGE = frozenset(
         "usage.search_example",
         "usage.paper_example",
         "usage.similar_example",
+        "usage.session_example",
         "results.item",
         # Until retrieval is multilingual only English questions find papers.
         "examples.question_1",

@@ -11,6 +11,7 @@ behaviour is written once and reaches every front end:
   synchronous).
 - `about`: /start, /help and /stats.
 - `readiness`: the notice of how long until semantic answers are ready.
+- `sessions`: `/session`, a session of the conference programme, paged.
 - `corpus_facts`: what answers know of the served corpus as a whole (its programme), worked
   out once per index; front ends keep it.
 """
@@ -45,6 +46,7 @@ from bot.answers.reading_list import (
     unfollow,
 )
 from bot.answers.recommend import Taste, dismiss, recommended, taste
+from bot.answers.sessions import session, session_page, session_turn
 
 __all__ = [
     "Answer",
@@ -76,6 +78,9 @@ __all__ = [
     "saved_id",
     "saved_matches",
     "saved_page",
+    "session",
+    "session_page",
+    "session_turn",
     "similar",
     "start",
     "stats",

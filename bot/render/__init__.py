@@ -6,10 +6,10 @@ plain `(label, callback_data)` pairs. `to_html` turns a Doc into Telegram messag
 same Doc into plain text. Nothing here imports `telegram`.
 
 Modules: `parts` (the pieces views share), `views` (lists of papers and hints), `paper`
-(one paper), `info` (the bot itself), `library` (what a user keeps), `recommend`,
-`callbacks` (what a button carries), `html`, `console` and `fit` (the output formats).
-Other packages import the names below; the reading-list views are used as the `library`
-namespace.
+(one paper), `presentations` (a paper's tier, times and badge), `sessions` (/session),
+`dates`, `info` (the bot itself), `library` (what a user keeps), `recommend`, `callbacks`
+(what a button carries), `html`, `console` and `fit` (the output formats). Other packages
+import the names below; the reading-list views are used as the `library` namespace.
 """
 
 from bot.render.callbacks import (
@@ -21,6 +21,7 @@ from bot.render.callbacks import (
     Recommend,
     RemoveSaved,
     SavedPage,
+    SessionPage,
     SetLanguage,
     ShowSimilar,
     ToggleSave,
@@ -29,6 +30,7 @@ from bot.render.callbacks import (
     paper_ref,
     parse_callback,
     query_fits_callback,
+    session_ref,
     topic_ref,
 )
 from bot.render.console import (
@@ -56,7 +58,15 @@ from bot.render.info import (
 from bot.render.limits import INLINE_RESULTS, MAX_CALLBACK_ANSWER_CHARS
 from bot.render.paper import inline_article, not_found_doc, paper_doc
 from bot.render.parts import text_doc, translated
+from bot.render.presentations import hit_badge, presentation_line, tier_label
 from bot.render.recommend import recommend_doc
+from bot.render.sessions import (
+    SESSION_PAGE,
+    no_programme_doc,
+    session_choice_doc,
+    session_doc,
+    unknown_session_doc,
+)
 from bot.render.views import author_doc, eta_text, hint_doc, results_doc, similar_doc
 
 __all__ = [
@@ -65,6 +75,7 @@ __all__ = [
     "INLINE_RESULTS",
     "MAX_CALLBACK_ANSWER_CHARS",
     "PLAIN_MARKS",
+    "SESSION_PAGE",
     "Dismiss",
     "Doc",
     "ExportAs",
@@ -75,6 +86,7 @@ __all__ = [
     "RemoveSaved",
     "SavedPage",
     "Segment",
+    "SessionPage",
     "SetLanguage",
     "ShowSimilar",
     "ToggleSave",
@@ -88,27 +100,35 @@ __all__ = [
     "fitted",
     "help_doc",
     "hint_doc",
+    "hit_badge",
     "inline_article",
     "lang_changed_doc",
     "lang_codes_doc",
     "lang_doc",
+    "no_programme_doc",
     "not_found_doc",
     "paper_doc",
     "paper_ref",
     "parse_callback",
+    "presentation_line",
     "query_fits_callback",
     "recommend_doc",
     "results_doc",
     "results_text",
+    "session_choice_doc",
+    "session_doc",
+    "session_ref",
     "similar_doc",
     "start_doc",
     "stats_doc",
     "text_doc",
+    "tier_label",
     "to_console",
     "to_html",
     "topic_ref",
     "translated",
     "typed_turns",
     "unknown_command_doc",
+    "unknown_session_doc",
     "usage_doc",
 ]

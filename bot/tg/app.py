@@ -30,7 +30,16 @@ from bot.i18n import COMMAND_MENUS, translator
 from bot.search import Index, Retriever
 from bot.store import open_store
 from bot.tg import admin, errors, transport
-from bot.tg.handlers import about, buttons, inline, papers, reading_list, recommend, search
+from bot.tg.handlers import (
+    about,
+    buttons,
+    inline,
+    papers,
+    reading_list,
+    recommend,
+    search,
+    sessions,
+)
 from bot.tg.handlers.buttons import ButtonHandler
 from bot.tg.menu import menu
 from bot.tg.semantic import serve_semantic, stop_embedding
@@ -144,6 +153,7 @@ COMMAND_HANDLERS: dict[str, Handler] = {
     "similar": papers.similar,
     "author": papers.author,
     "random": papers.random_paper,
+    "session": sessions.session,
     "stats": about.stats,
     "lang": about.lang,
     "saved": reading_list.saved,
@@ -168,6 +178,7 @@ BUTTON_HANDLERS: dict[type, ButtonHandler] = {
     render.Forget: reading_list.forget_button,
     render.Recommend: recommend.recommend_button,
     render.Dismiss: recommend.recommend_button,
+    render.SessionPage: sessions.session_button,
 }
 """Button action -> handler; must cover every action of the callback codec."""
 
