@@ -41,9 +41,8 @@ def bm25_unless_asked(monkeypatch: pytest.MonkeyPatch) -> None:
 
 @pytest.fixture(autouse=True)
 def data_dir(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A fresh DATA_DIR per test, so nothing writes a database into the repository; also
-    XDG_DATA_HOME, so a `Settings()` made in code (its data_dir from `user_data_dir`) never
-    shares the user's real data directory with other runs."""
+    """A fresh DATA_DIR per test, so nothing writes a database into the repository, nor into
+    the user's own data folder (`Settings()` built in a test defaults to XDG_DATA_HOME's)."""
     path = tmp_path_factory.mktemp("data")
     monkeypatch.setenv("DATA_DIR", str(path))
     monkeypatch.setenv("XDG_DATA_HOME", str(path / "xdg"))

@@ -1,12 +1,17 @@
-"""Per-user storage: reading lists, followed topics, preferences (SQLite or PostgreSQL)."""
+"""Per-user storage: reading lists, topics, preferences, reminders (SQLite or PostgreSQL)."""
 
 from bot.store.factory import open_store
 from bot.store.model import (
+    MAX_REMINDER_KEY_CHARS,
+    MAX_REMINDER_MINUTES,
     MAX_SAVED_PAPERS,
     MAX_TOPIC_CHARS,
     MAX_TOPICS,
+    MIN_REMINDER_MINUTES,
     FollowOutcome,
     Limits,
+    ReminderKey,
+    ReminderUser,
     SavedPaper,
     SaveOutcome,
     Store,
@@ -17,11 +22,16 @@ from bot.store.model import (
 from bot.store.snapshot import snapshot
 
 __all__ = [
+    "MAX_REMINDER_KEY_CHARS",
+    "MAX_REMINDER_MINUTES",
     "MAX_SAVED_PAPERS",
     "MAX_TOPICS",
     "MAX_TOPIC_CHARS",
+    "MIN_REMINDER_MINUTES",
     "FollowOutcome",
     "Limits",
+    "ReminderKey",
+    "ReminderUser",
     "SaveOutcome",
     "SavedPaper",
     "Store",

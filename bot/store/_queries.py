@@ -41,13 +41,36 @@ SET_LANGUAGE = (
     "INSERT INTO users (user_id, language) VALUES (?, ?) "
     "ON CONFLICT (user_id) DO UPDATE SET language = excluded.language"
 )
-# One row per id (sorted by the caller): two replicas claiming overlapping ids lock the
-# rows in the same order, so they never deadlock; the loser of a race gets no row back.
+# One row per id (sorted by the caller): the loser of a race gets no row back.
 CLAIM_ALERT = (
     "INSERT INTO sent_alerts (user_id, paper_id) VALUES (?, ?) "
     "ON CONFLICT (user_id, paper_id) DO NOTHING RETURNING paper_id"
 )
 RELEASE_ALERT = "DELETE FROM sent_alerts WHERE user_id = ? AND paper_id = ?"
+SET_REMINDER = (
+    "INSERT INTO reminder_settings (user_id, minutes, language) VALUES (?, ?, ?) "
+    "ON CONFLICT (user_id) DO UPDATE SET minutes = excluded.minutes, "
+    "language = coalesce(excluded.language, reminder_settings.language)"
+)
+REMINDERS_OFF = "DELETE FROM reminder_settings WHERE user_id = ?"
+GET_REMINDER = "SELECT minutes FROM reminder_settings WHERE user_id = ?"
+# The /lang choice first: the language seen at /remind is only what Telegram's client said.
+REMINDER_USERS = (
+    "SELECT r.user_id, r.minutes, coalesce(u.language, r.language) "
+    "FROM reminder_settings r LEFT JOIN users u ON u.user_id = r.user_id ORDER BY r.user_id"
+)
+# Like CLAIM_ALERT, and only while the user has reminders on: turning them off (or /forget)
+# stops a reminder a job was about to send.
+CLAIM_REMINDER = (
+    "INSERT INTO sent_reminders (user_id, paper_id, presentation_key) SELECT ?, ?, ? "
+    "WHERE EXISTS (SELECT 1 FROM reminder_settings WHERE user_id = ?) "
+    "ON CONFLICT (user_id, paper_id, presentation_key) DO NOTHING "
+    "RETURNING paper_id, presentation_key"
+)
+RELEASE_REMINDER = (
+    "DELETE FROM sent_reminders WHERE user_id = ? AND paper_id = ? AND presentation_key = ?"
+)
+SENT_REMINDERS = "SELECT paper_id, presentation_key FROM sent_reminders WHERE user_id = ?"
 DISMISS = (
     "INSERT INTO dismissed_papers (user_id, paper_id) VALUES (?, ?) "
     "ON CONFLICT (user_id, paper_id) DO NOTHING"
@@ -56,6 +79,8 @@ MARK_SERVED = "INSERT INTO seen_papers (paper_id) VALUES (?) ON CONFLICT (paper_
 SERVED_IDS = "SELECT paper_id FROM seen_papers"
 DISMISSED = "SELECT paper_id FROM dismissed_papers WHERE user_id = ?"
 FORGET = (
+    "DELETE FROM reminder_settings WHERE user_id = ?",
+    "DELETE FROM sent_reminders WHERE user_id = ?",
     "DELETE FROM dismissed_papers WHERE user_id = ?",
     "DELETE FROM sent_alerts WHERE user_id = ?",
     "DELETE FROM saved_papers WHERE user_id = ?",

@@ -1,5 +1,6 @@
 """The `Store` methods both backends run alike: their input rules and SQL in one place, over
-three primitives each backend supplies (a read, a write, an insert under a per-user cap)."""
+the primitives each backend supplies (a read, a write, an insert under a per-user cap, and a
+statement run once per row: ledger claims and releases)."""
 
 from __future__ import annotations
 
@@ -11,10 +12,14 @@ from bot.store import _queries as q
 from bot.store.model import (
     FollowOutcome,
     Limits,
+    ReminderKey,
+    ReminderUser,
     SavedPaper,
     SaveOutcome,
     check_language,
+    check_minutes,
     check_page,
+    check_reminder_keys,
     check_topic,
     clean_paper,
     clean_text,
@@ -48,6 +53,16 @@ class SqlStore(ABC):
     ) -> int:
         """`insert` with the user's writes locked, else whether `exists` finds `key`: ADDED,
         PRESENT or FULL, in one transaction."""
+
+    @abstractmethod
+    async def _claim_each(self, user_id: int, sql: str, rows: list[Params]) -> list[Any]:
+        """With the user's writes locked, `sql` (an insert … RETURNING) once per params, in
+        order, in one transaction: the rows it returned. A replica inserting the same row
+        waits for this commit, then gets no row back."""
+
+    @abstractmethod
+    async def _change_each(self, sql: str, rows: list[Params]) -> None:
+        """`sql` once per params, in one transaction."""
 
     async def save(self, user_id: int, paper: SavedPaper) -> SaveOutcome:
         paper = clean_paper(paper)
@@ -114,3 +129,47 @@ class SqlStore(ABC):
 
     async def set_language(self, user_id: int, language: str) -> None:
         await self._change(q.SET_LANGUAGE, (user_id, check_language(language)))
+
+    async def claim_alerts(self, user_id: int, paper_ids: Iterable[str]) -> frozenset[str]:
+        # Sorted: replicas claiming overlapping ids lock the rows in one order (no deadlock).
+        rows = [(user_id, paper_id) for paper_id in sorted(set(paper_ids))]
+        claimed = await self._claim_each(user_id, q.CLAIM_ALERT, rows) if rows else []
+        return frozenset(row[0] for row in claimed)
+
+    async def release_alerts(self, user_id: int, paper_ids: Iterable[str]) -> None:
+        rows = [(user_id, paper_id) for paper_id in sorted(set(paper_ids))]
+        if rows:
+            await self._change_each(q.RELEASE_ALERT, rows)
+
+    async def set_reminder(
+        self, user_id: int, minutes: int | None, *, language: str | None = None
+    ) -> None:
+        minutes = check_minutes(minutes)
+        if minutes is None:
+            await self._change(q.REMINDERS_OFF, (user_id,))
+            return
+        tag = check_language(language) if language is not None else None
+        await self._change(q.SET_REMINDER, (user_id, minutes, tag))
+
+    async def get_reminder(self, user_id: int) -> int | None:
+        rows = await self._rows(q.GET_REMINDER, (user_id,))
+        return rows[0][0] if rows else None
+
+    async def reminder_users(self) -> tuple[ReminderUser, ...]:
+        rows = await self._rows(q.REMINDER_USERS)
+        return tuple(ReminderUser(user_id, minutes, lang) for user_id, minutes, lang in rows)
+
+    async def claim_reminders(
+        self, user_id: int, keys: Iterable[ReminderKey]
+    ) -> frozenset[ReminderKey]:
+        rows = [(user_id, pid, key, user_id) for pid, key in check_reminder_keys(keys)]
+        claimed = await self._claim_each(user_id, q.CLAIM_REMINDER, rows) if rows else []
+        return frozenset((pid, key) for pid, key in claimed)
+
+    async def release_reminders(self, user_id: int, keys: Iterable[ReminderKey]) -> None:
+        rows = [(user_id, pid, key) for pid, key in check_reminder_keys(keys)]
+        if rows:
+            await self._change_each(q.RELEASE_REMINDER, rows)
+
+    async def sent_reminders(self, user_id: int) -> frozenset[ReminderKey]:
+        return frozenset((pid, key) for pid, key in await self._rows(q.SENT_REMINDERS, (user_id,)))

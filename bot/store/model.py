@@ -1,4 +1,4 @@
-"""What the store keeps (saved papers, topics, a language) and the `Store` protocol.
+"""What the store keeps (saved papers, topics, a language, reminders) and the `Store` protocol.
 
 Errors:
 
@@ -22,6 +22,12 @@ MAX_SAVED_PAPERS = 1_000  # ours: per user
 MAX_TOPICS = 20  # ours: per user
 MAX_TOPIC_CHARS = 200  # ours: a standing question, not an essay
 MAX_LANGUAGE_CHARS = 16  # ours: IETF tags such as "pt-BR" are far shorter
+MIN_REMINDER_MINUTES = 1
+MAX_REMINDER_MINUTES = 120  # the longest lead /remind offers: two hours before a session
+MAX_REMINDER_KEY_CHARS = 64  # ours: a paper id or presentation key (Telegram's id rule is 64)
+
+ReminderKey = tuple[str, str]
+"""(paper id, presentation key): one reminder ledger row of a user (`bot.planner.SentKey`)."""
 
 
 class StoreError(Exception):
@@ -92,6 +98,18 @@ class FollowOutcome(enum.Enum):
     TOO_LONG = "too_long"
 
 
+@dataclass(frozen=True, slots=True)
+class ReminderUser:
+    """A user with reminders on, as a reminder job needs them."""
+
+    user_id: int
+    minutes: int
+    """How long before a presentation starts to remind them (1..120)."""
+    language: str | None
+    """Their /lang choice, else the language they were answered in when they turned reminders
+    on (a job has no Telegram update to read it from); None when neither is known."""
+
+
 class Store(Protocol):
     """Per-user reading lists, followed topics and preferences; every method is one transaction.
 
@@ -160,6 +178,34 @@ class Store(Protocol):
     async def dismissed(self, user_id: int) -> frozenset[str]:
         """The ids of every paper the user dismissed."""
 
+    async def set_reminder(
+        self, user_id: int, minutes: int | None, *, language: str | None = None
+    ) -> None:
+        """Remind the user `minutes` (1..120) before each saved paper's presentation, or turn
+        reminders off with None (the default state). `language`: the one the user is answered
+        in now, kept for reminders when they never chose one with /lang. ValueError for
+        minutes out of range or a bad language tag. The ledger is kept either way."""
+
+    async def get_reminder(self, user_id: int) -> int | None:
+        """The user's reminder lead in minutes; None when reminders are off."""
+
+    async def reminder_users(self) -> tuple[ReminderUser, ...]:
+        """Every user with reminders on, by user id."""
+
+    async def claim_reminders(
+        self, user_id: int, keys: Iterable[ReminderKey]
+    ) -> frozenset[ReminderKey]:
+        """Record reminders as sent to the user before sending them; returns the keys newly
+        claimed (only while the user has reminders on). Atomic across replicas: of callers
+        claiming one (user, paper, presentation), exactly one gets it, once for good.
+        ValueError for an empty or overlong key, or one with control characters."""
+
+    async def release_reminders(self, user_id: int, keys: Iterable[ReminderKey]) -> None:
+        """Forget claims whose reminder could not be sent, so a later try may send it."""
+
+    async def sent_reminders(self, user_id: int) -> frozenset[ReminderKey]:
+        """Every key claimed for the user (sent, or being sent), for `due_reminders`."""
+
     async def get_language(self, user_id: int) -> str | None:
         """The user's language preference; None when never set."""
 
@@ -223,6 +269,39 @@ def check_language(language: str) -> str:
     if not tag or len(tag) > MAX_LANGUAGE_CHARS:
         raise ValueError(f"language tag must be 1..{MAX_LANGUAGE_CHARS} characters")
     return tag
+
+
+def check_minutes(minutes: int | None) -> int | None:
+    """A reminder lead as stored (None: off); ValueError outside 1..120 or not an int."""
+    if minutes is None:
+        return None
+    if isinstance(minutes, bool) or not isinstance(minutes, int):
+        raise ValueError("reminder minutes must be an integer or None")
+    if not MIN_REMINDER_MINUTES <= minutes <= MAX_REMINDER_MINUTES:
+        raise ValueError(f"reminder minutes must be {MIN_REMINDER_MINUTES}..{MAX_REMINDER_MINUTES}")
+    return minutes
+
+
+def check_reminder_keys(keys: Iterable[ReminderKey]) -> list[ReminderKey]:
+    """`keys` without repeats, sorted (replicas lock rows in one order, so never deadlock);
+    ValueError for a part that is empty, overlong or not clean text."""
+    unique = set(keys)
+    for key in unique:
+        if not (isinstance(key, tuple) and len(key) == 2 and all(map(_key_part, key))):
+            raise ValueError(
+                "a reminder key is (paper id, presentation key), each "
+                f"1..{MAX_REMINDER_KEY_CHARS} characters of clean text"
+            )
+    return sorted(unique)
+
+
+def _key_part(part: object) -> bool:
+    """Whether `part` may be half of a reminder key."""
+    return (
+        isinstance(part, str)
+        and 0 < len(part) <= MAX_REMINDER_KEY_CHARS
+        and clean_text(part) == part
+    )
 
 
 def check_page(offset: int, limit: int) -> None:

@@ -114,24 +114,21 @@ class PostgresStore(SqlStore):
                 return ADDED
             return PRESENT if await (await db.execute(_pg(exists), key)).fetchone() else FULL
 
-    async def claim_alerts(self, user_id: int, paper_ids: Iterable[str]) -> frozenset[str]:
-        wanted = sorted(set(paper_ids))
-        if not wanted:
-            return frozenset()
-        claimed = set()
+    async def _claim_each(self, user_id: int, sql: str, rows: list[Params]) -> list[Any]:
+        returned = []
         async with self._transaction() as db:
-            # A replica inserting the same row waits for our commit, then gets no row back.
-            for paper_id in wanted:
-                row = await (await db.execute(_pg(q.CLAIM_ALERT), (user_id, paper_id))).fetchone()
+            # The user's lock first, as every write takes it: a forget_user racing the claim
+            # runs wholly before it (nothing is claimed) or wholly after (the rows go too).
+            await db.execute(LOCK_USER, (user_id,))
+            for params in rows:
+                row = await (await db.execute(_pg(sql), params)).fetchone()
                 if row is not None:
-                    claimed.add(row[0])
-        return frozenset(claimed)
+                    returned.append(row)
+        return returned
 
-    async def release_alerts(self, user_id: int, paper_ids: Iterable[str]) -> None:
-        params = [(user_id, pid) for pid in sorted(set(paper_ids))]
-        if params:
-            async with self._transaction() as db, db.cursor() as cursor:
-                await cursor.executemany(_pg(q.RELEASE_ALERT), params)
+    async def _change_each(self, sql: str, rows: list[Params]) -> None:
+        async with self._transaction() as db, db.cursor() as cursor:
+            await cursor.executemany(_pg(sql), rows)
 
     async def never_served(
         self, served: Iterable[str], candidates: Iterable[str]

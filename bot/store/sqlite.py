@@ -134,20 +134,16 @@ class SqliteStore(SqlStore):
 
         return await self._run(write(work))
 
-    async def claim_alerts(self, user_id: int, paper_ids: Iterable[str]) -> frozenset[str]:
-        wanted = sorted(set(paper_ids))
+    async def _claim_each(self, user_id: int, sql: str, rows: list[Params]) -> list[Any]:
+        def work(db: sqlite3.Connection) -> list[Any]:
+            # RETURNING needs SQLite 3.35+; executemany cannot return rows, so one per row.
+            returned = (db.execute(sql, params).fetchone() for params in rows)
+            return [row for row in returned if row is not None]
 
-        def work(db: sqlite3.Connection) -> frozenset[str]:
-            # RETURNING needs SQLite 3.35+; executemany cannot return rows, so one per id.
-            rows = (db.execute(q.CLAIM_ALERT, (user_id, pid)).fetchone() for pid in wanted)
-            return frozenset(row[0] for row in rows if row is not None)
+        return await self._run(write(work))  # BEGIN IMMEDIATE: every writer waits its turn
 
-        return await self._run(write(work)) if wanted else frozenset()
-
-    async def release_alerts(self, user_id: int, paper_ids: Iterable[str]) -> None:
-        params = [(user_id, pid) for pid in sorted(set(paper_ids))]
-        if params:
-            await self._run(write(lambda db: db.executemany(q.RELEASE_ALERT, params)))
+    async def _change_each(self, sql: str, rows: list[Params]) -> None:
+        await self._run(write(lambda db: db.executemany(sql, rows)))
 
     async def never_served(
         self, served: Iterable[str], candidates: Iterable[str]
