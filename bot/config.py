@@ -20,6 +20,7 @@ DEFAULT_WEBHOOK_PORT = 8443  # one of the ports Telegram posts webhooks to
 DEFAULT_QUESTIONS_PER_MINUTE = 20  # ours: per user, sliding 60-second window
 APP_NAME = "icml-papers-bot"  # the folder under the user's data directory
 MAX_QUESTIONS_PER_MINUTE = 10_000
+MAX_CORPUS_NAME_CHARS = 80  # ours: a name ("ICML 2026"), not a sentence
 
 # Tokens look like `123456789:AAH...`; checked only for shape, Telegram decides validity.
 _TOKEN_SHAPE = re.compile(r"^\d{1,20}:[A-Za-z0-9_-]{1,200}$")
@@ -88,6 +89,8 @@ class Settings:
     semantic: bool = False
     """SEMANTIC (auto|on|off): hybrid BM25 + embeddings; `load_settings` reads auto as on (a
     `Settings` built in code is BM25 alone unless it says so)."""
+    corpus_name: str = ""
+    """CORPUS_NAME: what to call papers whose venues do not name them ("ICML 2026")."""
 
 
 def parse_dotenv(text: str) -> dict[str, str]:
@@ -156,6 +159,7 @@ def load_settings(
         corpus_strict=_flag("CORPUS_STRICT", get("CORPUS_STRICT")),
         corpus_filter=_corpus_filter(get("CORPUS_FILTER")),
         semantic=_semantic(get("SEMANTIC")),
+        corpus_name=" ".join((get("CORPUS_NAME") or "").split())[:MAX_CORPUS_NAME_CHARS],
     )
 
 

@@ -216,8 +216,8 @@ def _said(text: str, then: Doc | None = None) -> Doc:
 
 
 ANSWERS: dict[str, Callable[[ConsoleSession, str], Doc]] = {
-    "start": lambda s, _: answers.start(s.index, t=s.t),
-    "help": lambda s, _: answers.help_text(t=s.t, console=True),
+    "start": lambda s, _: answers.start(s.index, s.facts.of(s.index), t=s.t),
+    "help": lambda s, _: answers.help_text(s.index, s.facts.of(s.index), t=s.t, console=True),
     "search": lambda s, q: s._shown(answers.ask(s.index, q, per_page=s.per_page, t=s.t)),
     "paper": lambda s, ref: s._shown(answers.open_paper(s.index, ref, t=s.t)),
     "similar": lambda s, ref: s._shown(answers.similar(s.index, ref, per_page=s.per_page, t=s.t)),

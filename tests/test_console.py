@@ -262,3 +262,20 @@ def test_console_session_pages_with_next_and_prev(tmp_path) -> None:
     assert "\n#E-11 · " in second and "更多：/prev /next" in second
     assert back == first
     assert "/session Oral 1A Theory" in to_console(session.answer("/session 9"))
+
+
+def test_the_banner_and_start_name_the_corpus(tmp_path, monkeypatch) -> None:
+    stdout = io.StringIO()
+    assert run_console(None, stdin=io.StringIO("/start\n"), stdout=stdout, lang="en") == 0
+    lines = stdout.getvalue().splitlines()
+    assert lines[0].startswith("57 ICML 2026 papers loaded.")  # the seeds, by their header
+    assert "Hi! I search 57 ICML 2026 papers" in stdout.getvalue()
+    corpus = tmp_path / "mine.jsonl"
+    corpus.write_text('{"title": "T", "abstract": "Graph mixup for molecules."}\n')
+    monkeypatch.setenv("CORPUS_NAME", "NeurIPS 2025 reading group")
+    stdout = io.StringIO()
+    assert run_console([corpus], stdin=io.StringIO("/help\n"), stdout=stdout, lang="en") == 0
+    text = stdout.getvalue()
+    assert text.startswith("1 NeurIPS 2025 reading group paper loaded.")
+    assert "I search 1 NeurIPS 2025 reading group paper." in text
+    assert "/random — A random paper from NeurIPS 2025 reading group" in text

@@ -12,12 +12,12 @@ behaviour is written once and reaches every front end:
 - `about`: /start, /help and /stats.
 - `readiness`: the notice of how long until semantic answers are ready.
 - `sessions`: `/session`, a session of the conference programme, paged.
-- `corpus_facts`: what answers know of the served corpus as a whole (its programme), worked
-  out once per index; front ends keep it.
+- `corpus_facts`: what answers know of the served corpus as a whole (its programme, name and
+  frequent topics), worked out once per index; front ends keep it.
 """
 
 from bot.answers.about import help_text, start, stats
-from bot.answers.corpus_facts import CorpusFacts, FactsMemo, corpus_facts, programme_of
+from bot.answers.corpus_facts import CorpusFacts, FactsMemo, corpus_facts, name_of, programme_of
 from bot.answers.questions import (
     Answer,
     Numbered,
@@ -66,6 +66,7 @@ __all__ = [
     "following",
     "forget",
     "help_text",
+    "name_of",
     "numbered",
     "open_paper",
     "page",

@@ -46,6 +46,9 @@ from bot.render.filter_summary import filter_labels
 from bot.render.fit import fit_toast, fitted
 from bot.render.html import to_html
 from bot.render.info import (
+    command_description,
+    corpus_label,
+    corpus_papers,
     help_doc,
     lang_changed_doc,
     lang_codes_doc,
@@ -94,6 +97,9 @@ __all__ = [
     "Unfollow",
     "author_doc",
     "author_text",
+    "command_description",
+    "corpus_label",
+    "corpus_papers",
     "eta_text",
     "filter_labels",
     "fit_toast",

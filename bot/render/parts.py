@@ -50,11 +50,14 @@ def text_doc(key: str, n: int | None = None, /, *, t: Translator = EN, **values:
     return Doc((translated(t, key, n, **values),))
 
 
-def examples_block(t: Translator) -> Block:
-    """The "try for example" line and the example questions, each a `/search` to copy."""
+def examples_block(t: Translator, examples: Sequence[str] = ()) -> Block:
+    """The "try for example" line and example questions, each a `/search` to copy: the
+    corpus's own `examples` (its frequent topics), else the catalogue's."""
+    questions = [clip_words(clean(text), limits.TITLE_CHARS) for text in examples]
+    questions = [text for text in questions if text] or [t.gettext(key) for key in EXAMPLE_KEYS]
     spans: list[Segment] = list(translated(t, "examples.try"))
-    for key in EXAMPLE_KEYS:
-        spans += [Segment("\n• "), Segment(f"/search {t.gettext(key)}", "code")]
+    for question in questions:
+        spans += [Segment("\n• "), Segment(f"/search {question}", "code")]
     return tuple(spans)
 
 

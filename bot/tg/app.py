@@ -26,7 +26,6 @@ from telegram.ext import (
 from bot import render
 from bot.commands import COMMAND_NAMES, COMMANDS
 from bot.config import ConfigError, Settings
-from bot.i18n import COMMAND_MENUS, translator
 from bot.search import Index, Retriever
 from bot.store import open_store
 from bot.tg import admin, errors, transport
@@ -41,7 +40,7 @@ from bot.tg.handlers import (
     sessions,
 )
 from bot.tg.handlers.buttons import ButtonHandler
-from bot.tg.menu import menu
+from bot.tg.menu import register_when_named
 from bot.tg.semantic import serve_semantic, stop_embedding
 from bot.tg.state import CONTEXT_TYPES, BotState, Context
 
@@ -58,17 +57,6 @@ ALLOWED_UPDATES = (
 """The update types the handlers below use; Telegram need not send others."""
 
 
-async def set_commands(application: Application) -> None:
-    """Register the command menu once per language; a failure is logged, the bot keeps serving."""
-    for language_code, lang in COMMAND_MENUS:
-        try:
-            await application.bot.set_my_commands(
-                menu(translator(lang)), language_code=language_code or None
-            )
-        except Exception:
-            logger.exception("Could not register the command menu (setMyCommands, %s)", lang)
-
-
 async def post_init(application: Application) -> None:
     """Open the store, register the command menu and the SIGHUP reload once initialised."""
     state: BotState = application.bot_data
@@ -76,8 +64,10 @@ async def post_init(application: Application) -> None:
         state.store = await open_store(state.settings.database_url, state.settings.data_dir)
     # The menu is sent alongside the first getUpdates rather than before it: one round
     # trip less before the bot polls (Application.create_task would warn: not running yet).
-    state.set_commands_task = asyncio.create_task(set_commands(application), name="set-my-commands")
-    state.prepare_corpus_facts()  # the programme, off the loop: ready before it is asked for
+    state.prepare_corpus_facts()  # programme, name, topics, off the loop: ready when asked for
+    state.set_commands_task = asyncio.create_task(
+        register_when_named(application.bot, state), name="set-my-commands"
+    )
     if isinstance(state.index, Index):  # SEMANTIC: the model loads in a thread, not here
         # Chinese questions glossed, BM25 alone included; started now, not while the corpus
         # loads: its parsing would delay the first getUpdates.

@@ -83,7 +83,7 @@ def running_bot(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningBot
 def test_commands_are_registered_at_start(running_bot: RunningBot) -> None:
     call = running_bot.api.wait_for("setMyCommands", count=2)[0]  # also a "zh" menu
     assert [(c["command"], c["description"]) for c in call.params["commands"]] == [
-        (c.name, translator("en").gettext(c.description_key)) for c in COMMANDS
+        (c.name, translator("en").gettext(c.description_key, corpus="ICML 2026")) for c in COMMANDS
     ]
 
 
