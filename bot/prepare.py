@@ -50,6 +50,7 @@ def prepare_command(corpus: Sequence[str] | None = None, *, strict: bool = False
         cache_min_papers=0,  # any size: the replicas then map it instead of building
     )
     _say(f"index: {len(report.papers):,} papers ready ({time.perf_counter() - began:.1f} s)")
+    _say(f"serving {loading.serving(paths, index.papers, settings.corpus_name)}")
     if not settings.semantic:
         _say("SEMANTIC is off: no vectors to prepare")
         return 0

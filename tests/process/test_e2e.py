@@ -173,6 +173,7 @@ def test_sigint_stops_cleanly_and_logs_never_show_the_token(running_bot: Running
     assert running_bot.process.wait(timeout=30) == 0
     log = running_bot.stderr()
     assert "Calling Bot API endpoint" in log  # DEBUG logging was really on
+    assert "Serving 57 ICML 2026 papers from " in log  # what it serves, named at start
     assert TOKEN_SECRET not in log
     assert DEFAULT_TOKEN not in log
 
