@@ -4,7 +4,7 @@ Times, through the public `Store` API from one asyncio task: `save` (a new paper
 again (idempotent), `is_saved`, a 10-paper `list_saved` page, `saved_among` for a page of
 ids, `export_rows` of a full 1,000-paper list, `remove`; and the wall time of 200 saves
 issued concurrently by two replicas (two Store objects) for one user. PostgreSQL runs on a
-throw-away local cluster (tests/pg_cluster.py; fsync off, so disk flushes are not timed).
+throw-away local cluster (testkit/pg.py; fsync off, so disk flushes are not timed).
 
     UV_PYTHON_DOWNLOADS=never uv run python -m benchmarks.store
     ... -m benchmarks.store --backends sqlite --repeat 500

@@ -8,12 +8,12 @@ the seed vocabulary are new but plausible, made by recombining seed word stems a
 endings, hyphenated seed compounds and method-style names. Each abstract (~180 words)
 repeats a few topic words and, like ~60% of the seeds, names its method.
 
-    uv run python -m benchmarks.synth --docs 100000 --out /tmp/synth-100k.jsonl
+`common.corpus_file(n)` writes one to benchmarks/results/ once; `distinct_queries` gives its
+questions.
 """
 
 from __future__ import annotations
 
-import argparse
 import json
 import math
 import re
@@ -262,6 +262,16 @@ def queries_for(n_docs: int, n: int = 200, *, seed: int = 0, query_seed: int = 1
     return _queries(dist.vocabulary, dist.probabilities, n, query_seed)
 
 
+def distinct_queries(n_docs: int, n: int) -> list[str]:
+    """`n` different queries for `generate(n_docs)`, drawn as `queries_for` draws them (a
+    user rarely asks the same question twice, so no analysis is cached for a later one)."""
+    drawn = queries_for(n_docs, 3 * n)
+    out = list(dict.fromkeys(drawn))[:n]
+    if len(out) < n:
+        raise ValueError(f"only {len(out)} distinct queries among {len(drawn)}")
+    return out
+
+
 def queries(corpus: SynthCorpus, n: int = 200, *, seed: int = 1) -> list[str]:
     """`n` queries of 1-5 words, each drawn by frequency from the non-function-word vocabulary."""
     return _queries(corpus.vocabulary, corpus.probabilities, n, seed)
@@ -291,39 +301,3 @@ def write_jsonl(papers: Iterable[Paper], path: Path) -> None:
             record = {"id": paper.id, "title": paper.title, "abstract": paper.abstract}
             out.write(json.dumps(record, ensure_ascii=False) + "\n")
     tmp.replace(path)
-
-
-def read_jsonl(path: Path) -> list[Paper]:
-    """Papers from a `write_jsonl` file, without markup cleaning (the benchmark's fast path)."""
-    with path.open(encoding="utf-8") as lines:
-        return [
-            Paper(id=r["id"], title=r["title"], abstract=r["abstract"], source=str(path), line=i)
-            for i, r in enumerate(map(json.loads, lines), start=1)
-        ]
-
-
-def main(argv: Sequence[str] | None = None) -> None:
-    """Generate a corpus, print its statistics, optionally write it as JSONL."""
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--docs", type=int, default=3300)
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--out", type=Path, help="write a JSONL corpus here")
-    parser.add_argument("--show", type=int, default=0, help="print this many papers")
-    args = parser.parse_args(argv)
-    corpus = generate(args.docs, seed=args.seed)
-    seen = Counter(w.lower() for p in corpus.papers for w in _WORD.findall(p.abstract))
-    print(
-        f"{len(corpus.papers)} papers, {corpus.tokens} words "
-        f"({corpus.tokens / max(1, len(corpus.papers)):.0f}/abstract), "
-        f"vocabulary {len(corpus.vocabulary)} ({corpus.seed_words} from the seeds), "
-        f"distinct words seen {len(seen)}, hapaxes {sum(1 for c in seen.values() if c == 1)}"
-    )
-    for paper in corpus.papers[: args.show]:
-        print(f"\n[{paper.id}] {paper.title}\n{paper.abstract}")
-    if args.out:
-        write_jsonl(corpus.papers, args.out)
-        print(f"wrote {args.out}")
-
-
-if __name__ == "__main__":
-    main()

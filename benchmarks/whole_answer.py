@@ -1,249 +1,380 @@
-"""The whole answer against naive rank-bm25, on the same corpus and questions, in one run.
+"""The whole answer against naive rank-bm25, on distinct questions, in one run.
 
-For a synthetic corpus of `--size` papers (`synth.py`; its 200 queries, 1-5 words):
+At `--size` synthetic papers (`synth`; queries of 1-5 words, no two alike), with the index
+cached as a running bot has it:
 
-1. **CLI per question**: `python -m bot search --json --limit 10 --no-semantic --queries FILE`
-   (index cached, snippets included) run with the 200 queries and with them repeated to 2,000; the
-   per-question time is (t(2,000) - t(200)) / 1,800, which subtracts start-up and loading.
-   Each run `--runs` times, medians. The last line repeats the ratio in CPU seconds (the
-   CLI's user + system, the naive query's process time), which other work sharing the
-   machine distorts far less than wall time; then the share of CPU time the host stole
-   over the CLI runs (/proc/stat): one kind of noise a shared virtual machine has (not the
-   only one: 96x and 131x came a few minutes apart at 0.1% stolen). The same with
-   2,000 distinct queries (the 200 and 1,800 more drawn alike) shows what repetition saves
-   (words already analysed).
-2. **Naive**: `rank_bm25.BM25Plus` (the engine's variant and parameters) over the engine's
-   own document terms, `get_scores` + `argsort` per query; p50 and mean over the queries.
-   It runs after each round of CLI runs, so every round gives a paired ratio (naive mean /
-   that round's CLI per question); the table adds the median of those, which a host
-   drifting between rounds moves less than the ratio of the two pooled medians.
-3. **Bot answer path** in-process: `Index.search` (one page of `--per-page` hits with
-   snippets) + `render.results_doc` + `render.to_html`; p50 and mean. Then the same
-   questions again (the query analyzer has every hit's words cached), split into render
-   and `search(snippets=False)`: where the answer's time goes.
+- **CLI per question**: `python -m bot search --json --limit 10 --no-semantic --queries FILE`
+  over 200 and over 2,200 distinct questions (the first 200 the same): (t(2,200) - t(200)) /
+  2,000 subtracts start-up and loading. Also the 200 repeated ten times (what the analyzer's
+  cache saves when questions repeat; users rarely do).
+- **Naive**: `rank_bm25.BM25Plus` (the engine's parameters, over the engine's document
+  terms) `get_scores` + `argsort` of each of the 200 questions, right after each round of
+  CLI runs: every round gives a paired ratio, naive mean / CLI per question; the headline is
+  their median. CPU-time ratios too (less moved by other work on a shared machine).
+- **Agreement**: the CLI's top 10 against naive's, per question.
+- **Answer layer**: `bot.answers.page` (a 5-hit page) + `render.to_html`, in-process.
 
-    UV_PYTHON_DOWNLOADS=never uv run python -m benchmarks.whole_answer --size 100000
+`--profile`: where a question's time goes in the CLI, in-process (a sampling profiler over
+4,000 distinct questions: analysis, ranking, snippets, papers, JSON). `--build`: index
+build CPU and resident memory against rank-bm25's, each in a fresh process. `--worst`: the
+hostile inputs against an ordinary question on the seed corpus (exits 1 past 2x).
+
+    uv run python -m benchmarks.whole_answer --size 100000 --runs 3 [--profile] [--build]
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import gc
+import io
+import json
 import os
+import re
 import resource
+import signal
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
-from dataclasses import dataclass
+from collections import Counter
 from pathlib import Path
+from types import FrameType
+from typing import Any, NamedTuple
 
 import numpy as np
-from rank_bm25 import BM25Plus
 
 from benchmarks import synth
-from benchmarks.scale import corpus_file
-from bot import render
-from bot.corpus import Paper
-from bot.loading import load_index
-from bot.search import DEFAULT_PARAMS, Retriever, analyze_query, analyzer_for, document_terms
+from benchmarks.common import CACHE, REPO, RESULTS, SEED, corpus_file, load_line, status_mb, timed
 
-HERE = Path(__file__).resolve().parent
-REPO = HERE.parent
+RATIO_TARGET = 100
+WORST_ALLOWED = 2.0
 
 
-def cli_seconds(corpus: Path, cache: Path, queries: Path) -> tuple[float, float]:
-    """Wall and CPU (user + system) seconds of one `python -m bot search --json --queries`
-    run (output discarded)."""
-    env = {**os.environ, "PYTHONPATH": str(REPO), "INDEX_CACHE_DIR": str(cache)}
-    # BM25's whole answer against naive BM25: the hybrid would first embed the whole corpus.
+class Round(NamedTuple):
+    """One paired round: seconds a question of the CLI and of naive, wall and CPU."""
+
+    cli: float
+    cli_cpu: float
+    repeated: float
+    """The CLI a question when the 200 questions are asked ten times."""
+    naive: float
+    naive_cpu: float
+
+
+def cli(corpus: Path, queries: Path, *, capture: bool = False) -> tuple[float, float, str]:
+    """Wall and CPU seconds of one `python -m bot search --json` run, and its output."""
+    env = {**os.environ, "PYTHONPATH": str(REPO), "INDEX_CACHE_DIR": str(CACHE)}
     command = [sys.executable, "-m", "bot", "search", "--json", "--limit", "10", "--no-semantic"]
     command += ["--corpus", str(corpus), "--queries", str(queries)]
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
-    subprocess.run(command, env=env, check=True, stdout=subprocess.DEVNULL, cwd=REPO)
+    out = subprocess.run(
+        command, env=env, check=True, cwd=REPO, text=True,
+        stdout=subprocess.PIPE if capture else subprocess.DEVNULL,
+    )  # fmt: skip
     wall = time.perf_counter() - started
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return wall, cpu
+    cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+    return wall, cpu, out.stdout or ""
 
 
-def cpu_ticks() -> tuple[int, int] | None:
-    """(steal, all) jiffies of every CPU since boot from /proc/stat (None off Linux): steal is
-    the time a virtual machine's host gave to others."""
-    try:
-        fields = Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]
-    except OSError:
-        return None
-    ticks = [int(f) for f in fields]
-    return (ticks[7] if len(ticks) > 7 else 0), sum(ticks[:8])
+def naive_index(papers: Any) -> Any:
+    """rank-bm25's BM25Plus with the engine's parameters, over the engine's document terms."""
+    from rank_bm25 import BM25Plus
+
+    from bot.search import DEFAULT_PARAMS, EnglishAnalyzer, document_terms
+
+    p, analyzer = DEFAULT_PARAMS, EnglishAnalyzer()  # one analyzer: its terms shared
+    terms = [document_terms(paper, analyzer) for paper in papers]
+    return BM25Plus(terms, k1=p.k1, b=p.b, delta=p.delta)
 
 
-def steal_share(before: tuple[int, int] | None, after: tuple[int, int] | None) -> str:
-    """The share of CPU time stolen between two `cpu_ticks`, or "unknown"."""
-    if before is None or after is None or after[1] <= before[1]:
-        return "unknown"
-    return f"{(after[0] - before[0]) / (after[1] - before[1]):.1%}"
+def naive_run(naive: Any, queries: list[str]) -> tuple[list[float], list[float], list]:
+    """Wall and CPU seconds of each query's analysis + `get_scores` + argsort, and the tops."""
+    from bot.search import analyze_query, analyzer_for
+
+    analyzer = analyzer_for("en")
+    walls, cpus, tops = [], [], []
+    for query in queries:
+        started, cpu = time.perf_counter(), time.process_time()
+        scores = naive.get_scores(analyze_query(query, analyzer))
+        top = np.argsort(-scores, kind="stable")[:10]
+        walls.append(time.perf_counter() - started)
+        cpus.append(time.process_time() - cpu)
+        tops.append(top)
+    return walls, cpus, tops
 
 
-def ms(values: list[float]) -> str:
-    """p50 / mean in ms."""
-    return f"{statistics.median(values) * 1000:.3f} / {statistics.mean(values) * 1000:.3f}"
+def answer_layer(index: Any, queries: list[str]) -> list[float]:
+    """Seconds of the bot's answer to each question: a 5-hit page, rendered to HTML."""
+    from bot import answers, render
+    from bot.i18n import translator
+
+    t = translator("en")
+
+    def work(query: str) -> None:
+        render.to_html(answers.page(index, query, offset=0, per_page=5, t=t).doc)
+
+    timed(work, [query + " warm" for query in queries[:20]])
+    return timed(work, queries)
+
+
+def agreement(output: str, tops: list, ids: list[str]) -> int:
+    """Questions whose CLI top 10 (ids) equals naive's."""
+    answers = [json.loads(line) for line in output.splitlines() if line.startswith("{")]
+    same = 0
+    for answer, top in zip(answers, tops, strict=True):
+        naive = [ids[int(r)] for r in top[: len(answer["results"])]]
+        same += [r["id"] for r in answer["results"]] == naive
+    return same
+
+
+def headline(args: argparse.Namespace) -> None:
+    """The paired rounds and the table."""
+    from bot.loading import load_index
+
+    corpus = corpus_file(args.size)
+    questions = synth.distinct_queries(args.size, 2200)
+    files = {name: RESULTS / f"queries-{args.size}-{name}.txt" for name in ("200", "2200", "rep")}
+    for name, lines in (
+        ("200", questions[:200]),
+        ("2200", questions),
+        ("rep", questions[:200] * 10),
+    ):
+        files[name].write_text("\n".join(lines) + "\n", encoding="utf-8")
+    report, index = load_index([corpus], CACHE)  # fills the cache the CLI reads
+    index.queries.load_speller()  # as the CLI: typos corrected
+    layer = answer_layer(index, questions[200:400])
+    papers, ids = tuple(report.papers), [p.id for p in report.papers]
+    del index, report
+    gc.collect()
+    naive = naive_index(papers)
+    del papers
+    naive_run(naive, questions[200:220])  # warm its code paths
+    _, _, output = cli(corpus, files["200"], capture=True)  # and the page cache
+    rounds: list[Round] = []
+    same = 0
+    for number in range(args.runs):
+        cli(corpus, files["200"])  # the first start after naive's run is slower: thrown away
+        runs = {name: cli(corpus, path) for name, path in files.items()}
+        walls, cpus, tops = naive_run(naive, questions[:200])
+        r = Round(
+            (runs["2200"][0] - runs["200"][0]) / 2000,
+            (runs["2200"][1] - runs["200"][1]) / 2000,
+            (runs["rep"][0] - runs["200"][0]) / 1800,
+            statistics.mean(walls),
+            statistics.mean(cpus),
+        )
+        rounds.append(r)
+        same = agreement(output, tops, ids) if number == 0 else same
+        print(
+            f"round {number + 1}: t(200) {runs['200'][0]:.2f} s, t(2,200) {runs['2200'][0]:.2f}"
+            f" s: CLI {r.cli * 1e3:.3f} ms a question, naive {r.naive * 1e3:.1f} ms: "
+            f"{r.naive / r.cli:.0f}x", file=sys.stderr, flush=True,
+        )  # fmt: skip
+    med = Round(*(statistics.median(r[i] for r in rounds) for i in range(5)))
+    ratios = [r.naive / r.cli for r in rounds]
+    cpu_ratios = [r.naive_cpu / r.cli_cpu for r in rounds]
+    print(f"\nWhole answer at {args.size:,} papers, {args.runs} paired rounds ({load_line()}):\n")
+    print("| measure | median |\n|---|---:|")
+    print(f"| naive rank-bm25: get_scores + argsort, mean of 200 | {med.naive * 1e3:.1f} ms |")
+    print(f"| CLI per question, 2,000 distinct | {med.cli * 1e3:.3f} ms |")
+    print(f"| CLI per question, 200 asked ten times | {med.repeated * 1e3:.3f} ms |")
+    print(f"| answer layer: 5-hit page + HTML, in-process, p50 | "
+          f"{statistics.median(layer) * 1e3:.3f} ms |")  # fmt: skip
+    each = ", ".join(f"{r:.0f}x" for r in ratios)
+    print(f"| **naive / CLI, distinct questions** (rounds: {each}) | "
+          f"**{statistics.median(ratios):.0f}x** (target {RATIO_TARGET}x) |")  # fmt: skip
+    print(f"| the same in CPU time | {statistics.median(cpu_ratios):.0f}x |")
+    print(f"| CLI top 10 = naive's | {same}/200 questions |")
+
+
+# --- --profile: a sampling profiler over the CLI, in-process --------------------------------
+
+GROUPS = (
+    ("analysis", ("search/query.py", "search/analysis.py", "search/phrasing.py",
+                  "search/spelling.py", "search/gloss.py", "search/syntax.py")),
+    ("ranking", ("search/bm25.py", "search/postings.py", "search/scoring.py",
+                 "search/filters.py", "search/confidence.py", "search/vocabulary.py")),
+    ("snippets", ("search/snippets.py", "search/phrases.py")),
+    ("papers from the cache", ("search/storage/", "search/documents.py", "corpus/")),
+    ("JSON", (":result_json", ":json_line", ":_derived")),
+)  # fmt: skip
+BOT = str(REPO / "bot") + os.sep
+
+
+def label(frame: FrameType | None) -> tuple[str, bool]:
+    """A sample's part (the outermost frame of a known part) and whether a search runs."""
+    stack = []
+    while frame is not None:
+        stack.append(frame)
+        frame = frame.f_back
+    part, inner, searching = "", "", False
+    for f in reversed(stack):
+        name, function = f.f_code.co_filename, f.f_code.co_name
+        if not name.startswith(BOT):
+            continue
+        where = f"{name[len(BOT) :]}:{function}"
+        searching |= where.startswith("search/") and function == "search"
+        inner = where.split(":")[0]
+        if not part:
+            part = next((g for g, keys in GROUPS if any(k in where for k in keys)), "")
+    return part or (f"other: {inner}" if inner else "other"), searching
+
+
+class _Sink(io.TextIOBase):
+    """Output discarded (the CLI's writes are not what is profiled)."""
+
+    def write(self, text: str) -> int:
+        return len(text)
+
+
+SAMPLE_CPU_SECONDS = 0.001
+"""Asked of the profiling timer; the kernel delivers it at its tick (often 4 ms)."""
+
+
+def profile(args: argparse.Namespace) -> None:
+    """Sample the CLI in-process on its CPU time over 4,000 distinct questions.
+
+    SIGPROF's handler runs in the main thread once a C call returns, so numpy's time is
+    charged to the Python frame that called it; each part's share of the samples is its
+    share of the CPU time from the first question on.
+    """
+    from bot.cli import main as bot_main
+
+    corpus = corpus_file(args.size)
+    path = RESULTS / f"queries-{args.size}-profile.txt"
+    path.write_text("\n".join(synth.distinct_queries(args.size, 4200)[200:]) + "\n")
+    os.environ["INDEX_CACHE_DIR"] = str(CACHE)
+    samples: Counter[str] = Counter()
+    first: list[float] = []  # CPU and wall time at the first question (loading before it)
+
+    def sample(_: int, frame: FrameType | None) -> None:
+        part, searching = label(frame)
+        if searching and not first:
+            first.extend((time.process_time(), time.perf_counter()))
+        if first:
+            samples[part] += 1
+
+    signal.signal(signal.SIGPROF, sample)
+    signal.setitimer(signal.ITIMER_PROF, SAMPLE_CPU_SECONDS, SAMPLE_CPU_SECONDS)
+    with contextlib.redirect_stdout(_Sink()):
+        bot_main(["search", "--json", "--limit", "10", "--no-semantic",
+                  "--corpus", str(corpus), "--queries", str(path)])  # fmt: skip
+    signal.setitimer(signal.ITIMER_PROF, 0, 0)
+    cpu, wall = time.process_time() - first[0], time.perf_counter() - first[1]
+    total = sum(samples.values())
+    print(f"\nWhere a question's time goes, CLI at {args.size:,} papers, 4,000 distinct "
+          f"questions in-process: {cpu / 4:.3f} CPU ms ({wall / 4:.3f} ms wall) a question, "
+          f"{total} samples:\n")  # fmt: skip
+    print("| part | share | CPU ms a question |\n|---|---:|---:|")
+    for part, count in samples.most_common():
+        print(f"| {part} | {count / total:.0%} | {count / total * cpu / 4:.3f} |")
+
+
+# --- --build: index build and memory against rank-bm25, each in a fresh process -------------
+
+
+def build_worker(method: str, size: int) -> None:
+    """In a fresh process: build one method's index; print CPU seconds and MB it added."""
+    from bot.corpus import load_corpus
+    from bot.search import Index
+
+    papers = load_corpus([corpus_file(size)]).papers
+    import rank_bm25  # noqa: F401  (its module is not index memory)
+
+    gc.collect()
+    before, cpu = status_mb(os.getpid()), time.process_time()
+    built = Index.build(papers) if method == "engine" else naive_index(papers)
+    cpu = time.process_time() - cpu
+    del papers
+    gc.collect()
+    print(json.dumps({"cpu": cpu, "mb": status_mb(os.getpid()) - before, "ok": bool(built)}))
+
+
+def build(args: argparse.Namespace) -> None:
+    """Both builds in fresh processes; the table."""
+    corpus_file(args.size)
+    got = {}
+    for method in ("engine", "rank-bm25"):
+        command = [sys.executable, "-m", "benchmarks.whole_answer", "--size", str(args.size)]
+        out = subprocess.run(
+            [*command, "--build-worker", method], cwd=REPO, check=True, capture_output=True,
+            text=True,
+        )  # fmt: skip
+        got[method] = json.loads(out.stdout.splitlines()[-1])
+    e, r = got["engine"], got["rank-bm25"]
+    print(f"\nIndex build at {args.size:,} papers, fresh processes:\n")
+    print("| | engine | rank-bm25 BM25Plus | engine / rank-bm25 |\n|---|---:|---:|---:|")
+    print(f"| build CPU s | {e['cpu']:.1f} | {r['cpu']:.1f} | {e['cpu'] / r['cpu']:.2f} |")
+    print(f"| resident MB added | {e['mb']:.0f} | {r['mb']:.0f} | {e['mb'] / r['mb']:.3f} |")
+
+
+# --- --worst: hostile inputs against an ordinary question ----------------------------------
+
+ORDINARY = "neural network that compiles into a decision tree with if-else rules"
+
+
+def worst(args: argparse.Namespace) -> int:
+    """The answer to 10,000 characters of one rare word and to 10,000 distinct words,
+    against an ordinary question's, seed corpus; 1 if either is over `WORST_ALLOWED`x."""
+    from bot import answers, render
+    from bot.i18n import translator
+    from bot.loading import load_index
+
+    report, index = load_index([SEED], CACHE)
+    index.queries.load_speller()
+    abstracts = [p.abstract.lower() for p in report.papers]
+    df = Counter(w for a in abstracts for w in set(re.findall(r"[a-z]{6,}", a)))
+    rare = min(w for w, n in df.items() if n == 1)
+    words = sorted({w for a in abstracts for w in re.findall(r"[a-z]{3,}", a)})
+    words += [f"zq{n:05d}x" for n in range(10_000 - len(words))]
+    inputs = {
+        "ordinary question": ORDINARY,
+        f"'{rare} ' to 10,000 chars": ((rare + " ") * 10_000)[:10_000],
+        "10,000 distinct words": " ".join(words[:10_000]),
+    }
+    t, base, ok = translator("en"), 0.0, True
+    print("| input | chars | answer p50 ms | x ordinary |\n|---|---:|---:|---:|")
+    for name, text in inputs.items():
+
+        def work(_: object, text: str = text) -> None:
+            render.to_html(answers.ask(index, text, per_page=5, t=t).doc)
+
+        work(None)
+        median = statistics.median(timed(work, range(args.runs * 20)))
+        base = base or median
+        ok &= median / base <= WORST_ALLOWED
+        print(f"| {name} | {len(text):,} | {median * 1e3:.2f} | {median / base:.2f} |")
+    return 0 if ok else 1
 
 
 def main() -> int:
-    """Measure and print a table."""
+    """Run what the flags ask (the headline by default)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--size", type=int, default=100_000)
-    parser.add_argument("--runs", type=int, default=3, help="CLI runs per query count")
-    parser.add_argument("--per-page", type=int, default=5, help="hits on the bot's page")
-    parser.add_argument("--cache-dir", type=Path, default=HERE / "results" / "index-cache")
+    parser.add_argument("--runs", type=int, default=3, help="paired rounds")
+    parser.add_argument("--profile", action="store_true", help="where a question's time goes")
+    parser.add_argument("--build", action="store_true", help="build CPU and memory vs rank-bm25")
+    parser.add_argument("--worst", action="store_true", help="hostile inputs, seed corpus")
+    parser.add_argument("--no-headline", action="store_true", help="only the flags' parts")
+    parser.add_argument("--build-worker", help=argparse.SUPPRESS)
     args = parser.parse_args()
-
-    corpus = REPO / "corpus" if args.size == 57 else corpus_file(args.size)
-    queries = synth.queries_for(args.size)
-    report, index = load_index([corpus], args.cache_dir)  # fills the cache for the CLI too
-    index.queries.load_glossary()  # loaded, as in a running bot: no thread left parsing it
-    distinct = synth.queries_for(args.size, 2000)  # its first 200 are `queries`
-    times = bot_answer_times(index, queries, args.per_page)
-    papers = tuple(report.papers)
-    del index, report
-    naive_index = naive_bm25(papers)
-    ticks = cpu_ticks()
-    rounds = interleaved_rounds(corpus, args.cache_dir, queries, distinct, args.runs, naive_index)
-    stolen = steal_share(ticks, cpu_ticks())
-    t200, t2000, t_distinct = (statistics.median(r.wall[i] for r in rounds) for i in range(3))
-    c200, c2000 = (statistics.median(r.cpu[i] for r in rounds) for i in range(2))
-    cli, cli_cpu = (t2000 - t200) / 1800, (c2000 - c200) / 1800
-    naive = [t for r in rounds for t in r.naive]
-    naive_cpu = [t for r in rounds for t in r.naive_cpu]
-    ratios = [r.ratio for r in rounds]
-
-    print(f"\nWhole answer at {args.size:,} papers, 200 queries (times in ms, p50 / mean):\n")
-    print("| measure | ms |")
-    print("|---|---:|")
-    print(f"| naive: rank-bm25 get_scores + argsort | {ms(naive)} |")
-    print(f"| engine search(), 10 hits with snippets, in-process | {ms(times['search10'])} |")
-    print(f"| bot answer path: search + render, {args.per_page} hits | {ms(times['bot'])} |")
-    print(f"| the same, second pass (abstract words cached) | {ms(times['bot_warm'])} |")
-    print(f"| of which render (results_doc + to_html) | {ms(times['render'])} |")
-    print(f"| search(), {args.per_page} hits, no snippets | {ms(times['no_snippets'])} |")
-    spread = f"t(2000) {t2000:.2f} s - t(200) {t200:.2f} s"
-    print(f"| CLI per question ({spread}) / 1800 | {cli * 1000:.3f} |")
-    print(f"| the same, 2,000 distinct questions | {(t_distinct - t200) / 1.8:.3f} |")
-    print(f"| naive mean / CLI per question | **{statistics.mean(naive) / cli:.3g}×** |")
-    each = ", ".join(f"{r:.3g}×" for r in ratios)
-    print(
-        f"| the same, median of the {len(ratios)} paired rounds ({each}) "
-        f"| {statistics.median(ratios):.3g}× |"
-    )
-    # CPU seconds: what a machine shared with other work distorts least (wall is the figure).
-    naive_ms, cli_ms = statistics.mean(naive_cpu) * 1000, cli_cpu * 1000
-    print(f"| the same in CPU time: naive {naive_ms:.3f} ms / CLI {cli_ms:.3f} ms ", end="")
-    print(f"| {naive_ms / cli_ms:.3g}× |")
-    print("\nEach round's CLI wall seconds (200 / 2,000 / distinct) and naive mean ms:")
-    for r in rounds:
-        walls = " / ".join(f"{w:.2f}" for w in r.wall)
-        print(f"  {walls} s, naive {statistics.mean(r.naive) * 1000:.1f} ms: {r.ratio:.3g}×")
-    print(f"\nCPU time stolen by the host during the CLI runs: {stolen}")
-    return 0
-
-
-@dataclass(frozen=True)
-class Round:
-    """One paired round: the CLI's (200, 2,000, distinct) wall and CPU seconds, and naive
-    rank-bm25's seconds per query over the 200 queries, measured right after."""
-
-    wall: tuple[float, float, float]
-    cpu: tuple[float, float, float]
-    naive: list[float]
-    naive_cpu: list[float]
-
-    @property
-    def ratio(self) -> float:
-        """Naive mean over this round's CLI per question: both measured minutes apart at most."""
-        return statistics.mean(self.naive) / ((self.wall[1] - self.wall[0]) / 1800)
-
-
-def interleaved_rounds(
-    corpus: Path,
-    cache_dir: Path,
-    queries: list[str],
-    distinct: list[str],
-    runs: int,
-    naive_index: BM25Plus,
-) -> list[Round]:
-    """`runs` rounds of the CLI over the 200 queries, them repeated to 2,000 and the 2,000
-    `distinct` ones, each followed by naive over the 200: a host that slows down for a while
-    then weighs on both sides of a round's ratio, not on one."""
-    with tempfile.TemporaryDirectory() as tmp:
-        files = [Path(tmp) / name for name in ("200.txt", "2000.txt", "distinct.txt")]
-        for path, lines in zip(files, (queries, queries * 10, distinct), strict=True):
-            path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-        naive_times(naive_index, queries[:20])  # warm the naive side's code paths
-        cli_seconds(corpus, cache_dir, files[0])  # warm the page cache
-        rounds: list[Round] = []
-        for _ in range(runs):
-            # One run thrown away first: the first CLI start after naive's run is slower (1.1 s
-            # became 1.7-2.5 s here), which would shrink t(2,000) - t(200) if t(200) took it.
-            cli_seconds(corpus, cache_dir, files[0])
-            measured = [cli_seconds(corpus, cache_dir, path) for path in files]
-            naive, naive_cpu = naive_times(naive_index, queries)
-            wall = (measured[0][0], measured[1][0], measured[2][0])
-            cpu = (measured[0][1], measured[1][1], measured[2][1])
-            rounds.append(Round(wall, cpu, naive, naive_cpu))
-    return rounds
-
-
-def bot_answer_times(index: Retriever, queries: list[str], per_page: int) -> dict[str, list[float]]:
-    """Seconds per query of the bot's answer path, a second pass split up, and 10-hit search."""
-    times: dict[str, list[float]] = {
-        k: [] for k in ("bot", "bot_warm", "render", "no_snippets", "search10")
-    }
-    for query in queries[:20]:  # warm-up
-        render.to_html(render.results_doc(index.search(query, limit=per_page), per_page=5))
-    for query in queries:
-        started = time.perf_counter()
-        result = index.search(query, limit=per_page)
-        render.to_html(render.results_doc(result, per_page=per_page))
-        times["bot"].append(time.perf_counter() - started)
-    # The same questions again: every hit's abstract words are now in the query analyzer's
-    # chunk cache, so the difference to the first pass is what analysing new words costs.
-    for query in queries:
-        started = time.perf_counter()
-        result = index.search(query, limit=per_page)
-        searched = time.perf_counter()
-        render.to_html(render.results_doc(result, per_page=per_page))
-        done = time.perf_counter()
-        index.search(query, limit=per_page, snippets=False)
-        times["no_snippets"].append(time.perf_counter() - done)
-        times["bot_warm"].append(done - started)
-        times["render"].append(done - searched)
-    for query in queries:
-        started = time.perf_counter()
-        index.search(query, limit=10)
-        times["search10"].append(time.perf_counter() - started)
-    return times
-
-
-def naive_bm25(papers: tuple[Paper, ...]) -> BM25Plus:
-    """rank-bm25's BM25Plus with the engine's variant and parameters, over its document terms."""
-    p = DEFAULT_PARAMS
-    return BM25Plus([document_terms(paper) for paper in papers], k1=p.k1, b=p.b, delta=p.delta)
-
-
-def naive_times(naive: BM25Plus, queries: list[str]) -> tuple[list[float], list[float]]:
-    """Wall and CPU seconds per query of `get_scores` + argsort (query analysis incl.)."""
-    analyzer = analyzer_for("en")
-    times: list[float] = []
-    cpu: list[float] = []
-    for query in queries:
-        started, started_cpu = time.perf_counter(), time.process_time()
-        terms = analyze_query(query, analyzer)
-        np.argsort(-naive.get_scores(terms))[:10]
-        times.append(time.perf_counter() - started)
-        cpu.append(time.process_time() - started_cpu)
-    return times, cpu
+    if args.build_worker:
+        build_worker(args.build_worker, args.size)
+        return 0
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    code = 0
+    if not args.no_headline:
+        headline(args)
+    if args.build:
+        build(args)
+    if args.worst:
+        code = worst(args)
+    if args.profile:
+        profile(args)
+    return code
 
 
 if __name__ == "__main__":

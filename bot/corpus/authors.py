@@ -19,6 +19,7 @@ __all__ = [
     "author_matches",
     "compact_authors",
     "filed_under",
+    "fold_name",
     "key_matches",
     "parse_authors",
 ]
@@ -138,7 +139,7 @@ def compact_authors(authors: Sequence[str], *, shown: int = MAX_SHOWN) -> str:
     return ", ".join(authors[:shown]) + " et al."
 
 
-def _fold(text: str) -> str:
+def fold_name(text: str) -> str:
     """A name as people type it: accents, case and common transliterations folded.
 
     `Müller`, `Mueller` and `Muller` → `muller`; `Sigurðsson` → `sigurdsson`; `Søren`,
@@ -162,7 +163,7 @@ class AuthorKey:
 def author_key(name: str) -> AuthorKey | None:
     """The matching key of a name in any order the sources use ("Schmidhuber, J." too)."""
     name = _flip(_tidy(name)) if "," in name else _tidy(name)
-    words = [w for w in re.split(r"[\s.]+", _fold(name)) if w and w not in _SUFFIXES]
+    words = [w for w in re.split(r"[\s.]+", fold_name(name)) if w and w not in _SUFFIXES]
     words = [w.strip("'’") for w in words if w.strip("'’-")]
     if not words:
         return None

@@ -1,13 +1,18 @@
 """The answer header's line naming the query-syntax conditions that applied, in any language.
 
-"3 filters: author Bengio · year 2015–2017 · without 'image'". Parts are joined with " · ",
-the views' separator, so no language needs a list-separator entry of its own.
+"3 filters: author Bengio · year 2015–2017 · without 'image'", "2 filters: session Poster
+Session 3 · day Wed 15 Jul". Parts are joined with " · ", the views' separator, so no
+language needs a list-separator entry of its own.
 """
 
 from __future__ import annotations
 
+from datetime import date
+
 from bot.i18n import Translator
-from bot.search.syntax import Clause, FieldFilter, ParsedQuery, Phrase, YearFilter
+from bot.render.dates import day_month, short_date, weekday_name
+from bot.search.facets import session_number
+from bot.search.syntax import Clause, DayFilter, FieldFilter, ParsedQuery, Phrase, YearFilter
 from bot.textutil import clip_words
 
 __all__ = ["MAX_VALUE_CHARS", "filter_labels", "filter_summary"]
@@ -30,10 +35,25 @@ def _year_label(clause: YearFilter, t: Translator) -> str:
     return t.gettext("filters.year_until", high=high)
 
 
+def _day_label(clause: DayFilter, t: Translator) -> str:
+    """`day today`, `day Wed`, `day Wed 15 Jul`, `day 15 Jul` (a date of any year)."""
+    if clause.from_today is not None:
+        day = t.gettext("date.today" if clause.from_today == 0 else "date.tomorrow")
+    elif clause.weekday is not None:
+        day = weekday_name(clause.weekday, t)
+    elif clause.year is not None and clause.month is not None and clause.day is not None:
+        day = short_date(date(clause.year, clause.month, clause.day), t)
+    else:
+        day = day_month(clause.month or 1, clause.day or 1, t)
+    return t.gettext("filters.day", day=day)
+
+
 def _label(clause: Clause, t: Translator, *, negated: bool = False) -> str:
     """One clause in words."""
     if isinstance(clause, YearFilter):
         label = _year_label(clause, t)
+    elif isinstance(clause, DayFilter):
+        label = _day_label(clause, t)
     elif isinstance(clause, Phrase):
         text = clip_words(" ".join(clause.text.split()), MAX_VALUE_CHARS)
         return t.gettext("filters.without" if negated else "filters.with", text=text)
@@ -43,10 +63,13 @@ def _label(clause: Clause, t: Translator, *, negated: bool = False) -> str:
 
 
 def _field_label(clause: FieldFilter, t: Translator) -> str:
-    """`author Bengio`, `title with 'x'`, `venue ICML` …"""
+    """`author Bengio`, `title with 'x'`, `venue ICML`, `session Poster Session 3` …"""
     value = clip_words(clause.value, MAX_VALUE_CHARS)
     if clause.field == "title":
         return t.gettext("filters.title", text=value)
+    number = session_number(clause.value) if clause.field == "session" else None
+    if number is not None:
+        return t.gettext("filters.poster_session", number=number)
     return t.gettext(f"filters.{clause.field}", name=value)
 
 

@@ -11,12 +11,16 @@ clause holds. How each clause matches a paper:
   "Surname, Given" and family-name-first orders);
 - `year:` the paper's year in the range (a paper without a year never matches);
 - `venue:`/`track:`/`status:` the value's terms adjacent, in order, in that field
-  ("venue:icml" matches "ICML 2019", "status:oral" matches "Oral").
+  ("venue:icml" matches "ICML 2019"), except a tier (`status:oral`, `status:poster`),
+  which is `Paper.tier` ("Accept (spotlight poster)" is a spotlight, not a poster);
+- `session:`, `day:`, `room:`, `inst:`, `topic:` the programme's rules (`facets`): a paper
+  matches if any of its presentations (or authors' institutions) does.
 
 A clause whose text has no terms (`"the"`, `-!!`) cannot be matched and is dropped, as
 Elasticsearch's `simple_query_string` drops what it cannot read. The columns are built once
 per index (`filter_columns`), on the first query with conditions; plain queries never build
-them (`candidates`), and the term positions wait for the first phrase or word condition.
+them (`candidates`); the term positions wait for the first phrase or word condition, the
+programme's columns for the first programme condition.
 """
 
 from __future__ import annotations
@@ -25,15 +29,22 @@ import threading
 import weakref
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, Protocol
+from typing import Generic, Literal, Protocol, TypeVar
 
 import numpy as np
 
 from bot.corpus import AuthorIndex, Paper
 from bot.corpus.authors import AuthorKey, author_key, filed_under, key_matches
 from bot.search.analysis import Analyzer, analyzer_for
+from bot.search.facets import (
+    PROGRAMME_FIELDS,
+    ProgrammeColumns,
+    in_a_row,
+    paper_field,
+    tier_named,
+)
 from bot.search.phrases import PhraseIndex, phrase_terms
-from bot.search.syntax import Clause, FieldFilter, ParsedQuery, Phrase, YearFilter
+from bot.search.syntax import Clause, DayFilter, FieldFilter, ParsedQuery, Phrase, YearFilter
 
 
 class Index(Protocol):
@@ -101,21 +112,43 @@ class _AuthorRows:
         return np.concatenate(found) if found else np.zeros(0, dtype=np.int64)
 
 
-def _field(papers: Sequence[Paper], name: str) -> Iterable[Any]:
-    """One field of every paper; from the columns directly when the papers are cached ones."""
-    column = getattr(papers, "column", None)
-    return column(name) if column is not None else (getattr(p, name) for p in papers)
+T = TypeVar("T")
+
+
+class _Once(Generic[T]):
+    """A value made on first use, once, whichever thread asks first."""
+
+    __slots__ = ("_lock", "_make", "value")
+
+    def __init__(self, make: Callable[[], T]) -> None:
+        self._make: Callable[[], T] | None = make
+        self._lock = threading.Lock()
+        self.value: T | None = None
+        """None until made."""
+
+    def get(self) -> T:
+        """The value, made now if nothing asked for it before."""
+        value = self.value
+        if value is None:
+            with self._lock:
+                if self.value is None:
+                    assert self._make is not None
+                    self.value = self._make()
+                    self._make = None
+                value = self.value
+        return value
 
 
 class FilterColumns:
-    """What conditions are checked against, per row: term positions, authors, years, labels.
+    """What conditions are checked against, per row: term positions, authors, years, labels,
+    the programme.
 
     The term positions (`phrases`, the one costly part: ~0.75× an index build, ~1 KB a
-    paper) are built on the first phrase or word condition, so years, authors and labels
-    answer without them.
+    paper) are built on the first phrase or word condition, the programme's columns on the
+    first programme condition, so years, authors and labels answer without them.
     """
 
-    __slots__ = ("_lock", "_make_phrases", "_phrases", "analyzer", "authors", "labels", "years")
+    __slots__ = ("_phrases", "_programme", "analyzer", "authors", "labels", "years")
 
     def __init__(
         self,
@@ -124,16 +157,16 @@ class FilterColumns:
         years: np.ndarray,
         labels: dict[LabelField, _Labels],
         *,
+        programme: Callable[[], ProgrammeColumns],
         language: str = "en",
     ) -> None:
         """Assemble; use `build` (or `filter_columns` for an index).
 
         phrases: the positions, or how to build them when first needed.
+        programme: how to build the programme's columns when first needed.
         """
-        built = isinstance(phrases, PhraseIndex)
-        self._phrases: PhraseIndex | None = phrases if built else None
-        self._make_phrases = None if built else phrases
-        self._lock = threading.Lock()
+        self._phrases = _Once(phrases if callable(phrases) else lambda: phrases)
+        self._programme = _Once(programme)
         self.analyzer = analyzer_for(language, max_cache=10_000)
         self.authors = _AuthorRows(authors)
         self.years = years
@@ -150,29 +183,29 @@ class FilterColumns:
         """
         analyzer = analyzer_for(language, max_cache=10_000)
         if authors is None:
-            authors = AuthorIndex.build(_field(papers, "authors"))
-        years = np.fromiter((y or 0 for y in _field(papers, "year")), np.int32, len(papers))
-        labels = {name: cls._labels(_field(papers, name), analyzer) for name in LABEL_FIELDS}
+            authors = AuthorIndex.build(paper_field(papers, "authors"))
+        years = np.fromiter((y or 0 for y in paper_field(papers, "year")), np.int32, len(papers))
+        labels = {name: cls._labels(paper_field(papers, name), analyzer) for name in LABEL_FIELDS}
 
         def phrases() -> PhraseIndex:
             return PhraseIndex.build(
-                _field(papers, "title"), _field(papers, "abstract"), language=language
+                paper_field(papers, "title"), paper_field(papers, "abstract"), language=language
             )
 
-        return cls(phrases, authors, years, labels, language=language)
+        def programme() -> ProgrammeColumns:
+            return ProgrammeColumns(papers, analyzer)
+
+        return cls(phrases, authors, years, labels, programme=programme, language=language)
 
     @property
     def phrases(self) -> PhraseIndex:
         """The term positions, built now if no condition needed them before."""
-        phrases = self._phrases
-        if phrases is None:
-            with self._lock:
-                if self._phrases is None:
-                    assert self._make_phrases is not None
-                    self._phrases = self._make_phrases()
-                    self._make_phrases = None
-                phrases = self._phrases
-        return phrases
+        return self._phrases.get()
+
+    @property
+    def programme(self) -> ProgrammeColumns:
+        """The programme's columns, built now if no condition needed them before."""
+        return self._programme.get()
 
     def terms(self, text: str) -> tuple[str, ...]:
         """The terms of `text` as a phrase or a label's value (`phrases.phrase_terms`)."""
@@ -195,8 +228,8 @@ class FilterColumns:
     def nbytes(self) -> int:
         """Bytes held by the arrays (not the author index or the strings)."""
         codes = sum(labels.codes.nbytes for labels in self.labels.values())
-        phrases = self._phrases.nbytes if self._phrases is not None else 0
-        return phrases + self.years.nbytes + codes
+        lazy = (self._phrases.value, self._programme.value)
+        return sum(c.nbytes for c in lazy if c is not None) + self.years.nbytes + codes
 
     def mask(self, parsed: ParsedQuery) -> np.ndarray | None:
         """Rows meeting every condition of `parsed`; None when it sets none that can be read."""
@@ -226,6 +259,8 @@ class FilterColumns:
             return (self.years >= max(low, 1)) & (self.years <= high)
         if isinstance(clause, Phrase):
             return self._rows_mask(self._phrase_rows(clause.text))
+        if isinstance(clause, DayFilter):
+            return self.programme.day(clause)
         return self._field_matches(clause)
 
     def _field_matches(self, clause: FieldFilter) -> np.ndarray | None:
@@ -234,11 +269,16 @@ class FilterColumns:
             return self._rows_mask(self.authors.rows(clause.value))
         if clause.field == "title":
             return self._rows_mask(self._phrase_rows(clause.value, title_only=True))
+        if clause.field in PROGRAMME_FIELDS:
+            return self.programme.field(clause)
+        tier = tier_named(clause.value) if clause.field == "status" else ""
+        if tier:
+            return self.programme.tier(tier)
         wanted = self.terms(clause.value)
         if not wanted:
             return None
         labels = self.labels[clause.field]
-        matching = [code for code, terms in enumerate(labels.terms) if _holds(terms, wanted)]
+        matching = [code for code, terms in enumerate(labels.terms) if in_a_row(terms, wanted)]
         if len(matching) > 4:  # many values match ("venue:icml" over "ICML 2013" … "ICML 2019")
             hit = np.zeros(len(labels.terms), dtype=bool)
             hit[matching] = True
@@ -260,12 +300,6 @@ class FilterColumns:
         mask = np.zeros(len(self), dtype=bool)
         mask[rows] = True
         return mask
-
-
-def _holds(terms: tuple[str, ...], wanted: tuple[str, ...]) -> bool:
-    """True if `wanted` occurs in `terms` as a contiguous run."""
-    width = len(wanted)
-    return any(terms[i : i + width] == wanted for i in range(len(terms) - width + 1))
 
 
 _BY_INDEX: weakref.WeakKeyDictionary[Index, FilterColumns] = weakref.WeakKeyDictionary()

@@ -6,8 +6,9 @@ same normalisation BM25 ranks by: case, accents and width folded, words stemmed
 holds the phrase "graph networks"), punctuation ignored, and a hyphen or slash compound read
 as its parts ("self-supervised" = "self supervised"; the joined form the index adds for
 ranking, "selfsupervis", is left out here so both spellings match). A phrase matches where
-its terms are adjacent in that order within one field: never across the end of a title
-into its abstract, or from one paper into the next.
+its terms are adjacent in that order within one sentence (`textutil.sentence_spans`) of one
+field: never across a sentence's end ("…on graphs. Neural networks…" holds no "graph neural
+networks"), across the end of a title into its abstract, or from one paper into the next.
 
 The index is one array of positions sorted by term (positions of a term ascending), built
 once per corpus: a phrase costs a binary search per candidate position of its rarest term.
@@ -22,11 +23,12 @@ from typing import Any
 import numpy as np
 
 from bot.search.analysis import Analyzer, analyzer_for
+from bot.textutil import sentence_spans
 
 __all__ = ["PhraseIndex", "phrase_terms"]
 
 _GAP = -1
-"""The term id of the empty position between two fields (no phrase spans it)."""
+"""The term id of the empty position between two sentences or fields (no phrase spans it)."""
 
 
 _JOINERS = str.maketrans("-/", "  ")
@@ -52,14 +54,28 @@ class _ChunkIds:
         self.vocab: dict[str, int] = {}
         self._cache: dict[str, tuple[int, ...]] = {}
 
-    def of(self, text: str) -> Iterable[int]:
-        """The term ids of `text`'s phrase terms, in order."""
-        chunks = _split_compounds(text, self.analyzer).split()
+    def sentences(self, text: str) -> list[int]:
+        """The term ids of `text`'s phrase terms in order, a gap after each sentence."""
+        folded = _split_compounds(text, self.analyzer)  # the same positions as `text`
+        spans = sentence_spans(text) if text else []
+        if len(spans) <= 1:  # a title, mostly
+            return [*chain.from_iterable(self._ids(folded.split())), _GAP]
+        pieces = [folded[start:end].split() for start, end in spans]
+        found = iter(self._ids([chunk for piece in pieces for chunk in piece]))
+        ids: list[int] = []
+        for piece in pieces:
+            for _ in piece:
+                ids.extend(next(found))
+            ids.append(_GAP)
+        return ids
+
+    def _ids(self, chunks: list[str]) -> list[tuple[int, ...]]:
+        """Each chunk's term ids (chunks not seen before analysed in one call)."""
         found = list(map(self._cache.get, chunks))
         if None in found:
             new = self._learn([c for c, f in zip(chunks, found, strict=True) if f is None])
             found = [new[c] if f is None else f for c, f in zip(chunks, found, strict=True)]
-        return chain.from_iterable(found)  # type: ignore[arg-type]
+        return found  # type: ignore[return-value]
 
     def _learn(self, chunks: list[str]) -> dict[str, tuple[int, ...]]:
         """Analyse chunks not in the cache (in one call) and remember their ids."""
@@ -117,11 +133,9 @@ class PhraseIndex:
         abstract_at: list[int] = []
         for title, abstract in zip(titles, abstracts, strict=True):
             paper_at.append(len(ids))
-            ids.extend(chunk_ids.of(title))
-            ids.append(_GAP)
+            ids.extend(chunk_ids.sentences(title))
             abstract_at.append(len(ids))
-            ids.extend(chunk_ids.of(abstract))
-            ids.append(_GAP)
+            ids.extend(chunk_ids.sentences(abstract))
         flat = np.array(ids, dtype=np.int32)
         del ids
         dtype = np.int32 if len(flat) < 2**31 else np.int64

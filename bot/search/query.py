@@ -4,7 +4,8 @@
 
 1. the cut to `MAX_QUERY_CHARS` (the only one: front ends pass questions whole);
 2. the query syntax parsed (`syntax.parse_query`: phrases, `-word`, OR, `author:` …): its
-   conditions are kept aside, its free text goes on;
+   conditions are kept aside (`day:today` counted from the pipeline's clock), its free
+   text goes on;
 3. chat phrasing removed from the free text (`phrasing.topic_text`: "can you recommend …");
 4. typos corrected against the corpus (`spelling.Speller`), once the speller is ready;
 5. the analysed terms of what is left;
@@ -22,6 +23,7 @@ import logging
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Generic, Protocol, TypeVar
 
 from bot.search.analysis import Analyzer
@@ -74,11 +76,13 @@ def prepare_query(
     terms_of: Callable[[str], Sequence[str]],
     speller: Speller | None = None,
     gloss: Callable[[str, Sequence[str]], tuple[str, ...]] | None = None,
+    now: datetime | None = None,
 ) -> PreparedQuery:
     """`query` cut, without request words, corrected by `speller` (None: as typed), analysed,
-    and glossed by `gloss` (text, terms -> gloss terms; None: not glossed)."""
+    and glossed by `gloss` (text, terms -> gloss terms; None: not glossed); `now` is the
+    moment `day:today` counts from (None: such a condition is dropped)."""
     typed = query if isinstance(query, str) else ""
-    parsed = parse_query(typed[:MAX_QUERY_CHARS])
+    parsed = parse_query(typed[:MAX_QUERY_CHARS], now=now)
     # Only the free text is cleaned and corrected: a field's value ("author:Schmidhber")
     # is matched by its own rule, and a quoted phrase means exactly what is quoted.
     topic = topic_text(parsed.text)
@@ -175,10 +179,18 @@ class QueryPipeline:
     index nobody starts them for, as in most tests, never corrects or glosses).
     """
 
-    def __init__(self, corpus: QueryCorpus, terms_of: Callable[[str], Sequence[str]]) -> None:
-        """Prepare questions for `corpus`, analysed by `terms_of`."""
+    def __init__(
+        self,
+        corpus: QueryCorpus,
+        terms_of: Callable[[str], Sequence[str]],
+        *,
+        clock: Callable[[], datetime] = lambda: datetime.now(UTC),
+    ) -> None:
+        """Prepare questions for `corpus`, analysed by `terms_of`; `clock` (aware) says when
+        "today" is for `day:today`."""
         self._corpus = corpus
         self._terms_of = terms_of
+        self._clock = clock
         self._known_words: Callable[[], Lexicon] | None = None
         self._speller = _Background("speller", self._build_speller)
         self._glossary = _Background("glossary", default_glossary)
@@ -201,6 +213,7 @@ class QueryPipeline:
             terms_of=self._terms_of,
             speller=self._speller.value,
             gloss=None if glossary is None else self._gloss_with(glossary),
+            now=self._clock(),
         )
 
     def _gloss_with(self, glossary: Glossary) -> Callable[[str, Sequence[str]], tuple[str, ...]]:

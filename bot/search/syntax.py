@@ -15,7 +15,11 @@ title                  ``title:transformer``, ``ti:``  FieldFilter("title", "tra
                        ``标题:``, ``標題:``
 year                   ``year:2018``, ``y:2015..2017`` YearFilter(2018, 2018), (2015, 2017);
                        ``年份:2018``, ``year:2017-``   also ``2015-2017``, ``>=2017``, ``..2019``
-venue, track, status   ``venue:ICML``, ``会议:``       FieldFilter("venue", "ICML") …
+venue, track, status   ``venue:ICML``, ``status:oral`` FieldFilter("venue", "ICML") …
+session, room, inst,   ``session:3``, ``场次:"Oral 2B"`` FieldFilter("session", "3") …
+topic                  ``inst:tsinghua``, ``topic:theory``
+day                    ``day:2026-07-15``, ``day:wed`` DayFilter(2026, 7, 15), DayFilter(weekday=2);
+                       ``日期:周三``, ``day:today``    `days.read_day` says what a day can be
 negated field          ``-author:Smith``               `excluded`: FieldFilter("author", "Smith")
 =====================  ==============================  =======================================
 
@@ -32,14 +36,17 @@ its own free text, exactly.
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Literal
+
+from bot.search.dates import DayFilter, YearFilter, read_day, read_years
 
 __all__ = [
     "FIELD_ALIASES",
     "Clause",
+    "DayFilter",
     "Field",
     "FieldFilter",
     "ParsedQuery",
@@ -48,15 +55,24 @@ __all__ = [
     "parse_query",
 ]
 
-Field = Literal["author", "title", "venue", "track", "status"]
+Field = Literal[
+    "author", "title", "venue", "track", "status", "session", "room", "institution", "topic"
+]  # fmt: skip
 
-FIELD_ALIASES: dict[str, Field | Literal["year"]] = {
+FIELD_ALIASES: dict[str, Field | Literal["year", "day"]] = {
     "author": "author", "au": "author", "作者": "author",
     "title": "title", "ti": "title", "标题": "title", "標題": "title",
     "year": "year", "y": "year", "年份": "year",
     "venue": "venue", "会议": "venue", "會議": "venue",
     "track": "track",
-    "status": "status",
+    "status": "status", "tier": "status", "状态": "status", "狀態": "status",
+    "session": "session", "场次": "session", "場次": "session",
+    "day": "day", "date": "day", "日期": "day", "日": "day",
+    "room": "room", "房间": "room", "房間": "room", "会场": "room", "會場": "room",
+    "inst": "institution", "institution": "institution", "affil": "institution",
+    "affiliation": "institution", "机构": "institution", "機構": "institution",
+    "单位": "institution", "單位": "institution",
+    "topic": "topic", "主题": "topic", "主題": "topic",
 }  # fmt: skip
 """Field names users type (case-insensitive) → the field they filter."""
 
@@ -80,15 +96,7 @@ class FieldFilter:
     """As typed, without quotes."""
 
 
-@dataclass(frozen=True, slots=True)
-class YearFilter:
-    """Years from `low` to `high`, inclusive; None leaves that end open."""
-
-    low: int | None
-    high: int | None
-
-
-Clause = Phrase | FieldFilter | YearFilter
+Clause = Phrase | FieldFilter | YearFilter | DayFilter
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,7 +113,7 @@ class ParsedQuery:
     """Words, phrases and fields a result must not match."""
     any_of: tuple[tuple[Clause, ...], ...] = ()
     """OR groups: a result matches at least one clause of each."""
-    filters: tuple[FieldFilter | YearFilter, ...] = ()
+    filters: tuple[FieldFilter | YearFilter | DayFilter, ...] = ()
     """Required field conditions."""
 
     @property
@@ -126,10 +134,6 @@ _SCAN = str.maketrans({c: '"' for c in "\u201c\u201d\u201e\u201f\u2033\uff02"} |
 _FIELD = re.compile(r"([^\W\d_]+)[:：]")
 # What any syntax needs (a quote, "|", "-", a colon or "OR"): a query without one is plain.
 _SYNTAX = re.compile("[" + re.escape('"|-:：' + "".join(map(chr, _SCAN))) + "]|OR")
-_YEAR = re.compile(
-    r"(?P<op>[<>]=?)?(?P<one>[12][0-9]{3})|(?P<low>[12][0-9]{3})?(?:\.\.|-|–|—|~)(?P<high>[12][0-9]{3})?"
-)
-
 _Kind = Literal["word", "phrase", "field", "or"]
 
 
@@ -142,7 +146,7 @@ class _Token:
     clause: Clause | None = None
 
 
-def _tokens(query: str) -> Iterator[_Token]:
+def _tokens(query: str, now: datetime | None) -> Iterator[_Token]:
     """The query's tokens, left to right; anything unreadable comes out as a word."""
     scan = query.translate(_SCAN)
     i, n = 0, len(scan)
@@ -160,7 +164,7 @@ def _tokens(query: str) -> Iterator[_Token]:
         j = i
         while j < n and not scan[j].isspace() and scan[j] != "|":
             j += 1
-        token, i = _read(query, scan, i, j)
+        token, i = _read(query, scan, i, j, now)
         yield token
 
 
@@ -169,7 +173,7 @@ def _closing(scan: str, opener: int) -> int:
     return scan.find('"', opener + 1)
 
 
-def _read(query: str, scan: str, i: int, j: int) -> tuple[_Token, int]:
+def _read(query: str, scan: str, i: int, j: int, now: datetime | None) -> tuple[_Token, int]:
     """The token starting at `i` (its word ends at `j`) and where the next one starts."""
     word = query[i:j]
     negated = scan[i] == "-" and j - i > 1 and (scan[i + 1].isalpha() or scan[i + 1] == '"')
@@ -182,7 +186,8 @@ def _read(query: str, scan: str, i: int, j: int) -> tuple[_Token, int]:
     field = _FIELD.match(scan, start)
     if field is not None and field[1].casefold() in FIELD_ALIASES:
         read = _field_value(query, scan, field.end(), j)
-        clause = _field_clause(FIELD_ALIASES[field[1].casefold()], read[0]) if read else None
+        name = FIELD_ALIASES[field[1].casefold()]
+        clause = _field_clause(name, read[0], now) if read else None
         if read is None or clause is None:
             return _Token("word", word), j
         return _Token("field", read[0], negated, clause), read[1]
@@ -201,33 +206,17 @@ def _field_value(query: str, scan: str, at: int, j: int) -> tuple[str, int] | No
     return query[at:j], j
 
 
-def _field_clause(field: Field | Literal["year"], value: str) -> FieldFilter | YearFilter | None:
+def _field_clause(
+    field: Field | Literal["year", "day"], value: str, now: datetime | None
+) -> FieldFilter | YearFilter | DayFilter | None:
     """The clause of `field:value`, or None when the value cannot be read (plain text)."""
     if not value.strip():
         return None
     if field == "year":
-        return _years(value)
+        return read_years(value)
+    if field == "day":
+        return read_day(value, now)
     return FieldFilter(field, " ".join(value.split()))
-
-
-def _years(value: str) -> YearFilter | None:
-    """`2018`, `2015..2017`, `2015-2017`, `2015..`, `..2017`, `>=2015`, `<2018` (`2018年` too)."""
-    text = unicodedata.normalize("NFKC", value).strip().removesuffix("年")
-    match = _YEAR.fullmatch(text)
-    if match is None:
-        return None
-    if match["one"]:
-        year, op = int(match["one"]), match["op"] or ""
-        bounds = {"": (year, year), ">": (year + 1, None), ">=": (year, None)}
-        bounds |= {"<": (None, year - 1), "<=": (None, year)}
-        return YearFilter(*bounds[op])
-    low = int(match["low"]) if match["low"] else None
-    high = int(match["high"]) if match["high"] else None
-    if low is None and high is None:
-        return None
-    if low is not None and high is not None and low > high:
-        low, high = high, low
-    return YearFilter(low, high)
 
 
 # --- grouping ----------------------------------------------------------------------------------
@@ -288,16 +277,19 @@ def _ranked_text(token: _Token) -> str:
     return _free(token.text)
 
 
-def parse_query(query: str) -> ParsedQuery:
-    """`query` read as free text and conditions; never raises, whatever the string."""
+def parse_query(query: str, *, now: datetime | None = None) -> ParsedQuery:
+    """`query` read as free text and conditions; never raises, whatever the string.
+
+    now: the moment `day:today` and `day:tomorrow` count from (the query pipeline's clock).
+    """
     query = query if isinstance(query, str) else ""
     if _SYNTAX.search(query) is None:  # most questions: words only, their own free text
         return ParsedQuery(query=query, text=query)
-    items = _grouped(list(_tokens(query)))
+    items = _grouped(list(_tokens(query, now)))
     phrases: list[Phrase] = []
     excluded: list[Clause] = []
     any_of: list[tuple[Clause, ...]] = []
-    filters: list[FieldFilter | YearFilter] = []
+    filters: list[FieldFilter | YearFilter | DayFilter] = []
     pieces: list[str] = []
     for item in items:
         if isinstance(item, list):

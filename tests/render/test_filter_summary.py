@@ -71,3 +71,48 @@ def test_long_values_are_cut() -> None:
     (label,) = filter_labels(parse_query(f'"{phrase}"'), translator("en"))
     assert len(label) <= len("with ''") + MAX_VALUE_CHARS
     assert label.endswith("…'")
+
+
+PROGRAMME_EXAMPLE = "session:3 day:2026-07-15 diffusion"
+
+
+@pytest.mark.parametrize(
+    ("lang", "text"),
+    [
+        pytest.param("en", "2 filters: session Poster Session 3 · day Wed 15 Jul", id="en"),
+        pytest.param("zh_Hans", "2 个筛选条件：场次 海报第 3 场 · 日期 7月15日 周三", id="hans"),
+        pytest.param("zh_Hant", "2 個篩選條件：場次 海報第 3 場 · 日期 7月15日 週三", id="hant"),
+    ],
+)
+def test_the_programme_example(lang: str, text: str) -> None:
+    assert filter_summary(parse_query(PROGRAMME_EXAMPLE), translator(lang)) == text  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("query", "en", "hans", "hant"),
+    [
+        pytest.param('session:"Oral 2B"', "session Oral 2B", "场次 Oral 2B", "場次 Oral 2B",
+                     id="session-name"),
+        pytest.param("day:thu", "day Thu", "日期 周四", "日期 週四", id="weekday"),
+        pytest.param("day:今天", "day today", "日期 今天", "日期 今天", id="today"),
+        pytest.param("day:tomorrow", "day tomorrow", "日期 明天", "日期 明天", id="tomorrow"),
+        pytest.param("day:7/14", "day 14 Jul", "日期 7月14日", "日期 7月14日", id="month-day"),
+        pytest.param("day:2025-12-03", "day Wed 3 Dec", "日期 12月3日 周三", "日期 12月3日 週三",
+                     id="another-date"),
+        pytest.param('room:"West Ballroom A"', "room West Ballroom A", "会场 West Ballroom A",
+                     "會場 West Ballroom A", id="room"),
+        pytest.param("机构:tsinghua", "institution tsinghua", "机构 tsinghua", "機構 tsinghua",
+                     id="institution"),
+        pytest.param("topic:theory", "topic theory", "主题 theory", "主題 theory", id="topic"),
+        pytest.param("status:poster", "status poster", "状态 poster", "狀態 poster", id="status"),
+        pytest.param("-session:3", "not session Poster Session 3", "排除场次 海报第 3 场",
+                     "排除場次 海報第 3 場", id="negated-session"),
+        pytest.param("session:3 OR day:wed", "session Poster Session 3 or day Wed",
+                     "场次 海报第 3 场或日期 周三", "場次 海報第 3 場或日期 週三", id="or"),
+    ],
+)  # fmt: skip
+def test_each_programme_condition_in_three_languages(
+    query: str, en: str, hans: str, hant: str
+) -> None:
+    for lang, label in (("en", en), ("zh_Hans", hans), ("zh_Hant", hant)):
+        assert filter_labels(parse_query(query), translator(lang)) == (label,), lang  # type: ignore[arg-type]

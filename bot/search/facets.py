@@ -1,0 +1,336 @@
+"""The conference programme's conditions: `session:`, `day:`, `room:`, `inst:`, `topic:`, and
+the tier `status:oral|spotlight|poster` reads, over columns built once per index.
+
+A paper has any number of sessions, days and rooms (a poster and its oral) and institutions
+(its authors'): each field is a `MultiColumn`, its distinct values and the rows holding each,
+so a condition is decided once per distinct value and then costs only the rows it keeps.
+How values match:
+
+- `session:` a bare number is the poster session of that number ("3": "Poster Session 3",
+  "San Diego Poster Session 3"; a name "… Session N …"); else, first that finds any: the
+  whole name, a name starting with the value's words ("Oral 2B" → "Oral 2B Large Language
+  Models"), a name starting with the value, a name holding all its words. Case, accents,
+  quotes and spacing ignored.
+- `day:` `dates.DayFilter.holds` on each presentation's start, in its own offset.
+- `room:` the value's words in a row ("West Ballroom A" is not "West Ballroom B").
+- `inst:` every word of the value in the name, in any order, folded as author names are
+  (`fold_name`: "ETH Zürich" = "ETH Zurich", "tsinghua" = "Tsinghua University"); "of",
+  "the" … are optional; a Chinese word matches inside a name. Abbreviations are not expanded.
+- `topic:` the value's terms in a row within one part of "Deep Learning->Theory".
+- `status:` a tier word (or 口头, 亮点, 海报 …) matches `Paper.tier`.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Callable, Hashable, Iterable, Sequence
+from datetime import UTC, date, datetime, timezone
+from typing import Any, Generic, TypeVar
+
+import numpy as np
+
+from bot.corpus import Paper
+from bot.corpus.authors import fold_name
+from bot.search.analysis import Analyzer
+from bot.search.dates import DayFilter
+from bot.search.phrases import phrase_terms
+from bot.search.syntax import FieldFilter
+
+__all__ = [
+    "PROGRAMME_FIELDS",
+    "TIER_WORDS",
+    "MultiColumn",
+    "ProgrammeColumns",
+    "fold_session",
+    "in_a_row",
+    "paper_field",
+    "session_number",
+    "sessions_named",
+    "tier_named",
+    "topic_terms",
+]
+
+PROGRAMME_FIELDS = frozenset({"session", "room", "institution", "topic"})
+"""The `FieldFilter` fields `ProgrammeColumns` answers (and `status:` with a tier word)."""
+TIER_WORDS: dict[str, str] = {
+    "oral": "oral", "spotlight": "spotlight", "poster": "poster",
+    "口头": "oral", "口頭": "oral", "口头报告": "oral", "口頭報告": "oral",
+    "亮点": "spotlight", "亮點": "spotlight", "焦点": "spotlight", "焦點": "spotlight",
+    "海报": "poster", "海報": "poster",
+}  # fmt: skip
+"""Status values that name a tier (case-insensitive) → the tier."""
+_SESSION_NUMBER = re.compile(r"\bsession\s*#?\s*(\d+)\b")
+_WORDS = re.compile(r"\w+")
+_OPTIONAL = frozenset({"of", "the", "at", "and", "for", "in"})
+_TOPIC_PARTS = "->"
+_FEW = 8  # a condition keeping up to this many of a few-valued field's values compares codes
+_PART_GAP = "\x1e"  # between a topic's parts in its terms: no query term equals it
+
+V = TypeVar("V", bound=Hashable)
+
+
+def paper_field(papers: Sequence[Paper], name: str) -> Iterable[Any]:
+    """One field of every paper; from the columns directly when the papers are cached ones."""
+    column = getattr(papers, "column", None)
+    return column(name) if column is not None else (getattr(p, name) for p in papers)
+
+
+class MultiColumn(Generic[V]):
+    """Per row, any number of values: the distinct values and, grouped by value, the rows."""
+
+    __slots__ = ("_rows", "_starts", "values")
+
+    def __init__(self, per_row: Iterable[Iterable[V]]) -> None:
+        """From each row's values, in row order (a value repeated in a row counts once)."""
+        flat: list[V] = []
+        counts: list[int] = []
+        for values in per_row:
+            held = len(flat)
+            flat.extend(values)
+            counts.append(len(flat) - held)
+        code_of = {value: code for code, value in enumerate(dict.fromkeys(flat))}
+        self.values: tuple[V, ...] = tuple(code_of)
+        codes = np.fromiter(map(code_of.__getitem__, flat), np.int32, len(flat))
+        rows = np.repeat(np.arange(len(counts), dtype=np.int32), counts)
+        order = np.lexsort((rows, codes))  # by value, then row
+        codes, rows = codes[order], rows[order]
+        new = np.ones(len(rows), dtype=bool)  # a value's first entry in each row
+        new[1:] = (codes[1:] != codes[:-1]) | (rows[1:] != rows[:-1])
+        self._rows = rows[new]
+        self._starts = np.zeros(len(self.values) + 1, dtype=np.int64)
+        np.cumsum(np.bincount(codes[new], minlength=len(self.values)), out=self._starts[1:])
+
+    def mask(self, holds: Callable[[V], bool], size: int) -> np.ndarray:
+        """Rows holding a value `holds` accepts, as a mask of `size` rows."""
+        return self.mask_of([code for code, value in enumerate(self.values) if holds(value)], size)
+
+    def mask_of(self, codes: Iterable[int], size: int) -> np.ndarray:
+        """Rows holding any of the values numbered `codes`, as a mask of `size` rows."""
+        chosen = np.fromiter(codes, dtype=np.int64)
+        mask = np.zeros(size, dtype=bool)
+        if not len(chosen):
+            return mask
+        # The chosen values' runs of rows, gathered in one go (no loop over the values):
+        # entry i of the run of value c is row number starts[c] + i.
+        first, lengths = self._starts[chosen], self._starts[chosen + 1] - self._starts[chosen]
+        ends = np.cumsum(lengths)
+        at = np.arange(ends[-1]) + np.repeat(first - (ends - lengths), lengths)
+        mask[self._rows[at]] = True
+        return mask
+
+    @property
+    def counts(self) -> np.ndarray:
+        """How many rows hold each value."""
+        return np.diff(self._starts)
+
+    @property
+    def nbytes(self) -> int:
+        """Bytes held by the arrays (the values not counted)."""
+        return self._rows.nbytes + self._starts.nbytes
+
+
+def session_number(value: str) -> int | None:
+    """The poster session a bare number names (`session:3`, `session:#3`), else None."""
+    text = unicodedata.normalize("NFKC", value).strip().lstrip("#").strip()
+    return int(text) if text.isdigit() and text.isascii() else None
+
+
+def fold_session(text: str) -> str:
+    """A session name or value as compared: folded, quotes dropped, spaces collapsed."""
+    return " ".join(fold_name(unicodedata.normalize("NFKC", text)).replace('"', " ").split())
+
+
+def sessions_named(value: str, folded: Sequence[str]) -> list[int]:
+    """Which of the distinct session names `value` names, by the rules above; `folded`: the
+    names as `fold_session` folds them."""
+    number = session_number(value)
+    if number is not None:
+        found = (_SESSION_NUMBER.search(name) for name in folded)
+        return [i for i, match in enumerate(found) if match and int(match[1]) == number]
+    words = fold_session(value)
+    if not words:
+        return []
+    tests: tuple[Callable[[str], bool], ...] = (
+        lambda name: name == words,
+        lambda name: name.startswith(words + " "),
+        lambda name: name.startswith(words),
+        lambda name: set(words.split()) <= set(name.split()),
+    )
+    for test in tests:
+        chosen = [i for i, name in enumerate(folded) if name and test(name)]
+        if chosen:
+            return chosen
+    return []
+
+
+def tier_named(value: str) -> str:
+    """The tier a `status:` value names ("Oral", "口头" → "oral"), else ""."""
+    return TIER_WORDS.get(unicodedata.normalize("NFKC", value).casefold().strip(), "")
+
+
+def _words(text: str) -> tuple[str, ...]:
+    """Folded words, as institution and room names are compared."""
+    return tuple(_WORDS.findall(fold_name(unicodedata.normalize("NFKC", text))))
+
+
+def in_a_row(words: Sequence[Any], wanted: Sequence[Any]) -> bool:
+    """True if `wanted` occurs in `words` as a contiguous run."""
+    width = len(wanted)
+    return any(tuple(words[i : i + width]) == tuple(wanted) for i in range(len(words) - width + 1))
+
+
+def topic_terms(topic: str, analyzer: Analyzer) -> tuple[str, ...]:
+    """A topic's (or value's) phrase terms, a gap between its "->" parts."""
+    terms: list[str] = []
+    for part in topic.split(_TOPIC_PARTS):
+        words = phrase_terms(part, analyzer)
+        if words and terms:
+            terms.append(_PART_GAP)
+        terms.extend(words)
+    return tuple(terms)
+
+
+def _start_day(start: str) -> tuple[date, timezone | None] | None:
+    """A presentation start's local date and its UTC offset (None: the time has none)."""
+    try:
+        moment = datetime.fromisoformat(start)
+    except ValueError:
+        return None
+    offset = moment.utcoffset()
+    return moment.date(), None if offset is None else timezone(offset)
+
+
+_Day = tuple[date, timezone | None]
+
+
+class _Coded:
+    """One value per row, of few distinct ones: the values and each row's code."""
+
+    __slots__ = ("codes", "values")
+
+    def __init__(self, per_row: Iterable[str]) -> None:
+        code_of: dict[str, int] = {}
+        codes = [code_of.setdefault(value, len(code_of)) for value in per_row]
+        self.values = tuple(code_of)
+        small = len(code_of) <= 2**8
+        self.codes = np.array(codes, dtype=np.uint8 if small else np.int32)
+
+    def mask(self, held: list[bool]) -> np.ndarray:
+        """Rows whose value is one `held` marks (one flag per distinct value)."""
+        chosen = [code for code, flag in enumerate(held) if flag]
+        if len(chosen) > _FEW:  # else a few compares of one-byte codes beat one gather
+            return np.array(held, dtype=bool)[self.codes]
+        mask = np.zeros(len(self.codes), dtype=bool)
+        for code in chosen:
+            mask |= self.codes == code
+        return mask
+
+
+class ProgrammeColumns:
+    """Per row: sessions, presentation days, rooms, institutions, topic and tier."""
+
+    __slots__ = (
+        "_analyzer", "_by_word", "_sessions", "_topic_terms", "_venue", "days", "institutions",
+        "rooms", "sessions", "size", "tiers", "topics",
+    )  # fmt: skip
+
+    def __init__(self, papers: Sequence[Paper], analyzer: Analyzer) -> None:
+        """Built from `papers` (a tuple or an index's cached columns), in row order."""
+        self._analyzer = analyzer
+        self.size = len(papers)
+        sessions: list[list[str]] = []
+        days: list[list[_Day]] = []
+        rooms: list[list[str]] = []
+        day_of: dict[str, _Day | None] = {}  # a programme has few distinct start times
+        for shown in paper_field(papers, "presentations"):
+            sessions.append([p.session for p in shown if p.session])
+            rooms.append([p.room for p in shown if p.room])
+            for p in shown:
+                if p.start not in day_of:
+                    day_of[p.start] = _start_day(p.start)
+            days.append([d for d in (day_of[p.start] for p in shown) if d is not None])
+        self.sessions: MultiColumn[str] = MultiColumn(sessions)
+        self.days: MultiColumn[_Day] = MultiColumn(days)
+        self.rooms: MultiColumn[str] = MultiColumn(rooms)
+        self.institutions: MultiColumn[str] = MultiColumn(
+            (a for a in affiliations if a) for affiliations in paper_field(papers, "affiliations")
+        )
+        self.topics = _Coded(paper_field(papers, "topic"))
+        tier_of: dict[tuple[str, str], str] = {}
+        labels = zip(paper_field(papers, "status"), paper_field(papers, "venue"), strict=True)
+        self.tiers = _Coded(_tier(label, tier_of) for label in labels)
+        self._sessions = [fold_session(name) for name in self.sessions.values]
+        self._topic_terms = [topic_terms(topic, analyzer) for topic in self.topics.values]
+        self._by_word: dict[str, set[int]] = {}
+        for code, name in enumerate(self.institutions.values):
+            for word in _words(name):
+                self._by_word.setdefault(word, set()).add(code)
+        self._venue = _venue_offset(self.days)
+
+    @property
+    def nbytes(self) -> int:
+        """Bytes held by the arrays."""
+        columns = (self.sessions, self.days, self.rooms, self.institutions)
+        return sum(c.nbytes for c in columns) + self.topics.codes.nbytes + self.tiers.codes.nbytes
+
+    def day(self, clause: DayFilter) -> np.ndarray | None:
+        """Papers presented on the day `clause` names; None if it cannot say which day."""
+        if not clause.readable:
+            return None
+        venue = self._venue
+        return self.days.mask(lambda d: clause.holds(d[0], d[1] or venue), self.size)
+
+    def tier(self, tier: str) -> np.ndarray:
+        """Papers of `tier` ("oral", "spotlight", "poster")."""
+        return self.tiers.mask([value == tier for value in self.tiers.values])
+
+    def field(self, clause: FieldFilter) -> np.ndarray | None:
+        """Papers meeting a `PROGRAMME_FIELDS` condition; None if its value has no words."""
+        value = clause.value
+        if clause.field == "session":
+            return self.sessions.mask_of(sessions_named(value, self._sessions), self.size)
+        if clause.field == "room":
+            wanted = _words(value)
+            holds = lambda room: in_a_row(_words(room), wanted)  # noqa: E731
+            return self.rooms.mask(holds, self.size) if wanted else None
+        if clause.field == "topic":
+            terms = topic_terms(value, self._analyzer)
+            if not terms:
+                return None
+            return self.topics.mask([in_a_row(known, terms) for known in self._topic_terms])
+        return self._institution(value)
+
+    def _institution(self, value: str) -> np.ndarray | None:
+        """Papers with an author at an institution whose name holds every word of `value`."""
+        words = _words(value)
+        wanted = [w for w in words if w not in _OPTIONAL] or list(words)
+        if not wanted:
+            return None
+        codes: set[int] | None = None
+        for word in wanted:
+            if word.isascii():
+                found = self._by_word.get(word, set())
+            else:  # a Chinese name is one word: its characters match inside a name
+                names = self.institutions.values
+                found = {i for i, name in enumerate(names) if word in fold_name(name)}
+            codes = found if codes is None else codes & found
+        return self.institutions.mask_of(sorted(codes or ()), self.size)
+
+
+def _tier(label: tuple[str, str], known: dict[tuple[str, str], str]) -> str:
+    """`Paper.tier` of a (status, venue) pair, each distinct pair worked out once."""
+    tier = known.get(label)
+    if tier is None:
+        status, venue = label
+        tier = known[label] = Paper("", "", "", status=status, venue=venue).tier
+    return tier
+
+
+def _venue_offset(days: MultiColumn[_Day]) -> timezone:
+    """The UTC offset most presentations carry (the venue's), for times given without one."""
+    counts: dict[timezone, int] = {}
+    for (_, offset), held in zip(days.values, days.counts.tolist(), strict=True):
+        if offset is not None:
+            counts[offset] = counts.get(offset, 0) + held
+    return max(counts, key=lambda o: counts[o]) if counts else UTC
