@@ -10,8 +10,8 @@ stopwords, Snowball stemmer) and rank-bm25 BM25Okapi on `lower().split()`.
 
 Dev sets: recall@1 / @3 per question style, and the "nothing matched well" flags (off-topic
 and near-miss questions flagged; on-topic ones flagged, and those whose first paper was right).
-`--curve`: the flags as the cut moves (the hybrid's standout cut, every script's cut moved
-alike; BM25's coverage cut). Cranfield: nDCG@10 (gain 5 - code), MAP@100, recall@10.
+`--curve`: the flags as the cut moves (the hybrid's: every question's cut moved alike, in
+margin units; BM25's coverage cut). Cranfield: nDCG@10 (gain 5 - code), MAP@100, recall@10.
 Splits: the dev sets' own (fixed before any tuning); Cranfield's tune = odd-numbered
 queries, heldout = even. Choose on tune; read heldout once per shipped change.
 
@@ -57,8 +57,8 @@ class Answered:
     confident: dict[str, bool] = field(default_factory=dict)
     confidence: float = 0.0
     """BM25 alone's: the first paper's share of the question's idf weight."""
-    rule: tuple | None = None
-    """The hybrid's confidence rule's arguments for this question (`--curve`)."""
+    rule: Any = None
+    """The hybrid's verdict for this question, its margin and cut (`--curve`)."""
 
 
 Ranker = Callable[[str], tuple[list[str], bool | None, float]]
@@ -118,20 +118,21 @@ def rank_bm25_ranker(papers: Sequence[Paper], depth: int) -> Ranker:
 
 @contextlib.contextmanager
 def rule_spy(calls: list[tuple]) -> Iterator[None]:
-    """Records the arguments of each call of the hybrid's confidence rule."""
-    from bot.search.semantic import fusion
+    """Records the verdict (margin and cut) of each answer of the hybrid's confidence rule."""
+    from bot.search.semantic import hybrid
 
-    original = fusion.is_confident
+    original = hybrid.verdict
 
-    def spy(*args: Any, **kwargs: Any) -> bool:
-        calls.append((args, kwargs))
-        return original(*args, **kwargs)
+    def spy(*args: Any, **kwargs: Any) -> Any:
+        judged = original(*args, **kwargs)
+        calls.append(judged)
+        return judged
 
-    fusion.is_confident = spy
+    hybrid.verdict = spy
     try:
         yield
     finally:
-        fusion.is_confident = original
+        hybrid.verdict = original
 
 
 def engines(paths: list[Path], depth: int, semantic: bool) -> tuple[list[Paper], dict]:
@@ -241,23 +242,16 @@ def curves(questions: list[Answered], named: dict) -> None:
         print(f"| {cut:.1f}{shipped} | " + " | ".join(f"{r:.2f}" for r in rates) + " |")
     if "hybrid (served)" not in named:
         return
-    from bot.search.semantic import fusion
 
-    def flagged(q: Answered, cut: float) -> bool:
-        if q.rule is None:
-            return True
-        args, kwargs = q.rule
-        shift = cut - fusion.STANDOUT_CUT
-        moved = {"cut": cut, "cut_other": fusion.STANDOUT_CUT_OTHER + shift,
-                 "cut_gloss": fusion.STANDOUT_CUT_GLOSS + shift}  # fmt: skip
-        return not fusion.is_confident(*args, **{**kwargs, **moved})
+    def flagged(q: Answered, shift: float) -> bool:
+        return q.rule is None or q.rule.margin < q.rule.cut + shift
 
-    print("\n| hybrid standout cut | off-topic | near-miss | on-topic | right first |")
+    print("\n| hybrid cut moved by | off-topic | near-miss | on-topic | right first |")
     print("|---|---|---|---|---|")
-    for cut in np.arange(0.75, 3.01, 0.25):
-        rates = flag_rates(questions, lambda q, c=cut: flagged(q, c), "hybrid (served)")
-        shipped = " (shipped)" if math.isclose(cut, fusion.STANDOUT_CUT) else ""
-        print(f"| {cut:.2f}{shipped} | " + " | ".join(f"{r:.2f}" for r in rates) + " |")
+    for shift in np.arange(-1.5, 1.51, 0.25):
+        rates = flag_rates(questions, lambda q, s=shift: flagged(q, s), "hybrid (served)")
+        shipped = " (served)" if math.isclose(shift, 0.0, abs_tol=1e-9) else ""
+        print(f"| {shift:+.2f}{shipped} | " + " | ".join(f"{r:.2f}" for r in rates) + " |")
 
 
 def misses(questions: list[Answered], named: dict) -> None:

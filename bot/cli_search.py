@@ -173,7 +173,7 @@ def json_line(value: object) -> str:
 
 
 def result_json(result: SearchResult, *, semantic: bool = False) -> dict[str, object]:
-    """The `--json` contract: query, confident, semantic, results[id, title, score, snippet…].
+    """The `--json` contract: query, confident, margin, cut, semantic, results[id, title, …].
 
     `semantic`: whether the answer was fused with the embeddings (false: BM25 alone).
     `corrected` (the query with its typos fixed, as searched) is there only when a word was
@@ -184,6 +184,9 @@ def result_json(result: SearchResult, *, semantic: bool = False) -> dict[str, ob
     answer: dict[str, object] = {
         "query": result.query,
         "confident": bool(result.confident),
+        # How well the first paper matched, and what `confident` asks of it (null: no answer).
+        "margin": None if result.margin is None else round(result.margin, SCORE_DIGITS),
+        "cut": None if result.cut is None else round(result.cut, SCORE_DIGITS),
         "semantic": semantic,
         "results": [
             {

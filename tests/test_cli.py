@@ -52,9 +52,10 @@ def test_a_json_line_with_broken_unicode_is_written_escaped_not_a_traceback() ->
 
 def test_json_is_exactly_the_contract(capsys: pytest.CaptureFixture[str]) -> None:
     [answer] = search_json(capsys, "--limit", "3", "arboreal neural networks for tabular data")
-    assert set(answer) == {"query", "confident", "semantic", "results"}
+    assert set(answer) == {"query", "confident", "margin", "cut", "semantic", "results"}
     assert answer["query"] == "arboreal neural networks for tabular data"
     assert answer["confident"] is True
+    assert answer["margin"] >= answer["cut"] == 0.4  # BM25 alone: coverage against its cut
     assert answer["semantic"] is False  # SEMANTIC=off: BM25 alone
     assert 1 <= len(answer["results"]) <= 3
     for result in answer["results"]:
@@ -132,7 +133,7 @@ def test_readable_output_says_when_nothing_matched_well(
 ) -> None:
     assert cli.main(["search", "quantum chromodynamics lattice gluon"]) == 0
     out = capsys.readouterr().out
-    assert "Nothing matched well" in out or "No papers matched" in out
+    assert "The closest matches (none is a clear match)" in out or "No papers matched" in out
 
 
 class FakeTty(io.StringIO):
@@ -433,8 +434,9 @@ def test_json_carries_the_corrected_query_only_after_a_typo(
     typo, spelt = (json.loads(line) for line in capsys.readouterr().out.splitlines())
     assert typo["corrected"] == "seizure detection"
     assert typo["results"][0]["title"] == "S³: Seizure-Semiology-Suite"
-    assert set(spelt) == {"query", "confident", "semantic", "results"}  # the contract as before
+    assert set(spelt) == {"query", "confident", "margin", "cut", "semantic", "results"}
     assert typo["semantic"] is spelt["semantic"] is True  # prepared: fused
+    assert spelt["confident"] is (spelt["margin"] >= spelt["cut"])  # the flag is the margin
 
 
 @pytest.mark.slow

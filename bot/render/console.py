@@ -53,9 +53,7 @@ def to_console(doc: Doc, *, ansi: bool = False, marks: tuple[str, str] | None = 
 
 def typed_turns(result: SearchResult, *, t: Translator = EN) -> Block:
     """Under a page of results in the console, which has no buttons: the /next and /prev that
-    turn it, when there is a page that way; else none."""
-    if not result.confident:
-        return ()
+    turn it, when there is a page that way (a weak answer's closest papers too); else none."""
     turns = {
         "/next": result.offset + len(result.hits) < result.total,
         "/prev": result.offset > 0 and bool(result.hits),

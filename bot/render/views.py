@@ -167,12 +167,13 @@ def results_doc(
             t, "results.header", query=query, first=first, last=last, total=result.total
         )
     else:
-        # One sentence, and no "ask in English": the hybrid reads other languages too.
+        # The closest papers, said as such (not "nothing found"), and no "ask in English":
+        # the hybrid reads other languages too. They page like any answer.
         header = translated(t, "results.weak")
     blocks: list[Block] = [header + header_notes(result, t)]
     blocks += [_result_block(first + i, hit, t) for i, hit in enumerate(result.hits)]
     nav: tuple[Button, ...] = ()
-    if result.confident and (page_key is not None or query_fits_callback(result.query)):
+    if page_key is not None or query_fits_callback(result.query):
         nav = page_buttons(
             t,
             offset=result.offset,
@@ -181,7 +182,7 @@ def results_doc(
             per_page=per_page,
             data=lambda offset: page_data(offset, query=result.query, key=page_key),
         )
-    if result.confident and result.total > per_page:
+    if result.total > per_page:
         blocks.append(page_line(t, offset=result.offset, total=result.total, per_page=per_page))
     return Doc(tuple(blocks), checked_keyboard([nav]), single_message=True)
 

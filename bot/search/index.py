@@ -282,6 +282,8 @@ class Index:
             confident=confidence.is_confident(best),
             offset=offset,
             confidence=best,
+            margin=best if ranked.size else None,
+            cut=confidence.CONFIDENT_COVERAGE if ranked.size else None,
             corrected=prepared.corrected,
             parsed=prepared.parsed,
         )

@@ -55,6 +55,11 @@ class SearchResult:
     """The query's syntax when it set conditions (every hit meets them), for the header."""
     ready_in: float | None = None
     """While `warming`: about how many seconds until semantic answers (None: not known)."""
+    margin: float | None = None
+    """How well the first paper matched (`confident` is `margin` >= `cut`): the hybrid's
+    `fusion.Verdict`, BM25 alone's coverage; None when nothing was ranked."""
+    cut: float | None = None
+    """The margin a match must reach: the corpus's calibrated cut, or the shipped one."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -220,17 +220,30 @@ def test_garbage_callback_data_parses_to_none(data: object) -> None:
     assert render.parse_callback(data) is None
 
 
-def test_weak_match_says_so() -> None:
-    result = make_result([make_hit(make_paper())], confident=False, total=1)
-    [message] = render.to_html(render.results_doc(result, per_page=5))
-    assert parse_html(message.text).startswith("Nothing matched well; closest:")
-    assert not any(label.startswith("Next") for row in message.keyboard for label, _ in row)
+WEAK = {
+    "en": "The closest matches (none is a clear match):",
+    "zh_Hans": "最接近的结果（没有明确匹配的）：",
+    "zh_Hant": "最接近的結果（沒有明確符合的）：",
+}
+
+
+@pytest.mark.parametrize("language", sorted(WEAK))
+def test_a_weak_match_shows_the_closest_papers_and_keeps_its_pages(language: str) -> None:
+    t = translator(language)
+    hits = [make_hit(make_paper(paper_id=f"p{i}", title=f"Paper {i}")) for i in range(5)]
+    result = make_result(hits, confident=False, total=12, offset=5)
+    [message] = render.to_html(render.results_doc(result, per_page=5, t=t))
+    assert_telegram_accepts(message)
+    assert parse_html(message.text).startswith(WEAK[language])
+    labels = [label for row in message.keyboard for label, _ in row]
+    assert labels == [t.gettext("button.previous"), t.gettext("button.next")]
+    assert t.gettext("results.page", page=2, pages=3) in parse_html(message.text)
 
 
 def test_weak_match_says_it_in_one_sentence() -> None:
     result = make_result([make_hit(make_paper())], confident=False, total=1)
     header = render.to_console(render.results_doc(result, per_page=5)).split("\n\n")[0]
-    assert header == "Nothing matched well; closest:"  # no second sentence saying it again
+    assert header == WEAK["en"]  # no second sentence saying it again
 
 
 @pytest.mark.parametrize(

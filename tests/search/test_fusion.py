@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from bot.search.semantic.fusion import (
     COSINE_FLOOR,
@@ -18,11 +19,16 @@ from bot.search.semantic.fusion import (
     blend_for,
     fuse,
     fused_scores,
-    is_confident,
     ranks,
     rrf,
     standout,
+    verdict,
 )
+
+
+def is_confident(cosine, top, coverage, *, latin, glossed=False) -> bool:
+    """The shipped rule's flag: its margin reaches its cut."""
+    return verdict(cosine, top, coverage, latin=latin, glossed=glossed).confident
 
 
 def test_ranks_are_one_based_by_descending_score() -> None:
@@ -219,3 +225,12 @@ def test_fuse_with_a_weight_ranks_as_rrf_with_the_inverse_bm25_weight() -> None:
         assert (
             np.argsort(-fused, kind="stable").tolist() == np.argsort(-old, kind="stable").tolist()
         )
+
+
+def test_below_the_floor_the_margin_falls_short_of_the_cut_by_the_shortfall() -> None:
+    rng = np.random.default_rng(3)
+    cosine = 0.7 + 0.01 * rng.standard_normal(50)
+    cosine[2] = 0.78  # stands far out, but under the floor
+    judged = verdict(cosine, 2, 1.0, latin=True)
+    assert judged.cut == STANDOUT_CUT and not judged.confident
+    assert judged.margin == pytest.approx(STANDOUT_CUT - (COSINE_FLOOR - 0.78))

@@ -182,32 +182,42 @@ def semantic_matches(cosine: np.ndarray) -> np.ndarray:
     return (np.asarray(cosine) >= COSINE_FLOOR) & (z_scores(cosine) >= MATCH_Z)
 
 
-def is_confident(
-    cosine: np.ndarray,
-    top: int,
-    coverage: float,
-    *,
-    latin: bool,
-    glossed: bool = False,
-    cut: float = STANDOUT_CUT,
-    cut_other: float = STANDOUT_CUT_OTHER,
-    cut_gloss: float = STANDOUT_CUT_GLOSS,
-) -> bool:
-    """Whether to present paper `top` as a match rather than "nothing matched well".
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """How well an answer's first paper matched: its margin against the cut it must reach."""
 
-    Both signals, per kind of question: the first paper's cosine clears `COSINE_FLOOR`, and
-    the best cosine stands out of the rest (`standout`), by `cut` together with the paper's
-    share of the question's idf weight (`coverage`) for a Latin-script question, by
-    `cut_gloss` together with its share of the gloss's for a Chinese question scored through
-    its English gloss (`glossed`), by `cut_other` for one in another script. The cuts
-    default to the calibrated ones; moving them together draws the rule's trade-off curve.
+    margin: float
+    cut: float
+
+    @property
+    def confident(self) -> bool:
+        """Whether to present the first paper as a match rather than only the closest."""
+        return self.margin >= self.cut
+
+
+def verdict(
+    cosine: np.ndarray, top: int, coverage: float, *, latin: bool, glossed: bool = False
+) -> Verdict:
+    """The shipped rule's margin of paper `top` and its cut, per kind of question.
+
+    The best cosine stands out of the rest (`standout`): by `STANDOUT_CUT` together with the
+    paper's share of the question's idf weight (`coverage`) for a Latin-script question, by
+    `STANDOUT_CUT_GLOSS` together with its share of the gloss's for a Chinese question scored
+    through its English gloss (`glossed`), by `STANDOUT_CUT_OTHER` for one in another script.
+    Below `COSINE_FLOOR` the margin falls short of the cut by the cosine's shortfall. A corpus
+    calibrates its own rule for Latin-script questions (`calibration`).
     """
     cosine = np.asarray(cosine)
-    if not len(cosine) or cosine[top] < COSINE_FLOOR:
-        return False
+    if not len(cosine):
+        return Verdict(0.0, STANDOUT_CUT)
     gap = standout(cosine)
     if latin:
-        return gap + COVERAGE_WEIGHT * coverage >= cut
-    if glossed:
-        return gap + COVERAGE_WEIGHT * coverage >= cut_gloss
-    return gap >= cut_other
+        margin, cut = gap + COVERAGE_WEIGHT * coverage, STANDOUT_CUT
+    elif glossed:
+        margin, cut = gap + COVERAGE_WEIGHT * coverage, STANDOUT_CUT_GLOSS
+    else:
+        margin, cut = gap, STANDOUT_CUT_OTHER
+    shortfall = COSINE_FLOOR - float(cosine[top])
+    if shortfall > 0:
+        margin = min(margin, cut) - shortfall
+    return Verdict(margin, cut)

@@ -4,11 +4,12 @@ BM25 (`Index`) stays the first stage and its scores stay rank-bm25's. The semant
 the cosine of the question's vector with every paper's; the ranking is their reciprocal rank
 fusion (`fusion.fused_scores`), whose semantic weight depends on the question
 (`fusion.blend_for`: a Latin-script question BM25 covers well keeps BM25's first paper
-first). Snippets and confidence come after ranking. The retriever is served at once: until
-`attach_vectors` is called (by an `EmbeddingJob` in a worker thread) it answers with BM25
-alone. Both signals search the question the index's `query.QueryPipeline` prepared (request
-words and typos gone, a Chinese question's English gloss in `PreparedQuery.gloss`), the same
-`PreparedQuery` BM25 alone would search: BM25, coverage and snippets score `scored`.
+first). Snippets and confidence (`calibration.verdict`) come after ranking. The retriever
+is served at once: until `attach_vectors` is called (by an `EmbeddingJob` in a worker thread)
+it answers with BM25 alone. Both signals search the question the index's
+`query.QueryPipeline` prepared (request words and typos gone, a Chinese question's English
+gloss in `PreparedQuery.gloss`), the same `PreparedQuery` BM25 alone would search: BM25,
+coverage and snippets score `scored`.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from bot.search.index import Index
 from bot.search.query import PreparedQuery, QueryPipeline
 from bot.search.retriever import Hit, IndexStats, SearchResult
 from bot.search.semantic import fusion
+from bot.search.semantic.calibration import Calibration, calibrated, verdict
 from bot.search.semantic.embedding import Embedder, embed_papers
 from bot.search.spelling import Speller
 from bot.textutil import is_latin_text
@@ -45,10 +47,11 @@ RECENT_QUESTIONS = 1024
 
 @dataclass(frozen=True, slots=True)
 class _Semantic:
-    """The paper vectors and the model that embeds questions like them."""
+    """The paper vectors, the model that embeds questions like them, the corpus's confidence."""
 
     embedder: Embedder
     vectors: np.ndarray
+    calibration: Calibration | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,11 +112,13 @@ class HybridRetriever:
         """Gloss Chinese questions with `glossary` from now on, BM25 alone included."""
         self.queries.attach_glossary(glossary)
 
-    def attach_vectors(self, vectors: np.ndarray) -> None:
-        """Start fusing: `vectors` has one unit row per paper, in `papers` order."""
+    def attach_vectors(self, vectors: np.ndarray, calibration: Calibration | None = None) -> None:
+        """Start fusing: `vectors` has one unit row per paper, in `papers` order; `calibration`
+        is the corpus's confidence rule (None: the shipped one)."""
         if vectors.shape[0] != len(self.papers):
             raise ValueError(f"{vectors.shape[0]} vectors for {len(self.papers)} papers")
-        self._semantic = _Semantic(self.embedder, np.ascontiguousarray(vectors, np.float32))
+        vectors = np.ascontiguousarray(vectors, np.float32)
+        self._semantic = _Semantic(self.embedder, vectors, calibration)
 
     def paper_ids(self) -> Set[str]:
         """Every paper's id (the BM25 index's)."""
@@ -162,9 +167,8 @@ class HybridRetriever:
         scores = self._scores(semantic, prepared, mask)
         coverage, cosine, fused, order = scores.coverage, scores.cosine, scores.fused, scores.order
         top = int(order[0]) if len(order) else 0
-        confident = bool(len(order)) and fusion.is_confident(
-            cosine, top, float(coverage[top]), latin=scores.latin, glossed=scores.glossed
-        )
+        judged = _judged(scores, top, len(prepared.text.split()), semantic.calibration)
+        confident = judged is not None and judged.confident
         # How many papers really match: most of the question's weight, or clearly closest in
         # meaning; not every paper sharing one common word.
         matches = (coverage >= CONFIDENT_COVERAGE) | fusion.semantic_matches(cosine)
@@ -178,13 +182,14 @@ class HybridRetriever:
             query=prepared.typed,
             terms=terms,
             hits=hits,
-            # Pages reach as far as the real matches, and always as far as the rows shown: a
-            # first page is full, and a stale tap on a later page (asked for when more papers
-            # matched, e.g. before the vectors) must not say "6–10 of 5".
-            total=max(real, min(offset + limit, len(order))) if confident else real,
+            # Pages reach as far as the real matches and the rows shown (a stale tap on a later
+            # page must not say "6–10 of 5"), confident or not: a weak answer pages too.
+            total=max(real, min(offset + limit, len(order))),
             confident=confident,
             offset=offset,
             confidence=float(coverage[top]) if len(order) else 0.0,
+            margin=None if judged is None else judged.margin,
+            cut=None if judged is None else judged.cut,
             corrected=prepared.corrected,
             parsed=prepared.parsed,
         )
@@ -199,7 +204,6 @@ class HybridRetriever:
         BM25 and coverage are its gloss's (`PreparedQuery.scored`), fused as a glossed one
         (`fusion.blend_for`).
         """
-        # Issue 20: a Latin-script question BM25's leader covers well keeps that leader first.
         glossed = bool(prepared.gloss)  # never a Latin-script question (`gloss.gloss_terms`)
         latin = all(is_latin_text(t) for t in prepared.terms)
         terms = prepared.scored
@@ -246,6 +250,17 @@ class HybridRetriever:
         return self.index.hits(rows, fused[rows], terms)
 
 
+def _judged(
+    scores: _Scores, top: int, words: int, calibration: Calibration | None
+) -> fusion.Verdict | None:
+    """The margin of the first paper `top` against its cut; None when no paper was ranked."""
+    if not len(scores.order):
+        return None
+    coverage, latin, glossed = float(scores.coverage[top]), scores.latin, scores.glossed
+    return verdict(scores.cosine, top, coverage, latin=latin, glossed=glossed, words=words,
+                   calibration=calibration)  # fmt: skip
+
+
 def _unknown() -> float | None:
     """No estimate of when the vectors will be ready."""
     return None
@@ -256,7 +271,8 @@ class EmbeddingJob:
 
     The index's speller and the Chinese glossary are made ready first (seconds), the vectors
     attached when all papers are embedded (a cache hit per known paper; minutes for thousands
-    of new ones). `stop()` ends it early.
+    of new ones) with the corpus's confidence calibration (stored, or fitted in seconds).
+    `stop()` ends it early.
     """
 
     def __init__(
@@ -313,7 +329,15 @@ class EmbeddingJob:
                 stop=self._stop,
             )
             if vectors is not None and not self._stop.is_set():
-                self.retriever.attach_vectors(vectors)
+                # Read back when this corpus was calibrated before; fitted (and stored) else.
+                calibration = calibrated(
+                    self.retriever.index,
+                    vectors,
+                    self._embedder,
+                    cache_dir=self._cache_dir,
+                    stop=self._stop,
+                )
+                self.retriever.attach_vectors(vectors, calibration)
                 logger.info(
                     "Semantic search ready: %d papers in %.1f s",
                     len(vectors),
