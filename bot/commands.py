@@ -43,6 +43,7 @@ COMMANDS: tuple[Command, ...] = (
     Command("similar", takes_argument=True),
     Command("author", takes_argument=True),
     Command("random"),
+    Command("session", takes_argument=True),
     Command("stats"),
     Command("lang"),
     Command("saved"),

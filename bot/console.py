@@ -10,6 +10,7 @@ import sys
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from functools import partial
 from pathlib import Path
 from typing import Protocol, TypeVar
 
@@ -90,6 +91,8 @@ class ConsoleSession:
         self.recommended_at = None
         if answer.papers:
             self.shown = answer.papers
+        if (turn := answer.turn) is not None:  # a page the answer knows how to turn
+            self.turn = lambda way: self._shown(turn(way))
         if answer.result is None:
             return answer.doc
         if answer.result.hits:
@@ -110,18 +113,14 @@ class ConsoleSession:
         if words:  # `/saved <words>`: the saved papers ranked against them
             rows = self._stored(lambda store: store.export_rows(CONSOLE_USER_ID))
             return self._shown(answers.saved_matches(self.index, rows, words, t=self.t))
-        return self._stored(
-            lambda store: answers.saved_page(
-                store, self.index, CONSOLE_USER_ID, offset=0, per_page=self.per_page, t=self.t
-            )
-        )
+        first = partial(answers.saved_page, offset=0, per_page=self.per_page, t=self.t)
+        return self._stored(lambda store: first(store, self.index, CONSOLE_USER_ID))
 
     def _recommend(self, offset: int) -> Doc:
         """Recommendations from `offset`; /next, /prev and /dismiss N then act on them."""
         taste = self._stored(lambda store: answers.taste(store, CONSOLE_USER_ID))
-        found = answers.recommended(
-            self.index, taste, offset=offset, per_page=self.per_page, t=self.t
-        )
+        size = self.per_page
+        found = answers.recommended(self.index, taste, offset=offset, per_page=size, t=self.t)
         if not found.papers:
             return found.doc
         self.shown, self.recommended_at = found.papers, offset
@@ -214,13 +213,14 @@ class ConsoleSession:
 
 
 ANSWERS: dict[str, Callable[[ConsoleSession, str], Doc]] = {
-    "start": lambda s, _: answers.start(s.index, t=s.t),
-    "help": lambda s, _: answers.help_text(t=s.t, console=True),
+    "start": lambda s, _: answers.start(s.index, s.facts.of(s.index), t=s.t),
+    "help": lambda s, _: answers.help_text(s.index, s.facts.of(s.index), t=s.t, console=True),
     "search": lambda s, q: s._shown(answers.ask(s.index, q, per_page=s.per_page, t=s.t)),
     "paper": lambda s, ref: s._shown(answers.open_paper(s.index, ref, t=s.t)),
     "similar": lambda s, ref: s._shown(answers.similar(s.index, ref, per_page=s.per_page, t=s.t)),
     "author": lambda s, name: answers.author(s.index, name, t=s.t).doc,
     "random": lambda s, _: s._shown(answers.random_paper(s.index, t=s.t)),
+    "session": lambda s, q: s._shown(answers.session(s.programme(), q, t=s.t, typed=True)),
     "stats": lambda s, _: answers.stats(
         s.index, sources=s.sources, skipped=s.skipped, loaded_at=s.loaded_at, t=s.t
     ),

@@ -13,12 +13,13 @@ behaviour is written once and reaches every front end:
   synchronous); the calendar file is an export (`reading_list`).
 - `about`: /start, /help and /stats.
 - `readiness`: the notice of how long until semantic answers are ready.
-- `corpus_facts`: what answers know of the served corpus as a whole (its programme), worked
-  out once per index; front ends keep it.
+- `sessions`: `/session`, a session of the conference programme, paged.
+- `corpus_facts`: what answers know of the served corpus as a whole (its programme, name and
+  frequent topics), worked out once per index; front ends keep it.
 """
 
 from bot.answers.about import help_text, start, stats
-from bot.answers.corpus_facts import CorpusFacts, FactsMemo, corpus_facts, programme_of
+from bot.answers.corpus_facts import CorpusFacts, FactsMemo, corpus_facts, name_of, programme_of
 from bot.answers.questions import (
     Answer,
     Numbered,
@@ -48,6 +49,7 @@ from bot.answers.reading_list import (
     unfollow,
 )
 from bot.answers.recommend import Taste, dismiss, recommended, taste
+from bot.answers.sessions import session, session_page, session_turn
 from bot.answers.week import (
     Week,
     now_page,
@@ -78,6 +80,7 @@ __all__ = [
     "following",
     "forget",
     "help_text",
+    "name_of",
     "now_page",
     "numbered",
     "open_paper",
@@ -95,6 +98,9 @@ __all__ = [
     "saved_page",
     "saved_papers",
     "schedule_page",
+    "session",
+    "session_page",
+    "session_turn",
     "shared_paper",
     "similar",
     "start",

@@ -7,7 +7,7 @@ thread (`off_loop`), the console calls it directly. Each returns an `Answer`.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from bot import render
@@ -33,6 +33,9 @@ class Answer:
     page_key: str | None = None
     """Set when the page buttons carry this key instead of the question: keep the question
     under it (the question is `result.query`)."""
+    turn: Callable[[int], Answer] | None = None
+    """For a front end that pages by typing (the console): the answer one page on (1) or
+    back (-1); None when there is nothing to turn this way."""
 
 
 def numbered(hits: Sequence[Hit], first: int = 1) -> Numbered:

@@ -163,7 +163,7 @@ def _calendar(papers: Sequence[Paper], now: datetime, t: Translator) -> ExportFi
     events = sum(1 for paper in papers for entry in entries_of(paper) if entry.start is not None)
     if not events:
         return text_doc("export.no_times", t=t)
-    labels = {"poster": t.gettext("week.poster"), "oral": t.gettext("week.oral")}
+    labels = {kind: render.kind_label(kind, t) for kind in ("poster", "oral")}
     name = t.gettext("export.calendar_name")
     return ExportFile(
         library.export_filename(CALENDAR_FORMAT),

@@ -6,11 +6,11 @@ plain `(label, callback_data)` pairs. `to_html` turns a Doc into Telegram messag
 same Doc into plain text. Nothing here imports `telegram`.
 
 Modules: `parts` (the pieces views share), `views` (lists of papers and hints), `paper`
-(one paper), `info` (the bot itself), `library` (what a user keeps), `recommend`, `week`
-(the conference week: schedule, now, reminders),
-`callbacks` (what a button carries), `html`, `console` and `fit` (the output formats).
-Other packages import the names below; the reading-list views are used as the `library`
-namespace.
+(one paper), `presentations` (a paper's tier, times and badge), `sessions` (/session),
+`week` (the conference week: /schedule, /now, reminders), `dates`, `info` (the bot itself),
+`library` (what a user keeps), `recommend`, `callbacks` (what a button carries), `html`,
+`console` and `fit` (the output formats). Other packages import the names below; the
+reading-list views are used as the `library` namespace.
 """
 
 from bot.render.callbacks import (
@@ -24,6 +24,7 @@ from bot.render.callbacks import (
     RemoveSaved,
     SavedPage,
     SchedulePage,
+    SessionPage,
     SetLanguage,
     ShowSimilar,
     ToggleSave,
@@ -32,6 +33,7 @@ from bot.render.callbacks import (
     paper_ref,
     parse_callback,
     query_fits_callback,
+    session_ref,
     topic_ref,
 )
 from bot.render.console import (
@@ -47,6 +49,9 @@ from bot.render.filter_summary import filter_labels
 from bot.render.fit import fit_toast, fitted
 from bot.render.html import to_html
 from bot.render.info import (
+    command_description,
+    corpus_label,
+    corpus_papers,
     help_doc,
     lang_changed_doc,
     lang_codes_doc,
@@ -59,7 +64,15 @@ from bot.render.info import (
 from bot.render.limits import INLINE_RESULTS, MAX_CALLBACK_ANSWER_CHARS
 from bot.render.paper import inline_article, not_found_doc, paper_doc
 from bot.render.parts import said_doc, text_doc, translated
+from bot.render.presentations import hit_badge, kind_label, presentation_line, tier_label
 from bot.render.recommend import recommend_doc
+from bot.render.sessions import (
+    SESSION_PAGE,
+    no_programme_doc,
+    session_choice_doc,
+    session_doc,
+    unknown_session_doc,
+)
 from bot.render.views import author_doc, eta_text, hint_doc, results_doc, similar_doc
 from bot.render.week import now_doc, remind_doc, reminder_doc, schedule_doc
 
@@ -70,6 +83,7 @@ __all__ = [
     "INLINE_RESULTS",
     "MAX_CALLBACK_ANSWER_CHARS",
     "PLAIN_MARKS",
+    "SESSION_PAGE",
     "Dismiss",
     "Doc",
     "ExportAs",
@@ -82,6 +96,7 @@ __all__ = [
     "SavedPage",
     "SchedulePage",
     "Segment",
+    "SessionPage",
     "SetLanguage",
     "ShowSimilar",
     "ToggleSave",
@@ -89,21 +104,28 @@ __all__ = [
     "Unfollow",
     "author_doc",
     "author_text",
+    "command_description",
+    "corpus_label",
+    "corpus_papers",
     "eta_text",
     "filter_labels",
     "fit_toast",
     "fitted",
     "help_doc",
     "hint_doc",
+    "hit_badge",
     "inline_article",
+    "kind_label",
     "lang_changed_doc",
     "lang_codes_doc",
     "lang_doc",
+    "no_programme_doc",
     "not_found_doc",
     "now_doc",
     "paper_doc",
     "paper_ref",
     "parse_callback",
+    "presentation_line",
     "query_fits_callback",
     "recommend_doc",
     "remind_doc",
@@ -112,15 +134,20 @@ __all__ = [
     "results_text",
     "said_doc",
     "schedule_doc",
+    "session_choice_doc",
+    "session_doc",
+    "session_ref",
     "similar_doc",
     "start_doc",
     "stats_doc",
     "text_doc",
+    "tier_label",
     "to_console",
     "to_html",
     "topic_ref",
     "translated",
     "typed_turns",
     "unknown_command_doc",
+    "unknown_session_doc",
     "usage_doc",
 ]

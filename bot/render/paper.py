@@ -19,8 +19,11 @@ from bot.render.parts import (
     translated,
     venue_line,
 )
+from bot.render.presentations import hit_badge, presentation_line
 from bot.search import Hit
 from bot.textutil import clean, clip_words, sendable
+
+MAX_PRESENTATIONS = 6  # ours: presentation lines on a card (a paper has one or two)
 
 
 def share_query(paper_id: str) -> str | None:
@@ -43,17 +46,19 @@ def _card_buttons(paper: Paper, t: Translator) -> tuple[Button, ...]:
 
 
 def paper_doc(paper: Paper, *, t: Translator = EN, bot_username: str | None = None) -> Doc:
-    """A paper card: title, all authors, venue, the full clean abstract, links, the `t.me`
-    link that opens it (given the bot's username); Similar and Share buttons."""
+    """A paper card: title, all authors, venue and tier, when and where it is presented and
+    the authors' institutions, the full clean abstract, links, the `t.me` link that opens it
+    (given the bot's username); Similar and Share buttons."""
     blocks: list[Block] = [(Segment(paper_title(paper.title, paper.id, t), "b"),)]
     if paper.title_derived:  # made from the abstract: never passed off as the authors' title
         blocks[0] += (Segment("\n"), Segment(t.gettext("paper.title_derived"), "i"))
     authors = clip_words(clean(", ".join(paper.authors)), limits.ALL_AUTHORS_CHARS)
     if authors:
         blocks[0] += (Segment("\n"), Segment(authors, "i"))
-    venue = clip_words(venue_line(paper), limits.VENUE_CHARS)
+    venue = clip_words(venue_line(paper, t=t), limits.VENUE_CHARS)
     if venue:
         blocks[0] += (Segment("\n"), Segment(venue))
+    blocks[0] += tuple(_programme_spans(paper, t))
     abstract = clip_words(clean(paper.abstract), limits.ABSTRACT_CHARS)
     if abstract:
         blocks.append((Segment(abstract),))
@@ -67,6 +72,17 @@ def paper_doc(paper: Paper, *, t: Translator = EN, bot_username: str | None = No
     if deep_link is not None:  # as code: a tap copies it
         blocks.append(translated(t, "paper.deep_link", link=Segment(deep_link, "code")))
     return Doc(tuple(blocks), checked_keyboard([_card_buttons(paper, t)]))
+
+
+def _programme_spans(paper: Paper, t: Translator) -> list[Segment]:
+    """The card's lines of the conference programme: each presentation (at most
+    `MAX_PRESENTATIONS`), then the authors' institutions (distinct, in author order)."""
+    shown = paper.presentations[:MAX_PRESENTATIONS]
+    spans = [Segment("\n" + presentation_line(presentation, t)) for presentation in shown]
+    names = clip_words(clean(", ".join(paper.institutions)), limits.INSTITUTIONS_CHARS)
+    if names:
+        spans += [Segment("\n"), *translated(t, "paper.institutions", names=names)]
+    return spans
 
 
 def not_found_doc(paper_id: str, *, t: Translator = EN) -> Doc:
@@ -90,6 +106,8 @@ def inline_article(
         description = clean(hit.snippet.text)
     else:
         description = abstract
+    badge = hit_badge(paper, t)  # "🎤 Oral · Wed 10:00 · …": first, as in a list of results
+    description = f"{badge} · {description}" if badge and description else badge or description
     description = clip_words(description, limits.INLINE_DESCRIPTION_CHARS)
     excerpt = clip_words(abstract, limits.INLINE_EXCERPT_CHARS)
     blocks: list[Block] = [(Segment(paper_title(paper.title, paper.id, t), "b"),)]

@@ -21,6 +21,7 @@ from bot.render.parts import (
     text_doc,
     translated,
 )
+from bot.render.presentations import clock, kind_label, presentation_line
 from bot.textutil import clean, clip_words
 
 __all__ = [
@@ -28,29 +29,16 @@ __all__ = [
     "remind_doc",
     "reminder_doc",
     "schedule_doc",
-    "span_text",
 ]
 
 SCHEDULE_PER_PAGE = 8  # ours: presentations on one page of /schedule
 CLASH_TITLE_CHARS = 60  # ours: a title as a clash names it
 NAME_CHARS = 120  # ours: a session's or a room's name as the feed gives it
-_KINDS = {"poster": "week.poster", "oral": "week.oral"}
-
-
-def span_text(start: datetime, end: datetime | None) -> str:
-    """ "11:00–13:30" (the venue's clock), or "11:00" without an end."""
-    return f"{start:%H:%M}–{end:%H:%M}" if end is not None and end > start else f"{start:%H:%M}"
 
 
 def when_text(start: datetime, end: datetime | None, *, t: Translator = EN) -> str:
     """ "Wed 15 Jul 11:00–13:30"."""
-    return f"{short_date(start.date(), t)} {span_text(start, end)}"
-
-
-def kind_text(kind: str, t: Translator) -> str:
-    """ "Poster" or "Oral" in the reader's language (another kind as the feed names it)."""
-    key = _KINDS.get(kind)
-    return t.gettext(key) if key else clean(kind).capitalize()
+    return f"{short_date(start.date(), t)} {clock(start, end)}"
 
 
 def place_text(entry: Entry, t: Translator) -> str:
@@ -58,7 +46,7 @@ def place_text(entry: Entry, t: Translator) -> str:
     shown = entry.presentation
     position = f"#{clean(shown.position)}" if clean(shown.position) else ""
     room = clip_words(clean(shown.room), NAME_CHARS)
-    return " · ".join(filter(None, (kind_text(entry.kind, t), room, position)))
+    return " · ".join(filter(None, (kind_label(entry.kind, t), room, position)))
 
 
 def _title(entry: Entry, t: Translator, limit: int | None = None) -> str:
@@ -75,7 +63,7 @@ def _entry_spans(entry: Entry, slot: Slot, clashing: frozenset[str], t: Translat
     spans += [Segment(f" · {paper_command(entry.paper.id)}"), Segment("\n   ")]
     line = place_text(entry, t)
     if entry.start is not None and (entry.start, entry.end) != (slot.start, slot.end):
-        line = f"{span_text(entry.start, entry.end)} · {line}"
+        line = f"{clock(entry.start, entry.end)} · {line}"
     spans.append(Segment(line))
     if _key(entry) in clashing:
         spans.append(Segment(" ⚠"))
@@ -83,8 +71,8 @@ def _entry_spans(entry: Entry, slot: Slot, clashing: frozenset[str], t: Translat
 
 
 def _slot_heading(slot: Slot, t: Translator) -> str:
-    name = clip_words(clean(slot.session), NAME_CHARS) or kind_text(slot.kind, t)
-    return f"{span_text(slot.start, slot.end)} · {name}"
+    name = clip_words(clean(slot.session), NAME_CHARS) or kind_label(slot.kind, t)
+    return f"{clock(slot.start, slot.end)} · {name}"
 
 
 def _clash_block(clash: Clash, shown: set[str], t: Translator) -> Block:
@@ -167,7 +155,7 @@ _PICKED = {"saved": "now.saved", "followed": "now.followed", "first": "now.first
 
 def _session_heading(session: Session, t: Translator) -> list[Segment]:
     """ "<b>Poster Session 3</b> · Wed 15 Jul 11:00–13:30 · East Exhibition Hall A-B"."""
-    name = clip_words(clean(session.name), NAME_CHARS) or kind_text(session.kind, t)
+    name = clip_words(clean(session.name), NAME_CHARS) or kind_label(session.kind, t)
     spans = [Segment(name, "b")]
     if session.start is not None:
         spans.append(Segment(f" · {when_text(session.start, session.end, t=t)}"))
@@ -184,7 +172,7 @@ def _happening_block(happening: Happening, t: Translator) -> Block:
         shown = entry.presentation
         where = f"#{clean(shown.position)}" if clean(shown.position) else ""
         if entry.kind == "oral" and entry.start is not None:
-            where = span_text(entry.start, entry.end)
+            where = clock(entry.start, entry.end)
         spans += [Segment("\n• "), Segment(_title(entry, t), "b")]
         spans.append(
             Segment(" · " + " · ".join(filter(None, (paper_command(entry.paper.id), where))))
@@ -217,14 +205,12 @@ def now_doc(moment: NowAndNext, *, t: Translator = EN) -> Doc:
 
 
 def reminder_doc(entry: Entry, *, minutes: int, t: Translator = EN) -> Doc:
-    """A reminder `minutes` before `entry` starts: title, session and time, room and board,
-    and a button that opens the paper."""
-    assert entry.start is not None  # only timed presentations are reminded of
+    """A reminder `minutes` before `entry` starts: title, session, the presentation as a
+    card shows it (kind, time, room, board), and a button that opens the paper."""
     spans = list(translated(t, "remind.message", minutes, title=_title(entry, t)))
     session = clip_words(clean(entry.presentation.session), NAME_CHARS)
-    when = when_text(entry.start, entry.end, t=t)
-    spans += [Segment("\n"), Segment(f"{session} · {when}" if session else when)]
-    spans += [Segment("\n"), Segment(place_text(entry, t))]
+    spans += [Segment("\n" + session)] if session else []
+    spans += [Segment("\n" + presentation_line(entry.presentation, t))]
     spans += [Segment("\n"), Segment(paper_command(entry.paper.id))]
     button = (t.gettext("button.open_paper"), encode(OpenPaper(paper_ref(entry.paper.id))))
     return Doc((tuple(spans),), checked_keyboard([(button,)]))

@@ -237,8 +237,8 @@ def _is_reminder_of(paper: Paper, sent: list[str]) -> bool:
     assert 1 <= minutes <= AHEAD.total_seconds() // 60
     return sent[0] == (
         f"⏰ In {minutes} minute{'s' if minutes > 1 else ''}: {paper.title}\n"
-        f"Poster Session 2 · {start:%a} {start.day} {start:%b} {start:%H:%M}–{end:%H:%M}\n"
-        f"Poster · East Exhibition Hall A-B · #{shown.position}\n/paper_{paper.id}"
+        f"Poster Session 2\nPoster · {start:%a} {start.day} {start:%b} {start:%H:%M}–{end:%H:%M}"
+        f" · East Exhibition Hall A-B · #{shown.position}\n/paper_{paper.id}"
     )
 
 

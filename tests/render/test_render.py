@@ -13,6 +13,7 @@ from telegram import constants
 from bot import render
 from bot.commands import COMMANDS
 from bot.corpus import MAX_COMMAND_CHARS, Paper, parse_paper_command
+from bot.corpus.profile import CorpusName, VenueYears
 from bot.i18n import LANGUAGES, translator
 from bot.render.callbacks import encode
 from bot.render.doc import HtmlMessage, InlineSwitch
@@ -278,8 +279,10 @@ def test_commands_fit_bot_command_limits() -> None:
     for command in COMMANDS:
         assert command.name.islower() and len(command.name) <= MAX_COMMAND_CHARS
         for lang in LANGUAGES:
-            description = translator(lang).gettext(command.description_key)
-            assert 1 <= len(description) <= constants.BotCommandLimit.MAX_DESCRIPTION
+            for name in (CorpusName(), CorpusName(given="ICML 2026 " * 40)):  # a long name: cut
+                t = translator(lang)
+                description = render.command_description(command, t=t, name=name)
+                assert 1 <= len(description) <= constants.BotCommandLimit.MAX_DESCRIPTION
 
 
 def test_paper_card_has_links_id_and_similar_button() -> None:
@@ -320,9 +323,14 @@ def test_stats_and_start_render() -> None:
         "<b>Papers I search</b>\nPapers: <b>57</b>\nSources: 3 files\nLoaded: 2026-12-01 04:30 UTC"
     )
     [start] = render.to_html(render.start_doc(57))
-    assert "57 ICML 2026 papers" in start.text
+    assert "I search <b>57 papers</b>" in start.text  # nothing names them
     for example in EXAMPLE_QUESTIONS:
         assert example in start.text
+    named = CorpusName((VenueYears("ICML", 2026, 2026),))
+    [start] = render.to_html(render.start_doc(57, name=named, examples=["sparse <routers>"]))
+    assert "I search <b>57 ICML 2026 papers</b>" in start.text
+    assert "<code>/search sparse &lt;routers&gt;</code>" in start.text  # the corpus's own
+    assert EXAMPLE_QUESTIONS[0] not in start.text
 
 
 def test_inline_article_has_snippet_description_and_short_card() -> None:

@@ -13,7 +13,7 @@ from bot.corpus import Paper, Presentation
 from bot.i18n import LANGUAGES, translator
 from bot.render import OpenPaper, SchedulePage, parse_callback
 from bot.render.dates import short_date
-from bot.render.week import span_text
+from bot.render.presentations import clock
 from testkit.fake_bot_api import parse_html
 from testkit.telegram_html import MAX_MESSAGE_CHARS, utf16_len
 from testkit.week import load_week
@@ -124,8 +124,8 @@ def test_every_view_of_the_week_speaks_each_language(lang, week: dict[str, Paper
 
 def test_times_on_the_venues_clock() -> None:
     start = datetime(2026, 7, 15, 11, 0, tzinfo=VENUE)
-    assert span_text(start, start + timedelta(minutes=150)) == "11:00–13:30"
-    assert span_text(start, None) == "11:00"
+    assert clock(start, start + timedelta(minutes=150)) == "11:00–13:30"
+    assert clock(start, None) == "11:00"
 
 
 def test_now_names_the_sessions_on_and_the_saved_papers_in_them(week: dict[str, Paper]) -> None:
@@ -159,8 +159,8 @@ def test_a_reminder_names_the_place_and_opens_the_paper(week: dict[str, Paper]) 
     doc = render.reminder_doc(entry, minutes=10)
     assert texts(doc) == [
         f"⏰ In 10 minutes: {week['F'].title}\n"
-        "Poster Session 3 · Wed 15 Jul 11:00–13:30\n"
-        "Poster · East Exhibition Hall A-B · #E-301\n"
+        "Poster Session 3\n"
+        "Poster · Wed 15 Jul 11:00–13:30 · East Exhibition Hall A-B · #E-301\n"
         f"/paper_{week['F'].id}"
     ]
     [[(label, data)]] = doc.keyboard

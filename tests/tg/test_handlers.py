@@ -456,7 +456,7 @@ async def test_paper_card_shows_all_authors_venue_and_clickable_links(
     html = last_sent(fake_api).params["text"]
     text = parse_html(html)
     assert "Laura Fernández, Kwame Mensah, Yi-Ting Lin" in text
-    assert "ICML 2025" in text and "poster" in text  # venue, then its tier
+    assert "ICML 2025 · Poster" in text  # venue, then its tier
     assert '<a href="https://openreview.net/forum?id=aB3dE-fGh1">' in html
     assert "Code: " in text and '<a href="https://github.com/lfernandez/' in html
 

@@ -259,7 +259,9 @@ async def test_a_reminder_goes_out_once_with_a_button_that_opens_the_paper(
     assert upcoming == venue(15, "16:15")  # P's is next
     assert await remind_round(app, venue(15, "10:51")) == upcoming  # nothing twice
     [text] = reminders(fake_api)
-    assert text.startswith(f"⏰ In 10 minutes: {week['F'].title}\nPoster Session 3 · Wed 15 Jul")
+    assert text.startswith(
+        f"⏰ In 10 minutes: {week['F'].title}\nPoster Session 3\nPoster · Wed 15 Jul"
+    )
     sent = [c for c in fake_api.calls_of("sendMessage") if parse_html(c.params["text"]) == text]
     [button] = keyboard(sent[0])
     await chat.tap(button["callback_data"], sent[0])
@@ -297,8 +299,9 @@ async def test_saves_and_removals_count_and_a_late_round_sends_until_the_start(
     await save(store, ALICE, week["P"])  # saved later: it counts
     await remind_round(app, venue(15, "16:29"))  # due at 16:00, the bot was down until 16:29
     assert reminders(fake_api) == [
-        f"⏰ In 1 minute: {week['P'].title}\nPoster Session 4 West · Wed 15 Jul 16:30–19:00\n"
-        f"Poster · West Exhibition Hall B2-B3 · #W-77\n/paper_{week['P'].id}"
+        f"⏰ In 1 minute: {week['P'].title}\nPoster Session 4 West\n"
+        f"Poster · Wed 15 Jul 16:30–19:00 · West Exhibition Hall B2-B3 · #W-77\n"
+        f"/paper_{week['P'].id}"
     ]
     await save(store, ALICE, week["L"])  # L's poster is at 16:30 too
     await remind_round(app, venue(15, "16:31"))  # back after it started: too late

@@ -29,12 +29,15 @@ async def start(update: Update, context: Context) -> None:
     if paper_id is not None and index_of(context).get(paper_id) is not None:
         await papers.open_card(update, context, paper_id, t)
         return
-    await reply(update, answers.start(index_of(context), t=t))
+    facts = await context.bot_data.corpus_facts()  # built off the loop, once per index
+    await reply(update, answers.start(index_of(context), facts, t=t))
 
 
 async def help_command(update: Update, context: Context) -> None:
     """List every command, on /help."""
-    await reply(update, answers.help_text(t=await user_translator(update, context)))
+    t = await user_translator(update, context)
+    facts = await context.bot_data.corpus_facts()
+    await reply(update, answers.help_text(index_of(context), facts, t=t))
 
 
 async def stats(update: Update, context: Context) -> None:
@@ -78,9 +81,10 @@ async def set_language(
 
 async def _chat_menu(context: Context, chat_id: int, lang: Lang) -> None:
     """This private chat's command menu in `lang` (Telegram picks menus by app language)."""
+    name = (await context.bot_data.corpus_facts()).name
     try:
         await context.bot.set_my_commands(
-            menu(translator(lang)), scope=BotCommandScopeChat(chat_id)
+            menu(translator(lang), name), scope=BotCommandScopeChat(chat_id)
         )
     except TelegramError as exc:  # the chat keeps the menu of its app language
         logger.warning("Could not set the %s menu of chat %s: %s", lang, chat_id, exc)
