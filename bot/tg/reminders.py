@@ -2,10 +2,10 @@
 
 One background task per process, started in post_init and stopped with the bot, wakes when
 the next reminder falls due (at least every `MAX_SLEEP`, so saves and settings made through
-another replica are seen) and at once after a save or a /remind here. Each round reads every
-user with reminders on and their saved papers afresh, so a paper saved or removed later
-counts, and a reminder that fell due while the bot was down still goes out if the
-presentation has not started.
+another replica are seen), and at once after a /remind here or the save of a paper
+presented within the longest lead. Each round reads every user with reminders on and their
+saved papers afresh, so a paper saved or removed later counts, and a reminder that fell due
+while the bot was down still goes out if the presentation has not started.
 
 Each (user, paper, presentation) is claimed in the store's ledger before it is sent and
 released when sending failed for a transient reason: once per user and presentation across
@@ -29,7 +29,12 @@ from bot import planner
 from bot.corpus import Paper
 from bot.i18n import pick_language, translator
 from bot.render import reminder_doc, to_html
-from bot.store import MAX_REMINDER_KEY_CHARS, ReminderUser, StoreUnavailable
+from bot.store import (
+    MAX_REMINDER_KEY_CHARS,
+    MAX_REMINDER_MINUTES,
+    ReminderUser,
+    StoreUnavailable,
+)
 from bot.tg.handlers._replies import NO_PREVIEW, markup
 from bot.tg.state import BotState
 
@@ -156,6 +161,14 @@ async def run_reminders(application: Application) -> None:
         if soonest is not None:
             wait = min(MAX_SLEEP, soonest - state.clock.now())
         await state.clock.wait(wait.total_seconds(), state.reminders_wake)
+
+
+def saved_soon(state: BotState, paper: Paper) -> None:
+    """Wake the job when `paper`, just saved, is presented within the longest lead: its
+    reminder may be due now (any other save waits for the next round, so saves never cost
+    a round each)."""
+    if planner.due_reminders([paper], MAX_REMINDER_MINUTES, state.clock.now(), ()):
+        state.reminders_wake.set()
 
 
 def start_reminders(application: Application) -> None:

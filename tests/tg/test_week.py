@@ -335,29 +335,35 @@ async def test_a_failed_send_is_released_and_sent_on_the_next_round(
 
 
 async def test_the_job_sleeps_until_the_next_reminder_and_wakes_for_a_save(
-    kept, week: dict[str, Paper], fake_api: FakeBotApi
+    chat: Chat, kept, week: dict[str, Paper], fake_api: FakeBotApi
 ) -> None:
     app, store = kept
     clock: SetClock = app.bot_data.clock
     await store.set_reminder(ALICE, 15)
-    await save(store, ALICE, week["P"])  # due 16:15
-    clock.moment = venue(15, "16:14")
-    task = asyncio.create_task(run_reminders(app))
-    app.bot_data.reminders_task = task
+    await save(store, ALICE, week["P"])  # due at 16:15
+    clock.moment = venue(15, "16:13") + timedelta(seconds=30)
+    app.bot_data.reminders_task = task = asyncio.create_task(run_reminders(app))
     try:
-        await clock.waiting.wait()
-        assert clock.waits == [60.0]  # a minute to go, and never longer than MAX_SLEEP
-        assert MAX_SLEEP.total_seconds() == 60
-        clock.moment = venue(15, "16:15")
+        await asyncio.wait_for(_until(lambda: len(clock.waits) == 1), 10)
+        clock.moment += timedelta(minutes=1)
         clock.release.set()
         await asyncio.wait_for(_until(lambda: len(clock.waits) == 2), 10)
+        assert clock.waits == [MAX_SLEEP.total_seconds(), 30.0]  # at most a minute, then 30 s
+        clock.moment = venue(15, "16:15")
+        clock.release.set()
+        await asyncio.wait_for(_until(lambda: len(clock.waits) == 3), 10)
         assert len(reminders(fake_api)) == 1
-        await save(store, ALICE, week["L"])  # L's poster, same time: a save wakes the job
-        app.bot_data.reminders_wake.set()
-        await asyncio.wait_for(_until(lambda: len(reminders(fake_api)) == 2), 10)
+        for name in "ML":  # M is presented tomorrow: its save waits; L's at 16:30 wakes the job
+            await chat.send(f"/paper_{week[name].id}")
+            await chat.tap(f"v:{week[name].id}", chat.last())
+        await asyncio.wait_for(
+            _until(lambda: len(reminders(fake_api)) == 2 and clock.waiting.is_set()), 10
+        )
+        assert reminders(fake_api)[1].startswith(f"⏰ In 15 minutes: {week['L'].title}")
+        assert len(clock.waits) == 4  # one round more: L's save woke the job, M's did not
     finally:
         await stop_reminders(app)
-    assert task.cancelled() or task.done()
+    assert task.done()
 
 
 async def _until(condition) -> None:

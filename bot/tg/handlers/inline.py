@@ -15,6 +15,7 @@ from telegram.constants import ParseMode
 
 from bot import answers, render
 from bot.corpus import Paper
+from bot.render.doc import InlineArticle
 from bot.search import Retriever, SearchResult
 from bot.textutil import clean
 from bot.tg.handlers._replies import NO_PREVIEW, index_of, off_loop
@@ -52,6 +53,24 @@ async def cached_search(
     return result
 
 
+def _results(articles: Sequence[InlineArticle]) -> list[InlineQueryResultArticle]:
+    """`articles` as Telegram's results: each paper once, at most `INLINE_RESULTS`."""
+    unique = list({article.id: article for article in articles}.values())
+    return [
+        InlineQueryResultArticle(
+            id=article.id,
+            title=article.title,
+            description=article.description,
+            input_message_content=InputTextMessageContent(
+                article.message_html,
+                parse_mode=ParseMode.HTML,
+                link_preview_options=NO_PREVIEW,
+            ),
+        )
+        for article in unique[: render.INLINE_RESULTS]
+    ]
+
+
 async def inline_query(update: Update, context: Context) -> None:
     """Answer `@bot question` with up to 20 articles; an empty query gets a sample."""
     query = update.inline_query
@@ -79,20 +98,7 @@ async def inline_query(update: Update, context: Context) -> None:
         sample = _sample(index.papers, render.INLINE_RESULTS)
         articles = [render.inline_article(paper, t=t, bot_username=name) for paper in sample]
         cache_time = INLINE_SAMPLE_CACHE_SECONDS
-    unique = list({article.id: article for article in articles}.values())
-    results = [
-        InlineQueryResultArticle(
-            id=article.id,
-            title=article.title,
-            description=article.description,
-            input_message_content=InputTextMessageContent(
-                article.message_html,
-                parse_mode=ParseMode.HTML,
-                link_preview_options=NO_PREVIEW,
-            ),
-        )
-        for article in unique[: render.INLINE_RESULTS]
-    ]
+    results = _results(articles)
     hint = None
     if question and not results:
         hint = InlineQueryResultsButton(

@@ -45,6 +45,7 @@ from bot.tg.handlers._replies import (
 )
 from bot.tg.handlers._save_buttons import keyboard_of, viewer
 from bot.tg.language import user_translator
+from bot.tg.reminders import saved_soon
 from bot.tg.state import Context
 
 
@@ -194,7 +195,7 @@ async def toggle_save(
             await toast(query, t.gettext("error.expired_button"))
             return
         done = await store_call(context, lambda store: answers.save(store, user.id, found, t=t))
-        context.bot_data.reminders_wake.set()  # a presentation about to start is reminded now
+        saved_soon(context.bot_data, found)  # presented soon: its reminder may be due now
     else:
         paper_id = await _saved_id(context, user.id, action.ref)
         done = await store_call(
