@@ -245,8 +245,10 @@ def _search_command(args: argparse.Namespace) -> int:
     if any(map(is_chinese, queries)):
         index.queries.load_glossary()
     emphasis = _emphasis(sys.stdout)
+    from bot.answers import results
+
     for query in queries:
-        result = retriever.search(query, limit=args.limit)
+        result = results(retriever, query, limit=args.limit)
         if args.json:
             # Fused: the vectors were ready and the question had words to compare.
             fused = ready and bool(result.terms)

@@ -17,7 +17,7 @@ from bot.corpus import CorpusError, LoadReport
 from bot.progress import EtaClock, Progress
 
 if TYPE_CHECKING:
-    from bot.search import EmbeddingJob, HybridRetriever, Index, Retriever
+    from bot.search import EmbeddingJob, HybridRetriever, Index
 
 logger = logging.getLogger(__name__)
 
@@ -134,26 +134,6 @@ def _corpus_bytes(paths: Sequence[Path]) -> int:
         except OSError:
             continue
     return total
-
-
-def semantic_retriever(
-    index: Index,
-    settings: Settings,
-    *,
-    progress: Progress | None = None,
-    embed_threads: int | None = 1,
-) -> tuple[Retriever, EmbeddingJob | None]:
-    """What to serve for `index`: itself (SEMANTIC off), or a hybrid and its started job.
-
-    The job embeds the papers in a daemon thread (vectors cached next to the index cache)
-    and attaches them when done; until then the hybrid answers with BM25. `embed_threads`:
-    the engine's threads (1 leaves the other core to answering; None: all, for the CLI).
-    Nothing is embedded here: this returns at once.
-    """
-    started = start_semantic(index, settings, progress=progress, embed_threads=embed_threads)
-    if started is None:
-        return index, None
-    return started.retriever, started.job
 
 
 @dataclass(frozen=True, slots=True)

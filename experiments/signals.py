@@ -182,5 +182,5 @@ def _term_signals(
     weights = index.term_weights(terms)
     unknown = unknown_latin_share(weights, index.knows)
     rare = rarest_known(weights, index.knows)
-    held = index.coverage(rare, np.array([top]), weights)[0] if rare else 0.0
+    held = index.coverage(rare, np.array([top]))[0] if rare else 0.0
     return unknown, float(held)

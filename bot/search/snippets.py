@@ -1,37 +1,30 @@
 """Snippets: the one or two sentences of an abstract that best match a query, matches marked.
 
-Computed after ranking, for the hits shown only.
+Computed after ranking, for the hits shown only. Where the words holding the query's terms
+are comes from `placement` (only the likely words analysed) when it can tell, else from one
+pass over the whole text; the window and the marks come from those words.
 """
 
 from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence, Set
 from dataclasses import dataclass
-from itertools import chain, compress, pairwise
+from itertools import pairwise
 from math import fsum
-from operator import itemgetter, not_
+from operator import itemgetter
 
-from bot.corpus import Paper
 from bot.search.analysis import Analyzer
+from bot.search.placement import Placed, placed_by_prefix, placed_chunks
 from bot.textutil import Span, merge_marks, sentence_spans
 
-__all__ = [
-    "MAX_SNIPPET_CHARS",
-    "Snippet",
-    "abstract_counts",
-    "best_snippet",
-    "marks",
-    "plain_text",
-    "word_prefix",
-]
+__all__ = ["MAX_SNIPPET_CHARS", "Snippet", "best_snippet", "marks"]
 
 MAX_SNIPPET_CHARS = 300
 """Longest snippet, ellipses included."""
 
 _CHUNK = re.compile(r"\S+")
-_PRINTABLE_ASCII = bytes(range(0x20, 0x7F))
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,39 +43,34 @@ def best_snippet(
     analyzer: Analyzer,
     *,
     counts: Mapping[str, int] | None = None,
+    present: Sequence[str] | None = None,
     sentences: Sequence[Span] | None = None,
     plain: bool = False,
 ) -> Snippet:
     """The one or two sentences of `text` that best match `terms` (weighted), matches marked.
 
-    counts: when known (the index's term frequencies), how often each of `terms` occurs in
-    `analyzer.analyze(text)`; then only the words that may hold a term are analysed.
-    sentences: `sentence_spans(text)` when known (an index cache keeps them per abstract).
-    plain: `plain_text(text, sentences, analyzer)` when known (the cache keeps it too): the
-    words holding a term are then looked for without checking the text first.
+    counts: when known, how often each of `terms` occurs in `analyzer.analyze(text)`; then
+    only the words that may hold a term are analysed (and checked against the counts).
+    present: instead of `counts`, the terms `text` may hold (it holds no other), when every
+    word holding one of them contains its `placement.word_prefix` (the index knows which
+    terms that is true of): the words holding them are found by their prefixes alone.
+    sentences: `sentence_spans(text)` when known (the index keeps them per abstract).
+    plain: `placement.plain_text(text, sentences, analyzer)` when known (the index keeps it
+    too): the words holding a term are then looked for without checking the text first.
     """
     sentences = list(sentence_spans(text) if sentences is None else sentences)
     sentences = sentences or [(0, len(text))]
     wanted = {t: weights[t] for t in terms}
     placed = None
-    if counts is not None:
-        placed = _placed_by_prefix(text, sentences, wanted, counts, analyzer, plain=plain)
+    if present is not None:
+        placed = placed_by_prefix(text, sentences, wanted, analyzer, present, plain=plain)
+    elif counts is not None:
+        expected = [counts.get(t, 0) for t in wanted]
+        held = [t for t, n in zip(wanted, expected, strict=True) if n > 0]
+        placed = placed_by_prefix(text, sentences, wanted, analyzer, held, expected, plain=plain)
     if placed is None:
-        placed = _placed_chunks(text, sentences, wanted, analyzer)
-    found: dict[int, set[str]] = {}  # sentence number -> its matched terms (those with some)
-    if placed is None:
-        # Sentences end at whitespace, so each analyses as it does inside the whole text.
-        for i, (lo, hi) in enumerate(sentences):
-            if matched := wanted.keys() & analyzer.analyze(text[lo:hi]):
-                found[i] = matched
-    else:
-        starts = [lo for lo, _ in sentences]
-        last = len(sentences) - 1
-        for start, _, matched in placed:
-            i = bisect_right(starts, start) - 1
-            i = i if i >= 0 else last
-            held = found.get(i)
-            found[i] = matched if held is None else held | matched  # `placed`'s sets unchanged
+        placed = placed_chunks(text, sentences, wanted, analyzer)
+    found = _sentence_terms(text, sentences, wanted, analyzer, placed)
     lo, hi = _best_window(sentences, found, wanted)
     window = text[lo:hi]
     if placed is None or not window.isascii():
@@ -98,8 +86,34 @@ def best_snippet(
     return _clip(window, merge_marks(spans), MAX_SNIPPET_CHARS)
 
 
+def _sentence_terms(
+    text: str,
+    sentences: list[Span],
+    wanted: Mapping[str, float],
+    analyzer: Analyzer,
+    placed: Placed | None,
+) -> dict[int, Set[str]]:
+    """Sentence number -> the wanted terms it holds, for the sentences holding some, in order:
+    from the `placed` words, else (None) by analysing each sentence."""
+    found: dict[int, Set[str]] = {}
+    if placed is None:
+        # Sentences end at whitespace, so each analyses as it does inside the whole text.
+        for i, (lo, hi) in enumerate(sentences):
+            if matched := wanted.keys() & analyzer.analyze(text[lo:hi]):
+                found[i] = matched
+        return found
+    starts = [lo for lo, _ in sentences]
+    last = len(sentences) - 1
+    for start, _, matched in placed:
+        i = bisect_right(starts, start) - 1
+        i = i if i >= 0 else last
+        held = found.get(i)
+        found[i] = matched if held is None else held | matched  # `placed`'s sets unchanged
+    return found
+
+
 def _best_window(
-    sentences: list[Span], found: dict[int, set[str]], wanted: Mapping[str, float]
+    sentences: list[Span], found: dict[int, Set[str]], wanted: Mapping[str, float]
 ) -> Span:
     """The sentence or pair of neighbouring sentences whose matched terms weigh most.
 
@@ -145,173 +159,6 @@ def _weight(terms: Iterable[str], wanted: Mapping[str, float]) -> float:
     return fsum(map(wanted.__getitem__, terms))
 
 
-def word_prefix(term: str) -> str:
-    """What a word holding `term` nearly always contains: the stem minus its last letters.
-
-    ("happi" from "happy": "happ"); a hint of where to look, never trusted without a check.
-    """
-    return term if len(term) <= 2 else term[: len(term) - (1 if len(term) <= 4 else 2)]
-
-
-def abstract_counts(
-    paper: Paper, indexed: dict[str, int], analyzer: Analyzer, *, title_weight: int
-) -> dict[str, int]:
-    """How often each term occurs in the abstract: indexed counts minus the other fields'.
-
-    The reverse of `index.document_terms` (title `title_weight` times, keywords, authors);
-    words analyse one by one as they do in their field (no term spans whitespace).
-    """
-    if not any(indexed.values()):
-        return indexed
-    prefixes = [word_prefix(t) for t, n in indexed.items() if n]
-
-    def terms_of(fields: Iterable[str]) -> list[str]:
-        # Only the words that may hold a term are analysed: most of a title's and all of
-        # an author's words are new to the analyzer's cache on a first search (~4 µs
-        # each). A word skipped wrongly leaves an abstract count too high, which the
-        # snippet's own check catches (it then takes its full pass), never a wrong one.
-        words = []
-        for field in fields:
-            low = field.lower()
-            if not (parts := [p for p in prefixes if p in low]):  # most fields
-                continue
-            if field.isascii():  # `low` keeps the positions; words split at " " (may join
-                # two at another space: both analysed, each once, so no count too low)
-                words += [field[s:e] for s, e in _words_holding(low, parts).items()]
-            else:
-                words += [w for w in field.split() if any(p in w.lower() for p in parts)]
-        return analyzer.analyze(" ".join(words)) if words else []
-
-    title, other = terms_of([paper.title]), terms_of([*paper.keywords, *paper.authors])
-    if not title and not other:  # no other field holds a prefix: every count is the abstract's
-        return indexed
-    return {t: n - title_weight * title.count(t) - other.count(t) for t, n in indexed.items()}
-
-
-def plain_text(text: str, sentences: Sequence[Span], analyzer: Analyzer) -> bool:
-    """Whether `text` is printable ASCII that `analyzer` folds to itself, with no word running
-    across the end of one of `sentences` (`sentence_spans(text)`): what the snippets' fast path
-    checks of a text before it looks for words in it."""
-    fold = getattr(analyzer, "fold", None)
-    spans = list(sentences) or [(0, len(text))]
-    return (
-        fold is not None
-        and text.isascii()
-        and _printable(text)
-        and fold(text) == text
-        and not _crosses_sentence_end(text, spans)
-    )
-
-
-def _printable(ascii_text: str) -> bool:
-    """Whether ASCII text is printable (bytes 0x20-0x7e, as `isprintable`, ~7x faster): then
-    its only whitespace is " "."""
-    return not ascii_text.encode("ascii").translate(None, _PRINTABLE_ASCII)
-
-
-def _crosses_sentence_end(text: str, sentences: list[Span]) -> bool:
-    """True if a word runs across a sentence's end (closing quotes after the dot)."""
-    size = len(text)
-    return any(hi < size and not text[hi].isspace() for _, hi in sentences[:-1])
-
-
-def _placed_by_prefix(
-    text: str,
-    sentences: list[Span],
-    wanted: Mapping[str, float],
-    counts: Mapping[str, int],
-    analyzer: Analyzer,
-    *,
-    plain: bool = False,
-) -> list[tuple[int, int, set[str]]] | None:
-    """`_placed_chunks`, analysing only the words that contain a stem's prefix.
-
-    A word holding a term nearly always contains the term's stem minus its last letters
-    ("happi" from "happy"); only such words are analysed. That they hold every occurrence
-    is checked, not assumed: their terms must add up to `counts`, else None (and the caller
-    takes the full pass). ASCII text whose only whitespace is " " only (`plain`: known to
-    be `plain_text`, not checked again).
-    """
-    terms_of_chunks = getattr(analyzer, "terms_of_chunks", None)
-    fold = getattr(analyzer, "fold", None)
-    if terms_of_chunks is None or fold is None:
-        return None
-    if not plain and (not text.isascii() or _crosses_sentence_end(text, sentences)):
-        return None
-    expected = [counts.get(t, 0) for t in wanted]
-    present = [t for t, n in zip(wanted, expected, strict=True) if n > 0]
-    if not present:
-        return [] if not any(expected) else None
-    folded = text if plain else fold(text)
-    # Printable ASCII's only space is " ", so the words split at " " are the chunks
-    # `chunk_terms` would analyse.
-    if not plain and not _printable(folded):
-        return None
-    spans = _words_holding(folded.lower(), [word_prefix(t) for t in present])
-    starts = sorted(spans)
-    chunk_sets = terms_of_chunks([folded[s : spans[s]] for s in starts])
-    held = list(chain.from_iterable(chunk_sets))
-    if list(map(held.count, wanted)) != expected:
-        return None
-    keys = wanted.keys()
-    return [
-        (start, spans[start], matched)
-        for start, terms in zip(starts, chunk_sets, strict=True)
-        if (matched := keys & terms)
-    ]
-
-
-def _words_holding(low: str, parts: Iterable[str]) -> dict[int, int]:
-    """Start -> end of each word (split at " ") of `low` that contains one of `parts`."""
-    size = len(low)
-    find, rfind = low.find, low.rfind
-    spans: dict[int, int] = {}
-    for part in parts:
-        at = find(part)
-        while at != -1:
-            start = rfind(" ", 0, at) + 1
-            end = find(" ", at)
-            if end == -1:
-                end = size
-            spans[start] = end
-            at = find(part, end)
-    return spans
-
-
-def _placed_chunks(
-    text: str, sentences: list[Span], wanted: Mapping[str, float], analyzer: Analyzer
-) -> list[tuple[int, int, frozenset[str]]] | None:
-    """Where the words (whitespace-separated chunks) holding a wanted term are, with those terms.
-
-    One cached pass over the whole text (`chunk_terms`) instead of one `analyze` a sentence
-    and then one a word; a word's every occurrence is found by string search and kept only
-    as a whole chunk. None (use the slow path) when the analyzer cannot tell (no
-    `chunk_terms`), a word runs across a sentence's end (closing quotes after the dot), or
-    the occurrences do not add up.
-    """
-    chunk_terms = getattr(analyzer, "chunk_terms", None)
-    if chunk_terms is None or _crosses_sentence_end(text, sentences):
-        return None
-    size = len(text)
-    folded, chunks, terms = chunk_terms(text)
-    keys = frozenset(wanted)
-    hit = list(map(not_, map(keys.isdisjoint, terms)))
-    words = dict(compress(zip(chunks, terms, strict=True), hit))
-    placed: list[tuple[int, int, frozenset[str]]] = []
-    for word, word_terms in words.items():
-        matched = keys.intersection(word_terms)
-        at = folded.find(word)
-        while at != -1:
-            end = at + len(word)
-            if (at == 0 or folded[at - 1].isspace()) and (end == size or folded[end].isspace()):
-                placed.append((at, end, matched))
-            at = folded.find(word, at + 1)
-    if len(placed) != sum(hit):
-        return None
-    placed.sort()
-    return placed
-
-
 def marks(text: str, wanted: Mapping[str, float], analyzer: Analyzer) -> list[Span]:
     """Spans of the `wanted` terms in `text`.
 
@@ -333,7 +180,7 @@ def marks(text: str, wanted: Mapping[str, float], analyzer: Analyzer) -> list[Sp
 
 def _best_of_all(
     sentences: list[Span],
-    found: dict[int, set[str]],
+    found: dict[int, Set[str]],
     weight: dict[int, float],
     wanted: Mapping[str, float],
 ) -> tuple[Span, int]:

@@ -13,9 +13,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from bot.answers import results
 from bot.search import Index, document_terms
 from bot.search import snippets as snippets_module
-from bot.search.snippets import abstract_counts, best_snippet, plain_text
+from bot.search.placement import abstract_counts, plain_text
+from bot.search.snippets import best_snippet
 from bot.textutil import sentence_spans
 from testkit.devset import load_seed_papers
 from testkit.fuzz import FUZZ
@@ -79,7 +81,7 @@ def test_counted_words_are_found_without_the_full_pass(monkeypatch: pytest.Monke
         raise AssertionError("the full pass ran")
 
     with monkeypatch.context() as patched:
-        patched.setattr(snippets_module, "_placed_chunks", full_pass)
+        patched.setattr(snippets_module, "placed_chunks", full_pass)
         fast = best_snippet(text, terms[:3], dict.fromkeys(terms[:3], 1.0), ENGLISH, counts=counts)
     assert fast.text == "Happy graphs of networks help. Graph networks are happy."
     # "dying" holds "die" but not its prefix "di": the check notices and the full pass runs.
@@ -100,9 +102,11 @@ def test_term_frequencies_are_the_indexed_counts(seed_index: Index) -> None:
 
 def test_search_snippets_equal_those_without_counts(seed_index: Index) -> None:
     for question in questions():
-        result = seed_index.search(question, limit=10)
+        result = results(seed_index, question, limit=10)
         for hit in result.hits:
-            plain = seed_index.snippet(hit.paper.abstract, result.terms)
+            terms = list(dict.fromkeys(result.terms))
+            weights = seed_index.term_weights(terms)
+            plain = best_snippet(hit.paper.abstract, terms, weights, seed_index.analyzer)
             assert (hit.snippet.text, hit.snippet.marks) == (plain.text, plain.marks)
 
 

@@ -7,7 +7,7 @@ to hold; as columns (UTF-8 blobs with byte offsets, numpy arrays) it costs neith
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any, overload
 
 import numpy as np
@@ -97,18 +97,6 @@ class SpansColumn:
         # Python ints from memoryviews (no copy of a mapped array): no numpy scalars a row.
         self._pairs = memoryview(np.ascontiguousarray(flat))
         self._rows = memoryview(np.ascontiguousarray(offsets))
-
-    @classmethod
-    def build(cls, rows: Iterable[Sequence[tuple[int, int]]]) -> SpansColumn:
-        """From each row's spans."""
-        flat: list[int] = []
-        offsets = [0]
-        for spans in rows:
-            for start, end in spans:
-                flat += (start, end)
-            offsets.append(len(flat) // 2)
-        # uint32: character offsets of texts under 4 G characters (a cache keeps 4 bytes each).
-        return cls(np.array(flat, dtype=np.uint32), np.array(offsets, dtype=np.int64))
 
     def __len__(self) -> int:
         return len(self._rows) - 1

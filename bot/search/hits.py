@@ -1,0 +1,105 @@
+"""Hits for ranked rows: each paper with its score, its coverage of the query and its snippet.
+
+Made after ranking, for the rows shown only. What a query's snippets share (its distinct
+terms, their weights, each term's frequency in each row from the postings) is worked out
+once for the page, not once a hit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from bot.corpus import Paper
+from bot.search import confidence
+from bot.search.placement import abstract_counts
+from bot.search.retriever import Hit
+from bot.search.snippets import Snippet, best_snippet
+
+if TYPE_CHECKING:
+    from bot.search.index import Index
+
+__all__ = ["page_hits"]
+
+
+def page_hits(
+    index: Index,
+    rows: np.ndarray,
+    scores: np.ndarray,
+    terms: Sequence[str],
+    *,
+    coverage: np.ndarray | None = None,
+    snippets: bool = True,
+) -> tuple[Hit, ...]:
+    """Hits for ranked `rows` with their `scores`, snippets for `terms` and coverage (found
+    here unless given). `snippets=False` leaves every snippet empty."""
+    rows = np.asarray(rows, dtype=np.int64)
+    unique = list(dict.fromkeys(terms))
+    weights = index.term_weights(unique)
+    tfs = {t: index.bm25.tf(t, rows) for t in unique} if snippets or coverage is None else {}
+    if coverage is None:  # from the term frequencies: what holds a term has a count above 0
+        coverage = confidence.coverage_of(unique, tfs, weights, len(rows))
+    papers = [index.papers[r] for r in rows.tolist()]  # a cached index makes each from columns
+    if snippets:
+        shown = _Snippets(index, unique, weights, tfs).of(rows.tolist(), papers)
+    else:
+        shown = [Snippet("")] * len(papers)
+    return tuple(
+        Hit(paper=paper, score=s, snippet=snippet, coverage=c)
+        for paper, s, snippet, c in zip(
+            papers, np.asarray(scores).tolist(), shown, np.asarray(coverage).tolist(), strict=True
+        )
+    )
+
+
+class _Snippets:
+    """One query's snippets: its terms, their weights and each term's count in each row."""
+
+    def __init__(
+        self,
+        index: Index,
+        terms: list[str],
+        weights: Mapping[str, float],
+        tfs: Mapping[str, np.ndarray],
+    ) -> None:
+        self._index = index
+        self._terms = terms
+        self._weights = weights
+        self._counts = {t: f.tolist() for t, f in tfs.items()}
+        # Every abstract word holding one of the terms contains its prefix: the words are
+        # found by prefix and nothing is counted (else each abstract's counts are checked).
+        self._prefixed = index.layout.prefixed([index.bm25.vocab.id(t) for t in terms])
+
+    def of(self, rows: list[int], papers: list[Paper]) -> list[Snippet]:
+        """The snippet of each paper, at its row."""
+        pairs = enumerate(zip(rows, papers, strict=True))
+        return [self._snippet(i, row, paper) for i, (row, paper) in pairs]
+
+    def _snippet(self, i: int, row: int, paper: Paper) -> Snippet:
+        """The snippet of `paper`, the `i`-th of the page, at `row`."""
+        index = self._index
+        sentences, plain = index.layout.row(row, paper.abstract)
+        held = {t: counts[i] for t, counts in self._counts.items()}
+        if self._prefixed:
+            present = [t for t, n in held.items() if n]  # in the paper; maybe not its abstract
+            return best_snippet(
+                paper.abstract,
+                self._terms,
+                self._weights,
+                index.analyzer,
+                present=present,
+                sentences=sentences,
+                plain=plain,
+            )
+        counts = abstract_counts(paper, held, index.analyzer, title_weight=index.title_weight)
+        return best_snippet(
+            paper.abstract,
+            self._terms,
+            self._weights,
+            index.analyzer,
+            counts=counts,
+            sentences=sentences,
+            plain=plain,
+        )
