@@ -1,9 +1,9 @@
 """What an index keeps of its abstracts so that a snippet need not work it out per hit.
 
 Noted once, while the build analyses each abstract: its sentence spans, whether it is
-`placement.plain_text`, and which terms some abstract word holds without containing the
-term's `placement.word_prefix`. A snippet for a query none of whose terms is such then finds
-the words holding them by their prefixes alone: nothing counted, nothing checked.
+`placement.plain_text`, and for each term how many of its first letters every abstract word
+holding it contains (`placement.short_prefixes`; most terms: all). A snippet then finds the
+words holding a query's terms by those prefixes alone: nothing counted, nothing checked.
 """
 
 from __future__ import annotations
@@ -16,36 +16,44 @@ from typing import Any
 import numpy as np
 
 from bot.search.analysis import Analyzer
-from bot.search.placement import plain_text, unprefixed_terms
+from bot.search.placement import plain_text, short_prefixes, word_prefix
 from bot.search.storage.columns import SpansColumn
 from bot.search.vocabulary import Vocabulary
 from bot.textutil import Span, sentence_spans
 
-__all__ = ["AbstractLayout", "AbstractNotes"]
+__all__ = ["MIN_PREFIX_CHARS", "WHOLE_TERM", "AbstractLayout", "AbstractNotes"]
 
 _CHECKED = 300_000
 """Distinct abstract words remembered as checked during a build (then forgotten, rechecked)."""
 
+WHOLE_TERM = 255
+"""A term's prefix length when every abstract word holding it contains the whole term."""
+
+MIN_PREFIX_CHARS = 3
+"""A shorter prefix (than this or the term's `word_prefix`) is held by too many words to be
+worth looking for: such a term's words are counted instead."""
+
 
 class AbstractLayout:
-    """Per paper: the abstract's sentence spans and plain-text flag; per term: prefixed or not."""
+    """Per paper: the abstract's sentence spans and plain-text flag; per term: its prefix."""
 
-    __slots__ = ("_plain", "_plain_at", "_sentences", "_unprefixed", "_unprefixed_at")
+    __slots__ = ("_plain", "_plain_at", "_prefix_chars", "_prefix_chars_at", "_sentences")
 
-    def __init__(self, sentences: SpansColumn, plain: np.ndarray, unprefixed: np.ndarray) -> None:
+    def __init__(self, sentences: SpansColumn, plain: np.ndarray, prefix_chars: np.ndarray) -> None:
         """sentences: each abstract's `sentence_spans`; plain: one uint8 per paper, 1 if its
-        abstract is `plain_text`; unprefixed: one uint8 per vocabulary term, 1 if some
-        abstract word holds it without containing its prefix. `ValueError` if they disagree."""
-        if plain.dtype != np.uint8 or unprefixed.dtype != np.uint8:
+        abstract is `plain_text`; prefix_chars: one uint8 per vocabulary term, how many of its
+        first letters every abstract word holding it contains (`WHOLE_TERM`: the whole term).
+        `ValueError` if they disagree."""
+        if plain.dtype != np.uint8 or prefix_chars.dtype != np.uint8:
             raise ValueError("abstract flags are not bytes")
-        if plain.shape != (len(sentences),) or unprefixed.ndim != 1:
+        if plain.shape != (len(sentences),) or prefix_chars.ndim != 1:
             raise ValueError("abstract flags are for a different number of papers")
         self._sentences = sentences
         self._plain = plain
-        self._unprefixed = unprefixed
+        self._prefix_chars = prefix_chars
         # Python ints from memoryviews: no numpy scalar a snippet.
         self._plain_at = memoryview(np.ascontiguousarray(plain))
-        self._unprefixed_at = memoryview(np.ascontiguousarray(unprefixed))
+        self._prefix_chars_at = memoryview(np.ascontiguousarray(prefix_chars))
 
     @classmethod
     def from_state(cls, state: Mapping[str, Any], *, papers: int, terms: int) -> AbstractLayout:
@@ -55,12 +63,12 @@ class AbstractLayout:
                 np.asarray(state["sentences"]), np.asarray(state["sentence_offsets"])
             )
             plain = np.asarray(state["abstract_plain"])
-            unprefixed = np.asarray(state["unprefixed_terms"])
+            prefix_chars = np.asarray(state["prefix_chars"])
         except KeyError as error:
             raise ValueError(f"index state is incomplete: {error}") from error
-        if len(sentences) != papers or unprefixed.shape != (terms,):
+        if len(sentences) != papers or prefix_chars.shape != (terms,):
             raise ValueError("abstract layout is for another corpus")
-        return cls(sentences, plain, unprefixed)
+        return cls(sentences, plain, prefix_chars)
 
     def to_state(self) -> dict[str, np.ndarray]:
         """The arrays `from_state` reads."""
@@ -69,7 +77,7 @@ class AbstractLayout:
             "sentences": flat,
             "sentence_offsets": offsets,
             "abstract_plain": self._plain,
-            "unprefixed_terms": self._unprefixed,
+            "prefix_chars": self._prefix_chars,
         }
 
     def row(self, row: int, abstract: str) -> tuple[list[Span] | None, bool]:
@@ -79,16 +87,25 @@ class AbstractLayout:
             return None, False
         return spans, self._plain_at[row] == 1
 
-    def prefixed(self, term_ids: Sequence[int | None]) -> bool:
-        """Whether every abstract word holding one of these terms contains its prefix (an
-        unknown term, None, is held by no word)."""
-        flags = self._unprefixed_at
-        return not any(flags[i] for i in term_ids if i is not None)
+    def prefixes(self, terms: Sequence[str], ids: Sequence[int | None]) -> dict[str, str] | None:
+        """For each of `terms` (with its vocabulary id, None if unknown: no word holds it), a
+        prefix every abstract word holding it contains; None when one of them has none long
+        enough (`MIN_PREFIX_CHARS`)."""
+        found = {}
+        for term, i in zip(terms, ids, strict=True):
+            chars = WHOLE_TERM if i is None else self._prefix_chars_at[i]
+            if chars == WHOLE_TERM:
+                found[term] = term
+            elif chars >= min(MIN_PREFIX_CHARS, len(word_prefix(term))):
+                found[term] = term[:chars]
+            else:
+                return None
+        return found
 
     @property
     def nbytes(self) -> int:
         """Bytes held."""
-        return self._sentences.nbytes + self._plain.nbytes + self._unprefixed.nbytes
+        return self._sentences.nbytes + self._plain.nbytes + self._prefix_chars.nbytes
 
 
 class AbstractNotes:
@@ -100,11 +117,11 @@ class AbstractNotes:
         self._spans = array("I")  # every abstract's sentence starts and ends in turn
         self._offsets = array("q", [0])
         self._plain = bytearray()
-        self._unprefixed: set[str] = set()
+        self._short: dict[str, int] = {}  # `short_prefixes` of every abstract noted
         self._checked: set[str] = set()
 
     def abstract_terms(self, abstract: str) -> list[str]:
-        """`analyzer.analyze(abstract)`, noting its sentences, plain flag and unprefixed terms."""
+        """`analyzer.analyze(abstract)`, noting its sentences, plain flag and short prefixes."""
         _, chunks, held = self.analyzer.chunk_terms(abstract)  # type: ignore[attr-defined]
         spans = sentence_spans(abstract)
         self._spans.extend(chain.from_iterable(spans))
@@ -113,18 +130,22 @@ class AbstractNotes:
         fresh = set(chunks) - self._checked  # most words recur: each is checked once
         if fresh:
             of = dict(zip(chunks, held, strict=True))
-            self._unprefixed |= unprefixed_terms(fresh, map(of.__getitem__, fresh))
+            short = self._short
+            for term, chars in short_prefixes(fresh, map(of.__getitem__, fresh)).items():
+                short[term] = min(chars, short.get(term, chars))
             if len(self._checked) > _CHECKED:
                 self._checked.clear()
             self._checked |= fresh
         return list(chain.from_iterable(held))
 
     def layout(self, vocab: Vocabulary) -> AbstractLayout:
-        """The layout noted, its term flags over `vocab` (which holds every abstract term)."""
-        unprefixed = np.zeros(len(vocab), dtype=np.uint8)
-        ids = [vocab.id(t) for t in self._unprefixed]
-        unprefixed[[i for i in ids if i is not None]] = 1
+        """The layout noted, its prefix lengths over `vocab` (which holds every abstract term)."""
+        prefix_chars = np.full(len(vocab), WHOLE_TERM, dtype=np.uint8)
+        for term, chars in self._short.items():
+            i = vocab.id(term)
+            if i is not None:
+                prefix_chars[i] = chars
         plain = np.frombuffer(bytes(self._plain), dtype=np.uint8).copy()
         flat = np.frombuffer(self._spans, dtype=np.uintc).astype(np.uint32)
         sentences = SpansColumn(flat, np.frombuffer(self._offsets, dtype=np.int64).copy())
-        return AbstractLayout(sentences, plain, unprefixed)
+        return AbstractLayout(sentences, plain, prefix_chars)

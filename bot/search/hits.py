@@ -68,9 +68,10 @@ class _Snippets:
         self._terms = terms
         self._weights = weights
         self._counts = {t: f.tolist() for t, f in tfs.items()}
-        # Every abstract word holding one of the terms contains its prefix: the words are
-        # found by prefix and nothing is counted (else each abstract's counts are checked).
-        self._prefixed = index.layout.prefixed([index.bm25.vocab.id(t) for t in terms])
+        # What every abstract word holding a term contains: the words are found by it and
+        # nothing is counted (None: some term has no such prefix; each abstract is counted).
+        ids = [index.bm25.vocab.id(t) for t in terms]
+        self._prefixes = index.layout.prefixes(terms, ids)
 
     def of(self, rows: list[int], papers: list[Paper]) -> list[Snippet]:
         """The snippet of each paper, at its row."""
@@ -82,14 +83,15 @@ class _Snippets:
         index = self._index
         sentences, plain = index.layout.row(row, paper.abstract)
         held = {t: counts[i] for t, counts in self._counts.items()}
-        if self._prefixed:
-            present = [t for t, n in held.items() if n]  # in the paper; maybe not its abstract
+        if self._prefixes is not None:
+            # The terms in the paper (maybe not in its abstract): their prefixes are looked for.
+            prefixes = [self._prefixes[t] for t, n in held.items() if n]
             return best_snippet(
                 paper.abstract,
                 self._terms,
                 self._weights,
                 index.analyzer,
-                present=present,
+                prefixes=prefixes,
                 sentences=sentences,
                 plain=plain,
             )

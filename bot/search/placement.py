@@ -4,8 +4,9 @@ A snippet needs the words of an abstract that hold the query's terms, and their 
 A word's terms do not depend on its neighbours, and a word holding a term nearly always
 contains the term's stem minus its last letters (`word_prefix`), so only the words holding
 a prefix need analysing. That hint is made safe one of two ways: the index knows, for each
-term, whether every abstract word holding it contains its prefix (`unprefixed_terms`, noted
-at the build); else the words found must add up to the abstract's own count of each term
+term, a prefix every abstract word holding it contains (the whole term for most; for those
+`short_prefixes` notes, less: "firstord" is held by "first-order", "happi" by "happy");
+else the words found must add up to the abstract's own count of each term
 (`abstract_counts`). Either failing, the caller takes the full pass (`placed_chunks`).
 """
 
@@ -25,7 +26,7 @@ __all__ = [
     "placed_by_prefix",
     "placed_chunks",
     "plain_text",
-    "unprefixed_terms",
+    "short_prefixes",
     "word_prefix",
 ]
 
@@ -45,18 +46,25 @@ def word_prefix(term: str) -> str:
     return term if len(term) <= 2 else term[: len(term) - (1 if len(term) <= 4 else 2)]
 
 
-def unprefixed_terms(chunks: Iterable[str], terms: Iterable[Sequence[str]]) -> set[str]:
-    """The terms some of `chunks` holds without containing the term's `word_prefix`.
+def short_prefixes(chunks: Iterable[str], terms: Iterable[Sequence[str]]) -> dict[str, int]:
+    """For each term some of `chunks` holds without containing it whole: how many of the
+    term's first letters every such chunk contains.
 
-    chunks: words of folded text (`chunk_terms`), each with its `terms`. A joined compound's
-    term ("firstord" from "first-order") and an irregular stem ("die" from "dying") are such.
+    chunks: words of folded text (`chunk_terms`), each with its `terms`. A stem that changed
+    its end ("happi" from "happy": 4), a joined compound's term ("firstord" from
+    "first-order": 5) and an irregular stem ("die" from "dying": 1) are such.
     """
-    missing: set[str] = set()
+    short: dict[str, int] = {}
     for chunk, held in zip(chunks, terms, strict=True):
         if held:
             low = chunk.lower()
-            missing.update(t for t in held if word_prefix(t) not in low)
-    return missing
+            for term in held:
+                if term not in low:
+                    chars = len(term) - 1
+                    while chars and term[:chars] not in low:
+                        chars -= 1
+                    short[term] = min(chars, short.get(term, chars))
+    return short
 
 
 def abstract_counts(
@@ -126,16 +134,16 @@ def placed_by_prefix(
     sentences: Sequence[Span],
     wanted: Mapping[str, float],
     analyzer: Analyzer,
-    present: Sequence[str],
+    prefixes: Sequence[str],
     expected: list[int] | None = None,
     *,
     plain: bool = False,
 ) -> Placed | None:
-    """The words of `text` holding a wanted term, found through the `present` terms' prefixes.
+    """The words of `text` holding a wanted term, found as the words holding one of `prefixes`.
 
-    present: the wanted terms `text` may hold (it holds no other).
+    prefixes: one of each wanted term `text` may hold (it holds no other).
     expected: how often `text` holds each wanted term (in `wanted`'s order) when the words
-        found must add up to it; None when every word holding a present term is known to
+        found must add up to it; None when every word holding one of the terms is known to
         contain its prefix. None is returned when they do not add up, and for text that is
         not ASCII whose only whitespace is " " (`plain`: known to be `plain_text`).
     """
@@ -145,14 +153,14 @@ def placed_by_prefix(
         return None
     if not plain and (not text.isascii() or _crosses_sentence_end(text, sentences)):
         return None
-    if not present:
+    if not prefixes:
         return [] if expected is None or not any(expected) else None
     folded = text if plain else fold(text)
     # Printable ASCII's only space is " ", so the words split at " " are the chunks
     # `chunk_terms` would analyse.
     if not plain and not _printable(folded):
         return None
-    spans = _words_holding(folded.lower(), [word_prefix(t) for t in present])
+    spans = _words_holding(folded.lower(), prefixes)
     starts = sorted(spans)
     chunk_sets = terms_of_chunks([folded[s : spans[s]] for s in starts])
     if expected is not None:

@@ -16,7 +16,7 @@ from math import fsum
 from operator import itemgetter
 
 from bot.search.analysis import Analyzer
-from bot.search.placement import Placed, placed_by_prefix, placed_chunks
+from bot.search.placement import Placed, placed_by_prefix, placed_chunks, word_prefix
 from bot.textutil import Span, merge_marks, sentence_spans
 
 __all__ = ["MAX_SNIPPET_CHARS", "Snippet", "best_snippet", "marks"]
@@ -43,7 +43,7 @@ def best_snippet(
     analyzer: Analyzer,
     *,
     counts: Mapping[str, int] | None = None,
-    present: Sequence[str] | None = None,
+    prefixes: Sequence[str] | None = None,
     sentences: Sequence[Span] | None = None,
     plain: bool = False,
 ) -> Snippet:
@@ -51,9 +51,9 @@ def best_snippet(
 
     counts: when known, how often each of `terms` occurs in `analyzer.analyze(text)`; then
     only the words that may hold a term are analysed (and checked against the counts).
-    present: instead of `counts`, the terms `text` may hold (it holds no other), when every
-    word holding one of them contains its `placement.word_prefix` (the index knows which
-    terms that is true of): the words holding them are found by their prefixes alone.
+    prefixes: instead of `counts`, for each term `text` may hold (it holds no other), a
+    prefix every word holding it contains (the index knows one for most terms,
+    `abstracts.AbstractLayout.prefixes`): only the words holding one are analysed.
     sentences: `sentence_spans(text)` when known (the index keeps them per abstract).
     plain: `placement.plain_text(text, sentences, analyzer)` when known (the index keeps it
     too): the words holding a term are then looked for without checking the text first.
@@ -62,11 +62,11 @@ def best_snippet(
     sentences = sentences or [(0, len(text))]
     wanted = {t: weights[t] for t in terms}
     placed = None
-    if present is not None:
-        placed = placed_by_prefix(text, sentences, wanted, analyzer, present, plain=plain)
+    if prefixes is not None:
+        placed = placed_by_prefix(text, sentences, wanted, analyzer, prefixes, plain=plain)
     elif counts is not None:
         expected = [counts.get(t, 0) for t in wanted]
-        held = [t for t, n in zip(wanted, expected, strict=True) if n > 0]
+        held = [word_prefix(t) for t, n in zip(wanted, expected, strict=True) if n > 0]
         placed = placed_by_prefix(text, sentences, wanted, analyzer, held, expected, plain=plain)
     if placed is None:
         placed = placed_chunks(text, sentences, wanted, analyzer)

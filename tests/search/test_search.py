@@ -23,9 +23,11 @@ from bot.search import (
     Index,
     analyze,
     analyze_query,
+    analyzer_for,
     bm25_params,
     document_terms,
 )
+from bot.search.abstracts import WHOLE_TERM
 from bot.search.bm25 import BM25, SAMPLE
 from bot.search.snippets import best_snippet, marks
 from bot.search.vocabulary import TERM_CACHE, Vocabulary
@@ -329,9 +331,10 @@ def test_the_abstracts_layout_round_trips_with_the_same_snippets(seed_papers: li
     state = built.to_state()
     loaded = Index.from_state(seed_papers, state)
     assert 0 < state["abstract_plain"].sum() < len(seed_papers)  # some abstracts need checks
-    # A joined compound ("firstord" from "first-order") is spelled out by no word: flagged.
-    flagged = state["unprefixed_terms"]
-    assert flagged[built.bm25.vocab.id("firstord")] and not flagged[built.bm25.vocab.id("network")]
+    # A joined compound ("firstord" from "first-order") is looked for by "first", not "firsto".
+    chars = state["prefix_chars"]
+    assert chars[built.bm25.vocab.id("firstord")] == len("first")
+    assert chars[built.bm25.vocab.id("network")] == WHOLE_TERM
     questions = [q.text for q in load_devset(seed_papers)]
     for query in [*questions, "sparse training", "diffusion protein", "llm judges"]:
         a, b = results(built, query, limit=10), results(loaded, query, limit=10)
@@ -365,10 +368,10 @@ def test_the_abstracts_layout_round_trips_with_the_same_snippets(seed_papers: li
             lambda s: s.update(abstract_plain=s["abstract_plain"].astype(bool)),
             id="plain-flags-not-bytes",
         ),
-        pytest.param(lambda s: s.pop("unprefixed_terms"), id="missing-term-flags"),
+        pytest.param(lambda s: s.pop("prefix_chars"), id="missing-prefix-lengths"),
         pytest.param(
-            lambda s: s.update(unprefixed_terms=s["unprefixed_terms"][:-1]),
-            id="term-flags-of-another-vocabulary",
+            lambda s: s.update(prefix_chars=s["prefix_chars"][:-1]),
+            id="prefix-lengths-of-another-vocabulary",
         ),
     ],
 )
@@ -509,7 +512,8 @@ def test_concurrent_searches_get_their_own_results(seed_index: Index) -> None:
 def test_four_threads_searching_one_index_get_what_one_thread_gets(seed_index: Index) -> None:
     # A tiny query cache is emptied again and again while other threads read it (a KeyError
     # in the old analyzer); the questions add fresh words so every search misses the cache.
-    shared = Index(seed_index.papers, seed_index.bm25, query_cache=8)
+    shared = Index(seed_index.papers, seed_index.bm25, seed_index.layout)
+    shared.analyzer = analyzer_for("en", max_cache=8)
     questions = [f"{q.text} zq{n}x" for n, q in enumerate(load_devset(seed_index.papers))]
 
     def page(index: Index, question: str) -> list[tuple[str, float, str]]:
@@ -524,8 +528,8 @@ def test_four_threads_searching_one_index_get_what_one_thread_gets(seed_index: I
         return [page(shared, q) for q in questions]
 
     with ThreadPoolExecutor(max_workers=4) as pool:
-        results = list(pool.map(run, range(4)))
-    assert all(result == expected for result in results)
+        seen = list(pool.map(run, range(4)))
+    assert all(result == expected for result in seen)
     assert any(expected)
 
 
