@@ -1,20 +1,17 @@
 """BM25 over term lists: rank-bm25's scores, computed from CSR postings.
 
-Scores are exactly those of rank-bm25's classes (`BM25Plus` by default, chosen by measured
-quality, see the README) for the same token lists, computed the fast way: BM25 is a sum over
-query terms of per-(term, document) contributions, so `BM25` keeps CSR postings plus
-rank-bm25's own statistics (df, document lengths, avgdl, k1, b, delta), and a query
-computes the contributions of its terms' postings only. Every variant's contribution is
-idf × a weight of the posting's (tf, document length) pair, and a corpus has few distinct
-pairs (5,496 among 10.5 million postings at 100,000 papers), so a posting is its document
-row (int32) and its pair's number (uint16: 6 bytes a posting, as tf alone took), and the
-pairs' weights are one small table computed with rank-bm25's formulas and operation order.
-A query term then costs a lookup in a cache-resident table and one multiply by idf, with
-no gather of document lengths and no formula pass over its postings.
-rank_bm25.BM25Plus also gives documents *without* a term `idf * delta`; that share is the
-same for every document, so `BM25._constant` adds it once per query term to every score,
-which keeps `scores()` equal to rank-bm25's `get_scores`. The variants' formulas are in
-`scoring`.
+Scores are exactly those of rank-bm25's classes (`BM25Plus` by default) for the same token
+lists, computed the fast way: BM25 is a sum over query terms of per-(term, document)
+contributions, so `BM25` keeps CSR postings plus rank-bm25's own statistics (df, document
+lengths, avgdl, k1, b, delta), and a query computes the contributions of its terms'
+postings only. Every variant's contribution is idf × a weight of the posting's (tf,
+document length) pair, and a corpus has few distinct pairs, so a posting is its document
+row (int32) and its pair's number (uint16), and the pairs' weights are one small table
+computed with rank-bm25's formulas and operation order: a query term costs a lookup in a
+cache-resident table and one multiply by idf. rank_bm25.BM25Plus also gives documents
+*without* a term `idf * delta`; that share is the same for every document, so
+`BM25._constant` adds it once per query term to every score, which keeps `scores()` equal
+to rank-bm25's `get_scores`. The variants' formulas are in `scoring`.
 
 Nothing here knows about papers, analysis or snippets: rows are document numbers.
 """
@@ -22,15 +19,12 @@ Nothing here knows about papers, analysis or snippets: rows are document numbers
 from __future__ import annotations
 
 import threading
-from array import array
-from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from itertools import count
 from typing import Any
 
 import numpy as np
 
-from bot.search.postings import consistent, number_pairs
+from bot.search.postings import build_postings, consistent
 from bot.search.scoring import DEFAULT_PARAMS, VARIANTS, BM25Params, bm25_params
 from bot.search.vocabulary import Vocabulary
 
@@ -84,49 +78,7 @@ class BM25:
         """Index documents given as term lists (a document's row is its position)."""
         if params.variant not in VARIANTS:
             bm25_params(params.variant)
-        first_seen: defaultdict[str, int] = defaultdict(count().__next__)
-        term_ids = array("i")
-        tfs = array("i")
-        lengths = array("q")
-        unique = array("q")
-        for terms in documents:
-            counts = Counter(terms)
-            lengths.append(len(terms))
-            unique.append(len(counts))
-            term_ids.extend(map(first_seen.__getitem__, counts))
-            tfs.extend(counts.values())
-        n = len(lengths)
-        # Term ids become ranks in sorted order, so the vocabulary is a sorted blob.
-        seen = list(first_seen)
-        del first_seen
-        by_term = sorted(range(len(seen)), key=seen.__getitem__)
-        rank = np.empty(len(seen), dtype=np.int32)
-        rank[by_term] = np.arange(len(seen), dtype=np.int32)
-        vocab = Vocabulary.from_sorted([seen[i] for i in by_term])
-        del seen, by_term
-        posting_terms = rank[np.frombuffer(term_ids, dtype=np.int32)]
-        order = np.argsort(posting_terms, kind="stable")
-        unique_per_doc = np.frombuffer(unique, dtype=np.int64) if n else np.zeros(0, np.int64)
-        doc_ids = np.repeat(np.arange(n, dtype=np.int32), unique_per_doc)[order]
-        tf = np.frombuffer(tfs, dtype=np.int32)[order]
-        doc_len = np.frombuffer(lengths, dtype=np.int64) if n else np.zeros(0, np.int64)
-        df = np.bincount(posting_terms, minlength=len(vocab)).astype(np.int32)
-        del order, posting_terms, term_ids, tfs, rank
-        pair, pair_tf, pair_len = number_pairs(tf, doc_len, doc_ids)
-        del tf
-        indptr = np.zeros(len(vocab) + 1, dtype=np.int64)
-        np.cumsum(df, out=indptr[1:])
-        return cls(
-            vocab=vocab,
-            indptr=indptr,
-            doc_ids=doc_ids,
-            pair=pair,
-            pair_tf=pair_tf,
-            pair_len=pair_len,
-            df=df,
-            doc_len=doc_len.astype(np.int32),
-            params=params,
-        )
+        return cls(**build_postings(documents), params=params)
 
     def to_state(self) -> dict[str, Any]:
         """Everything `from_state` needs: numpy arrays and plain values."""
@@ -249,7 +201,7 @@ class BM25:
         """Per query term: multiplicity, documents holding it, and its contribution to each."""
         for t, c, term_idf in zip(ids, counts, idf.tolist(), strict=True):
             lo, hi = self._indptr[t], self._indptr[t + 1]
-            # "wrap" skips the bounds check (~25% faster): `from_state` checked every pair.
+            # "wrap" skips the bounds check: `from_state` checked every pair.
             weights = self._weight.take(self._pair[lo:hi], mode="wrap")
             yield c, self._doc_ids[lo:hi], weights * term_idf
 
@@ -303,7 +255,7 @@ class BM25:
                 docs = held.astype(np.intp)  # numpy indexes with intp; int32 is converted
                 add = c * contributions if c != 1 else contributions
                 if found:
-                    # compress, not docs[mask]: ~4× faster on a mask of mixed True/False
+                    # compress, not docs[mask]: faster on a mask of mixed True/False
                     found.append(np.compress(buffer.take(docs) == 0, docs))
                     np.add.at(buffer, docs, add)
                 else:  # into zeros (0.0 + x is x): a plain scatter, cheaper than add.at
@@ -347,8 +299,8 @@ def _at_least_kth(rows: np.ndarray, scores: np.ndarray, k: int) -> tuple[np.ndar
     """The rows (and scores) scoring at least the `k`-th best score, ties included.
 
     Any subset's k-th best is at most the whole set's, so the k-th best of a strided sample is
-    a safe lower bound: it leaves a few hundred of ~20,000 candidates for the exact partition
-    (one compare pass instead of a partition of every candidate's score).
+    a safe lower bound: it leaves few candidates for the exact partition (one compare pass
+    instead of a partition of every candidate's score).
     """
     n = len(scores)
     if n > 4 * SAMPLE and k < SAMPLE:

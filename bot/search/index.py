@@ -124,8 +124,8 @@ class Index:
     def authors(self) -> AuthorIndex:
         """Who wrote what: `by_author` and name-only questions; built on first use.
 
-        Lazy: a cached 100k-paper start need not read every author (handlers call it off the
-        event loop, and two threads racing to build it build the same index).
+        Lazy: a cached start need not read every author (handlers call it off the event
+        loop, and two threads racing to build it build the same index).
         """
         return AuthorIndex.build(self._column("authors"))
 

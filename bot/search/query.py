@@ -159,8 +159,8 @@ class QueryPipeline:
     """`prepare_query` for one corpus, with its speller and glossary made off the event loop.
 
     One per index, shared by every retriever over it. The speller (the corpus's words and the
-    English dictionary: ~0.3 s on the seeds) and the Chinese glossary (CC-CEDICT: ~1 s, ~40 MB,
-    one per process) are each made in a daemon thread once `start_*` or `load_*` asks for
+    English dictionary) and the Chinese glossary (CC-CEDICT, one per process: about a second
+    and tens of MB) are each made in a daemon thread once `start_*` or `load_*` asks for
     them; until then questions are searched uncorrected and unglossed, so nothing waits (an
     index nobody starts them for, as in most tests, never corrects or glosses).
     """

@@ -38,7 +38,7 @@ __all__ = ["EmbeddingJob", "HybridRetriever"]
 logger = logging.getLogger(__name__)
 
 RECENT_QUESTIONS = 1024
-"""Question vectors remembered (1.5 KB each), for page turns and repeated questions."""
+"""Question vectors remembered (one small vector each), for page turns and repeated questions."""
 
 
 @dataclass(frozen=True, slots=True)

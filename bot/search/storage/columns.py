@@ -1,7 +1,7 @@
 """Read-only columns over a memory-mapped cache: strings and papers decoded when asked for.
 
-A cached 100,000-paper corpus as 100,000 `Paper` objects costs ~1 s to decode and ~150 MB
-to hold; as columns (UTF-8 blobs with byte offsets, numpy arrays) it costs neither, and a
+A large cached corpus as `Paper` objects would cost a second to decode and much memory to
+hold; as columns (UTF-8 blobs with byte offsets, numpy arrays) it costs neither, and a
 `Paper` is made only for the rows a page shows.
 """
 
@@ -38,7 +38,7 @@ class TextColumn(Sequence[str]):
             raise ValueError("text column: offsets do not fit the blob")
         self._blob = memoryview(blob)
         self._offsets = offsets
-        # Python ints from a memoryview: ~10× faster to index than numpy scalars.
+        # Python ints from a memoryview: faster to index than numpy scalars.
         self._ends = memoryview(np.ascontiguousarray(offsets, dtype=np.int64))
         self._size = len(offsets) - 1
 
