@@ -1,9 +1,11 @@
 """What an index keeps of its abstracts so that a snippet need not work it out per hit.
 
 Noted once, while the build analyses each abstract: its sentence spans, whether it is
-`placement.plain_text`, and for each term how many of its first letters every abstract word
-holding it contains (`placement.short_prefixes`; most terms: all). A snippet then finds the
-words holding a query's terms by those prefixes alone: nothing counted, nothing checked.
+`placement.plain_text`, in which of its first `MASKED_SENTENCES` sentences each of its terms
+is (a bitmask the postings keep, `BM25.lookup`), and for each term how many of its first
+letters every abstract word holding it contains (`placement.short_prefixes`; most terms:
+all). A snippet then picks its sentences from the masks and finds the words to mark in
+them by those prefixes: no other word is looked at.
 """
 
 from __future__ import annotations
@@ -15,13 +17,26 @@ from typing import Any
 
 import numpy as np
 
+from bot.corpus import Paper
 from bot.search.analysis import Analyzer
+from bot.search.documents import document_terms
 from bot.search.placement import plain_text, short_prefixes, word_prefix
 from bot.search.storage.columns import SpansColumn
 from bot.search.vocabulary import Vocabulary
 from bot.textutil import Span, sentence_spans
 
-__all__ = ["MIN_PREFIX_CHARS", "WHOLE_TERM", "AbstractLayout", "AbstractNotes"]
+__all__ = [
+    "MASKED_SENTENCES",
+    "MIN_PREFIX_CHARS",
+    "WHOLE_TERM",
+    "AbstractLayout",
+    "AbstractNotes",
+    "sentence_terms",
+]
+
+MASKED_SENTENCES = 16
+"""Sentences a term's posting marks (its uint16 payload); a longer abstract's snippet is
+worked out from its text."""
 
 _CHECKED = 300_000
 """Distinct abstract words remembered as checked during a build (then forgotten, rechecked)."""
@@ -120,9 +135,17 @@ class AbstractNotes:
         self._short: dict[str, int] = {}  # `short_prefixes` of every abstract noted
         self._checked: set[str] = set()
 
-    def abstract_terms(self, abstract: str) -> list[str]:
-        """`analyzer.analyze(abstract)`, noting its sentences, plain flag and short prefixes."""
-        _, chunks, held = self.analyzer.chunk_terms(abstract)  # type: ignore[attr-defined]
+    def document(self, paper: Paper, title_weight: int) -> tuple[list[str], dict[str, int]]:
+        """The terms `paper` is indexed as (`document_terms`) and, for each of its abstract's
+        terms, the sentences holding it (bit i: sentence i); its abstract's layout noted."""
+        terms, masks = self._abstract(paper.abstract)
+        indexed = document_terms(paper, self.analyzer, title_weight=title_weight, abstract=terms)
+        return indexed, masks
+
+    def _abstract(self, abstract: str) -> tuple[list[str], dict[str, int]]:
+        """`analyzer.analyze(abstract)` and its sentence masks; its layout and prefixes noted."""
+        chunk_terms = self.analyzer.chunk_terms  # type: ignore[attr-defined]
+        _, chunks, held = chunk_terms(abstract)
         spans = sentence_spans(abstract)
         self._spans.extend(chain.from_iterable(spans))
         self._offsets.append(len(self._spans) // 2)
@@ -136,7 +159,12 @@ class AbstractNotes:
             if len(self._checked) > _CHECKED:
                 self._checked.clear()
             self._checked |= fresh
-        return list(chain.from_iterable(held))
+        # Each sentence analysed on its own, as a snippet reads it (`snippets._sentence_terms`).
+        masks: dict[str, int] = {}
+        for i, (lo, hi) in enumerate((spans or [(0, len(abstract))])[:MASKED_SENTENCES]):
+            for term in set(chain.from_iterable(chunk_terms(abstract[lo:hi])[2])):
+                masks[term] = masks.get(term, 0) | 1 << i
+        return list(chain.from_iterable(held)), masks
 
     def layout(self, vocab: Vocabulary) -> AbstractLayout:
         """The layout noted, its prefix lengths over `vocab` (which holds every abstract term)."""
@@ -149,3 +177,15 @@ class AbstractNotes:
         flat = np.frombuffer(self._spans, dtype=np.uintc).astype(np.uint32)
         sentences = SpansColumn(flat, np.frombuffer(self._offsets, dtype=np.int64).copy())
         return AbstractLayout(sentences, plain, prefix_chars)
+
+
+def sentence_terms(masks: Mapping[str, int]) -> dict[int, set[str]]:
+    """Sentence number -> the terms it holds, for the sentences holding any, in order, from
+    each term's sentence mask (`AbstractNotes.document`)."""
+    found: dict[int, set[str]] = {}
+    for term, mask in masks.items():
+        while mask:
+            bit = mask & -mask
+            found.setdefault(bit.bit_length() - 1, set()).add(term)
+            mask ^= bit
+    return dict(sorted(found.items()))

@@ -45,9 +45,13 @@ class BM25:
         pair_len: np.ndarray,
         df: np.ndarray,
         doc_len: np.ndarray,
+        payload: np.ndarray,
         params: BM25Params,
     ) -> None:
-        """Assemble from arrays (a posting's tf is `pair_tf[pair]`); use `build` or `from_state`."""
+        """Assemble from arrays (a posting's tf is `pair_tf[pair]`); use `build` or `from_state`.
+
+        payload: a uint16 per posting that the builder kept with it (`lookup` reads it).
+        """
         self.vocab = vocab
         self._indptr = indptr
         self._doc_ids = doc_ids
@@ -56,6 +60,7 @@ class BM25:
         self._pair_len = pair_len
         self._df = df
         self._doc_len = doc_len
+        self._payload = payload
         self.params = params
         self.size = n = len(doc_len)
         self._idf_of, self._score_of = VARIANTS[params.variant]
@@ -74,11 +79,21 @@ class BM25:
         self._local = threading.local()
 
     @classmethod
-    def build(cls, documents: Iterable[list[str]], *, params: BM25Params = DEFAULT_PARAMS) -> BM25:
-        """Index documents given as term lists (a document's row is its position)."""
+    def build(
+        cls,
+        documents: Iterable[list[str]],
+        *,
+        params: BM25Params = DEFAULT_PARAMS,
+        payloads: Iterable[Mapping[str, int]] | None = None,
+    ) -> BM25:
+        """Index documents given as term lists (a document's row is its position).
+
+        payloads: per document, read in step with it, a uint16 to keep with each of its
+        terms' postings (`postings.build_postings`).
+        """
         if params.variant not in VARIANTS:
             bm25_params(params.variant)
-        return cls(**build_postings(documents), params=params)
+        return cls(**build_postings(documents, payloads), params=params)
 
     def to_state(self) -> dict[str, Any]:
         """Everything `from_state` needs: numpy arrays and plain values."""
@@ -97,6 +112,7 @@ class BM25:
             "pair_len": self._pair_len,
             "df": self._df,
             "doc_len": self._doc_len,
+            "payload": self._payload,
         }
 
     @classmethod
@@ -115,6 +131,7 @@ class BM25:
                 "pair_len": np.asarray(state["pair_len"], dtype=np.int64),
                 "df": np.asarray(state["df"], dtype=np.int32),
                 "doc_len": np.asarray(state["doc_len"], dtype=np.int32),
+                "payload": np.asarray(state["payload"]),
             }
             params = BM25Params(
                 variant=str(state["variant"]),
@@ -147,17 +164,24 @@ class BM25:
 
     def tf(self, term: str, rows: np.ndarray) -> np.ndarray:
         """How often `term` occurs in each of `rows` (0 where it does not), as int64."""
+        return self.lookup(term, rows)[0]
+
+    def lookup(self, term: str, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """`tf(term, rows)`, and the payload kept with each row's posting (0 where none)."""
         tid = self.vocab.id(term)
         if tid is None or not len(rows):
-            return np.zeros(len(rows), dtype=np.int64)
+            return np.zeros(len(rows), dtype=np.int64), np.zeros(len(rows), dtype=np.uint16)
         lo, hi = self._indptr[tid], self._indptr[tid + 1]
         docs = self._doc_ids[lo:hi]
         # Rows in the postings' dtype: else searchsorted converts every posting of the term.
         rows = np.asarray(rows).astype(docs.dtype)
         pos = np.minimum(docs.searchsorted(rows), len(docs) - 1)  # the place, or the last
+        absent = docs.take(pos) != rows
         found = self._pair_tf.take(self._pair[lo:hi].take(pos))
-        found[docs.take(pos) != rows] = 0
-        return found
+        kept = self._payload[lo:hi].take(pos)
+        found[absent] = 0
+        kept[absent] = 0
+        return found, kept
 
     def df(self, term: str) -> int:
         """How many documents hold `term`."""
@@ -168,7 +192,7 @@ class BM25:
     def nbytes(self) -> int:
         """Bytes held by the arrays and the vocabulary."""
         arrays = (self._indptr, self._doc_ids, self._pair, self._df, self._doc_len)
-        arrays += (self._pair_tf, self._pair_len, self._weight)
+        arrays += (self._pair_tf, self._pair_len, self._weight, self._payload)
         return sum(a.nbytes for a in arrays) + self.vocab.nbytes
 
     @property

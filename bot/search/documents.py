@@ -5,8 +5,6 @@ Shared by the index build, more-like-this and recommendations (a paper's term pr
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from bot.corpus import Paper
 from bot.search.analysis import Analyzer, analyzer_for
 
@@ -21,16 +19,13 @@ def document_terms(
     analyzer: Analyzer | None = None,
     *,
     title_weight: int = TITLE_WEIGHT,
-    abstract_terms: Callable[[str], list[str]] | None = None,
+    abstract: list[str] | None = None,
 ) -> list[str]:
-    """The terms indexed for `paper`: title terms `title_weight` times, then the abstract's,
-    keywords' and authors'.
-
-    abstract_terms: what analyses the abstract (the build's `AbstractNotes` notes it as it
-    does); `analyzer.analyze` by default.
-    """
+    """The terms indexed for `paper`: title terms `title_weight` times, then the abstract's
+    (`abstract` when already analysed), keywords' and authors'."""
     analyzer = analyzer or analyzer_for("en", max_cache=10_000)
-    abstract = (abstract_terms or analyzer.analyze)(paper.abstract)
+    if abstract is None:
+        abstract = analyzer.analyze(paper.abstract)
     terms = analyzer.analyze(paper.title) * title_weight + abstract
     for extra in (*paper.keywords, *paper.authors):
         terms += analyzer.analyze(extra)

@@ -14,9 +14,10 @@ import numpy as np
 
 from bot.corpus import Paper
 from bot.search import confidence
+from bot.search.abstracts import MASKED_SENTENCES, sentence_terms
 from bot.search.placement import abstract_counts
 from bot.search.retriever import Hit
-from bot.search.snippets import Snippet, best_snippet
+from bot.search.snippets import QuerySnippets, Snippet
 
 if TYPE_CHECKING:
     from bot.search.index import Index
@@ -38,12 +39,15 @@ def page_hits(
     rows = np.asarray(rows, dtype=np.int64)
     unique = list(dict.fromkeys(terms))
     weights = index.term_weights(unique)
-    tfs = {t: index.bm25.tf(t, rows) for t in unique} if snippets or coverage is None else {}
+    # Each term's count in each row, and the sentences of the row's abstract holding it.
+    held = {t: index.bm25.lookup(t, rows) for t in unique} if snippets or coverage is None else {}
     if coverage is None:  # from the term frequencies: what holds a term has a count above 0
-        coverage = confidence.coverage_of(unique, tfs, weights, len(rows))
+        coverage = confidence.coverage_of(
+            unique, {t: h[0] for t, h in held.items()}, weights, len(rows)
+        )
     papers = [index.papers[r] for r in rows.tolist()]  # a cached index makes each from columns
     if snippets:
-        shown = _Snippets(index, unique, weights, tfs).of(rows.tolist(), papers)
+        shown = _Snippets(index, unique, weights, held).of(rows.tolist(), papers)
     else:
         shown = [Snippet("")] * len(papers)
     return tuple(
@@ -55,19 +59,20 @@ def page_hits(
 
 
 class _Snippets:
-    """One query's snippets: its terms, their weights and each term's count in each row."""
+    """One query's snippets: its terms, their weights, and each term's count and sentence mask
+    in each row."""
 
     def __init__(
         self,
         index: Index,
         terms: list[str],
         weights: Mapping[str, float],
-        tfs: Mapping[str, np.ndarray],
+        held: Mapping[str, tuple[np.ndarray, np.ndarray]],
     ) -> None:
         self._index = index
-        self._terms = terms
-        self._weights = weights
-        self._counts = {t: f.tolist() for t, f in tfs.items()}
+        self._query = QuerySnippets(terms, weights, index.analyzer)
+        self._counts = {t: tf.tolist() for t, (tf, _) in held.items()}
+        self._masks = {t: masks.tolist() for t, (_, masks) in held.items()}
         # What every abstract word holding a term contains: the words are found by it and
         # nothing is counted (None: some term has no such prefix; each abstract is counted).
         ids = [index.bm25.vocab.id(t) for t in terms]
@@ -80,28 +85,17 @@ class _Snippets:
 
     def _snippet(self, i: int, row: int, paper: Paper) -> Snippet:
         """The snippet of `paper`, the `i`-th of the page, at `row`."""
-        index = self._index
-        sentences, plain = index.layout.row(row, paper.abstract)
-        held = {t: counts[i] for t, counts in self._counts.items()}
-        if self._prefixes is not None:
-            # The terms in the paper (maybe not in its abstract): their prefixes are looked for.
-            prefixes = [self._prefixes[t] for t, n in held.items() if n]
-            return best_snippet(
-                paper.abstract,
-                self._terms,
-                self._weights,
-                index.analyzer,
-                prefixes=prefixes,
-                sentences=sentences,
-                plain=plain,
+        index, text = self._index, paper.abstract
+        sentences, plain = index.layout.row(row, text)
+        present = [t for t, counts in self._counts.items() if counts[i]]  # maybe in the title
+        prefixes = None if self._prefixes is None else [self._prefixes[t] for t in present]
+        if sentences is not None and len(sentences) <= MASKED_SENTENCES:
+            found = sentence_terms({t: self._masks[t][i] for t in present})
+            return self._query.of(
+                text, sentences=sentences, plain=plain, prefixes=prefixes, found=found
             )
-        counts = abstract_counts(paper, held, index.analyzer, title_weight=index.title_weight)
-        return best_snippet(
-            paper.abstract,
-            self._terms,
-            self._weights,
-            index.analyzer,
-            counts=counts,
-            sentences=sentences,
-            plain=plain,
-        )
+        if prefixes is not None:
+            return self._query.of(text, sentences=sentences, plain=plain, prefixes=prefixes)
+        indexed = {t: counts[i] for t, counts in self._counts.items()}
+        counts = abstract_counts(paper, indexed, index.analyzer, title_weight=index.title_weight)
+        return self._query.of(text, sentences=sentences, plain=plain, counts=counts)

@@ -11,6 +11,8 @@ from __future__ import annotations
 import functools
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence, Set
+from itertools import tee
+from operator import itemgetter
 from typing import Any
 
 import numpy as np
@@ -74,12 +76,11 @@ class Index:
     ) -> Index:
         """Analyse and index `papers` (one analysis each; its big cache is freed after)."""
         notes = AbstractNotes(analyzer_for(language))
-        abstract = notes.abstract_terms
-        documents = (
-            document_terms(p, notes.analyzer, title_weight=title_weight, abstract_terms=abstract)
-            for p in papers
+        # Each paper's terms, and its abstract terms' sentence masks kept with their postings.
+        documents, masks = tee(notes.document(paper, title_weight) for paper in papers)
+        bm25 = BM25.build(
+            map(itemgetter(0), documents), params=params, payloads=map(itemgetter(1), masks)
         )
-        bm25 = BM25.build(documents, params=params)
         layout = notes.layout(bm25.vocab)
         return cls(papers, bm25, layout, title_weight=title_weight, language=language)
 

@@ -28,6 +28,7 @@ __all__ = [
     "plain_text",
     "short_prefixes",
     "word_prefix",
+    "words_holding",
 ]
 
 Placed = list[tuple[int, int, Set[str]]]
@@ -91,7 +92,7 @@ def abstract_counts(
                 continue
             if field.isascii():  # `low` keeps the positions; words split at " " (may join
                 # two at another space: both analysed, each once, so no count too low)
-                words += [field[s:e] for s, e in _words_holding(low, parts).items()]
+                words += [field[s:e] for s, e in words_holding(low, parts).items()]
             else:
                 words += [w for w in field.split() if any(p in w.lower() for p in parts)]
         return analyzer.analyze(" ".join(words)) if words else []
@@ -160,7 +161,7 @@ def placed_by_prefix(
     # `chunk_terms` would analyse.
     if not plain and not _printable(folded):
         return None
-    spans = _words_holding(folded.lower(), prefixes)
+    spans = words_holding(folded.lower(), prefixes)
     starts = sorted(spans)
     chunk_sets = terms_of_chunks([folded[s : spans[s]] for s in starts])
     if expected is not None:
@@ -175,7 +176,7 @@ def placed_by_prefix(
     ]
 
 
-def _words_holding(low: str, parts: Iterable[str]) -> dict[int, int]:
+def words_holding(low: str, parts: Iterable[str]) -> dict[int, int]:
     """Start -> end of each word (split at " ") of `low` that contains one of `parts`."""
     size = len(low)
     find, rfind = low.find, low.rfind

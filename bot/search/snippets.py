@@ -16,10 +16,16 @@ from math import fsum
 from operator import itemgetter
 
 from bot.search.analysis import Analyzer
-from bot.search.placement import Placed, placed_by_prefix, placed_chunks, word_prefix
+from bot.search.placement import (
+    Placed,
+    placed_by_prefix,
+    placed_chunks,
+    word_prefix,
+    words_holding,
+)
 from bot.textutil import Span, merge_marks, sentence_spans
 
-__all__ = ["MAX_SNIPPET_CHARS", "Snippet", "best_snippet", "marks"]
+__all__ = ["MAX_SNIPPET_CHARS", "QuerySnippets", "Snippet", "best_snippet", "marks"]
 
 MAX_SNIPPET_CHARS = 300
 """Longest snippet, ellipses included."""
@@ -47,43 +53,98 @@ def best_snippet(
     sentences: Sequence[Span] | None = None,
     plain: bool = False,
 ) -> Snippet:
-    """The one or two sentences of `text` that best match `terms` (weighted), matches marked.
+    """The one or two sentences of `text` that best match `terms` (weighted), matches marked
+    (the keywords: what `QuerySnippets.of` knows of the text)."""
+    return QuerySnippets(terms, weights, analyzer).of(
+        text, counts=counts, prefixes=prefixes, sentences=sentences, plain=plain
+    )
 
-    counts: when known, how often each of `terms` occurs in `analyzer.analyze(text)`; then
-    only the words that may hold a term are analysed (and checked against the counts).
-    prefixes: instead of `counts`, for each term `text` may hold (it holds no other), a
-    prefix every word holding it contains (the index knows one for most terms,
-    `abstracts.AbstractLayout.prefixes`): only the words holding one are analysed.
-    sentences: `sentence_spans(text)` when known (the index keeps them per abstract).
-    plain: `placement.plain_text(text, sentences, analyzer)` when known (the index keeps it
-    too): the words holding a term are then looked for without checking the text first.
-    """
-    sentences = list(sentence_spans(text) if sentences is None else sentences)
-    sentences = sentences or [(0, len(text))]
-    wanted = {t: weights[t] for t in terms}
-    placed = None
-    if prefixes is not None:
-        placed = placed_by_prefix(text, sentences, wanted, analyzer, prefixes, plain=plain)
-    elif counts is not None:
-        expected = [counts.get(t, 0) for t in wanted]
-        held = [word_prefix(t) for t, n in zip(wanted, expected, strict=True) if n > 0]
-        placed = placed_by_prefix(text, sentences, wanted, analyzer, held, expected, plain=plain)
-    if placed is None:
-        placed = placed_chunks(text, sentences, wanted, analyzer)
-    found = _sentence_terms(text, sentences, wanted, analyzer, placed)
-    lo, hi = _best_window(sentences, found, wanted)
-    window = text[lo:hi]
-    if placed is None or not window.isascii():
-        spans = marks(window, wanted, analyzer)
-    else:  # the same spans as `marks`, from the words already known to match
+
+class QuerySnippets:
+    """The snippets of one query's texts: its weighted terms, worked out once, and the marks
+    of each word it has met (one query's hits share most of their matching words)."""
+
+    __slots__ = ("_marks", "analyzer", "wanted")
+
+    def __init__(
+        self, terms: Sequence[str], weights: Mapping[str, float], analyzer: Analyzer
+    ) -> None:
+        self.wanted = {t: weights[t] for t in terms}
+        self.analyzer = analyzer
+        self._marks: dict[str, list[Span]] = {}
+
+    def of(
+        self,
+        text: str,
+        *,
+        sentences: Sequence[Span] | None = None,
+        plain: bool = False,
+        counts: Mapping[str, int] | None = None,
+        prefixes: Sequence[str] | None = None,
+        found: Mapping[int, Set[str]] | None = None,
+    ) -> Snippet:
+        """The one or two sentences of `text` that best match the terms, matches marked.
+
+        sentences: `sentence_spans(text)` when known (the index keeps them per abstract).
+        plain: `placement.plain_text(text, sentences, analyzer)` when known (the index keeps
+        it too): the words holding a term are then looked for without checking the text.
+        counts: when known, how often each term occurs in `analyzer.analyze(text)`; then only
+        the words that may hold a term are analysed (and checked against the counts).
+        prefixes: instead of `counts`, for each term `text` may hold (it holds no other), a
+        prefix every word holding it contains (the index knows one for most terms,
+        `abstracts.AbstractLayout.prefixes`): only the words holding one are analysed.
+        found: sentence number -> the terms it holds, for those holding any, in order, when
+        known (the index's sentence masks): then only the chosen sentences' words are read.
+        """
+        sentences = list(sentence_spans(text) if sentences is None else sentences)
+        sentences = sentences or [(0, len(text))]
+        placed, masked = None, found is not None
+        if found is None:
+            placed = self._placed(text, sentences, plain, counts, prefixes)
+            found = _sentence_terms(text, sentences, self.wanted, self.analyzer, placed)
+        lo, hi = _best_window(sentences, found, self.wanted)
+        window = text[lo:hi]
+        if placed is not None and window.isascii():  # the words already known to match
+            words = {start - lo: end - lo for start, end, _ in placed if lo <= start < hi}
+        elif masked and plain and prefixes is not None:  # whole words: sentences end at " "
+            words = words_holding(window.lower(), prefixes)
+        else:
+            return _clip(window, merge_marks(marks(window, self.wanted, self.analyzer)))
         spans = [
-            (start - lo + s, start - lo + e)
-            for start, end, _ in placed
-            if lo <= start < hi
-            for t, s, e in analyzer.analyze_spans(text[start:end])
-            if t in wanted
+            (start + s, start + e)
+            for start, end in words.items()
+            for s, e in self._word_marks(window[start:end])
         ]
-    return _clip(window, merge_marks(spans), MAX_SNIPPET_CHARS)
+        return _clip(window, merge_marks(spans))
+
+    def _placed(
+        self,
+        text: str,
+        sentences: list[Span],
+        plain: bool,
+        counts: Mapping[str, int] | None,
+        prefixes: Sequence[str] | None,
+    ) -> Placed | None:
+        """The words of `text` holding a term (`placement`), None when it cannot tell."""
+        wanted, analyzer = self.wanted, self.analyzer
+        placed = None
+        if prefixes is not None:
+            placed = placed_by_prefix(text, sentences, wanted, analyzer, prefixes, plain=plain)
+        elif counts is not None:
+            expected = [counts.get(t, 0) for t in wanted]
+            held = [word_prefix(t) for t, n in zip(wanted, expected, strict=True) if n > 0]
+            placed = placed_by_prefix(
+                text, sentences, wanted, analyzer, held, expected, plain=plain
+            )
+        return placed if placed is not None else placed_chunks(text, sentences, wanted, analyzer)
+
+    def _word_marks(self, word: str) -> list[Span]:
+        """The spans of the wanted terms in one word."""
+        spans = self._marks.get(word)
+        if spans is None:
+            spans = [(s, e) for t, s, e in self.analyzer.analyze_spans(word) if t in self.wanted]
+            self._marks[word] = spans
+        return spans
 
 
 def _sentence_terms(
@@ -138,17 +199,15 @@ def _best_window(
         rank = w, hi - lo <= MAX_SNIPPET_CHARS, True, -lo
         if best is None or rank > best:
             best, chosen, single = rank, (lo, hi), i
-    last = len(sentences) - 1
-    for i in sorted(found.keys() | [k - 1 for k in found]):  # pairs holding a match
-        if not 0 <= i < last:
-            continue
-        lo, hi = sentences[i][0], sentences[i + 1][1]
-        if hi - lo <= MAX_SNIPPET_CHARS:
-            a, b = found.get(i), found.get(i + 1)
-            w = weight[i] if b is None else weight[i + 1] if a is None else _weight(a | b, wanted)
-            rank = w, True, False, -lo
-            if best is None or rank > best:
-                best, chosen, single = rank, (lo, hi), -1
+    # Only a pair of two matching sentences can win: a pair that fits holds a matching
+    # sentence that fits too, which ranks above it on the same weight.
+    for i in sorted(found):
+        if i + 1 in found and i >= 0:
+            lo, hi = sentences[i][0], sentences[i + 1][1]
+            if hi - lo <= MAX_SNIPPET_CHARS:
+                rank = _weight(found[i] | found[i + 1], wanted), True, False, -lo
+                if best is None or rank > best:
+                    best, chosen, single = rank, (lo, hi), -1
     if best is not None and best[0] <= 0:  # zero-weight terms: every window ties on weight
         chosen, single = _best_of_all(sentences, found, weight, wanted)
     return _add_neighbour(sentences, single, weight) if single >= 0 else chosen
@@ -210,7 +269,7 @@ def _add_neighbour(sentences: list[Span], i: int, weight: Mapping[int, float]) -
     return (lo, sentences[i + 1][1]) if after else (lo, hi)
 
 
-def _clip(text: str, kept_marks: tuple[Span, ...], limit: int) -> Snippet:
+def _clip(text: str, kept_marks: tuple[Span, ...], limit: int = MAX_SNIPPET_CHARS) -> Snippet:
     """Cut `text` to `limit` chars on word boundaries around its first marks, with "…".
 
     Unlike `clip_words` the window may start later, so that the first match is shown.
