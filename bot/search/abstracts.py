@@ -180,12 +180,17 @@ class AbstractNotes:
 
 
 def sentence_terms(masks: Mapping[str, int]) -> dict[int, set[str]]:
-    """Sentence number -> the terms it holds, for the sentences holding any, in order, from
-    each term's sentence mask (`AbstractNotes.document`)."""
+    """Sentence number -> the terms it holds, for the sentences holding any, from each term's
+    sentence mask (`AbstractNotes.document`)."""
     found: dict[int, set[str]] = {}
     for term, mask in masks.items():
         while mask:
             bit = mask & -mask
-            found.setdefault(bit.bit_length() - 1, set()).add(term)
+            i = bit.bit_length() - 1
+            held = found.get(i)
+            if held is None:
+                found[i] = {term}
+            else:
+                held.add(term)
             mask ^= bit
-    return dict(sorted(found.items()))
+    return found

@@ -227,7 +227,8 @@ class BM25:
             lo, hi = self._indptr[t], self._indptr[t + 1]
             # "wrap" skips the bounds check: `from_state` checked every pair.
             weights = self._weight.take(self._pair[lo:hi], mode="wrap")
-            yield c, self._doc_ids[lo:hi], weights * term_idf
+            weights *= term_idf  # a fresh array: scaled in place
+            yield c, self._doc_ids[lo:hi], weights
 
     def top(
         self, terms: Sequence[str], k: int, *, mask: np.ndarray | None = None
@@ -278,10 +279,12 @@ class BM25:
             for c, held, contributions in self._postings(ids, counts, idf):
                 docs = held.astype(np.intp)  # numpy indexes with intp; int32 is converted
                 add = c * contributions if c != 1 else contributions
-                if found:
+                if found:  # a term's documents are distinct: gather, add, scatter back
+                    current = buffer.take(docs)
                     # compress, not docs[mask]: faster on a mask of mixed True/False
-                    found.append(np.compress(buffer.take(docs) == 0, docs))
-                    np.add.at(buffer, docs, add)
+                    found.append(docs.compress(current == 0))
+                    current += add
+                    buffer.put(docs, current)
                 else:  # into zeros (0.0 + x is x): a plain scatter, cheaper than add.at
                     found.append(docs)
                     buffer[docs] = add

@@ -93,8 +93,8 @@ class QuerySnippets:
         prefixes: instead of `counts`, for each term `text` may hold (it holds no other), a
         prefix every word holding it contains (the index knows one for most terms,
         `abstracts.AbstractLayout.prefixes`): only the words holding one are analysed.
-        found: sentence number -> the terms it holds, for those holding any, in order, when
-        known (the index's sentence masks): then only the chosen sentences' words are read.
+        found: sentence number -> the terms it holds, for those holding any, when known (the
+        index's sentence masks): then only the chosen sentences' words are read.
         """
         sentences = list(sentence_spans(text) if sentences is None else sentences)
         sentences = sentences or [(0, len(text))]
@@ -178,8 +178,8 @@ def _best_window(
 ) -> Span:
     """The sentence or pair of neighbouring sentences whose matched terms weigh most.
 
-    found: the matched terms of each sentence that has some, by sentence number, ascending;
-    a pair's terms are its sentences' together. wanted: each term's weight. Windows rank by
+    found: the matched terms of each sentence that has some, by sentence number; a pair's
+    terms are its sentences' together. wanted: each term's weight. Windows rank by
     matched weight, then a window that fits `MAX_SNIPPET_CHARS`, one sentence, the earlier
     one; only windows with a match are ranked unless none weighs more than 0. A single
     sentence chosen gets a neighbour if the pair fits (`_add_neighbour`).
@@ -189,8 +189,12 @@ def _best_window(
         if len(sentences) > 1 and sentences[1][1] - lo <= MAX_SNIPPET_CHARS:
             hi = sentences[1][1]
         return lo, hi
+    if len(found) == 1:  # one sentence matches: it wins unless its terms weigh nothing
+        ((i, terms),) = found.items()
+        if (w := _weight(terms, wanted)) > 0:
+            return _add_neighbour(sentences, i, {i: w})
     # fsum: exact, so the same terms weigh the same in any set order (ties stay ties).
-    weight = {i: fsum(map(wanted.__getitem__, f)) for i, f in found.items()}
+    weight = {i: fsum(map(wanted.__getitem__, f)) for i, f in sorted(found.items())}
     # Sentences, then pairs, in order: the first best wins, as with `max` (no two tie).
     best: tuple[float, bool, bool, int] | None = None
     chosen, single = sentences[0], -1  # the window, and its sentence if it is one
@@ -201,8 +205,8 @@ def _best_window(
             best, chosen, single = rank, (lo, hi), i
     # Only a pair of two matching sentences can win: a pair that fits holds a matching
     # sentence that fits too, which ranks above it on the same weight.
-    for i in sorted(found):
-        if i + 1 in found and i >= 0:
+    for i in weight:
+        if i + 1 in found:
             lo, hi = sentences[i][0], sentences[i + 1][1]
             if hi - lo <= MAX_SNIPPET_CHARS:
                 rank = _weight(found[i] | found[i + 1], wanted), True, False, -lo
