@@ -8,7 +8,7 @@ once for the page, not once a hit.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -17,7 +17,7 @@ from bot.search import confidence
 from bot.search.abstracts import MASKED_SENTENCES, sentence_terms
 from bot.search.placement import abstract_counts
 from bot.search.retriever import Hit
-from bot.search.snippets import QuerySnippets, Snippet
+from bot.search.snippets import Snippet, best_snippet
 
 if TYPE_CHECKING:
     from bot.search.index import Index
@@ -70,7 +70,8 @@ class _Snippets:
         held: Mapping[str, tuple[np.ndarray, np.ndarray]],
     ) -> None:
         self._index = index
-        self._query = QuerySnippets(terms, weights, index.analyzer)
+        self._terms, self._weights = terms, weights
+        self._word_marks: dict[str, list[tuple[int, int]]] = {}  # the page's words shared
         self._counts = {t: tf.tolist() for t, (tf, _) in held.items()}
         self._masks = {t: masks.tolist() for t, (_, masks) in held.items()}
         # What every abstract word holding a term contains: the words are found by it and
@@ -89,13 +90,16 @@ class _Snippets:
         sentences, plain = index.layout.row(row, text)
         present = [t for t, counts in self._counts.items() if counts[i]]  # maybe in the title
         prefixes = None if self._prefixes is None else [self._prefixes[t] for t in present]
+        known = {"sentences": sentences, "plain": plain, "word_marks": self._word_marks}
         if sentences is not None and len(sentences) <= MASKED_SENTENCES:
             found = sentence_terms({t: self._masks[t][i] for t in present})
-            return self._query.of(
-                text, sentences=sentences, plain=plain, prefixes=prefixes, found=found
-            )
+            return self._snippet_of(text, prefixes=prefixes, found=found, **known)
         if prefixes is not None:
-            return self._query.of(text, sentences=sentences, plain=plain, prefixes=prefixes)
+            return self._snippet_of(text, prefixes=prefixes, **known)
         indexed = {t: counts[i] for t, counts in self._counts.items()}
         counts = abstract_counts(paper, indexed, index.analyzer, title_weight=index.title_weight)
-        return self._query.of(text, sentences=sentences, plain=plain, counts=counts)
+        return self._snippet_of(text, counts=counts, **known)
+
+    def _snippet_of(self, text: str, **known: Any) -> Snippet:
+        """`best_snippet` of `text` for the query, with what is `known` of it."""
+        return best_snippet(text, self._terms, self._weights, self._index.analyzer, **known)

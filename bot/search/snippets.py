@@ -25,7 +25,7 @@ from bot.search.placement import (
 )
 from bot.textutil import Span, merge_marks, sentence_spans
 
-__all__ = ["MAX_SNIPPET_CHARS", "QuerySnippets", "Snippet", "best_snippet", "marks"]
+__all__ = ["MAX_SNIPPET_CHARS", "Snippet", "best_snippet", "marks"]
 
 MAX_SNIPPET_CHARS = 300
 """Longest snippet, ellipses included."""
@@ -48,103 +48,80 @@ def best_snippet(
     weights: Mapping[str, float],
     analyzer: Analyzer,
     *,
-    counts: Mapping[str, int] | None = None,
-    prefixes: Sequence[str] | None = None,
     sentences: Sequence[Span] | None = None,
     plain: bool = False,
+    counts: Mapping[str, int] | None = None,
+    prefixes: Sequence[str] | None = None,
+    found: Mapping[int, Set[str]] | None = None,
+    word_marks: dict[str, list[Span]] | None = None,
 ) -> Snippet:
-    """The one or two sentences of `text` that best match `terms` (weighted), matches marked
-    (the keywords: what `QuerySnippets.of` knows of the text)."""
-    return QuerySnippets(terms, weights, analyzer).of(
-        text, counts=counts, prefixes=prefixes, sentences=sentences, plain=plain
-    )
+    """The one or two sentences of `text` that best match `terms` (weighted), matches marked.
+
+    sentences: `sentence_spans(text)` when known (the index keeps them per abstract).
+    plain: `placement.plain_text(text, sentences, analyzer)` when known (the index keeps it
+    too): the words holding a term are then looked for without checking the text.
+    counts: when known, how often each term occurs in `analyzer.analyze(text)`; then only the
+    words that may hold a term are analysed (and checked against the counts).
+    prefixes: instead of `counts`, for each term `text` may hold (it holds no other), a prefix
+    every word holding it contains (the index knows one for most terms,
+    `abstracts.AbstractLayout.prefixes`): only the words holding one are analysed.
+    found: sentence number -> the terms it holds, for those holding any, when known (the
+    index's sentence masks): then only the chosen sentences' words are read.
+    word_marks: word -> the spans of `terms` in it, shared by the texts of one query (its
+    hits share most of their matching words); filled as words are met.
+    """
+    sentences = list(sentence_spans(text) if sentences is None else sentences)
+    sentences = sentences or [(0, len(text))]
+    wanted = {t: weights[t] for t in terms}
+    placed, masked = None, found is not None
+    if found is None:
+        placed = _placed(text, sentences, wanted, analyzer, plain, counts, prefixes)
+        found = _sentence_terms(text, sentences, wanted, analyzer, placed)
+    lo, hi = _best_window(sentences, found, wanted)
+    window = text[lo:hi]
+    if placed is not None and window.isascii():  # the words already known to match
+        words = {start - lo: end - lo for start, end, _ in placed if lo <= start < hi}
+    elif masked and plain and prefixes is not None:  # whole words: sentences end at " "
+        words = words_holding(window.lower(), prefixes)
+    else:
+        return _clip(window, merge_marks(marks(window, wanted, analyzer)))
+    known = {} if word_marks is None else word_marks
+    spans = [
+        (start + s, start + e)
+        for start, end in words.items()
+        for s, e in _word_marks(window[start:end], wanted, analyzer, known)
+    ]
+    return _clip(window, merge_marks(spans))
 
 
-class QuerySnippets:
-    """The snippets of one query's texts: its weighted terms, worked out once, and the marks
-    of each word it has met (one query's hits share most of their matching words)."""
+def _placed(
+    text: str,
+    sentences: list[Span],
+    wanted: Mapping[str, float],
+    analyzer: Analyzer,
+    plain: bool,
+    counts: Mapping[str, int] | None,
+    prefixes: Sequence[str] | None,
+) -> Placed | None:
+    """The words of `text` holding a wanted term (`placement`), None when it cannot tell."""
+    placed = None
+    if prefixes is not None:
+        placed = placed_by_prefix(text, sentences, wanted, analyzer, prefixes, plain=plain)
+    elif counts is not None:
+        expected = [counts.get(t, 0) for t in wanted]
+        held = [word_prefix(t) for t, n in zip(wanted, expected, strict=True) if n > 0]
+        placed = placed_by_prefix(text, sentences, wanted, analyzer, held, expected, plain=plain)
+    return placed if placed is not None else placed_chunks(text, sentences, wanted, analyzer)
 
-    __slots__ = ("_marks", "analyzer", "wanted")
 
-    def __init__(
-        self, terms: Sequence[str], weights: Mapping[str, float], analyzer: Analyzer
-    ) -> None:
-        self.wanted = {t: weights[t] for t in terms}
-        self.analyzer = analyzer
-        self._marks: dict[str, list[Span]] = {}
-
-    def of(
-        self,
-        text: str,
-        *,
-        sentences: Sequence[Span] | None = None,
-        plain: bool = False,
-        counts: Mapping[str, int] | None = None,
-        prefixes: Sequence[str] | None = None,
-        found: Mapping[int, Set[str]] | None = None,
-    ) -> Snippet:
-        """The one or two sentences of `text` that best match the terms, matches marked.
-
-        sentences: `sentence_spans(text)` when known (the index keeps them per abstract).
-        plain: `placement.plain_text(text, sentences, analyzer)` when known (the index keeps
-        it too): the words holding a term are then looked for without checking the text.
-        counts: when known, how often each term occurs in `analyzer.analyze(text)`; then only
-        the words that may hold a term are analysed (and checked against the counts).
-        prefixes: instead of `counts`, for each term `text` may hold (it holds no other), a
-        prefix every word holding it contains (the index knows one for most terms,
-        `abstracts.AbstractLayout.prefixes`): only the words holding one are analysed.
-        found: sentence number -> the terms it holds, for those holding any, when known (the
-        index's sentence masks): then only the chosen sentences' words are read.
-        """
-        sentences = list(sentence_spans(text) if sentences is None else sentences)
-        sentences = sentences or [(0, len(text))]
-        placed, masked = None, found is not None
-        if found is None:
-            placed = self._placed(text, sentences, plain, counts, prefixes)
-            found = _sentence_terms(text, sentences, self.wanted, self.analyzer, placed)
-        lo, hi = _best_window(sentences, found, self.wanted)
-        window = text[lo:hi]
-        if placed is not None and window.isascii():  # the words already known to match
-            words = {start - lo: end - lo for start, end, _ in placed if lo <= start < hi}
-        elif masked and plain and prefixes is not None:  # whole words: sentences end at " "
-            words = words_holding(window.lower(), prefixes)
-        else:
-            return _clip(window, merge_marks(marks(window, self.wanted, self.analyzer)))
-        spans = [
-            (start + s, start + e)
-            for start, end in words.items()
-            for s, e in self._word_marks(window[start:end])
-        ]
-        return _clip(window, merge_marks(spans))
-
-    def _placed(
-        self,
-        text: str,
-        sentences: list[Span],
-        plain: bool,
-        counts: Mapping[str, int] | None,
-        prefixes: Sequence[str] | None,
-    ) -> Placed | None:
-        """The words of `text` holding a term (`placement`), None when it cannot tell."""
-        wanted, analyzer = self.wanted, self.analyzer
-        placed = None
-        if prefixes is not None:
-            placed = placed_by_prefix(text, sentences, wanted, analyzer, prefixes, plain=plain)
-        elif counts is not None:
-            expected = [counts.get(t, 0) for t in wanted]
-            held = [word_prefix(t) for t, n in zip(wanted, expected, strict=True) if n > 0]
-            placed = placed_by_prefix(
-                text, sentences, wanted, analyzer, held, expected, plain=plain
-            )
-        return placed if placed is not None else placed_chunks(text, sentences, wanted, analyzer)
-
-    def _word_marks(self, word: str) -> list[Span]:
-        """The spans of the wanted terms in one word."""
-        spans = self._marks.get(word)
-        if spans is None:
-            spans = [(s, e) for t, s, e in self.analyzer.analyze_spans(word) if t in self.wanted]
-            self._marks[word] = spans
-        return spans
+def _word_marks(
+    word: str, wanted: Mapping[str, float], analyzer: Analyzer, known: dict[str, list[Span]]
+) -> list[Span]:
+    """The spans of the wanted terms in one word, from `known` when it was met before."""
+    spans = known.get(word)
+    if spans is None:
+        spans = known[word] = [(s, e) for t, s, e in analyzer.analyze_spans(word) if t in wanted]
+    return spans
 
 
 def _sentence_terms(
