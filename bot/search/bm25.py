@@ -225,10 +225,10 @@ class BM25:
         """Per query term: multiplicity, documents holding it, and its contribution to each."""
         for t, c, term_idf in zip(ids, counts, idf.tolist(), strict=True):
             lo, hi = self._indptr[t], self._indptr[t + 1]
-            # "wrap" skips the bounds check: `from_state` checked every pair.
-            weights = self._weight.take(self._pair[lo:hi], mode="wrap")
-            weights *= term_idf  # a fresh array: scaled in place
-            yield c, self._doc_ids[lo:hi], weights
+            # The pairs' table scaled (few pairs), then gathered: the same products, one pass
+            # over the postings. "wrap" skips the bounds check: `from_state` checked each pair.
+            contributions = (self._weight * term_idf).take(self._pair[lo:hi], mode="wrap")
+            yield c, self._doc_ids[lo:hi], contributions
 
     def top(
         self, terms: Sequence[str], k: int, *, mask: np.ndarray | None = None

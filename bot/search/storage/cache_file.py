@@ -55,7 +55,7 @@ LAYOUT_VERSION = 1
 header, CRC-32 trailer): bump when `write_state`/`read_state` change. Kept apart from what a
 file holds, so a new index format does not throw away other caches (papers' vectors)."""
 
-FORMAT_VERSION = 12
+FORMAT_VERSION = 10
 """The index cache's content: bump when the file layout, the cached papers' fields or the
 index's arrays change (10: the abstracts' layout holds which terms some abstract word holds
 without containing the term's prefix)."""
