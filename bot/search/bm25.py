@@ -11,7 +11,9 @@ computed with rank-bm25's formulas and operation order: a query term costs a loo
 cache-resident table and one multiply by idf. rank_bm25.BM25Plus also gives documents
 *without* a term `idf * delta`; that share is the same for every document, so
 `BM25._constant` adds it once per query term to every score, which keeps `scores()` equal
-to rank-bm25's `get_scores`. The variants' formulas are in `scoring`.
+to rank-bm25's `get_scores`. The variants' formulas are in `scoring`. Each posting also
+keeps a uint16 its builder gives (the index: the sentences of the paper's abstract holding
+the term), read with its tf by `lookup`.
 
 Nothing here knows about papers, analysis or snippets: rows are document numbers.
 """

@@ -181,7 +181,7 @@ def words_holding(low: str, parts: Iterable[str]) -> dict[int, int]:
     size = len(low)
     find, rfind = low.find, low.rfind
     spans: dict[int, int] = {}
-    for part in parts:
+    for part in filter(None, parts):  # an empty part would be found everywhere, forever
         at = find(part)
         while at != -1:
             start = rfind(" ", 0, at) + 1
