@@ -31,7 +31,6 @@ __all__ = [
     "WHOLE_TERM",
     "AbstractLayout",
     "AbstractNotes",
-    "sentence_terms",
 ]
 
 MASKED_SENTENCES = 16
@@ -159,7 +158,7 @@ class AbstractNotes:
             if len(self._checked) > _CHECKED:
                 self._checked.clear()
             self._checked |= fresh
-        # Each sentence analysed on its own, as a snippet reads it (`snippets._sentence_terms`).
+        # Each sentence analysed on its own, as a snippet reads it (`snippets._sentence_masks`).
         masks: dict[str, int] = {}
         for i, (lo, hi) in enumerate((spans or [(0, len(abstract))])[:MASKED_SENTENCES]):
             for term in set(chain.from_iterable(chunk_terms(abstract[lo:hi])[2])):
@@ -177,20 +176,3 @@ class AbstractNotes:
         flat = np.frombuffer(self._spans, dtype=np.uintc).astype(np.uint32)
         sentences = SpansColumn(flat, np.frombuffer(self._offsets, dtype=np.int64).copy())
         return AbstractLayout(sentences, plain, prefix_chars)
-
-
-def sentence_terms(masks: Mapping[str, int]) -> dict[int, set[str]]:
-    """Sentence number -> the terms it holds, for the sentences holding any, from each term's
-    sentence mask (`AbstractNotes.document`)."""
-    found: dict[int, set[str]] = {}
-    for term, mask in masks.items():
-        while mask:
-            bit = mask & -mask
-            i = bit.bit_length() - 1
-            held = found.get(i)
-            if held is None:
-                found[i] = {term}
-            else:
-                held.add(term)
-            mask ^= bit
-    return found

@@ -14,7 +14,7 @@ import numpy as np
 
 from bot.corpus import Paper
 from bot.search import confidence
-from bot.search.abstracts import MASKED_SENTENCES, sentence_terms
+from bot.search.abstracts import MASKED_SENTENCES
 from bot.search.placement import abstract_counts
 from bot.search.retriever import Hit
 from bot.search.snippets import Snippet, best_snippet
@@ -92,8 +92,8 @@ class _Snippets:
         prefixes = None if self._prefixes is None else [self._prefixes[t] for t in present]
         known = {"sentences": sentences, "plain": plain, "word_marks": self._word_marks}
         if sentences is not None and len(sentences) <= MASKED_SENTENCES:
-            found = sentence_terms({t: self._masks[t][i] for t in present})
-            return self._snippet_of(text, prefixes=prefixes, found=found, **known)
+            masks = {t: self._masks[t][i] for t in present}
+            return self._snippet_of(text, prefixes=prefixes, masks=masks, **known)
         if prefixes is not None:
             return self._snippet_of(text, prefixes=prefixes, **known)
         indexed = {t: counts[i] for t, counts in self._counts.items()}

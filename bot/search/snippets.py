@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from collections.abc import Iterable, Mapping, Sequence, Set
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 from math import fsum
@@ -52,7 +52,7 @@ def best_snippet(
     plain: bool = False,
     counts: Mapping[str, int] | None = None,
     prefixes: Sequence[str] | None = None,
-    found: Mapping[int, Set[str]] | None = None,
+    masks: Mapping[str, int] | None = None,
     word_marks: dict[str, list[Span]] | None = None,
 ) -> Snippet:
     """The one or two sentences of `text` that best match `terms` (weighted), matches marked.
@@ -65,19 +65,19 @@ def best_snippet(
     prefixes: instead of `counts`, for each term `text` may hold (it holds no other), a prefix
     every word holding it contains (the index knows one for most terms,
     `abstracts.AbstractLayout.prefixes`): only the words holding one are analysed.
-    found: sentence number -> the terms it holds, for those holding any, when known (the
-    index's sentence masks): then only the chosen sentences' words are read.
+    masks: each term's sentences in `text` as bits (bit i: sentence i), when known (the
+    index's postings keep them): then only the chosen sentences' words are read.
     word_marks: word -> the spans of `terms` in it, shared by the texts of one query (its
     hits share most of their matching words); filled as words are met.
     """
     sentences = list(sentence_spans(text) if sentences is None else sentences)
     sentences = sentences or [(0, len(text))]
     wanted = {t: weights[t] for t in terms}
-    placed, masked = None, found is not None
-    if found is None:
+    placed, masked = None, masks is not None
+    if masks is None:
         placed = _placed(text, sentences, wanted, analyzer, plain, counts, prefixes)
-        found = _sentence_terms(text, sentences, wanted, analyzer, placed)
-    lo, hi = _best_window(sentences, found, wanted)
+        masks = _sentence_masks(text, sentences, wanted, analyzer, placed)
+    lo, hi = _best_window(sentences, [(wanted[t], m) for t, m in masks.items() if m])
     window = text[lo:hi]
     if placed is not None and window.isascii():  # the words already known to match
         words = {start - lo: end - lo for start, end, _ in placed if lo <= start < hi}
@@ -124,54 +124,55 @@ def _word_marks(
     return spans
 
 
-def _sentence_terms(
+def _sentence_masks(
     text: str,
     sentences: list[Span],
     wanted: Mapping[str, float],
     analyzer: Analyzer,
     placed: Placed | None,
-) -> dict[int, Set[str]]:
-    """Sentence number -> the wanted terms it holds, for the sentences holding some, in order:
+) -> dict[str, int]:
+    """Each wanted term's sentences as bits (bit i: sentence i holds it), for the terms held:
     from the `placed` words, else (None) by analysing each sentence."""
-    found: dict[int, Set[str]] = {}
+    masks: dict[str, int] = {}
     if placed is None:
         # Sentences end at whitespace, so each analyses as it does inside the whole text.
         for i, (lo, hi) in enumerate(sentences):
-            if matched := wanted.keys() & analyzer.analyze(text[lo:hi]):
-                found[i] = matched
-        return found
+            for term in wanted.keys() & analyzer.analyze(text[lo:hi]):
+                masks[term] = masks.get(term, 0) | 1 << i
+        return masks
     starts = [lo for lo, _ in sentences]
     last = len(sentences) - 1
     for start, _, matched in placed:
         i = bisect_right(starts, start) - 1
-        i = i if i >= 0 else last
-        held = found.get(i)
-        found[i] = matched if held is None else held | matched  # `placed`'s sets unchanged
-    return found
+        bit = 1 << (i if i >= 0 else last)
+        for term in matched:
+            masks[term] = masks.get(term, 0) | bit
+    return masks
 
 
-def _best_window(
-    sentences: list[Span], found: dict[int, Set[str]], wanted: Mapping[str, float]
-) -> Span:
+def _best_window(sentences: list[Span], held: list[tuple[float, int]]) -> Span:
     """The sentence or pair of neighbouring sentences whose matched terms weigh most.
 
-    found: the matched terms of each sentence that has some, by sentence number; a pair's
-    terms are its sentences' together. wanted: each term's weight. Windows rank by
-    matched weight, then a window that fits `MAX_SNIPPET_CHARS`, one sentence, the earlier
-    one; only windows with a match are ranked unless none weighs more than 0. A single
-    sentence chosen gets a neighbour if the pair fits (`_add_neighbour`).
+    held: each matched term's weight and sentences (bit i: sentence i); a pair's terms are
+    its sentences' together. Windows rank by matched weight, then a window that fits
+    `MAX_SNIPPET_CHARS`, one sentence, the earlier one; only windows with a match are ranked
+    unless none weighs more than 0. A single sentence chosen gets a neighbour if the pair
+    fits (`_add_neighbour`).
     """
-    if not found:
+    union = 0
+    for _, mask in held:
+        union |= mask
+    if not union:
         lo, hi = sentences[0]
         if len(sentences) > 1 and sentences[1][1] - lo <= MAX_SNIPPET_CHARS:
             hi = sentences[1][1]
         return lo, hi
-    if len(found) == 1:  # one sentence matches: it wins unless its terms weigh nothing
-        ((i, terms),) = found.items()
-        if (w := _weight(terms, wanted)) > 0:
-            return _add_neighbour(sentences, i, {i: w})
-    # fsum: exact, so the same terms weigh the same in any set order (ties stay ties).
-    weight = {i: fsum(map(wanted.__getitem__, f)) for i, f in sorted(found.items())}
+    # fsum: exact, so the same terms weigh the same in any order (ties stay ties).
+    weight = {i: _weight(held, 1 << i) for i in range(union.bit_length()) if union >> i & 1}
+    if len(weight) == 1:  # one sentence matches: it wins unless its terms weigh nothing
+        ((i, w),) = weight.items()
+        if w > 0:
+            return _add_neighbour(sentences, i, weight)
     # Sentences, then pairs, in order: the first best wins, as with `max` (no two tie).
     best: tuple[float, bool, bool, int] | None = None
     chosen, single = sentences[0], -1  # the window, and its sentence if it is one
@@ -183,20 +184,21 @@ def _best_window(
     # Only a pair of two matching sentences can win: a pair that fits holds a matching
     # sentence that fits too, which ranks above it on the same weight.
     for i in weight:
-        if i + 1 in found:
+        if i + 1 in weight:
             lo, hi = sentences[i][0], sentences[i + 1][1]
             if hi - lo <= MAX_SNIPPET_CHARS:
-                rank = _weight(found[i] | found[i + 1], wanted), True, False, -lo
+                rank = _weight(held, 3 << i), True, False, -lo
                 if best is None or rank > best:
                     best, chosen, single = rank, (lo, hi), -1
     if best is not None and best[0] <= 0:  # zero-weight terms: every window ties on weight
-        chosen, single = _best_of_all(sentences, found, weight, wanted)
+        chosen, single = _best_of_all(sentences, held, weight)
     return _add_neighbour(sentences, single, weight) if single >= 0 else chosen
 
 
-def _weight(terms: Iterable[str], wanted: Mapping[str, float]) -> float:
-    """The terms' summed weight, exactly (`fsum`: the same in any order)."""
-    return fsum(map(wanted.__getitem__, terms))
+def _weight(held: list[tuple[float, int]], sentences: int) -> float:
+    """The summed weight of the terms in any of `sentences` (bits), exactly (`fsum`: the
+    same in any order)."""
+    return fsum(w for w, mask in held if mask & sentences)
 
 
 def marks(text: str, wanted: Mapping[str, float], analyzer: Analyzer) -> list[Span]:
@@ -219,10 +221,7 @@ def marks(text: str, wanted: Mapping[str, float], analyzer: Analyzer) -> list[Sp
 
 
 def _best_of_all(
-    sentences: list[Span],
-    found: dict[int, Set[str]],
-    weight: dict[int, float],
-    wanted: Mapping[str, float],
+    sentences: list[Span], held: list[tuple[float, int]], weight: dict[int, float]
 ) -> tuple[Span, int]:
     """`_best_window`'s rank over every window, matched or not: (window, its sentence or -1)."""
     windows = [
@@ -231,8 +230,7 @@ def _best_of_all(
     ]
     for i, (a, b) in enumerate(pairwise(sentences)):
         if b[1] - a[0] <= MAX_SNIPPET_CHARS:
-            terms = found.get(i, set()) | found.get(i + 1, set())
-            windows.append(((_weight(terms, wanted), True, False, -a[0]), (a[0], b[1]), -1))
+            windows.append(((_weight(held, 3 << i), True, False, -a[0]), (a[0], b[1]), -1))
     _, window, single = max(windows, key=itemgetter(0))
     return window, single
 
