@@ -1,8 +1,8 @@
 """Hits for ranked rows: each paper with its score, its coverage of the query and its snippet.
 
 Made after ranking, for the rows shown only. What a query's snippets share (its distinct
-terms, their weights, each term's frequency in each row from the postings) is worked out
-once for the page, not once a hit.
+terms, their weights, each term's frequency and sentence mask in each row, read from the
+postings) is worked out once for the page, not once a hit.
 """
 
 from __future__ import annotations

@@ -1,8 +1,9 @@
 """Snippets: the one or two sentences of an abstract that best match a query, matches marked.
 
-Computed after ranking, for the hits shown only. Where the words holding the query's terms
-are comes from `placement` (only the likely words analysed) when it can tell, else from one
-pass over the whole text; the window and the marks come from those words.
+Computed after ranking, for the hits shown only. Which sentences hold which of the query's
+terms comes from the index's sentence masks when it has them, else from the words
+`placement` finds (only the likely words analysed), else from analysing each sentence; the
+marks come from the chosen sentences' words.
 """
 
 from __future__ import annotations
