@@ -160,16 +160,19 @@ def _best_window(sentences: list[Span], held: list[tuple[float, int]]) -> Span:
     unless none weighs more than 0. A single sentence chosen gets a neighbour if the pair
     fits (`_add_neighbour`).
     """
-    union = 0
-    for _, mask in held:
-        union |= mask
-    if not union:
+    weights: dict[int, list[float]] = {}  # sentence -> its terms' weights
+    for w, mask in held:
+        while mask:
+            bit = mask & -mask
+            weights.setdefault(bit.bit_length() - 1, []).append(w)
+            mask ^= bit
+    if not weights:
         lo, hi = sentences[0]
         if len(sentences) > 1 and sentences[1][1] - lo <= MAX_SNIPPET_CHARS:
             hi = sentences[1][1]
         return lo, hi
     # fsum: exact, so the same terms weigh the same in any order (ties stay ties).
-    weight = {i: _weight(held, 1 << i) for i in range(union.bit_length()) if union >> i & 1}
+    weight = {i: fsum(weights[i]) for i in sorted(weights)}
     if len(weight) == 1:  # one sentence matches: it wins unless its terms weigh nothing
         ((i, w),) = weight.items()
         if w > 0:
