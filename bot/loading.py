@@ -17,15 +17,15 @@ from bot.corpus import CorpusError, LoadReport, Paper
 from bot.progress import EtaClock, Progress
 
 if TYPE_CHECKING:
-    from bot.search import EmbeddingJob, HybridRetriever, Index, Retriever
+    from bot.search import EmbeddingJob, HybridRetriever, Index
 
 logger = logging.getLogger(__name__)
 
 SEPARATE_BUILD_BYTES = 4_000_000
-"""A corpus this large (~2,500 papers) is indexed in a separate process that writes the index
-cache; this process then memory-maps the cache. The build's seconds of GIL-bound work and its
-peak memory stay out of the bot, which keeps answering meanwhile (a /reload). Smaller corpora
-are built in-process: starting a Python costs more than their build."""
+"""A corpus this large (a few thousand papers) is indexed in a separate process that writes
+the index cache; this process then memory-maps the cache. The build's seconds of GIL-bound
+work and its peak memory stay out of the bot, which keeps answering meanwhile (a /reload).
+Smaller corpora are built in-process: starting a Python costs more than their build."""
 
 
 class EmptyCorpusError(CorpusError):
@@ -67,8 +67,8 @@ def load_index(
     only matching records (CORPUS_FILTER). `cache_min_papers`: cache a corpus from this many
     papers (None: `storage.CACHE_MIN_PAPERS`; `prepare` caches any). The index's speller
     starts building in the background; the Chinese glossary is the caller's to start once it
-    serves (`QueryPipeline.start_glossary`: its ~1 s of parsing would slow a start, and a
-    one-shot command loads it only for a Chinese question). Runs for seconds on a large
+    serves (`QueryPipeline.start_glossary`: its parsing would slow a start, and a one-shot
+    command loads it only for a Chinese question). Runs for seconds on a large
     corpus: call it from a worker thread once serving.
     """
     # Lazy: numpy and the index cache only once the caller has checked its input.
@@ -146,26 +146,6 @@ def _corpus_bytes(paths: Sequence[Path]) -> int:
     return total
 
 
-def semantic_retriever(
-    index: Index,
-    settings: Settings,
-    *,
-    progress: Progress | None = None,
-    embed_threads: int | None = 1,
-) -> tuple[Retriever, EmbeddingJob | None]:
-    """What to serve for `index`: itself (SEMANTIC off), or a hybrid and its started job.
-
-    The job embeds the papers in a daemon thread (vectors cached next to the index cache)
-    and attaches them when done; until then the hybrid answers with BM25. `embed_threads`:
-    the engine's threads (1 leaves the other core to answering; None: all, for the CLI).
-    Nothing is embedded here: this returns at once.
-    """
-    started = start_semantic(index, settings, progress=progress, embed_threads=embed_threads)
-    if started is None:
-        return index, None
-    return started.retriever, started.job
-
-
 @dataclass(frozen=True, slots=True)
 class SemanticStart:
     """A hybrid being made ready: the retriever served now, its embedding job and its clock."""
@@ -199,10 +179,9 @@ def start_semantic(
     from bot.search.semantic.embedding import papers_in_flight
     from bot.search.storage.rates import read_rate
 
-    # One engine thread: OpenMP threads spin against the embedding thread and other processes
-    # on a busy machine (a question took 650 ms instead of 30 there). One instance serves
-    # questions and papers: the C engine keeps no state between calls and ctypes releases the
-    # GIL, so a question does not wait behind papers (benchmarks/model_memory.py).
+    # One engine thread: more spin against the embedding thread and other processes on a busy
+    # machine, and a question then waits many times longer. One instance serves questions and
+    # papers: the engine runs outside the GIL, so a question does not wait behind papers.
     model = load_default_embedder(num_threads=embed_threads)
     if model is None:
         return None

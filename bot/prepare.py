@@ -15,11 +15,15 @@ import sys
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from typing import TYPE_CHECKING
 
 from bot import loading
-from bot.config import load_settings
+from bot.config import Settings, load_settings
 from bot.progress import progress_reporter
 from bot.search import resolve_cache_dir
+
+if TYPE_CHECKING:
+    from bot.search import Index
 
 __all__ = ["EXIT_INTERRUPTED", "EXIT_NO_MODEL", "prepare_command"]
 
@@ -53,6 +57,11 @@ def prepare_command(corpus: Sequence[str] | None = None, *, strict: bool = False
     if not settings.semantic:
         _say("SEMANTIC is off: no vectors to prepare")
         return 0
+    return _embed(index, settings, began)
+
+
+def _embed(index: Index, settings: Settings, began: float) -> int:
+    """Embed every paper of `index` lacking a vector (a Ctrl-C keeps the work); the exit code."""
     semantic = dataclasses.replace(settings, semantic=True)
     progress = progress_reporter(len(index), label="embedding papers")
     semantic_start = None
@@ -83,7 +92,7 @@ def prepare_command(corpus: Sequence[str] | None = None, *, strict: bool = False
         _say("embedding failed (see the log above): vectors not prepared")
         return EXIT_NO_MODEL
     embedded = clock.missing or 0
-    where = resolve_cache_dir(cache_dir)
+    where = resolve_cache_dir(settings.index_cache_dir)
     _say(
         f"prepared in {time.perf_counter() - began:.1f} s: {len(index):,} papers, "
         f"{embedded:,} embedded now, {len(index) - embedded:,} from the cache, in {where}"

@@ -92,8 +92,8 @@ class EtaClock:
     run has measured its own; `inner` is called on with every report (a progress line).
     `in_flight`: papers under way at once (each worker's run); the rate counts only once that
     many are done (or all), since the first run to finish says nothing of the others still
-    running: with two workers it alone read half the rate (a 3x too long estimate, warm-up
-    included).
+    running: with two workers it alone would read a fraction of the rate (a far too long
+    estimate).
     """
 
     def __init__(

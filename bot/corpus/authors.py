@@ -250,15 +250,15 @@ class AuthorIndex:
                     found.add(number)
         return tuple(sorted(found))
 
-    def is_name_query(self, question: str) -> bool:
-        """True if a free-text question is just a person's name found among the authors."""
+    def name_query(self, question: str) -> tuple[int, ...]:
+        """The papers (`papers`) of the person a free-text question is just the name of; ()
+        when it is not a person's name found among the authors."""
         question = question.strip()
         if len(question) > _MAX_NAME_CHARS or not _QUERY_NAME.fullmatch(question):
-            return False
+            return ()
         words = question.replace(",", " ").split()
-        key = author_key(question)
-        if key is None:
-            return False
+        if author_key(question) is None:
+            return ()
         if len(words) == 1 and not question[:1].isupper() and len(question) < 4:
-            return False  # "lee" or "wu" in lower case is likelier a typo than a person
-        return bool(self.papers(question))
+            return ()  # "lee" or "wu" in lower case is likelier a typo than a person
+        return self.papers(question)
