@@ -13,7 +13,7 @@ from psycopg_pool import AsyncConnectionPool
 
 from bot.store import _queries as q
 from bot.store._migrations import CREATE_VERSION_TABLE, load_migrations, pending
-from bot.store._sql_store import ADDED, FULL, PRESENT, Params, SqlStore
+from bot.store._sql_store import ADDED, FULL, PRESENT, Params, Store
 from bot.store.model import Limits, StoreOpenError, StoreUnavailable
 
 SETTING = "DATABASE_URL"  # what an error opening the database names
@@ -41,7 +41,7 @@ def _pg(sql: str) -> str:
     return sql.replace("?", "%s")
 
 
-class PostgresStore(SqlStore):
+class PostgresStore(Store):
     """The shared store: DATABASE_URL=postgresql://…, for several replicas behind a webhook."""
 
     def __init__(self, pool: AsyncConnectionPool, limits: Limits) -> None:
