@@ -1,8 +1,7 @@
-"""`load_corpus`: files and directories to papers: merged versions, stable ids, a report.
+"""`load_corpus`: files and directories to papers (merged versions, stable ids) and a report.
 
 A file named on its own must be readable (its `CorpusError` is the caller's); in a directory
-each file is read if it can be: an unreadable one is a bad record of the report (refused
-with `strict`), notes and other data are skipped and named.
+an unreadable file is a bad record of the report, notes and other data are skipped and named.
 """
 
 from __future__ import annotations
@@ -26,8 +25,7 @@ __all__ = ["PROGRESS_SECONDS", "load_corpus"]
 
 logger = logging.getLogger(__name__)
 
-PROGRESS_SECONDS = 5.0
-"""A load that runs longer says how far it got this often (on a pipe too)."""
+PROGRESS_SECONDS = 5.0  # a longer load says how far it got this often
 Progress = Callable[[str], None]
 
 
@@ -38,8 +36,7 @@ class _Load:
     keep: LoadFilter | None
     progress: Progress
     papers: list[Paper] = field(default_factory=list)
-    labels: list[str] = field(default_factory=list)
-    """Where each paper was read (`file:line`, `(record N)` in a one-line array)."""
+    labels: list[str] = field(default_factory=list)  # where each paper was read
     bad: list[str] = field(default_factory=list)
     first_bad: tuple[str, int, str] | None = None
     skipped: list[str] = field(default_factory=list)
@@ -51,7 +48,6 @@ class _Load:
     shown: float = 0.0
 
     def count(self, name: str) -> None:
-        """One more record read; a progress line every `PROGRESS_SECONDS`."""
         self.records += 1
         if self.records % 4096 == 0:
             self.tick(name)
@@ -107,11 +103,8 @@ def _sources(paths: Iterable[str | Path], load: _Load) -> list[tuple[Source, boo
 def _numbered(
     records: Iterable[tuple[int, Record | Paper | str]],
 ) -> Iterator[tuple[int, int | None, Record | Paper | str]]:
-    """(line, record number if another record starts on the same line, record).
-
-    One record behind its reader (to see whether the next shares its line); a reader's error
-    comes after the record before it.
-    """
+    """(line, record number if another record starts on the same line, record), one record
+    behind the reader (to see whether the next shares its line)."""
     previous: tuple[int, Record | Paper | str] | None = None
     previous_line = -1
     number = 0
@@ -136,7 +129,7 @@ def _numbered(
 
 
 def _read(source: Source, load: _Load) -> None:
-    """Every record of one source into `load` (papers, or bad lines naming line and record)."""
+    """Every record of one source into `load`."""
     reader = recognise(source)
     records = (
         read_jsonl(source, load.skim(source.name) if load.keep else None)
@@ -197,12 +190,11 @@ def load_corpus(
     keep: LoadFilter | None = None,
     progress: Progress | None = None,
 ) -> LoadReport:
-    """Read every file under `paths` (files or directories) into papers, one per paper.
+    """Every file under `paths` (files or directories) as papers, one per paper.
 
-    A record that cannot become a paper is skipped with a line naming file, line and reason;
-    with `strict`, any such record or unreadable file fails the load (`StrictCorpusError`
-    lists them all). `keep` loads only the records that match it. `progress` gets a line every
-    `PROGRESS_SECONDS` of a long load (default: the log, else stderr).
+    A bad record is skipped with a line naming file, line and reason; with `strict`, any such
+    record or unreadable file fails the load (`StrictCorpusError`). `keep` loads only the
+    records matching it; `progress` gets a line every `PROGRESS_SECONDS` of a long load.
     """
     paths = list(paths)
     load = _Load(keep=keep, progress=progress or (lambda line: progress_line(line, logger)))

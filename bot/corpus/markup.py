@@ -94,13 +94,12 @@ _SPACE_BEFORE_PUNCT = re.compile(r" (?=[,.;:!?](?: |$))")
 _CODE_MD = re.compile(r"`([^`\n]+)`")
 _TEX_QUOTES = re.compile(r"``(.+?)''")
 _SPACES = re.compile(r"[ \t\r\n\f\v\u00a0\u2000-\u200b\u202f\u205f\u3000]+")
-_SPACE_BEFORE_CLOSE = re.compile(r"\s+([)\],.;:!?])")
 _SPACE_AFTER_OPEN = re.compile(r"([(\[])\s+")
 _PLACEHOLDER = re.compile(_PH_OPEN + r"(\d+)" + _PH_CLOSE)
 
 
 def _needs_cleaning(text: str) -> bool:
-    """False for plain text, which skips every markup pass (most of a big corpus)."""
+    """False for plain text (most of a big corpus), which skips every markup pass."""
     return any(mark in text for mark in _MARKUP_SIGNS)
 
 
@@ -181,13 +180,11 @@ def _style_arguments(text: str) -> str:
         name, arg = match.group(1), match.group(2)
         if name == "mathbb":
             return "".join(_BLACKBOARD.get(ch, ch) for ch in arg)
-        if name in _STYLE_COMMANDS or name in ("mathbb", "textsuperscript", "textsubscript"):
-            if name == "textsuperscript":
-                return _script(arg, "^")
-            if name == "textsubscript":
-                return _script(arg, "_")
-            return arg
-        return match.group(0)
+        if name == "textsuperscript":
+            return _script(arg, "^")
+        if name == "textsubscript":
+            return _script(arg, "_")
+        return arg if name in _STYLE_COMMANDS else match.group(0)
 
     for _ in range(8):
         new = _STYLE_ARG.sub(unwrap, text)

@@ -45,7 +45,6 @@ class PostgresStore(Store):
     """The shared store: DATABASE_URL=postgresql://…, for several replicas behind a webhook."""
 
     def __init__(self, pool: AsyncConnectionPool, limits: Limits) -> None:
-        """Use `PostgresStore.open`."""
         self._pool = pool
         self.limits = limits
 
@@ -74,9 +73,8 @@ class PostgresStore(Store):
             # Checked on checkout: a connection broken by a restart is replaced, not used.
             check=AsyncConnectionPool.check_connection,
             kwargs={"connect_timeout": connect_timeout},
-            # The pool's reconnect backoff doubles without a cap until this deadline; a short
-            # one makes it give up early, so the first request after an outage connects
-            # afresh instead of waiting out a long backoff.
+            # The pool's reconnect backoff doubles until this deadline: a short one lets the
+            # first request after an outage connect afresh instead of waiting it out.
             reconnect_timeout=timeout,
             name="store",
         )

@@ -30,7 +30,6 @@ class SqliteStore(Store):
         limits: Limits,
         opened: Opened,
     ) -> None:
-        """Use `SqliteStore.open`."""
         self._connection: sqlite3.Connection | None = connection
         """None between closing a swapped file and opening the one at the path."""
         self._executor = executor

@@ -1,8 +1,5 @@
-"""RIS (`.ris`) from Zotero, EndNote and Mendeley, read with rispy (its documented tag map).
-
-Each `TY  - ` … `ER  - ` block is one record; a block without its `ER` line, or one rispy
-cannot read, is one skipped record naming its first line.
-"""
+"""RIS (`.ris`) from Zotero, EndNote and Mendeley, read with rispy: each `TY  - ` … `ER  - `
+block is one record; a block without its `ER` line, or unreadable, is a bad record."""
 
 from __future__ import annotations
 
@@ -32,7 +29,7 @@ _FIELDS: dict[str, tuple[str, ...]] = {
 
 
 def looks_like_ris(head: str) -> bool:
-    """True if a file's first lines are RIS (a `TY  - ` tag line)."""
+    """Whether a file's first lines are RIS (a `TY  - ` tag line)."""
     return _START.search(head[:4096]) is not None
 
 

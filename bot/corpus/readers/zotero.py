@@ -14,7 +14,7 @@ _VENUES = ("Publication Title", "Proceedings Title", "Conference Name", "Reposit
 
 
 def is_zotero(raw: Mapping[str, object]) -> bool:
-    """True for a row of Zotero's CSV export."""
+    """Whether `raw` is a row of Zotero's CSV export."""
     return "Item Type" in raw and "Publication Title" in raw
 
 
