@@ -1,11 +1,6 @@
-"""`python -m bot prepare`: the index cache and the papers' vectors, built ahead of time.
-
-What it writes (in `INDEX_CACHE_DIR`) is what `run`, `console` and `search` map at start: a
-prepared directory serves them without building or embedding anything, and without writing
-to it, so several processes (webhook replicas, hosts sharing a read-only volume) can map the
-same files. An interrupt (Ctrl-C, SIGTERM) keeps what was embedded: the vector cache is
-written every few hundred papers and at the stop, and the next `prepare` carries on there.
-"""
+"""`python -m bot prepare`: the index cache and the papers' vectors, built ahead of time in
+`INDEX_CACHE_DIR`, so `run`, `console` and `search` (replicas too) map them at start without
+building or writing. An interrupt keeps what was embedded; the next `prepare` carries on."""
 
 from __future__ import annotations
 
@@ -23,18 +18,14 @@ from bot.search import resolve_cache_dir
 
 __all__ = ["EXIT_INTERRUPTED", "EXIT_NO_MODEL", "prepare_command"]
 
-EXIT_NO_MODEL = 1
-"""The index is prepared but the vectors are not (no model, or embedding failed)."""
-EXIT_INTERRUPTED = 130
-"""Stopped by a signal; what was embedded is cached (the shell's code for SIGINT)."""
+EXIT_NO_MODEL = 1  # the index is prepared but the vectors are not
+EXIT_INTERRUPTED = 130  # stopped by a signal (the shell's code for SIGINT)
 _NAME = "python -m bot prepare"
 
 
 def prepare_command(corpus: Sequence[str] | None = None, *, strict: bool = False) -> int:
-    """Build the index cache and embed every paper lacking a vector; the exit code.
-
-    Raises the load's `CorpusError` and `ConfigError` (the CLI exits 2 on them).
-    """
+    """Build the index cache and embed every paper lacking a vector; the exit code (the load's
+    `CorpusError` and `ConfigError` are raised)."""
     began = time.perf_counter()
     settings = load_settings()
     paths = loading.corpus_paths(settings, corpus)
