@@ -110,7 +110,6 @@ class PaperIds:
         return cls(by_key={**folded, **{"=" + k: v for k, v in exact.items()}})
 
     def find(self, typed: str) -> str | None:
-        """The paper id a user means, or None."""
         text = _BOT_SUFFIX.sub("", _COMMAND.sub("", typed.strip())).strip()
         if not text:
             return None

@@ -31,8 +31,6 @@ Progress = Callable[[str], None]
 
 @dataclass
 class _Load:
-    """What a load has gathered so far."""
-
     keep: LoadFilter | None
     progress: Progress
     papers: list[Paper] = field(default_factory=list)
@@ -129,7 +127,6 @@ def _numbered(
 
 
 def _read(source: Source, load: _Load) -> None:
-    """Every record of one source into `load`."""
     reader = recognise(source)
     records = (
         read_jsonl(source, load.skim(source.name) if load.keep else None)

@@ -308,5 +308,4 @@ def clean_abstract(raw: str) -> tuple[str, tuple[str, ...]]:
 
 
 def clean_title(raw: str) -> str:
-    """A source title as plain text (markup removed, whitespace collapsed)."""
     return clean_abstract(raw)[0]

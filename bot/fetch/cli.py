@@ -78,15 +78,12 @@ class _Usage(Exception):
 
 def run(args: argparse.Namespace) -> int:
     """Fetch what `args.source` names into `args.out`; the exit code."""
-    try:
-        what = _source(args)
-        out = args.out if args.out is not None else _default_out()
-    except _Usage as exc:
-        print(f"{PROG}: error: {exc}", file=sys.stderr)
-        return EXIT_USAGE
     from bot.fetch.http import FetchError
 
+    out = args.out
     try:
+        what = _source(args)
+        out = out if out is not None else _default_out()
         if isinstance(what, FeedSource):
             _feed(what, out, without_abstracts=args.without_abstracts)
         else:

@@ -155,7 +155,6 @@ class Store(ABC):
         return frozenset(row[0] for row in await self._rows(q.DISMISSED, (user_id,)))
 
     async def get_language(self, user_id: int) -> str | None:
-        """The user's language preference; None when never set."""
         rows = await self._rows(q.GET_LANGUAGE, (user_id,))
         return rows[0][0] if rows else None
 

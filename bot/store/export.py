@@ -146,22 +146,21 @@ def to_bibtex(papers: Sequence[SavedPaper]) -> str:
     keys = bibtex_keys(papers)
     entries = []
     for paper in papers:
-        fields = [("title", bibtex_escape(paper.title))]
-        if paper.authors:
-            fields.append(("author", " and ".join(_bibtex_author(a) for a in paper.authors)))
-        if paper.venue:
-            fields.append(("booktitle", bibtex_escape(paper.venue)))
-        if paper.year:
-            fields.append(("year", str(paper.year)))
-        if paper.doi:
-            fields.append(("doi", _verbatim(paper.doi)))
-        if paper.url:
-            fields.append(("url", _verbatim(paper.url)))
         notes = [*programme_lines(paper), *([DERIVED_NOTE] if paper.title_derived else [])]
-        if notes:
-            fields.append(("note", bibtex_escape("; ".join(notes))))
+        fields = {
+            "title": bibtex_escape(paper.title),
+            "author": " and ".join(_bibtex_author(a) for a in paper.authors),
+            "booktitle": bibtex_escape(paper.venue),
+            "year": str(paper.year or ""),
+            "doi": _verbatim(paper.doi),
+            "url": _verbatim(paper.url),
+            "note": bibtex_escape("; ".join(notes)),
+        }
         kind = "inproceedings" if paper.venue else "misc"
-        body = ",\n".join(f"  {name} = {{{value}}}" for name, value in fields)
+        shown = (
+            f"  {name} = {{{value}}}" for name, value in fields.items() if value or name == "title"
+        )
+        body = ",\n".join(shown)
         entries.append(f"@{kind}{{{keys[paper.paper_id]},\n{body}\n}}\n")
     return "\n".join(entries)
 

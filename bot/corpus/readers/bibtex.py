@@ -55,5 +55,4 @@ def read_bibtex_entries(text: str) -> Iterator[tuple[int, RawEntry]]:
 
 
 def read_bibtex(source: Source) -> Iterator[tuple[int, Record | str]]:
-    """Records of a `.bib` file: one per entry; a broken entry is one skip reason."""
     yield from read_bibtex_entries(decode(source))

@@ -16,7 +16,6 @@ _MAX_POSITION = 20_000  # an abstract is a few hundred words; a larger index is 
 
 
 def is_openalex(raw: Mapping[str, object]) -> bool:
-    """Whether `raw` is an OpenAlex work object."""
     return (
         "abstract_inverted_index" in raw
         or "authorships" in raw

@@ -26,7 +26,6 @@ _NOTE_KEYS = re.compile(rb'"(?:venueid|forum|invitations?|replyto)"\s*:')
 
 
 def looks_like_notes(head: bytes) -> bool:
-    """Whether the first bytes are a JSON array or object of OpenReview notes."""
     start = head.lstrip(b"\xef\xbb\xbf \t\r\n")[:1]
     return start in (b"[", b"{") and b'"content"' in head and bool(_NOTE_KEYS.search(head))
 

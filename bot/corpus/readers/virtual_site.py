@@ -30,7 +30,6 @@ _SPELLING = {"icml": "ICML", "neurips": "NeurIPS", "nips": "NeurIPS", "iclr": "I
 
 
 def looks_like_feed(head: bytes) -> bool:
-    """Whether the first bytes are a JSON object whose `results` are programme events."""
     start = head.lstrip(b"\xef\xbb\xbf \t\r\n")[:1]
     return (
         start == b"{"
