@@ -51,8 +51,8 @@ class RedactingFilter(logging.Filter):
 class RedactingFormatter(logging.Formatter):
     """A second line of defence: redacts the fully formatted line too."""
 
-    def __init__(self, fmt: str = LOG_FORMAT, secrets: Iterable[str] = ()) -> None:
-        super().__init__(fmt)
+    def __init__(self, secrets: Iterable[str] = ()) -> None:
+        super().__init__(LOG_FORMAT)
         self.secrets = tuple(s for s in secrets if s)
 
     def format(self, record: logging.LogRecord) -> str:

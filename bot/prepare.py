@@ -4,7 +4,6 @@ building or writing. An interrupt keeps what was embedded; the next `prepare` ca
 
 from __future__ import annotations
 
-import dataclasses
 import signal
 import sys
 import time
@@ -12,9 +11,9 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
 from bot import loading
-from bot.config import load_settings
+from bot.config import Settings, load_settings
 from bot.progress import progress_reporter
-from bot.search import resolve_cache_dir
+from bot.search import Index, resolve_cache_dir
 
 __all__ = ["EXIT_INTERRUPTED", "EXIT_NO_MODEL", "prepare_command"]
 
@@ -29,13 +28,12 @@ def prepare_command(corpus: Sequence[str] | None = None, *, strict: bool = False
     began = time.perf_counter()
     settings = load_settings()
     paths = loading.corpus_paths(settings, corpus)
-    cache_dir = settings.index_cache_dir
     # Exists before the corpus is hashed, so the files' hashes are kept too (storage.stamps):
     # a later start then hashes nothing and writes nothing into the prepared directory.
-    resolve_cache_dir(cache_dir).mkdir(parents=True, exist_ok=True)
+    resolve_cache_dir(settings.index_cache_dir).mkdir(parents=True, exist_ok=True)
     _report, index = loading.load_index(
         paths,
-        cache_dir,
+        settings.index_cache_dir,
         strict=strict or settings.corpus_strict,
         corpus_filter=settings.corpus_filter,
         cache_min_papers=0,  # any size: the replicas then map it instead of building
@@ -44,7 +42,11 @@ def prepare_command(corpus: Sequence[str] | None = None, *, strict: bool = False
     if not settings.semantic:
         _say("SEMANTIC is off: no vectors to prepare")
         return 0
-    semantic = dataclasses.replace(settings, semantic=True)
+    return _embed(index, settings, began)
+
+
+def _embed(index: Index, semantic: Settings, began: float) -> int:
+    """Embed every paper of `index` lacking a vector; the exit code."""
     progress = progress_reporter(len(index), label="embedding papers")
     semantic_start = None
     with _interrupts_as_keyboard():
@@ -74,7 +76,7 @@ def prepare_command(corpus: Sequence[str] | None = None, *, strict: bool = False
         _say("embedding failed (see the log above): vectors not prepared")
         return EXIT_NO_MODEL
     embedded = clock.missing or 0
-    where = resolve_cache_dir(cache_dir)
+    where = resolve_cache_dir(semantic.index_cache_dir)
     _say(
         f"prepared in {time.perf_counter() - began:.1f} s: {len(index):,} papers, "
         f"{embedded:,} embedded now, {len(index) - embedded:,} from the cache, in {where}"

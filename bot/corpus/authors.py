@@ -130,11 +130,11 @@ def parse_authors(value: object) -> tuple[str, ...]:
     return tuple(unique)
 
 
-def compact_authors(authors: Sequence[str], *, shown: int = MAX_SHOWN) -> str:
-    """`A. Smith, B. Jones et al.` for long lists; every name when there are at most shown + 1."""
-    if len(authors) <= shown + 1:
+def compact_authors(authors: Sequence[str]) -> str:
+    """`A. Smith, B. Jones et al.` for long lists; every name when there are at most three."""
+    if len(authors) <= MAX_SHOWN + 1:
         return ", ".join(authors)
-    return ", ".join(authors[:shown]) + " et al."
+    return ", ".join(authors[:MAX_SHOWN]) + " et al."
 
 
 def fold_name(text: str) -> str:

@@ -61,12 +61,12 @@ _GENERIC = frozenset({
 })  # fmt: skip
 
 
-def _clip(text: str, limit: int = _CLIP_CHARS) -> str:
+def _clip(text: str) -> str:
     """`text` as a title: cut on a word boundary, no dangling 'of the' before the ellipsis."""
     text = text.strip()
-    if len(text) <= limit:
+    if len(text) <= _CLIP_CHARS:
         return text.rstrip(".")
-    cut = clip_words(text, limit, strip="")[:-1]
+    cut = clip_words(text, _CLIP_CHARS, strip="")[:-1]
     return _STOP_TAIL.sub("", cut).rstrip(" ,;:—–-(") + "…"
 
 

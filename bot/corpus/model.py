@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 
 __all__ = [
@@ -51,6 +51,9 @@ class StrictCorpusError(CorpusError):
             None,
             f"{len(problems)} bad records (strict):\n{shown}",
         )
+
+
+UNTIMED = datetime.max.replace(tzinfo=UTC)  # what an unknown time sorts as: last
 
 
 def _aware(text: str) -> datetime | None:

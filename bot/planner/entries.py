@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
 
-from bot.corpus.model import Paper, Presentation
+from bot.corpus.model import UNTIMED, Paper, Presentation
 
 __all__ = [
     "Entry",
@@ -21,7 +21,6 @@ __all__ = [
 MAX_EVENT_CHARS = 24  # a longer event id is cut in keys (feeds use short numbers)
 _UNSAFE = re.compile(r"[^A-Za-z0-9]+")
 _DIGITS = re.compile(r"(\d+)")
-_LAST = datetime.max.replace(tzinfo=UTC)
 
 
 def presentation_key(paper: Paper, presentation: Presentation) -> str:
@@ -88,4 +87,4 @@ def position_order(position: str) -> tuple[tuple[int, str], ...]:
 def entry_order(entry: Entry) -> tuple[datetime, str, tuple[tuple[int, str], ...], str, str]:
     """Time order (untimed last), then kind, poster position, paper id and key."""
     place = position_order(entry.presentation.position)
-    return (entry.start or _LAST, entry.kind, place, entry.paper.id, entry.key)
+    return (entry.start or UNTIMED, entry.kind, place, entry.paper.id, entry.key)

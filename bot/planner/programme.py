@@ -6,14 +6,13 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from datetime import UTC, date, datetime, timedelta, timezone
+from datetime import date, datetime, timedelta, timezone
 
 from bot.corpus import Paper, fold_session, named_number, sessions_named
+from bot.corpus.model import UNTIMED
 from bot.planner.entries import Entry, entries_of, entry_order
 
 __all__ = ["Programme", "Session", "build_programme"]
-
-_LAST = datetime.max.replace(tzinfo=UTC)
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,7 +113,7 @@ def build_programme(papers: Iterable[Paper]) -> Programme:
     found = [s for name, group in named.items() for s in _by_day(name, group)]
     found += [_session("", group) for group in unnamed.values()]
     sessions = sorted(
-        found, key=lambda s: (s.start or _LAST, fold_session(s.name), s.kind, s.end or _LAST)
+        found, key=lambda s: (s.start or UNTIMED, fold_session(s.name), s.kind, s.end or UNTIMED)
     )
     days = [s.day for s in sessions if s.day is not None]
     return Programme(

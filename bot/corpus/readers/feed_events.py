@@ -7,20 +7,18 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
 
 from bot.corpus.authors import parse_authors
 from bot.corpus.links import Link, http_url
 from bot.corpus.markup import clean_abstract, clean_title
 from bot.corpus.merge import fold_title
-from bot.corpus.model import TIERS, Paper, Presentation, tier_of
+from bot.corpus.model import TIERS, UNTIMED, Paper, Presentation, tier_of
 from bot.corpus.readers.html_text import html_to_text
 from bot.textutil import clean
 
 __all__ = ["PAPER_KINDS", "Event", "Site", "event_kind", "group_events", "paper_from_events"]
 
 PAPER_KINDS = {"poster": "poster", "oral": "oral"}  # a paper's event type (folded) -> its kind
-_LAST = datetime.max.replace(tzinfo=UTC)  # presentations with no time sort last
 _FORUM = re.compile(r"^https?://(?:[\w-]+\.)*openreview\.net/forum\?(?:[^#]*&)?id=([^&#\s]+)")
 
 
@@ -117,7 +115,7 @@ def _presentation(event: Event) -> Presentation | None:
 
 def _in_order(presentations: Iterator[Presentation | None]) -> tuple[Presentation, ...]:
     kept = [p for p in presentations if p is not None]
-    return tuple(sorted(kept, key=lambda p: (p.starts_at or _LAST, p.kind)))
+    return tuple(sorted(kept, key=lambda p: (p.starts_at or UNTIMED, p.kind)))
 
 
 def _authors(value: object) -> tuple[tuple[str, ...], tuple[str, ...]]:
