@@ -1,8 +1,5 @@
 """`load_corpus`: files and directories to papers (merged versions, stable ids) and a report.
-
-A file named on its own must be readable (its `CorpusError` is the caller's); in a directory
-an unreadable file is a bad record of the report, notes and other data are skipped and named.
-"""
+A file named on its own must be readable; in a directory an unreadable file is a bad record."""
 
 from __future__ import annotations
 
@@ -187,12 +184,8 @@ def load_corpus(
     keep: LoadFilter | None = None,
     progress: Progress | None = None,
 ) -> LoadReport:
-    """Every file under `paths` (files or directories) as papers, one per paper.
-
-    A bad record is skipped with a line naming file, line and reason; with `strict`, any such
-    record or unreadable file fails the load (`StrictCorpusError`). `keep` loads only the
-    records matching it; `progress` gets a line every `PROGRESS_SECONDS` of a long load.
-    """
+    """Every file under `paths` as papers, one per paper; a bad record is skipped and reported
+    (with `strict`, any fails the load). `keep` loads only the records matching it."""
     paths = list(paths)
     load = _Load(keep=keep, progress=progress or (lambda line: progress_line(line, logger)))
     files = _sources(paths, load)

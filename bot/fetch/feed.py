@@ -107,12 +107,9 @@ def _sidecar(
     """The abstracts sidecar's bytes and size; None when it is missing and not needed."""
     try:
         answer = http.get(source.sidecar_url)
+        data = parse_json(answer)
     except Missing as exc:
         return _no_sidecar(source, events, http, str(exc), without_abstracts=without_abstracts)
-    except FetchError as exc:
-        raise FetchError(f"the abstracts sidecar: {exc}", status=exc.status) from exc
-    try:
-        data = parse_json(answer)
     except FetchError as exc:
         raise FetchError(f"the abstracts sidecar: {exc}", status=exc.status) from exc
     if not isinstance(data, dict | list):

@@ -1,9 +1,5 @@
-"""OpenReview API v2: a venue's accepted notes (`content.venueid` is the venue id) through
-openreview-py, as a guest or logged in, saved as `{"notes": [...], "count": N}`.
-
-The client's own retries are replaced by `fetch`'s; a response hook keeps the last answer so
-a failure is described as for the feed.
-"""
+"""OpenReview API v2: a venue's accepted notes through openreview-py (its retries replaced by
+`fetch`'s), as a guest or logged in, saved as `{"notes": [...], "count": N}`."""
 
 from __future__ import annotations
 

@@ -1,9 +1,6 @@
-"""Catalogue entries by key, placeholders filled in, as plain text or styled parts.
-
-Entries may mark phrases with `<b>`, `<i>` or `<code>` (never nested); any other `<` is text.
-Values are substituted after the markup is split off, so a user's text is never markup; the
-renderer escapes HTML.
-"""
+"""Catalogue entries by key, placeholders filled in, as plain text or styled parts. Entries may
+mark phrases with `<b>`, `<i>` or `<code>` (never nested); values go in after the markup is
+split off, so a user's text is never markup (the renderer escapes HTML)."""
 
 from __future__ import annotations
 

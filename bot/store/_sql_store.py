@@ -1,9 +1,6 @@
-"""`Store`: per-user reading lists, topics, preferences and ledgers, one transaction a method.
-
-Its input rules and SQL live here once; each backend (`sqlite`, `postgres`) supplies the
-primitives: a read, a write, an insert under a per-user cap, and a statement once per row.
-Every method takes the Telegram user id, so no call reaches another user's data; a database
-that stops answering raises `StoreUnavailable`.
+"""`Store`: per-user reading lists, topics, preferences and ledgers, one transaction a method
+(its input rules and SQL here, each backend's primitives in `sqlite` and `postgres`). Every
+method takes the user id, so none reaches another user's data; an outage is `StoreUnavailable`.
 """
 
 from __future__ import annotations
@@ -145,7 +142,10 @@ class Store(ABC):
 
     async def followers(self) -> Mapping[int, tuple[str, ...]]:
         """Every user with topics, mapped to them (for alerts after a corpus reload)."""
-        return q.group_followers(await self._rows(q.FOLLOWERS))
+        grouped: dict[int, list[str]] = {}
+        for user_id, topic in await self._rows(q.FOLLOWERS):
+            grouped.setdefault(user_id, []).append(topic)
+        return {user_id: tuple(topics) for user_id, topics in grouped.items()}
 
     async def dismiss(self, user_id: int, paper_id: str) -> bool:
         """Mark a paper "not interested"; False when it already was."""
@@ -177,11 +177,8 @@ class Store(ABC):
     async def set_reminder(
         self, user_id: int, minutes: int | None, *, language: str | None = None
     ) -> None:
-        """Remind `minutes` (1..120) before each saved paper's presentation, or None: off.
-
-        `language`: the one the user is answered in now, for users who never chose one with
-        /lang. ValueError for a bad value. The ledger is kept either way.
-        """
+        """Remind `minutes` (1..120) before each saved paper's presentation, or None: off (the
+        ledger is kept); `language`: the one the user is answered in now, if no /lang choice."""
         minutes = check_minutes(minutes)
         if minutes is None:
             await self._change(q.REMINDERS_OFF, (user_id,))

@@ -1,11 +1,6 @@
-"""Whether the SQLite file at DATA_DIR is still the one a connection opened, and the rescue
-when it was deleted or replaced under a running bot (a connection would go on writing to the
-unlinked file, every save lost at the next start).
-
-The rescue copies the open database (online backup, WAL included) beside the path. Deleted:
-the copy is moved into place. Replaced: the new file is served, ours kept beside it for the
-operator to merge.
-"""
+"""Whether the SQLite file at DATA_DIR is still the one a connection opened (else every save
+would go to an unlinked file), and the rescue: a copy of the open database beside the path,
+moved into place if the file was deleted, kept for the operator if it was replaced."""
 
 from __future__ import annotations
 
