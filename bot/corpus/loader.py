@@ -100,27 +100,19 @@ def _numbered(
 ) -> Iterator[tuple[int, int | None, Record | Paper | str]]:
     """(line, record number if another record starts on the same line, record), one record
     behind the reader (to see whether the next shares its line)."""
-    previous: tuple[int, Record | Paper | str] | None = None
-    previous_line = -1
-    number = 0
-    items = iter(records)
-    while True:
-        try:
-            item = next(items)
-        except StopIteration:
-            break
-        except CorpusError:
-            if previous is not None:
-                yield previous[0], number if previous[0] == previous_line else None, previous[1]
-            raise
-        if previous is not None:
-            shared = previous[0] in (previous_line, item[0])
-            yield previous[0], number if shared else None, previous[1]
-            previous_line = previous[0]
-        number += 1
-        previous = item
-    if previous is not None:
-        yield previous[0], number if previous[0] == previous_line else None, previous[1]
+    # The record held back: (line, number, record, whether it shares the line before).
+    held: tuple[int, int, Record | Paper | str, bool] | None = None
+    try:
+        for number, (line, record) in enumerate(records, start=1):
+            if held is not None:
+                yield held[0], held[1] if held[3] or held[0] == line else None, held[2]
+            held = (line, number, record, held is not None and held[0] == line)
+    except CorpusError:
+        if held is not None:  # a reader's error comes after the record before it
+            yield held[0], held[1] if held[3] else None, held[2]
+        raise
+    if held is not None:
+        yield held[0], held[1] if held[3] else None, held[2]
 
 
 def _read(source: Source, load: _Load) -> None:

@@ -22,8 +22,7 @@ _PAPER_EVENTS = frozenset({"poster", "oral"})
 
 @dataclass(frozen=True, slots=True)
 class SavedFeed:
-    """What one fetch wrote: the paths, the feed's events, the sidecar's abstracts (None: no
-    sidecar)."""
+    """What one fetch wrote (`abstracts` None: no sidecar)."""
 
     paths: tuple[Path, ...]
     events: int

@@ -1,5 +1,4 @@
-"""What `fetch` downloads and under which names: feed URLs and their abstracts sidecar,
-OpenReview venue ids, and the folder the bot loads."""
+"""What `fetch` downloads (feeds and their sidecar, OpenReview venues) and under which names."""
 
 from __future__ import annotations
 

@@ -1,5 +1,4 @@
-"""`/now`: the sessions in progress and the next ones, in the venue's time, each with the
-papers worth a visit for this user."""
+"""`/now`: the sessions on now and next, in the venue's time, with the papers for this user."""
 
 from __future__ import annotations
 

@@ -1,5 +1,4 @@
-"""The conference programme as sessions: built once per index from every paper's
-presentations, looked up by what users type (`/session 3`, `/session Oral 2B`)."""
+"""The conference programme as sessions, built once per index, looked up by `/session`."""
 
 from __future__ import annotations
 

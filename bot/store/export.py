@@ -1,5 +1,4 @@
-"""A reading list as BibTeX, Markdown or CSV, with each paper's tier, presentations (in the
-venue's time, its offset named) and institutions."""
+"""A reading list as BibTeX, Markdown or CSV, with each paper's tier, programme, institutions."""
 
 from __future__ import annotations
 

@@ -1,5 +1,4 @@
-"""What the store keeps (saved papers, topics, a language, reminders), its errors and its
-input rules."""
+"""What the store keeps (saved papers, reminders…), its errors and its input rules."""
 
 from __future__ import annotations
 
