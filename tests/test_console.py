@@ -279,3 +279,30 @@ def test_the_banner_and_start_name_the_corpus(tmp_path, monkeypatch) -> None:
     assert text.startswith("1 NeurIPS 2025 reading group paper loaded.")
     assert "I search 1 NeurIPS 2025 reading group paper." in text
     assert "/random — A random paper from NeurIPS 2025 reading group" in text
+
+
+def test_console_schedule_now_export_ics_and_remind(tmp_path) -> None:
+    from bot.search import Index
+    from bot.store import open_store
+    from testkit.week import load_week
+
+    week = load_week(tmp_path / "week")
+    store = LazyStore(lambda: open_store(None, tmp_path / "data"))
+    session = ConsoleSession(Index.build(list(week.values())), store=store, export_dir=tmp_path)
+    try:
+        assert to_console(session.answer("/schedule")).startswith("Nothing on your schedule yet")
+        for name in "DF":
+            session.answer(f"/paper_{week[name].id}")
+            assert to_console(session.answer("/save")) == "Saved to your reading list"
+        schedule = to_console(session.answer("/schedule"))
+        assert "⚠ Clash in Poster Session 3" in schedule and "Page" not in schedule  # one page
+        now = to_console(session.answer("/now"))  # on the wall clock: before, during or after
+        assert now.startswith(("The conference r", "Now: ")) and " Jul" in now
+        written = to_console(session.answer("/export ics"))
+        assert (
+            written.endswith("reading-list.ics")
+            and b"BEGIN:VEVENT" in (tmp_path / "reading-list.ics").read_bytes()
+        )
+        assert "send /remind 15 to the bot" in to_console(session.answer("/remind 15"))
+    finally:
+        store.close()

@@ -9,6 +9,8 @@ behaviour is written once and reaches every front end:
   `Store`: Telegram wraps each call in its outage gate, the console in its runner.
 - `recommend`: papers like the saved ones, "not interested" (store reads async, ranking
   synchronous).
+- `week`: the conference week: /schedule, /now, /remind (store reads async, planning
+  synchronous); the calendar file is an export (`reading_list`).
 - `about`: /start, /help and /stats.
 - `readiness`: the notice of how long until semantic answers are ready.
 - `sessions`: `/session`, a session of the conference programme, paged.
@@ -27,6 +29,7 @@ from bot.answers.questions import (
     open_paper,
     page,
     random_paper,
+    shared_paper,
     similar,
 )
 from bot.answers.readiness import pending_notice
@@ -47,6 +50,16 @@ from bot.answers.reading_list import (
 )
 from bot.answers.recommend import Taste, dismiss, recommended, taste
 from bot.answers.sessions import session, session_page, session_turn
+from bot.answers.week import (
+    Week,
+    now_page,
+    remind,
+    remind_minutes,
+    saved_papers,
+    schedule_page,
+    topic_score,
+    week_of,
+)
 
 __all__ = [
     "Answer",
@@ -56,6 +69,7 @@ __all__ = [
     "Numbered",
     "Taste",
     "Toggled",
+    "Week",
     "ask",
     "author",
     "corpus_facts",
@@ -67,6 +81,7 @@ __all__ = [
     "forget",
     "help_text",
     "name_of",
+    "now_page",
     "numbered",
     "open_paper",
     "page",
@@ -74,17 +89,24 @@ __all__ = [
     "programme_of",
     "random_paper",
     "recommended",
+    "remind",
+    "remind_minutes",
     "remove",
     "save",
     "saved_id",
     "saved_matches",
     "saved_page",
+    "saved_papers",
+    "schedule_page",
     "session",
     "session_page",
     "session_turn",
+    "shared_paper",
     "similar",
     "start",
     "stats",
     "taste",
+    "topic_score",
     "unfollow",
+    "week_of",
 ]

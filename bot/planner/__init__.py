@@ -2,7 +2,7 @@
 clock and the ledger of sent reminders in): the programme's sessions, a user's schedule with
 its clashes, a calendar file, due reminders, what is on now, and paper deep links."""
 
-from bot.planner.calendar_file import calendar_file, event_uid
+from bot.planner.calendar_file import CALENDAR_FORMAT, calendar_file, event_uid
 from bot.planner.deep_links import paper_from_payload, start_link, start_payload
 from bot.planner.entries import Entry, entries_of, presentation_key
 from bot.planner.now import Happening, NowAndNext, now_and_next
@@ -11,6 +11,7 @@ from bot.planner.reminders import SentKey, due_reminders, next_due
 from bot.planner.week import Clash, Day, Schedule, Slot, schedule
 
 __all__ = [
+    "CALENDAR_FORMAT",
     "Clash",
     "Day",
     "Entry",

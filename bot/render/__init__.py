@@ -7,13 +7,15 @@ same Doc into plain text. Nothing here imports `telegram`.
 
 Modules: `parts` (the pieces views share), `views` (lists of papers and hints), `paper`
 (one paper), `presentations` (a paper's tier, times and badge), `sessions` (/session),
-`dates`, `info` (the bot itself), `library` (what a user keeps), `recommend`, `callbacks`
-(what a button carries), `html`, `console` and `fit` (the output formats). Other packages
-import the names below; the reading-list views are used as the `library` namespace.
+`week` (the conference week: /schedule, /now, reminders), `dates`, `info` (the bot itself),
+`library` (what a user keeps), `recommend`, `callbacks` (what a button carries), `html`,
+`console` and `fit` (the output formats). Other packages import the names below; the
+reading-list views are used as the `library` namespace.
 """
 
 from bot.render.callbacks import (
     CALLBACK_ACTIONS,
+    EXPORT_FORMATS,
     Dismiss,
     ExportAs,
     Forget,
@@ -21,6 +23,7 @@ from bot.render.callbacks import (
     Recommend,
     RemoveSaved,
     SavedPage,
+    SchedulePage,
     SessionPage,
     SetLanguage,
     ShowSimilar,
@@ -41,7 +44,7 @@ from bot.render.console import (
     to_console,
     typed_turns,
 )
-from bot.render.doc import Doc, Keyboard, Segment
+from bot.render.doc import Doc, InlineSwitch, Keyboard, Segment
 from bot.render.filter_summary import filter_labels
 from bot.render.fit import fit_toast, fitted
 from bot.render.html import to_html
@@ -60,8 +63,8 @@ from bot.render.info import (
 )
 from bot.render.limits import INLINE_RESULTS, MAX_CALLBACK_ANSWER_CHARS
 from bot.render.paper import inline_article, not_found_doc, paper_doc
-from bot.render.parts import text_doc, translated
-from bot.render.presentations import hit_badge, presentation_line, tier_label
+from bot.render.parts import said_doc, text_doc, translated
+from bot.render.presentations import hit_badge, kind_label, presentation_line, tier_label
 from bot.render.recommend import recommend_doc
 from bot.render.sessions import (
     SESSION_PAGE,
@@ -71,10 +74,12 @@ from bot.render.sessions import (
     unknown_session_doc,
 )
 from bot.render.views import author_doc, eta_text, hint_doc, results_doc, similar_doc
+from bot.render.week import now_doc, remind_doc, reminder_doc, schedule_doc
 
 __all__ = [
     "ANSI_MARKS",
     "CALLBACK_ACTIONS",
+    "EXPORT_FORMATS",
     "INLINE_RESULTS",
     "MAX_CALLBACK_ANSWER_CHARS",
     "PLAIN_MARKS",
@@ -83,11 +88,13 @@ __all__ = [
     "Doc",
     "ExportAs",
     "Forget",
+    "InlineSwitch",
     "Keyboard",
     "OpenPaper",
     "Recommend",
     "RemoveSaved",
     "SavedPage",
+    "SchedulePage",
     "Segment",
     "SessionPage",
     "SetLanguage",
@@ -108,19 +115,25 @@ __all__ = [
     "hint_doc",
     "hit_badge",
     "inline_article",
+    "kind_label",
     "lang_changed_doc",
     "lang_codes_doc",
     "lang_doc",
     "no_programme_doc",
     "not_found_doc",
+    "now_doc",
     "paper_doc",
     "paper_ref",
     "parse_callback",
     "presentation_line",
     "query_fits_callback",
     "recommend_doc",
+    "remind_doc",
+    "reminder_doc",
     "results_doc",
     "results_text",
+    "said_doc",
+    "schedule_doc",
     "session_choice_doc",
     "session_doc",
     "session_ref",

@@ -13,9 +13,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from bot.i18n import Lang, is_language
-from bot.planner import Session
+from bot.planner import CALENDAR_FORMAT, Session
 from bot.render.limits import MAX_CALLBACK_DATA_BYTES, encodable, utf8_len
 from bot.store.export import FORMATS
+
+EXPORT_FORMATS = (*FORMATS, CALENDAR_FORMAT)
+"""What /export sends: the reading list (bib, md, csv) and the calendar of its presentations."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,9 +80,16 @@ class RemoveSaved:
 
 @dataclass(frozen=True, slots=True)
 class ExportAs:
-    """Button: send the tapper's reading list as a file in `fmt` (bib, md or csv)."""
+    """Button: send the tapper's reading list as a file in `fmt` (one of EXPORT_FORMATS)."""
 
     fmt: str
+
+
+@dataclass(frozen=True, slots=True)
+class SchedulePage:
+    """Button: show the tapper's schedule (/schedule) from `offset`."""
+
+    offset: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,6 +141,7 @@ CallbackAction = (
     | SavedPage
     | RemoveSaved
     | ExportAs
+    | SchedulePage
     | SessionPage
     | Unfollow
     | Forget
@@ -168,7 +179,7 @@ def _offset(text: str) -> int | None:
 REF = Field(_ref)
 OFFSET = Field(_offset)
 ANY_TEXT = Field(lambda text: text or None)
-FORMAT = Field(lambda text: text if text in FORMATS else None)
+FORMAT = Field(lambda text: text if text in EXPORT_FORMATS else None)
 SESSION_REF = Field(lambda text: text if re.fullmatch(r"[0-9a-f]{8}", text) else None)
 TOPIC_REF = Field(lambda text: text if re.fullmatch(r"[0-9a-f]{16}", text) else None)
 LANGUAGE = Field(lambda text: text if is_language(text) else None)
@@ -206,6 +217,7 @@ CODES: tuple[Code, ...] = (
     Code("l", SetLanguage, (("lang", LANGUAGE),)),
     Code("c", Recommend, (("offset", OFFSET),)),
     Code("d", Dismiss, (("offset", OFFSET), ("ref", REF))),
+    Code("w", SchedulePage, (("offset", OFFSET),)),
     Code("n", SessionPage, (("offset", OFFSET), ("position", OFFSET), ("check", SESSION_REF))),
 )
 """Prefix letter -> action and fields: the one description of every button's data."""

@@ -9,6 +9,7 @@ MAX_BUTTONS_PER_ROW = 8  # Bot API limit: buttons in one keyboard row
 MAX_INLINE_RESULTS = 50  # Bot API limit: results in one answerInlineQuery
 MAX_INLINE_RESULT_ID_BYTES = 64  # Bot API limit: InlineQueryResult.id, UTF-8 bytes
 MAX_CALLBACK_ANSWER_CHARS = 200  # Bot API limit: answerCallbackQuery text
+MAX_INLINE_QUERY_CHARS = 256  # Bot API limit: InlineQuery.query (what a Share button types)
 MAX_COMMAND_DESCRIPTION_CHARS = 256  # Bot API limit: BotCommand.description
 # MAX_COMMAND_CHARS (BotCommand.command) is bot.corpus's: the paper-id rule is built on it.
 

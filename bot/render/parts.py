@@ -15,7 +15,7 @@ from bot.corpus.model import tier_of
 from bot.i18n import Translator, translator
 from bot.render import limits
 from bot.render.callbacks import checked
-from bot.render.doc import Block, Button, Doc, Keyboard, Segment
+from bot.render.doc import Block, Button, Doc, InlineSwitch, Keyboard, Segment
 from bot.render.html import is_web_url
 from bot.render.ids import paper_command
 from bot.render.presentations import hit_badge, tier_label
@@ -50,6 +50,13 @@ def text_doc(key: str, n: int | None = None, /, *, t: Translator = EN, **values:
     return Doc((translated(t, key, n, **values),))
 
 
+def said_doc(text: str, then: Doc | None = None) -> Doc:
+    """`text` (already in the reader's words: what an action did) as a paragraph, then
+    `then`'s blocks (what is left), for a front end that says in a message what Telegram
+    says in a toast."""
+    return Doc(((Segment(text),), *(then.blocks if then is not None else ())))
+
+
 def examples_block(t: Translator, examples: Sequence[str] = ()) -> Block:
     """The "try for example" line and example questions, each a `/search` to copy: the
     corpus's own `examples` (its frequent topics), else the catalogue's."""
@@ -78,7 +85,10 @@ def checked_keyboard(rows: Sequence[tuple[Button, ...]]) -> Keyboard:
         if len(row) > limits.MAX_BUTTONS_PER_ROW:
             raise KeyboardError(f"a row of {len(row)} buttons, over {limits.MAX_BUTTONS_PER_ROW}")
         for _label, data in row:
-            checked(data)
+            if not isinstance(data, InlineSwitch):
+                checked(data)
+            elif not 0 < len(data.query) <= limits.MAX_INLINE_QUERY_CHARS:
+                raise KeyboardError(f"an inline query of {len(data.query)} characters")
     return keyboard
 
 

@@ -38,9 +38,11 @@ from bot.tg.handlers import (
     recommend,
     search,
     sessions,
+    week,
 )
 from bot.tg.handlers.buttons import ButtonHandler
 from bot.tg.menu import register_when_named
+from bot.tg.reminders import start_reminders, stop_reminders
 from bot.tg.semantic import serve_semantic, stop_embedding
 from bot.tg.state import CONTEXT_TYPES, BotState, Context
 
@@ -58,7 +60,8 @@ ALLOWED_UPDATES = (
 
 
 async def post_init(application: Application) -> None:
-    """Open the store, register the command menu and the SIGHUP reload once initialised."""
+    """Open the store, register the command menu, start the reminder job and the SIGHUP
+    reload once initialised."""
     state: BotState = application.bot_data
     if state.store is None:  # StoreOpenError propagates: run() names the setting, exits 2
         state.store = await open_store(state.settings.database_url, state.settings.data_dir)
@@ -75,13 +78,20 @@ async def post_init(application: Application) -> None:
         state.semantic_task = asyncio.create_task(
             serve_semantic(application, state.index), name="semantic"
         )
+    start_reminders(application)
     logger.info("Bot @%s is up with %d papers", application.bot.username, len(state.served_index()))
     admin.watch_sighup(application)
+
+
+async def post_stop(application: Application) -> None:
+    """Stop the reminder job while the bot can still send (before shutdown closes it)."""
+    await stop_reminders(application)
 
 
 async def post_shutdown(application: Application) -> None:
     """Stop the search thread and close the store; PTB has finished every update by now."""
     state: BotState = application.bot_data
+    await stop_reminders(application)  # stopped already unless the bot never ran
     stop_embedding(state)
     executor, state.search_executor = state.search_executor, None
     if executor is not None:
@@ -119,6 +129,7 @@ def build_application(
         .request(api_request)
         .get_updates_request(updates_request)
         .post_init(post_init)
+        .post_stop(post_stop)
         .post_shutdown(post_shutdown)
     )
     if settings.api_base_url:
@@ -149,6 +160,9 @@ COMMAND_HANDLERS: dict[str, Handler] = {
     "saved": reading_list.saved,
     "recommend": recommend.recommend,
     "export": reading_list.export_command,
+    "schedule": week.schedule,
+    "now": week.now,
+    "remind": week.remind,
     "follow": reading_list.follow,
     "following": reading_list.following,
     "forget": reading_list.forget,
@@ -164,6 +178,7 @@ BUTTON_HANDLERS: dict[type, ButtonHandler] = {
     render.SavedPage: reading_list.saved_button,
     render.RemoveSaved: reading_list.saved_button,
     render.ExportAs: reading_list.export_button,
+    render.SchedulePage: week.schedule_button,
     render.Unfollow: reading_list.unfollow_button,
     render.Forget: reading_list.forget_button,
     render.Recommend: recommend.recommend_button,

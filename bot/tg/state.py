@@ -24,6 +24,7 @@ from bot.planner import Programme
 from bot.render import paper_ref
 from bot.search import EmbeddingJob, Retriever
 from bot.store import Store
+from bot.tg.clock import Clock
 from bot.tg.lru import LruCache
 from bot.tg.ratelimit import InlineCache, RateLimiter
 
@@ -79,6 +80,12 @@ class BotState:
     """Keeps the task that starts semantic search referenced until it is done."""
     embedding_job: EmbeddingJob | None = None
     """The background embedding of the served papers (SEMANTIC on), until it is replaced."""
+    clock: Clock = field(default_factory=Clock)
+    """The time the reminder job and /now read (tests pass their own)."""
+    reminders_task: asyncio.Task[None] | None = None
+    """The reminder job, from post_init until the bot stops."""
+    reminders_wake: asyncio.Event = field(default_factory=asyncio.Event)
+    """Set to make the reminder job look again now (a save, a /remind)."""
     facts_build: tuple[Sequence[Paper], asyncio.Future[CorpusFacts]] | None = None
     """The served papers and their `CorpusFacts`, being built or built (`corpus_facts`)."""
     facts_task: asyncio.Task[None] | None = None

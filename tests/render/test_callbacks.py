@@ -13,6 +13,7 @@ from bot.render.callbacks import (
     Recommend,
     RemoveSaved,
     SavedPage,
+    SchedulePage,
     SessionPage,
     SetLanguage,
     ShowSimilar,
@@ -35,12 +36,14 @@ PINNED = [
     pytest.param(SavedPage(5), "b:5", id="saved-page"),
     pytest.param(RemoveSaved(5, "a:b"), "r:5:a:b", id="remove"),
     pytest.param(ExportAs("bib"), "x:bib", id="export"),
+    pytest.param(ExportAs("ics"), "x:ics", id="export-calendar"),
     pytest.param(Unfollow("0123456789abcdef"), "f:0123456789abcdef", id="unfollow"),
     pytest.param(Forget(True), "g:yes", id="forget"),
     pytest.param(Forget(False), "g:no", id="forget-cancel"),
     pytest.param(SetLanguage("zh_Hant"), "l:zh_Hant", id="lang"),
     pytest.param(Recommend(5), "c:5", id="recommend"),
     pytest.param(Dismiss(5, "a:b"), "d:5:a:b", id="dismiss"),
+    pytest.param(SchedulePage(8), "w:8", id="schedule-page"),
     pytest.param(SessionPage(10, 3, "0a1b2c3d"), "n:10:3:0a1b2c3d", id="session"),
 ]
 

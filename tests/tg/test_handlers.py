@@ -97,7 +97,10 @@ async def test_paper_commands_show_the_full_abstract(app, fake_api, updates, ind
         assert parse_html(text).startswith(paper.title)
         assert paper.abstract[-40:] in parse_html(text)
     assert last_sent(fake_api).params["reply_markup"]["inline_keyboard"] == [
-        [{"text": "Similar papers", "callback_data": f"s:{PARAPHRASE_PAPER}"}]
+        [
+            {"text": "Similar papers", "callback_data": f"s:{PARAPHRASE_PAPER}"},
+            {"text": "Share", "switch_inline_query": f"/paper_{PARAPHRASE_PAPER}"},
+        ]
     ]
 
 
