@@ -1,7 +1,6 @@
 """`Store`: per-user reading lists, topics, preferences and ledgers, one transaction a method
-(its input rules and SQL here, each backend's primitives in `sqlite` and `postgres`). Every
-method takes the user id, so none reaches another user's data; an outage is `StoreUnavailable`.
-"""
+(input rules and SQL here, each backend's primitives in `sqlite` and `postgres`). Every method
+takes the user id, so none reaches another's data; an outage raises `StoreUnavailable`."""
 
 from __future__ import annotations
 
