@@ -61,7 +61,6 @@ _DROP = frozenset({
     "biggr", "displaystyle", "textstyle", "scriptstyle", "limits", "nolimits", "noindent",
     "centering",
 })  # fmt: skip
-_ESCAPES = {"%": "%", "&": "&", "_": "_", "#": "#", "$": "$", "{": "{", "}": "}", "~": "~"}
 _SUPERSCRIPTS = str.maketrans("0123456789+-=()n*", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ⁿ*")
 _SUBSCRIPTS = str.maketrans("0123456789+-=()aehijklmnoprstuvx", "₀₁₂₃₄₅₆₇₈₉₊₋₌₍₎ₐₑₕᵢⱼₖₗₘₙₒₚᵣₛₜᵤᵥₓ")
 _SCRIPT_OK = frozenset("0123456789+-=()")  # Unicode has all of these; letters only partly
@@ -69,6 +68,7 @@ _SCRIPT_OK = frozenset("0123456789+-=()")  # Unicode has all of these; letters o
 # Private-use placeholders keep protected spans (URLs, escaped braces) out of later passes.
 _PH_OPEN, _PH_CLOSE = "\ue000", "\ue001"
 _LBRACE, _RBRACE, _DOLLAR = "\ue002", "\ue003", "\ue004"
+_ESCAPES = {"$": _DOLLAR, "{": _LBRACE, "}": _RBRACE, **{char: char for char in "%&_#~"}}
 
 _URL = re.compile(r"""https?://[^\s<>"{}\\^`|\[\]]+""")
 _URL_TRAILING = ".,;:!?'\"’”*_"
@@ -145,8 +145,7 @@ def _latex_commands(text: str, *, math: bool) -> str:
         name, other = match.group(1), match.group(2)
         if other is not None:
             if other in _ESCAPES:
-                return _ESCAPES[other] if other not in "{}$" else {
-                    "{": _LBRACE, "}": _RBRACE, "$": _DOLLAR}[other]  # fmt: skip
+                return _ESCAPES[other]
             if other == "\\":  # `\\{` is a doubly escaped `\{`; a lone `\\` is a line break
                 return " "
             return _SPACING.get(other, other)
