@@ -12,11 +12,7 @@ from bot.corpus.authors import (
     compact_authors,
     parse_authors,
 )
-
-
-def author_matches(query: str, author: str) -> bool:
-    """Whether `query` finds a paper by `author` (the public path to the matching rule)."""
-    return AuthorIndex.build([[author]]).papers(query) == (0,)
+from testkit.papers import author_matches
 
 
 @pytest.mark.parametrize(

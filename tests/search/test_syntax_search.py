@@ -17,10 +17,11 @@ import numpy as np
 import pytest
 
 from bot.answers import results
-from bot.corpus import Paper, author_matches, load_corpus
+from bot.corpus import Paper, load_corpus
 from bot.search import HybridRetriever, Index, Retriever, SearchResult
 from bot.search.analysis import analyzer_for
 from bot.search.phrases import phrase_terms
+from testkit.papers import author_matches
 from testkit.paths import TEST_DATA
 
 SAMPLE = TEST_DATA / "paperlists_sample"
