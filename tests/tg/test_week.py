@@ -45,21 +45,26 @@ class SetClock(Clock):
         self.moment = moment
         self.waits: list[float] = []
         self.release = asyncio.Event()
-        self.waiting = asyncio.Event()
+        self.asked = asyncio.Event()  # set each time the job asks to wait
 
     def now(self) -> datetime:
         return self.moment
 
     async def wait(self, seconds: float, wake: asyncio.Event) -> None:
         self.waits.append(seconds)
-        self.waiting.set()
+        self.asked.set()
         woken = asyncio.ensure_future(wake.wait())
         released = asyncio.ensure_future(self.release.wait())
         await asyncio.wait((woken, released), return_when=asyncio.FIRST_COMPLETED)
         for task in (woken, released):
             task.cancel()
         self.release.clear()
-        self.waiting.clear()
+
+    async def asked_times(self, n: int) -> None:
+        """Return once the job has asked to wait `n` times (no polling: the job wakes us)."""
+        while len(self.waits) < n:
+            self.asked.clear()
+            await self.asked.wait()
 
 
 @pytest.fixture(scope="module")
@@ -344,32 +349,24 @@ async def test_the_job_sleeps_until_the_next_reminder_and_wakes_for_a_save(
     clock.moment = venue(15, "16:13") + timedelta(seconds=30)
     app.bot_data.reminders_task = task = asyncio.create_task(run_reminders(app))
     try:
-        await asyncio.wait_for(_until(lambda: len(clock.waits) == 1), 10)
+        await asyncio.wait_for(clock.asked_times(1), 60)
         clock.moment += timedelta(minutes=1)
         clock.release.set()
-        await asyncio.wait_for(_until(lambda: len(clock.waits) == 2), 10)
+        await asyncio.wait_for(clock.asked_times(2), 60)
         assert clock.waits == [MAX_SLEEP.total_seconds(), 30.0]  # at most a minute, then 30 s
         clock.moment = venue(15, "16:15")
         clock.release.set()
-        await asyncio.wait_for(_until(lambda: len(clock.waits) == 3), 10)
+        await asyncio.wait_for(clock.asked_times(3), 60)
         assert len(reminders(fake_api)) == 1
         for name in "ML":  # M is presented tomorrow: its save waits; L's at 16:30 wakes the job
             await chat.send(f"/paper_{week[name].id}")
             await chat.tap(f"v:{week[name].id}", chat.last())
-        await asyncio.wait_for(
-            _until(lambda: len(reminders(fake_api)) == 2 and clock.waiting.is_set()), 10
-        )
+        await asyncio.wait_for(clock.asked_times(4), 60)  # one round more: L's save woke it
+        assert len(reminders(fake_api)) == 2  # M's save did not wake it (M would come first)
         assert reminders(fake_api)[1].startswith(f"⏰ In 15 minutes: {week['L'].title}")
-        assert len(clock.waits) == 4  # one round more: L's save woke the job, M's did not
     finally:
         await stop_reminders(app)
     assert task.done()
-
-
-async def _until(condition) -> None:
-    """Yield to the loop until `condition()` holds (the job runs in between; no sleeping)."""
-    while not condition():
-        await asyncio.sleep(0)
 
 
 # ------------------------------------------------------------------ /now
