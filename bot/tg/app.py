@@ -33,7 +33,7 @@ from bot.tg import admin, errors, transport
 from bot.tg.handlers import about, buttons, inline, papers, reading_list, recommend, search
 from bot.tg.handlers.buttons import ButtonHandler
 from bot.tg.menu import menu
-from bot.tg.semantic import serve_semantic, stop_embedding
+from bot.tg.semantic import end_embedding, serve_semantic
 from bot.tg.state import CONTEXT_TYPES, BotState, Context
 
 logger = logging.getLogger(__name__)
@@ -81,9 +81,10 @@ async def post_init(application: Application) -> None:
 
 
 async def post_shutdown(application: Application) -> None:
-    """Stop the search thread and close the store; PTB has finished every update by now."""
+    """Stop the embedding and the search thread and close the store; PTB has finished every
+    update by now."""
     state: BotState = application.bot_data
-    stop_embedding(state)
+    await end_embedding(state)
     executor, state.search_executor = state.search_executor, None
     if executor is not None:
         executor.shutdown(wait=False, cancel_futures=True)

@@ -22,7 +22,7 @@ from bot.corpus import Paper
 from bot.i18n import Lang
 from bot.planner import Programme
 from bot.render import paper_ref
-from bot.search import EmbeddingJob, Retriever
+from bot.search import Embedding, Retriever
 from bot.store import Store
 from bot.tg.lru import LruCache
 from bot.tg.ratelimit import InlineCache, RateLimiter
@@ -77,7 +77,7 @@ class BotState:
     """Keeps the set-my-commands task referenced until it is done."""
     semantic_task: asyncio.Task[None] | None = None
     """Keeps the task that starts semantic search referenced until it is done."""
-    embedding_job: EmbeddingJob | None = None
+    embedding_job: Embedding | None = None
     """The background embedding of the served papers (SEMANTIC on), until it is replaced."""
     facts_build: tuple[Sequence[Paper], asyncio.Future[CorpusFacts]] | None = None
     """The served papers and their `CorpusFacts`, being built or built (`corpus_facts`)."""
