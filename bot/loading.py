@@ -17,7 +17,7 @@ from bot.corpus import CorpusError, LoadReport
 from bot.progress import EtaClock, Progress
 
 if TYPE_CHECKING:
-    from bot.search import EmbeddingJob, HybridRetriever, Index, Retriever
+    from bot.search import EmbeddingJob, HybridRetriever, Index
     from bot.search.semantic import EmbeddingProcess
 
 logger = logging.getLogger(__name__)
@@ -137,24 +137,21 @@ def _corpus_bytes(paths: Sequence[Path]) -> int:
     return total
 
 
-def semantic_retriever(
-    index: Index,
-    settings: Settings,
-    *,
-    progress: Progress | None = None,
-    embed_threads: int | None = 1,
-) -> tuple[Retriever, EmbeddingJob | None]:
-    """What to serve for `index`: itself (SEMANTIC off), or a hybrid and its started job.
+def model_in_background(settings: Settings) -> threading.Thread | None:
+    """Start loading the model in a thread (SEMANTIC on); join it before serving.
 
-    The job embeds the papers in a daemon thread (vectors cached next to the index cache)
-    and attaches them when done; until then the hybrid answers with BM25. `embed_threads`:
-    the engine's threads (1 leaves the other core to answering; None: all, for the CLI).
-    Nothing is embedded here: this returns at once.
+    Its engine's imports hold the GIL for a long stretch at once (C extensions initialising),
+    which would hold up every answer if it loaded while the bot serves; loaded beside the
+    corpus before the first poll, it costs the start little, and `start_semantic` then finds
+    it loaded. A model that fails to load is logged there as here (`load_default_embedder`).
     """
-    started = start_semantic(index, settings, progress=progress, embed_threads=embed_threads)
-    if started is None:
-        return index, None
-    return started.retriever, started.job
+    if not settings.semantic:
+        return None
+    from bot.search.semantic import load_default_embedder
+
+    thread = threading.Thread(target=load_default_embedder, name="model", daemon=True)
+    thread.start()
+    return thread
 
 
 @dataclass(frozen=True, slots=True)

@@ -180,8 +180,7 @@ def test_speller_maps_british_spelling(small_corpus: list[Paper]) -> None:
 def test_semantic_off_serves_the_bm25_index(tmp_path: Path, small_corpus: list[Paper]) -> None:
     index = Index.build(small_corpus)
     settings = load_settings({"SEMANTIC": "off"}, env_file=None)
-    retriever, job = loading.semantic_retriever(index, settings)
-    assert retriever is index and job is None
+    assert loading.start_semantic(index, settings) is None  # the index answers alone
 
 
 def test_semantic_setting_is_validated(tmp_path: Path) -> None:

@@ -92,8 +92,14 @@ class EmbeddingProcess:
         self._thread = threading.Thread(target=self._watch, name="embedding", daemon=True)
 
     def start(self) -> EmbeddingProcess:
-        """Start the child and the thread that reads its reports; returns self."""
-        self.process.start()
+        """Start the child and the thread that reads its reports; returns self (ended at once,
+        logged, if no process can be started here: BM25 answers alone)."""
+        try:
+            self.process.start()
+        except OSError as error:
+            logger.error("No embedding process (%s); answering with BM25 alone", error)
+            self.done.set()
+            return self
         for end in self._child_ends:  # the child holds them now: its exit is our EOF
             end.close()
         self._thread.start()
@@ -173,7 +179,7 @@ def _child(
     stop_pipe: Connection,
 ) -> None:
     """The child's life: every outcome is a message (an error's too), never a traceback."""
-    with contextlib.suppress(OSError):
+    with contextlib.suppress(OSError, AttributeError):  # no nice(): at the usual priority
         os.nice(NICE)
     stop = _Stop(stop_pipe)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the bot stops us when it stops
