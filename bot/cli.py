@@ -49,7 +49,7 @@ def _parsers() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentPars
     """The top-level parser and each command's, so a command's bad option gets its usage."""
     parser = argparse.ArgumentParser(
         prog="python -m bot",
-        description="Find ICML 2026 papers with BM25. Without a command, runs the Telegram bot.",
+        description=_EN.gettext("cli.description"),
     )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     run = commands.add_parser("run", help="run the Telegram bot (the default)")

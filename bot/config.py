@@ -19,7 +19,11 @@ DEFAULT_WEBHOOK_LISTEN = "127.0.0.1"  # ours: only a local reverse proxy reaches
 DEFAULT_WEBHOOK_PORT = 8443  # one of the ports Telegram posts webhooks to
 DEFAULT_QUESTIONS_PER_MINUTE = 20  # ours: per user, sliding 60-second window
 APP_NAME = "icml-papers-bot"  # the folder under the user's data directory
+PROGRAMME_FOLDER = "programme"
+"""The folder under DATA_DIR where `fetch` saves a conference's list: served when CORPUS is
+unset and it holds one (`default_corpus`)."""
 MAX_QUESTIONS_PER_MINUTE = 10_000
+MAX_CORPUS_NAME_CHARS = 80  # ours: a name ("ICML 2026"), not a sentence
 
 # Tokens look like `123456789:AAH...`; checked only for shape, Telegram decides validity.
 _TOKEN_SHAPE = re.compile(r"^\d{1,20}:[A-Za-z0-9_-]{1,200}$")
@@ -56,7 +60,8 @@ class Settings:
     api_base_url: str | None = None
     """TELEGRAM_API_BASE_URL: PTB `base_url` (token, `/method` appended); None: Telegram's."""
     corpus: tuple[Path, ...] = (DEFAULT_CORPUS,)
-    """CORPUS: files or directories, separated by the OS path separator."""
+    """CORPUS: files or directories, separated by the OS path separator; unset, the list
+    `fetch` saved in DATA_DIR, else the seeds (`default_corpus`)."""
     results_per_page: int = DEFAULT_RESULTS_PER_PAGE
     """RESULTS_PER_PAGE: hits per answer page, 1..10."""
     log_level: str = DEFAULT_LOG_LEVEL
@@ -88,6 +93,8 @@ class Settings:
     semantic: bool = False
     """SEMANTIC (auto|on|off): hybrid BM25 + embeddings; `load_settings` reads auto as on (a
     `Settings` built in code is BM25 alone unless it says so)."""
+    corpus_name: str = ""
+    """CORPUS_NAME: what to call papers whose venues do not name them ("ICML 2026")."""
 
 
 def parse_dotenv(text: str) -> dict[str, str]:
@@ -137,10 +144,11 @@ def load_settings(
             return None
         return value.strip()
 
+    data_dir = _directory("DATA_DIR", get("DATA_DIR")) or user_data_dir()
     return Settings(
         token=_token(get("TELEGRAM_BOT_TOKEN")),
         api_base_url=_base_url(get("TELEGRAM_API_BASE_URL")),
-        corpus=_corpus(get("CORPUS")),
+        corpus=_corpus(get("CORPUS")) or default_corpus(data_dir),
         results_per_page=_number("RESULTS_PER_PAGE", get("RESULTS_PER_PAGE")),
         log_level=_log_level(get("LOG_LEVEL")),
         webhook_url=_url("WEBHOOK_URL", get("WEBHOOK_URL")),
@@ -151,11 +159,12 @@ def load_settings(
         allowed_chat_ids=_ids("ALLOWED_CHAT_IDS", get("ALLOWED_CHAT_IDS")),
         questions_per_minute=_number("QUESTIONS_PER_MINUTE", get("QUESTIONS_PER_MINUTE")),
         index_cache_dir=_directory("INDEX_CACHE_DIR", get("INDEX_CACHE_DIR")),
-        data_dir=_directory("DATA_DIR", get("DATA_DIR")) or user_data_dir(),
+        data_dir=data_dir,
         database_url=get("DATABASE_URL"),
         corpus_strict=_flag("CORPUS_STRICT", get("CORPUS_STRICT")),
         corpus_filter=_corpus_filter(get("CORPUS_FILTER")),
         semantic=_semantic(get("SEMANTIC")),
+        corpus_name=" ".join((get("CORPUS_NAME") or "").split())[:MAX_CORPUS_NAME_CHARS],
     )
 
 
@@ -233,12 +242,22 @@ def _base_url(value: str | None) -> str | None:
     return url.rstrip("/") if url else None
 
 
+def default_corpus(data_dir: Path) -> tuple[Path, ...]:
+    """What an unset CORPUS serves: `DATA_DIR/programme` when `fetch` saved a list there (a
+    visible file), else the seed corpus, which needs no network."""
+    folder = data_dir / PROGRAMME_FOLDER
+    try:
+        fetched = any(not f.name.startswith(".") and f.is_file() for f in folder.iterdir())
+    except OSError:  # no such folder (nothing fetched), or unreadable: the seeds
+        fetched = False
+    return (folder,) if fetched else (DEFAULT_CORPUS,)
+
+
 def _corpus(value: str | None) -> tuple[Path, ...]:
+    """CORPUS's paths; () when unset (then `default_corpus`)."""
     if value is None:
-        return (DEFAULT_CORPUS,)
+        return ()
     paths = tuple(Path(part).expanduser() for part in value.split(os.pathsep) if part.strip())
-    if not paths:
-        return (DEFAULT_CORPUS,)
     for path in paths:
         if not path.exists():
             raise ConfigError("CORPUS", f"{path}: no such file or directory")

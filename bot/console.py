@@ -10,6 +10,7 @@ import sys
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from functools import partial
 from pathlib import Path
 from typing import Protocol, TypeVar
 
@@ -39,12 +40,10 @@ class StoreAccess(Protocol):
 class ConsoleSession:
     """One terminal conversation over `index`, in the language `t` (`/lang <code>` changes it).
 
-    `store` holds the reading list and topics of CONSOLE_USER_ID (None: saving is refused);
-    `loaded_at`, `skipped` and `sources` (None: the index's own count) are for /stats;
-    /export writes to `export_dir`; `facts` keeps the corpus's (`programme()`). Kept for the
-    typed buttons: `turn`, what /next (1) and /prev (-1) show; `shown`, the papers the last
-    answer numbered (or its one card) for /save and /remove; `recommended_at`, the offset of
-    the recommendations shown last (None: another answer was)."""
+    `store`: CONSOLE_USER_ID's data (None: saving is refused); `loaded_at`, `skipped`, `sources`
+    (None: the index's count): /stats; `export_dir`: /export; `facts`: the corpus's. For typed
+    buttons: `turn` (what /next, 1, and /prev, -1, show), `shown` (what the last answer numbered,
+    or its card: /save, /remove), `recommended_at` (None: the last answer recommended none)."""
 
     index: Retriever
     per_page: int = DEFAULT_RESULTS_PER_PAGE
@@ -92,6 +91,8 @@ class ConsoleSession:
         self.recommended_at = None
         if answer.papers:
             self.shown = answer.papers
+        if (turn := answer.turn) is not None:  # a page the answer knows how to turn
+            self.turn = lambda way: self._shown(turn(way))
         if answer.result is None:
             return answer.doc
         if answer.result.hits:
@@ -112,18 +113,14 @@ class ConsoleSession:
         if words:  # `/saved <words>`: the saved papers ranked against them
             rows = self._stored(lambda store: store.export_rows(CONSOLE_USER_ID))
             return self._shown(answers.saved_matches(self.index, rows, words, t=self.t))
-        return self._stored(
-            lambda store: answers.saved_page(
-                store, self.index, CONSOLE_USER_ID, offset=0, per_page=self.per_page, t=self.t
-            )
-        )
+        first = partial(answers.saved_page, offset=0, per_page=self.per_page, t=self.t)
+        return self._stored(lambda store: first(store, self.index, CONSOLE_USER_ID))
 
     def _recommend(self, offset: int) -> Doc:
         """Recommendations from `offset`; /next, /prev and /dismiss N then act on them."""
         taste = self._stored(lambda store: answers.taste(store, CONSOLE_USER_ID))
-        found = answers.recommended(
-            self.index, taste, offset=offset, per_page=self.per_page, t=self.t
-        )
+        size = self.per_page
+        found = answers.recommended(self.index, taste, offset=offset, per_page=size, t=self.t)
         if not found.papers:
             return found.doc
         self.shown, self.recommended_at = found.papers, offset
@@ -136,11 +133,11 @@ class ConsoleSession:
         if fmt is None:
             return render.text_doc("export.usage", t=self.t)
         rows = self._stored(lambda store: store.export_rows(CONSOLE_USER_ID))
-        exported = answers.export_file(rows, fmt, t=self.t)
-        if exported is None:
-            return render.text_doc("export.empty", t=self.t)
+        exported = answers.export_file(rows, fmt, index=self.index, now=datetime.now(UTC), t=self.t)
+        if isinstance(exported, Doc):  # nothing to write
+            return exported
         (path := self.export_dir / exported.filename).write_bytes(exported.data)
-        return _said(str(path.resolve()))
+        return render.said_doc(str(path.resolve()))
 
     def _forget(self, argument: str) -> Doc:
         if argument.lower() != "yes":  # no buttons here: confirm by typing
@@ -163,27 +160,27 @@ class ConsoleSession:
         paper = self.index.get(self._paper_id(argument) or "")
         if paper is None:
             return self._which("save", argument)
-        return _said(self._mine(answers.save, paper).text)
+        return render.said_doc(self._mine(answers.save, paper).text)
 
     def _remove(self, argument: str) -> Doc:
         paper_id = self._paper_id(argument)
         if paper_id is None:
             return self._which("remove", argument)
-        return _said(self._mine(answers.remove, paper_id).text)
+        return render.said_doc(self._mine(answers.remove, paper_id).text)
 
     def _dismiss(self, argument: str) -> Doc:
         at = self.recommended_at
         paper_id = self._paper_id(argument) if at is not None and argument.isdigit() else None
         if at is None or paper_id is None:
             return render.text_doc("console.which_paper", t=self.t, command="dismiss")
-        return _said(self._mine(answers.dismiss, paper_id), self._recommend(at))
+        return render.said_doc(self._mine(answers.dismiss, paper_id), self._recommend(at))
 
     def _unfollow(self, argument: str) -> Doc:
         topics = self._stored(lambda store: store.topics(CONSOLE_USER_ID))
         if not argument.isdigit() or not 1 <= int(argument) <= len(topics):
             return render.text_doc("console.which_topic", t=self.t)
         ref = render.topic_ref(topic_key(topics[int(argument) - 1]))
-        return _said(*self._mine(answers.unfollow, ref))
+        return render.said_doc(*self._mine(answers.unfollow, ref))
 
     def _paper_id(self, argument: str) -> str | None:
         """The paper `/save 2` or `/save <id>` means: a number shown last, else an id."""
@@ -200,6 +197,10 @@ class ConsoleSession:
             return render.not_found_doc(argument, t=self.t)
         return render.text_doc("console.which_paper", t=self.t, command=name)
 
+    def _week(self) -> answers.Week:
+        """The console user's saved papers (still in the index) and topics."""
+        return self._stored(lambda store: answers.week_of(store, self.index, CONSOLE_USER_ID))
+
     def _mine(self, work: Callable[..., Awaitable[T]], *args: object) -> T:
         """`work(store, CONSOLE_USER_ID, *args, t=…)`: an answer over the console user's data."""
         return self._stored(lambda store: work(store, CONSOLE_USER_ID, *args, t=self.t))
@@ -211,19 +212,15 @@ class ConsoleSession:
         return self.store(work)
 
 
-def _said(text: str, then: Doc | None = None) -> Doc:
-    """`text` as a paragraph, then `then`'s blocks (what an action did, then what is left)."""
-    return Doc(((Segment(text),), *(then.blocks if then is not None else ())))
-
-
 ANSWERS: dict[str, Callable[[ConsoleSession, str], Doc]] = {
-    "start": lambda s, _: answers.start(s.index, t=s.t),
-    "help": lambda s, _: answers.help_text(t=s.t, console=True),
+    "start": lambda s, _: answers.start(s.index, s.facts.of(s.index), t=s.t),
+    "help": lambda s, _: answers.help_text(s.index, s.facts.of(s.index), t=s.t, console=True),
     "search": lambda s, q: s._shown(answers.ask(s.index, q, per_page=s.per_page, t=s.t)),
     "paper": lambda s, ref: s._shown(answers.open_paper(s.index, ref, t=s.t)),
     "similar": lambda s, ref: s._shown(answers.similar(s.index, ref, per_page=s.per_page, t=s.t)),
     "author": lambda s, name: answers.author(s.index, name, t=s.t).doc,
     "random": lambda s, _: s._shown(answers.random_paper(s.index, t=s.t)),
+    "session": lambda s, q: s._shown(answers.session(s.programme(), q, t=s.t, typed=True)),
     "stats": lambda s, _: answers.stats(
         s.index, sources=s.sources, skipped=s.skipped, loaded_at=s.loaded_at, t=s.t
     ),
@@ -231,6 +228,9 @@ ANSWERS: dict[str, Callable[[ConsoleSession, str], Doc]] = {
     "saved": ConsoleSession._saved,
     "recommend": lambda s, _: s._recommend(0),
     "export": ConsoleSession._export,
+    "schedule": lambda s, _: answers.schedule_page(s._week().saved, per_page=None, t=s.t),
+    "now": lambda s, _: answers.now_page(s.programme(), s.index, s._week(), t=s.t),
+    "remind": lambda s, _: render.text_doc("remind.console", t=s.t),  # Telegram messages
     "follow": lambda s, topic: s._mine(answers.follow, topic),
     "following": lambda s, _: s._mine(answers.following),
     "forget": ConsoleSession._forget,

@@ -105,6 +105,7 @@ def _session(
         skipped=len(report.skipped),
         sources=len(report.sources),
         store=store,
+        facts=answers.FactsMemo(settings.corpus_name),
     )
 
 
@@ -137,7 +138,9 @@ def chat(
 ) -> None:
     """The read-answer loop until EOF or /quit, after the banner and the load's skip report."""
     interactive = is_terminal(stdin)
-    print(session.t.ngettext("console.banner", len(report.papers)), file=stdout)
+    name = session.facts.of(session.index).name  # built now, once: /start and /help use it too
+    papers = render.corpus_papers(name, len(report.papers), t=session.t)
+    print(session.t.ngettext("console.banner", len(report.papers), papers=papers), file=stdout)
     if report.skipped:
         skipped = render.text_doc("stats.skipped", len(report.skipped), t=session.t)
         print(render.to_console(skipped), file=stdout)

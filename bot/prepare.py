@@ -42,14 +42,14 @@ def prepare_command(corpus: Sequence[str] | None = None, *, strict: bool = False
     # Exists before the corpus is hashed, so the files' hashes are kept too (storage.stamps):
     # a later start then hashes nothing and writes nothing into the prepared directory.
     resolve_cache_dir(cache_dir).mkdir(parents=True, exist_ok=True)
-    report, index = loading.load_index(
+    _report, index = loading.load_index(
         paths,
         cache_dir,
         strict=strict or settings.corpus_strict,
         corpus_filter=settings.corpus_filter,
         cache_min_papers=0,  # any size: the replicas then map it instead of building
     )
-    _say(f"index: {len(report.papers):,} papers ready ({time.perf_counter() - began:.1f} s)")
+    _say(f"index ready: {loading.serving(paths, index.papers, settings.corpus_name)}")
     if not settings.semantic:
         _say("SEMANTIC is off: no vectors to prepare")
         return 0

@@ -200,6 +200,9 @@ class BotApiMethods:
                 data = button.get("callback_data")
                 if data is not None and not 1 <= len(data.encode("utf-8")) <= 64:
                     raise bad_request("BUTTON_DATA_INVALID")
+                query = button.get("switch_inline_query")
+                if query is not None and len(query) > 256:
+                    raise bad_request("BUTTON_DATA_INVALID")
                 kinds = [k for k in button if k != "text"]
                 if len(kinds) != 1:
                     raise bad_request("button must have exactly one optional field")

@@ -34,6 +34,8 @@ from testkit.telegram_html import (
 )
 from testkit.updates import Updates
 
+MAX_INLINE_QUERY_CHARS = 256  # Bot API: InlineQuery.query, what switch_inline_query may type
+
 __all__ = [
     "DEFAULT_TOKEN",
     "MAX_MESSAGE_CHARS",
@@ -87,7 +89,10 @@ def assert_telegram_would_accept(call: ApiCall) -> None:
     assert 0 < utf16_len(plain) <= MAX_MESSAGE_CHARS
     for row in call.params.get("reply_markup", {}).get("inline_keyboard", []):
         for button in row:
-            assert len(button["callback_data"].encode()) <= MAX_CALLBACK_DATA_BYTES
+            if "switch_inline_query" in button:  # a Share button: the query it types
+                assert 0 < len(button["switch_inline_query"]) <= MAX_INLINE_QUERY_CHARS
+            else:
+                assert len(button["callback_data"].encode()) <= MAX_CALLBACK_DATA_BYTES
 
 
 @dataclass

@@ -17,6 +17,7 @@ E's oral names no poster (merged by title); D's, G's and L's do. Plus one invite
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
@@ -116,3 +117,36 @@ def load_week(folder: Path) -> dict[str, Paper]:
     papers = load_corpus([write_feed(folder, events, abstracts)]).papers
     by_title = {paper.title: paper for paper in papers}
     return {name: by_title[title] for name, title in TITLES.items()}
+
+
+LIVE_OFFSET = timezone(timedelta(hours=9))
+
+
+def live_week(folder: Path, now: datetime, *, ahead: timedelta) -> dict[str, Paper]:
+    """A feed written around `now` (aware), for tests of what happens in real time: "Poster
+    Session 1" running now until `ahead` from now (to the minute: A, B, C at E-101..E-103),
+    "Poster Session 2" starting then (D, E at E-204, E-205), F's poster the next day.
+    Short name -> paper."""
+    turn = now.astimezone(LIVE_OFFSET).replace(second=0, microsecond=0) + ahead
+
+    def iso(moment: datetime) -> str:
+        return moment.isoformat(timespec="seconds")
+
+    plan = [("A", 1, turn - timedelta(hours=1), turn), ("B", 1, turn - timedelta(hours=1), turn),
+            ("C", 1, turn - timedelta(hours=1), turn), ("D", 2, turn, turn + timedelta(hours=2)),
+            ("E", 2, turn, turn + timedelta(hours=2)),
+            ("F", 3, turn + timedelta(days=1), turn + timedelta(days=1, hours=2))]  # fmt: skip
+    events = [
+        feed_event(
+            42000 + n, TITLES[name], "Poster", session=f"Poster Session {session}",
+            starttime=iso(begin), endtime=iso(end), room_name=EAST,
+            poster_position=f"E-{session}0{n}", decision="Accept (poster)",
+            authors=authors_of([(f"{name}. Author", "KAIST")], 910000 + 10 * n),
+            paper_url=f"https://openreview.net/forum?id=live{name}{n:02d}",
+        )
+        for n, (name, session, begin, end) in enumerate(plan, start=1)
+    ]  # fmt: skip
+    abstracts = {str(e["id"]): f"{e['name']}: what it shows." for e in events}
+    papers = load_corpus([write_feed(folder, events, abstracts)]).papers
+    by_title = {paper.title: paper for paper in papers}
+    return {name: by_title[TITLES[name]] for name, *_ in plan}

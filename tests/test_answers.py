@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 import pytest
 
 from bot import answers, render
@@ -10,6 +12,7 @@ from bot.i18n import translator
 from bot.search import MAX_QUERY_CHARS, Index
 from bot.store import open_store
 
+NOW = datetime(2026, 7, 1, tzinfo=UTC)
 EN = translator("en")
 
 
@@ -74,11 +77,42 @@ def test_a_card_offers_its_one_paper_for_saving(index: Index) -> None:
 
 
 @pytest.mark.parametrize(
+    ("query", "found"),
+    [
+        pytest.param("/paper_3rmh7qdh", True, id="share-button"),
+        pytest.param("  /paper 3rmh7qdh ", True, id="paper-space-id"),
+        pytest.param("3rmh7qdh", True, id="bare-id"),
+        pytest.param("/paper_nope", False, id="unknown"),
+        pytest.param("decision trees", False, id="a-question"),
+    ],
+)
+def test_a_share_query_names_its_paper(index: Index, query: str, found: bool) -> None:
+    paper = answers.shared_paper(index, query)
+    assert (paper.id if paper is not None else None) == ("3rmh7qdh" if found else None)
+
+
+@pytest.mark.parametrize(
+    ("argument", "minutes"),
+    [("15", 15), ("1", 1), ("120", 120), (" 30 min", 30), ("10m", 10), ("off", None),
+     ("OFF", None), ("关闭", None), ("0", None)],
+)  # fmt: skip
+def test_remind_reads_minutes_or_off(argument: str, minutes: int | None) -> None:
+    assert answers.remind_minutes(argument) == minutes
+
+
+@pytest.mark.parametrize("argument", ["121", "-5", "soon", "1.5", "１５", ""])
+def test_remind_refuses_anything_else(argument: str) -> None:
+    with pytest.raises(ValueError):
+        answers.remind_minutes(argument)
+
+
+@pytest.mark.parametrize(
     ("argument", "fmt"),
     [
         pytest.param("bib", "bib", id="bib"),
         pytest.param(".MD", "md", id="dot-upper"),
         pytest.param("csv", "csv", id="csv"),
+        pytest.param("ICS", "ics", id="calendar"),
         pytest.param("pdf", None, id="unknown"),
         pytest.param("", None, id="empty"),
     ],
@@ -94,11 +128,13 @@ async def test_save_then_export_then_remove(index: Index, tmp_path) -> None:
     try:
         assert (await answers.save(store, 7, paper, t=EN)).saved
         rows = await store.export_rows(7)
-        exported = answers.export_file(rows, "md", t=EN)
-        assert exported is not None and exported.filename == "reading-list.md"
+        exported = answers.export_file(rows, "md", index=index, now=NOW, t=EN)
+        assert isinstance(exported, answers.ExportFile)
+        assert exported.filename == "reading-list.md"
         assert paper.title.split(":")[0].encode() in exported.data
         removed = await answers.remove(store, 7, paper.id, t=EN)
         assert (removed.text, removed.saved) == ("Removed", False)
-        assert answers.export_file(await store.export_rows(7), "md", t=EN) is None
+        empty = answers.export_file(await store.export_rows(7), "md", index=index, now=NOW, t=EN)
+        assert empty == render.text_doc("export.empty")
     finally:
         await store.close()

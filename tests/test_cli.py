@@ -456,3 +456,20 @@ def test_piped_console_answers_as_the_bot_once_ready(
     chinese = out.split("癫痫发作 症状 分类", 1)[1]
     assert "please ask in English" not in chinese
     assert "1. S³: Seizure-Semiology-Suite" in chinese
+
+
+def test_search_serves_the_fetched_list_by_default(tmp_path, monkeypatch, capsys) -> None:
+    from bot.config import PROGRAMME_FOLDER
+    from testkit.week import load_week
+
+    monkeypatch.delenv("CORPUS", raising=False)
+    monkeypatch.setenv("DATA_DIR", str(tmp_path))
+    monkeypatch.setenv("INDEX_CACHE_DIR", str(tmp_path / "cache"))
+    load_week(tmp_path / PROGRAMME_FOLDER)  # as `fetch icml 2026` saves it
+    assert cli.main(["search", "--json", "speculative decoding"]) == 0
+    [first, *_] = json.loads(capsys.readouterr().out)["results"]
+    assert first["title"] == "Speculative decoding for long contexts"
+    settings = load_settings()
+    papers = loading.load_index(settings.corpus)[1].papers
+    line = loading.serving(settings.corpus, papers)
+    assert line == f"13 ICML 2026 papers from {tmp_path / PROGRAMME_FOLDER}"

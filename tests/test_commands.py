@@ -9,6 +9,7 @@ from telegram.ext import CommandHandler
 from bot import render
 from bot.commands import COMMAND_NAMES, COMMANDS, CONSOLE_COMMANDS, command
 from bot.console import ANSWERS, ConsoleSession
+from bot.corpus.profile import CorpusName, VenueYears
 from bot.i18n import LANGUAGES, translator
 from bot.tg.app import COMMAND_HANDLERS
 from bot.tg.menu import menu
@@ -24,15 +25,19 @@ def test_every_command_has_a_telegram_handler(app) -> None:
 def test_the_menu_is_the_registry_in_order() -> None:
     en = translator("en")
     assert [(b.command, b.description) for b in menu()] == [
-        (c.name, en.gettext(c.description_key)) for c in COMMANDS
+        (c.name, en.gettext(c.description_key, corpus="this list")) for c in COMMANDS
     ]
 
 
 @pytest.mark.parametrize("lang", list(LANGUAGES))
 def test_the_menu_is_described_in_each_language(lang) -> None:
     t = translator(lang)
-    described = menu(t)
-    assert [b.description for b in described] == [t.gettext(c.description_key) for c in COMMANDS]
+    name = CorpusName((VenueYears("ICML", 2026, 2026),))
+    described = menu(t, name)
+    assert [b.description for b in described] == [
+        t.gettext(c.description_key, corpus="ICML 2026") for c in COMMANDS
+    ]
+    assert "ICML 2026" in described[[c.name for c in COMMANDS].index("random")].description
     limit = constants.BotCommandLimit.MAX_DESCRIPTION
     assert all(1 <= len(b.description) <= limit for b in described)
 

@@ -138,3 +138,30 @@ def test_data_dir_defaults_to_the_xdg_data_home_outside_the_checkout(
     assert REPO_ROOT not in settings.data_dir.parents
     # DATA_DIR still wins.
     assert load_settings({"DATA_DIR": str(tmp_path)}, env_file=None).data_dir == tmp_path
+
+
+# ------------------------------------------------------------------ the default corpus
+
+
+def test_an_unset_corpus_serves_what_fetch_saved_else_the_seeds(tmp_path: Path) -> None:
+    from bot.config import PROGRAMME_FOLDER
+    from bot.fetch.sources import programme_dir
+
+    environ = {"DATA_DIR": str(tmp_path)}
+    assert load_settings(environ, env_file=None).corpus == (DEFAULT_CORPUS,)  # nothing fetched
+    folder = tmp_path / PROGRAMME_FOLDER
+    folder.mkdir()
+    (folder / ".icml-2026-orals-posters.json.x.part").write_text("{")  # a fetch cut short
+    assert load_settings(environ, env_file=None).corpus == (DEFAULT_CORPUS,)
+    (folder / "icml-2026-orals-posters.json").write_text('{"results": []}')
+    settings = load_settings(environ, env_file=None)
+    assert settings.corpus == (folder,) == (programme_dir(settings),)  # where fetch writes
+    mine = tmp_path / "mine.jsonl"
+    mine.write_text("{}\n")
+    assert load_settings({**environ, "CORPUS": str(mine)}, env_file=None).corpus == (mine,)
+
+
+def test_the_corpus_name_setting_is_one_line(tmp_path: Path) -> None:
+    settings = load_settings({"CORPUS_NAME": "  NeurIPS\t2025  "}, env_file=None)
+    assert settings.corpus_name == "NeurIPS 2025"
+    assert load_settings({}, env_file=None).corpus_name == ""

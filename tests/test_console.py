@@ -244,3 +244,65 @@ def test_a_name_on_a_corpus_without_authors_gets_the_author_answer(index) -> Non
 def test_a_lower_case_topic_on_a_corpus_without_authors_still_searches(index) -> None:
     answer = to_console(ConsoleSession(index).answer("music generation"))
     assert "I found no papers by" not in answer
+
+
+def test_console_session_pages_with_next_and_prev(tmp_path) -> None:
+    from bot.corpus import load_corpus
+    from bot.search import Index
+    from testkit.hall import hall_events
+    from testkit.programme import write_feed
+
+    papers = load_corpus([write_feed(tmp_path, hall_events(), {})]).papers
+    session = ConsoleSession(Index.build(papers), t=translator("zh_Hans"))
+    first = to_console(session.answer("/session 1"))
+    second = to_console(session.answer("/next"))
+    back = to_console(session.answer("/prev"))
+    assert first.startswith("Poster Session 1\n7月14日 周二 11:00–13:30")
+    assert "\n#E-1 · Poster paper number 1 · /paper_" in first and "更多：/next" in first
+    assert "\n#E-11 · " in second and "更多：/prev /next" in second
+    assert back == first
+    assert "/session Oral 1A Theory" in to_console(session.answer("/session 9"))
+
+
+def test_the_banner_and_start_name_the_corpus(tmp_path, monkeypatch) -> None:
+    stdout = io.StringIO()
+    assert run_console(None, stdin=io.StringIO("/start\n"), stdout=stdout, lang="en") == 0
+    lines = stdout.getvalue().splitlines()
+    assert lines[0].startswith("57 ICML 2026 papers loaded.")  # the seeds, by their header
+    assert "Hi! I search 57 ICML 2026 papers" in stdout.getvalue()
+    corpus = tmp_path / "mine.jsonl"
+    corpus.write_text('{"title": "T", "abstract": "Graph mixup for molecules."}\n')
+    monkeypatch.setenv("CORPUS_NAME", "NeurIPS 2025 reading group")
+    stdout = io.StringIO()
+    assert run_console([corpus], stdin=io.StringIO("/help\n"), stdout=stdout, lang="en") == 0
+    text = stdout.getvalue()
+    assert text.startswith("1 NeurIPS 2025 reading group paper loaded.")
+    assert "I search 1 NeurIPS 2025 reading group paper." in text
+    assert "/random — A random paper from NeurIPS 2025 reading group" in text
+
+
+def test_console_schedule_now_export_ics_and_remind(tmp_path) -> None:
+    from bot.search import Index
+    from bot.store import open_store
+    from testkit.week import load_week
+
+    week = load_week(tmp_path / "week")
+    store = LazyStore(lambda: open_store(None, tmp_path / "data"))
+    session = ConsoleSession(Index.build(list(week.values())), store=store, export_dir=tmp_path)
+    try:
+        assert to_console(session.answer("/schedule")).startswith("Nothing on your schedule yet")
+        for name in "DF":
+            session.answer(f"/paper_{week[name].id}")
+            assert to_console(session.answer("/save")) == "Saved to your reading list"
+        schedule = to_console(session.answer("/schedule"))
+        assert "⚠ Clash in Poster Session 3" in schedule and "Page" not in schedule  # one page
+        now = to_console(session.answer("/now"))  # on the wall clock: before, during or after
+        assert now.startswith(("The conference r", "Now: ")) and " Jul" in now
+        written = to_console(session.answer("/export ics"))
+        assert (
+            written.endswith("reading-list.ics")
+            and b"BEGIN:VEVENT" in (tmp_path / "reading-list.ics").read_bytes()
+        )
+        assert "send /remind 15 to the bot" in to_console(session.answer("/remind 15"))
+    finally:
+        store.close()

@@ -49,6 +49,7 @@ SAME_IN_EVERY_LANGUAGE = frozenset(
         "usage.search_example",
         "usage.paper_example",
         "usage.similar_example",
+        "usage.session_example",
         "results.item",
         # Until retrieval is multilingual only English questions find papers.
         "examples.question_1",
@@ -151,9 +152,9 @@ def test_a_fuzzy_entry_is_reported() -> None:
 
 def test_a_plural_entry_with_too_many_forms_is_reported() -> None:
     catalogue = copy_of("zh_Hans")
-    catalogue["start.welcome"].string = ("<b>{count}</b> 篇", "<b>{count}</b> 篇")
+    catalogue["corpus.papers"].string = ("{count:,} 篇论文", "{count:,} 篇论文")
     assert problems(catalogue, read_catalogue("en")) == [
-        "start.welcome: 2 plural forms, the language has 1"
+        "corpus.papers: 2 plural forms, the language has 1"
     ]
 
 
@@ -319,7 +320,8 @@ def test_english_entries_match_todays_texts() -> None:
 @pytest.mark.parametrize("lang", list(LANGUAGES))
 def test_every_menu_command_has_a_description(lang: Lang) -> None:
     tr = translator(lang)
-    assert all(tr.gettext(f"command.{command}") for command in (c.name for c in COMMANDS))
+    names = (c.name for c in COMMANDS)
+    assert all(tr.gettext(f"command.{command}", corpus="ICML 2026") for command in names)
 
 
 # ---------------------------------------------------------------- choosing the language
@@ -378,9 +380,14 @@ def test_command_menus_use_two_letter_codes_and_known_languages() -> None:
 
 def test_english_plural_forms() -> None:
     tr = translator("en")
-    assert tr.ngettext("start.welcome", 1).startswith("Hi! I search 1 ICML 2026 paper by its")
-    assert tr.ngettext("start.welcome", 0).startswith("Hi! I search 0 ICML 2026 papers by")
-    assert tr.ngettext("start.welcome", 57).startswith("Hi! I search 57 ICML 2026 papers by")
+    assert tr.ngettext("corpus.papers_of", 1, name="ICML 2026") == "1 ICML 2026 paper"
+    assert tr.ngettext("corpus.papers_of", 0, name="ICML 2026") == "0 ICML 2026 papers"
+    assert tr.ngettext("corpus.papers_from", 57, venues="ICML 2013–2019").startswith("57 papers")
+    one = tr.ngettext("start.welcome", 1, papers="1 paper")
+    assert one == "Hi! I search 1 paper by its title and abstract."
+    assert tr.ngettext("start.welcome", 57, papers="57 papers").endswith(
+        "by their titles and abstracts."
+    )
 
 
 @pytest.mark.parametrize("lang", CHINESE)
@@ -402,7 +409,7 @@ def test_ngettext_fills_count_unless_given() -> None:
 @pytest.mark.parametrize("lang", list(LANGUAGES))
 def test_counts_group_their_thousands_and_years_do_not(lang: Lang) -> None:
     tr = translator(lang)
-    assert "3,017" in tr.ngettext("start.welcome", 3017)
+    assert "3,017" in tr.ngettext("corpus.papers_of", 3017, name="ICML 2026")
     header = tr.gettext("results.header", query="q", first=1001, last=1005, total=12345)
     assert "1,001" in header and "1,005" in header and "12,345" in header
     assert "2,019" not in tr.gettext("filters.years", low=2019, high=2020)

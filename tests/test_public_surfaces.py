@@ -12,7 +12,7 @@ MODULES = ["authors", "readers.bibtex", "readers.csv_table", "ids", "links", "re
            "readers.compressed", "readers.json_records", "readers.openalex", "readers.ris",
            "readers.seed_text", "readers.semantic_scholar", "readers.shapes", "readers.zotero",
            "readers.virtual_site", "readers.feed_events", "readers.openreview",
-           "readers.html_text"]  # fmt: skip
+           "readers.html_text", "sessions"]  # fmt: skip
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -9,14 +9,17 @@ behaviour is written once and reaches every front end:
   `Store`: Telegram wraps each call in its outage gate, the console in its runner.
 - `recommend`: papers like the saved ones, "not interested" (store reads async, ranking
   synchronous).
+- `week`: the conference week: /schedule, /now, /remind (store reads async, planning
+  synchronous); the calendar file is an export (`reading_list`).
 - `about`: /start, /help and /stats.
 - `readiness`: the notice of how long until semantic answers are ready.
-- `corpus_facts`: what answers know of the served corpus as a whole (its programme), worked
-  out once per index; front ends keep it.
+- `sessions`: `/session`, a session of the conference programme, paged.
+- `corpus_facts`: what answers know of the served corpus as a whole (its programme, name and
+  frequent topics), worked out once per index; front ends keep it.
 """
 
 from bot.answers.about import help_text, start, stats
-from bot.answers.corpus_facts import CorpusFacts, FactsMemo, corpus_facts, programme_of
+from bot.answers.corpus_facts import CorpusFacts, FactsMemo, corpus_facts, name_of, programme_of
 from bot.answers.questions import (
     Answer,
     Numbered,
@@ -26,6 +29,7 @@ from bot.answers.questions import (
     open_paper,
     page,
     random_paper,
+    shared_paper,
     similar,
 )
 from bot.answers.readiness import pending_notice
@@ -45,6 +49,17 @@ from bot.answers.reading_list import (
     unfollow,
 )
 from bot.answers.recommend import Taste, dismiss, recommended, taste
+from bot.answers.sessions import session, session_page, session_turn
+from bot.answers.week import (
+    Week,
+    now_page,
+    remind,
+    remind_minutes,
+    saved_papers,
+    schedule_page,
+    topic_score,
+    week_of,
+)
 
 __all__ = [
     "Answer",
@@ -54,6 +69,7 @@ __all__ = [
     "Numbered",
     "Taste",
     "Toggled",
+    "Week",
     "ask",
     "author",
     "corpus_facts",
@@ -64,6 +80,8 @@ __all__ = [
     "following",
     "forget",
     "help_text",
+    "name_of",
+    "now_page",
     "numbered",
     "open_paper",
     "page",
@@ -71,14 +89,24 @@ __all__ = [
     "programme_of",
     "random_paper",
     "recommended",
+    "remind",
+    "remind_minutes",
     "remove",
     "save",
     "saved_id",
     "saved_matches",
     "saved_page",
+    "saved_papers",
+    "schedule_page",
+    "session",
+    "session_page",
+    "session_turn",
+    "shared_paper",
     "similar",
     "start",
     "stats",
     "taste",
+    "topic_score",
     "unfollow",
+    "week_of",
 ]

@@ -6,19 +6,22 @@ import dataclasses
 from datetime import datetime
 
 from bot import render
+from bot.answers.corpus_facts import CorpusFacts
 from bot.i18n import Translator
 from bot.render import Doc
 from bot.search import Retriever
 
 
-def start(index: Retriever, *, t: Translator) -> Doc:
-    """What the bot knows and how to ask."""
-    return render.start_doc(len(index), t=t)
+def start(index: Retriever, facts: CorpusFacts, *, t: Translator) -> Doc:
+    """What the bot knows (how many papers of what) and how to ask, with questions from
+    the corpus's frequent topics."""
+    return render.start_doc(len(index), t=t, name=facts.name, examples=facts.examples)
 
 
-def help_text(*, t: Translator, console: bool = False) -> Doc:
-    """Every command, one line each (the console's own commands in the console)."""
-    return render.help_doc(console=console, t=t)
+def help_text(index: Retriever, facts: CorpusFacts, *, t: Translator, console: bool = False) -> Doc:
+    """What the bot serves, and every command, one line each (the console's own commands in
+    the console)."""
+    return render.help_doc(console=console, t=t, name=facts.name, paper_count=len(index))
 
 
 def stats(

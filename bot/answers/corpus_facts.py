@@ -1,4 +1,5 @@
-"""What the answers know of the served corpus besides its index: its conference programme.
+"""What the answers know of the served corpus besides its index: its conference programme,
+its name, and questions from its frequent topics.
 
 Worked out once per served index (by its papers: the hybrid that wraps a BM25 index shares
 its facts) and kept by the front end while it serves that index: Telegram builds them on its
@@ -11,11 +12,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from bot.corpus import Paper
+from bot.corpus.profile import CorpusName, corpus_name, frequent_topics
 from bot.planner import Programme, build_programme
 from bot.search import Retriever
 from bot.search.storage.columns import field_values
 
-__all__ = ["CorpusFacts", "FactsMemo", "corpus_facts", "programme_of"]
+__all__ = ["CorpusFacts", "FactsMemo", "corpus_facts", "name_of", "programme_of"]
+
+EXAMPLE_TOPICS = 3
+"""Example questions /start takes from the corpus's topics."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,6 +29,10 @@ class CorpusFacts:
 
     programme: Programme
     """Its sessions (`/session`, the schedule); falsy when no paper has a session or time."""
+    name: CorpusName = field(default_factory=CorpusName)
+    """What it is called (/start, /help, the menu); falsy when neither it nor a setting says."""
+    examples: tuple[str, ...] = ()
+    """Questions from its frequent topics (/start); empty: the catalogue's examples."""
 
 
 def programme_of(papers: Sequence[Paper]) -> Programme:
@@ -33,20 +42,45 @@ def programme_of(papers: Sequence[Paper]) -> Programme:
     return build_programme(papers[row] for row in rows)
 
 
-def corpus_facts(papers: Sequence[Paper]) -> CorpusFacts:
-    """Everything `CorpusFacts` holds, for `papers` (CPU work: off the event loop)."""
-    return CorpusFacts(programme=programme_of(papers))
+def name_of(papers: Sequence[Paper], given: str = "") -> CorpusName:
+    """What `papers` are called (their venues and years), else `given` (CORPUS_NAME)."""
+    pairs = zip(field_values(papers, "venue"), field_values(papers, "year"), strict=True)
+    return corpus_name(pairs, given=given)
+
+
+def corpus_facts(papers: Sequence[Paper], *, given_name: str = "") -> CorpusFacts:
+    """Everything `CorpusFacts` holds, for `papers` (CPU work: off the event loop).
+
+    given_name: the name to use when the papers do not name themselves (CORPUS_NAME)."""
+    texts = (
+        f"{title}\n{abstract}"
+        for title, abstract in zip(
+            field_values(papers, "title"), field_values(papers, "abstract"), strict=True
+        )
+    )
+    topics = zip(
+        field_values(papers, "topic"), field_values(papers, "keywords"), texts, strict=True
+    )
+    return CorpusFacts(
+        programme=programme_of(papers),
+        name=name_of(papers, given_name),
+        examples=frequent_topics(topics, count=EXAMPLE_TOPICS),
+    )
 
 
 @dataclass
 class FactsMemo:
-    """The facts of the papers last asked about, for a synchronous front end (the console)."""
+    """The facts of the papers last asked about, for a synchronous front end (the console).
 
+    given_name: CORPUS_NAME, for papers that do not name themselves."""
+
+    given_name: str = ""
     _papers: Sequence[Paper] | None = field(default=None, repr=False)
     _facts: CorpusFacts | None = field(default=None, repr=False)
 
     def of(self, index: Retriever) -> CorpusFacts:
         """`index`'s facts: built on the first call for its papers, then kept."""
         if self._facts is None or self._papers is not index.papers:
-            self._papers, self._facts = index.papers, corpus_facts(index.papers)
+            facts = corpus_facts(index.papers, given_name=self.given_name)
+            self._papers, self._facts = index.papers, facts
         return self._facts

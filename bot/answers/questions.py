@@ -7,10 +7,11 @@ thread (`off_loop`), the console calls it directly. Each returns an `Answer`.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from bot import render
+from bot.corpus import Paper, parse_paper_command
 from bot.corpus.authors import MAX_AUTHOR_CHARS
 from bot.i18n import Translator
 from bot.render import Doc
@@ -32,6 +33,9 @@ class Answer:
     page_key: str | None = None
     """Set when the page buttons carry this key instead of the question: keep the question
     under it (the question is `result.query`)."""
+    turn: Callable[[int], Answer] | None = None
+    """For a front end that pages by typing (the console): the answer one page on (1) or
+    back (-1); None when there is nothing to turn this way."""
 
 
 def numbered(hits: Sequence[Hit], first: int = 1) -> Numbered:
@@ -115,12 +119,26 @@ def author(index: Retriever, name: str, *, t: Translator) -> Answer:
     return Answer(render.author_doc(name, index.by_author(name), t=t))
 
 
-def open_paper(index: Retriever, paper_id: str, *, t: Translator) -> Answer:
-    """One paper's card, or what to do about an unknown id."""
+def open_paper(
+    index: Retriever, paper_id: str, *, t: Translator, bot_username: str | None = None
+) -> Answer:
+    """One paper's card (with its `t.me` link given the bot's username), or what to do about
+    an unknown id."""
     found = index.get(paper_id)
     if found is None:
         return Answer(render.not_found_doc(paper_id, t=t))
-    return Answer(render.paper_doc(found, t=t), ((None, found.id),))
+    return Answer(render.paper_doc(found, t=t, bot_username=bot_username), ((None, found.id),))
+
+
+def shared_paper(index: Retriever, query: str) -> Paper | None:
+    """The paper an inline query names whole, as a Share button types it: `/paper_<id>`,
+    `/paper <id>`, or the bare id; None for any other query (a search)."""
+    text = query.strip()
+    parsed = parse_paper_command(text)
+    if parsed is not None:
+        return index.get(parsed[0])
+    name, _, rest = text.partition(" ")
+    return index.get(rest.strip() if name == "/paper" else text)
 
 
 def similar(index: Retriever, paper_id: str, *, per_page: int, t: Translator) -> Answer:
@@ -132,10 +150,10 @@ def similar(index: Retriever, paper_id: str, *, per_page: int, t: Translator) ->
     return Answer(render.similar_doc(found, hits, t=t), numbered(hits))
 
 
-def random_paper(index: Retriever, *, t: Translator) -> Answer:
+def random_paper(index: Retriever, *, t: Translator, bot_username: str | None = None) -> Answer:
     """A random paper's card."""
     papers = index.papers
     if not papers:
         return Answer(render.hint_doc("no_match", t=t))
     chosen = random.choice(papers)
-    return Answer(render.paper_doc(chosen, t=t), ((None, chosen.id),))
+    return Answer(render.paper_doc(chosen, t=t, bot_username=bot_username), ((None, chosen.id),))

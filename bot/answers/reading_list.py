@@ -9,12 +9,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
 
 from bot import render
 from bot.answers.questions import Answer, numbered
 from bot.corpus import Paper
 from bot.i18n import Translator
+from bot.planner import CALENDAR_FORMAT, calendar_file, entries_of
 from bot.render import (
+    EXPORT_FORMATS,
     MAX_CALLBACK_ANSWER_CHARS,
     Doc,
     fitted,
@@ -26,7 +29,7 @@ from bot.render import (
 )
 from bot.search import Index, Retriever
 from bot.store import SaveOutcome, Store, snapshot
-from bot.store.export import FORMATS, export
+from bot.store.export import export
 from bot.store.model import SavedPaper, normalize_topic, topic_key
 from bot.textutil import clean, clip_words
 
@@ -134,19 +137,38 @@ def _as_paper(row: SavedPaper, current: Paper | None) -> Paper:
 
 
 def export_format(argument: str) -> str | None:
-    """The format `/export <argument>` asks for ("bib", ".MD"…), None if it names none."""
+    """The format `/export <argument>` asks for ("bib", ".MD", "ics"…), None if it names none."""
     fmt = argument.lower().lstrip(".")
-    return fmt if fmt in FORMATS else None
+    return fmt if fmt in EXPORT_FORMATS else None
 
 
-def export_file(rows: Sequence[SavedPaper], fmt: str, *, t: Translator) -> ExportFile | None:
-    """The reading list `rows` as a `fmt` file; None for an empty list (CPU work: off the loop)."""
+def export_file(
+    rows: Sequence[SavedPaper], fmt: str, *, index: Retriever, now: datetime, t: Translator
+) -> ExportFile | Doc:
+    """The reading list `rows` as a `fmt` file, or what to say instead (an empty list, no
+    presentation to put in a calendar). CPU work: off the event loop."""
     if not rows:
-        return None
+        return text_doc("export.empty", t=t)
+    if fmt == CALENDAR_FORMAT:
+        return _calendar([p for row in rows if (p := index.get(row.paper_id)) is not None], now, t)
     return ExportFile(
         library.export_filename(fmt),
         export(rows, fmt).encode("utf-8"),
         t.ngettext("export.caption", len(rows)),
+    )
+
+
+def _calendar(papers: Sequence[Paper], now: datetime, t: Translator) -> ExportFile | Doc:
+    """The `.ics` of `papers`' timed presentations (stamped `now`), in `t`'s words."""
+    events = sum(1 for paper in papers for entry in entries_of(paper) if entry.start is not None)
+    if not events:
+        return text_doc("export.no_times", t=t)
+    labels = {kind: render.kind_label(kind, t) for kind in ("poster", "oral")}
+    name = t.gettext("export.calendar_name")
+    return ExportFile(
+        library.export_filename(CALENDAR_FORMAT),
+        calendar_file(papers, now=now, name=name, labels=labels),
+        t.ngettext("export.calendar_caption", events),
     )
 
 

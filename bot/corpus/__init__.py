@@ -29,6 +29,7 @@ from bot.corpus.model import (
     parse_paper_command,
 )
 from bot.corpus.readers.virtual_site import sidecar_path
+from bot.corpus.sessions import fold_session, named_number, session_number, sessions_named
 from bot.corpus.titles import derive_title
 
 __all__ = [
@@ -52,8 +53,12 @@ __all__ = [
     "clean_title",
     "compact_authors",
     "derive_title",
+    "fold_session",
     "is_tappable_id",
     "load_corpus",
+    "named_number",
     "parse_paper_command",
+    "session_number",
+    "sessions_named",
     "sidecar_path",
 ]

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
-from bot.config import Settings
+from bot.config import PROGRAMME_FOLDER, Settings
 
 __all__ = [
     "DEFAULT_OPENREVIEW_API",
@@ -19,9 +19,6 @@ __all__ = [
     "programme_dir",
     "venue_id",
 ]
-
-PROGRAMME_FOLDER = "programme"
-"""The folder under DATA_DIR where fetched lists go, and which the bot loads."""
 
 OFFICIAL_HOSTS = {"icml": "icml.cc", "neurips": "neurips.cc", "iclr": "iclr.cc"}
 """The conferences whose sites publish the feed, by the short name `fetch icml 2026` takes."""

@@ -11,7 +11,7 @@ no store, no I/O: front ends pass papers, the clock and the ledger of sent remin
     deep_links.py     `/start` payloads and `t.me` links of papers
 """
 
-from bot.planner.calendar_file import calendar_file, event_uid
+from bot.planner.calendar_file import CALENDAR_FORMAT, calendar_file, event_uid
 from bot.planner.deep_links import paper_from_payload, start_link, start_payload
 from bot.planner.entries import Entry, entries_of, presentation_key
 from bot.planner.now import Happening, NowAndNext, now_and_next
@@ -20,6 +20,7 @@ from bot.planner.reminders import SentKey, due_reminders, next_due
 from bot.planner.week import Clash, Day, Schedule, Slot, schedule
 
 __all__ = [
+    "CALENDAR_FORMAT",
     "Clash",
     "Day",
     "Entry",

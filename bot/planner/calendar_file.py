@@ -12,7 +12,10 @@ from bot.corpus.links import page_url
 from bot.corpus.model import Paper
 from bot.planner.entries import Entry, entries_of, entry_order, unique_papers
 
-__all__ = ["KIND_LABELS", "PRODID", "UID_DOMAIN", "calendar_file", "event_uid"]
+__all__ = ["CALENDAR_FORMAT", "KIND_LABELS", "PRODID", "UID_DOMAIN", "calendar_file", "event_uid"]
+
+CALENDAR_FORMAT = "ics"
+"""The file name extension, and what `/export` calls the calendar file."""
 
 PRODID = "-//icml-papers-bot//planner//EN"
 UID_DOMAIN = "icml-papers-bot.invalid"

@@ -3,24 +3,17 @@ presentations, looked up by what users type (`/session 3`, `/session Oral 2B`)."
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta, timezone
 
-from bot.corpus.model import Paper
+from bot.corpus import Paper, fold_session, named_number, sessions_named
 from bot.planner.entries import Entry, entries_of, entry_order
 
-__all__ = ["Programme", "Session", "build_programme", "fold_name"]
+__all__ = ["Programme", "Session", "build_programme"]
 
-_NUMBER = re.compile(r"\bsession\s*#?\s*(\d+)\b")
 _LAST = datetime.max.replace(tzinfo=UTC)
-
-
-def fold_name(text: str) -> str:
-    """A session name or query as compared: case folded, quotes dropped, spaces collapsed."""
-    return " ".join(text.casefold().replace('"', " ").replace("“", " ").replace("”", " ").split())
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,8 +42,7 @@ class Session:
     @property
     def number(self) -> int | None:
         """The number in a "… Session N …" name (what `/session N` types), else None."""
-        match = _NUMBER.search(self.name.casefold())
-        return int(match[1]) if match else None
+        return named_number(fold_session(self.name))
 
     def running(self, now: datetime) -> bool:
         """True if `now` (aware) is within the session: start <= now < end."""
@@ -76,23 +68,9 @@ class Programme:
         """The sessions `query` names, in time order: a number ("3" -> "Poster Session 3"),
         else the whole name, else the start of a name ("Oral 2B"), else words in it; case,
         quotes and spacing ignored; () when nothing matches."""
-        words = fold_name(query).lstrip("#")
-        named = [(fold_name(s.name), s) for s in self.sessions if s.name]
-        if not words:
-            return ()
-        if words.isdigit():
-            return tuple(s for _, s in named if s.number == int(words))
-        tests = (
-            lambda name: name == words,
-            lambda name: name.startswith(words + " "),
-            lambda name: name.startswith(words),
-            lambda name: set(words.split()) <= set(name.split()),
-        )
-        for test in tests:
-            found = tuple(s for name, s in named if test(name))
-            if found:
-                return found
-        return ()
+        named = [s for s in self.sessions if s.name]
+        chosen = sessions_named(query, [fold_session(s.name) for s in named])
+        return tuple(named[i] for i in chosen)
 
 
 def _session(name: str, entries: Sequence[Entry]) -> Session:
@@ -144,7 +122,7 @@ def build_programme(papers: Iterable[Paper]) -> Programme:
     found = [s for name, group in named.items() for s in _by_day(name, group)]
     found += [_session("", group) for group in unnamed.values()]
     sessions = sorted(
-        found, key=lambda s: (s.start or _LAST, fold_name(s.name), s.kind, s.end or _LAST)
+        found, key=lambda s: (s.start or _LAST, fold_session(s.name), s.kind, s.end or _LAST)
     )
     days = [s.day for s in sessions if s.day is not None]
     return Programme(

@@ -6,14 +6,16 @@ plain `(label, callback_data)` pairs. `to_html` turns a Doc into Telegram messag
 same Doc into plain text. Nothing here imports `telegram`.
 
 Modules: `parts` (the pieces views share), `views` (lists of papers and hints), `paper`
-(one paper), `info` (the bot itself), `library` (what a user keeps), `recommend`,
-`callbacks` (what a button carries), `html`, `console` and `fit` (the output formats).
-Other packages import the names below; the reading-list views are used as the `library`
-namespace.
+(one paper), `presentations` (a paper's tier, times and badge), `sessions` (/session),
+`week` (the conference week: /schedule, /now, reminders), `dates`, `info` (the bot itself),
+`library` (what a user keeps), `recommend`, `callbacks` (what a button carries), `html`,
+`console` and `fit` (the output formats). Other packages import the names below; the
+reading-list views are used as the `library` namespace.
 """
 
 from bot.render.callbacks import (
     CALLBACK_ACTIONS,
+    EXPORT_FORMATS,
     Dismiss,
     ExportAs,
     Forget,
@@ -21,6 +23,8 @@ from bot.render.callbacks import (
     Recommend,
     RemoveSaved,
     SavedPage,
+    SchedulePage,
+    SessionPage,
     SetLanguage,
     ShowSimilar,
     ToggleSave,
@@ -29,6 +33,7 @@ from bot.render.callbacks import (
     paper_ref,
     parse_callback,
     query_fits_callback,
+    session_ref,
     topic_ref,
 )
 from bot.render.console import (
@@ -39,11 +44,14 @@ from bot.render.console import (
     to_console,
     typed_turns,
 )
-from bot.render.doc import Doc, Keyboard, Segment
+from bot.render.doc import Doc, InlineSwitch, Keyboard, Segment
 from bot.render.filter_summary import filter_labels
 from bot.render.fit import fit_toast, fitted
 from bot.render.html import to_html
 from bot.render.info import (
+    command_description,
+    corpus_label,
+    corpus_papers,
     help_doc,
     lang_changed_doc,
     lang_codes_doc,
@@ -55,26 +63,40 @@ from bot.render.info import (
 )
 from bot.render.limits import INLINE_RESULTS, MAX_CALLBACK_ANSWER_CHARS
 from bot.render.paper import inline_article, not_found_doc, paper_doc
-from bot.render.parts import text_doc, translated
+from bot.render.parts import said_doc, text_doc, translated
+from bot.render.presentations import hit_badge, kind_label, presentation_line, tier_label
 from bot.render.recommend import recommend_doc
+from bot.render.sessions import (
+    SESSION_PAGE,
+    no_programme_doc,
+    session_choice_doc,
+    session_doc,
+    unknown_session_doc,
+)
 from bot.render.views import author_doc, eta_text, hint_doc, results_doc, similar_doc
+from bot.render.week import now_doc, remind_doc, reminder_doc, schedule_doc
 
 __all__ = [
     "ANSI_MARKS",
     "CALLBACK_ACTIONS",
+    "EXPORT_FORMATS",
     "INLINE_RESULTS",
     "MAX_CALLBACK_ANSWER_CHARS",
     "PLAIN_MARKS",
+    "SESSION_PAGE",
     "Dismiss",
     "Doc",
     "ExportAs",
     "Forget",
+    "InlineSwitch",
     "Keyboard",
     "OpenPaper",
     "Recommend",
     "RemoveSaved",
     "SavedPage",
+    "SchedulePage",
     "Segment",
+    "SessionPage",
     "SetLanguage",
     "ShowSimilar",
     "ToggleSave",
@@ -82,33 +104,50 @@ __all__ = [
     "Unfollow",
     "author_doc",
     "author_text",
+    "command_description",
+    "corpus_label",
+    "corpus_papers",
     "eta_text",
     "filter_labels",
     "fit_toast",
     "fitted",
     "help_doc",
     "hint_doc",
+    "hit_badge",
     "inline_article",
+    "kind_label",
     "lang_changed_doc",
     "lang_codes_doc",
     "lang_doc",
+    "no_programme_doc",
     "not_found_doc",
+    "now_doc",
     "paper_doc",
     "paper_ref",
     "parse_callback",
+    "presentation_line",
     "query_fits_callback",
     "recommend_doc",
+    "remind_doc",
+    "reminder_doc",
     "results_doc",
     "results_text",
+    "said_doc",
+    "schedule_doc",
+    "session_choice_doc",
+    "session_doc",
+    "session_ref",
     "similar_doc",
     "start_doc",
     "stats_doc",
     "text_doc",
+    "tier_label",
     "to_console",
     "to_html",
     "topic_ref",
     "translated",
     "typed_turns",
     "unknown_command_doc",
+    "unknown_session_doc",
     "usage_doc",
 ]

@@ -13,8 +13,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from bot.i18n import Lang, is_language
+from bot.planner import CALENDAR_FORMAT, Session
 from bot.render.limits import MAX_CALLBACK_DATA_BYTES, encodable, utf8_len
 from bot.store.export import FORMATS
+
+EXPORT_FORMATS = (*FORMATS, CALENDAR_FORMAT)
+"""What /export sends: the reading list (bib, md, csv) and the calendar of its presentations."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,9 +80,26 @@ class RemoveSaved:
 
 @dataclass(frozen=True, slots=True)
 class ExportAs:
-    """Button: send the tapper's reading list as a file in `fmt` (bib, md or csv)."""
+    """Button: send the tapper's reading list as a file in `fmt` (one of EXPORT_FORMATS)."""
 
     fmt: str
+
+
+@dataclass(frozen=True, slots=True)
+class SchedulePage:
+    """Button: show the tapper's schedule (/schedule) from `offset`."""
+
+    offset: int
+
+
+@dataclass(frozen=True, slots=True)
+class SessionPage:
+    """Button: the page at `offset` of the programme's session at `position` (its place in
+    time order), if `check` (`session_ref`) says it is still that session."""
+
+    offset: int
+    position: int
+    check: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,6 +141,8 @@ CallbackAction = (
     | SavedPage
     | RemoveSaved
     | ExportAs
+    | SchedulePage
+    | SessionPage
     | Unfollow
     | Forget
     | SetLanguage
@@ -156,7 +179,8 @@ def _offset(text: str) -> int | None:
 REF = Field(_ref)
 OFFSET = Field(_offset)
 ANY_TEXT = Field(lambda text: text or None)
-FORMAT = Field(lambda text: text if text in FORMATS else None)
+FORMAT = Field(lambda text: text if text in EXPORT_FORMATS else None)
+SESSION_REF = Field(lambda text: text if re.fullmatch(r"[0-9a-f]{8}", text) else None)
 TOPIC_REF = Field(lambda text: text if re.fullmatch(r"[0-9a-f]{16}", text) else None)
 LANGUAGE = Field(lambda text: text if is_language(text) else None)
 YES_NO = Field(
@@ -193,6 +217,8 @@ CODES: tuple[Code, ...] = (
     Code("l", SetLanguage, (("lang", LANGUAGE),)),
     Code("c", Recommend, (("offset", OFFSET),)),
     Code("d", Dismiss, (("offset", OFFSET), ("ref", REF))),
+    Code("w", SchedulePage, (("offset", OFFSET),)),
+    Code("n", SessionPage, (("offset", OFFSET), ("position", OFFSET), ("check", SESSION_REF))),
 )
 """Prefix letter -> action and fields: the one description of every button's data."""
 
@@ -260,6 +286,14 @@ def checked(data: str) -> str:
 def topic_ref(topic_key: str) -> str:
     """A short stable reference to a followed topic (by its case-insensitive key)."""
     return hashlib.blake2b(topic_key.encode("utf-8", "surrogatepass"), digest_size=8).hexdigest()
+
+
+def session_ref(session: Session) -> str:
+    """A short check of a programme session (its name, kind and start): a button keyed by
+    the session's position finds another session there after a reload, and says so."""
+    start = session.start.isoformat() if session.start is not None else ""
+    key = f"{session.name}\x1f{session.kind}\x1f{start}".encode("utf-8", "surrogatepass")
+    return hashlib.blake2b(key, digest_size=4).hexdigest()
 
 
 def query_fits_callback(query: str, offset: int = MAX_OFFSET) -> bool:

@@ -6,8 +6,18 @@ from dataclasses import dataclass
 from typing import Literal
 
 Style = Literal["", "b", "i", "mark", "code", "a"]
-Button = tuple[str, str]
-"""(label, callback_data)."""
+
+
+@dataclass(frozen=True, slots=True)
+class InlineSwitch:
+    """What a Share button does instead of calling back: Telegram lets the user pick a chat
+    and types `@bot <query>` there (`switch_inline_query`)."""
+
+    query: str
+
+
+Button = tuple[str, str | InlineSwitch]
+"""(label, callback_data), or (label, InlineSwitch) for a Share button."""
 Keyboard = tuple[tuple[Button, ...], ...]
 
 

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from datetime import date
 
+from bot.corpus import session_number
 from bot.i18n import Translator
 from bot.render.dates import day_month, short_date, weekday_name
-from bot.search.facets import session_number
 from bot.search.syntax import Clause, DayFilter, FieldFilter, ParsedQuery, Phrase, YearFilter
 from bot.textutil import clip_words
 

@@ -6,13 +6,19 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 
 from bot.commands import COMMANDS, CONSOLE_COMMANDS, Command, command
+from bot.corpus.profile import CorpusName
 from bot.i18n import LANGUAGES, Translator
 from bot.render.callbacks import SetLanguage, encode
 from bot.render.doc import Doc, Segment
+from bot.render.fit import fitted
+from bot.render.limits import MAX_COMMAND_DESCRIPTION_CHARS
 from bot.render.parts import EN, checked_keyboard, examples_block, text_doc, translated
 from bot.search import IndexStats
 
 __all__ = [
+    "command_description",
+    "corpus_label",
+    "corpus_papers",
     "help_doc",
     "lang_changed_doc",
     "lang_codes_doc",
@@ -33,40 +39,93 @@ def usage_doc(name: str, *, t: Translator = EN) -> Doc:
     return text_doc("usage.line", t=t, usage=usage, example=t.gettext(wanted.example_key))
 
 
-def start_doc(paper_count: int, *, t: Translator = EN) -> Doc:
-    """Welcome: what the bot knows, how to ask, examples."""
+def _venues(name: CorpusName, t: Translator) -> str:
+    """ "ICML 2013–2019 and ICLR 2017–2018" in the reader's language."""
+    spans = [str(span) for span in name.venues]
+    if len(spans) == 2:
+        return t.gettext("corpus.venues_2", first=spans[0], second=spans[1])
+    if len(spans) == 3:
+        return t.gettext("corpus.venues_3", first=spans[0], second=spans[1], third=spans[2])
+    return ", ".join(spans)
+
+
+def corpus_papers(name: CorpusName, count: int, *, t: Translator = EN) -> str:
+    """How many papers of what: "57 ICML 2026 papers", "4,378 papers from ICML 2013–2019
+    and ICLR 2017–2018", or "3 papers" when nothing names them."""
+    if name.single:
+        return t.ngettext("corpus.papers_of", count, name=name.single)
+    if name.venues:
+        return t.ngettext("corpus.papers_from", count, venues=_venues(name, t))
+    return t.ngettext("corpus.papers", count)
+
+
+def corpus_label(name: CorpusName, *, t: Translator = EN) -> str:
+    """The corpus's name alone: "ICML 2026", "ICML 2013–2019 and ICLR 2017–2018", else
+    "this list"."""
+    return name.single or (_venues(name, t) if name.venues else t.gettext("corpus.unnamed"))
+
+
+def command_description(
+    entry: Command, *, t: Translator = EN, name: CorpusName | None = None
+) -> str:
+    """The command's one line for /help and the menu; one that names the corpus (/random)
+    names the served one, cut to the menu's limit."""
+    label = corpus_label(name or CorpusName(), t=t)
+    return fitted(t, entry.description_key, MAX_COMMAND_DESCRIPTION_CHARS, corpus=label)
+
+
+def start_doc(
+    paper_count: int,
+    *,
+    t: Translator = EN,
+    name: CorpusName | None = None,
+    examples: Sequence[str] = (),
+) -> Doc:
+    """Welcome: what the bot knows (how many papers of what), how to ask, example questions
+    (`examples`, else the catalogue's)."""
+    papers = corpus_papers(name or CorpusName(), paper_count, t=t)
     return Doc(
         (
-            translated(t, "start.welcome", paper_count),
+            translated(t, "start.welcome", paper_count, papers=papers),
             translated(t, "start.how_to_ask"),
-            examples_block(t),
+            examples_block(t, examples),
         )
     )
 
 
-def _command_lines(listed: Sequence[Command], t: Translator) -> list[Segment]:
+def _command_lines(listed: Sequence[Command], t: Translator, name: CorpusName) -> list[Segment]:
     spans: list[Segment] = []
     for entry in listed:
         line = translated(
             t,
             "help.command_line",
             command=f"/{entry.name}",
-            description=t.gettext(entry.description_key),
+            description=command_description(entry, t=t, name=name),
         )
         spans += [Segment("\n"), *line]
     return spans
 
 
-def help_doc(*, console: bool = False, t: Translator = EN) -> Doc:
-    """Every command with a one-line description (with /next, /prev, /quit in the console)."""
+def help_doc(
+    *,
+    console: bool = False,
+    t: Translator = EN,
+    name: CorpusName | None = None,
+    paper_count: int | None = None,
+) -> Doc:
+    """What the bot serves (given `paper_count`), every command with a one-line description
+    (with /next, /prev, /quit in the console), the query syntax."""
+    name = name or CorpusName()
     listed = [*COMMANDS, *CONSOLE_COMMANDS] if console else list(COMMANDS)
     if console:
         listed = [entry for entry in listed if entry.name != "lang"]  # --lang there
-    commands = (*translated(t, "help.title"), *_command_lines(listed, t))
+    commands = (*translated(t, "help.title"), *_command_lines(listed, t, name))
+    serving = corpus_papers(name, paper_count, t=t) if paper_count is not None else ""
+    first = (translated(t, "help.serving", papers=serving),) if serving else ()
     syntax = translated(t, "help.syntax")
     if console:
-        return Doc((commands, syntax))
-    return Doc((commands, syntax, translated(t, "help.private_and_inline")))
+        return Doc((*first, commands, syntax))
+    return Doc((*first, commands, syntax, translated(t, "help.private_and_inline")))
 
 
 def _when(moment: datetime) -> str:

@@ -12,6 +12,7 @@ from bot.corpus import Paper
 from bot.i18n import Translator
 from bot.render import limits
 from bot.render.callbacks import (
+    EXPORT_FORMATS,
     ExportAs,
     Forget,
     Recommend,
@@ -36,7 +37,6 @@ from bot.render.parts import (
     text_doc,
     translated,
 )
-from bot.store.export import FORMATS
 from bot.store.model import FollowOutcome, Limits, SavedPaper, topic_key
 from bot.textutil import clean, clip_words
 
@@ -44,6 +44,7 @@ EXPORT_LABELS = {
     "bib": "button.export_bibtex",
     "md": "button.export_markdown",
     "csv": "button.export_csv",
+    "ics": "button.export_ics",
 }
 EXPORT_FILE_STEM = "reading-list"
 TOPIC_LABEL_CHARS = 40  # ours: an Unfollow button shows the topic's start
@@ -153,7 +154,7 @@ def _saved_block(number: int, paper: SavedPaper, in_corpus: bool, t: Translator)
 
 def export_prompt_doc(*, t: Translator = EN) -> Doc:
     """/export without a format: one button per format."""
-    row = tuple((t.gettext(EXPORT_LABELS[fmt]), encode(ExportAs(fmt))) for fmt in FORMATS)
+    row = tuple((t.gettext(EXPORT_LABELS[fmt]), encode(ExportAs(fmt))) for fmt in EXPORT_FORMATS)
     return Doc((translated(t, "export.prompt"),), checked_keyboard([row]))
 
 

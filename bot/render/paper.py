@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from bot.corpus import Paper
 from bot.i18n import Translator
+from bot.planner import start_link
 from bot.render import limits
 from bot.render.callbacks import ShowSimilar, encode, paper_ref
-from bot.render.doc import Block, Doc, InlineArticle, Segment
+from bot.render.doc import Block, Button, Doc, InlineArticle, InlineSwitch, Segment
 from bot.render.html import to_html
 from bot.render.ids import paper_command
 from bot.render.parts import (
@@ -18,21 +19,46 @@ from bot.render.parts import (
     translated,
     venue_line,
 )
+from bot.render.presentations import hit_badge, presentation_line
 from bot.search import Hit
-from bot.textutil import clean, clip_words
+from bot.textutil import clean, clip_words, sendable
+
+MAX_PRESENTATIONS = 6  # ours: presentation lines on a card (a paper has one or two)
 
 
-def paper_doc(paper: Paper, *, t: Translator = EN) -> Doc:
-    """A paper card: title, all authors, venue, the full clean abstract, links; Similar."""
+def share_query(paper_id: str) -> str | None:
+    """What a Share button types after `@bot` in the chosen chat: the paper's command, which
+    the inline mode answers with that paper first; None if it is too long to type."""
+    query = paper_command(paper_id)
+    typable = sendable(query, controls="space") == query  # no controls, no lone surrogates
+    return query if typable and len(query) <= limits.MAX_INLINE_QUERY_CHARS else None
+
+
+def _card_buttons(paper: Paper, t: Translator) -> tuple[Button, ...]:
+    """Similar papers, and Share (an inline switch) when the id can be typed."""
+    buttons: list[Button] = [
+        (t.gettext("button.similar"), encode(ShowSimilar(paper_ref(paper.id))))
+    ]
+    query = share_query(paper.id)
+    if query is not None:
+        buttons.append((t.gettext("button.share"), InlineSwitch(query)))
+    return tuple(buttons)
+
+
+def paper_doc(paper: Paper, *, t: Translator = EN, bot_username: str | None = None) -> Doc:
+    """A paper card: title, all authors, venue and tier, when and where it is presented and
+    the authors' institutions, the full clean abstract, links, the `t.me` link that opens it
+    (given the bot's username); Similar and Share buttons."""
     blocks: list[Block] = [(Segment(paper_title(paper.title, paper.id, t), "b"),)]
     if paper.title_derived:  # made from the abstract: never passed off as the authors' title
         blocks[0] += (Segment("\n"), Segment(t.gettext("paper.title_derived"), "i"))
     authors = clip_words(clean(", ".join(paper.authors)), limits.ALL_AUTHORS_CHARS)
     if authors:
         blocks[0] += (Segment("\n"), Segment(authors, "i"))
-    venue = clip_words(venue_line(paper), limits.VENUE_CHARS)
+    venue = clip_words(venue_line(paper, t=t), limits.VENUE_CHARS)
     if venue:
         blocks[0] += (Segment("\n"), Segment(venue))
+    blocks[0] += tuple(_programme_spans(paper, t))
     abstract = clip_words(clean(paper.abstract), limits.ABSTRACT_CHARS)
     if abstract:
         blocks.append((Segment(abstract),))
@@ -42,8 +68,21 @@ def paper_doc(paper: Paper, *, t: Translator = EN) -> Doc:
         for label, url in links[:10]:
             spans += [Segment(f"\n• {link_label(label, t=t)}: "), link_span(url)]
         blocks.append(tuple(spans))
-    similar = encode(ShowSimilar(paper_ref(paper.id)))
-    return Doc(tuple(blocks), checked_keyboard([((t.gettext("button.similar"), similar),)]))
+    deep_link = start_link(bot_username, paper.id) if bot_username else None
+    if deep_link is not None:  # as code: a tap copies it
+        blocks.append(translated(t, "paper.deep_link", link=Segment(deep_link, "code")))
+    return Doc(tuple(blocks), checked_keyboard([_card_buttons(paper, t)]))
+
+
+def _programme_spans(paper: Paper, t: Translator) -> list[Segment]:
+    """The card's lines of the conference programme: each presentation (at most
+    `MAX_PRESENTATIONS`), then the authors' institutions (distinct, in author order)."""
+    shown = paper.presentations[:MAX_PRESENTATIONS]
+    spans = [Segment("\n" + presentation_line(presentation, t)) for presentation in shown]
+    names = clip_words(clean(", ".join(paper.institutions)), limits.INSTITUTIONS_CHARS)
+    if names:
+        spans += [Segment("\n"), *translated(t, "paper.institutions", names=names)]
+    return spans
 
 
 def not_found_doc(paper_id: str, *, t: Translator = EN) -> Doc:
@@ -56,19 +95,28 @@ def not_found_doc(paper_id: str, *, t: Translator = EN) -> Doc:
     )
 
 
-def inline_article(paper: Paper, hit: Hit | None = None, *, t: Translator = EN) -> InlineArticle:
-    """An inline result: title; snippet (or abstract start) as description; a short card."""
+def inline_article(
+    paper: Paper, hit: Hit | None = None, *, t: Translator = EN, bot_username: str | None = None
+) -> InlineArticle:
+    """An inline result: title; snippet (or abstract start) as description; a short card with
+    the `t.me` link that opens the paper in the bot (given its username), for whoever reads
+    it in the chat it is sent to."""
     abstract = clean(paper.abstract)
     if hit is not None and hit.snippet.text.strip():
         description = clean(hit.snippet.text)
     else:
         description = abstract
+    badge = hit_badge(paper, t)  # "🎤 Oral · Wed 10:00 · …": first, as in a list of results
+    description = f"{badge} · {description}" if badge and description else badge or description
     description = clip_words(description, limits.INLINE_DESCRIPTION_CHARS)
     excerpt = clip_words(abstract, limits.INLINE_EXCERPT_CHARS)
     blocks: list[Block] = [(Segment(paper_title(paper.title, paper.id, t), "b"),)]
     if excerpt:
         blocks.append((Segment(excerpt),))
     blocks.append(translated(t, "inline.id_line", id=paper.id, command=paper_command(paper.id)))
+    deep_link = start_link(bot_username, paper.id) if bot_username else None
+    if deep_link is not None:
+        blocks.append(translated(t, "inline.open_in_bot", link=link_span(deep_link)))
     message = to_html(Doc(tuple(blocks), single_message=True))[0].text
     result_id = paper_ref(paper.id)
     if limits.utf8_len(result_id) > limits.MAX_INLINE_RESULT_ID_BYTES:  # paper_ref hashes long ids

@@ -11,12 +11,14 @@ from collections.abc import Callable, Sequence
 from urllib.parse import urlsplit
 
 from bot.corpus import Paper, compact_authors
+from bot.corpus.model import tier_of
 from bot.i18n import Translator, translator
 from bot.render import limits
 from bot.render.callbacks import checked
-from bot.render.doc import Block, Button, Doc, Keyboard, Segment
+from bot.render.doc import Block, Button, Doc, InlineSwitch, Keyboard, Segment
 from bot.render.html import is_web_url
 from bot.render.ids import paper_command
+from bot.render.presentations import hit_badge, tier_label
 from bot.search import Hit
 from bot.textutil import clean, clean_keep_edges, clip_words, merge_marks
 
@@ -48,11 +50,21 @@ def text_doc(key: str, n: int | None = None, /, *, t: Translator = EN, **values:
     return Doc((translated(t, key, n, **values),))
 
 
-def examples_block(t: Translator) -> Block:
-    """The "try for example" line and the example questions, each a `/search` to copy."""
+def said_doc(text: str, then: Doc | None = None) -> Doc:
+    """`text` (already in the reader's words: what an action did) as a paragraph, then
+    `then`'s blocks (what is left), for a front end that says in a message what Telegram
+    says in a toast."""
+    return Doc(((Segment(text),), *(then.blocks if then is not None else ())))
+
+
+def examples_block(t: Translator, examples: Sequence[str] = ()) -> Block:
+    """The "try for example" line and example questions, each a `/search` to copy: the
+    corpus's own `examples` (its frequent topics), else the catalogue's."""
+    questions = [clip_words(clean(text), limits.TITLE_CHARS) for text in examples]
+    questions = [text for text in questions if text] or [t.gettext(key) for key in EXAMPLE_KEYS]
     spans: list[Segment] = list(translated(t, "examples.try"))
-    for key in EXAMPLE_KEYS:
-        spans += [Segment("\n• "), Segment(f"/search {t.gettext(key)}", "code")]
+    for question in questions:
+        spans += [Segment("\n• "), Segment(f"/search {question}", "code")]
     return tuple(spans)
 
 
@@ -73,7 +85,10 @@ def checked_keyboard(rows: Sequence[tuple[Button, ...]]) -> Keyboard:
         if len(row) > limits.MAX_BUTTONS_PER_ROW:
             raise KeyboardError(f"a row of {len(row)} buttons, over {limits.MAX_BUTTONS_PER_ROW}")
         for _label, data in row:
-            checked(data)
+            if not isinstance(data, InlineSwitch):
+                checked(data)
+            elif not 0 < len(data.query) <= limits.MAX_INLINE_QUERY_CHARS:
+                raise KeyboardError(f"an inline query of {len(data.query)} characters")
     return keyboard
 
 
@@ -140,9 +155,11 @@ def link_span(url: str) -> Segment:
     return Segment(clean(url)[: limits.LINK_LABEL_CHARS])
 
 
-def venue_line(paper: Paper) -> str:
-    """Venue, track, status and year in one line ("ICML 2025 poster · 2025"), "" if none."""
-    parts = [paper.venue, paper.track, paper.status]
+def venue_line(paper: Paper, *, t: Translator = EN, tier: bool = True) -> str:
+    """Venue, track, status and year in one line ("ICML 2025 · Poster · 2025"), "" if none; a
+    status that names the tier reads as the tier ("🎤 Oral"), or not at all without `tier`."""
+    status = tier_label(tier_of(paper.status), t) if tier_of(paper.status) else paper.status
+    parts = [paper.venue, paper.track, status if tier or not tier_of(paper.status) else ""]
     if paper.year and str(paper.year) not in paper.venue:
         parts.append(str(paper.year))
     return " · ".join(clean(part) for part in parts if part and clean(part))
@@ -188,7 +205,8 @@ def snippet_spans(hit: Hit, limit: int = limits.SNIPPET_CHARS) -> list[Segment]:
 
 
 def numbered_paper(number: int, paper: Paper, t: Translator) -> list[Segment]:
-    """`1. <b>Title</b> · /paper_<id>` and the authors, compactly: how a listed paper starts."""
+    """`1. <b>Title</b> · /paper_<id>`, the authors compactly, and the paper's tier and time
+    ("🎤 Oral · Wed 10:00", `hit_badge`) when it has them: how a listed paper starts."""
     title = paper_title(paper.title, paper.id, t)
     spans = list(
         translated(t, "results.item", number=number, title=title, command=paper_command(paper.id))
@@ -196,4 +214,7 @@ def numbered_paper(number: int, paper: Paper, t: Translator) -> list[Segment]:
     authors = clip_words(clean(compact_authors(paper.authors)), limits.AUTHORS_CHARS)
     if authors:
         spans += [Segment("\n"), Segment(authors, "i")]
+    badge = hit_badge(paper, t)
+    if badge:
+        spans += [Segment("\n"), Segment(badge)]
     return spans

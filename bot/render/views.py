@@ -32,6 +32,7 @@ from bot.render.parts import (
     translated,
     venue_line,
 )
+from bot.render.presentations import hit_badge
 from bot.search import Hit, SearchResult
 from bot.textutil import clean, clip_words, is_latin_letter
 
@@ -202,8 +203,8 @@ def author_doc(name: str, papers: Sequence[Paper], *, shown: int = 10, t: Transl
         return text_doc("author.none", t=t, name=name)
     blocks: list[Block] = [translated(t, "author.header", len(papers), name=name)]
     for number, paper in enumerate(papers[:shown], start=1):
-        spans = numbered_paper(number, paper, t)
-        venue = clip_words(venue_line(paper), limits.VENUE_CHARS)
+        spans = numbered_paper(number, paper, t)  # its tier in the badge, if it has one
+        venue = clip_words(venue_line(paper, t=t, tier=not hit_badge(paper, t)), limits.VENUE_CHARS)
         if venue:
             spans += [Segment("\n"), Segment(venue)]
         blocks.append(tuple(spans))

@@ -6,11 +6,7 @@ A paper has any number of sessions, days and rooms (a poster and its oral) and i
 so a condition is decided once per distinct value and then costs only the rows it keeps.
 How values match:
 
-- `session:` a bare number is the poster session of that number ("3": "Poster Session 3",
-  "San Diego Poster Session 3"; a name "… Session N …"); else, first that finds any: the
-  whole name, a name starting with the value's words ("Oral 2B" → "Oral 2B Large Language
-  Models"), a name starting with the value, a name holding all its words. Case, accents,
-  quotes and spacing ignored.
+- `session:` `bot.corpus.sessions.sessions_named`, the rule `/session` uses too.
 - `day:` `dates.DayFilter.holds` on each presentation's start, in its own offset.
 - `room:` the value's words in a row ("West Ballroom A" is not "West Ballroom B").
 - `inst:` every word of the value in the name, in any order, folded as author names are
@@ -30,7 +26,7 @@ from typing import Any, Generic, TypeVar
 
 import numpy as np
 
-from bot.corpus import Paper
+from bot.corpus import Paper, fold_session, sessions_named
 from bot.corpus.authors import fold_name
 from bot.search.analysis import Analyzer
 from bot.search.dates import DayFilter
@@ -42,11 +38,8 @@ __all__ = [
     "TIER_WORDS",
     "MultiColumn",
     "ProgrammeColumns",
-    "fold_session",
     "in_a_row",
     "paper_field",
-    "session_number",
-    "sessions_named",
     "tier_named",
     "topic_terms",
 ]
@@ -60,7 +53,6 @@ TIER_WORDS: dict[str, str] = {
     "海报": "poster", "海報": "poster",
 }  # fmt: skip
 """Status values that name a tier (case-insensitive) → the tier."""
-_SESSION_NUMBER = re.compile(r"\bsession\s*#?\s*(\d+)\b")
 _WORDS = re.compile(r"\w+")
 _OPTIONAL = frozenset({"of", "the", "at", "and", "for", "in"})
 _TOPIC_PARTS = "->"
@@ -128,40 +120,6 @@ class MultiColumn(Generic[V]):
     def nbytes(self) -> int:
         """Bytes held by the arrays (the values not counted)."""
         return self._rows.nbytes + self._starts.nbytes
-
-
-def session_number(value: str) -> int | None:
-    """The poster session a bare number names (`session:3`, `session:#3`), else None."""
-    text = unicodedata.normalize("NFKC", value).strip().lstrip("#").strip()
-    return int(text) if text.isdigit() and text.isascii() else None
-
-
-def fold_session(text: str) -> str:
-    """A session name or value as compared: folded, quotes dropped, spaces collapsed."""
-    return " ".join(fold_name(unicodedata.normalize("NFKC", text)).replace('"', " ").split())
-
-
-def sessions_named(value: str, folded: Sequence[str]) -> list[int]:
-    """Which of the distinct session names `value` names, by the rules above; `folded`: the
-    names as `fold_session` folds them."""
-    number = session_number(value)
-    if number is not None:
-        found = (_SESSION_NUMBER.search(name) for name in folded)
-        return [i for i, match in enumerate(found) if match and int(match[1]) == number]
-    words = fold_session(value)
-    if not words:
-        return []
-    tests: tuple[Callable[[str], bool], ...] = (
-        lambda name: name == words,
-        lambda name: name.startswith(words + " "),
-        lambda name: name.startswith(words),
-        lambda name: set(words.split()) <= set(name.split()),
-    )
-    for test in tests:
-        chosen = [i for i, name in enumerate(folded) if name and test(name)]
-        if chosen:
-            return chosen
-    return []
 
 
 def tier_named(value: str) -> str:

@@ -2,20 +2,26 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from datetime import UTC, datetime
 from typing import Any
 
+from bot.corpus.model import Presentation
 from bot.store.model import SavedPaper
 
-PAPER_COLUMNS = "paper_id, title, authors, year, venue, url, doi, saved_at, title_derived"
+PAPER_COLUMNS = (
+    "paper_id, title, authors, year, venue, url, doi, saved_at, title_derived, status, "
+    "presentations, institutions"
+)
 
 ADD_USER = "INSERT INTO users (user_id) VALUES (?) ON CONFLICT (user_id) DO NOTHING"
 # The count is only race-free because the caller holds the user's write lock (see backends).
 SAVE_UNDER_CAP = (
     "INSERT INTO saved_papers"
-    " (user_id, paper_id, title, authors, year, venue, url, doi, title_derived) "
-    "SELECT ?, ?, ?, ?, ?, ?, ?, ?, ? "
+    " (user_id, paper_id, title, authors, year, venue, url, doi, title_derived, status,"
+    " presentations, institutions) "
+    "SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? "
     "WHERE (SELECT count(*) FROM saved_papers WHERE user_id = ?) < ? "
     "ON CONFLICT (user_id, paper_id) DO NOTHING"
 )
@@ -104,6 +110,11 @@ def save_params(user_id: int, paper: SavedPaper, max_saved: int) -> tuple[Any, .
         paper.url,
         paper.doi,
         paper.title_derived,
+        paper.status,
+        json.dumps(
+            [dataclasses.asdict(shown) for shown in paper.presentations], ensure_ascii=False
+        ),
+        json.dumps(list(paper.institutions), ensure_ascii=False),
         user_id,
         max_saved,
     )
@@ -111,7 +122,8 @@ def save_params(user_id: int, paper: SavedPaper, max_saved: int) -> tuple[Any, .
 
 def paper_from_row(row: tuple[Any, ...]) -> SavedPaper:
     """A SavedPaper from a row of PAPER_COLUMNS (SQLite's ISO text or PostgreSQL's timestamp)."""
-    paper_id, title, authors, year, venue, url, doi, saved_at, title_derived = row
+    paper_id, title, authors, year, venue, url, doi, saved_at, title_derived, *programme = row
+    status, presentations, institutions = programme
     if isinstance(saved_at, str):
         saved_at = datetime.fromisoformat(saved_at)
     return SavedPaper(
@@ -124,6 +136,21 @@ def paper_from_row(row: tuple[Any, ...]) -> SavedPaper:
         doi=doi,
         saved_at=saved_at.astimezone(UTC),
         title_derived=bool(title_derived),
+        status=status,
+        presentations=_presentations(presentations),
+        institutions=tuple(str(name) for name in json.loads(institutions)),
+    )
+
+
+_PRESENTATION_FIELDS = tuple(field.name for field in dataclasses.fields(Presentation))
+
+
+def _presentations(stored: str) -> tuple[Presentation, ...]:
+    """The presentations column read back (fields it lacks are empty, unknown ones ignored)."""
+    return tuple(
+        Presentation(**{name: str(item.get(name) or "") for name in _PRESENTATION_FIELDS})
+        for item in json.loads(stored)
+        if isinstance(item, dict)
     )
 
 

@@ -1,4 +1,5 @@
-"""A reading list as BibTeX, Markdown or CSV: pure functions of saved papers."""
+"""A reading list as BibTeX, Markdown or CSV: pure functions of saved papers, with their tier
+and presentations (in the venue's time, its offset named) and institutions."""
 
 from __future__ import annotations
 
@@ -7,15 +8,21 @@ import io
 import re
 import unicodedata
 from collections.abc import Iterator, Sequence
+from datetime import datetime
 from string import ascii_lowercase
 
+from bot.corpus.model import Presentation
 from bot.store.model import SavedPaper
 
 FORMATS = ("bib", "md", "csv")
 CSV_COLUMNS = ("paper_id", "title", "authors", "year", "venue", "url", "doi", "title_derived",
-               "saved_at")  # fmt: skip
+               "saved_at", "status", "presentations", "institutions")  # fmt: skip
 DERIVED_NOTE = "Title derived from the abstract by the bot; the source gives none"
 """What exports say of a derived title (BibTeX `note`, Markdown, CSV `title_derived`)."""
+_TIERS = {"oral": "Oral", "spotlight": "Spotlight", "poster": "Poster"}
+_WEEKDAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
+_MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+"""Exports are English whatever the reader's language, and never the process locale's."""
 # First title words that say nothing about the paper (Google Scholar's key style skips them).
 _KEY_STOPWORDS = frozenset({"a", "an", "the", "on", "of", "in", "for", "and", "to", "towards"})
 _BIBTEX_SPECIALS = {
@@ -34,6 +41,36 @@ _VERBATIM_UNSAFE = {"{": "%7B", "}": "%7D", "\\": "%5C", " ": "%20", "\n": "%0A"
 _MARKDOWN_SPECIALS = re.compile(r"([\\`*_{}\[\]()<>#+!|~-])")
 # Spreadsheets run a cell starting with these as a formula (OWASP "CSV injection").
 _FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _kind(kind: str) -> str:
+    return _TIERS.get(kind.casefold(), " ".join(kind.split()).capitalize())
+
+
+def _moment(start: datetime, end: datetime | None) -> str:
+    """ "Wed 15 Jul 2026 11:00–13:30 (UTC+09:00)": the venue's clock and its offset."""
+    day = f"{_WEEKDAYS[start.weekday()]} {start.day} {_MONTHS[start.month - 1]} {start.year}"
+    until = f"–{end:%H:%M}" if end is not None and end > start else ""
+    offset = start.strftime("%z")  # "+0900"
+    return f"{day} {start:%H:%M}{until} (UTC{offset[:3]}:{offset[3:]})"
+
+
+def presentation_text(shown: Presentation) -> str:
+    """ "Oral, Wed 15 Jul 2026 10:00–10:15 (UTC+09:00), West Ballroom A" and a poster's
+    "#E-2308": what the programme says of one presentation, in the venue's time."""
+    start = shown.starts_at
+    when = _moment(start, shown.ends_at) if start is not None else ""
+    position = f"#{shown.position.strip()}" if shown.position.strip() else ""
+    parts = (_kind(shown.kind), when, " ".join(shown.room.split()), position)
+    return ", ".join(part for part in parts if part)
+
+
+def programme_lines(paper: SavedPaper) -> list[str]:
+    """The paper's tier (when no presentation says it, as a spotlight's poster does not),
+    then each presentation: what BibTeX's note, Markdown and CSV say of the programme."""
+    kinds = {shown.kind.casefold() for shown in paper.presentations}
+    lines = [_TIERS[paper.status]] if paper.status in _TIERS and paper.status not in kinds else []
+    return lines + [presentation_text(shown) for shown in paper.presentations]
 
 
 def export(papers: Sequence[SavedPaper], fmt: str) -> str:
@@ -134,8 +171,9 @@ def to_bibtex(papers: Sequence[SavedPaper]) -> str:
             fields.append(("doi", _verbatim(paper.doi)))
         if paper.url:
             fields.append(("url", _verbatim(paper.url)))
-        if paper.title_derived:
-            fields.append(("note", DERIVED_NOTE))
+        notes = [*programme_lines(paper), *([DERIVED_NOTE] if paper.title_derived else [])]
+        if notes:
+            fields.append(("note", bibtex_escape("; ".join(notes))))
         kind = "inproceedings" if paper.venue else "misc"
         body = ",\n".join(f"  {name} = {{{value}}}" for name, value in fields)
         entries.append(f"@{kind}{{{keys[paper.paper_id]},\n{body}\n}}\n")
@@ -165,6 +203,9 @@ def to_markdown(papers: Sequence[SavedPaper]) -> str:
         if paper.title_derived:
             line += f" _({DERIVED_NOTE})_"
         lines.append(line)
+        lines += [f"   - {markdown_escape(text)}" for text in programme_lines(paper)]
+        if paper.institutions:
+            lines.append(f"   - Institutions: {markdown_escape(', '.join(paper.institutions))}")
     return "\n".join(lines) + "\n"
 
 
@@ -180,8 +221,9 @@ def to_csv(papers: Sequence[SavedPaper]) -> str:
     writer.writerow(CSV_COLUMNS)
     for paper in papers:
         saved_at = paper.saved_at.isoformat() if paper.saved_at else ""
+        shown = "; ".join(presentation_text(p) for p in paper.presentations)
         row = (paper.paper_id, paper.title, "; ".join(paper.authors), str(paper.year or ""),
                paper.venue, paper.url, paper.doi, "true" if paper.title_derived else "",
-               saved_at)  # fmt: skip
+               saved_at, paper.status, shown, "; ".join(paper.institutions))  # fmt: skip
         writer.writerow([_csv_cell(value) for value in row])
     return buffer.getvalue()

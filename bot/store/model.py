@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Protocol
 
+from bot.corpus.model import Presentation
 from bot.textutil import sendable
 
 MAX_SAVED_PAPERS = 1_000  # ours: per user
@@ -78,6 +79,12 @@ class SavedPaper:
     """When the user saved it (UTC, set by the database); None before saving."""
     title_derived: bool = False
     """The title is a headline derived from the abstract, not the authors' (exports say so)."""
+    status: str = ""
+    """The paper's tier: "oral", "spotlight", "poster", or "" when the corpus names none."""
+    presentations: tuple[Presentation, ...] = ()
+    """When and where the conference presents it (times with the venue's offset)."""
+    institutions: tuple[str, ...] = ()
+    """Its authors' distinct institutions, in author order."""
 
 
 class SaveOutcome(enum.Enum):
@@ -237,10 +244,18 @@ def clean_paper(paper: SavedPaper) -> SavedPaper:
         "venue": clean_text(paper.venue),
         "url": clean_text(paper.url),
         "doi": clean_text(paper.doi),
+        "status": clean_text(paper.status),
+        "presentations": tuple(_clean_presentation(shown) for shown in paper.presentations),
+        "institutions": tuple(clean_text(name) for name in paper.institutions),
     }
     if all(getattr(paper, name) == value for name, value in fields.items()):
         return paper
     return dataclasses.replace(paper, **fields)
+
+
+def _clean_presentation(shown: Presentation) -> Presentation:
+    cleaned = {name: clean_text(value) for name, value in dataclasses.asdict(shown).items()}
+    return shown if cleaned == dataclasses.asdict(shown) else Presentation(**cleaned)
 
 
 def normalize_topic(topic: str) -> str:

@@ -29,4 +29,7 @@ def snapshot(paper: Paper, *, venue: str = SEED_VENUE, year: int = SEED_YEAR) ->
         page_url(paper.links),
         doi,
         title_derived=paper.title_derived,
+        status=paper.tier,
+        presentations=paper.presentations,
+        institutions=paper.institutions,
     )

@@ -37,7 +37,7 @@ from bot.i18n import Translator, translator
 from bot.loading import load_index
 from bot.search import Index
 from bot.textutil import clip_words, sendable
-from bot.tg import alerts, semantic
+from bot.tg import alerts, menu, semantic
 from bot.tg.handlers._replies import command_argument, toast
 from bot.tg.language import user_translator
 from bot.tg.reload_guard import Refusal, refusal
@@ -128,10 +128,15 @@ async def reload_index(application: Application, *, force: bool = False) -> Relo
         if why is not None:
             seconds = time.perf_counter() - started
             return ReloadOutcome(False, served, seconds, skipped=skipped, refused=why)
+        before = state.built_facts()
         state.index, state.skipped = index, skipped  # the one swap
         state.sources = len(report.sources)  # for /stats: the files this load read
         state.loaded_at = datetime.now(UTC)
-        state.prepare_corpus_facts()  # the new corpus's programme, off the loop
+        state.prepare_corpus_facts()  # the new corpus's programme and name, off the loop
+        if before is not None:  # the menus name the corpus (/random): again if renamed
+            state.set_commands_task = asyncio.create_task(
+                menu.register_when_named(application.bot, state, before.name)
+            )
         alerts.start_alerts(application, old, index)  # in the background: we answer now
         seconds = time.perf_counter() - started
         logger.info(

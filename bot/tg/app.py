@@ -26,13 +26,23 @@ from telegram.ext import (
 from bot import render
 from bot.commands import COMMAND_NAMES, COMMANDS
 from bot.config import ConfigError, Settings
-from bot.i18n import COMMAND_MENUS, translator
 from bot.search import Index, Retriever
 from bot.store import open_store
 from bot.tg import admin, errors, transport
-from bot.tg.handlers import about, buttons, inline, papers, reading_list, recommend, search
+from bot.tg.handlers import (
+    about,
+    buttons,
+    inline,
+    papers,
+    reading_list,
+    recommend,
+    search,
+    sessions,
+    week,
+)
 from bot.tg.handlers.buttons import ButtonHandler
-from bot.tg.menu import menu
+from bot.tg.menu import register_when_named
+from bot.tg.reminders import start_reminders, stop_reminders
 from bot.tg.semantic import end_embedding, serve_semantic
 from bot.tg.state import CONTEXT_TYPES, BotState, Context
 
@@ -49,26 +59,18 @@ ALLOWED_UPDATES = (
 """The update types the handlers below use; Telegram need not send others."""
 
 
-async def set_commands(application: Application) -> None:
-    """Register the command menu once per language; a failure is logged, the bot keeps serving."""
-    for language_code, lang in COMMAND_MENUS:
-        try:
-            await application.bot.set_my_commands(
-                menu(translator(lang)), language_code=language_code or None
-            )
-        except Exception:
-            logger.exception("Could not register the command menu (setMyCommands, %s)", lang)
-
-
 async def post_init(application: Application) -> None:
-    """Open the store, register the command menu and the SIGHUP reload once initialised."""
+    """Open the store, register the command menu, start the reminder job and the SIGHUP
+    reload once initialised."""
     state: BotState = application.bot_data
     if state.store is None:  # StoreOpenError propagates: run() names the setting, exits 2
         state.store = await open_store(state.settings.database_url, state.settings.data_dir)
     # The menu is sent alongside the first getUpdates rather than before it: one round
     # trip less before the bot polls (Application.create_task would warn: not running yet).
-    state.set_commands_task = asyncio.create_task(set_commands(application), name="set-my-commands")
-    state.prepare_corpus_facts()  # the programme, off the loop: ready before it is asked for
+    state.prepare_corpus_facts()  # programme, name, topics, off the loop: ready when asked for
+    state.set_commands_task = asyncio.create_task(
+        register_when_named(application.bot, state), name="set-my-commands"
+    )
     if isinstance(state.index, Index):  # SEMANTIC: the model loads in a thread, not here
         # Chinese questions glossed, BM25 alone included; started now, not while the corpus
         # loads: its parsing would delay the first getUpdates.
@@ -76,14 +78,21 @@ async def post_init(application: Application) -> None:
         state.semantic_task = asyncio.create_task(
             serve_semantic(application, state.index), name="semantic"
         )
+    start_reminders(application)
     logger.info("Bot @%s is up with %d papers", application.bot.username, len(state.served_index()))
     admin.watch_sighup(application)
+
+
+async def post_stop(application: Application) -> None:
+    """Stop the reminder job while the bot can still send (before shutdown closes it)."""
+    await stop_reminders(application)
 
 
 async def post_shutdown(application: Application) -> None:
     """Stop the embedding and the search thread and close the store; PTB has finished every
     update by now."""
     state: BotState = application.bot_data
+    await stop_reminders(application)  # stopped already unless the bot never ran
     await end_embedding(state)
     executor, state.search_executor = state.search_executor, None
     if executor is not None:
@@ -121,6 +130,7 @@ def build_application(
         .request(api_request)
         .get_updates_request(updates_request)
         .post_init(post_init)
+        .post_stop(post_stop)
         .post_shutdown(post_shutdown)
     )
     if settings.api_base_url:
@@ -145,11 +155,15 @@ COMMAND_HANDLERS: dict[str, Handler] = {
     "similar": papers.similar,
     "author": papers.author,
     "random": papers.random_paper,
+    "session": sessions.session,
     "stats": about.stats,
     "lang": about.lang,
     "saved": reading_list.saved,
     "recommend": recommend.recommend,
     "export": reading_list.export_command,
+    "schedule": week.schedule,
+    "now": week.now,
+    "remind": week.remind,
     "follow": reading_list.follow,
     "following": reading_list.following,
     "forget": reading_list.forget,
@@ -165,10 +179,12 @@ BUTTON_HANDLERS: dict[type, ButtonHandler] = {
     render.SavedPage: reading_list.saved_button,
     render.RemoveSaved: reading_list.saved_button,
     render.ExportAs: reading_list.export_button,
+    render.SchedulePage: week.schedule_button,
     render.Unfollow: reading_list.unfollow_button,
     render.Forget: reading_list.forget_button,
     render.Recommend: recommend.recommend_button,
     render.Dismiss: recommend.recommend_button,
+    render.SessionPage: sessions.session_button,
 }
 """Button action -> handler; must cover every action of the callback codec."""
 

@@ -18,7 +18,7 @@ from telegram.ext import Application
 from bot.config import ConfigError, Settings, load_settings
 from bot.corpus import CorpusError
 from bot.i18n import translator
-from bot.loading import EmptyCorpusError, load_index, model_in_background
+from bot.loading import EmptyCorpusError, load_index, model_in_background, serving
 from bot.logs import configure_logging, filter_ptb_records, redact
 from bot.store import StoreOpenError
 from bot.tg import transport
@@ -98,6 +98,7 @@ def _serve(settings: Settings, webhook_config: WebhookConfig | None) -> None:
     for line in report.skipped:
         logger.warning("Skipped %s", line)
     logger.info("Corpus ready: %s, in %.2f s", report.summary(), time.perf_counter() - started)
+    logger.info("Serving %s", serving(settings.corpus, index.papers, settings.corpus_name))
     application = build_application(
         settings,
         index,

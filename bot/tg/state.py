@@ -24,6 +24,7 @@ from bot.planner import Programme
 from bot.render import paper_ref
 from bot.search import Embedding, Retriever
 from bot.store import Store
+from bot.tg.clock import Clock
 from bot.tg.lru import LruCache
 from bot.tg.ratelimit import InlineCache, RateLimiter
 
@@ -79,6 +80,12 @@ class BotState:
     """Keeps the task that starts semantic search referenced until it is done."""
     embedding_job: Embedding | None = None
     """The background embedding of the served papers (SEMANTIC on), until it is replaced."""
+    clock: Clock = field(default_factory=Clock)
+    """The time the reminder job and /now read (tests pass their own)."""
+    reminders_task: asyncio.Task[None] | None = None
+    """The reminder job, from post_init until the bot stops."""
+    reminders_wake: asyncio.Event = field(default_factory=asyncio.Event)
+    """Set to make the reminder job look again now (a save, a /remind)."""
     facts_build: tuple[Sequence[Paper], asyncio.Future[CorpusFacts]] | None = None
     """The served papers and their `CorpusFacts`, being built or built (`corpus_facts`)."""
     facts_task: asyncio.Task[None] | None = None
@@ -124,14 +131,16 @@ class BotState:
         return index.get(paper_id) if paper_id is not None else None
 
     async def corpus_facts(self) -> CorpusFacts:
-        """The served corpus's facts (its programme…), built once per served index on the
-        search executor: a reload's index gets its own; the hybrid shares those of the BM25
-        index it wraps (the same papers). A failed build is tried again on the next call."""
+        """The served corpus's facts (programme, name, topics), built once per served index in
+        a worker thread: not on the search executor, so /start never waits behind searches. A
+        reload's index gets its own; the hybrid shares those of the BM25 index it wraps (the
+        same papers). Concurrent callers share one build; a failed one is tried again."""
         papers = self.served_index().papers
         build = self.facts_build
         if build is None or build[0] is not papers:
-            loop = asyncio.get_running_loop()
-            build = (papers, loop.run_in_executor(self.executor(), corpus_facts, papers))
+            given = self.settings.corpus_name
+            work = asyncio.to_thread(corpus_facts, papers, given_name=given)
+            build = (papers, asyncio.ensure_future(work))
             self.facts_build = build
         try:
             return await asyncio.shield(build[1])  # one caller's cancellation stops no other
@@ -145,6 +154,13 @@ class BotState:
         `corpus_facts`."""
         return (await self.corpus_facts()).programme
 
+    def built_facts(self) -> CorpusFacts | None:
+        """The served index's facts if they are built (no waiting), else None."""
+        build = self.facts_build
+        if build is None or build[0] is not self.served_index().papers or not build[1].done():
+            return None
+        return None if build[1].cancelled() or build[1].exception() else build[1].result()
+
     def prepare_corpus_facts(self) -> None:
         """Start building the served index's facts now (at start-up, after a reload), so the
         first answer that needs them does not wait; call from the running event loop."""
@@ -154,7 +170,7 @@ class BotState:
         try:
             await self.corpus_facts()
         except Exception:  # logged here; an answer that needs them tries again
-            logger.exception("Could not work out the corpus's programme")
+            logger.exception("Could not work out the corpus's programme and name")
 
     def executor(self) -> ThreadPoolExecutor:
         """The bot's bounded search thread pool (made on first use).

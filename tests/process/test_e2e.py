@@ -83,7 +83,7 @@ def running_bot(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningBot
 def test_commands_are_registered_at_start(running_bot: RunningBot) -> None:
     call = running_bot.api.wait_for("setMyCommands", count=2)[0]  # also a "zh" menu
     assert [(c["command"], c["description"]) for c in call.params["commands"]] == [
-        (c.name, translator("en").gettext(c.description_key)) for c in COMMANDS
+        (c.name, translator("en").gettext(c.description_key, corpus="ICML 2026")) for c in COMMANDS
     ]
 
 
@@ -173,6 +173,7 @@ def test_sigint_stops_cleanly_and_logs_never_show_the_token(running_bot: Running
     assert running_bot.process.wait(timeout=30) == 0
     log = running_bot.stderr()
     assert "Calling Bot API endpoint" in log  # DEBUG logging was really on
+    assert "Serving 57 ICML 2026 papers from " in log  # what it serves, named at start
     assert TOKEN_SECRET not in log
     assert DEFAULT_TOKEN not in log
 

@@ -15,10 +15,12 @@ from typing import Any
 
 import pytest
 
-from bot import render
+from bot import answers, render
+from bot.answers import corpus_facts
 from bot.commands import COMMANDS
 from bot.config import DEFAULT_RESULTS_PER_PAGE
-from bot.i18n import COMMAND_MENUS, Lang, translator
+from bot.i18n import COMMAND_MENUS, Lang, Translator, translator
+from bot.render import Doc
 from bot.search import Index
 from testkit.botenv import bot_env
 from testkit.fake_bot_api import ApiCall, FakeBotApi, assert_telegram_would_accept, parse_html
@@ -31,6 +33,16 @@ pytestmark = pytest.mark.slow
 WEAK_QUESTION = "music generation"  # finds papers, none closely: a weak match
 QUESTION = "diffusion models"
 PER_PAGE = DEFAULT_RESULTS_PER_PAGE
+
+
+def start_of(index: Index, t: Translator) -> Doc:
+    """/start as the bot answers it over `index` in `t`'s language."""
+    return answers.start(index, corpus_facts(index.papers), t=t)
+
+
+def help_of(index: Index, t: Translator) -> Doc:
+    """/help as the bot answers it over `index` in `t`'s language."""
+    return answers.help_text(index, corpus_facts(index.papers), t=t)
 
 
 class Bot:
@@ -125,7 +137,7 @@ def test_the_menu_is_registered_per_language(bot: Bot) -> None:
     for code, lang in COMMAND_MENUS:
         t = translator(lang)
         assert [(c["command"], c["description"]) for c in registered[code]] == [
-            (c.name, t.gettext(c.description_key)) for c in COMMANDS
+            (c.name, t.gettext(c.description_key, corpus="ICML 2026")) for c in COMMANDS
         ]
     assert "论文" in str(registered["zh"])  # Chinese descriptions for Chinese users
 
@@ -133,7 +145,7 @@ def test_the_menu_is_registered_per_language(bot: Bot) -> None:
 def test_a_zh_hans_user_gets_chinese_without_asking(bot: Bot, index: Index) -> None:
     updates = bot.speaking("zh-hans")
     answer = bot.ask(updates, "/start", chat_id=3101)
-    assert text_of(answer) == expected(render.start_doc(len(index), t=translator("zh_Hans")))
+    assert text_of(answer) == expected(start_of(index, translator("zh_Hans")))
     assert "可以试试这样问" in parse_html(text_of(answer))
 
 
@@ -151,7 +163,7 @@ def test_a_whole_conversation_in_each_language(
     t, updates = translator(lang), bot.speaking(language_code)
 
     start = bot.ask(updates, "/start", chat_id)
-    assert text_of(start) == expected(render.start_doc(len(index), t=t))
+    assert text_of(start) == expected(start_of(index, t))
 
     result = index.search(QUESTION, limit=PER_PAGE)
     answer = bot.ask(updates, QUESTION, chat_id)
@@ -177,7 +189,7 @@ def test_a_whole_conversation_in_each_language(
     assert parse_html(text_of(weak)).startswith(t.gettext("results.weak"))
 
     help_answer = bot.ask(updates, "/help", chat_id)
-    assert text_of(help_answer) == expected(render.help_doc(t=t))
+    assert text_of(help_answer) == expected(help_of(index, t))
 
     stats = bot.ask(updates, "/stats", chat_id)
     assert t.ngettext("stats.papers_indexed", len(index)) in parse_html(text_of(stats))
@@ -199,7 +211,7 @@ def test_lang_switches_and_the_choice_survives_a_restart(tmp_path: Path, index: 
             )
             after = first.ask(english, "/start", chat_id)
             hant = translator("zh_Hant")
-            assert text_of(after) == expected(render.start_doc(len(index), t=hant))
+            assert text_of(after) == expected(start_of(index, hant))
         finally:
             stop(first)
         assert first.process.returncode == 0
@@ -209,8 +221,8 @@ def test_lang_switches_and_the_choice_survives_a_restart(tmp_path: Path, index: 
         english = second.speaking("en")
         try:
             again = second.ask(english, "/help", chat_id)
-            assert text_of(again) == expected(render.help_doc(t=translator("zh_Hant")))
+            assert text_of(again) == expected(help_of(index, translator("zh_Hant")))
             stranger = second.ask(english, "/help", chat_id + 1)  # never chose: Telegram's
-            assert text_of(stranger) == expected(render.help_doc())
+            assert text_of(stranger) == expected(help_of(index, translator("en")))
         finally:
             stop(second)

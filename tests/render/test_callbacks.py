@@ -13,6 +13,8 @@ from bot.render.callbacks import (
     Recommend,
     RemoveSaved,
     SavedPage,
+    SchedulePage,
+    SessionPage,
     SetLanguage,
     ShowSimilar,
     ToggleSave,
@@ -34,12 +36,15 @@ PINNED = [
     pytest.param(SavedPage(5), "b:5", id="saved-page"),
     pytest.param(RemoveSaved(5, "a:b"), "r:5:a:b", id="remove"),
     pytest.param(ExportAs("bib"), "x:bib", id="export"),
+    pytest.param(ExportAs("ics"), "x:ics", id="export-calendar"),
     pytest.param(Unfollow("0123456789abcdef"), "f:0123456789abcdef", id="unfollow"),
     pytest.param(Forget(True), "g:yes", id="forget"),
     pytest.param(Forget(False), "g:no", id="forget-cancel"),
     pytest.param(SetLanguage("zh_Hant"), "l:zh_Hant", id="lang"),
     pytest.param(Recommend(5), "c:5", id="recommend"),
     pytest.param(Dismiss(5, "a:b"), "d:5:a:b", id="dismiss"),
+    pytest.param(SchedulePage(8), "w:8", id="schedule-page"),
+    pytest.param(SessionPage(10, 3, "0a1b2c3d"), "n:10:3:0a1b2c3d", id="session"),
 ]
 
 
@@ -53,6 +58,11 @@ def test_the_pinned_formats_cover_every_row_of_the_table() -> None:
     pinned_prefixes = {param.values[1].split(":", 1)[0] for param in PINNED}
     assert pinned_prefixes == {code.prefix for code in CODES}
     assert len({code.prefix for code in CODES}) == len(CODES)  # one row per letter
+
+
+@pytest.mark.parametrize("data", ["n:0:3:0a1b2c3", "n:0:3:0A1B2C3D", "n:0:x:0a1b2c3d", "n:0:3"])
+def test_a_session_button_needs_a_position_and_its_check(data: str) -> None:
+    assert parse_callback(data) is None
 
 
 def test_a_long_id_travels_as_its_hash_and_a_long_query_as_its_key() -> None:

@@ -13,9 +13,10 @@ from telegram import constants
 from bot import render
 from bot.commands import COMMANDS
 from bot.corpus import MAX_COMMAND_CHARS, Paper, parse_paper_command
+from bot.corpus.profile import CorpusName, VenueYears
 from bot.i18n import LANGUAGES, translator
 from bot.render.callbacks import encode
-from bot.render.doc import HtmlMessage
+from bot.render.doc import HtmlMessage, InlineSwitch
 from bot.render.ids import paper_command
 from bot.render.limits import (
     MAX_BUTTONS,
@@ -67,7 +68,10 @@ def assert_telegram_accepts(message: HtmlMessage) -> None:
     for row in message.keyboard:
         for label, data in row:
             assert label
-            assert 1 <= len(data.encode("utf-8")) <= MAX_CALLBACK_DATA_BYTES
+            if isinstance(data, InlineSwitch):  # a Share button: the query it types
+                assert 0 < len(data.query) <= 256 and render.limits.encodable(data.query)
+            else:
+                assert 1 <= len(data.encode("utf-8")) <= MAX_CALLBACK_DATA_BYTES
 
 
 def test_limits_equal_telegram_constants() -> None:
@@ -275,8 +279,10 @@ def test_commands_fit_bot_command_limits() -> None:
     for command in COMMANDS:
         assert command.name.islower() and len(command.name) <= MAX_COMMAND_CHARS
         for lang in LANGUAGES:
-            description = translator(lang).gettext(command.description_key)
-            assert 1 <= len(description) <= constants.BotCommandLimit.MAX_DESCRIPTION
+            for name in (CorpusName(), CorpusName(given="ICML 2026 " * 40)):  # a long name: cut
+                t = translator(lang)
+                description = render.command_description(command, t=t, name=name)
+                assert 1 <= len(description) <= constants.BotCommandLimit.MAX_DESCRIPTION
 
 
 def test_paper_card_has_links_id_and_similar_button() -> None:
@@ -289,7 +295,19 @@ def test_paper_card_has_links_id_and_similar_button() -> None:
     assert "<i>A. Lovelace</i>" in card.text
     assert "ftp://weird place" in parse_html(card.text)
     assert "/similar" not in card.text and "id 12" not in card.text  # the button says it
-    assert card.keyboard == ((("Similar papers", "s:12"),),)
+    assert card.keyboard == ((("Similar papers", "s:12"), ("Share", InlineSwitch("/paper_12"))),)
+    assert "t.me" not in card.text  # without the bot's name, no link to copy
+
+
+def test_a_card_shows_the_link_that_opens_it_and_shares_by_its_command() -> None:
+    [card] = render.to_html(render.paper_doc(make_paper(), bot_username="icml_papers_bot"))
+    assert_telegram_accepts(card)
+    assert "Link to this paper: <code>https://t.me/icml_papers_bot?start=12</code>" in card.text
+    [odd] = render.to_html(render.paper_doc(make_paper("2401.01234"), bot_username="bot_name"))
+    assert "t.me" not in odd.text  # no /start payload can carry the dot
+    assert odd.keyboard[0][1] == ("Share", InlineSwitch("/paper 2401.01234"))
+    [unsendable] = render.to_html(render.paper_doc(make_paper("a\x07b")))
+    assert len(unsendable.keyboard[0]) == 1  # Similar only: no query could type that id
 
 
 def test_ids_outside_command_charset_fall_back_to_paper_space_id() -> None:
@@ -305,9 +323,14 @@ def test_stats_and_start_render() -> None:
         "<b>Papers I search</b>\nPapers: <b>57</b>\nSources: 3 files\nLoaded: 2026-12-01 04:30 UTC"
     )
     [start] = render.to_html(render.start_doc(57))
-    assert "57 ICML 2026 papers" in start.text
+    assert "I search <b>57 papers</b>" in start.text  # nothing names them
     for example in EXAMPLE_QUESTIONS:
         assert example in start.text
+    named = CorpusName((VenueYears("ICML", 2026, 2026),))
+    [start] = render.to_html(render.start_doc(57, name=named, examples=["sparse <routers>"]))
+    assert "I search <b>57 ICML 2026 papers</b>" in start.text
+    assert "<code>/search sparse &lt;routers&gt;</code>" in start.text  # the corpus's own
+    assert EXAMPLE_QUESTIONS[0] not in start.text
 
 
 def test_inline_article_has_snippet_description_and_short_card() -> None:

@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 from bot import render
 from bot.corpus import CorpusError, Paper, clean_abstract, clean_title, derive_title, load_corpus
 from bot.render.callbacks import page_data
-from bot.render.doc import HtmlMessage
+from bot.render.doc import HtmlMessage, InlineSwitch
 from bot.render.limits import (
     MAX_BUTTONS_PER_ROW,
     MAX_CALLBACK_DATA_BYTES,
@@ -82,7 +82,10 @@ def assert_telegram_accepts(messages: list[HtmlMessage]) -> None:
             assert len(row) <= MAX_BUTTONS_PER_ROW
             for label, data in row:
                 assert label.strip()
-                assert 1 <= len(data.encode("utf-8")) <= MAX_CALLBACK_DATA_BYTES
+                if isinstance(data, InlineSwitch):  # a Share button: the query it types
+                    assert 0 < len(data.query) <= 256 and render.limits.encodable(data.query)
+                else:
+                    assert 1 <= len(data.encode("utf-8")) <= MAX_CALLBACK_DATA_BYTES
 
 
 # ------------------------------------------------------------------ corpus

@@ -18,6 +18,7 @@ from typing import TypeVar
 
 import pytest
 
+from bot.corpus import Presentation
 from bot.store import (
     MAX_SAVED_PAPERS,
     MAX_TOPIC_CHARS,
@@ -84,6 +85,24 @@ async def test_saved_paper_is_listed_with_its_snapshot(store: Store) -> None:
     assert snapshot(listed) == paper
     assert listed.saved_at is not None and listed.saved_at.tzinfo is not None
     assert abs((listed.saved_at - before).total_seconds()) < 60
+
+
+async def test_a_saved_papers_programme_comes_back_as_saved(store: Store) -> None:
+    shown = (
+        Presentation("oral", "Oral 1A Theory", "2026-07-14T10:00:00+09:00",
+                     "2026-07-14T10:15:00+09:00", "West Ballroom A", "", "51001"),
+        Presentation("poster", "", "", "", "Hall C", "C-7", ""),
+    )  # fmt: skip
+    paper = make_paper(1, status="oral", presentations=shown, institutions=("KAIST", "清华大学"))
+    await store.save(ALICE, paper)
+    [listed] = await store.list_saved(ALICE)
+    [exported] = await store.export_rows(ALICE)
+    for row in (listed, exported):
+        assert (row.status, row.presentations, row.institutions) == (
+            "oral",
+            shown,
+            ("KAIST", "清华大学"),
+        )
 
 
 async def test_saving_twice_keeps_one_row_and_the_first_snapshot(store: Store) -> None:
@@ -365,6 +384,7 @@ async def test_the_ledger_migration_applies_to_a_database_with_data(backend: Bac
     try:
         [paper] = await store.export_rows(ALICE)
         assert (paper.paper_id, paper.title, paper.authors) == ("p1", "Kept", ("Ada",))
+        assert (paper.status, paper.presentations, paper.institutions) == ("", (), ())
         assert await store.topics(ALICE) == ("Diffusion",)
         assert await store.get_language(ALICE) == "de"
         assert await store.claim_alerts(ALICE, ["p9"]) == {"p9"}

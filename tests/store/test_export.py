@@ -10,12 +10,15 @@ import bibtexparser
 import pytest
 from bibtexparser.middlewares import LatexDecodingMiddleware
 
+from bot.corpus import Presentation
 from bot.store import SavedPaper
 from bot.store.export import (
     CSV_COLUMNS,
+    DERIVED_NOTE,
     base_key,
     bibtex_keys,
     export,
+    presentation_text,
     to_bibtex,
     to_csv,
     to_markdown,
@@ -166,7 +169,7 @@ def test_csv_has_a_header_and_round_trips() -> None:
         "Ashish Vaswani; Noam Shazeer",
         "2026",
     ]
-    assert rows[1][-1] == "2026-07-01T12:00:00+00:00"
+    assert rows[1][CSV_COLUMNS.index("saved_at")] == "2026-07-01T12:00:00+00:00"
     assert rows[2][3] == ""
     assert len(rows) == 3
 
@@ -191,3 +194,80 @@ def test_an_empty_list_exports_cleanly() -> None:
     assert parse(to_bibtex([])).entries == []
     assert to_markdown([]) == "# Reading list\n\n"
     assert to_csv([]).splitlines() == [",".join(CSV_COLUMNS)]
+
+
+ORAL = Presentation("oral", "Oral 1A Theory", "2026-07-15T10:00:00+09:00",
+                    "2026-07-15T10:15:00+09:00", "West Ballroom A", "", "51001")  # fmt: skip
+POSTER = Presentation("poster", "Poster Session 3", "2026-07-15T11:00:00+09:00",
+                      "2026-07-15T13:30:00+09:00", "East Exhibition Hall A-B",
+                      "E-2308")  # fmt: skip
+
+
+def test_presentations_read_in_the_venues_time_with_its_offset() -> None:
+    assert presentation_text(ORAL) == (
+        "Oral, Wed 15 Jul 2026 10:00–10:15 (UTC+09:00), West Ballroom A"
+    )
+    assert presentation_text(POSTER) == (
+        "Poster, Wed 15 Jul 2026 11:00–13:30 (UTC+09:00), East Exhibition Hall A-B, #E-2308"
+    )
+    west = Presentation("poster", start="2026-12-01T18:30:00-08:00", position="W 1")
+    assert presentation_text(west) == "Poster, Tue 1 Dec 2026 18:30 (UTC-08:00), #W 1"
+    assert presentation_text(Presentation("poster", room="Hall C")) == "Poster, Hall C"
+
+
+def test_the_bibtex_note_gives_the_tier_and_the_presentations() -> None:
+    oral = paper("a1", status="oral", presentations=(ORAL, POSTER), institutions=("KAIST",))
+    spotlight = paper("b2", "Spotlit", status="spotlight", presentations=(POSTER,),
+                      title_derived=True)  # fmt: skip
+    listed = paper("c3", "Tier only", status="oral")
+    first, second, third = parse(to_bibtex([oral, spotlight, listed])).entries
+    assert first["note"] == (
+        "Oral, Wed 15 Jul 2026 10:00–10:15 (UTC+09:00), West Ballroom A; Poster, Wed 15 Jul "
+        "2026 11:00–13:30 (UTC+09:00), East Exhibition Hall A-B, #E-2308"
+    )
+    assert second["note"].startswith("Spotlight; Poster, Wed 15 Jul 2026 11:00–13:30")
+    assert second["note"].endswith("#E-2308; " + DERIVED_NOTE)
+    assert third["note"] == "Oral"
+    assert "note" not in parse(to_bibtex([paper("d4")])).entries[0].fields_dict
+
+
+def test_markdown_lists_the_presentations_and_institutions() -> None:
+    oral = paper("a1", "T", url="", status="oral", presentations=(ORAL, POSTER),
+                 institutions=("KAIST", "Mila"))  # fmt: skip
+    lines = to_markdown([oral]).splitlines()
+    assert [line.replace("\\", "") for line in lines[3:]] == [  # Markdown's escapes dropped
+        "   - Oral, Wed 15 Jul 2026 10:00–10:15 (UTC+09:00), West Ballroom A",
+        "   - Poster, Wed 15 Jul 2026 11:00–13:30 (UTC+09:00), East Exhibition Hall A-B, #E-2308",
+        "   - Institutions: KAIST, Mila",
+    ]
+    assert "\\#E\\-2308" in lines[4]  # escaped: "#" would start a heading
+
+
+def test_csv_gains_the_status_presentations_and_institutions() -> None:
+    oral = paper("a1", status="oral", presentations=(ORAL, POSTER), institutions=("KAIST", "Mila"))
+    header, row = list(csv.reader(io.StringIO(to_csv([oral]))))
+    cells = dict(zip(header, row, strict=True))
+    assert cells["status"] == "oral"
+    assert cells["presentations"] == "; ".join(map(presentation_text, (ORAL, POSTER)))
+    assert cells["institutions"] == "KAIST; Mila"
+
+
+async def test_a_saved_feed_paper_exports_its_programme(tmp_path, backend) -> None:
+    from bot.store import snapshot
+    from testkit.week import load_week
+
+    week = load_week(tmp_path / "week")
+    saved = snapshot(week["G"])
+    assert (saved.status, saved.institutions) == ("oral", ("KAIST", "Mila"))
+    assert saved.presentations == week["G"].presentations
+    store = await backend.open()
+    try:
+        await store.save(7, saved)
+        rows = await store.export_rows(7)
+    finally:
+        await store.close()
+    [entry] = parse(to_bibtex(rows)).entries
+    assert entry["note"] == (
+        "Oral, Wed 15 Jul 2026 11:30–11:45 (UTC+09:00), West Ballroom C; "
+        "Poster, Thu 16 Jul 2026 11:00–13:30 (UTC+09:00), West Exhibition Hall B2-B3, #W-40"
+    )

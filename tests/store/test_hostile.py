@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.corpus import Presentation
 from bot.store import FollowOutcome, SavedPaper, SaveOutcome, Store, StoreUnavailable, open_store
 from bot.store.factory import SQLITE_FILE
 from testkit.pg import Backend
@@ -54,11 +55,16 @@ async def test_a_saved_record_with_a_nul_or_a_lone_surrogate_is_stored_cleaned(
         venue=f"ICML{bad}",
         url=f"https://example.org/{bad}",
         doi=f"10.1/{bad}",
+        status=f"oral{bad}",
+        presentations=(Presentation("poster", room=f"Hall{bad} A", position=f"E-{bad}1"),),
+        institutions=(f"KAIST{bad}",),
     )
     assert await store.save(ALICE, paper) is SaveOutcome.SAVED
     assert await store.save(ALICE, paper) is SaveOutcome.ALREADY_SAVED
     [row] = await store.export_rows(ALICE)
-    texts = (row.paper_id, row.title, *row.authors, row.venue, row.url, row.doi)
+    [shown] = row.presentations
+    texts = (row.paper_id, row.title, *row.authors, row.venue, row.url, row.doi, row.status,
+             shown.room, shown.position, *row.institutions)  # fmt: skip
     assert all(NUL not in text and SURROGATE not in text for text in texts)
     assert row.title.startswith("Attention") and row.title.endswith("is all")
     assert await store.is_saved(ALICE, paper.paper_id) is True

@@ -367,3 +367,32 @@ def test_sighup_refuses_a_half_copied_file_and_logs_why(tmp_path: Path, corpus_d
         finally:
             if process.poll() is None:
                 process.kill()
+
+
+async def test_a_reload_that_renames_the_corpus_renames_the_menus(
+    fake_api, index, tmp_path
+) -> None:
+    from testkit.paths import TEST_DATA
+
+    app = make_app(fake_api, index, TEST_DATA / "paperlists_sample")
+    updates = Updates()
+    async with app:
+        await app.bot_data.corpus_facts()  # the seeds' facts, built as at start-up
+        await feed(app, updates.message("/reload force", chat_id=ADMIN))
+        await app.bot_data.set_commands_task
+        await feed(app, updates.message("/start", chat_id=ADMIN))
+    menus = fake_api.calls_of("setMyCommands")
+    assert len(menus) == 2  # the default menu and the Chinese one, named anew
+    random = {c["command"]: c["description"] for c in menus[0].params["commands"]}["random"]
+    assert random == "A random paper from ICML 2013–2019"
+    assert texts_to(fake_api, ADMIN)[-1].startswith("Hi! I search 305 papers from ICML 2013–2019")
+
+
+async def test_a_reload_that_keeps_the_name_leaves_the_menus(fake_api, index, corpus_dir) -> None:
+    app = make_app(fake_api, index, corpus_dir)
+    add_paper(corpus_dir)  # one paper naming no venue beside the seeds: still ICML 2026
+    async with app:
+        await app.bot_data.corpus_facts()
+        await feed(app, Updates().message("/reload", chat_id=ADMIN))
+        await app.bot_data.set_commands_task
+    assert fake_api.calls_of("setMyCommands") == []

@@ -20,13 +20,16 @@ async def test_post_init_registers_the_command_menu(app, fake_api: FakeBotApi) -
     assert "language_code" not in default.params and chinese.params["language_code"] == "zh"
     for call in (default, chinese):
         assert [c["command"] for c in call.params["commands"]] == [c.name for c in COMMANDS]
+    described = {c["command"]: c["description"] for c in default.params["commands"]}
+    assert described["random"] == "A random paper from ICML 2026"  # the seeds, by their header
+    assert "ICML 2026" in str(chinese.params["commands"])
 
 
 async def test_a_refused_command_menu_is_logged_and_the_bot_goes_on(
     app, fake_api: FakeBotApi, caplog: pytest.LogCaptureFixture
 ) -> None:
     fake_api.fail_next("setMyCommands", code=400, description="Bad Request: commands refused")
-    with caplog.at_level(logging.ERROR, logger="bot.tg.app"):
+    with caplog.at_level(logging.ERROR, logger="bot.tg.menu"):
         async with app:
             await post_init(app)
             await app.bot_data.set_commands_task  # does not raise

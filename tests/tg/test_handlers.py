@@ -97,7 +97,10 @@ async def test_paper_commands_show_the_full_abstract(app, fake_api, updates, ind
         assert parse_html(text).startswith(paper.title)
         assert paper.abstract[-40:] in parse_html(text)
     assert last_sent(fake_api).params["reply_markup"]["inline_keyboard"] == [
-        [{"text": "Similar papers", "callback_data": f"s:{PARAPHRASE_PAPER}"}]
+        [
+            {"text": "Similar papers", "callback_data": f"s:{PARAPHRASE_PAPER}"},
+            {"text": "Share", "switch_inline_query": f"/paper_{PARAPHRASE_PAPER}"},
+        ]
     ]
 
 
@@ -453,7 +456,7 @@ async def test_paper_card_shows_all_authors_venue_and_clickable_links(
     html = last_sent(fake_api).params["text"]
     text = parse_html(html)
     assert "Laura Fernández, Kwame Mensah, Yi-Ting Lin" in text
-    assert "ICML 2025" in text and "poster" in text  # venue, then its tier
+    assert "ICML 2025 · Poster" in text  # venue, then its tier
     assert '<a href="https://openreview.net/forum?id=aB3dE-fGh1">' in html
     assert "Code: " in text and '<a href="https://github.com/lfernandez/' in html
 

@@ -16,14 +16,27 @@ import pytest
 from telegram import Update
 from telegram.ext import Application
 
-from bot import render
-from bot.i18n import translator
+from bot import answers, render
+from bot.answers import corpus_facts
+from bot.i18n import Translator, translator
+from bot.render import Doc
+from bot.search import Index
 from bot.store import open_store
 from bot.store.factory import SQLITE_FILE
 from testkit.fake_bot_api import FakeBotApi
 from testkit.updates import Updates
 
 USER = 4242
+
+
+def start_of(index: Index, t: Translator) -> Doc:
+    """/start as the bot answers it over `index` in `t`'s language."""
+    return answers.start(index, corpus_facts(index.papers), t=t)
+
+
+def help_of(index: Index, t: Translator) -> Doc:
+    """/help as the bot answers it over `index` in `t`'s language."""
+    return answers.help_text(index, corpus_facts(index.papers), t=t)
 
 
 @pytest.fixture
@@ -67,7 +80,7 @@ async def test_telegram_language_decides_without_asking(
     stored_app: Application, fake_api: FakeBotApi, index, language_code, lang
 ) -> None:
     await feed(stored_app, Updates().speaking(language_code).message("/help", chat_id=USER))
-    assert last_text(fake_api) == expected(render.help_doc(t=translator(lang)))
+    assert last_text(fake_api) == expected(help_of(index, translator(lang)))
 
 
 async def test_lang_button_switches_stores_and_confirms_in_the_new_language(
@@ -87,34 +100,34 @@ async def test_lang_button_switches_stores_and_confirms_in_the_new_language(
     assert chat_menu.params["scope"] == {"type": "chat", "chat_id": USER}
     assert chat_menu.params["commands"][0]["description"] == "我知道什么，怎么提问"
     await feed(stored_app, updates.message("/start", chat_id=USER))
-    assert last_text(fake_api) == expected(render.start_doc(len(index), t=translator("zh_Hans")))
+    assert last_text(fake_api) == expected(start_of(index, translator("zh_Hans")))
 
 
 async def test_a_known_choice_costs_no_database_round_trip(
-    stored_app: Application, fake_api: FakeBotApi, tmp_path: Path
+    stored_app: Application, fake_api: FakeBotApi, tmp_path: Path, index
 ) -> None:
     await stored_app.bot_data.store.set_language(USER, "zh_Hant")
     updates = Updates().speaking("en")
     await feed(stored_app, updates.message("/help", chat_id=USER))  # read once, then cached
     break_the_store(tmp_path)
     await feed(stored_app, updates.message("/help", chat_id=USER))
-    assert last_text(fake_api) == expected(render.help_doc(t=translator("zh_Hant")))
+    assert last_text(fake_api) == expected(help_of(index, translator("zh_Hant")))
 
 
 async def test_an_unavailable_store_falls_back_to_telegram_language(
-    stored_app: Application, fake_api: FakeBotApi, tmp_path: Path, caplog
+    stored_app: Application, fake_api: FakeBotApi, tmp_path: Path, caplog, index
 ) -> None:
     break_the_store(tmp_path)
     updates = Updates().speaking("zh-TW")
     await feed(stored_app, updates.message("/help", chat_id=USER))
-    assert last_text(fake_api) == expected(render.help_doc(t=translator("zh_Hant")))
+    assert last_text(fake_api) == expected(help_of(index, translator("zh_Hant")))
     assert USER not in stored_app.bot_data.languages  # asked again next time
     assert "store unavailable" in caplog.text
     assert "Error while handling" not in caplog.text
 
 
 async def test_a_choice_the_store_cannot_keep_still_applies_now(
-    stored_app: Application, fake_api: FakeBotApi, tmp_path: Path
+    stored_app: Application, fake_api: FakeBotApi, tmp_path: Path, index
 ) -> None:
     updates = Updates().speaking("en")
     await feed(stored_app, updates.message("/lang", chat_id=USER))
@@ -125,7 +138,7 @@ async def test_a_choice_the_store_cannot_keep_still_applies_now(
     [confirmation] = fake_api.calls_of("editMessageText")
     assert "繁體中文" in confirmation.params["text"]
     await feed(stored_app, updates.message("/help", chat_id=USER))
-    assert last_text(fake_api) == expected(render.help_doc(t=translator("zh_Hant")))
+    assert last_text(fake_api) == expected(help_of(index, translator("zh_Hant")))
 
 
 async def test_errors_and_hints_are_translated(stored_app: Application, fake_api: FakeBotApi):

@@ -87,7 +87,9 @@ class Chat:
 
 def buttons(call: ApiCall) -> list[tuple[str, str]]:
     markup = call.params.get("reply_markup") or call.result.get("reply_markup") or {}
-    return [(b["text"], b["callback_data"]) for row in markup["inline_keyboard"] for b in row]
+    rows = markup["inline_keyboard"]
+    data = ("callback_data", "switch_inline_query")  # a Share button switches inline
+    return [(b["text"], next(b[k] for k in data if k in b)) for row in rows for b in row]
 
 
 @pytest.fixture
@@ -236,7 +238,7 @@ async def test_export_buttons_send_csv_and_markdown(chat: Chat, kept, index) -> 
     await kept[1].save(ALICE, snapshot(index.papers[0]))
     await chat.send("/export")
     prompt = chat.last()
-    assert [d for _, d in buttons(prompt)] == ["x:bib", "x:md", "x:csv"]
+    assert [d for _, d in buttons(prompt)] == ["x:bib", "x:md", "x:csv", "x:ics"]
 
     await chat.tap("x:csv", prompt)
     csv_file = chat.last("sendDocument").params["document"]

@@ -65,14 +65,14 @@ class _Wrapper:
         self.papers = index.papers
 
 
-async def test_the_programme_is_built_once_per_index_on_the_search_thread(
+async def test_the_programme_is_built_once_per_index_off_the_loop_and_the_search_thread(
     monkeypatch, tmp_path
 ) -> None:
     threads: list[str] = []
 
-    def recording(papers):
+    def recording(papers, **given):
         threads.append(threading.current_thread().name)
-        return corpus_facts(papers)
+        return corpus_facts(papers, **given)
 
     monkeypatch.setattr(state_module, "corpus_facts", recording)
     week = list(load_week(tmp_path).values())
@@ -84,7 +84,9 @@ async def test_the_programme_is_built_once_per_index_on_the_search_thread(
         assert await state.programme() is first
         state.index = Index.build(week[:3])  # a reload
         assert await state.programme() is not first
-        assert threads == ["search_0", "search_0"]
+        assert len(threads) == 2  # once per index
+        assert threading.current_thread().name not in threads
+        assert not any(name.startswith("search") for name in threads)  # never behind searches
     finally:
         state.executor().shutdown()
 
@@ -92,11 +94,11 @@ async def test_the_programme_is_built_once_per_index_on_the_search_thread(
 async def test_a_failed_build_is_tried_again(monkeypatch, tmp_path) -> None:
     calls: list[int] = []
 
-    def failing_once(papers):
+    def failing_once(papers, **given):
         calls.append(1)
         if len(calls) == 1:
             raise ValueError("boom")
-        return corpus_facts(papers)
+        return corpus_facts(papers, **given)
 
     monkeypatch.setattr(state_module, "corpus_facts", failing_once)
     state = BotState(index=Index.build(list(load_week(tmp_path).values())))

@@ -1,8 +1,10 @@
 """The seed text format: an optional header line, then abstracts separated by blank lines.
 
-A hard-wrapped abstract is joined into one paragraph. The format is recognised by its shape,
-so notes kept beside a corpus (a README, a TODO list, Markdown prose) are never read as
-papers: a file whose paragraphs are headings, list items, code or notes is `NotRecordsError`.
+A header that starts with a conference and its year ("ICML 2026 论文列表") names the
+papers' venue and year. A hard-wrapped abstract is joined into one paragraph. The format is
+recognised by its shape, so notes kept beside a corpus (a README, a TODO list, Markdown
+prose) are never read as papers: a file whose paragraphs are headings, list items, code or
+notes is `NotRecordsError`.
 """
 
 from __future__ import annotations
@@ -24,6 +26,8 @@ _NOT_PROSE = re.compile(
     r"(?:TODO|FIXME|NOTE|XXX)\b)",
     re.IGNORECASE,
 )
+_NAMED_LIST = re.compile(r"^(?P<venue>[A-Z][A-Za-z]*[A-Z]\s+(?P<year>(?:19|20)\d\d))(?!\d)")
+"""A header naming its list's conference and year: an acronym, a space, a year."""
 _NOTE_NAMES = re.compile(r"^(?:readme|changelog|changes|license|licence|notes?|todo|copying|"
                          r"authors|contributing)\b", re.IGNORECASE)  # fmt: skip
 
@@ -71,9 +75,13 @@ def read_seed_text(source: Source) -> Iterator[tuple[int, Record | str]]:
     reason = notes_reason(source.name, paragraphs)
     if reason is not None:
         raise NotRecordsError(source.name, None, reason)
+    named: Record = {}
     if paragraphs and _is_header(paragraphs[0][1]):
+        header = _NAMED_LIST.match(paragraphs[0][1][0])
+        if header is not None:
+            named = {"venue": header["venue"], "year": int(header["year"])}
         paragraphs = paragraphs[1:]
     if not paragraphs:
         raise CorpusError(source.name, 1, "no abstracts (only a header line)")
     for start, lines in paragraphs:
-        yield start, {"abstract": " ".join(lines)}
+        yield start, {"abstract": " ".join(lines), **named}

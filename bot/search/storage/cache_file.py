@@ -55,7 +55,7 @@ LAYOUT_VERSION = 1
 header, CRC-32 trailer): bump when `write_state`/`read_state` change. Kept apart from what a
 file holds, so a new index format does not throw away other caches (papers' vectors)."""
 
-FORMAT_VERSION = 10
+FORMAT_VERSION = 11
 """The index cache's content: bump when the file layout, the cached papers' fields or the
 index's arrays change (2: keys
 from explicit versions, papers stored per `Paper` field; 3: papers carry authors, keywords,
@@ -64,7 +64,7 @@ offsets in bytes; 5: postings hold a (tf, length) pair number, not tf; 6: each a
 sentence spans; 7: paperlists papers carry the venue and year their proceedings URLs name;
 8: the speller's lexicon, words and word pairs with counts; 9: whether each abstract is
 plain text, which its snippets need not check; 10: papers carry their presentations, authors'
-affiliations and topic)."""
+affiliations and topic; 11: seed papers carry the venue and year their list's header names)."""
 SHARED_MODE = 0o644
 """Cache files are readable by every user: processes run as other users (replicas, a volume
 shared read-only) map one prepared directory."""

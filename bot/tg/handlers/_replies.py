@@ -21,7 +21,7 @@ from telegram.constants import ParseMode
 
 from bot import render
 from bot.i18n import Translator
-from bot.render import Doc, Keyboard
+from bot.render import Doc, InlineSwitch, Keyboard
 from bot.search import Retriever
 from bot.store import Store, StoreUnavailable
 from bot.tg.ratelimit import Verdict
@@ -84,16 +84,17 @@ async def tap_within_limit(query: CallbackQuery, context: Context, t: Translator
     return verdict is Verdict.ALLOW
 
 
+def _button(label: str, data: str | InlineSwitch) -> InlineKeyboardButton:
+    if isinstance(data, InlineSwitch):
+        return InlineKeyboardButton(label, switch_inline_query=data.query)
+    return InlineKeyboardButton(label, callback_data=data)
+
+
 def markup(keyboard: Keyboard) -> InlineKeyboardMarkup | None:
-    """The inline keyboard for plain `(label, callback_data)` rows."""
+    """The inline keyboard for `(label, callback_data)` rows (a Share button switches inline)."""
     if not keyboard:
         return None
-    return InlineKeyboardMarkup(
-        [
-            [InlineKeyboardButton(label, callback_data=data) for label, data in row]
-            for row in keyboard
-        ]
-    )
+    return InlineKeyboardMarkup([[_button(label, data) for label, data in row] for row in keyboard])
 
 
 async def send(message: Message, doc: Doc, *, quote: bool | None) -> None:

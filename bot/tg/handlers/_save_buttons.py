@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import contextlib
 
-from telegram import Chat, Message, Update, User
+from telegram import Chat, InlineKeyboardButton, Message, Update, User
 from telegram.constants import ChatType
 
 from bot.answers import Numbered
 from bot.i18n import Translator
-from bot.render import Doc, Keyboard, library
+from bot.render import Doc, InlineSwitch, Keyboard, library
 from bot.store import StoreUnavailable
 from bot.tg.handlers._replies import store_call
 from bot.tg.state import Context
@@ -48,11 +48,18 @@ async def saveable(
     return await with_save_buttons(context, user, doc, papers, t)
 
 
+def _data(button: InlineKeyboardButton) -> str | InlineSwitch | None:
+    if isinstance(button.callback_data, str):
+        return button.callback_data
+    query = button.switch_inline_query
+    return InlineSwitch(query) if query else None
+
+
 def keyboard_of(message: Message) -> Keyboard | None:
-    """The message's inline keyboard as plain rows; None if it has other kinds of button."""
+    """The message's inline keyboard as rows of ours; None if it has other kinds of button."""
     if message.reply_markup is None:
         return None
-    rows = message.reply_markup.inline_keyboard
-    if any(not isinstance(button.callback_data, str) for row in rows for button in row):
+    rows = [[(b.text, _data(b)) for b in row] for row in message.reply_markup.inline_keyboard]
+    if any(data is None for row in rows for _label, data in row):
         return None
-    return tuple(tuple((b.text, str(b.callback_data)) for b in row) for row in rows)
+    return tuple(tuple((label, data) for label, data in row if data is not None) for row in rows)

@@ -10,7 +10,9 @@ from telegram.error import TelegramError
 
 from bot import answers, render
 from bot.i18n import Lang, Translator, translator
-from bot.tg.handlers._replies import edit_doc, index_of, reply
+from bot.planner import paper_from_payload
+from bot.tg.handlers import papers
+from bot.tg.handlers._replies import command_argument, edit_doc, index_of, reply
 from bot.tg.language import choose_language, user_translator
 from bot.tg.menu import menu
 from bot.tg.state import Context
@@ -19,14 +21,23 @@ logger = logging.getLogger(__name__)
 
 
 async def start(update: Update, context: Context) -> None:
-    """Send what the bot knows and how to ask, on /start."""
+    """Send what the bot knows and how to ask, on /start; a paper's card on `/start <paper id>`
+    (a `t.me/<bot>?start=<paper id>` link)."""
     t = await user_translator(update, context)
-    await reply(update, answers.start(index_of(context), t=t))
+    message = update.effective_message
+    paper_id = paper_from_payload(command_argument(message)) if message is not None else None
+    if paper_id is not None and index_of(context).get(paper_id) is not None:
+        await papers.open_card(update, context, paper_id, t)
+        return
+    facts = await context.bot_data.corpus_facts()  # built off the loop, once per index
+    await reply(update, answers.start(index_of(context), facts, t=t))
 
 
 async def help_command(update: Update, context: Context) -> None:
     """List every command, on /help."""
-    await reply(update, answers.help_text(t=await user_translator(update, context)))
+    t = await user_translator(update, context)
+    facts = await context.bot_data.corpus_facts()
+    await reply(update, answers.help_text(index_of(context), facts, t=t))
 
 
 async def stats(update: Update, context: Context) -> None:
@@ -70,9 +81,10 @@ async def set_language(
 
 async def _chat_menu(context: Context, chat_id: int, lang: Lang) -> None:
     """This private chat's command menu in `lang` (Telegram picks menus by app language)."""
+    name = (await context.bot_data.corpus_facts()).name
     try:
         await context.bot.set_my_commands(
-            menu(translator(lang)), scope=BotCommandScopeChat(chat_id)
+            menu(translator(lang), name), scope=BotCommandScopeChat(chat_id)
         )
     except TelegramError as exc:  # the chat keeps the menu of its app language
         logger.warning("Could not set the %s menu of chat %s: %s", lang, chat_id, exc)

@@ -24,12 +24,13 @@ PRIVATE_ACTIONS = (
     render.SavedPage,
     render.RemoveSaved,
     render.ExportAs,
+    render.SchedulePage,
     render.Unfollow,
     render.Forget,
 )
-"""Buttons of a user's own list, export, topics and /forget: sent only in private chats, so
-one on a group message is forged (it would post the tapper's list there, or turn a group
-answer into "Done — I've deleted everything")."""
+"""Buttons of a user's own list, export, schedule, topics and /forget: sent only in private
+chats, so one on a group message is forged (it would post the tapper's list there, or turn a
+group answer into "Done — I've deleted everything")."""
 
 
 def dispatcher(

@@ -13,8 +13,9 @@ from telegram import (
 )
 from telegram.constants import ParseMode
 
-from bot import render
+from bot import answers, render
 from bot.corpus import Paper
+from bot.render.doc import InlineArticle
 from bot.search import Retriever, SearchResult
 from bot.textutil import clean
 from bot.tg.handlers._replies import NO_PREVIEW, index_of, off_loop
@@ -52,29 +53,10 @@ async def cached_search(
     return result
 
 
-async def inline_query(update: Update, context: Context) -> None:
-    """Answer `@bot question` with up to 20 articles; an empty query gets a sample."""
-    query = update.inline_query
-    if query is None:
-        return
-    t = await user_translator(update, context)
-    index = index_of(context)
-    question = clean(query.query)  # whole: the query pipeline makes the one cut
-    if question:
-        result = await cached_search(
-            context, index, question, limit=render.INLINE_RESULTS, user_id=query.from_user.id
-        )
-        if result is None:  # over the budget: nothing now, and nothing Telegram keeps
-            await query.answer([], cache_time=0, is_personal=True)
-            return
-        articles = [render.inline_article(hit.paper, hit, t=t) for hit in result.hits]
-        cache_time = INLINE_CACHE_SECONDS
-    else:
-        sample = _sample(index.papers, render.INLINE_RESULTS)
-        articles = [render.inline_article(paper, t=t) for paper in sample]
-        cache_time = INLINE_SAMPLE_CACHE_SECONDS
+def _results(articles: Sequence[InlineArticle]) -> list[InlineQueryResultArticle]:
+    """`articles` as Telegram's results: each paper once, at most `INLINE_RESULTS`."""
     unique = list({article.id: article for article in articles}.values())
-    results = [
+    return [
         InlineQueryResultArticle(
             id=article.id,
             title=article.title,
@@ -87,6 +69,36 @@ async def inline_query(update: Update, context: Context) -> None:
         )
         for article in unique[: render.INLINE_RESULTS]
     ]
+
+
+async def inline_query(update: Update, context: Context) -> None:
+    """Answer `@bot question` with up to 20 articles; an empty query gets a sample."""
+    query = update.inline_query
+    if query is None:
+        return
+    t = await user_translator(update, context)
+    index, name = index_of(context), context.bot.username
+    question = clean(query.query)  # whole: the query pipeline makes the one cut
+    shared = answers.shared_paper(index, question) if question else None
+    if shared is not None:  # a Share button's query: that paper, first
+        articles = [render.inline_article(shared, t=t, bot_username=name)]
+        cache_time = INLINE_CACHE_SECONDS
+    elif question:
+        result = await cached_search(
+            context, index, question, limit=render.INLINE_RESULTS, user_id=query.from_user.id
+        )
+        if result is None:  # over the budget: nothing now, and nothing Telegram keeps
+            await query.answer([], cache_time=0, is_personal=True)
+            return
+        articles = [
+            render.inline_article(hit.paper, hit, t=t, bot_username=name) for hit in result.hits
+        ]
+        cache_time = INLINE_CACHE_SECONDS
+    else:
+        sample = _sample(index.papers, render.INLINE_RESULTS)
+        articles = [render.inline_article(paper, t=t, bot_username=name) for paper in sample]
+        cache_time = INLINE_SAMPLE_CACHE_SECONDS
+    results = _results(articles)
     hint = None
     if question and not results:
         hint = InlineQueryResultsButton(

@@ -31,7 +31,15 @@ async def paper(update: Update, context: Context) -> None:
     t = await user_translator(update, context)
     paper_id = await argument_or_usage(update, "paper", t)
     if paper_id is not None:
-        await _reply(update, context, answers.open_paper(index_of(context), paper_id, t=t), t)
+        await open_card(update, context, paper_id, t)
+
+
+async def open_card(update: Update, context: Context, paper_id: str, t: Translator) -> None:
+    """Reply with the card of `paper_id` (its link to copy, Save and Share buttons)."""
+    name = context.bot.username
+    await _reply(
+        update, context, answers.open_paper(index_of(context), paper_id, t=t, bot_username=name), t
+    )
 
 
 async def paper_shortcut(update: Update, context: Context) -> None:
@@ -44,7 +52,7 @@ async def paper_shortcut(update: Update, context: Context) -> None:
     if not addressed_to(addressee or None, context.bot.username):
         return  # another bot's command
     t = await user_translator(update, context)
-    await _reply(update, context, answers.open_paper(index_of(context), paper_id, t=t), t)
+    await open_card(update, context, paper_id, t)
 
 
 async def author(update: Update, context: Context) -> None:
@@ -72,7 +80,10 @@ async def similar(update: Update, context: Context) -> None:
 async def random_paper(update: Update, context: Context) -> None:
     """Show a random paper, on /random."""
     t = await user_translator(update, context)
-    await _reply(update, context, answers.random_paper(index_of(context), t=t), t)
+    name = context.bot.username
+    await _reply(
+        update, context, answers.random_paper(index_of(context), t=t, bot_username=name), t
+    )
 
 
 async def _reply(update: Update, context: Context, answer: answers.Answer, t: Translator) -> None:
@@ -99,7 +110,7 @@ async def open_from_button(
     if isinstance(action, render.ShowSimilar):
         answer = await off_loop(context, answers.similar, index, found.id, per_page=per_page, t=t)
     else:
-        answer = answers.open_paper(index, found.id, t=t)
+        answer = answers.open_paper(index, found.id, t=t, bot_username=context.bot.username)
     user = viewer(query.from_user, message.chat)
     await send(
         message, await with_save_buttons(context, user, answer.doc, answer.papers, t), quote=False

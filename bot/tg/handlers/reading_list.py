@@ -1,4 +1,5 @@
-"""What a user keeps: Save buttons, `/saved`, `/export`, `/follow`, `/following`, `/forget`.
+"""What a user keeps: Save buttons, `/saved`, `/export` (the calendar file too), `/follow`,
+`/following`, `/forget`.
 
 Adapters over `bot.answers.reading_list`: every store call goes through `store_call`, so a
 database that stops answering is logged once and the user asked to try again. The user is
@@ -35,6 +36,7 @@ from bot.tg.handlers._replies import (
     markup,
     off_loop,
     reply,
+    send,
     sorry,
     store_call,
     tap_within_limit,
@@ -43,6 +45,7 @@ from bot.tg.handlers._replies import (
 )
 from bot.tg.handlers._save_buttons import keyboard_of, viewer
 from bot.tg.language import user_translator
+from bot.tg.reminders import saved_soon
 from bot.tg.state import Context
 
 
@@ -116,9 +119,10 @@ async def send_export(
 ) -> None:
     """Send the user's reading list as a `fmt` document (or say it is empty)."""
     rows = await store_call(context, lambda store: store.export_rows(user_id))
-    exported = await off_loop(context, answers.export_file, rows, fmt, t=t)
-    if exported is None:
-        await message.reply_text(t.gettext("export.empty"), do_quote=False)
+    index, now = index_of(context), context.bot_data.clock.now()
+    exported = await off_loop(context, answers.export_file, rows, fmt, index=index, now=now, t=t)
+    if isinstance(exported, Doc):  # nothing to put in the file
+        await send(message, exported, quote=False)
         return
     await message.reply_document(
         InputFile(exported.data, filename=exported.filename),
@@ -128,7 +132,7 @@ async def send_export(
 
 
 async def export_command(update: Update, context: Context) -> None:
-    """Offer export formats on /export, or send the file for `/export bib|md|csv`."""
+    """Offer export formats on /export, or send the file for `/export bib|md|csv|ics`."""
     message, user = update.effective_message, update.effective_user
     t = await user_translator(update, context)
     if message is None or user is None or not await private_only(update, t):
@@ -191,6 +195,7 @@ async def toggle_save(
             await toast(query, t.gettext("error.expired_button"))
             return
         done = await store_call(context, lambda store: answers.save(store, user.id, found, t=t))
+        saved_soon(context.bot_data, found)  # presented soon: its reminder may be due now
     else:
         paper_id = await _saved_id(context, user.id, action.ref)
         done = await store_call(

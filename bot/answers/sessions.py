@@ -1,0 +1,65 @@
+"""`/session <name or number>`: a session of the conference programme, paged.
+
+The session a query names is the planner's one lookup rule (`Programme.find`). Buttons carry
+the session's position in the programme and a check of it (`render.session_ref`), never its
+name (a name may not fit in 64 bytes): a button from before a reload that no longer points
+at the same session is stale.
+"""
+
+from __future__ import annotations
+
+from bot import render
+from bot.answers.questions import Answer
+from bot.i18n import Translator
+from bot.planner import Programme
+
+__all__ = ["session", "session_page", "session_turn"]
+
+
+def session(programme: Programme, query: str, *, t: Translator, typed: bool = False) -> Answer:
+    """The first page of the session `query` names; a choice when it names several, a hint
+    with examples when it names none, and what there is not when the corpus has no programme.
+
+    typed: for a front end without buttons (the console): pages are turned by /next and
+    /prev, through `Answer.turn`.
+    """
+    if not programme:
+        return Answer(render.no_programme_doc(t=t))
+    found = {id(match) for match in programme.find(query)}
+    positions = [(at, s) for at, s in enumerate(programme.sessions) if id(s) in found]
+    if not positions:
+        return Answer(render.unknown_session_doc(query, programme, t=t))
+    if len(positions) > 1:
+        return Answer(render.session_choice_doc(query, positions, t=t))
+    return session_page(programme, positions[0][0], offset=0, t=t, typed=typed)
+
+
+def session_page(
+    programme: Programme, position: int, *, offset: int, t: Translator, typed: bool = False
+) -> Answer:
+    """The page at `offset` of the session at `position` in `programme` (its last page when
+    `offset` is past its end: the session may have shrunk since the button was made)."""
+    chosen = programme.sessions[position]
+    size = render.SESSION_PAGE
+    offset = max(0, min(offset, (len(chosen.entries) - 1) // size * size))
+    doc = render.session_doc(chosen, position, offset=offset, typed=typed, t=t)
+    turn = None
+    if typed and len(chosen.entries) > size:
+
+        def turn(way: int) -> Answer:
+            return session_page(programme, position, offset=offset + way * size, t=t, typed=True)
+
+    return Answer(doc, turn=turn)
+
+
+def session_turn(
+    programme: Programme, action: render.SessionPage, *, t: Translator
+) -> Answer | None:
+    """The page a session button asks for; None when the served programme no longer has
+    that session at that position (a reload changed it): the button is stale."""
+    sessions = programme.sessions
+    if not 0 <= action.position < len(sessions):
+        return None
+    if render.session_ref(sessions[action.position]) != action.check:
+        return None
+    return session_page(programme, action.position, offset=action.offset, t=t)

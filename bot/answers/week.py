@@ -1,0 +1,142 @@
+"""The conference week: a user's schedule, the calendar file, what is on now, and the
+reminder setting.
+
+The store reads are async (`saved_papers`, `week_of`, `remind`); the planning and rendering
+are CPU work over the user's saved papers (Telegram runs them on its search thread, the
+console directly). The user is always the caller's own id.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from bot import planner, render
+from bot.corpus import Paper
+from bot.i18n import Translator
+from bot.render import Doc
+from bot.render.week import SCHEDULE_PER_PAGE
+from bot.search import Retriever
+from bot.search.confidence import is_confident
+from bot.store import MAX_REMINDER_MINUTES, MIN_REMINDER_MINUTES, Store
+
+__all__ = [
+    "REMIND_OFF",
+    "Week",
+    "now_page",
+    "remind",
+    "remind_minutes",
+    "saved_papers",
+    "schedule_page",
+    "topic_score",
+    "week_of",
+]
+
+TOPIC_DEPTH = 500  # ours: a followed topic's best papers looked for in a session
+REMIND_OFF = ("off", "0", "no", "stop", "关", "关闭", "關", "關閉")
+"""What `/remind` takes for "off" (besides a number of minutes)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Week:
+    """What the week's answers read of a user: their saved papers still served (with their
+    presentations), newest first, and the topics they follow."""
+
+    saved: tuple[Paper, ...]
+    topics: tuple[str, ...] = ()
+
+
+async def saved_papers(store: Store, index: Retriever, user_id: int) -> tuple[Paper, ...]:
+    """The user's saved papers still in the corpus, newest first."""
+    rows = await store.export_rows(user_id)
+    found = (index.get(row.paper_id) for row in rows)
+    return tuple(paper for paper in found if paper is not None)
+
+
+async def week_of(store: Store, index: Retriever, user_id: int) -> Week:
+    """The user's saved papers and topics (two store reads)."""
+    return Week(await saved_papers(store, index, user_id), await store.topics(user_id))
+
+
+def schedule_page(
+    papers: Sequence[Paper],
+    *,
+    offset: int = 0,
+    per_page: int | None = SCHEDULE_PER_PAGE,
+    t: Translator,
+) -> Doc:
+    """A page of the user's schedule (every presentation on one page: `per_page` None, as
+    the console shows it)."""
+    plan = planner.schedule(papers)
+    size = per_page or max(len(plan.entries), 1)
+    return render.schedule_doc(plan, offset=offset, per_page=size, t=t)
+
+
+def topic_score(index: Retriever, topics: Sequence[str]) -> Callable[[Paper], float] | None:
+    """How well a paper matches the user's followed topics (0: not among any topic's best
+    confident hits), for `/now`'s picks; None without topics. The searches (one a topic) run
+    at the first call, so a session with the user's saved papers costs none."""
+    if not topics:
+        return None
+    best: dict[str, float] = {}
+
+    def score(paper: Paper) -> float:
+        if not best:
+            best[""] = 0.0  # searched, even when nothing matched
+            for topic in topics:
+                result = index.search(topic, limit=TOPIC_DEPTH, snippets=False)
+                for hit in result.hits if result.confident else ():
+                    if is_confident(hit.coverage):
+                        best[hit.paper.id] = max(best.get(hit.paper.id, 0.0), hit.score)
+        return best.get(paper.id, 0.0)
+
+    return score
+
+
+def now_page(
+    programme: planner.Programme,
+    index: Retriever,
+    week: Week,
+    *,
+    now: datetime | None = None,
+    t: Translator,
+) -> Doc:
+    """The sessions on at `now` (default: the wall clock) and next, with the user's saved
+    papers in them, else those on their topics, else the first; outside the conference
+    dates, when it is. CPU work (a search a topic): off the event loop."""
+    moment = planner.now_and_next(
+        programme,
+        now or datetime.now(UTC),
+        saved=frozenset(paper.id for paper in week.saved),
+        score=topic_score(index, week.topics),
+    )
+    return render.now_doc(moment, t=t)
+
+
+def remind_minutes(argument: str) -> int | None:
+    """What `/remind <argument>` asks: minutes ("15", "15m", "15 min"; 1..120, the store's
+    bounds), or None for off; ValueError when it is neither."""
+    text = argument.strip().lower().removesuffix("min").removesuffix("m").strip()
+    if text in REMIND_OFF:
+        return None
+    if (
+        text.isascii()
+        and text.isdigit()
+        and MIN_REMINDER_MINUTES <= int(text) <= MAX_REMINDER_MINUTES
+    ):
+        return int(text)
+    raise ValueError(f"not a number of minutes: {argument!r}")
+
+
+async def remind(store: Store, user_id: int, argument: str, *, language: str, t: Translator) -> Doc:
+    """`/remind`: the setting as it is; `/remind <minutes>` or `/remind off` changes it
+    (`language`: the one the user is answered in, for the reminders)."""
+    if not argument:
+        return render.remind_doc(await store.get_reminder(user_id), t=t, usage=True)
+    try:
+        minutes = remind_minutes(argument)
+    except ValueError:
+        return render.text_doc("remind.usage", t=t)
+    await store.set_reminder(user_id, minutes, language=language)
+    return render.remind_doc(minutes, t=t)

@@ -1,0 +1,134 @@
+"""A session of the conference programme as a page (`/session`), and the answers to a query
+that names several sessions or none."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from bot.i18n import Translator
+from bot.planner import Entry, Programme, Session
+from bot.render import limits
+from bot.render.callbacks import SessionPage, encode, session_ref
+from bot.render.dates import short_date, weekday_name
+from bot.render.doc import Block, Button, Doc, Segment
+from bot.render.ids import paper_command
+from bot.render.parts import EN, checked_keyboard, page_buttons, page_line, paper_title, translated
+from bot.render.presentations import clock, kind_label
+from bot.textutil import clean, clip_words
+
+__all__ = [
+    "SESSION_PAGE",
+    "no_programme_doc",
+    "session_choice_doc",
+    "session_doc",
+    "unknown_session_doc",
+]
+
+SESSION_PAGE = 10  # ours: papers on one page of /session (compact lines, one message)
+MAX_CHOICES = 8  # ours: sessions offered as buttons when a query names several
+EXAMPLE_SESSIONS = 4  # ours: session names a query that names none is shown
+
+
+def _when_and_where(session: Session, t: Translator) -> str:
+    """ "Wed 15 Jul 11:00–13:30 · East Exhibition Hall A-B" (what the programme knows)."""
+    start = session.start
+    when = f"{short_date(start.date(), t)} {clock(start, session.end)}" if start else ""
+    rooms = clip_words(clean(", ".join(session.rooms)), limits.VENUE_CHARS)
+    return " · ".join(part for part in (when, rooms) if part)
+
+
+def _session_name(session: Session, t: Translator) -> str:
+    return clip_words(clean(session.name), limits.TITLE_CHARS) or kind_label(session.kind, t)
+
+
+def _entry_line(entry: Entry, t: Translator) -> list[Segment]:
+    """ "#E-300 · <b>Title</b> · /paper_x" (a talk: its start instead of a board)."""
+    position = clean(entry.presentation.position)
+    place = f"#{position}" if position else (clock(entry.start) if entry.start else "")
+    title = paper_title(entry.paper.title, entry.paper.id, t)
+    spans = [Segment(f"{place} · ")] if place else []
+    return [*spans, Segment(title, "b"), Segment(f" · {paper_command(entry.paper.id)}")]
+
+
+def session_doc(
+    session: Session, position: int, *, offset: int, typed: bool = False, t: Translator = EN
+) -> Doc:
+    """A page of a session's papers in poster-position order (talks in time order), with
+    Previous/Next buttons keyed by the session's `position` in the programme; `typed` (the
+    console) names /next and /prev instead."""
+    entries = session.entries
+    shown = entries[offset : offset + SESSION_PAGE]
+    header: list[Segment] = [Segment(_session_name(session, t), "b")]
+    where = _when_and_where(session, t)
+    if where:
+        header.append(Segment("\n" + where))
+    header += [Segment("\n"), *translated(t, "session.papers", len(entries))]
+    lines: list[Segment] = []
+    for entry in shown:
+        lines += [Segment("\n"), *_entry_line(entry, t)] if lines else _entry_line(entry, t)
+    blocks: list[Block] = [tuple(header), tuple(lines)]
+    last, total = offset + len(shown), len(entries)
+    if total > SESSION_PAGE:
+        blocks.append(page_line(t, offset=offset, total=total, per_page=SESSION_PAGE))
+    if typed:  # a terminal has no buttons
+        turns = [name for name, can in (("/prev", offset > 0), ("/next", last < total)) if can]
+        if turns:
+            blocks.append(translated(t, "console.more", commands=" ".join(turns)))
+        return Doc(tuple(blocks), single_message=True)
+    check = session_ref(session)
+    nav = page_buttons(
+        t, offset=offset, last=last, total=total, per_page=SESSION_PAGE,
+        data=lambda at: encode(SessionPage(at, position, check)),
+    )  # fmt: skip
+    return Doc(tuple(blocks), checked_keyboard([nav]), single_message=True)
+
+
+def _session_item(session: Session, t: Translator) -> list[Segment]:
+    """ "<code>/session Oral 2B Large Language Models</code> · Wed 15 Jul 11:30–11:45 · …"."""
+    spans = [Segment(f"/session {_session_name(session, t)}", "code")]
+    where = _when_and_where(session, t)
+    return [*spans, Segment(f" · {where}")] if where else spans
+
+
+def session_choice_doc(
+    query: str, sessions: Sequence[tuple[int, Session]], *, t: Translator = EN
+) -> Doc:
+    """A query that names several sessions: each with its time and place, and a button that
+    opens it (keyed by its position in the programme)."""
+    query = clip_words(clean(query), 80)
+    spans: list[Segment] = list(translated(t, "session.several", len(sessions), query=query))
+    buttons: list[tuple[Button, ...]] = []
+    for position, session in sessions[:MAX_CHOICES]:
+        spans += [Segment("\n• "), *_session_item(session, t)]
+        label = _session_name(session, t)
+        if session.start is not None:
+            label = f"{label} · {weekday_name(session.start.weekday(), t)}"
+        data = encode(SessionPage(0, position, session_ref(session)))
+        buttons.append(((clip_words(label, limits.BUTTON_LABEL_CHARS), data),))
+    return Doc((tuple(spans),), checked_keyboard(buttons))
+
+
+def unknown_session_doc(query: str, programme: Programme, *, t: Translator = EN) -> Doc:
+    """A query that names no session: which sessions there are, by example."""
+    query = clip_words(clean(query), 80)
+    spans: list[Segment] = list(translated(t, "session.unknown", query=query))
+    named = [session for session in programme.sessions if session.name]
+    for session in _examples(named):
+        spans += [Segment("\n• "), *_session_item(session, t)]
+    return Doc((tuple(spans),))
+
+
+def _examples(sessions: Sequence[Session]) -> list[Session]:
+    """A few sessions to name as examples, in time order: the first of each kind (a poster
+    session, an oral one), then the next ones."""
+    kinds: dict[str, int] = {}
+    for at, session in enumerate(sessions):
+        kinds.setdefault(session.kind, at)
+    chosen = list(kinds.values())
+    chosen += [at for at in range(len(sessions)) if at not in kinds.values()]
+    return [sessions[at] for at in sorted(chosen[:EXAMPLE_SESSIONS])]
+
+
+def no_programme_doc(*, t: Translator = EN) -> Doc:
+    """/session on a corpus without a programme (no paper has a session or a time)."""
+    return Doc((translated(t, "session.no_programme"),))

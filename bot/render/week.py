@@ -1,0 +1,223 @@
+"""Views of the conference week: a user's schedule with its clashes, what is on now, a
+reminder, and the /remind setting. Times are the venue's, as the programme gives them;
+weekday and month names are the reader's language's."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from bot.i18n import Translator
+from bot.planner import Clash, Entry, Happening, NowAndNext, Schedule, Session, Slot
+from bot.render.callbacks import OpenPaper, SchedulePage, encode, paper_ref
+from bot.render.dates import short_date
+from bot.render.doc import Block, Doc, Segment
+from bot.render.ids import paper_command
+from bot.render.parts import (
+    EN,
+    checked_keyboard,
+    page_buttons,
+    page_line,
+    paper_title,
+    text_doc,
+    translated,
+)
+from bot.render.presentations import clock, kind_label, presentation_line
+from bot.textutil import clean, clip_words
+
+__all__ = [
+    "now_doc",
+    "remind_doc",
+    "reminder_doc",
+    "schedule_doc",
+]
+
+SCHEDULE_PER_PAGE = 8  # ours: presentations on one page of /schedule
+CLASH_TITLE_CHARS = 60  # ours: a title as a clash names it
+NAME_CHARS = 120  # ours: a session's or a room's name as the feed gives it
+
+
+def when_text(start: datetime, end: datetime | None, *, t: Translator = EN) -> str:
+    """ "Wed 15 Jul 11:00–13:30"."""
+    return f"{short_date(start.date(), t)} {clock(start, end)}"
+
+
+def place_text(entry: Entry, t: Translator) -> str:
+    """ "Poster · East Exhibition Hall A-B · #E-300": kind, room, board."""
+    shown = entry.presentation
+    position = f"#{clean(shown.position)}" if clean(shown.position) else ""
+    room = clip_words(clean(shown.room), NAME_CHARS)
+    return " · ".join(filter(None, (kind_label(entry.kind, t), room, position)))
+
+
+def _title(entry: Entry, t: Translator, limit: int | None = None) -> str:
+    title = paper_title(entry.paper.title, entry.paper.id, t)
+    return clip_words(title, limit) if limit else title
+
+
+# ---------------------------------------------------------------- /schedule
+
+
+def _entry_spans(entry: Entry, slot: Slot, clashing: frozenset[str], t: Translator) -> Block:
+    """ "• Title · /paper_x", then its place (and its own time when not the slot's)."""
+    spans = [Segment("\n• "), Segment(_title(entry, t), "b")]
+    spans += [Segment(f" · {paper_command(entry.paper.id)}"), Segment("\n   ")]
+    line = place_text(entry, t)
+    if entry.start is not None and (entry.start, entry.end) != (slot.start, slot.end):
+        line = f"{clock(entry.start, entry.end)} · {line}"
+    spans.append(Segment(line))
+    if _key(entry) in clashing:
+        spans.append(Segment(" ⚠"))
+    return tuple(spans)
+
+
+def _slot_heading(slot: Slot, t: Translator) -> str:
+    name = clip_words(clean(slot.session), NAME_CHARS) or kind_label(slot.kind, t)
+    return f"{clock(slot.start, slot.end)} · {name}"
+
+
+def _clash_block(clash: Clash, shown: set[str], t: Translator) -> Block:
+    """What clashes (the papers on this page by title, the others counted), and the way out
+    of those with another presentation."""
+    mine = [e for e in clash.entries if _key(e) in shown]
+    titles = " / ".join(_title(e, t, CLASH_TITLE_CHARS) for e in mine)
+    if len(mine) < len(clash.entries):
+        titles += " " + t.ngettext("week.clash_more", len(clash.entries) - len(mine))
+    first = clash.entries[0]
+    assert first.start is not None  # clashes are of timed entries
+    if clash.session:
+        session = clip_words(clean(clash.session), NAME_CHARS)
+        spans = list(translated(t, "week.clash_session", papers=titles, session=session))
+    else:
+        when = when_text(first.start, first.end, t=t)
+        spans = list(translated(t, "week.clash_time", papers=titles, when=when))
+    on_page = {e.paper.id for e in mine}
+    for way in clash.ways_out:
+        if way.start is None or way.paper.id not in on_page:
+            continue
+        session = clip_words(clean(way.presentation.session), NAME_CHARS)
+        where = ", ".join(filter(None, (session, place_text(way, t))))
+        spans += [Segment("\n"), *translated(
+            t, "week.way_out", title=_title(way, t, CLASH_TITLE_CHARS),
+            when=when_text(way.start, way.end, t=t), where=where,
+        )]  # fmt: skip
+    return tuple(spans)
+
+
+def _key(entry: Entry) -> str:
+    return f"{entry.paper.id}\0{entry.key}"
+
+
+def schedule_doc(
+    plan: Schedule, *, offset: int = 0, per_page: int = SCHEDULE_PER_PAGE, t: Translator = EN
+) -> Doc:
+    """One page of the user's schedule: by day and session in time order, each presentation
+    with its room and board, the clashes among them (with a way out), Previous/Next.
+    A schedule with nothing timed is a hint."""
+    if not plan and plan.unscheduled:
+        return text_doc("week.untimed", len(plan.unscheduled), t=t)
+    if not plan:
+        return text_doc("week.empty", t=t)
+    entries = plan.entries
+    offset = min(max(offset, 0), (len(entries) - 1) // per_page * per_page)
+    shown = {_key(e) for e in entries[offset : offset + per_page]}
+    clashing = frozenset(_key(e) for clash in plan.clashes for e in clash.entries)
+    blocks: list[Block] = [translated(t, "week.title", len(entries))]
+    for day in plan.days:
+        heading: list[Segment] = [Segment(short_date(day.date, t), "b"), Segment("\n")]
+        for slot in day.slots:
+            mine = [e for e in slot.entries if _key(e) in shown]
+            if not mine:
+                continue
+            spans = [*heading, Segment(_slot_heading(slot, t), "i")]
+            for entry in mine:
+                spans += _entry_spans(entry, slot, clashing, t)
+            blocks.append(tuple(spans))
+            heading = []
+    for clash in plan.clashes:
+        if any(_key(e) in shown for e in clash.entries):
+            blocks.append(_clash_block(clash, shown, t))
+    last = offset + per_page >= len(entries)
+    if last and plan.unscheduled:
+        blocks.append(translated(t, "week.unscheduled", len(plan.unscheduled)))
+    if len(entries) > per_page:
+        blocks.append(page_line(t, offset=offset, total=len(entries), per_page=per_page))
+    nav = page_buttons(
+        t, offset=offset, last=min(offset + per_page, len(entries)), total=len(entries),
+        per_page=per_page, data=lambda at: encode(SchedulePage(at)),
+    )  # fmt: skip
+    return Doc(tuple(blocks), checked_keyboard([nav]), single_message=True)
+
+
+# ---------------------------------------------------------------- /now
+
+_PICKED = {"saved": "now.saved", "followed": "now.followed", "first": "now.first"}
+
+
+def _session_heading(session: Session, t: Translator) -> list[Segment]:
+    """ "<b>Poster Session 3</b> · Wed 15 Jul 11:00–13:30 · East Exhibition Hall A-B"."""
+    name = clip_words(clean(session.name), NAME_CHARS) or kind_label(session.kind, t)
+    spans = [Segment(name, "b")]
+    if session.start is not None:
+        spans.append(Segment(f" · {when_text(session.start, session.end, t=t)}"))
+    rooms = ", ".join(clip_words(clean(room), NAME_CHARS) for room in session.rooms[:3])
+    return [*spans, Segment(f" · {clip_words(rooms, 200)}")] if rooms else spans
+
+
+def _happening_block(happening: Happening, t: Translator) -> Block:
+    """A session, why these papers, and the papers: title, command, board (or time)."""
+    spans = _session_heading(happening.session, t)
+    why = translated(t, _PICKED[happening.why], happening.matched)
+    spans += [Segment("\n"), *why]
+    for entry in happening.picks:
+        shown = entry.presentation
+        where = f"#{clean(shown.position)}" if clean(shown.position) else ""
+        if entry.kind == "oral" and entry.start is not None:
+            where = clock(entry.start, entry.end)
+        spans += [Segment("\n• "), Segment(_title(entry, t), "b")]
+        spans.append(
+            Segment(" · " + " · ".join(filter(None, (paper_command(entry.paper.id), where))))
+        )
+    return tuple(spans)
+
+
+def now_doc(moment: NowAndNext, *, t: Translator = EN) -> Doc:
+    """The sessions on at `moment` and the next ones, each with the papers picked for the
+    reader; before or after the conference, when it is."""
+    if moment.first_day is None or moment.last_day is None:
+        return text_doc("now.no_programme", t=t)
+    dates = {"first": short_date(moment.first_day, t), "last": short_date(moment.last_day, t)}
+    if moment.phase == "after":
+        return text_doc("now.after", t=t, **dates)
+    if moment.phase == "before":
+        blocks = [translated(t, "now.before", **dates)]
+    else:
+        blocks = [translated(t, "now.title", when=when_text(moment.at, None, t=t))]
+        if not moment.current:
+            blocks.append(translated(t, "now.nothing"))
+    blocks += [_happening_block(happening, t) for happening in moment.current]
+    if moment.upcoming:
+        blocks.append(translated(t, "now.next"))
+        blocks += [_happening_block(happening, t) for happening in moment.upcoming]
+    return Doc(tuple(blocks))
+
+
+# ---------------------------------------------------------------- reminders
+
+
+def reminder_doc(entry: Entry, *, minutes: int, t: Translator = EN) -> Doc:
+    """A reminder `minutes` before `entry` starts: title, session, the presentation as a
+    card shows it (kind, time, room, board), and a button that opens the paper."""
+    spans = list(translated(t, "remind.message", minutes, title=_title(entry, t)))
+    session = clip_words(clean(entry.presentation.session), NAME_CHARS)
+    spans += [Segment("\n" + session)] if session else []
+    spans += [Segment("\n" + presentation_line(entry.presentation, t))]
+    spans += [Segment("\n"), Segment(paper_command(entry.paper.id))]
+    button = (t.gettext("button.open_paper"), encode(OpenPaper(paper_ref(entry.paper.id))))
+    return Doc((tuple(spans),), checked_keyboard([(button,)]))
+
+
+def remind_doc(minutes: int | None, *, usage: bool = False, t: Translator = EN) -> Doc:
+    """What /remind is set to: on, `minutes` before each saved paper's presentation, or off;
+    with how to change it (`usage`)."""
+    said = translated(t, "remind.off") if minutes is None else translated(t, "remind.on", minutes)
+    return Doc((said, translated(t, "remind.usage")) if usage else (said,))

@@ -1,0 +1,186 @@
+"""Reminders: a private message N minutes before each saved paper's presentation (/remind).
+
+One background task per process, started in post_init and stopped with the bot, wakes when
+the next reminder falls due (at least every `MAX_SLEEP`, so saves and settings made through
+another replica are seen), and at once after a /remind here or the save of a paper
+presented within the longest lead. Each round reads every user with reminders on and their
+saved papers afresh, so a paper saved or removed later counts, and a reminder that fell due
+while the bot was down still goes out if the presentation has not started.
+
+Each (user, paper, presentation) is claimed in the store's ledger before it is sent and
+released when sending failed for a transient reason: once per user and presentation across
+restarts, reloads and replicas sharing a database. A user who blocked the bot is skipped
+and their reminders turned off.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import math
+from collections.abc import Iterable, Sequence
+from datetime import datetime, timedelta
+
+from telegram.constants import ParseMode
+from telegram.error import Forbidden, TelegramError
+from telegram.ext import Application
+
+from bot import planner
+from bot.corpus import Paper
+from bot.i18n import pick_language, translator
+from bot.render import reminder_doc, to_html
+from bot.store import (
+    MAX_REMINDER_KEY_CHARS,
+    MAX_REMINDER_MINUTES,
+    ReminderUser,
+    StoreUnavailable,
+)
+from bot.tg.handlers._replies import NO_PREVIEW, markup
+from bot.tg.state import BotState
+
+logger = logging.getLogger(__name__)
+
+MAX_SLEEP = timedelta(seconds=60)  # ours: the longest the job sleeps between rounds
+
+Plan = tuple[tuple[planner.Entry, ...], datetime | None]
+"""What one user's saved papers give at a moment: the reminders due, and when the next is."""
+
+
+def plan(
+    papers: Sequence[Paper], minutes: int, now: datetime, sent: frozenset[planner.SentKey]
+) -> Plan:
+    """The reminders due at `now` for `papers` (a `minutes` lead), none already `sent` and
+    none the ledger could not hold, and when the next falls due (CPU work)."""
+    due = planner.due_reminders(papers, minutes, now, sent)
+    fits = tuple(e for e in due if len(e.paper.id) <= MAX_REMINDER_KEY_CHARS)
+    return fits, planner.next_due(papers, minutes, now, sent)
+
+
+async def remind_round(application: Application, now: datetime) -> datetime | None:
+    """Send every reminder due at `now` (aware); when the next falls due (None: none left,
+    or the store is away)."""
+    state: BotState = application.bot_data
+    if state.store is None or state.index is None:
+        return None
+    try:
+        users = await state.store.reminder_users()
+    except StoreUnavailable as exc:
+        logger.warning("No reminders this round: the database is not answering (%s)", exc)
+        return None
+    loop = asyncio.get_running_loop()
+    soonest: datetime | None = None
+    for user in users:
+        try:
+            papers, sent = await _saved(state, user.user_id)
+        except StoreUnavailable as exc:
+            logger.warning("No reminders for user %s this round: %s", user.user_id, exc)
+            continue
+        # One user per executor call, so questions interleave with a large round.
+        due, upcoming = await loop.run_in_executor(
+            state.executor(), plan, papers, user.minutes, now, sent
+        )
+        if due:
+            await _remind(application, user, due, now)
+        if upcoming is not None and (soonest is None or upcoming < soonest):
+            soonest = upcoming
+    return soonest
+
+
+async def _saved(state: BotState, user_id: int) -> tuple[list[Paper], frozenset[planner.SentKey]]:
+    """The user's saved papers still served, and the reminders already claimed for them."""
+    assert state.store is not None and state.index is not None  # remind_round checked
+    rows = await state.store.export_rows(user_id)
+    sent = await state.store.sent_reminders(user_id)
+    found = (state.index.get(row.paper_id) for row in rows)
+    return [paper for paper in found if paper is not None], sent
+
+
+def _keys(entries: Iterable[planner.Entry]) -> set[planner.SentKey]:
+    return {(entry.paper.id, entry.key) for entry in entries}
+
+
+async def _remind(
+    application: Application, user: ReminderUser, due: Sequence[planner.Entry], now: datetime
+) -> None:
+    """Claim `due` for the user, send what this replica claimed, release what failed."""
+    state: BotState = application.bot_data
+    assert state.store is not None  # remind_round checked
+    try:
+        claimed = await state.store.claim_reminders(user.user_id, _keys(due))
+    except StoreUnavailable as exc:
+        # Unclaimed means possibly sent elsewhere: skipping beats a duplicate.
+        logger.warning(
+            "No reminders for user %s: the database is not answering (%s)", user.user_id, exc
+        )
+        return
+    mine = [entry for entry in due if (entry.paper.id, entry.key) in claimed]
+    t = translator(pick_language(user.language))  # their /lang, else the one /remind was in
+    for number, entry in enumerate(mine):
+        assert entry.start is not None  # due reminders are of timed presentations
+        minutes = max(1, math.ceil((entry.start - now).total_seconds() / 60))
+        try:
+            for part in to_html(reminder_doc(entry, minutes=minutes, t=t)):
+                await application.bot.send_message(
+                    user.user_id, part.text, parse_mode=ParseMode.HTML,
+                    reply_markup=markup(part.keyboard), link_preview_options=NO_PREVIEW,
+                )  # fmt: skip
+        except Forbidden:
+            logger.info("User %s blocked the bot; their reminders are turned off", user.user_id)
+            await _give_up(state, user.user_id, _keys(mine[number:]), turn_off=True)
+            return
+        except TelegramError as exc:
+            logger.warning("Could not send a reminder to user %s: %s", user.user_id, exc)
+            await _give_up(state, user.user_id, _keys([entry]), turn_off=False)
+
+
+async def _give_up(
+    state: BotState, user_id: int, keys: set[planner.SentKey], *, turn_off: bool
+) -> None:
+    """Release claims not sent (a later round may send them), and turn reminders off."""
+    assert state.store is not None
+    try:
+        if turn_off:
+            await state.store.set_reminder(user_id, None)
+        await state.store.release_reminders(user_id, keys)
+    except StoreUnavailable as exc:
+        logger.warning("Could not release user %s's reminder claims: %s", user_id, exc)
+
+
+async def run_reminders(application: Application) -> None:
+    """The reminder job: a round, then sleep until the next reminder is due (at most
+    `MAX_SLEEP`, or until woken); runs until cancelled."""
+    state: BotState = application.bot_data
+    while True:
+        state.reminders_wake.clear()  # a wake-up during the round starts another
+        try:
+            soonest = await remind_round(application, state.clock.now())
+        except Exception:  # one bad round must not end reminders for good
+            logger.exception("A reminder round failed")
+            soonest = None
+        wait = MAX_SLEEP
+        if soonest is not None:
+            wait = min(MAX_SLEEP, soonest - state.clock.now())
+        await state.clock.wait(wait.total_seconds(), state.reminders_wake)
+
+
+def saved_soon(state: BotState, paper: Paper) -> None:
+    """Wake the job when `paper`, just saved, is presented within the longest lead: its
+    reminder may be due now (any other save waits for the next round, so saves never cost
+    a round each)."""
+    if planner.due_reminders([paper], MAX_REMINDER_MINUTES, state.clock.now(), ()):
+        state.reminders_wake.set()
+
+
+def start_reminders(application: Application) -> None:
+    """Start the reminder job (kept in `BotState.reminders_task`)."""
+    state: BotState = application.bot_data
+    state.reminders_task = asyncio.create_task(run_reminders(application), name="reminders")
+
+
+async def stop_reminders(application: Application) -> None:
+    """Stop the reminder job and wait until it has (a send in flight is cancelled)."""
+    state: BotState = application.bot_data
+    task, state.reminders_task = state.reminders_task, None
+    if task is not None:
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
