@@ -115,7 +115,7 @@ def flood(bot: Bot, texts: list[str], n_chats: int) -> tuple[float, list[str]]:
 def without_vectors(into: Path) -> Path:
     """`into` holding the benchmark cache's index files but no vectors (hard links)."""
     for path in CACHE.iterdir():
-        if path.is_file() and not path.name.startswith(("vectors-", "calibration")):
+        if path.is_file() and not path.name.startswith(("vectors-", "confidence-")):
             os.link(path, into / path.name)
     return into
 
