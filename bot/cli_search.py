@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 import orjson
 
-from bot import loading
+from bot import answers, loading
 from bot.config import Settings, load_settings
 from bot.corpus import LoadReport, Paper
 from bot.i18n import translator
@@ -90,7 +90,7 @@ def _print_answers(
         index.queries.load_glossary()
     marks = render.ANSI_MARKS if styled(sys.stdout) else render.PLAIN_MARKS
     for query in queries:
-        result = retriever.search(query, limit=args.limit)
+        result = answers.results(retriever, query, limit=args.limit)
         if args.json:
             # Fused: the vectors were ready and the question had words to compare.
             fused = ready and bool(result.terms)

@@ -19,9 +19,7 @@ DEFAULT_WEBHOOK_LISTEN = "127.0.0.1"  # ours: only a local reverse proxy reaches
 DEFAULT_WEBHOOK_PORT = 8443  # one of the ports Telegram posts webhooks to
 DEFAULT_QUESTIONS_PER_MINUTE = 20  # ours: per user, sliding 60-second window
 APP_NAME = "icml-papers-bot"  # the folder under the user's data directory
-PROGRAMME_FOLDER = "programme"
-"""The folder under DATA_DIR where `fetch` saves a conference's list: served when CORPUS is
-unset and it holds one (`default_corpus`)."""
+PROGRAMME_FOLDER = "programme"  # under DATA_DIR, where `fetch` saves (`default_corpus`)
 MAX_QUESTIONS_PER_MINUTE = 10_000
 MAX_CORPUS_NAME_CHARS = 80  # ours: a name ("ICML 2026"), not a sentence
 
@@ -31,11 +29,8 @@ _DOTENV_LINE = re.compile(r"^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*
 
 
 def user_data_dir() -> Path:
-    """DATA_DIR's default: `$XDG_DATA_HOME/<app>`, else `~/.local/share/<app>`.
-
-    Outside the checkout, so `git clean -xdf` or a fresh clone never deletes reading lists.
-    XDG_DATA_HOME is the session's, read from the process environment (not `.env`).
-    """
+    """DATA_DIR's default: `$XDG_DATA_HOME/<app>` (from the process environment, not `.env`),
+    else `~/.local/share/<app>`; outside the checkout, so `git clean -xdf` keeps reading lists."""
     # The XDG spec says a relative XDG_DATA_HOME is invalid and must be ignored.
     xdg = os.environ.get("XDG_DATA_HOME", "").strip()
     base = Path(xdg) if xdg and Path(xdg).is_absolute() else Path.home() / ".local" / "share"
@@ -53,52 +48,40 @@ class ConfigError(Exception):
 
 @dataclass(frozen=True, slots=True)
 class Settings:
-    """Everything the bot reads from its environment."""
+    """Everything the bot reads from its environment, each field from the upper-case setting of
+    its name (docs/operations.md lists them); secrets are left out of the repr."""
 
     token: str | None = field(default=None, repr=False)
     """TELEGRAM_BOT_TOKEN; None when unset (console mode needs none)."""
     api_base_url: str | None = None
     """TELEGRAM_API_BASE_URL: PTB `base_url` (token, `/method` appended); None: Telegram's."""
     corpus: tuple[Path, ...] = (DEFAULT_CORPUS,)
-    """CORPUS: files or directories, separated by the OS path separator; unset, the list
-    `fetch` saved in DATA_DIR, else the seeds (`default_corpus`)."""
     results_per_page: int = DEFAULT_RESULTS_PER_PAGE
-    """RESULTS_PER_PAGE: hits per answer page, 1..10."""
     log_level: str = DEFAULT_LOG_LEVEL
-    """LOG_LEVEL: one of DEBUG, INFO, WARNING, ERROR, CRITICAL."""
     webhook_url: str | None = None
-    """WEBHOOK_URL: the public https:// URL Telegram posts updates to; set: webhook mode."""
     webhook_listen: str = DEFAULT_WEBHOOK_LISTEN
-    """WEBHOOK_LISTEN: address the webhook server binds (behind a reverse proxy)."""
     webhook_port: int = DEFAULT_WEBHOOK_PORT
-    """WEBHOOK_PORT: port the webhook server binds."""
     webhook_secret: str | None = field(default=None, repr=False)
-    """WEBHOOK_SECRET: required for webhooks; Telegram echoes it in a request header."""
     admin_user_ids: frozenset[int] = frozenset()
-    """ADMIN_USER_IDS: Telegram user ids allowed to /reload."""
     allowed_chat_ids: frozenset[int] = frozenset()
-    """ALLOWED_CHAT_IDS: chats (and inline users) served; empty: everyone."""
+    """Chats (and inline users) served; empty: everyone."""
     questions_per_minute: int = DEFAULT_QUESTIONS_PER_MINUTE
-    """QUESTIONS_PER_MINUTE: questions one user may ask in any 60 seconds."""
     index_cache_dir: Path | None = None
-    """INDEX_CACHE_DIR: where large corpora's indexes are cached; None: `.cache/` in the repo."""
+    """None: `.cache/` in the repo."""
     data_dir: Path = field(default_factory=user_data_dir)
-    """DATA_DIR: where the SQLite database (reading lists, topics, languages) lives."""
     database_url: str | None = field(default=None, repr=False)
-    """DATABASE_URL: a postgresql:// URL shared by bot replicas; None: SQLite in DATA_DIR."""
+    """A postgresql:// URL shared by bot replicas; None: SQLite in DATA_DIR."""
     corpus_strict: bool = False
-    """CORPUS_STRICT: refuse a corpus with any bad record (else each is skipped and reported)."""
     corpus_filter: str = ""
-    """CORPUS_FILTER: load only matching records, e.g. `categories:cs.LG year:2025`."""
     semantic: bool = False
-    """SEMANTIC (auto|on|off): hybrid BM25 + embeddings; `load_settings` reads auto as on (a
-    `Settings` built in code is BM25 alone unless it says so)."""
+    """SEMANTIC (auto|on|off): `load_settings` reads auto as on (a `Settings` built in code is
+    BM25 alone unless it says so)."""
     corpus_name: str = ""
-    """CORPUS_NAME: what to call papers whose venues do not name them ("ICML 2026")."""
+    """What to call papers whose venues do not name them ("ICML 2026")."""
 
 
 def parse_dotenv(text: str) -> dict[str, str]:
-    """Parse simple `KEY=VALUE` lines: comments, blank lines, `export`, single/double quotes."""
+    """Simple `KEY=VALUE` lines: comments, blank lines, `export`, single/double quotes."""
     values: dict[str, str] = {}
     for raw in text.splitlines():
         line = raw.strip()
@@ -122,7 +105,7 @@ def parse_dotenv(text: str) -> dict[str, str]:
 
 
 def read_dotenv(path: Path) -> dict[str, str]:
-    """The `.env` file at `path` parsed, or nothing when it does not exist."""
+    """The `.env` file at `path` parsed; nothing when it does not exist."""
     try:
         return parse_dotenv(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
@@ -216,6 +199,7 @@ def _token(value: str | None) -> str | None:
     return value
 
 
+# URL settings: (the shape a value must have, what the error says it must be).
 _URLS = {
     "TELEGRAM_API_BASE_URL": (
         r"^https?://[^\s/]+",
@@ -226,7 +210,6 @@ _URLS = {
         "a public https:// URL without query, such as https://bot.example.org/telegram",
     ),
 }
-"""URL settings: (the shape a value must have, what the error says it must be)."""
 
 
 def _url(setting: str, value: str | None) -> str | None:
@@ -243,8 +226,8 @@ def _base_url(value: str | None) -> str | None:
 
 
 def default_corpus(data_dir: Path) -> tuple[Path, ...]:
-    """What an unset CORPUS serves: `DATA_DIR/programme` when `fetch` saved a list there (a
-    visible file), else the seed corpus, which needs no network."""
+    """What an unset CORPUS serves: `DATA_DIR/programme` when `fetch` saved a list there, else
+    the seed corpus."""
     folder = data_dir / PROGRAMME_FOLDER
     try:
         fetched = any(not f.name.startswith(".") and f.is_file() for f in folder.iterdir())
@@ -264,12 +247,12 @@ def _corpus(value: str | None) -> tuple[Path, ...]:
     return paths
 
 
+# Whole-number settings: (default when unset, lowest, highest).
 _NUMBERS = {
     "RESULTS_PER_PAGE": (DEFAULT_RESULTS_PER_PAGE, MIN_RESULTS_PER_PAGE, MAX_RESULTS_PER_PAGE),
     "WEBHOOK_PORT": (DEFAULT_WEBHOOK_PORT, 1, 65535),
     "QUESTIONS_PER_MINUTE": (DEFAULT_QUESTIONS_PER_MINUTE, 1, MAX_QUESTIONS_PER_MINUTE),
 }
-"""Whole-number settings: (default when unset, lowest, highest)."""
 
 
 def _number(setting: str, value: str | None) -> int:

@@ -23,10 +23,10 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 SEPARATE_BUILD_BYTES = 4_000_000
-"""A corpus this large (~2,500 papers) is indexed in a separate process that writes the index
-cache; this process then memory-maps the cache. The build's seconds of GIL-bound work and its
-peak memory stay out of the bot, which keeps answering meanwhile (a /reload). Smaller corpora
-are built in-process: starting a Python costs more than their build."""
+"""A corpus this large (a few thousand papers) is indexed in a separate process that writes
+the index cache; this process then memory-maps the cache. The build's seconds of GIL-bound
+work and its peak memory stay out of the bot, which keeps answering meanwhile (a /reload).
+Smaller corpora are built in-process: starting a Python costs more than their build."""
 
 
 class EmptyCorpusError(CorpusError):
@@ -68,8 +68,8 @@ def load_index(
     only matching records (CORPUS_FILTER). `cache_min_papers`: cache a corpus from this many
     papers (None: `storage.CACHE_MIN_PAPERS`; `prepare` caches any). The index's speller
     starts building in the background; the Chinese glossary is the caller's to start once it
-    serves (`QueryPipeline.start_glossary`: its ~1 s of parsing would slow a start, and a
-    one-shot command loads it only for a Chinese question). Runs for seconds on a large
+    serves (`QueryPipeline.start_glossary`: its parsing would slow a start, and a one-shot
+    command loads it only for a Chinese question). Runs for seconds on a large
     corpus: call it from a worker thread once serving.
     """
     # Lazy: numpy and the index cache only once the caller has checked its input.

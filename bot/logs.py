@@ -13,8 +13,7 @@ _TOKEN_IN_URL = re.compile(r"bot\d+:[A-Za-z0-9_-]+")
 _BARE_TOKEN = re.compile(r"\b\d{5,}:[A-Za-z0-9_-]{20,}")
 REDACTED = "<redacted>"
 LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
-QUIET_LOGGERS = ("httpx", "httpcore")
-"""These log every request URL, and a Bot API URL contains the token."""
+QUIET_LOGGERS = ("httpx", "httpcore")  # they log every request URL, a Bot API URL the token
 
 
 def redact(text: str, secrets: Iterable[str] = ()) -> str:
@@ -34,7 +33,6 @@ class RedactingFilter(logging.Filter):
         self.secrets = tuple(s for s in secrets if s)
 
     def filter(self, record: logging.LogRecord) -> bool:
-        """Redact in place; never drops a record."""
         try:
             message = record.getMessage()
         except Exception:  # a broken %-format must not hide the record
@@ -53,12 +51,11 @@ class RedactingFilter(logging.Filter):
 class RedactingFormatter(logging.Formatter):
     """A second line of defence: redacts the fully formatted line too."""
 
-    def __init__(self, fmt: str = LOG_FORMAT, secrets: Iterable[str] = ()) -> None:
-        super().__init__(fmt)
+    def __init__(self, secrets: Iterable[str] = ()) -> None:
+        super().__init__(LOG_FORMAT)
         self.secrets = tuple(s for s in secrets if s)
 
     def format(self, record: logging.LogRecord) -> str:
-        """Format, then redact."""
         return redact(super().format(record), self.secrets)
 
 
@@ -84,8 +81,7 @@ class WithoutStartUpTraceback(logging.Filter):
 
     def __init__(self, errors: tuple[type[BaseException], ...]) -> None:
         super().__init__()
-        self.errors = errors
-        """The exceptions `run` explains itself (PTB's InvalidToken, NetworkError)."""
+        self.errors = errors  # what `run` explains itself (InvalidToken, NetworkError)
 
     def filter(self, record: logging.LogRecord) -> bool:
         """Drop PTB's retry-loop line; strip the traceback of an explained error."""
@@ -97,11 +93,9 @@ class WithoutStartUpTraceback(logging.Filter):
         return True
 
 
+# PTB's CRITICAL when a getUpdates in flight as the bot stopped returned updates: it neither
+# queues them nor confirms their offset, so Telegram hands them out again at the next start.
 PULLED_WHILE_STOPPING = "Updater stopped unexpectedly"
-"""The start of PTB's CRITICAL log when a getUpdates in flight as the bot began stopping
-returned updates. PTB logs it only after `Updater.stop()` (its `running` is False), and it
-neither queues those updates nor confirms their offset: Telegram hands them out again at the
-next start. Nothing is lost, so `run` says that, at INFO, instead of a crash-like CRITICAL."""
 KEPT_FOR_NEXT_START = (
     "Updates that arrived while stopping were not confirmed: "
     "Telegram delivers them again at the next start"
@@ -121,10 +115,8 @@ def pulled_while_stopping_is_not_a_crash(record: logging.LogRecord) -> bool:
 
 
 def filter_ptb_records(errors: tuple[type[BaseException], ...], *, tracebacks: bool) -> None:
-    """Add the PTB record rewrites above to every root handler (after `configure_logging`).
-
-    errors: what `run` explains in one line; tracebacks: keep theirs (LOG_LEVEL=DEBUG).
-    """
+    """Add the PTB record rewrites above to every root handler (after `configure_logging`);
+    `tracebacks`: keep those of `errors` (LOG_LEVEL=DEBUG)."""
     for handler in logging.getLogger().handlers:
         handler.addFilter(pulled_while_stopping_is_not_a_crash)
         if not tracebacks:

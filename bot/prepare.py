@@ -1,50 +1,43 @@
-"""`python -m bot prepare`: the index cache and the papers' vectors, built ahead of time.
-
-What it writes (in `INDEX_CACHE_DIR`) is what `run`, `console` and `search` map at start: a
-prepared directory serves them without building or embedding anything, and without writing
-to it, so several processes (webhook replicas, hosts sharing a read-only volume) can map the
-same files. An interrupt (Ctrl-C, SIGTERM) keeps what was embedded: the vector cache is
-written every few hundred papers and at the stop, and the next `prepare` carries on there.
-"""
+"""`python -m bot prepare`: the index cache and the papers' vectors, built ahead of time in
+`INDEX_CACHE_DIR`, so `run`, `console` and `search` (replicas too) map them at start without
+building or writing. An interrupt keeps what was embedded; the next `prepare` carries on."""
 
 from __future__ import annotations
 
-import dataclasses
 import signal
 import sys
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from typing import TYPE_CHECKING
 
 from bot import loading
-from bot.config import load_settings
+from bot.config import Settings, load_settings
 from bot.progress import progress_reporter
-from bot.search import resolve_cache_dir
+from bot.search import Index, resolve_cache_dir
+
+if TYPE_CHECKING:
+    from bot.search import Index
 
 __all__ = ["EXIT_INTERRUPTED", "EXIT_NO_MODEL", "prepare_command"]
 
-EXIT_NO_MODEL = 1
-"""The index is prepared but the vectors are not (no model, or embedding failed)."""
-EXIT_INTERRUPTED = 130
-"""Stopped by a signal; what was embedded is cached (the shell's code for SIGINT)."""
+EXIT_NO_MODEL = 1  # the index is prepared but the vectors are not
+EXIT_INTERRUPTED = 130  # stopped by a signal (the shell's code for SIGINT)
 _NAME = "python -m bot prepare"
 
 
 def prepare_command(corpus: Sequence[str] | None = None, *, strict: bool = False) -> int:
-    """Build the index cache and embed every paper lacking a vector; the exit code.
-
-    Raises the load's `CorpusError` and `ConfigError` (the CLI exits 2 on them).
-    """
+    """Build the index cache and embed every paper lacking a vector; the exit code (the load's
+    `CorpusError` and `ConfigError` are raised)."""
     began = time.perf_counter()
     settings = load_settings()
     paths = loading.corpus_paths(settings, corpus)
-    cache_dir = settings.index_cache_dir
     # Exists before the corpus is hashed, so the files' hashes are kept too (storage.stamps):
     # a later start then hashes nothing and writes nothing into the prepared directory.
-    resolve_cache_dir(cache_dir).mkdir(parents=True, exist_ok=True)
+    resolve_cache_dir(settings.index_cache_dir).mkdir(parents=True, exist_ok=True)
     _report, index = loading.load_index(
         paths,
-        cache_dir,
+        settings.index_cache_dir,
         strict=strict or settings.corpus_strict,
         corpus_filter=settings.corpus_filter,
         cache_min_papers=0,  # any size: the replicas then map it instead of building
@@ -53,7 +46,11 @@ def prepare_command(corpus: Sequence[str] | None = None, *, strict: bool = False
     if not settings.semantic:
         _say("SEMANTIC is off: no vectors to prepare")
         return 0
-    semantic = dataclasses.replace(settings, semantic=True)
+    return _embed(index, settings, began)
+
+
+def _embed(index: Index, semantic: Settings, began: float) -> int:
+    """Embed every paper of `index` lacking a vector; the exit code."""
     progress = progress_reporter(len(index), label="embedding papers")
     semantic_start = None
     with _interrupts_as_keyboard():
@@ -83,7 +80,7 @@ def prepare_command(corpus: Sequence[str] | None = None, *, strict: bool = False
         _say("embedding failed (see the log above): vectors not prepared")
         return EXIT_NO_MODEL
     embedded = clock.missing or 0
-    where = resolve_cache_dir(cache_dir)
+    where = resolve_cache_dir(semantic.index_cache_dir)
     _say(
         f"prepared in {time.perf_counter() - began:.1f} s: {len(index):,} papers, "
         f"{embedded:,} embedded now, {len(index) - embedded:,} from the cache, in {where}"

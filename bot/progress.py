@@ -1,9 +1,5 @@
-"""Progress of long start-up work (indexing, embedding): a live line on a terminal, else logs.
-
-`progress_reporter` draws it; `EtaClock` measures it (how many papers were left when the work
-began, the rate since, the seconds still to go), for the notices that say when semantic
-answers will be ready.
-"""
+"""Progress of long start-up work (indexing, embedding): `progress_reporter` draws a live line
+on a terminal, else log lines; `EtaClock` measures the time still to go."""
 
 from __future__ import annotations
 
@@ -18,16 +14,12 @@ __all__ = ["EtaClock", "Progress", "duration_text", "progress_line", "progress_r
 
 logger = logging.getLogger(__name__)
 
-Progress = Callable[[int, int], None]
-"""`progress(done, total)`, called as the work advances."""
-
-PIPE_INTERVAL = 30.0
-"""Seconds between progress lines in a pipe or the log (also one every 10%)."""
+Progress = Callable[[int, int], None]  # progress(done, total)
+PIPE_INTERVAL = 30.0  # seconds between progress lines in a pipe or the log (also every 10%)
 
 
 def progress_line(line: str, log: logging.Logger | None = None) -> None:
-    """A progress line: to the log when it would show there (the bot), else to stderr (the
-    CLI, also on a pipe, and its separate build process), so a long load is never silent."""
+    """A progress line: to the log when it would show there, else to stderr (never silent)."""
     log = log or logger
     if logging.getLogger().handlers and log.isEnabledFor(logging.INFO):
         log.info("%s", line)
@@ -36,7 +28,7 @@ def progress_line(line: str, log: logging.Logger | None = None) -> None:
 
 
 def duration_text(seconds: float) -> str:
-    """A rough English duration for progress lines: "40 s", "12 min", "3.5 h"."""
+    """A rough duration for progress lines: "40 s", "12 min", "3.5 h"."""
     if seconds < 90:
         return f"{max(1, round(seconds))} s"
     if seconds < 90 * 60:
@@ -48,11 +40,8 @@ def progress_reporter(
     total: int, *, stream: TextIO | None = None, label: str = "indexing papers"
 ) -> Progress:
     """A progress callback: a live line with the time left on a terminal, else a line every
-    10% or `PIPE_INTERVAL` seconds.
-
-    The time left comes from the rate since the first call, so work already done before it
-    (vectors read from the cache) does not make the rest look fast.
-    """
+    10% or `PIPE_INTERVAL` seconds (the rate counts from the first call: cached work does not
+    make the rest look fast)."""
     out = stream if stream is not None else sys.stderr
     live = out.isatty()
     clock = EtaClock()
@@ -85,16 +74,10 @@ def progress_reporter(
 
 
 class EtaClock:
-    """A `Progress` that measures: how much was left at the first call, the rate since, the
-    seconds still to go. Thread-safe to read while another thread reports.
-
-    `prior_rate` (papers a second, e.g. the last run's) estimates the time left until this
-    run has measured its own; `inner` is called on with every report (a progress line).
-    `in_flight`: papers under way at once (each worker's run); the rate counts only once that
-    many are done (or all), since the first run to finish says nothing of the others still
-    running: with two workers it alone read half the rate (a 3x too long estimate, warm-up
-    included).
-    """
+    """A thread-safe `Progress` that measures how much was left at the first call, the rate
+    since, and the seconds still to go (by `prior_rate` until this run measured its own);
+    `inner` gets every report. `in_flight`: papers under way at once; the rate counts only once
+    that many are done (or all), as the first to finish says nothing of the others."""
 
     def __init__(
         self,
@@ -106,10 +89,8 @@ class EtaClock:
         self._inner = inner
         self.prior_rate = prior_rate
         self._in_flight = max(1, in_flight)
-        self.checked = threading.Event()
-        """Set at the first report: what is left is known (the cache was read)."""
-        self.measured = threading.Event()
-        """Set at the first report after some work: this run's rate is known."""
+        self.checked = threading.Event()  # set at the first report: what is left is known
+        self.measured = threading.Event()  # set once this run's rate is known
         self._lock = threading.Lock()
         self._first: tuple[int, float] | None = None  # (done, time) at the first report
         self._last: tuple[int, int, float] = (0, 0, 0.0)  # done, total, time
@@ -128,7 +109,7 @@ class EtaClock:
 
     @property
     def missing(self) -> int | None:
-        """Papers that were left at the first report (None before it)."""
+        """Papers left at the first report (None before it)."""
         with self._lock:
             return None if self._first is None else self._last[1] - self._first[0]
 
@@ -139,13 +120,11 @@ class EtaClock:
             return None if self._first is None else self._last[1] - self._last[0]
 
     def _timed(self, first: int, done: int, total: int) -> bool:
-        """Whether enough is done to time: `in_flight` papers since the first report (when
-        `first` were done), or all."""
+        """Whether `in_flight` papers (or all) are done since the first report."""
         return done > first and (done - first >= self._in_flight or done >= total)
 
     def measured_rate(self) -> tuple[float, int] | None:
-        """(papers a second, papers timed) of this run's work so far; None until `in_flight`
-        papers (or all) are done."""
+        """(papers a second, papers timed) of this run so far; None until `_timed`."""
         with self._lock:
             if self._first is None or not self._timed(self._first[0], *self._last[:2]):
                 return None
@@ -159,12 +138,11 @@ class EtaClock:
         return measured[0] if measured is not None else self.prior_rate
 
     def elapsed(self) -> float:
-        """Seconds since the first report."""
         with self._lock:
             return 0.0 if self._first is None else time.perf_counter() - self._first[1]
 
     def seconds_left(self) -> float | None:
-        """About how long the rest will take; None while unknown (no report, no rate)."""
+        """About how long the rest will take; None while unknown."""
         left, rate = self.left, self.rate()
         if left is None:
             return None

@@ -6,6 +6,8 @@ import json
 import random
 from pathlib import Path
 
+from bot.corpus import AuthorIndex
+
 NEW_PAPER = {
     "id": "quokka1",
     "title": "Quokkaformer: marsupial attention for tabular data",
@@ -35,3 +37,8 @@ def write_corpus(path: Path, n: int) -> None:
                 "authors": authors,
             }
             out.write(json.dumps(record) + "\n")
+
+
+def author_matches(query: str, author: str) -> bool:
+    """Whether `query` finds a paper by `author` (the public path to the matching rule)."""
+    return AuthorIndex.build([[author]]).papers(query) == (0,)

@@ -7,6 +7,7 @@ from datetime import UTC, datetime
 import pytest
 
 from bot import answers, render
+from bot.answers import results
 from bot.corpus.authors import MAX_AUTHOR_CHARS
 from bot.i18n import translator
 from bot.search import MAX_QUERY_CHARS, Index
@@ -20,7 +21,7 @@ def test_a_long_question_is_searched_as_the_pipeline_cuts_it(index: Index) -> No
     long = "diffusion " * 5000
     answer = answers.ask(index, long, per_page=5, t=EN)
     assert answer.result is not None
-    assert answer.result.hits == index.search(long[:MAX_QUERY_CHARS], limit=5).hits
+    assert answer.result.hits == results(index, long[:MAX_QUERY_CHARS], limit=5).hits
 
 
 class _NamesAsked:

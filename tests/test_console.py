@@ -6,6 +6,7 @@ import io
 
 import pytest
 
+from bot.answers import results
 from bot.console import CONSOLE_USER_ID, ConsoleSession
 from bot.console_io import LazyStore, console_language, run_console
 from bot.i18n import translator
@@ -71,17 +72,17 @@ def test_banner_names_no_particular_conference(index, tmp_path, monkeypatch) -> 
 def test_console_speaks_the_chosen_language(index, lang) -> None:
     t = translator(lang)
     session = ConsoleSession(index, t=t)
-    results = to_console(session.answer("diffusion models"))
-    assert results.startswith(
+    shown = to_console(session.answer("diffusion models"))
+    assert shown.startswith(
         t.gettext(
             "results.header",
             query="diffusion models",
             first=1,
             last=5,
-            total=index.search("diffusion models").total,
+            total=results(index, "diffusion models").total,
         )
     )
-    assert t.gettext("console.more", commands="/next") in results
+    assert t.gettext("console.more", commands="/next") in shown
     assert t.gettext("command.next") in to_console(session.answer("/help"))
 
 

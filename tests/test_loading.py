@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.answers import results
 from bot.config import DEFAULT_CORPUS, Settings
 from bot.corpus import CorpusError
 from bot.loading import EmptyCorpusError, corpus_paths, load_index
@@ -50,8 +51,8 @@ def test_a_large_corpus_is_built_in_another_process(tmp_path: Path, monkeypatch)
     assert isinstance(index.papers, PaperColumns)  # served from the memory-mapped cache
     fresh = Index.build(tuple(report.papers))
     query = "decision tree attention"
-    assert [h.paper for h in index.search(query).hits] == [
-        h.paper for h in fresh.search(query).hits
+    assert [h.paper for h in results(index, query).hits] == [
+        h.paper for h in results(fresh, query).hits
     ]
 
 

@@ -3,8 +3,9 @@
 Telegram's handlers, its inline mode and the console are adapters over these functions, so a
 behaviour is written once and reaches every front end:
 
-- `questions`: ask (a person's name or a search, paged), open a paper, similar, author,
-  random. Synchronous index work: Telegram runs it on its search thread, the console directly.
+- `questions`: ask (a person's name or a search, paged), the results of a search, open a
+  paper, similar, author, random. Synchronous index work: Telegram runs it on its search
+  thread, the console directly.
 - `reading_list`: save and remove, the reading list, export, topics, forget. Async over a
   `Store`: Telegram wraps each call in its outage gate, the console in its runner.
 - `recommend`: papers like the saved ones, "not interested" (store reads async, ranking
@@ -29,6 +30,7 @@ from bot.answers.questions import (
     open_paper,
     page,
     random_paper,
+    results,
     shared_paper,
     similar,
 )
@@ -92,6 +94,7 @@ __all__ = [
     "remind",
     "remind_minutes",
     "remove",
+    "results",
     "save",
     "saved_id",
     "saved_matches",

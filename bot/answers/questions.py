@@ -52,21 +52,23 @@ def ask(
     `Answer.page_key` says whether it was used.
     """
     # The question is passed whole: the query pipeline makes the one cut (bot.search.query).
-    if index.is_author_question(text):
-        return author(index, text, t=t)
-    answer = page(index, text, offset=0, per_page=per_page, t=t, page_key=page_key)
-    if _names_someone_unlisted(index, text, answer.result):
-        return author(index, text, t=t)  # what /author says, not five unrelated papers
-    return answer
+    papers = index.named_author(text)
+    if papers:
+        return Answer(render.author_doc(text, papers, t=t))
+    result = results(index, text, limit=per_page)
+    if _names_someone_unlisted(index, text, result):
+        # What /author says there (nobody's papers are listed), not five unrelated papers.
+        return Answer(render.author_doc(text, (), t=t))
+    return _results_answer(result, per_page=per_page, t=t, page_key=page_key)
 
 
-def _names_someone_unlisted(index: Retriever, question: str, result: SearchResult | None) -> bool:
+def _names_someone_unlisted(index: Retriever, question: str, result: SearchResult) -> bool:
     """A weak answer to what reads as a person's name, on a corpus that lists no authors.
 
-    There the bot cannot tell a name from a topic by the authors (`is_author_question`), so a
+    There the bot cannot tell a name from a topic by the authors (`named_author`), so a
     question of 2-4 capitalised words that matched nothing well is taken as a name.
     """
-    if result is None or result.confident:
+    if result.confident:
         return False
     words = question.split()
     if not 2 <= len(words) <= 4 or not all(_name_word(word) for word in words):
@@ -88,6 +90,15 @@ def _name_word(word: str) -> bool:
     return word[:1].isupper() and all(ch.isalpha() or ch in ".'’-" for ch in word)
 
 
+def results(
+    index: Retriever, question: str, *, limit: int = 5, offset: int = 0, snippets: bool = True
+) -> SearchResult:
+    """A page of ranked hits for `question`, prepared here, once (`QueryPipeline.prepare`):
+    every front end's search enters through this (pages, inline mode, alerts, the CLI)."""
+    prepared = index.queries.prepare(question)
+    return index.search(prepared, limit=limit, offset=offset, snippets=snippets)
+
+
 def page(
     index: Retriever,
     question: str,
@@ -98,9 +109,16 @@ def page(
     page_key: str | None = None,
 ) -> Answer:
     """The page of results at `offset` (a page turn: no name routing, the question as asked)."""
-    result = index.search(question, limit=per_page, offset=offset)
+    result = results(index, question, limit=per_page, offset=offset)
+    return _results_answer(result, per_page=per_page, t=t, page_key=page_key)
+
+
+def _results_answer(
+    result: SearchResult, *, per_page: int, t: Translator, page_key: str | None
+) -> Answer:
+    """A page of hits as an answer, its Save-button targets numbered as the text numbers them."""
     doc = render.results_doc(result, per_page=per_page, page_key=page_key, t=t)
-    keeps_key = result.total > per_page and not render.query_fits_callback(question)
+    keeps_key = result.total > per_page and not render.query_fits_callback(result.query)
     return Answer(
         doc,
         numbered(result.hits, result.offset + 1),
@@ -110,7 +128,7 @@ def page(
 
 
 def author(index: Retriever, name: str, *, t: Translator) -> Answer:
-    """A person's papers (`/author`, or a question that is just a name).
+    """A person's papers (`/author`).
 
     The name is cut to `MAX_AUTHOR_CHARS` first: matching costs its length times the authors
     of that surname, so an unbounded name was seconds of a search thread per message.

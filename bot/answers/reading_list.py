@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from bot import render
-from bot.answers.questions import Answer, numbered
+from bot.answers.questions import Answer, numbered, results
 from bot.corpus import Paper
 from bot.i18n import Translator
 from bot.planner import CALENDAR_FORMAT, calendar_file, entries_of
@@ -109,7 +109,7 @@ def saved_matches(
     if not rows:
         return Answer(text_doc("list.empty", t=t))
     papers = [_as_paper(row, index.get(row.paper_id)) for row in rows]
-    result = Index.build(papers).search(words, limit=SAVED_MATCHES)
+    result = results(Index.build(papers), words, limit=SAVED_MATCHES)
     if not result.hits or not result.confident:
         query = clip_words(clean(words), 200)
         return Answer(text_doc("list.search_none", query=query, t=t))

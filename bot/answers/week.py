@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from bot import planner, render
+from bot.answers.questions import results
 from bot.corpus import Paper
 from bot.i18n import Translator
 from bot.render import Doc
@@ -85,7 +86,7 @@ def topic_score(index: Retriever, topics: Sequence[str]) -> Callable[[Paper], fl
         if not best:
             best[""] = 0.0  # searched, even when nothing matched
             for topic in topics:
-                result = index.search(topic, limit=TOPIC_DEPTH, snippets=False)
+                result = results(index, topic, limit=TOPIC_DEPTH, snippets=False)
                 for hit in result.hits if result.confident else ():
                     if is_confident(hit.coverage):
                         best[hit.paper.id] = max(best.get(hit.paper.id, 0.0), hit.score)

@@ -1,13 +1,8 @@
-"""Read corpus files into clean `Paper` records, each paper once.
+"""Read corpus files into clean `Paper` records, each paper once: a file's format is
+recognised by its content (`readers`), a record's fields by their common names (`records`),
+versions of one paper merged (`merge`); a bad record is skipped and reported."""
 
-A file's format is recognised by its content (`readers`: seed text, JSON/JSONL, CSV, BibTeX,
-RIS, arXiv Atom, a conference site's programme feed with its abstracts sidecar, OpenReview
-notes, compressed or zipped); `records.normalise_record` reads a record's fields
-under their common names. Versions of one paper are merged (`merge`); a bad record is skipped
-and reported, or refused with `strict`; `LoadFilter` keeps only matching records.
-"""
-
-from bot.corpus.authors import AuthorIndex, author_matches, compact_authors
+from bot.corpus.authors import AuthorIndex, compact_authors
 from bot.corpus.filter import LoadFilter
 from bot.corpus.headline import MAX_TITLE_CHARS
 from bot.corpus.ids import PaperIds
@@ -48,7 +43,6 @@ __all__ = [
     "PaperIds",
     "Presentation",
     "StrictCorpusError",
-    "author_matches",
     "clean_abstract",
     "clean_title",
     "compact_authors",

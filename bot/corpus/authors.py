@@ -16,7 +16,6 @@ __all__ = [
     "AuthorIndex",
     "AuthorKey",
     "author_key",
-    "author_matches",
     "compact_authors",
     "filed_under",
     "fold_name",
@@ -33,18 +32,18 @@ _GIVEN_KEYS = ("given", "given_name", "first", "first_name", "firstname", "foren
 _FAMILY_KEYS = ("family", "family_name", "last", "last_name", "lastname", "surname")
 # Name suffixes stay with the surname before them, they are no given name ("Jones, Jr.").
 _SUFFIXES = frozenset({"jr", "jr.", "sr", "sr.", "ii", "iii", "iv"})
+# Lower-case family-name particles: part of the surname, not given names.
 PARTICLES = frozenset({
     "van", "von", "de", "der", "den", "da", "di", "du", "le", "la", "del", "della", "dos",
     "das", "ter", "ten", "bin", "al", "el", "zu",
 })  # fmt: skip
-"""Lower-case family-name particles: part of the surname, not given names."""
 # Letters NFKD does not decompose, spelled as people without them type them.
 _LETTERS = str.maketrans({"ø": "o", "ß": "ss", "ð": "d", "þ": "th", "æ": "ae", "œ": "oe",
                           "ł": "l", "đ": "d", "ı": "i", "ħ": "h", "ŧ": "t", "ĸ": "k"})  # fmt: skip
 # German and Nordic transliterations (ü→ue, ø→oe, æ→ae): folded back to the bare vowel.
 _DIGRAPHS = re.compile(r"(?<=[a-z])[aou]e")
+# Equal-contribution marks, footnote symbols and superscript affiliations in author lists.
 _MARKS = re.compile(r"[*∗†‡§¶‖⁎★☆✝#]+|[\u00b9\u00b2\u00b3\u2070-\u2079]+|\^(?:\{[^}]*\}|[\w*]+)")
-"""Equal-contribution marks, footnote symbols and superscript affiliations in author lists."""
 _MAX_NAME_CHARS = 60  # longer questions are about something, not someone
 MAX_AUTHOR_CHARS = 128  # ours: the longest name /author looks up (real ones are under 80)
 _QUERY_NAME = re.compile(r"[^\W\d_][\w.'’-]*(?:\s*,?\s+[^\W\d_][\w.'’-]*){0,3}\.?")
@@ -56,8 +55,7 @@ def _latex() -> LatexNodes2Text:
 
 
 def _tidy(name: str) -> str:
-    """One line, single spaces, LaTeX accents decoded (arXiv's `J\\"urgen`), no braces, no
-    equal-contribution marks or footnote symbols (`A. Author*`, `B. Author†¹`)."""
+    """One line, single spaces, LaTeX accents decoded, no braces, no footnote marks."""
     if "\\" in name:
         name = _latex().latex_to_text(name)
     name = _MARKS.sub("", name).replace("{", "").replace("}", "")
@@ -132,20 +130,16 @@ def parse_authors(value: object) -> tuple[str, ...]:
     return tuple(unique)
 
 
-def compact_authors(authors: Sequence[str], *, shown: int = MAX_SHOWN) -> str:
-    """`A. Smith, B. Jones et al.` for long lists; every name when there are at most shown + 1."""
-    if len(authors) <= shown + 1:
+def compact_authors(authors: Sequence[str]) -> str:
+    """`A. Smith, B. Jones et al.` for long lists; every name when there are at most three."""
+    if len(authors) <= MAX_SHOWN + 1:
         return ", ".join(authors)
-    return ", ".join(authors[:shown]) + " et al."
+    return ", ".join(authors[:MAX_SHOWN]) + " et al."
 
 
 def fold_name(text: str) -> str:
-    """A name as people type it: accents, case and common transliterations folded.
-
-    `Müller`, `Mueller` and `Muller` → `muller`; `Sigurðsson` → `sigurdsson`; `Søren`,
-    `Soeren` → `soren`; `Kjær`, `Kjaer` → `kjar`. Both the written and the asked name fold the
-    same way, so either spelling finds the other.
-    """
+    """A name as people type it: accents, case and common transliterations folded, so
+    `Müller`, `Mueller` and `Muller` are all `muller`."""
     text = text.casefold().translate(_LETTERS)
     text = unicodedata.normalize("NFKD", text)
     text = "".join(ch for ch in text if not unicodedata.combining(ch))
@@ -175,24 +169,16 @@ def author_key(name: str) -> AuthorKey | None:
 
 
 def _given_compatible(query: tuple[str, ...], author: tuple[str, ...]) -> bool:
-    """True if each given name the query has agrees with the author's (initial or prefix)."""
+    """Whether each given name of the query agrees with the author's (initial or prefix)."""
     for asked, known in zip(query, author, strict=False):
         if not (known.startswith(asked) or asked.startswith(known)):
             return False
     return True
 
 
-def author_matches(query: str, author: str) -> bool:
-    """True if `query` names `author`: "J. Schmidhuber", "schmidhuber", "Schmidhuber, J."."""
-    wanted, known = author_key(query), author_key(author)
-    if wanted is None or known is None:
-        return False
-    return key_matches(wanted, known, family_first="," not in query)
-
-
-def key_matches(wanted: AuthorKey, known: AuthorKey, *, family_first: bool = True) -> bool:
-    """`author_matches` on keys already made; `family_first`: the query may be "Surname Given"
-    (it had no comma)."""
+def key_matches(wanted: AuthorKey, known: AuthorKey, *, family_first: bool) -> bool:
+    """Whether the asked name names the known one ("J. Schmidhuber", "schmidhuber",
+    "Schmidhuber, J."); `family_first`: it may be "Surname Given" (it had no comma)."""
     if wanted.surname == known.surname and _given_compatible(wanted.given, known.given):
         return True
     # "Schmidhuber Jürgen": family name first without a comma
@@ -204,8 +190,8 @@ def key_matches(wanted: AuthorKey, known: AuthorKey, *, family_first: bool = Tru
 
 
 def filed_under(key: AuthorKey) -> tuple[str, ...]:
-    """The surnames a name's papers may be filed under: its own, and its first given name (in
-    case the family name was typed first)."""
+    """The surnames a name's papers may be filed under: its own, and its first given name (the
+    family name typed first)."""
     return (key.surname, *key.given[:1])
 
 
@@ -218,7 +204,6 @@ class AuthorIndex:
 
     @classmethod
     def build(cls, papers_authors: Iterable[Sequence[str]]) -> AuthorIndex:
-        """From each paper's authors, in paper order."""
         by_surname: dict[str, list[tuple[int, str]]] = {}
         keys: dict[str, AuthorKey | None] = {}  # a name recurs across papers: key it once
         for number, authors in enumerate(papers_authors):
@@ -234,7 +219,7 @@ class AuthorIndex:
         if key is None:
             return ()
         surnames = filed_under(key)
-        family_first = "," not in query  # as `author_matches` reads it
+        family_first = "," not in query
         # A name recurs across a common surname's papers: match each distinct name once.
         matched: dict[str, bool] = {}
         found = set()
@@ -242,7 +227,6 @@ class AuthorIndex:
             for number, name in self.by_surname.get(surname, ()):
                 hit = matched.get(name)
                 if hit is None:
-                    # The query's key is made once, not again per name as `author_matches` would.
                     known = author_key(name)
                     hit = known is not None and key_matches(key, known, family_first=family_first)
                     matched[name] = hit
@@ -250,15 +234,15 @@ class AuthorIndex:
                     found.add(number)
         return tuple(sorted(found))
 
-    def is_name_query(self, question: str) -> bool:
-        """True if a free-text question is just a person's name found among the authors."""
+    def name_query(self, question: str) -> tuple[int, ...]:
+        """The papers (`papers`) of the person a free-text question is just the name of; ()
+        when it is not a person's name found among the authors."""
         question = question.strip()
         if len(question) > _MAX_NAME_CHARS or not _QUERY_NAME.fullmatch(question):
-            return False
+            return ()
         words = question.replace(",", " ").split()
-        key = author_key(question)
-        if key is None:
-            return False
+        if author_key(question) is None:
+            return ()
         if len(words) == 1 and not question[:1].isupper() and len(question) < 4:
-            return False  # "lee" or "wu" in lower case is likelier a typo than a person
-        return bool(self.papers(question))
+            return ()  # "lee" or "wu" in lower case is likelier a typo than a person
+        return self.papers(question)

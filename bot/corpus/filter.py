@@ -1,10 +1,6 @@
-"""A load filter (`CORPUS_FILTER`, `search --filter`): keep only the records that match.
-
-`categories:cs.LG year:2025` keeps papers with the category cs.LG from 2025; `,` separates
-alternatives (`categories:cs.LG,stat.ML`), a range is `year:2023-2025`, and terms on
-different fields must all hold. Each term also gives a cheap test on a raw line (its text
-must occur in it), so a multi-GB JSON Lines snapshot is mostly skipped before parsing.
-"""
+"""A load filter (`CORPUS_FILTER`, `search --filter`) such as `categories:cs.LG,stat.ML
+year:2023-2025`: every term must hold. Each term also tests a raw line cheaply (its text must
+occur in it), so most of a multi-GB JSON Lines snapshot is skipped before parsing."""
 
 from __future__ import annotations
 
@@ -17,10 +13,10 @@ from bot.corpus.model import Paper
 
 __all__ = ["FIELDS", "LoadFilter"]
 
+# What a filter term may name → the field it tests.
 FIELDS = {"categories": "keyword", "category": "keyword", "cat": "keyword",
           "keyword": "keyword", "keywords": "keyword", "year": "year", "venue": "venue",
           "author": "author"}  # fmt: skip
-"""What a filter term may name → the field it tests."""
 _YEARS = re.compile(r"^(\d{4})(?:-(\d{4}))?$")
 _MAX_YEARS = 200
 
@@ -34,7 +30,7 @@ class LoadFilter:
 
     @classmethod
     def parse(cls, text: str) -> LoadFilter | None:
-        """The filter written as `field:value[,value…] …`; None if empty; ValueError if bad."""
+        """The filter `field:value[,value…] …`; None if empty; ValueError if bad."""
         terms: list[tuple[str, tuple[str, ...]]] = []
         for word in text.split():
             name, sep, values = word.partition(":")
@@ -66,7 +62,7 @@ class LoadFilter:
     @functools.cached_property
     def _needles(self) -> tuple[list[tuple[bytes, ...]], list[tuple[bytes, ...]]]:
         """Per term, the bytes one of which a matching line holds: exact (years) or in lower
-        case (words). Authors are decided on the parsed paper (accents, initials)."""
+        case (words); authors are decided on the parsed paper."""
         exact: list[tuple[bytes, ...]] = []
         folded: list[tuple[bytes, ...]] = []
         for field, alternatives in self.terms:
@@ -78,7 +74,6 @@ class LoadFilter:
         return exact, folded
 
     def matches(self, paper: Paper) -> bool:
-        """True if the paper satisfies every term."""
         return all(_holds(field, alternatives, paper) for field, alternatives in self.terms)
 
 

@@ -1,8 +1,5 @@
-"""A headline cut from a phrase: a whole phrase, at most 90 characters, never a dangling word.
-
-A headline ends at a phrase boundary (before "that", a comma, a preposition…), never mid-clause,
-so a derived title never reads as a clipped sentence.
-"""
+"""A headline cut from a phrase: at most 90 characters, ending at a phrase boundary (before
+"that", a comma, a preposition…), never on a dangling word."""
 
 from __future__ import annotations
 
@@ -13,6 +10,7 @@ __all__ = ["ASIDE", "DANGLING", "MAX_TITLE_CHARS", "first_words", "gerund", "hea
 
 MAX_TITLE_CHARS = 90  # a title reads at a glance; longer is a sentence
 _MIN_WORDS = 3  # "Bayesian optimization" says too little of what the paper does
+# Words a title must not end with.
 DANGLING = frozenset({
     "a", "an", "the", "and", "or", "but", "nor", "of", "for", "to", "with", "in", "on", "at",
     "by", "from", "as", "via", "into", "onto", "that", "which", "who", "whose", "where", "when",
@@ -21,7 +19,6 @@ DANGLING = frozenset({
     "both", "either", "such", "without", "within", "can", "may", "not", "we", "it", "whether",
     "if", "also", "more", "most", "how", "what", "each", "every", "any", "all", "no", "so",
 })  # fmt: skip
-"""Words a title must not end with."""
 
 # Where a phrase may end: before a clause, an apposition, a list, a preposition. The first
 # group ends a headline's core; the second may be dropped to fit the length limit.
@@ -63,7 +60,7 @@ _HEAD_USING = re.compile(
 
 
 def _fits(phrase: str, limit: int) -> bool:
-    """True if `phrase` can stand as a title: short enough, whole words, not dangling."""
+    """Whether `phrase` can stand as a title: short enough, whole words, not dangling."""
     words = phrase.split()
     last = words[-1].lower().strip(",.;:") if words else ""
     return (
@@ -82,7 +79,7 @@ _PARTICIPLE_OK_AFTER = frozenset({"is", "are", "was", "were", "be", "been", "bei
 
 
 def _dangling_participle(words: list[str]) -> bool:
-    """True for "A neural field trained": a participle waiting for its complement."""
+    """Whether the words end on a participle waiting for its complement ("A field trained")."""
     last = words[-1].lower()
     if not (last.endswith("ed") or last in ("seen", "given", "known", "shown", "taken")):
         return False

@@ -34,11 +34,8 @@ def _normalise(text: str) -> str:
 
 
 def tappable_id(source_id: str) -> str:
-    """The source's id in command form: kept if tappable, else runs of other characters → `_`.
-
-    `2402.05678` → `2402_05678`, `hep-th/9901001` → `hep_th_9901001`. An id that would be
-    empty or longer than 26 keeps its first 17 such characters plus `_` and a hash of the whole.
-    """
+    """The source's id in command form (`2402.05678` → `2402_05678`); one that would be empty
+    or longer than 26 keeps its first 17 characters plus `_` and a hash of the whole."""
     source_id = source_id.strip()
     if is_tappable_id(source_id):
         return source_id
@@ -64,12 +61,8 @@ def _candidates(source_id: str | None, title: str, abstract: str) -> Iterator[st
 
 
 def assign_ids(papers: Iterable[tuple[str | None, str, str]]) -> list[str]:
-    """Ids for (source id or None, title, abstract) in load order; each depends on its paper only.
-
-    On a collision (two source ids with one command form, equal hashes, identical content) the
-    first paper in load order keeps the id and the later one takes a longer form, so ids users
-    already saw never move when a paper is inserted elsewhere.
-    """
+    """Ids for (source id or None, title, abstract) in load order: on a collision the first
+    paper keeps the id and the later one takes a longer form, so ids users saw never move."""
     ids: list[str] = []
     taken: set[str] = set()
     for source_id, title, abstract in papers:
@@ -83,18 +76,14 @@ def assign_ids(papers: Iterable[tuple[str | None, str, str]]) -> list[str]:
 class PaperIds:
     """Lookup from what a user types (`/paper_2402_05678`, `2402.05678`, `arXiv:…`) to an id."""
 
-    by_key: Mapping[str, str]
-    """Folded typed form → paper id."""
+    by_key: Mapping[str, str]  # folded typed form → paper id
 
     @classmethod
     def build(
         cls, pairs: Iterable[tuple[str, str | None] | tuple[str, str | None, Iterable[str]]]
     ) -> PaperIds:
-        """From (paper id, source id or None[, aliases]); an ambiguous folded form is left out.
-
-        Aliases (a merged paper's other ids, its arXiv id and DOI) find the paper like its
-        source id does, but never take an id or source id from another paper.
-        """
+        """From (paper id, source id or None[, aliases]); an ambiguous folded form is left out,
+        and an alias never takes another paper's id or source id."""
         keys: dict[str, str | None] = {}
 
         def add(key: str, paper_id: str) -> None:
@@ -121,7 +110,6 @@ class PaperIds:
         return cls(by_key={**folded, **{"=" + k: v for k, v in exact.items()}})
 
     def find(self, typed: str) -> str | None:
-        """The paper id a user means, or None."""
         text = _BOT_SUFFIX.sub("", _COMMAND.sub("", typed.strip())).strip()
         if not text:
             return None

@@ -18,8 +18,7 @@ __all__ = [
     "page_url",
 ]
 
-Link = tuple[str, str]
-"""(label, url), e.g. ("arXiv", "https://arxiv.org/abs/2401.01234")."""
+Link = tuple[str, str]  # (label, url)
 
 # New style since 2007 (YYMM.NNNN[N], optional version); old style archive[.SUBJ]/YYMMNNN.
 ARXIV_ID = re.compile(r"(?:\d{4}\.\d{4,5}|[a-z]+(?:-[a-z]+)*(?:\.[A-Z]{2})?/\d{7})(?:v\d+)?")
@@ -67,7 +66,7 @@ def doi_url(doi: str) -> str | None:
 
 
 def http_url(value: str) -> str | None:
-    """`value` if it is an absolute http(s) URL with a host and nothing unsendable, else None."""
+    """`value` if it is an absolute http(s) URL with a host and nothing unsendable."""
     url = value.strip()
     if not url or _UNSAFE.search(url):
         return None
@@ -81,8 +80,7 @@ def http_url(value: str) -> str | None:
 
 
 def page_url(links: Sequence[Link]) -> str:
-    """The paper's own page among its links: the first Page, else the first PDF, else the first
-    link ("" without links). What a saved paper, an export and a calendar event point at."""
+    """The paper's own page: the first Page link, else the first PDF, else the first link."""
     labelled = dict(reversed(links))  # label -> the first URL with that label
     return labelled.get("Page") or labelled.get("PDF") or (links[0][1] if links else "")
 

@@ -1,9 +1,5 @@
-"""`load_corpus`: files and directories to papers: merged versions, stable ids, a report.
-
-A file named on its own must be readable (its `CorpusError` is the caller's); in a directory
-each file is read if it can be: an unreadable one is a bad record of the report (refused
-with `strict`), notes and other data are skipped and named.
-"""
+"""`load_corpus`: files and directories to papers (merged versions, stable ids) and a report.
+A file named on its own must be readable; in a directory an unreadable file is a bad record."""
 
 from __future__ import annotations
 
@@ -26,20 +22,16 @@ __all__ = ["PROGRESS_SECONDS", "load_corpus"]
 
 logger = logging.getLogger(__name__)
 
-PROGRESS_SECONDS = 5.0
-"""A load that runs longer says how far it got this often (on a pipe too)."""
+PROGRESS_SECONDS = 5.0  # a longer load says how far it got this often
 Progress = Callable[[str], None]
 
 
 @dataclass
 class _Load:
-    """What a load has gathered so far."""
-
     keep: LoadFilter | None
     progress: Progress
     papers: list[Paper] = field(default_factory=list)
-    labels: list[str] = field(default_factory=list)
-    """Where each paper was read (`file:line`, `(record N)` in a one-line array)."""
+    labels: list[str] = field(default_factory=list)  # where each paper was read
     bad: list[str] = field(default_factory=list)
     first_bad: tuple[str, int, str] | None = None
     skipped: list[str] = field(default_factory=list)
@@ -51,7 +43,6 @@ class _Load:
     shown: float = 0.0
 
     def count(self, name: str) -> None:
-        """One more record read; a progress line every `PROGRESS_SECONDS`."""
         self.records += 1
         if self.records % 4096 == 0:
             self.tick(name)
@@ -107,36 +98,24 @@ def _sources(paths: Iterable[str | Path], load: _Load) -> list[tuple[Source, boo
 def _numbered(
     records: Iterable[tuple[int, Record | Paper | str]],
 ) -> Iterator[tuple[int, int | None, Record | Paper | str]]:
-    """(line, record number if another record starts on the same line, record).
-
-    One record behind its reader (to see whether the next shares its line); a reader's error
-    comes after the record before it.
-    """
-    previous: tuple[int, Record | Paper | str] | None = None
-    previous_line = -1
-    number = 0
-    items = iter(records)
-    while True:
-        try:
-            item = next(items)
-        except StopIteration:
-            break
-        except CorpusError:
-            if previous is not None:
-                yield previous[0], number if previous[0] == previous_line else None, previous[1]
-            raise
-        if previous is not None:
-            shared = previous[0] in (previous_line, item[0])
-            yield previous[0], number if shared else None, previous[1]
-            previous_line = previous[0]
-        number += 1
-        previous = item
-    if previous is not None:
-        yield previous[0], number if previous[0] == previous_line else None, previous[1]
+    """(line, record number if another record starts on the same line, record), one record
+    behind the reader (to see whether the next shares its line)."""
+    # The record held back: (line, number, record, whether it shares the line before).
+    held: tuple[int, int, Record | Paper | str, bool] | None = None
+    try:
+        for number, (line, record) in enumerate(records, start=1):
+            if held is not None:
+                yield held[0], held[1] if held[3] or held[0] == line else None, held[2]
+            held = (line, number, record, held is not None and held[0] == line)
+    except CorpusError:
+        if held is not None:  # a reader's error comes after the record before it
+            yield held[0], held[1] if held[3] else None, held[2]
+        raise
+    if held is not None:
+        yield held[0], held[1] if held[3] else None, held[2]
 
 
 def _read(source: Source, load: _Load) -> None:
-    """Every record of one source into `load` (papers, or bad lines naming line and record)."""
     reader = recognise(source)
     records = (
         read_jsonl(source, load.skim(source.name) if load.keep else None)
@@ -197,13 +176,8 @@ def load_corpus(
     keep: LoadFilter | None = None,
     progress: Progress | None = None,
 ) -> LoadReport:
-    """Read every file under `paths` (files or directories) into papers, one per paper.
-
-    A record that cannot become a paper is skipped with a line naming file, line and reason;
-    with `strict`, any such record or unreadable file fails the load (`StrictCorpusError`
-    lists them all). `keep` loads only the records that match it. `progress` gets a line every
-    `PROGRESS_SECONDS` of a long load (default: the log, else stderr).
-    """
+    """Every file under `paths` as papers, one per paper; a bad record is skipped and reported
+    (with `strict`, any fails the load). `keep` loads only the records matching it."""
     paths = list(paths)
     load = _Load(keep=keep, progress=progress or (lambda line: progress_line(line, logger)))
     files = _sources(paths, load)

@@ -61,7 +61,6 @@ _DROP = frozenset({
     "biggr", "displaystyle", "textstyle", "scriptstyle", "limits", "nolimits", "noindent",
     "centering",
 })  # fmt: skip
-_ESCAPES = {"%": "%", "&": "&", "_": "_", "#": "#", "$": "$", "{": "{", "}": "}", "~": "~"}
 _SUPERSCRIPTS = str.maketrans("0123456789+-=()n*", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ⁿ*")
 _SUBSCRIPTS = str.maketrans("0123456789+-=()aehijklmnoprstuvx", "₀₁₂₃₄₅₆₇₈₉₊₋₌₍₎ₐₑₕᵢⱼₖₗₘₙₒₚᵣₛₜᵤᵥₓ")
 _SCRIPT_OK = frozenset("0123456789+-=()")  # Unicode has all of these; letters only partly
@@ -69,6 +68,7 @@ _SCRIPT_OK = frozenset("0123456789+-=()")  # Unicode has all of these; letters o
 # Private-use placeholders keep protected spans (URLs, escaped braces) out of later passes.
 _PH_OPEN, _PH_CLOSE = "\ue000", "\ue001"
 _LBRACE, _RBRACE, _DOLLAR = "\ue002", "\ue003", "\ue004"
+_ESCAPES = {"$": _DOLLAR, "{": _LBRACE, "}": _RBRACE, **{char: char for char in "%&_#~"}}
 
 _URL = re.compile(r"""https?://[^\s<>"{}\\^`|\[\]]+""")
 _URL_TRAILING = ".,;:!?'\"’”*_"
@@ -94,13 +94,12 @@ _SPACE_BEFORE_PUNCT = re.compile(r" (?=[,.;:!?](?: |$))")
 _CODE_MD = re.compile(r"`([^`\n]+)`")
 _TEX_QUOTES = re.compile(r"``(.+?)''")
 _SPACES = re.compile(r"[ \t\r\n\f\v\u00a0\u2000-\u200b\u202f\u205f\u3000]+")
-_SPACE_BEFORE_CLOSE = re.compile(r"\s+([)\],.;:!?])")
 _SPACE_AFTER_OPEN = re.compile(r"([(\[])\s+")
 _PLACEHOLDER = re.compile(_PH_OPEN + r"(\d+)" + _PH_CLOSE)
 
 
 def _needs_cleaning(text: str) -> bool:
-    """False for plain text, which skips every markup pass (most of a big corpus)."""
+    """False for plain text (most of a big corpus), which skips every markup pass."""
     return any(mark in text for mark in _MARKUP_SIGNS)
 
 
@@ -146,8 +145,7 @@ def _latex_commands(text: str, *, math: bool) -> str:
         name, other = match.group(1), match.group(2)
         if other is not None:
             if other in _ESCAPES:
-                return _ESCAPES[other] if other not in "{}$" else {
-                    "{": _LBRACE, "}": _RBRACE, "$": _DOLLAR}[other]  # fmt: skip
+                return _ESCAPES[other]
             if other == "\\":  # `\\{` is a doubly escaped `\{`; a lone `\\` is a line break
                 return " "
             return _SPACING.get(other, other)
@@ -181,13 +179,11 @@ def _style_arguments(text: str) -> str:
         name, arg = match.group(1), match.group(2)
         if name == "mathbb":
             return "".join(_BLACKBOARD.get(ch, ch) for ch in arg)
-        if name in _STYLE_COMMANDS or name in ("mathbb", "textsuperscript", "textsubscript"):
-            if name == "textsuperscript":
-                return _script(arg, "^")
-            if name == "textsubscript":
-                return _script(arg, "_")
-            return arg
-        return match.group(0)
+        if name == "textsuperscript":
+            return _script(arg, "^")
+        if name == "textsubscript":
+            return _script(arg, "_")
+        return arg if name in _STYLE_COMMANDS else match.group(0)
 
     for _ in range(8):
         new = _STYLE_ARG.sub(unwrap, text)
@@ -311,5 +307,4 @@ def clean_abstract(raw: str) -> tuple[str, tuple[str, ...]]:
 
 
 def clean_title(raw: str) -> str:
-    """A source title as plain text (markup removed, whitespace collapsed)."""
     return clean_abstract(raw)[0]

@@ -1,11 +1,6 @@
-"""One paper once: versions of a paper from different files and sources merged into one.
-
-Two records are versions of one paper when they share an arXiv id or a DOI, have the same
-text (abstract, else title), or the same normalised title with an author surname in common.
-The merged paper keeps the first version's id (ids users saw stay stable), every other id as
-an alias, every link, and the richest fields: the peer-reviewed venue over arXiv, the longest
-abstract, the longest author list.
-"""
+"""Versions of one paper merged: records sharing an arXiv id, a DOI, the abstract, or the title
+with an author surname. The first version's id stays (others become aliases), with every link
+and the richest fields (the peer-reviewed venue, the longest abstract and author list)."""
 
 from __future__ import annotations
 
@@ -24,7 +19,6 @@ __all__ = ["PREPRINT_VENUES", "fold_title", "merge_versions", "venue_rank"]
 
 PREPRINT_VENUES = re.compile(r"^(?:arxiv|corr|preprint|biorxiv|medrxiv|ssrn|openreview)\b",
                              re.IGNORECASE)  # fmt: skip
-"""Venues that are a preprint server, not a peer-reviewed venue."""
 _NOT_WORD = re.compile(r"[\W_]+")
 _MIN_TITLE_CHARS = 12  # "Introduction" or "Preface" alone says nothing about which paper
 
@@ -43,7 +37,6 @@ def fold_title(text: str) -> str:
 
 
 def _text_key(paper: Paper) -> str:
-    """Same abstract: an exact duplicate (a title alone also needs a shared author)."""
     text = paper.abstract
     if not text.isascii():
         text = unicodedata.normalize("NFKC", text)
@@ -52,7 +45,7 @@ def _text_key(paper: Paper) -> str:
 
 
 def _keys(paper: Paper) -> Iterator[tuple[str, str]]:
-    """(key, why) pairs: two papers sharing a key are versions of one paper."""
+    """(key, why) pairs: papers sharing a key are versions of one paper."""
     if paper.abstract:
         yield _text_key(paper), "duplicate"
     for given in (paper.source_id, *paper.aliases):
@@ -122,8 +115,8 @@ def _combined(versions: Sequence[Paper]) -> Paper:
 
 
 def _programme(versions: Sequence[Paper]) -> dict[str, object]:
-    """What a conference programme adds (presentations, topic, institutions), from the version
-    that has it; institutions only from a version with the kept (longest) author list."""
+    """What a programme adds, from the version that has it (institutions only from one with
+    the kept, longest, author list)."""
     authors = max((v.authors for v in versions), key=len)
     return {
         "presentations": next((v.presentations for v in versions if v.presentations), ()),
@@ -135,12 +128,12 @@ def _programme(versions: Sequence[Paper]) -> dict[str, object]:
 
 
 def _natural(paper: Paper) -> bool:
-    """True if the paper's id is its own first choice, not a collision's longer form."""
+    """Whether the paper's id is its own first choice, not a collision's longer form."""
     return not paper.source_id or paper.id == tappable_id(paper.source_id)
 
 
 def _links(versions: Sequence[Paper]) -> tuple[tuple[str, str], ...]:
-    """Every version's links, each URL once, in version order."""
+    """Every version's links, each URL once."""
     seen: dict[str, tuple[str, str]] = {}
     for version in versions:
         for label, url in version.links:
@@ -148,19 +141,9 @@ def _links(versions: Sequence[Paper]) -> tuple[tuple[str, str], ...]:
     return tuple(seen.values())
 
 
-def merge_versions(
-    papers: Sequence[Paper], labels: Sequence[str] | None = None
-) -> tuple[list[Paper], list[str]]:
-    """The papers with every group of versions merged (in first-version order), and one
-    report line per merged version (`file:line: same paper as …, merged`).
-
-    labels: where each paper was read, for the report (default `source:line`).
-    """
-
-    def where(number: int) -> str:
-        paper = papers[number]
-        return labels[number] if labels is not None else f"{paper.source}:{paper.line}"
-
+def merge_versions(papers: Sequence[Paper], labels: Sequence[str]) -> tuple[list[Paper], list[str]]:
+    """The papers with every group of versions merged (in first-version order), and one report
+    line per merged version; `labels`: where each paper was read."""
     roots, why = _groups(papers)
     members: dict[int, list[int]] = {}
     for number, root in enumerate(roots):
@@ -174,10 +157,10 @@ def merge_versions(
         for number in numbers[1:]:
             reason = why.get(number, "same paper")
             what = (
-                f"duplicate of {where(root)}"
+                f"duplicate of {labels[root]}"
                 if reason == "duplicate"
-                else (f"same paper as {where(root)} ({reason})")
+                else f"same paper as {labels[root]} ({reason})"
             )
-            lines.append(f"{where(number)}: {what}{MERGED}")
+            lines.append(f"{labels[number]}: {what}{MERGED}")
         merged.append(_combined([papers[n] for n in numbers]))
     return merged, lines

@@ -1,8 +1,5 @@
-"""Named methods in abstracts: "ArbNN: Arboreal Neural Networks" when the text introduces one.
-
-The first pass of title derivation (`bot.corpus.titles`); its result may be clipped ("…"),
-which the headline pass then shortens at a phrase boundary.
-"""
+"""Named methods in abstracts ("ArbNN: Arboreal Neural Networks"): title derivation's first
+pass, its result maybe clipped ("…") for the headline pass to shorten."""
 
 from __future__ import annotations
 
@@ -64,12 +61,12 @@ _GENERIC = frozenset({
 })  # fmt: skip
 
 
-def _clip(text: str, limit: int = _CLIP_CHARS) -> str:
+def _clip(text: str) -> str:
     """`text` as a title: cut on a word boundary, no dangling 'of the' before the ellipsis."""
     text = text.strip()
-    if len(text) <= limit:
+    if len(text) <= _CLIP_CHARS:
         return text.rstrip(".")
-    cut = clip_words(text, limit, strip="")[:-1]
+    cut = clip_words(text, _CLIP_CHARS, strip="")[:-1]
     return _STOP_TAIL.sub("", cut).rstrip(" ,;:—–-(") + "…"
 
 
@@ -82,7 +79,7 @@ def _is_name(name: str) -> bool:
 
 
 def _acronym_fits(phrase: str, acronym: str) -> bool:
-    """True if the acronym's letters follow the phrase's word initials, starting with the first."""
+    """Whether the acronym's letters follow the phrase's word initials, from the first."""
     initials = "".join(part[0] for part in re.split(r"[\s\-–]+", phrase) if part).lower()
     letters = [ch for ch in acronym.lower() if ch.isalpha()]
     if not letters or not initials or letters[0] != initials[0]:
@@ -130,7 +127,7 @@ def _introduced(head: str) -> Iterator[int]:
 
 
 def _has_subject(head: str, verb: int) -> bool:
-    """True if 'we' / 'this paper' comes earlier in the verb's sentence (≤ 200 chars back)."""
+    """Whether 'we' / 'this paper' comes earlier in the verb's sentence (≤ 200 chars back)."""
     sentence_start = max(head.rfind(".", 0, verb), head.rfind(";", 0, verb))
     return _NAMED_SUBJECT.search(head, max(sentence_start + 1, verb - 200), verb) is not None
 

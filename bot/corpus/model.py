@@ -1,11 +1,11 @@
-"""The corpus's data: `Paper`, `Presentation`, `LoadReport`, `CorpusError`, and the one
+"""The corpus's data (`Paper`, `Presentation`, `LoadReport`, `CorpusError`) and the one
 paper-id rule and tier rule."""
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 
 __all__ = [
@@ -37,8 +37,7 @@ class CorpusError(Exception):
 
 
 class NotRecordsError(CorpusError):
-    """A file that holds no records at all (notes, prose, another kind of data): in a
-    directory it is skipped and named in the report, never a bad record."""
+    """A file holding no records (notes, other data): in a directory, skipped and named."""
 
 
 class StrictCorpusError(CorpusError):
@@ -52,6 +51,9 @@ class StrictCorpusError(CorpusError):
             None,
             f"{len(problems)} bad records (strict):\n{shown}",
         )
+
+
+UNTIMED = datetime.max.replace(tzinfo=UTC)  # what an unknown time sorts as: last
 
 
 def _aware(text: str) -> datetime | None:
@@ -70,12 +72,10 @@ class Presentation:
     kind: str
     """"poster" or "oral"."""
     session: str = ""
-    """"Poster Session 3", "Oral 2B Large Language Models"."""
     start: str = ""
     """ISO 8601 with the venue's UTC offset, as the source gives it ("" unknown)."""
     end: str = ""
     room: str = ""
-    """"East Exhibition Hall A-B"."""
     position: str = ""
     """The poster board, "E-2308"."""
     event: str = ""
@@ -88,7 +88,6 @@ class Presentation:
 
     @property
     def ends_at(self) -> datetime | None:
-        """The end as an aware datetime (venue offset kept), None if unknown."""
         return _aware(self.end)
 
 
@@ -105,11 +104,9 @@ class Paper:
     links: tuple[tuple[str, str], ...] = ()
     """(label, http(s) URL): Page, PDF, Code, arXiv, DOI, then URLs found in the abstract."""
     source: str = ""
-    """File the paper was read from."""
     line: int = 0
     """1-based line in `source` where the record starts."""
     authors: tuple[str, ...] = ()
-    """Author names in the source's order."""
     keywords: tuple[str, ...] = ()
     venue: str = ""
     track: str = ""
@@ -118,12 +115,11 @@ class Paper:
     source_id: str = ""
     """The source's own id as written (`2402.05678`), "" when it has none."""
     aliases: tuple[str, ...] = ()
-    """Other ids the paper is known by (arXiv id, DOI, the ids of versions merged into it):
-    `/paper` accepts each."""
+    """Other ids `/paper` accepts (arXiv id, DOI, the ids of versions merged into it)."""
     marks: tuple[str, ...] = ()
-    """Facts about the record itself, e.g. `TITLE_DERIVED` (a tuple: cached like `keywords`)."""
+    """Facts about the record itself, e.g. `TITLE_DERIVED`."""
     presentations: tuple[Presentation, ...] = ()
-    """Where and when the conference presents the paper, in time order (start, then kind)."""
+    """In time order (start, then kind)."""
     affiliations: tuple[str, ...] = ()
     """Each author's institution, aligned with `authors` ("" unknown), or () if none known."""
     topic: str = ""
@@ -131,7 +127,6 @@ class Paper:
 
     @property
     def title_derived(self) -> bool:
-        """True if the title is a headline the bot derived from the abstract, not the authors'."""
         return TITLE_DERIVED in self.marks
 
     @property
@@ -141,14 +136,12 @@ class Paper:
 
     @property
     def institutions(self) -> tuple[str, ...]:
-        """The authors' distinct known institutions, in author order."""
+        """The authors' distinct institutions, in author order."""
         return tuple(dict.fromkeys(a for a in self.affiliations if a))
 
 
-TITLE_DERIVED = "title-derived"
-"""`Paper.marks` entry: the source gave no title, the loader derived one from the abstract."""
-MERGED = ", merged"
-"""How a `LoadReport.skipped` line about a version merged into another paper ends."""
+TITLE_DERIVED = "title-derived"  # a `Paper.marks` entry: the title is derived from the abstract
+MERGED = ", merged"  # how a `LoadReport.skipped` line about a merged version ends
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,9 +151,8 @@ class LoadReport:
     papers: tuple[Paper, ...]
     sources: tuple[str, ...]
     skipped: tuple[str, ...] = field(default=())
-    """One human-readable line per skipped record or entry, naming file and line."""
+    """One line per skipped record, naming file and line; bad records first."""
     bad_records: int = 0
-    """The first `bad_records` lines of `skipped` are records that could not become a paper."""
 
     @property
     def bad_lines(self) -> tuple[str, ...]:
@@ -168,13 +160,12 @@ class LoadReport:
         return self.skipped[: self.bad_records]
 
     def check_strict(self) -> None:
-        """Raise `StrictCorpusError` listing every bad record, if there is any."""
         if self.bad_records:
             raise StrictCorpusError(self.bad_lines)
 
     @property
     def merged(self) -> int:
-        """How many records were versions of a paper already loaded, merged into it."""
+        """How many records were versions of a paper already loaded."""
         return sum(line.endswith(MERGED) for line in self.skipped[self.bad_records :])
 
     def summary(self) -> str:
@@ -191,8 +182,7 @@ class LoadReport:
 
 # --- the tier rule ------------------------------------------------------------------------------
 
-TIERS = ("oral", "spotlight", "poster")
-"""How a conference presents an accepted paper, most prominent first."""
+TIERS = ("oral", "spotlight", "poster")  # most prominent first
 _TIER_WORD = re.compile(r"\b(oral|spotlight|poster|regular)\b", re.IGNORECASE)
 _VENUE_TIER = re.compile(
     r"^(?P<venue>.*?)[\s,(]+(?P<tier>oral|spotlight|poster)\)?$", re.IGNORECASE
@@ -220,10 +210,8 @@ def venue_tier(venue: str) -> tuple[str, str]:
 # --- the paper-id rule -------------------------------------------------------------------------
 
 MAX_COMMAND_CHARS = 32  # Bot API limit: BotCommand.command, [a-z0-9_]{1,32}
-PAPER_COMMAND = "paper_"
-"""A paper opens with the tappable command `/paper_<id>`."""
-MAX_TAPPABLE_ID_CHARS = MAX_COMMAND_CHARS - len(PAPER_COMMAND)
-"""26: the longest id that still fits in `/paper_<id>`."""
+PAPER_COMMAND = "paper_"  # a paper opens with the tappable command `/paper_<id>`
+MAX_TAPPABLE_ID_CHARS = MAX_COMMAND_CHARS - len(PAPER_COMMAND)  # 26
 
 _TAPPABLE_ID = re.compile(rf"[A-Za-z0-9_]{{1,{MAX_TAPPABLE_ID_CHARS}}}")
 PAPER_COMMAND_PATTERN = re.compile(

@@ -1,15 +1,6 @@
-"""A paper's venue and year read from its proceedings URLs, for lists that do not state them.
-
-paperlists records (papercopilot) carry neither: only their pages say where they appeared.
-Two URL shapes say it without guessing:
-
-- ICML's own site: `icml.cc/virtual/2019/poster/3768`, `icml.cc/Conferences/2019/…`;
-- PMLR's ICML volumes: `proceedings.mlr.press/v97/mao19a.html` (v97 is ICML 2019; PMLR
-  also publishes other venues, so only the volumes listed here count).
-
-Anything else (another host, a PMLR volume not listed) says nothing: the venue stays empty
-and the year unknown rather than guessed.
-"""
+"""A paper's venue and year from its proceedings URLs (paperlists records state neither):
+ICML's own site (`icml.cc/virtual/2019/…`) or PMLR's ICML volumes (`proceedings.mlr.press/v97/`);
+anything else leaves them unknown rather than guessed."""
 
 from __future__ import annotations
 
@@ -18,11 +9,11 @@ from collections.abc import Iterable
 
 __all__ = ["ICML_PMLR_VOLUMES", "venue_from_urls"]
 
+# PMLR volume → the ICML year it holds (PMLR also publishes other venues).
 ICML_PMLR_VOLUMES: dict[int, int] = {
     28: 2013, 32: 2014, 37: 2015, 48: 2016, 70: 2017, 80: 2018, 97: 2019,
     119: 2020, 139: 2021, 162: 2022, 202: 2023, 235: 2024, 267: 2025,
 }  # fmt: skip
-"""PMLR volume → the ICML year it holds (proceedings.mlr.press lists them)."""
 
 _ICML_SITE = re.compile(r"^https?://(?:www\.)?icml\.cc/(?:virtual|Conferences)/(20\d\d)/", re.I)
 _PMLR = re.compile(r"^https?://proceedings\.mlr\.press/v(\d+)/", re.I)

@@ -1,11 +1,5 @@
-"""What a corpus is, from its papers: its name and its frequent topics.
-
-The name is one conference's year ("ICML 2026", as a feed's papers or a named seed list
-say), else the conferences and years it holds ("ICML 2013–2019 and ICLR 2017–2018"), else
-nothing (the front end then uses a setting, or names no conference). The topics are what
-its papers are most often about (the programme's topics, the papers' keywords): questions
-that find papers in it.
-"""
+"""What a corpus is, from its papers: its name ("ICML 2026", "ICML 2013–2019 and ICLR
+2017–2018", or none) and its frequent topics (questions that find papers in it)."""
 
 from __future__ import annotations
 
@@ -18,8 +12,7 @@ from bot.corpus.model import venue_tier
 
 __all__ = ["MAX_NAMED_VENUES", "CorpusName", "VenueYears", "corpus_name", "frequent_topics"]
 
-MAX_NAMED_VENUES = 3
-"""More conferences than this make no name (a list of ten is not a name)."""
+MAX_NAMED_VENUES = 3  # more conferences make no name
 _YEAR = re.compile(r"(?<!\d)((?:19|20)\d\d)(?!\d)")
 
 
@@ -28,12 +21,10 @@ class VenueYears:
     """One conference and the years of it a corpus holds."""
 
     venue: str
-    """"ICML", "NeurIPS Datasets and Benchmarks"."""
     first: int | None = None
     last: int | None = None
 
     def __str__(self) -> str:
-        """ "ICML 2013–2019", "ICML 2026", "ICML"."""
         if self.first is None or self.last is None:
             return self.venue
         years = str(self.first) if self.first == self.last else f"{self.first}–{self.last}"
@@ -45,9 +36,9 @@ class CorpusName:
     """What the served corpus is called; falsy when its papers do not say."""
 
     venues: tuple[VenueYears, ...] = ()
-    """The conferences it holds, in order of their first year (then name)."""
+    """In order of their first year (then name)."""
     given: str = ""
-    """A name from the settings (CORPUS_NAME), for papers that do not name themselves."""
+    """CORPUS_NAME, for papers that do not name themselves."""
 
     def __bool__(self) -> bool:
         return bool(self.venues or self.given)
@@ -73,9 +64,8 @@ def _venue_and_year(venue: str, year: int | None) -> tuple[str, int | None]:
 
 
 def corpus_name(papers: Iterable[tuple[str, int | None]], *, given: str = "") -> CorpusName:
-    """The name of a corpus whose papers have these (venue, year) pairs: its conferences
-    when at least half of the papers name one and there are at most `MAX_NAMED_VENUES`;
-    else `given` (a setting), else an empty name."""
+    """The name of papers with these (venue, year) pairs: their conferences when at least half
+    name one and there are at most `MAX_NAMED_VENUES`; else `given`."""
     years: dict[str, set[int]] = {}
     total = named = 0
     for venue, year in papers:
@@ -97,10 +87,8 @@ def corpus_name(papers: Iterable[tuple[str, int | None]], *, given: str = "") ->
     return CorpusName(tuple(spans), given="")
 
 
-MAX_TOPIC_CHARS = 60
-"""A longer keyword is a phrase, not a topic to ask about."""
+MAX_TOPIC_CHARS = 60  # a longer keyword is a phrase, not a topic to ask about
 MIN_TOPIC_PAPERS = 2
-"""A topic of one paper is not frequent."""
 _WORD = re.compile(r"\w+")
 
 
@@ -112,10 +100,8 @@ def frequent_topics(
     papers: Iterable[tuple[str, Sequence[str], str]], *, count: int = 3
 ) -> tuple[str, ...]:
     """The `count` topics most papers have, from each paper's (programme topic, keywords,
-    text): each keyword, and the topic's last part ("Deep Learning->Theory" -> "Theory")
-    where the paper's text (its title and abstract) has its words, so that asking about it
-    finds the paper. Counted once a paper, case folded (shown as most papers write it); most
-    papers first, then by name; fewer when fewer reach `MIN_TOPIC_PAPERS` papers."""
+    text): each keyword, and the topic's last part ("Theory") where the text has its words
+    (so asking it finds the paper). Case folded, shown as most papers write it."""
     papers_with: Counter[str] = Counter()
     spellings: dict[str, Counter[str]] = {}
     for topic, keywords, text in papers:

@@ -1,9 +1,5 @@
-"""Normalise one raw record (JSON, JSONL, CSV row, BibTeX entry) into a `Paper`.
-
-Field names are matched case-insensitively with their common synonyms; OpenReview's nesting
-(`{"content": {"title": {"value": …}}}`, and v1's plain `content`), the arXiv metadata snapshot
-and paperlists arrays are understood. Cleaning reuses `bot.corpus` (LaTeX → readable text).
-"""
+"""Normalise one raw record (JSON, JSONL, CSV row, BibTeX entry) into a `Paper`: field names
+matched case-insensitively with their common synonyms, OpenReview's `content` nesting read."""
 
 from __future__ import annotations
 
@@ -46,12 +42,12 @@ FIELD_SYNONYMS: Mapping[str, tuple[str, ...]] = {
     "aliases": ("aliases", "other_ids"),
     "extra": ("extra", "note", "comments"),
 }  # fmt: skip
+# Titles or sole authors that fill a template rather than name a paper (as written: a paper
+# titled "Title" in a test file is a paper, paperlists' lower-case "title" is a placeholder).
 PLACEHOLDERS = frozenset({"title", "TITLE", "placeholder", "Placeholder", "PLACEHOLDER",
                           "withdrawn", "Withdrawn", "WITHDRAWN", "untitled", "Untitled", "TBD",
                           "TBA", "N/A", "authors", "author", "Authors",
                           "Anonymous Authors"})  # fmt: skip
-"""Titles or sole authors that fill a template rather than name a paper (as written: a paper
-titled "Title" in a test file is a paper, paperlists' lower-case "title" is a placeholder)."""
 _WITHDRAWN = frozenset({"withdrawn", "withdraw", "desk rejected", "desk reject"})
 _CANONICAL = {synonym: field for field, synonyms in FIELD_SYNONYMS.items() for synonym in synonyms}
 _TEXT_FIELDS = ("venue", "track", "status", "year", "source_id", "doi", "arxiv", "extra")
@@ -133,11 +129,8 @@ def _openreview_url(value: str, fields: Mapping[str, object]) -> str:
 
 
 def normalise_record(raw: Mapping[str, object]) -> Paper | str:
-    """The record as a paper, or the reason it cannot become one (for the skip report).
-
-    The paper has no `id`, `source` or `line` yet, and an empty `title` when the loader must
-    derive one.
-    """
+    """The record as a paper (no `id`, `source` or `line` yet; an empty `title` for the
+    loader to derive), or the reason it cannot become one."""
     fields = _flatten(adapt(raw))
     by_field = _by_field(fields)
     try:
@@ -225,10 +218,8 @@ def _placeholder(title: str, authors: tuple[str, ...], status: str) -> str:
 def _aliases(
     texts: Mapping[str, str], urls: Mapping[str, str], arxiv: str, given: object
 ) -> tuple[str, ...]:
-    """Other ids a user may type for the paper: its arXiv id (no version), DOI, the source's.
-
-    An arXiv id only mentioned (in a DOI, a URL, Zotero's Extra) names the paper, adds no link.
-    """
+    """Other ids a user may type for the paper: its arXiv id (also one only mentioned in a
+    DOI, URL or Zotero's Extra), DOI, the source's."""
     mentioned = arxiv or next(
         filter(None, map(find_arxiv_id, (texts["doi"], *urls.values(), texts["extra"]))), ""
     )

@@ -1,10 +1,7 @@
-"""The one rule for which sessions of a programme a user's words name (`/session`, `session:`).
-
-A bare number is the poster session of that number ("3": "Poster Session 3", "San Diego Poster
-Session 3": a name "… Session N …"); else, first that finds any: the whole name, a name starting
-with the value's words ("Oral 2B" → "Oral 2B Large Language Models"), a name starting with the
-value, a name holding all its words. Case, accents, width, quotes and spacing are ignored.
-"""
+"""The one rule for which sessions a user's words name (`/session`, `session:`): a bare number
+names "… Session N …"; else the first rule that finds any: the whole name, a name starting with
+the value's words ("Oral 2B"), starting with the value, holding all its words. Case, accents,
+width, quotes and spacing are ignored."""
 
 from __future__ import annotations
 
@@ -38,8 +35,7 @@ def named_number(folded_name: str) -> int | None:
 
 
 def sessions_named(value: str, folded: Sequence[str]) -> list[int]:
-    """Which of the session names `value` names (indexes into `folded`, the names as
-    `fold_session` folds them), by the rule above."""
+    """Indexes of the names in `folded` (as `fold_session` folds them) that `value` names."""
     number = session_number(value)
     if number is not None:
         return [i for i, name in enumerate(folded) if named_number(name) == number]

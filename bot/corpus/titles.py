@@ -202,5 +202,4 @@ def _sentence_like(title: str) -> bool:
 
 
 def _sentences(text: str) -> list[str]:
-    """The sentences of `text`, stripped (bot.textutil's splitter)."""
     return [text[start:end].strip() for start, end in sentence_spans(text)]

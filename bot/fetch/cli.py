@@ -1,8 +1,5 @@
-"""`python -m bot fetch`: the subcommand's parser and its run; `bot.cli` wires them in.
-
-Exit codes: 0 saved, 1 refused (nothing written, the previous download as it was), 2 bad
-input. Progress and refusals go to stderr.
-"""
+"""`python -m bot fetch`: its parser and its run. Exits 0 saved, 1 refused (nothing
+written), 2 bad input; progress and refusals go to stderr."""
 
 from __future__ import annotations
 
@@ -44,7 +41,7 @@ was. Files are replaced atomically (a feed and its sidecar together)."""
 
 
 def add_parser(commands: Any) -> argparse.ArgumentParser:
-    """Add `fetch` to `commands` (the `add_subparsers` of `python -m bot`); its parser."""
+    """Add `fetch` to `python -m bot`'s subparsers; its parser."""
     fetch: argparse.ArgumentParser = commands.add_parser(
         "fetch",
         help="download a conference's paper list (its programme feed, or OpenReview)",
@@ -81,15 +78,12 @@ class _Usage(Exception):
 
 def run(args: argparse.Namespace) -> int:
     """Fetch what `args.source` names into `args.out`; the exit code."""
-    try:
-        what = _source(args)
-        out = args.out if args.out is not None else _default_out()
-    except _Usage as exc:
-        print(f"{PROG}: error: {exc}", file=sys.stderr)
-        return EXIT_USAGE
     from bot.fetch.http import FetchError
 
+    out = args.out
     try:
+        what = _source(args)
+        out = out if out is not None else _default_out()
         if isinstance(what, FeedSource):
             _feed(what, out, without_abstracts=args.without_abstracts)
         else:

@@ -1,6 +1,5 @@
-"""The conference site's programme feed, `{"count", "next", "previous", "results"}`: every page
-(following `next`), checked against its `count`, saved as one file beside its abstracts sidecar
-(both, or neither)."""
+"""The conference site's programme feed, `{"count", "next", "previous", "results"}`: every page,
+checked against its `count`, saved as one file with its abstracts sidecar (both, or neither)."""
 
 from __future__ import annotations
 
@@ -16,27 +15,25 @@ from bot.fetch.sources import FeedSource
 
 __all__ = ["MAX_PAGES", "SavedFeed", "fetch_feed"]
 
-MAX_PAGES = 10_000
-"""A feed with more pages than this is taken for a loop of `next` links."""
+MAX_PAGES = 10_000  # more is taken for a loop of `next` links
 
 _PAPER_EVENTS = frozenset({"poster", "oral"})
 
 
 @dataclass(frozen=True, slots=True)
 class SavedFeed:
-    """What one fetch wrote: the paths, the feed's events, the sidecar's abstracts."""
+    """What one fetch wrote (`abstracts` None: no sidecar)."""
 
     paths: tuple[Path, ...]
     events: int
     abstracts: int | None
-    """None: no sidecar (the feed carries its own abstracts)."""
 
 
 def fetch_feed(
     source: FeedSource, out: Path, http: Http, *, without_abstracts: bool = False
 ) -> SavedFeed:
     """Download `source` and its sidecar into `out`; FetchError (nothing written) unless the
-    feed is whole and the sidecar is there or not needed."""
+    feed is whole and the sidecar there or not needed."""
     feed = _all_pages(source.url, http)
     sidecar = _sidecar(source, feed["results"], http, without_abstracts=without_abstracts)
     files = {source.sidecar_name: sidecar[0]} if sidecar else {}
@@ -51,7 +48,7 @@ def fetch_feed(
 
 
 def _all_pages(url: str, http: Http) -> dict[str, object]:
-    """The feed's pages joined: the first page's fields with every page's results."""
+    """The first page's fields with every page's results."""
     first = _page(url, http, number=1, so_far="")
     count = first.get("count")
     count = count if isinstance(count, int) and not isinstance(count, bool) else None
@@ -76,7 +73,7 @@ def _all_pages(url: str, http: Http) -> dict[str, object]:
 
 
 def _page(url: str, http: Http, *, number: int, so_far: str) -> dict[str, object]:
-    """One page, checked: JSON with a results list; the error says which page failed."""
+    """One page, checked: JSON with a results list."""
     try:
         answer = http.get(url)
         data = parse_json(answer)
@@ -89,8 +86,8 @@ def _page(url: str, http: Http, *, number: int, so_far: str) -> dict[str, object
 
 
 def _check_whole(results: list[object], count: int | None, *, pages: int) -> None:
-    """Refuse a feed that lists no events, or fewer than its `count` (an event listed on two
-    pages, as pages shift under a paging client, counts once)."""
+    """Refuse a feed that lists no events, or fewer than its `count` (an event on two pages,
+    as pages shift while paging, counts once)."""
     if not results:
         raise FetchError("the feed lists no events")
     keys = [event.get("id") if isinstance(event, dict) else None for event in results]
@@ -109,12 +106,9 @@ def _sidecar(
     """The abstracts sidecar's bytes and size; None when it is missing and not needed."""
     try:
         answer = http.get(source.sidecar_url)
+        data = parse_json(answer)
     except Missing as exc:
         return _no_sidecar(source, events, http, str(exc), without_abstracts=without_abstracts)
-    except FetchError as exc:
-        raise FetchError(f"the abstracts sidecar: {exc}", status=exc.status) from exc
-    try:
-        data = parse_json(answer)
     except FetchError as exc:
         raise FetchError(f"the abstracts sidecar: {exc}", status=exc.status) from exc
     if not isinstance(data, dict | list):

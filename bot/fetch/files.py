@@ -1,14 +1,14 @@
-"""Atomic saves for `fetch`: every file of one download is written to a hidden temporary file
-in the target folder first, then renamed over the old one, so a failed or interrupted fetch
-leaves the previous download byte for byte as it was (the loader skips hidden files)."""
+"""Atomic saves for `fetch`: each file is written to a hidden temporary file beside its
+target, then renamed over it, so a failed fetch leaves the previous download as it was."""
 
 from __future__ import annotations
 
-import contextlib
 import os
 import tempfile
 from collections.abc import Iterable, Mapping
 from pathlib import Path
+
+from bot.fileutil import fsync
 
 __all__ = ["replace_together"]
 
@@ -16,12 +16,9 @@ __all__ = ["replace_together"]
 def replace_together(
     folder: Path, files: Mapping[str, bytes], *, remove: Iterable[str] = ()
 ) -> list[Path]:
-    """Write `files` (name -> bytes) into `folder`, all of them or none, then delete the
-    `remove` names (a file the new download no longer has); the written paths.
-
-    Everything that can fail on a full disk (writing, fsync) happens before the first
-    rename; the renames, in `files` order, are the commit.
-    """
+    """Write `files` (name -> bytes) into `folder`, all or none, then delete the `remove`
+    names; the written paths. Writing and fsync come before the first rename, so a full
+    disk fails before anything is replaced."""
     folder.mkdir(parents=True, exist_ok=True)
     staged: list[tuple[Path, Path]] = []
     try:
@@ -34,7 +31,7 @@ def replace_together(
             temporary.unlink(missing_ok=True)  # renamed ones are gone already
     for name in remove:
         (folder / name).unlink(missing_ok=True)
-    _sync(folder)
+    fsync(folder)
     return [target for _temporary, target in staged]
 
 
@@ -53,13 +50,3 @@ def _staged(target: Path, data: bytes) -> Path:
         path.unlink(missing_ok=True)
         raise
     return path
-
-
-def _sync(folder: Path) -> None:
-    """Flush the folder's entries (the renames) where the platform allows it."""
-    with contextlib.suppress(OSError):
-        descriptor = os.open(folder, os.O_RDONLY)
-        try:
-            os.fsync(descriptor)
-        finally:
-            os.close(descriptor)

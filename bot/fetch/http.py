@@ -1,6 +1,6 @@
-"""HTTP for `fetch`: a polite client, bounded retries of 429 and 5xx (Retry-After honoured,
-else exponential backoff), and the refusals every source shares: an HTML page where JSON was
-asked for (a challenge page comes with status 200), 403 and other errors, a cut transfer."""
+"""HTTP for `fetch`: a polite client, bounded retries of 429 and 5xx, and the refusals every
+source shares: an HTML page where JSON was asked for (a challenge page comes with 200), 403
+and other errors, a cut transfer."""
 
 from __future__ import annotations
 
@@ -32,17 +32,14 @@ __all__ = [
 ]
 
 USER_AGENT = "icml-papers-bot/0.1 (paper-search Telegram bot; python -m bot fetch)"
-"""Names the bot to the sites it downloads from."""
-
-Say = Callable[[str], None]
-"""Where progress lines go (stderr in the CLI)."""
+Say = Callable[[str], None]  # where progress lines go (stderr in the CLI)
 
 T = TypeVar("T")
 _TITLE = re.compile(rb"<title[^>]*>(.*?)</title", re.IGNORECASE | re.DOTALL)
 
 
 class FetchError(Exception):
-    """A refusal: what was got (status, content type, size, how many of how many)."""
+    """A refusal, saying what was got (status, content type, size, how many of how many)."""
 
     def __init__(self, message: str, *, status: int | None = None) -> None:
         super().__init__(message)
@@ -75,7 +72,7 @@ class Answer:
         return self.headers.get("content-type", "")
 
     def described(self) -> str:
-        """E.g. `403 Forbidden, text/html, 1,234 bytes`: what a person needs to judge it."""
+        """E.g. `403 Forbidden, text/html, 1,234 bytes`."""
         try:
             phrase = HTTPStatus(self.status).phrase
         except ValueError:
@@ -140,8 +137,8 @@ def transfer_failed(exc: Exception) -> FetchError:
 def retry_after_seconds(
     headers: Mapping[str, str], now: Callable[[], datetime] = lambda: datetime.now(UTC)
 ) -> float | None:
-    """Retry-After as seconds from now: a number of seconds, or an HTTP date (measured from
-    the answer's own Date header when it has one, so clock skew does not matter)."""
+    """Retry-After in seconds: a number, or an HTTP date (measured from the answer's own Date
+    header when it has one: no clock skew)."""
     value = (headers.get("retry-after") or "").strip()
     if not value:
         return None
@@ -160,9 +157,8 @@ def retry_after_seconds(
 
 @dataclass(frozen=True, slots=True)
 class RetryPolicy:
-    """How often and how long `fetch` waits on 429 and 5xx: at most `attempts` tries and
-    `total_wait` seconds of waiting in all; each wait is the server's Retry-After, else
-    `first_wait` doubling up to `longest_wait`. `sleep` is injectable (tests never wait)."""
+    """At most `attempts` tries and `total_wait` seconds of waiting on 429 and 5xx; each wait
+    is the server's Retry-After, else `first_wait` doubling up to `longest_wait`."""
 
     attempts: int = 5
     first_wait: float = 2.0

@@ -1,11 +1,5 @@
-"""OpenReview API v2: a venue's accepted notes (`content.venueid` is the venue id) through
-openreview-py, as a guest or logged in, paged with offset and limit as the client asks for
-them; saved as `{"notes": [...], "count": N}`.
-
-The client's own retries are replaced by `fetch`'s (bounded, Retry-After honoured, sleep
-injectable, nothing printed to stdout); a response hook keeps the last answer so a failure
-is described as for the feed (status, content type, size).
-"""
+"""OpenReview API v2: a venue's accepted notes through openreview-py (its retries replaced by
+`fetch`'s), as a guest or logged in, saved as `{"notes": [...], "count": N}`."""
 
 from __future__ import annotations
 
@@ -36,21 +30,19 @@ if TYPE_CHECKING:
 
 __all__ = ["PAGE_SIZE", "Credentials", "SavedNotes", "fetch_openreview"]
 
-PAGE_SIZE = 1000
-"""Notes asked for a page: the API's largest page (it may answer with fewer)."""
+PAGE_SIZE = 1000  # the API's largest page (it may answer with fewer)
 
 
 @dataclass(frozen=True, slots=True)
 class Credentials:
-    """An OpenReview login (never shown: the password is left out of the repr)."""
+    """An OpenReview login (the password is left out of the repr)."""
 
     username: str
     password: str = field(repr=False)
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str]) -> Credentials | None:
-        """OPENREVIEW_USERNAME and OPENREVIEW_PASSWORD; None (a guest) when neither is set;
-        ValueError when only one is."""
+        """OPENREVIEW_USERNAME and OPENREVIEW_PASSWORD; None (a guest) when neither is set."""
         username = (environ.get("OPENREVIEW_USERNAME") or "").strip()
         password = environ.get("OPENREVIEW_PASSWORD") or ""
         if bool(username) != bool(password):
@@ -62,8 +54,7 @@ class Credentials:
 class SavedNotes:
     path: Path
     notes: int
-    left_out: int
-    """Notes the API listed whose venueid is not the venue's."""
+    left_out: int  # listed notes whose venueid is not the venue's
 
 
 def fetch_openreview(
@@ -77,7 +68,7 @@ def fetch_openreview(
     page_size: int = PAGE_SIZE,
 ) -> SavedNotes:
     """Download `venue`'s accepted notes from `api` into `out`; FetchError (nothing written)
-    when login fails, a page fails, or the notes fall short of the API's count."""
+    when login or a page fails, or the notes fall short of the API's count."""
     secrets = (credentials.username, credentials.password) if credentials else ()
     try:
         client, last = _client(api, credentials, say)
@@ -102,7 +93,7 @@ def fetch_openreview(
 
 
 class _LastAnswer:
-    """A requests response hook: the last answer, to describe a failure."""
+    """A requests response hook keeping the last answer, to describe a failure."""
 
     def __init__(self) -> None:
         self.response: Any = None
@@ -154,7 +145,7 @@ def _all_notes(
     say: Say,
     page_size: int,
 ) -> list[dict[str, object]]:
-    """Every note with `venue`'s venueid, page by page, checked against the API's count."""
+    """Every note with `venue`'s venueid, checked against the API's count."""
     page: Callable[[int], tuple[list[Any], int | None]] = functools.partial(
         _page, client, last, venue, page_size
     )

@@ -1,5 +1,4 @@
-"""What `fetch` downloads and under which names: feed URLs (official or any virtual site's),
-their abstracts sidecar, OpenReview venue ids, and the folder the bot loads (pure, no I/O)."""
+"""What `fetch` downloads (feeds and their sidecar, OpenReview venues) and under which names."""
 
 from __future__ import annotations
 
@@ -21,7 +20,6 @@ __all__ = [
 ]
 
 OFFICIAL_HOSTS = {"icml": "icml.cc", "neurips": "neurips.cc", "iclr": "iclr.cc"}
-"""The conferences whose sites publish the feed, by the short name `fetch icml 2026` takes."""
 
 DEFAULT_OPENREVIEW_API = "https://api2.openreview.net"
 
@@ -37,9 +35,8 @@ def programme_dir(settings: Settings) -> Path:
 
 @dataclass(frozen=True, slots=True)
 class FeedSource:
-    """A virtual site's `<conf>-<year>-orals-posters.json` and its abstracts sidecar beside it
-    (`<conf>-<year>-abstracts.json`), each saved under the name the site gives it, so the
-    reader finds the sidecar by name."""
+    """A virtual site's `<conf>-<year>-orals-posters.json` and its sidecar beside it
+    (`<conf>-<year>-abstracts.json`), saved under the site's names (the reader pairs them)."""
 
     url: str
     name: str
@@ -85,7 +82,7 @@ def venue_id(text: str) -> str:
 
 def openreview_file_name(venue: str) -> str:
     """`ICML.cc/2026/Conference` -> `openreview-icml-2026.json`; other tracks keep their
-    words (`ICML.cc/2026/Workshop/XYZ` -> `openreview-icml-2026-workshop-xyz.json`)."""
+    words (`openreview-icml-2026-workshop-xyz.json`)."""
     first, *rest = venue.split("/")
     words = [first.split(".", 1)[0], *rest]
     if len(words) > 1 and words[-1].lower() == "conference":

@@ -1,12 +1,5 @@
-"""The message catalogue: every user-visible text, per language (gettext .po/.mo files).
-
-    tr = translator(pick_language(user.language_code))
-    tr.gettext("error.expired_button")
-    tr.ngettext("start.welcome", len(papers))            # {count} is filled from n
-    tr.parts("results.header", query=q, first=1, last=5, total=42)   # styled, for render
-
-Nothing here imports `telegram`; see README.md here for adding a language.
-"""
+"""The message catalogue: every user-visible text, per language (gettext .po/.mo files; see
+README.md here for adding a language)."""
 
 from bot.i18n.catalogue import Part, Style, Translator, translator
 from bot.i18n.languages import (

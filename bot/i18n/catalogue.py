@@ -1,10 +1,6 @@
-"""Catalogue entries by key, with named placeholders filled in, as plain text or styled parts.
-
-Entries may mark whole phrases with `<b>`, `<i>` or `<code>` (never nested); any other
-`<` is literal text, so "/search <question>" needs no escaping. Values are substituted
-after the markup is split off, so a user's text is never read as markup, and nothing
-here escapes HTML: the renderer does that when it emits Telegram HTML.
-"""
+"""Catalogue entries by key, placeholders filled in, as plain text or styled parts. Entries may
+mark phrases with `<b>`, `<i>` or `<code>` (never nested); values go in after the markup is
+split off, so a user's text is never markup (the renderer escapes HTML)."""
 
 from __future__ import annotations
 
@@ -18,13 +14,11 @@ from typing import Literal, NamedTuple
 
 from bot.i18n.languages import DEFAULT_LANGUAGE, LANGUAGES, Lang
 
-LOCALES = Path(__file__).resolve().parent / "locales"
-"""`<lang>/LC_MESSAGES/bot.po` (the source) and `bot.mo` (compiled, what the bot loads)."""
+LOCALES = Path(__file__).resolve().parent / "locales"  # <lang>/LC_MESSAGES/bot.po and .mo
 DOMAIN = "bot"
 
 Style = Literal["", "b", "i", "code"]
 TAG = re.compile(r"<(/?)(b|i|code)>")
-"""The markup an entry may use; the renderer maps each style to a Telegram HTML tag."""
 
 _FORMATTER = string.Formatter()
 
@@ -34,8 +28,7 @@ class Part(NamedTuple):
 
     text: str
     style: Style = ""
-    field: str = ""
-    """The placeholder `text` was substituted for; "" for the catalogue's own words."""
+    field: str = ""  # the placeholder `text` was substituted for; "" for the catalogue's words
 
 
 class _Missing(gettext.NullTranslations):
@@ -86,8 +79,8 @@ def format_parts(template: str, values: dict[str, object]) -> tuple[Part, ...]:
 _Parsed = tuple[tuple[str, str | None, str | None, str | None, Style], ...]
 
 
-# A page of results formats the same few entries again and again; parsing an entry cost more
-# than filling it. Bounded (templates are the catalogue's, few), thread-safe, errors not kept.
+# A page of results formats the same few entries again and again (parsing costs more than
+# filling); thread-safe, errors not kept.
 @functools.lru_cache(maxsize=1024)
 def _parsed(template: str) -> _Parsed:
     """`template`'s runs as (literal, field, spec, conversion, style); ValueError if invalid."""
@@ -105,18 +98,13 @@ class Translator:
     """One language's catalogue; a missing entry falls back to English, then KeyError."""
 
     lang: Lang
-    messages: gettext.NullTranslations
-    """The compiled catalogue with its fallback chain."""
+    messages: gettext.NullTranslations  # the compiled catalogue with its fallback chain
 
     def template(self, key: str, n: int | None = None) -> str:
-        """The raw entry for `key` (the plural form for `n` when given), markup included.
-
-        Without `n` a plural entry gives its form for one, as the standard library does.
-        """
+        """The raw entry for `key` (the plural form for `n` when given), markup included."""
         if n is None:
             return self.messages.gettext(key)
-        # Keys are the message ids, so the plural id is the key too.
-        return self.messages.ngettext(key, key, n)
+        return self.messages.ngettext(key, key, n)  # keys are the message ids, plural too
 
     def parts(self, key: str, n: int | None = None, /, **values: object) -> tuple[Part, ...]:
         """The entry as styled parts, for the renderer; `{count}` defaults to `n`."""
@@ -134,12 +122,10 @@ class Translator:
 
 
 def catalogue_path(lang: Lang, suffix: Literal[".po", ".mo"] = ".mo") -> Path:
-    """Where `lang`'s catalogue lives."""
     return LOCALES / lang / "LC_MESSAGES" / f"{DOMAIN}{suffix}"
 
 
-# functools.cache is thread-safe (its dict stays coherent under concurrent calls); a race at
-# worst loads the same read-only catalogue twice.
+# Thread-safe: a race at worst loads the same read-only catalogue twice.
 @functools.cache
 def _messages(lang: Lang) -> gettext.NullTranslations:
     with catalogue_path(lang).open("rb") as mo:

@@ -6,23 +6,17 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Literal, get_args
 
-Lang = Literal["en", "zh_Hans", "zh_Hant"]
-"""A catalogue: English, Simplified Chinese, Traditional Chinese (Taiwan usage)."""
+Lang = Literal["en", "zh_Hans", "zh_Hant"]  # Traditional Chinese in Taiwan usage
+DEFAULT_LANGUAGE: Lang = "en"  # also the fallback for a missing entry
 
-DEFAULT_LANGUAGE: Lang = "en"
-"""For users whose language has no catalogue, and the fallback for a missing entry."""
-
+# Every language with its name in itself, in the order of the /lang buttons.
 LANGUAGES: Mapping[Lang, str] = MappingProxyType(
     {"en": "English", "zh_Hans": "简体中文", "zh_Hant": "繁體中文"}
 )
-"""Every language with its name in itself, in the order of the /lang buttons."""
 
+# (`set_my_commands` language_code, catalogue); "" is everyone else. The Bot API takes only
+# two-letter codes there, so one "zh" menu serves both scripts (Simplified, as most read).
 COMMAND_MENUS: tuple[tuple[str, Lang], ...] = (("", "en"), ("zh", "zh_Hans"))
-"""(`set_my_commands` language_code, catalogue) pairs; "" is everyone else.
-
-The Bot API takes only two-letter ISO 639-1 codes there, so one "zh" menu serves both
-scripts; Simplified is what most "zh" users read.
-"""
 
 # IETF subtags (lowercase) that mean Traditional script when no script subtag says otherwise.
 _TRADITIONAL_REGIONS = frozenset({"tw", "hk", "mo"})
@@ -51,11 +45,8 @@ def is_language(name: object) -> bool:
 
 
 def language_named(code: str) -> Lang | None:
-    """The language a code names as Telegram's `language_code` would (`zh-TW`, `zh_cn`, `en`).
-
-    None when it names none of ours: Telegram would fall back to English, a typed choice
-    deserves to be told.
-    """
+    """The language a typed code names (`zh-TW`, `zh_cn`, `en`); None when it names none of
+    ours (a typed choice deserves to be told, not silently answered in English)."""
     text = code.strip()
     exact = {lang.lower(): lang for lang in LANGUAGES}.get(text.lower())
     if exact is not None:

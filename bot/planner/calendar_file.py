@@ -18,25 +18,21 @@ CALENDAR_FORMAT = "ics"
 """The file name extension, and what `/export` calls the calendar file."""
 
 PRODID = "-//icml-papers-bot//planner//EN"
-UID_DOMAIN = "icml-papers-bot.invalid"
-"""Ours for UIDs (RFC 5545 asks for a domain; ".invalid" is reserved, so no one else's)."""
-KIND_LABELS: Mapping[str, str] = {"poster": "Poster", "oral": "Oral"}
-"""SUMMARY's marker per kind (callers may pass the user's language's)."""
+UID_DOMAIN = "icml-papers-bot.invalid"  # RFC 5545 asks for a domain; ".invalid" is no one's
+KIND_LABELS: Mapping[str, str] = {"poster": "Poster", "oral": "Oral"}  # SUMMARY's, per kind
 
 
 def event_uid(entry: Entry) -> str:
-    """`<paper id>-<presentation key>@<UID_DOMAIN>`: the same for every export of the file."""
+    """`<paper id>-<presentation key>@<UID_DOMAIN>`: the same in every export."""
     return f"{entry.paper.id}-{entry.key}@{UID_DOMAIN}"
 
 
 def _location(entry: Entry) -> str:
-    """ "East Exhibition Hall A-B, #E-2308"."""
     shown = entry.presentation
     return ", ".join(filter(None, (shown.room, f"#{shown.position}" if shown.position else "")))
 
 
 def _description(entry: Entry, url: str) -> str:
-    """The authors, the session, and the link, one a line."""
     authors = ", ".join(entry.paper.authors)
     return "\n".join(filter(None, (authors, entry.presentation.session, url)))
 
@@ -68,9 +64,8 @@ def calendar_file(
     name: str,
     labels: Mapping[str, str] = KIND_LABELS,
 ) -> bytes:
-    """The `.ics` bytes of every timed presentation of `papers` (repeats ignored), in time
-    order: times in UTC (`Z`, resolvable everywhere), DTSTAMP `now` (aware), X-WR-CALNAME
-    `name`. Presentations without a time have no event."""
+    """The `.ics` bytes of every timed presentation of `papers`, in time order and in UTC
+    (resolvable everywhere); DTSTAMP `now` (aware), X-WR-CALNAME `name`."""
     if now.tzinfo is None:
         raise ValueError("now must be an aware datetime")
     calendar = icalendar.Calendar()

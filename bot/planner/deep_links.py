@@ -1,6 +1,5 @@
-"""Links that open a paper: `https://t.me/<bot>?start=<payload>`. Telegram passes the payload
-to `/start` and allows `[A-Za-z0-9_-]{1,64}`; paper ids (`[A-Za-z0-9_]{1,26}`, the corpus's
-rule) already fit, so the payload is the paper id itself, unchanged."""
+"""Links that open a paper: `https://t.me/<bot>?start=<paper id>` (Telegram's payload rule,
+`[A-Za-z0-9_-]{1,64}`, fits every paper id)."""
 
 from __future__ import annotations
 
@@ -14,21 +13,18 @@ _BOT_USERNAME = re.compile(r"[A-Za-z][A-Za-z0-9_]{4,31}")
 
 
 def start_payload(paper_id: str) -> str | None:
-    """The `/start` payload that opens `paper_id`: the id itself; None for an id that is not
-    a paper id (so cannot be one)."""
+    """The `/start` payload that opens `paper_id`: the id itself; None if it is no paper id."""
     return paper_id if is_tappable_id(paper_id) else None
 
 
 def paper_from_payload(payload: str) -> str | None:
-    """The paper id a `/start` payload names (look it up in the index), None if it cannot
-    name one (empty, too long, or characters no paper id has)."""
+    """The paper id a `/start` payload names, None if it cannot name one."""
     payload = payload.strip()
     return payload if is_tappable_id(payload) else None
 
 
 def start_link(bot_username: str, paper_id: str) -> str | None:
-    """`https://t.me/<bot>?start=<paper id>` (what a card shows to copy), None if either is
-    not valid."""
+    """`https://t.me/<bot>?start=<paper id>`, None if either is not valid."""
     username = bot_username.removeprefix("@")
     payload = start_payload(paper_id)
     if payload is None or not _BOT_USERNAME.fullmatch(username):

@@ -1,5 +1,4 @@
-"""Presentations as planner entries: times parsed once, a stable key, one order. Every other
-planner module works on entries."""
+"""Presentations as planner entries: times parsed once, a stable key, one order."""
 
 from __future__ import annotations
 
@@ -8,7 +7,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
 
-from bot.corpus.model import Paper, Presentation
+from bot.corpus.model import UNTIMED, Paper, Presentation
 
 __all__ = [
     "Entry",
@@ -19,18 +18,15 @@ __all__ = [
     "unique_papers",
 ]
 
-MAX_EVENT_CHARS = 24
-"""An event id longer than this is cut in keys (feeds use short numbers)."""
+MAX_EVENT_CHARS = 24  # a longer event id is cut in keys (feeds use short numbers)
 _UNSAFE = re.compile(r"[^A-Za-z0-9]+")
 _DIGITS = re.compile(r"(\d+)")
-_LAST = datetime.max.replace(tzinfo=UTC)
 
 
 def presentation_key(paper: Paper, presentation: Presentation) -> str:
-    """A short stable key of one of `paper`'s presentations, unique within the paper:
-    `<kind>-<event id>` ("poster-41234"), else `<kind>-<start in UTC>`
-    ("oral-20260715T010000Z"), else `<kind>-<its place in the paper's list>` ("poster-2").
-    Letters, digits and "-" only; reminder ledgers and calendar UIDs use it."""
+    """A short key of one of `paper`'s presentations, unique within the paper, for reminder
+    ledgers and calendar UIDs: `<kind>-<event id>`, else `<kind>-<start in UTC>`, else
+    `<kind>-<its place in the paper's list>`."""
     kind = _UNSAFE.sub("", presentation.kind.casefold()) or "talk"
     event = _UNSAFE.sub("-", presentation.event).strip("-")[:MAX_EVENT_CHARS].strip("-")
     if event:
@@ -52,16 +48,14 @@ class Entry:
     end: datetime | None
     """None when unknown; never before `start`."""
     key: str
-    """`presentation_key(paper, presentation)`."""
 
     @property
     def kind(self) -> str:
-        """ "poster" or "oral"."""
         return self.presentation.kind
 
     @property
     def day(self) -> date | None:
-        """The venue's local date of the start (the feed's own offset), None if untimed."""
+        """The venue's local date of the start, None if untimed."""
         return self.start.date() if self.start else None
 
 
@@ -77,7 +71,7 @@ def entries_of(paper: Paper) -> tuple[Entry, ...]:
 
 
 def unique_papers(papers: Iterable[Paper]) -> list[Paper]:
-    """`papers` without repeats (by id), in first-seen order."""
+    """`papers` without repeats (by id), in order."""
     seen: dict[str, Paper] = {}
     for paper in papers:
         seen.setdefault(paper.id, paper)
@@ -93,4 +87,4 @@ def position_order(position: str) -> tuple[tuple[int, str], ...]:
 def entry_order(entry: Entry) -> tuple[datetime, str, tuple[tuple[int, str], ...], str, str]:
     """Time order (untimed last), then kind, poster position, paper id and key."""
     place = position_order(entry.presentation.position)
-    return (entry.start or _LAST, entry.kind, place, entry.paper.id, entry.key)
+    return (entry.start or UNTIMED, entry.kind, place, entry.paper.id, entry.key)

@@ -1,6 +1,4 @@
-"""`/now`: the sessions in progress and the next ones, in the venue's time, each with the
-papers worth a visit for this user: their saved ones, else those matching their followed
-topics, else the session's first (by poster position)."""
+"""`/now`: the sessions on now and next, in the venue's time, with the papers for this user."""
 
 from __future__ import annotations
 
@@ -14,8 +12,7 @@ from bot.planner.programme import Programme, Session
 
 __all__ = ["Happening", "NowAndNext", "now_and_next"]
 
-PICKS = 5
-"""Papers named per session by default."""
+PICKS = 5  # papers named per session by default
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,11 +21,10 @@ class Happening:
 
     session: Session
     picks: tuple[Entry, ...]
-    """At most the caller's limit: saved, else best-scored (best first), else the first."""
     why: str
     """ "saved", "followed" or "first": which rule picked them."""
     matched: int
-    """How many papers that rule found in the session (picks shows the first of them)."""
+    """How many papers that rule found in the session."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,12 +34,10 @@ class NowAndNext:
     at: datetime
     """The moment asked about, in the venue's time."""
     current: tuple[Happening, ...]
-    """Sessions running at `at`, in time order."""
     upcoming: tuple[Happening, ...]
     """The sessions starting next (all that start at that same moment)."""
     first_day: date | None
     last_day: date | None
-    """The conference's dates (the venue's), None with no timed programme."""
 
     @property
     def phase(self) -> str:
@@ -83,8 +77,7 @@ def now_and_next(
     limit: int = PICKS,
 ) -> NowAndNext:
     """The sessions running at `now` (aware) and the next to start, each with up to `limit`
-    papers: the ids in `saved`, else papers `score` rates above 0 (a followed-topics match;
-    called once per paper of those sessions), else the session's first papers."""
+    papers: the ids in `saved`, else those `score` rates above 0, else the first."""
     if now.tzinfo is None:
         raise ValueError("now must be an aware datetime")
     timed = [s for s in programme.sessions if s.start is not None]

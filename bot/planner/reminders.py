@@ -1,8 +1,6 @@
-"""Which reminders are due: a message `lead` minutes before each saved paper's presentation,
-once per user and presentation. The clock and the ledger of sent reminders are the caller's
-(the store keeps `(user, paper id, presentation key)` rows), so a restart, a reload or another
-replica sends nothing twice, and a reminder that fell due while the bot was down still goes
-out if the presentation has not started."""
+"""Which reminders are due: one `lead` minutes before each saved paper's presentation, once
+per user and presentation (the caller's ledger says which were sent); one that fell due while
+the bot was down still goes out if the presentation has not started."""
 
 from __future__ import annotations
 
@@ -14,8 +12,7 @@ from bot.planner.entries import Entry, entries_of, entry_order, unique_papers
 
 __all__ = ["SentKey", "due_reminders", "next_due"]
 
-SentKey = tuple[str, str]
-"""(paper id, presentation key): a ledger row for one user."""
+SentKey = tuple[str, str]  # (paper id, presentation key): a ledger row for one user
 
 
 def _timed(
@@ -39,8 +36,8 @@ def due_reminders(
     now: datetime,
     already_sent: Container[SentKey],
 ) -> tuple[Entry, ...]:
-    """The saved papers' presentations to remind of at `now` (aware): start - lead <= now <
-    start, and `(paper id, key)` not in `already_sent`; in time order."""
+    """The presentations to remind of at `now` (aware): start - lead <= now < start, not in
+    `already_sent`; in time order."""
     due = [
         entry
         for entry, start, at in _timed(saved, lead_minutes, now)
@@ -55,8 +52,7 @@ def next_due(
     now: datetime,
     already_sent: Container[SentKey] = (),
 ) -> datetime | None:
-    """When the next reminder falls due after `now` (what is due at `now` is `due_reminders`'),
-    so a job can sleep until then; None when no reminder is left."""
+    """When the next reminder falls due after `now`; None when none is left."""
     times = (
         at
         for entry, _, at in _timed(saved, lead_minutes, now)

@@ -1,5 +1,5 @@
-"""A user's week: their saved papers' presentations by day and session, and the clashes
-between them, each with its way out (the paper's other presentation) where there is one."""
+"""A user's week: their saved papers' presentations by day and session, and the clashes between
+them, each with its ways out (the papers' other presentations)."""
 
 from __future__ import annotations
 
@@ -19,14 +19,13 @@ class Slot:
     """One session of a day with the user's papers in it."""
 
     session: str
-    """The session's name; "" when the feed names none (then one slot per kind and time)."""
+    """"" when the feed names none (then one slot per kind and time)."""
     kind: str
-    """The kind of its first entry: "poster" or "oral"."""
+    """The kind of its first entry."""
     start: datetime
     end: datetime | None
-    """The start of its first entry and the latest end of its entries (None if unknown)."""
+    """The latest end of its entries (None if unknown)."""
     entries: tuple[Entry, ...]
-    """Time order, then poster position."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,7 +34,6 @@ class Day:
 
     date: date
     slots: tuple[Slot, ...]
-    """In time order."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,20 +41,16 @@ class Clash:
     """Presentations of two or more saved papers at one time: every pair overlaps."""
 
     entries: tuple[Entry, ...]
-    """In time order, then poster position."""
     ways_out: tuple[Entry, ...]
-    """The same papers' other presentations (a poster for an oral, an oral for a poster) that
-    overlap no other saved paper's; () when there is none."""
+    """The same papers' other presentations that overlap no other saved paper's."""
 
     @property
     def papers(self) -> tuple[Paper, ...]:
-        """The papers that clash, each once, in the entries' order."""
         return tuple(unique_papers(e.paper for e in self.entries))
 
     @property
     def kind(self) -> str:
-        """ "posters" (all posters: one session or overlapping ones), "orals" (all orals), or
-        "oral" (an oral during a poster session)."""
+        """ "posters", "orals" (all of one kind), or "oral" (an oral during a poster session)."""
         kinds = {e.kind for e in self.entries}
         return "posters" if kinds == {"poster"} else "orals" if kinds == {"oral"} else "oral"
 
@@ -74,15 +68,14 @@ class Schedule:
     days: tuple[Day, ...]
     clashes: tuple[Clash, ...]
     unscheduled: tuple[Paper, ...]
-    """Saved papers with no timed presentation ("3 saved papers have no time yet")."""
+    """Saved papers with no timed presentation."""
 
     def __bool__(self) -> bool:
-        """False when nothing saved has a time (the UI shows a hint)."""
         return bool(self.days)
 
     @property
     def entries(self) -> tuple[Entry, ...]:
-        """Every scheduled entry, in the schedule's order (for paging)."""
+        """Every scheduled entry, in order (for paging)."""
         return tuple(e for day in self.days for slot in day.slots for e in slot.entries)
 
 
@@ -127,9 +120,8 @@ def schedule(papers: Iterable[Paper]) -> Schedule:
 
 
 def _groups(timed: Sequence[Entry]) -> list[frozenset[int]]:
-    """The largest groups of `timed` (in start order) that all overlap, of two or more papers
-    each: a sweep over start times, each group the entries running at one of them (for spans,
-    those are every largest group)."""
+    """The largest groups of `timed` (in start order) that all overlap, of two or more papers:
+    a sweep over start times, each group the entries running at one of them."""
     found: set[frozenset[int]] = set()
     running: list[int] = []
     for moment, starting in groupby(range(len(timed)), key=lambda n: timed[n].start):
@@ -141,14 +133,14 @@ def _groups(timed: Sequence[Entry]) -> list[frozenset[int]]:
 
 
 def _still_running(entry: Entry, moment: datetime | None) -> bool:
-    """True if `entry`, started before `moment`, has not ended by then."""
+    """Whether `entry`, started before `moment`, has not ended by then."""
     end = entry.end or entry.start
     return moment is not None and end is not None and moment < end
 
 
 def find_clashes(entries: Iterable[Entry]) -> tuple[Clash, ...]:
-    """The clashes among `entries` (presentations of saved papers): groups in which every two
-    presentations of different papers overlap, each with its ways out; in time order."""
+    """The clashes among `entries` (groups in which every two presentations of different
+    papers overlap), each with its ways out, in time order."""
     timed = sorted((e for e in entries if e.start is not None), key=entry_order)
     groups = _groups(timed)
     clashing = frozenset().union(*groups)  # exactly the entries overlapping another paper's

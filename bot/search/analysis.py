@@ -48,10 +48,10 @@ ANALYZER_VERSION = "3"
 MAX_QUERY_TERMS = 32
 """A query keeps its first this-many distinct terms (in query order, repeats of them kept).
 
-The scoring, coverage and snippet cost bound: each costs per distinct term, so 10,000
-characters of distinct words would cost several ordinary questions. First-seen is
+The scoring, coverage and snippet cost bound: each costs per distinct term, so a long
+question of distinct words would cost several ordinary questions. First-seen is
 predictable (what the user typed first counts, as with the character cut) and cuts no
-real question: the longest Cranfield query has 24 distinct terms, our dev set's 13.
+real question (the Cranfield and dev-set queries all have fewer distinct terms).
 """
 
 MAX_TERM_CHARS = 64

@@ -1,20 +1,19 @@
 """BM25 over term lists: rank-bm25's scores, computed from CSR postings.
 
-Scores are exactly those of rank-bm25's classes (`BM25Plus` by default, chosen by measured
-quality, see the README) for the same token lists, computed the fast way: BM25 is a sum over
-query terms of per-(term, document) contributions, so `BM25` keeps CSR postings plus
-rank-bm25's own statistics (df, document lengths, avgdl, k1, b, delta), and a query
-computes the contributions of its terms' postings only. Every variant's contribution is
-idf × a weight of the posting's (tf, document length) pair, and a corpus has few distinct
-pairs (5,496 among 10.5 million postings at 100,000 papers), so a posting is its document
-row (int32) and its pair's number (uint16: 6 bytes a posting, as tf alone took), and the
-pairs' weights are one small table computed with rank-bm25's formulas and operation order.
-A query term then costs a lookup in a cache-resident table and one multiply by idf, with
-no gather of document lengths and no formula pass over its postings.
-rank_bm25.BM25Plus also gives documents *without* a term `idf * delta`; that share is the
-same for every document, so `BM25._constant` adds it once per query term to every score,
-which keeps `scores()` equal to rank-bm25's `get_scores`. The variants' formulas are in
-`scoring`.
+Scores are exactly those of rank-bm25's classes (`BM25Plus` by default) for the same token
+lists, computed the fast way: BM25 is a sum over query terms of per-(term, document)
+contributions, so `BM25` keeps CSR postings plus rank-bm25's own statistics (df, document
+lengths, avgdl, k1, b, delta), and a query computes the contributions of its terms'
+postings only. Every variant's contribution is idf × a weight of the posting's (tf,
+document length) pair, and a corpus has few distinct pairs, so a posting is its document
+row (int32) and its pair's number (uint16), and the pairs' weights are one small table
+computed with rank-bm25's formulas and operation order: a query term costs a lookup in a
+cache-resident table and one multiply by idf. rank_bm25.BM25Plus also gives documents
+*without* a term `idf * delta`; that share is the same for every document, so
+`BM25._constant` adds it once per query term to every score, which keeps `scores()` equal
+to rank-bm25's `get_scores`. The variants' formulas are in `scoring`. Each posting also
+keeps a uint16 its builder gives (the index: the sentences of the paper's abstract holding
+the term), read with its tf by `lookup`.
 
 Nothing here knows about papers, analysis or snippets: rows are document numbers.
 """
@@ -22,15 +21,12 @@ Nothing here knows about papers, analysis or snippets: rows are document numbers
 from __future__ import annotations
 
 import threading
-from array import array
-from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from itertools import count
 from typing import Any
 
 import numpy as np
 
-from bot.search.postings import consistent, number_pairs
+from bot.search.postings import build_postings, consistent
 from bot.search.scoring import DEFAULT_PARAMS, VARIANTS, BM25Params, bm25_params
 from bot.search.vocabulary import Vocabulary
 
@@ -51,9 +47,13 @@ class BM25:
         pair_len: np.ndarray,
         df: np.ndarray,
         doc_len: np.ndarray,
+        payload: np.ndarray,
         params: BM25Params,
     ) -> None:
-        """Assemble from arrays (a posting's tf is `pair_tf[pair]`); use `build` or `from_state`."""
+        """Assemble from arrays (a posting's tf is `pair_tf[pair]`); use `build` or `from_state`.
+
+        payload: a uint16 per posting that the builder kept with it (`lookup` reads it).
+        """
         self.vocab = vocab
         self._indptr = indptr
         self._doc_ids = doc_ids
@@ -62,6 +62,7 @@ class BM25:
         self._pair_len = pair_len
         self._df = df
         self._doc_len = doc_len
+        self._payload = payload
         self.params = params
         self.size = n = len(doc_len)
         self._idf_of, self._score_of = VARIANTS[params.variant]
@@ -80,53 +81,21 @@ class BM25:
         self._local = threading.local()
 
     @classmethod
-    def build(cls, documents: Iterable[list[str]], *, params: BM25Params = DEFAULT_PARAMS) -> BM25:
-        """Index documents given as term lists (a document's row is its position)."""
+    def build(
+        cls,
+        documents: Iterable[list[str]],
+        *,
+        params: BM25Params = DEFAULT_PARAMS,
+        payloads: Iterable[Mapping[str, int]] | None = None,
+    ) -> BM25:
+        """Index documents given as term lists (a document's row is its position).
+
+        payloads: per document, read in step with it, a uint16 to keep with each of its
+        terms' postings (`postings.build_postings`).
+        """
         if params.variant not in VARIANTS:
             bm25_params(params.variant)
-        first_seen: defaultdict[str, int] = defaultdict(count().__next__)
-        term_ids = array("i")
-        tfs = array("i")
-        lengths = array("q")
-        unique = array("q")
-        for terms in documents:
-            counts = Counter(terms)
-            lengths.append(len(terms))
-            unique.append(len(counts))
-            term_ids.extend(map(first_seen.__getitem__, counts))
-            tfs.extend(counts.values())
-        n = len(lengths)
-        # Term ids become ranks in sorted order, so the vocabulary is a sorted blob.
-        seen = list(first_seen)
-        del first_seen
-        by_term = sorted(range(len(seen)), key=seen.__getitem__)
-        rank = np.empty(len(seen), dtype=np.int32)
-        rank[by_term] = np.arange(len(seen), dtype=np.int32)
-        vocab = Vocabulary.from_sorted([seen[i] for i in by_term])
-        del seen, by_term
-        posting_terms = rank[np.frombuffer(term_ids, dtype=np.int32)]
-        order = np.argsort(posting_terms, kind="stable")
-        unique_per_doc = np.frombuffer(unique, dtype=np.int64) if n else np.zeros(0, np.int64)
-        doc_ids = np.repeat(np.arange(n, dtype=np.int32), unique_per_doc)[order]
-        tf = np.frombuffer(tfs, dtype=np.int32)[order]
-        doc_len = np.frombuffer(lengths, dtype=np.int64) if n else np.zeros(0, np.int64)
-        df = np.bincount(posting_terms, minlength=len(vocab)).astype(np.int32)
-        del order, posting_terms, term_ids, tfs, rank
-        pair, pair_tf, pair_len = number_pairs(tf, doc_len, doc_ids)
-        del tf
-        indptr = np.zeros(len(vocab) + 1, dtype=np.int64)
-        np.cumsum(df, out=indptr[1:])
-        return cls(
-            vocab=vocab,
-            indptr=indptr,
-            doc_ids=doc_ids,
-            pair=pair,
-            pair_tf=pair_tf,
-            pair_len=pair_len,
-            df=df,
-            doc_len=doc_len.astype(np.int32),
-            params=params,
-        )
+        return cls(**build_postings(documents, payloads), params=params)
 
     def to_state(self) -> dict[str, Any]:
         """Everything `from_state` needs: numpy arrays and plain values."""
@@ -145,6 +114,7 @@ class BM25:
             "pair_len": self._pair_len,
             "df": self._df,
             "doc_len": self._doc_len,
+            "payload": self._payload,
         }
 
     @classmethod
@@ -163,6 +133,7 @@ class BM25:
                 "pair_len": np.asarray(state["pair_len"], dtype=np.int64),
                 "df": np.asarray(state["df"], dtype=np.int32),
                 "doc_len": np.asarray(state["doc_len"], dtype=np.int32),
+                "payload": np.asarray(state["payload"]),
             }
             params = BM25Params(
                 variant=str(state["variant"]),
@@ -195,17 +166,24 @@ class BM25:
 
     def tf(self, term: str, rows: np.ndarray) -> np.ndarray:
         """How often `term` occurs in each of `rows` (0 where it does not), as int64."""
+        return self.lookup(term, rows)[0]
+
+    def lookup(self, term: str, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """`tf(term, rows)`, and the payload kept with each row's posting (0 where none)."""
         tid = self.vocab.id(term)
         if tid is None or not len(rows):
-            return np.zeros(len(rows), dtype=np.int64)
+            return np.zeros(len(rows), dtype=np.int64), np.zeros(len(rows), dtype=np.uint16)
         lo, hi = self._indptr[tid], self._indptr[tid + 1]
         docs = self._doc_ids[lo:hi]
         # Rows in the postings' dtype: else searchsorted converts every posting of the term.
         rows = np.asarray(rows).astype(docs.dtype)
         pos = np.minimum(docs.searchsorted(rows), len(docs) - 1)  # the place, or the last
+        absent = docs.take(pos) != rows
         found = self._pair_tf.take(self._pair[lo:hi].take(pos))
-        found[docs.take(pos) != rows] = 0
-        return found
+        kept = self._payload[lo:hi].take(pos)
+        found[absent] = 0
+        kept[absent] = 0
+        return found, kept
 
     def df(self, term: str) -> int:
         """How many documents hold `term`."""
@@ -216,7 +194,7 @@ class BM25:
     def nbytes(self) -> int:
         """Bytes held by the arrays and the vocabulary."""
         arrays = (self._indptr, self._doc_ids, self._pair, self._df, self._doc_len)
-        arrays += (self._pair_tf, self._pair_len, self._weight)
+        arrays += (self._pair_tf, self._pair_len, self._weight, self._payload)
         return sum(a.nbytes for a in arrays) + self.vocab.nbytes
 
     @property
@@ -249,9 +227,10 @@ class BM25:
         """Per query term: multiplicity, documents holding it, and its contribution to each."""
         for t, c, term_idf in zip(ids, counts, idf.tolist(), strict=True):
             lo, hi = self._indptr[t], self._indptr[t + 1]
-            # "wrap" skips the bounds check (~25% faster): `from_state` checked every pair.
-            weights = self._weight.take(self._pair[lo:hi], mode="wrap")
-            yield c, self._doc_ids[lo:hi], weights * term_idf
+            # The pairs' table scaled (few pairs), then gathered: the same products, one pass
+            # over the postings. "wrap" skips the bounds check: `from_state` checked each pair.
+            contributions = (self._weight * term_idf).take(self._pair[lo:hi], mode="wrap")
+            yield c, self._doc_ids[lo:hi], contributions
 
     def top(
         self, terms: Sequence[str], k: int, *, mask: np.ndarray | None = None
@@ -302,10 +281,12 @@ class BM25:
             for c, held, contributions in self._postings(ids, counts, idf):
                 docs = held.astype(np.intp)  # numpy indexes with intp; int32 is converted
                 add = c * contributions if c != 1 else contributions
-                if found:
-                    # compress, not docs[mask]: ~4× faster on a mask of mixed True/False
-                    found.append(np.compress(buffer.take(docs) == 0, docs))
-                    np.add.at(buffer, docs, add)
+                if found:  # a term's documents are distinct: gather, add, scatter back
+                    current = buffer.take(docs)
+                    # compress, not docs[mask]: faster on a mask of mixed True/False
+                    found.append(docs.compress(current == 0))
+                    current += add
+                    buffer.put(docs, current)
                 else:  # into zeros (0.0 + x is x): a plain scatter, cheaper than add.at
                     found.append(docs)
                     buffer[docs] = add
@@ -347,8 +328,8 @@ def _at_least_kth(rows: np.ndarray, scores: np.ndarray, k: int) -> tuple[np.ndar
     """The rows (and scores) scoring at least the `k`-th best score, ties included.
 
     Any subset's k-th best is at most the whole set's, so the k-th best of a strided sample is
-    a safe lower bound: it leaves a few hundred of ~20,000 candidates for the exact partition
-    (one compare pass instead of a partition of every candidate's score).
+    a safe lower bound: it leaves few candidates for the exact partition (one compare pass
+    instead of a partition of every candidate's score).
     """
     n = len(scores)
     if n > 4 * SAMPLE and k < SAMPLE:

@@ -143,9 +143,9 @@ class FilterColumns:
     """What conditions are checked against, per row: term positions, authors, years, labels,
     the programme.
 
-    The term positions (`phrases`, the one costly part: ~0.75× an index build, ~1 KB a
-    paper) are built on the first phrase or word condition, the programme's columns on the
-    first programme condition, so years, authors and labels answer without them.
+    The term positions (`phrases`, the one costly part, near an index build in time) are
+    built on the first phrase or word condition, the programme's columns on the first
+    programme condition, so years, authors and labels answer without them.
     """
 
     __slots__ = ("_phrases", "_programme", "analyzer", "authors", "labels", "years")
@@ -217,7 +217,7 @@ class FilterColumns:
         table: dict[str, int] = {}
         codes = [table.setdefault(value or "", len(table)) for value in values]
         terms = tuple(phrase_terms(value, analyzer) for value in table)
-        # The narrowest type: comparing 100,000 one-byte codes costs a fifth of int32's gather.
+        # The narrowest type: comparing one-byte codes costs far less than int32's gather.
         dtype = np.uint8 if len(table) <= 2**8 else np.uint16 if len(table) <= 2**16 else np.int32
         return _Labels(terms, np.array(codes, dtype=dtype))
 

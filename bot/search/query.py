@@ -120,7 +120,7 @@ T = TypeVar("T")
 
 class _Background(Generic[T]):
     """A value built once in a daemon thread, on request; None until it is ready (and for
-    good if its build returned None). An attached value wins over the build."""
+    good if its build returned None)."""
 
     def __init__(self, name: str, build: Callable[[], T | None]) -> None:
         self._name = name
@@ -128,7 +128,6 @@ class _Background(Generic[T]):
         self.value: T | None = None  # replaced in one assignment; a query reads it once
         self._lock = threading.Lock()
         self._started = False
-        self._attached = False
         self._ready = threading.Event()
 
     def start(self) -> None:
@@ -153,18 +152,9 @@ class _Background(Generic[T]):
             self._ready.wait()
         return self.value
 
-    def attach(self, value: T | None) -> None:
-        """Use `value` from now on; no build starts after this."""
-        with self._lock:
-            self._started = self._attached = True
-        self.value = value
-        self._ready.set()
-
     def _run(self) -> None:
         try:
-            value = self._build()
-            if not self._attached:  # an attached value (None included) wins
-                self.value = value
+            self.value = self._build()
         finally:
             self._ready.set()
 
@@ -173,8 +163,8 @@ class QueryPipeline:
     """`prepare_query` for one corpus, with its speller and glossary made off the event loop.
 
     One per index, shared by every retriever over it. The speller (the corpus's words and the
-    English dictionary: ~0.3 s on the seeds) and the Chinese glossary (CC-CEDICT: ~1 s, ~40 MB,
-    one per process) are each made in a daemon thread once `start_*` or `load_*` asks for
+    English dictionary) and the Chinese glossary (CC-CEDICT, one per process: about a second
+    and tens of MB) are each made in a daemon thread once `start_*` or `load_*` asks for
     them; until then questions are searched uncorrected and unglossed, so nothing waits (an
     index nobody starts them for, as in most tests, never corrects or glosses).
     """
@@ -194,16 +184,6 @@ class QueryPipeline:
         self._known_words: Callable[[], Lexicon] | None = None
         self._speller = _Background("speller", self._build_speller)
         self._glossary = _Background("glossary", default_glossary)
-
-    @property
-    def speller_ready(self) -> bool:
-        """Whether typos are corrected yet."""
-        return self._speller.value is not None
-
-    @property
-    def glossary_ready(self) -> bool:
-        """Whether Chinese questions are glossed yet."""
-        return self._glossary.value is not None
 
     def prepare(self, query: object) -> PreparedQuery:
         """`query` as every engine searches it; never raises on any input."""
@@ -231,10 +211,6 @@ class QueryPipeline:
         """
         return self._speller.load(timeout)
 
-    def attach_speller(self, speller: Speller) -> None:
-        """Correct typos with `speller` from now on (a benchmark shares one)."""
-        self._speller.attach(speller)
-
     def start_glossary(self) -> None:
         """Load the Chinese glossary in a daemon thread, once; returns at once."""
         self._glossary.start()
@@ -248,10 +224,6 @@ class QueryPipeline:
         """The glossary once its started load ends; None at once if no front end started it
         (`prepare` answers no question, so it never parses CC-CEDICT)."""
         return self._glossary.settle()
-
-    def attach_glossary(self, glossary: Glossary | None) -> None:
-        """Gloss Chinese questions with `glossary` from now on (None: never gloss)."""
-        self._glossary.attach(glossary)
 
     def use_known_words(self, known_words: Callable[[], Lexicon]) -> None:
         """Build the speller from the lexicon `known_words` returns (the index cache's), not

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from bot.corpus import Paper
-from bot.search.query import PreparedQuery
+from bot.search.query import PreparedQuery, QueryPipeline
 from bot.search.snippets import Snippet
 from bot.search.syntax import ParsedQuery
 
@@ -77,6 +77,9 @@ class Retriever(Protocol):
     """Finds papers: ranked search, more-like-this, and lookup by id. Never raises on input."""
 
     papers: Sequence[Paper]
+    queries: QueryPipeline
+    """What a question becomes before `search` (`QueryPipeline.prepare`): one per index,
+    shared by every engine over it."""
 
     def __len__(self) -> int:
         """How many papers it searches."""
@@ -86,19 +89,15 @@ class Retriever(Protocol):
         """Papers with an author `name` names, in load order."""
         ...
 
-    def is_author_question(self, question: str) -> bool:
-        """True if a question is just the name of a person among the authors."""
+    def named_author(self, question: str) -> tuple[Paper, ...]:
+        """The papers of the person a question is just the name of; () when it names no one
+        among the authors."""
         ...
 
     def search(
-        self,
-        query: str | PreparedQuery,
-        *,
-        limit: int = 5,
-        offset: int = 0,
-        snippets: bool = True,
+        self, query: PreparedQuery, *, limit: int = 5, offset: int = 0, snippets: bool = True
     ) -> SearchResult:
-        """A page of ranked hits for `query` (a string goes through `query.QueryPipeline`)."""
+        """A page of ranked hits for the prepared `query`."""
         ...
 
     def similar(self, paper_id: str, *, limit: int = 5) -> tuple[Hit, ...]:

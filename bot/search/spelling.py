@@ -89,7 +89,7 @@ class PairCounts:
     """How often each pair of adjacent words occurs: `counts[first, second]` (0 if never).
 
     Pairs are numbered by their words' ids and kept as one sorted int64 array with counts
-    (16 bytes a pair; a `Counter` of string tuples took ~10× the memory and time to build).
+    (16 bytes a pair; a `Counter` of string tuples took far more memory and time to build).
     """
 
     def __init__(self, ids: Mapping[str, int], codes: np.ndarray, counts: np.ndarray) -> None:
@@ -118,8 +118,8 @@ class Lexicon:
     pairs: PairCounts
 
     def to_state(self) -> dict[str, Any]:
-        """Plain arrays for a cache (`from_state` reads them back): building it again from
-        the papers costs ~5 s per 20,000 of them, reading it ~0.1 s."""
+        """Plain arrays for a cache (`from_state` reads them back): reading them is far
+        quicker than building the lexicon from the papers again."""
         ids = self.pairs._ids  # every word, numbered in first-seen order, as `words` holds them
         return {
             "lexicon_words": list(ids),
@@ -170,7 +170,7 @@ def lexicon(texts: Iterable[str]) -> Lexicon:
 
 @cache  # one dictionary for every corpus: each index's speller shares it
 def english_words() -> Callable[[str], bool]:
-    """Whether a lower-case word is in pyspellchecker's English dictionary (loads ~0.2 s)."""
+    """Whether a lower-case word is in pyspellchecker's English dictionary (loaded once)."""
     from spellchecker import SpellChecker
 
     frequency = SpellChecker(distance=1).word_frequency
@@ -281,9 +281,9 @@ class Speller:
     """Corrects a question's words the corpus does not know, against the corpus's words."""
 
     def __init__(self, corpus: SpellingCorpus, known_words: Lexicon | None = None) -> None:
-        """Collect the corpus's words (or take `known_words`, e.g. from the index cache:
-        ~0.1 s instead of ~5 s per 20,000 papers); off the event loop either way. The English
-        dictionary (~0.3 s) loads only when a question first has a word the corpus lacks."""
+        """Collect the corpus's words (or take `known_words`, e.g. from the index cache, far
+        quicker); off the event loop either way. The English dictionary loads only when a
+        question first has a word the corpus lacks."""
         self._corpus = corpus
         self._lexicon = known_words if known_words is not None else papers_lexicon(corpus.papers)
         self._is_word = lambda word: english_words()(word)

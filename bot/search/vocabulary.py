@@ -12,11 +12,11 @@ import numpy as np
 __all__ = ["TERM_CACHE", "Vocabulary"]
 
 TERM_CACHE = 4096
-"""Term -> id lookups each vocabulary remembers (a search looks a term up ~4 times)."""
+"""Term -> id lookups each vocabulary remembers (a search looks each term up several times)."""
 
 
 class Vocabulary:
-    """Sorted terms in one UTF-8 blob with offsets: a few bytes a term instead of a dict's ~100."""
+    """Sorted terms in one UTF-8 blob with offsets: a few bytes a term, far less than a dict."""
 
     __slots__ = ("_blob", "_find", "_offsets", "_sorted")
 
@@ -24,10 +24,10 @@ class Vocabulary:
         """`blob` holds the sorted terms, each followed by a newline, starting at `offsets`."""
         self._blob = blob
         self._offsets = offsets
-        # Python ints from a memoryview: ~10× faster to index than numpy scalars, no copy.
+        # Python ints from a memoryview: faster to index than numpy scalars, and no copy.
         self._sorted = _Sorted(blob, memoryview(np.ascontiguousarray(offsets, dtype=np.int64)))
-        # A bisection costs ~18 Python-level steps (~4 µs at 200k terms); ranking, coverage,
-        # weights and snippets each look up the same query terms. Bounded, thread-safe, and
+        # A bisection costs Python-level steps; ranking, coverage, weights and snippets each
+        # look up the same query terms. Bounded, thread-safe, and
         # over the arrays, not `self` (no reference cycle keeps an old index's maps alive).
         self._find = lru_cache(maxsize=TERM_CACHE)(self._sorted.id)
 
@@ -59,7 +59,7 @@ class _Sorted:
     """The bisection over a vocabulary's blob (what `Vocabulary.id` caches).
 
     Every `_STEP`-th term is kept as a list of bytes, which `bisect` searches in C; the
-    Python-level steps are then only the ~6 within one stretch of `_STEP` terms (was ~18).
+    Python-level steps are then only those within one stretch of `_STEP` terms.
     """
 
     __slots__ = ("_blob", "_sample", "_size", "_starts")
@@ -91,4 +91,4 @@ class _Sorted:
 
 
 _STEP = 64
-"""Terms between two sampled ones (a 200k-term vocabulary samples ~3,000, ~130 KB)."""
+"""Terms between two sampled ones (the sample is a small share of the vocabulary)."""

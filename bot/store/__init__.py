@@ -1,5 +1,6 @@
 """Per-user storage: reading lists, topics, preferences, reminders (SQLite or PostgreSQL)."""
 
+from bot.store._sql_store import Store
 from bot.store.factory import open_store
 from bot.store.model import (
     MAX_REMINDER_KEY_CHARS,
@@ -14,7 +15,6 @@ from bot.store.model import (
     ReminderUser,
     SavedPaper,
     SaveOutcome,
-    Store,
     StoreError,
     StoreOpenError,
     StoreUnavailable,

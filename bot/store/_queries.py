@@ -152,11 +152,3 @@ def _presentations(stored: str) -> tuple[Presentation, ...]:
         for item in json.loads(stored)
         if isinstance(item, dict)
     )
-
-
-def group_followers(rows: list[tuple[int, str]]) -> dict[int, tuple[str, ...]]:
-    """FOLLOWERS rows grouped per user, topics in the order followed."""
-    grouped: dict[int, list[str]] = {}
-    for user_id, topic in rows:
-        grouped.setdefault(user_id, []).append(topic)
-    return {user_id: tuple(topics) for user_id, topics in grouped.items()}

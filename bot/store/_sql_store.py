@@ -1,6 +1,6 @@
-"""The `Store` methods both backends run alike: their input rules and SQL in one place, over
-the primitives each backend supplies (a read, a write, an insert under a per-user cap, and a
-statement run once per row: ledger claims and releases)."""
+"""`Store`: per-user reading lists, topics, preferences and ledgers, one transaction a method
+(input rules and SQL here, each backend's primitives in `sqlite` and `postgres`). Every method
+takes the user id, so none reaches another's data; an outage raises `StoreUnavailable`."""
 
 from __future__ import annotations
 
@@ -34,8 +34,8 @@ _SAVED = (SaveOutcome.SAVED, SaveOutcome.ALREADY_SAVED, SaveOutcome.LIMIT_REACHE
 _FOLLOWED = (FollowOutcome.FOLLOWED, FollowOutcome.ALREADY_FOLLOWING, FollowOutcome.LIMIT_REACHED)
 
 
-class SqlStore(ABC):
-    """A backend's shared half; each method keeps the contract its `Store` docstring states."""
+class Store(ABC):
+    """The store every front end uses; `open_store` picks the backend."""
 
     limits: Limits
 
@@ -57,14 +57,32 @@ class SqlStore(ABC):
     @abstractmethod
     async def _claim_each(self, user_id: int, sql: str, rows: list[Params]) -> list[Any]:
         """With the user's writes locked, `sql` (an insert … RETURNING) once per params, in
-        order, in one transaction: the rows it returned. A replica inserting the same row
-        waits for this commit, then gets no row back."""
+        one transaction: the rows it returned. A replica inserting the same row waits for
+        this commit, then gets no row back."""
 
     @abstractmethod
     async def _change_each(self, sql: str, rows: list[Params]) -> None:
         """`sql` once per params, in one transaction."""
 
+    @abstractmethod
+    async def never_served(
+        self, served: Iterable[str], candidates: Iterable[str]
+    ) -> frozenset[str]:
+        """Record `served` (an index being replaced); the `candidates` never recorded.
+
+        Alerts announce only those: a paper back after a half-copied reload was served before.
+        """
+
+    @abstractmethod
+    async def forget_user(self, user_id: int) -> None:
+        """Delete everything stored about the user."""
+
+    @abstractmethod
+    async def close(self) -> None:
+        """Release connections and threads; the store is unusable afterwards."""
+
     async def save(self, user_id: int, paper: SavedPaper) -> SaveOutcome:
+        """Save a snapshot; saving again keeps one row (and its first snapshot)."""
         paper = clean_paper(paper)
         params = q.save_params(user_id, paper, self.limits.max_saved)
         key = (user_id, paper.paper_id)
@@ -72,11 +90,13 @@ class SqlStore(ABC):
         return _SAVED[found]
 
     async def remove(self, user_id: int, paper_id: str) -> bool:
+        """Remove a saved paper; False when it was not saved."""
         return await self._change(q.REMOVE, (user_id, clean_text(paper_id))) > 0
 
     async def list_saved(
         self, user_id: int, *, offset: int = 0, limit: int = 10
     ) -> tuple[SavedPaper, ...]:
+        """Saved papers, newest first, `limit` of them from `offset`."""
         check_page(offset, limit)
         rows = await self._rows(q.LIST_SAVED, (user_id, limit, offset))
         return tuple(q.paper_from_row(row) for row in rows)
@@ -88,6 +108,7 @@ class SqlStore(ABC):
         return bool(await self._rows(q.IS_SAVED, (user_id, clean_text(paper_id))))
 
     async def saved_among(self, user_id: int, paper_ids: Iterable[str]) -> frozenset[str]:
+        """Which of `paper_ids` the user has saved (one query for a page of buttons)."""
         wanted = frozenset(paper_ids)
         if not wanted:
             return frozenset()
@@ -95,9 +116,11 @@ class SqlStore(ABC):
         return frozenset(pid for pid in wanted if clean_text(pid) in stored)  # as save stored it
 
     async def export_rows(self, user_id: int) -> tuple[SavedPaper, ...]:
+        """Every saved paper, newest first."""
         return tuple(q.paper_from_row(row) for row in await self._rows(q.EXPORT, (user_id,)))
 
     async def follow(self, user_id: int, topic: str) -> FollowOutcome:
+        """Follow a topic (whitespace collapsed; case-insensitively unique per user)."""
         rejected = check_topic(topic, self.limits)
         if rejected:
             return rejected
@@ -109,15 +132,22 @@ class SqlStore(ABC):
         return _FOLLOWED[found]
 
     async def unfollow(self, user_id: int, topic: str) -> bool:
+        """Stop following a topic (matched case-insensitively); False when not followed."""
         return await self._change(q.UNFOLLOW, (user_id, topic_key(topic))) > 0
 
     async def topics(self, user_id: int) -> tuple[str, ...]:
+        """The user's topics in the order they were followed."""
         return tuple(row[0] for row in await self._rows(q.TOPICS, (user_id,)))
 
     async def followers(self) -> Mapping[int, tuple[str, ...]]:
-        return q.group_followers(await self._rows(q.FOLLOWERS))
+        """Every user with topics, mapped to them (for alerts after a corpus reload)."""
+        grouped: dict[int, list[str]] = {}
+        for user_id, topic in await self._rows(q.FOLLOWERS):
+            grouped.setdefault(user_id, []).append(topic)
+        return {user_id: tuple(topics) for user_id, topics in grouped.items()}
 
     async def dismiss(self, user_id: int, paper_id: str) -> bool:
+        """Mark a paper "not interested"; False when it already was."""
         return await self._change(q.DISMISS, (user_id, clean_text(paper_id))) > 0
 
     async def dismissed(self, user_id: int) -> frozenset[str]:
@@ -131,12 +161,14 @@ class SqlStore(ABC):
         await self._change(q.SET_LANGUAGE, (user_id, check_language(language)))
 
     async def claim_alerts(self, user_id: int, paper_ids: Iterable[str]) -> frozenset[str]:
+        """Record alerts as sent; the ids newly claimed (of replicas, exactly one gets each)."""
         # Sorted: replicas claiming overlapping ids lock the rows in one order (no deadlock).
         rows = [(user_id, paper_id) for paper_id in sorted(set(paper_ids))]
         claimed = await self._claim_each(user_id, q.CLAIM_ALERT, rows) if rows else []
         return frozenset(row[0] for row in claimed)
 
     async def release_alerts(self, user_id: int, paper_ids: Iterable[str]) -> None:
+        """Forget claims whose alert could not be sent, so a later reload may send it."""
         rows = [(user_id, paper_id) for paper_id in sorted(set(paper_ids))]
         if rows:
             await self._change_each(q.RELEASE_ALERT, rows)
@@ -144,6 +176,8 @@ class SqlStore(ABC):
     async def set_reminder(
         self, user_id: int, minutes: int | None, *, language: str | None = None
     ) -> None:
+        """Remind `minutes` (1..120) before each saved paper's presentation, or None: off (the
+        ledger is kept); `language`: the one the user is answered in now, if no /lang choice."""
         minutes = check_minutes(minutes)
         if minutes is None:
             await self._change(q.REMINDERS_OFF, (user_id,))
@@ -152,6 +186,7 @@ class SqlStore(ABC):
         await self._change(q.SET_REMINDER, (user_id, minutes, tag))
 
     async def get_reminder(self, user_id: int) -> int | None:
+        """The reminder lead in minutes; None when reminders are off."""
         rows = await self._rows(q.GET_REMINDER, (user_id,))
         return rows[0][0] if rows else None
 
@@ -162,14 +197,18 @@ class SqlStore(ABC):
     async def claim_reminders(
         self, user_id: int, keys: Iterable[ReminderKey]
     ) -> frozenset[ReminderKey]:
+        """Record reminders as sent before sending them; the keys newly claimed, only while
+        reminders are on (of replicas, exactly one gets each). ValueError for a bad key."""
         rows = [(user_id, pid, key, user_id) for pid, key in check_reminder_keys(keys)]
         claimed = await self._claim_each(user_id, q.CLAIM_REMINDER, rows) if rows else []
         return frozenset((pid, key) for pid, key in claimed)
 
     async def release_reminders(self, user_id: int, keys: Iterable[ReminderKey]) -> None:
+        """Forget claims whose reminder could not be sent, so a later try may send it."""
         rows = [(user_id, pid, key) for pid, key in check_reminder_keys(keys)]
         if rows:
             await self._change_each(q.RELEASE_REMINDER, rows)
 
     async def sent_reminders(self, user_id: int) -> frozenset[ReminderKey]:
+        """Every key claimed for the user (sent, or being sent)."""
         return frozenset((pid, key) for pid, key in await self._rows(q.SENT_REMINDERS, (user_id,)))

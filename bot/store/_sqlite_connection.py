@@ -22,7 +22,7 @@ MIN_SQLITE = (3, 35)  # INSERT … RETURNING (claim_alerts); Python 3.11's build
 
 
 class Opened:
-    """Where the store's file is and which file (device, inode) the connection opened."""
+    """Where the store's file is and which file the connection opened."""
 
     def __init__(self, path: Path, timeout: float) -> None:
         self.path = path
@@ -39,7 +39,6 @@ class Opened:
         return connection
 
     def still_ours(self) -> bool:
-        """Whether the path still names the file the connection opened."""
         return self.identity is None or files.still_ours(self.path, self.identity)
 
 

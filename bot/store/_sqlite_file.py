@@ -1,30 +1,21 @@
-"""Whether the SQLite file at DATA_DIR is still the one a connection opened, and the rescue
-when it is not (deleted by `git clean`, `rm`, or replaced by `mv` under a running bot).
-
-A connection keeps writing to its open file after the path is unlinked: every save is then
-acknowledged and lost at the next start. So the store compares the path's (device, inode)
-with the one it opened before and after each call. On a mismatch it copies the open
-connection's whole database (SQLite's online backup, which reads the WAL too) to a file next
-to the path. Deleted: the copy is moved into place, so no row is lost. Replaced: the new file
-is what someone put there on purpose, so it is served and ours is kept beside it, named in
-the log, for the operator to merge.
-"""
+"""Whether the SQLite file at DATA_DIR is still the one a connection opened (else every save
+would go to an unlinked file), and the rescue: a copy of the open database beside the path,
+moved into place if the file was deleted, kept for the operator if it was replaced."""
 
 from __future__ import annotations
 
-import contextlib
 import os
 import sqlite3
 from datetime import UTC, datetime
 from pathlib import Path
 
-FileIdentity = tuple[int, int]
-"""(st_dev, st_ino) of a database file."""
+from bot.fileutil import fsync
+
+FileIdentity = tuple[int, int]  # (st_dev, st_ino)
 SIDE_FILES = ("-wal", "-shm")  # SQLite's WAL-mode companions of `<name>`
 
 
 def side_path(path: Path, suffix: str) -> Path:
-    """`bot.sqlite3-wal` for `bot.sqlite3` and "-wal"."""
     return path.with_name(path.name + suffix)
 
 
@@ -38,11 +29,8 @@ def identity(path: Path) -> FileIdentity | None:
 
 
 def still_ours(path: Path, opened: FileIdentity) -> bool:
-    """Whether `path` is still the file whose identity was `opened`.
-
-    A stat that fails for another reason (permissions, I/O) proves nothing: the call goes
-    ahead and fails or succeeds on its own.
-    """
+    """Whether `path` is still the file whose identity was `opened` (a stat failing for
+    another reason proves nothing: True)."""
     try:
         return identity(path) == opened
     except OSError:
@@ -59,7 +47,7 @@ def rescue_copy(connection: sqlite3.Connection, path: Path) -> Path:
         connection.backup(target)
     finally:
         target.close()
-    _fsync(copy)
+    fsync(copy)
     return copy
 
 
@@ -69,12 +57,8 @@ def side_identities(path: Path) -> dict[str, FileIdentity | None]:
 
 
 def drop_stale_side_files(path: Path, ours: dict[str, FileIdentity | None]) -> None:
-    """Delete the WAL companions the old connection held, if still at the path.
-
-    Called after it closed (SQLite leaves them when its file was unlinked): opened with
-    another database, a stale WAL would be replayed onto it, overwriting its pages. Those of
-    the database now at the path (other identities) are kept.
-    """
+    """Delete the WAL companions the closed connection held, if still at the path: a stale
+    WAL would be replayed onto the next database opened there."""
     for suffix, opened in ours.items():
         side = side_path(path, suffix)
         if opened is not None and identity(side) == opened:
@@ -87,14 +71,4 @@ def put_in_place(copy: Path, path: Path) -> None:
     for suffix in SIDE_FILES:
         side_path(path, suffix).unlink(missing_ok=True)
     os.replace(copy, path)
-    _fsync(path.parent)
-
-
-def _fsync(path: Path) -> None:
-    """Flush a file, or a folder's entries, to disk (best effort: not every FS allows it)."""
-    with contextlib.suppress(OSError):
-        descriptor = os.open(path, os.O_RDONLY)
-        try:
-            os.fsync(descriptor)
-        finally:
-            os.close(descriptor)
+    fsync(path.parent)

@@ -1,5 +1,4 @@
-"""A reading list as BibTeX, Markdown or CSV: pure functions of saved papers, with their tier
-and presentations (in the venue's time, its offset named) and institutions."""
+"""A reading list as BibTeX, Markdown or CSV, with each paper's tier, programme, institutions."""
 
 from __future__ import annotations
 
@@ -14,15 +13,14 @@ from string import ascii_lowercase
 from bot.corpus.model import Presentation
 from bot.store.model import SavedPaper
 
-FORMATS = ("bib", "md", "csv")
 CSV_COLUMNS = ("paper_id", "title", "authors", "year", "venue", "url", "doi", "title_derived",
                "saved_at", "status", "presentations", "institutions")  # fmt: skip
 DERIVED_NOTE = "Title derived from the abstract by the bot; the source gives none"
 """What exports say of a derived title (BibTeX `note`, Markdown, CSV `title_derived`)."""
 _TIERS = {"oral": "Oral", "spotlight": "Spotlight", "poster": "Poster"}
 _WEEKDAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
+# Exports are English whatever the reader's language, and never the process locale's.
 _MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
-"""Exports are English whatever the reader's language, and never the process locale's."""
 # First title words that say nothing about the paper (Google Scholar's key style skips them).
 _KEY_STOPWORDS = frozenset({"a", "an", "the", "on", "of", "in", "for", "and", "to", "towards"})
 _BIBTEX_SPECIALS = {
@@ -66,22 +64,10 @@ def presentation_text(shown: Presentation) -> str:
 
 
 def programme_lines(paper: SavedPaper) -> list[str]:
-    """The paper's tier (when no presentation says it, as a spotlight's poster does not),
-    then each presentation: what BibTeX's note, Markdown and CSV say of the programme."""
+    """The paper's tier (when no presentation says it), then each presentation."""
     kinds = {shown.kind.casefold() for shown in paper.presentations}
     lines = [_TIERS[paper.status]] if paper.status in _TIERS and paper.status not in kinds else []
     return lines + [presentation_text(shown) for shown in paper.presentations]
-
-
-def export(papers: Sequence[SavedPaper], fmt: str) -> str:
-    """The reading list in `fmt` ("bib", "md" or "csv"); ValueError names the valid ones."""
-    if fmt == "bib":
-        return to_bibtex(papers)
-    if fmt == "md":
-        return to_markdown(papers)
-    if fmt == "csv":
-        return to_csv(papers)
-    raise ValueError(f"unknown export format {fmt!r}; valid: {', '.join(FORMATS)}")
 
 
 def _ascii_word(text: str) -> str:
@@ -91,7 +77,6 @@ def _ascii_word(text: str) -> str:
 
 
 def _surname(author: str) -> str:
-    """The family name: before the comma of "Last, First", else the last word."""
     if "," in author:
         return author.split(",", 1)[0]
     words = author.split()
@@ -109,7 +94,7 @@ def base_key(paper: SavedPaper) -> str:
 
 
 def _suffixes() -> Iterator[str]:
-    """a, b, …, z, aa, ab, …: BibTeX's usual disambiguation letters."""
+    """a, b, …, z, aa, ab, …"""
     for first in ("", *ascii_lowercase):
         for second in ascii_lowercase:
             yield first + second
@@ -144,8 +129,8 @@ def bibtex_escape(text: str) -> str:
 
 
 def _verbatim(link: str) -> str:
-    """A URL or DOI for biblatex's verbatim fields: only what would break the entry is encoded."""
-    # LaTeX escapes would end up inside the link itself, so percent-encode instead.
+    """A URL or DOI for a verbatim field: what would break the entry percent-encoded (a LaTeX
+    escape would end up in the link)."""
     return "".join(_VERBATIM_UNSAFE.get(char, char) for char in link.strip())
 
 
@@ -160,22 +145,21 @@ def to_bibtex(papers: Sequence[SavedPaper]) -> str:
     keys = bibtex_keys(papers)
     entries = []
     for paper in papers:
-        fields = [("title", bibtex_escape(paper.title))]
-        if paper.authors:
-            fields.append(("author", " and ".join(_bibtex_author(a) for a in paper.authors)))
-        if paper.venue:
-            fields.append(("booktitle", bibtex_escape(paper.venue)))
-        if paper.year:
-            fields.append(("year", str(paper.year)))
-        if paper.doi:
-            fields.append(("doi", _verbatim(paper.doi)))
-        if paper.url:
-            fields.append(("url", _verbatim(paper.url)))
         notes = [*programme_lines(paper), *([DERIVED_NOTE] if paper.title_derived else [])]
-        if notes:
-            fields.append(("note", bibtex_escape("; ".join(notes))))
+        fields = {
+            "title": bibtex_escape(paper.title),
+            "author": " and ".join(_bibtex_author(a) for a in paper.authors),
+            "booktitle": bibtex_escape(paper.venue),
+            "year": str(paper.year or ""),
+            "doi": _verbatim(paper.doi),
+            "url": _verbatim(paper.url),
+            "note": bibtex_escape("; ".join(notes)),
+        }
         kind = "inproceedings" if paper.venue else "misc"
-        body = ",\n".join(f"  {name} = {{{value}}}" for name, value in fields)
+        shown = (
+            f"  {name} = {{{value}}}" for name, value in fields.items() if value or name == "title"
+        )
+        body = ",\n".join(shown)
         entries.append(f"@{kind}{{{keys[paper.paper_id]},\n{body}\n}}\n")
     return "\n".join(entries)
 
@@ -227,3 +211,14 @@ def to_csv(papers: Sequence[SavedPaper]) -> str:
                saved_at, paper.status, shown, "; ".join(paper.institutions))  # fmt: skip
         writer.writerow([_csv_cell(value) for value in row])
     return buffer.getvalue()
+
+
+WRITERS = {"bib": to_bibtex, "md": to_markdown, "csv": to_csv}
+FORMATS = tuple(WRITERS)
+
+
+def export(papers: Sequence[SavedPaper], fmt: str) -> str:
+    """The reading list in `fmt` ("bib", "md" or "csv"); ValueError names the valid ones."""
+    if fmt not in WRITERS:
+        raise ValueError(f"unknown export format {fmt!r}; valid: {', '.join(FORMATS)}")
+    return WRITERS[fmt](papers)

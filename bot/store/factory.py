@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot.store.model import Limits, Store, StoreOpenError
+from bot.store._sql_store import Store
+from bot.store.model import Limits, StoreOpenError
 
 SQLITE_FILE = "bot.sqlite3"  # under DATA_DIR
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
@@ -18,11 +19,8 @@ async def open_store(
     limits: Limits = Limits(),  # noqa: B008 -- frozen, so one shared default is safe
     timeout: float = DEFAULT_TIMEOUT,
 ) -> Store:
-    """Open and migrate the store: PostgreSQL for a postgresql:// URL, else SQLite in `data_dir`.
-
-    Raises StoreOpenError naming DATABASE_URL or DATA_DIR when it cannot be opened; the
-    caller prints it and exits 2.
-    """
+    """The migrated store: PostgreSQL for a postgresql:// URL, else SQLite in `data_dir`;
+    StoreOpenError naming DATABASE_URL or DATA_DIR when it cannot be opened."""
     if database_url:
         if not database_url.startswith(POSTGRES_SCHEMES):
             scheme = database_url.partition(":")[0][:20]

@@ -13,7 +13,7 @@ from psycopg_pool import AsyncConnectionPool
 
 from bot.store import _queries as q
 from bot.store._migrations import CREATE_VERSION_TABLE, load_migrations, pending
-from bot.store._sql_store import ADDED, FULL, PRESENT, Params, SqlStore
+from bot.store._sql_store import ADDED, FULL, PRESENT, Params, Store
 from bot.store.model import Limits, StoreOpenError, StoreUnavailable
 
 SETTING = "DATABASE_URL"  # what an error opening the database names
@@ -41,11 +41,10 @@ def _pg(sql: str) -> str:
     return sql.replace("?", "%s")
 
 
-class PostgresStore(SqlStore):
+class PostgresStore(Store):
     """The shared store: DATABASE_URL=postgresql://…, for several replicas behind a webhook."""
 
     def __init__(self, pool: AsyncConnectionPool, limits: Limits) -> None:
-        """Use `PostgresStore.open`."""
         self._pool = pool
         self.limits = limits
 
@@ -74,9 +73,8 @@ class PostgresStore(SqlStore):
             # Checked on checkout: a connection broken by a restart is replaced, not used.
             check=AsyncConnectionPool.check_connection,
             kwargs={"connect_timeout": connect_timeout},
-            # The pool's reconnect backoff doubles without a cap until this deadline; a short
-            # one makes it give up early, so the first request after an outage connects
-            # afresh instead of waiting out a long backoff.
+            # The pool's reconnect backoff doubles until this deadline: a short one lets the
+            # first request after an outage connect afresh instead of waiting it out.
             reconnect_timeout=timeout,
             name="store",
         )

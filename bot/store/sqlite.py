@@ -12,7 +12,7 @@ from typing import Any, TypeVar
 
 from bot.store import _queries as q
 from bot.store import _sqlite_file as files
-from bot.store._sql_store import ADDED, FULL, PRESENT, Params, SqlStore
+from bot.store._sql_store import ADDED, FULL, PRESENT, Params, Store
 from bot.store._sqlite_connection import Opened, write
 from bot.store.model import Limits, StoreOpenError, StoreUnavailable
 
@@ -20,7 +20,7 @@ T = TypeVar("T")
 logger = logging.getLogger(__name__)
 
 
-class SqliteStore(SqlStore):
+class SqliteStore(Store):
     """The default store: a file under DATA_DIR, no set-up; several processes may share it."""
 
     def __init__(
@@ -30,7 +30,6 @@ class SqliteStore(SqlStore):
         limits: Limits,
         opened: Opened,
     ) -> None:
-        """Use `SqliteStore.open`."""
         self._connection: sqlite3.Connection | None = connection
         """None between closing a swapped file and opening the one at the path."""
         self._executor = executor

@@ -20,6 +20,7 @@ from telegram.constants import ParseMode
 from telegram.error import Forbidden, TelegramError
 from telegram.ext import Application
 
+from bot.answers import results
 from bot.corpus import Paper
 from bot.i18n import DEFAULT_LANGUAGE, Lang, is_language, translator
 from bot.render import library, to_html
@@ -49,7 +50,7 @@ def new_paper_ids(old: Retriever | None, new: Retriever) -> frozenset[str]:
 
 def topic_matches(index: Retriever, topic: str, new_ids: Collection[str]) -> tuple[Paper, ...]:
     """New papers in `index` that match `topic` confidently, best first (CPU work)."""
-    result = index.search(topic, limit=ALERT_SEARCH_DEPTH, snippets=False)
+    result = results(index, topic, limit=ALERT_SEARCH_DEPTH, snippets=False)
     if not result.confident:
         return ()
     found = [

@@ -12,11 +12,7 @@ from bot.corpus.authors import (
     compact_authors,
     parse_authors,
 )
-
-
-def author_matches(query: str, author: str) -> bool:
-    """Whether `query` finds a paper by `author` (the public path to the matching rule)."""
-    return AuthorIndex.build([[author]]).papers(query) == (0,)
+from testkit.papers import author_matches
 
 
 @pytest.mark.parametrize(
@@ -132,12 +128,12 @@ def test_author_index_finds_a_persons_papers(authors: AuthorIndex) -> None:
     ],
 )
 def test_name_question_detection(authors: AuthorIndex, question: str, is_name: bool) -> None:
-    assert authors.is_name_query(question) is is_name
+    assert bool(authors.name_query(question)) is is_name
 
 
 def test_long_question_is_not_a_name_and_returns_fast(authors: AuthorIndex) -> None:
-    assert not authors.is_name_query("Hochreiter" + " " * 3000 + "Hochreiter")
-    assert not authors.is_name_query("Sepp " * 20 + "Hochreiter")
+    assert not authors.name_query("Hochreiter" + " " * 3000 + "Hochreiter")
+    assert not authors.name_query("Sepp " * 20 + "Hochreiter")
 
 
 _NAME_PART = (

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from bot import cli, render
+from bot.answers import results
 from bot.corpus import LoadReport, StrictCorpusError, compact_authors, load_corpus
 from bot.search import Index
 from testkit.fake_bot_api import parse_html
@@ -83,11 +84,11 @@ def test_each_shape_loads_is_found_and_shows_authors_venue_links(
 ) -> None:
     report = load_corpus([DATA / name])
     index = Index.build(report.papers)
-    [by_word] = [h.paper for h in index.search(title_word, limit=1).hits]
+    [by_word] = [h.paper for h in results(index, title_word, limit=1).hits]
     assert by_word.title.startswith(title)
     by_author = index.by_author(surname)
     assert by_word in by_author
-    assert index.is_author_question(surname)  # a plain question that is just the name
+    assert index.named_author(surname)  # a plain question that is just the name
     card = _card(by_word)
     assert ", ".join(by_word.authors) in card and surname in card
     assert venue in card
@@ -96,11 +97,11 @@ def test_each_shape_loads_is_found_and_shows_authors_venue_links(
 
 def test_a_title_only_paper_is_found_by_keyword_and_shown_without_a_snippet() -> None:
     index = Index.build(load_corpus([DATA / "paperlists_icml2025.json"]).papers)
-    [hit] = index.search("federated learning client drift", limit=1).hits
+    [hit] = results(index, "federated learning client drift", limit=1).hits
     assert hit.paper.title == "Federated Graph Prompting under Client Drift"
     assert hit.paper.abstract == "" and hit.snippet.text == ""
     [message] = render.to_html(
-        render.results_doc(index.search("federated learning client drift", limit=1), per_page=5)
+        render.results_doc(results(index, "federated learning client drift", limit=1), per_page=5)
     )
     text = parse_html(message.text)
     assert "Mei Tanaka, Rahul Venkataraman, Olga Petrova" in text  # three names: all shown
@@ -109,7 +110,7 @@ def test_a_title_only_paper_is_found_by_keyword_and_shown_without_a_snippet() ->
 
 def test_answers_show_authors_compactly() -> None:
     index = Index.build(load_corpus([DATA / "openreview_v2.json"]).papers)
-    result = index.search("diffusion policies constraint guidance", limit=1)
+    result = results(index, "diffusion policies constraint guidance", limit=1)
     [message] = render.to_html(render.results_doc(result, per_page=5))
     assert "Laura Fernández, Kwame Mensah, Yi-Ting Lin" in parse_html(message.text)
     long = (*result.hits[0].paper.authors, "D. Fourth")

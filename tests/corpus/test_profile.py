@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.answers import corpus_facts, name_of
+from bot.answers import corpus_facts, name_of, results
 from bot.config import DEFAULT_CORPUS
 from bot.corpus import Paper, load_corpus
 from bot.corpus.profile import CorpusName, VenueYears, corpus_name, frequent_topics
@@ -110,5 +110,5 @@ def test_a_conference_feeds_examples_find_its_papers(tmp_path: Path) -> None:
     assert facts.name.single == "ICML 2026" and 1 <= len(facts.examples) <= 3
     index = Index.build(papers)
     for question in facts.examples:
-        assert index.search(question).confident, question
+        assert results(index, question).confident, question
     assert corpus_facts(papers_of(DEFAULT_CORPUS)).examples == ()  # the seeds: the catalogue's

@@ -94,12 +94,12 @@ def test_merged_versions_take_the_programme_from_the_version_that_has_it() -> No
         "p2", "Sparse Routers Without Collapse", "", authors=("Ana Example",),
         presentations=shown, affiliations=("Example University",), topic="Theory",
     )  # fmt: skip
-    (merged,), _ = merge_versions([plain, programme])
+    (merged,), _ = merge_versions([plain, programme], ["a:1", "b:1"])
     assert merged.id == "p1"
     assert (merged.presentations, merged.affiliations, merged.topic) == (
         shown, ("Example University",), "Theory",
     )  # fmt: skip
     longer = Paper("p3", "Sparse Routers Without Collapse", "", authors=("Ana Example", "Bo"))
-    (merged,), _ = merge_versions([programme, longer])
+    (merged,), _ = merge_versions([programme, longer], ["a:1", "b:1"])
     assert merged.authors == ("Ana Example", "Bo")
     assert merged.affiliations == ()  # never misaligned with the kept authors

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from bot import answers, render
-from bot.answers import corpus_facts
+from bot.answers import corpus_facts, results
 from bot.commands import COMMANDS
 from bot.config import DEFAULT_RESULTS_PER_PAGE
 from bot.i18n import COMMAND_MENUS, Lang, Translator, translator
@@ -165,7 +165,7 @@ def test_a_whole_conversation_in_each_language(
     start = bot.ask(updates, "/start", chat_id)
     assert text_of(start) == expected(start_of(index, t))
 
-    result = index.search(QUESTION, limit=PER_PAGE)
+    result = results(index, QUESTION, limit=PER_PAGE)
     answer = bot.ask(updates, QUESTION, chat_id)
     assert text_of(answer) == expected(render.results_doc(result, per_page=PER_PAGE, t=t))
     assert_telegram_would_accept(answer)
@@ -175,7 +175,7 @@ def test_a_whole_conversation_in_each_language(
     assert nav[-1]["text"] == t.gettext("button.next")
 
     page = bot.tap(updates, answer, nav[-1]["callback_data"], chat_id)
-    second = index.search(QUESTION, limit=PER_PAGE, offset=PER_PAGE)
+    second = results(index, QUESTION, limit=PER_PAGE, offset=PER_PAGE)
     assert text_of(page) == expected(render.results_doc(second, per_page=PER_PAGE, t=t))
     assert [b["text"] for b in keyboard(page)[-1]] == [
         t.gettext("button.previous"),
@@ -183,7 +183,7 @@ def test_a_whole_conversation_in_each_language(
     ]
 
     weak = bot.ask(updates, WEAK_QUESTION, chat_id)
-    weak_result = index.search(WEAK_QUESTION, limit=PER_PAGE)
+    weak_result = results(index, WEAK_QUESTION, limit=PER_PAGE)
     assert not weak_result.confident
     assert text_of(weak) == expected(render.results_doc(weak_result, per_page=PER_PAGE, t=t))
     assert parse_html(text_of(weak)).startswith(t.gettext("results.weak"))

@@ -8,6 +8,7 @@ import dataclasses
 import pytest
 
 from bot import render
+from bot.answers import results
 from bot.corpus import Paper, Presentation
 from bot.i18n import translator
 from bot.render.limits import INLINE_DESCRIPTION_CHARS, MAX_MESSAGE_CHARS
@@ -115,7 +116,7 @@ def test_a_tier_without_a_time_is_badged_above_poster_only(week) -> None:
 
 def test_results_similar_and_author_lists_carry_the_badge(week) -> None:
     index = Index.build(list(week.values()))
-    result = index.search("provably stable policy gradients", limit=3)
+    result = results(index, "provably stable policy gradients", limit=3)
     page = parse_html(render.to_html(render.results_doc(result, per_page=5))[0].text)
     assert page.split("\n\n")[1].split("\n")[2] == "🎤 Oral · Tue 10:15"
     hits = index.similar(week["D"].id, limit=5)

@@ -11,6 +11,7 @@ import pytest
 from telegram import constants
 
 from bot import render
+from bot.answers import results
 from bot.commands import COMMANDS
 from bot.corpus import MAX_COMMAND_CHARS, Paper, parse_paper_command
 from bot.corpus.profile import CorpusName, VenueYears
@@ -361,7 +362,7 @@ def test_fake_server_html_validator_rejects_what_telegram_rejects() -> None:
 
 def test_example_questions_find_papers_in_the_seed_corpus(index) -> None:
     for example in EXAMPLE_QUESTIONS:
-        result = index.search(example, limit=3)
+        result = results(index, example, limit=3)
         assert result.hits and result.confident, example
 
 

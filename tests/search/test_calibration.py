@@ -12,6 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from bot.answers import results
 from bot.cli_search import result_json
 from bot.corpus import Paper, load_corpus
 from bot.search import EmbeddingJob, HybridRetriever, Index
@@ -74,8 +75,8 @@ def test_the_cut_passes_the_corpus_s_own_titles_and_flags_off_topic_ones(
     assert calibration is not None and calibration.probes >= 40
     hybrid = HybridRetriever(index, model)
     hybrid.attach_vectors(vectors, calibration)
-    titles = np.mean([not hybrid.search(p.title).confident for p in index.papers])
-    off = np.mean([not hybrid.search(q).confident for q in off_topic_questions()])
+    titles = np.mean([not results(hybrid, p.title).confident for p in index.papers])
+    off = np.mean([not results(hybrid, q).confident for q in off_topic_questions()])
     # Titles asked verbatim match better than the held-out probes the cut was set on.
     assert titles <= IN_TOPIC_FLAGGED < off
 
@@ -116,12 +117,12 @@ def test_the_flag_uses_the_stored_cut_and_the_json_reports_it(index: Index, tmp_
     job = EmbeddingJob(retriever, model, cache_dir=tmp_path).start()
     job.done.wait()
     title = index.papers[3].title
-    result = retriever.search(title, limit=3)
+    result = results(retriever, title, limit=3)
     assert result.hits and result.cut == 99.0 and result.margin is not None
     assert not result.confident  # no margin reaches the stored cut
     lenient = dataclasses.replace(strict, short_cut=-99.0, long_cut=-99.0)
     retriever.attach_vectors(vectors, lenient)
-    result = retriever.search(title, limit=3)
+    result = results(retriever, title, limit=3)
     assert result.confident and result.cut == -99.0
     answer = result_json(result, semantic=True)
     assert answer["confident"] is True
@@ -129,9 +130,9 @@ def test_the_flag_uses_the_stored_cut_and_the_json_reports_it(index: Index, tmp_
 
 
 def test_bm25_alone_reports_its_coverage_against_its_cut(index: Index) -> None:
-    result = index.search(index.papers[5].title)
+    result = results(index, index.papers[5].title)
     assert result.margin == result.confidence and result.cut == 0.4
-    assert result_json(index.search("zzzzqqq"))["margin"] is None
+    assert result_json(results(index, "zzzzqqq"))["margin"] is None
 
 
 @pytest.mark.parametrize("fields", [{"weight": "x"}, {"weight": 1.0}, {"probes": None}])

@@ -60,7 +60,9 @@ SPANS = [[(0, 4), (5, 9)], [], [(0, 70_000), (70_001, 2**32 - 1)], [(3, 3)]]
 
 
 def test_spans_column_reads_back_each_rows_spans() -> None:
-    column = SpansColumn.build(SPANS)
+    flat = np.array([v for row in SPANS for span in row for v in span], dtype=np.uint32)
+    offsets = np.cumsum([0, *map(len, SPANS)]).astype(np.int64)
+    column = SpansColumn(flat, offsets)
     assert len(column) == len(SPANS)
     assert [column[i] for i in range(len(SPANS))] == SPANS
     again = SpansColumn(*column.arrays())  # as a cache maps it back

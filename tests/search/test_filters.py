@@ -15,12 +15,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from bot.corpus import Paper, author_matches, load_corpus
+from bot.corpus import Paper, load_corpus
 from bot.search import Index
 from bot.search.analysis import analyzer_for
 from bot.search.filters import FilterColumns, candidates, filter_columns
 from bot.search.phrases import phrase_terms
 from bot.search.syntax import parse_query
+from testkit.papers import author_matches
 from testkit.paths import TEST_DATA
 
 SAMPLE = TEST_DATA / "paperlists_sample"

@@ -23,6 +23,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bot import render
+from bot.answers import results
 from bot.corpus import CorpusError, Paper, clean_abstract, clean_title, derive_title, load_corpus
 from bot.render.callbacks import page_data
 from bot.render.doc import HtmlMessage, InlineSwitch
@@ -161,7 +162,7 @@ def test_analyzer_never_raises_and_spans_point_into_the_text(text: str) -> None:
 def test_search_never_raises_and_renders_as_telegram_html(
     index: Index, question: str, offset: int
 ) -> None:
-    result = index.search(question, limit=5, offset=offset)
+    result = results(index, question, limit=5, offset=offset)
     assert len(result.hits) <= 5
     doc = render.results_doc(result, per_page=5, page_key="k3y")
     if not result.hits:

@@ -18,6 +18,7 @@ import numpy as np
 import pytest
 
 from bot import render
+from bot.answers import results
 from bot.corpus import Paper
 from bot.i18n import translator
 from bot.search import EmbeddingJob, HybridRetriever, Index
@@ -250,9 +251,15 @@ class SetCosines:
 def retriever(cosines: Sequence[float], glossary: Glossary | None) -> HybridRetriever:
     model = SetCosines(cosines)
     hybrid = HybridRetriever(Index.build(PAPERS), model)
-    hybrid.attach_glossary(glossary)
+    glossing(hybrid.index, glossary)
     hybrid.attach_vectors(model.paper_vectors())
     return hybrid
+
+
+def glossing(index: Index, glossary: Glossary | None) -> None:
+    """Gloss Chinese questions (`glossary`, the bundled dictionary) as served, or never (None)."""
+    if glossary is not None:
+        assert index.queries.load_glossary() is not None
 
 
 FLAT = [0.85] * len(PAPERS)
@@ -267,9 +274,9 @@ def marked(hit_snippet_text: str, marks: Sequence[tuple[int, int]]) -> list[str]
 
 
 def test_a_chinese_question_finds_the_english_paper_through_its_gloss(real: Glossary) -> None:
-    without = retriever(FLAT, None).search(CHINESE, limit=3)
+    without = results(retriever(FLAT, None), CHINESE, limit=3)
     assert without.hits[0].paper.id != DISTILLATION.id  # the model alone: paper order
-    result = retriever(FLAT, real).search(CHINESE, limit=3)
+    result = results(retriever(FLAT, real), CHINESE, limit=3)
     assert result.hits[0].paper.id == DISTILLATION.id
     assert result.hits[0].coverage == 1.0  # the gloss's coverage: both English words
     assert result.terms == without.terms  # what was searched is still the question's terms
@@ -282,7 +289,7 @@ def test_a_japanese_question_is_not_glossed(real: Glossary) -> None:
     hybrid, plain = retriever(FLAT, real), retriever(FLAT, None)
     prepared = hybrid.queries.prepare(question)
     assert prepared.gloss == () and prepared.scored == prepared.terms
-    glossed, before = hybrid.search(question, limit=5), plain.search(question, limit=5)
+    glossed, before = results(hybrid, question, limit=5), results(plain, question, limit=5)
     assert [h.paper.id for h in glossed.hits] == [h.paper.id for h in before.hits]
     assert glossed.hits[0].paper.id != DISTILLATION.id
 
@@ -292,8 +299,8 @@ def test_latin_questions_are_not_glossed_and_mixed_ones_keep_their_latin_words(
 ) -> None:
     hybrid, plain = retriever(FLAT, real), retriever(FLAT, None)
     english = "knowledge distillation of ensembles"
-    assert [h.paper.id for h in hybrid.search(english).hits] == [
-        h.paper.id for h in plain.search(english).hits
+    assert [h.paper.id for h in results(hybrid, english).hits] == [
+        h.paper.id for h in results(plain, english).hits
     ]
     prepared = hybrid.queries.prepare("ensemble 的 知识蒸馏")
     assert prepared.gloss == ("ensembl", "knowledg", "distil") == prepared.scored
@@ -306,24 +313,24 @@ def test_a_corpus_in_chinese_keeps_its_own_matches(real: Glossary) -> None:
     chinese_paper = Paper("zh", "知识蒸馏 综述", "本文 综述 知识蒸馏 的 方法。")
     model = SetCosines([*FLAT[: len(OTHERS)], 0.85])
     hybrid = HybridRetriever(Index.build([*OTHERS, chinese_paper]), model)
-    hybrid.attach_glossary(real)
+    glossing(hybrid.index, real)
     hybrid.attach_vectors(model.paper_vectors())
     prepared = hybrid.queries.prepare(CHINESE)
     scored = prepared.gloss
     assert {"knowledg", "distil"} <= set(scored)
     assert set(prepared.terms) <= set(scored)  # the paper's own words still match
     assert len(scored) == len(set(scored))
-    assert hybrid.search(CHINESE, limit=3).hits[0].paper.id == "zh"
+    assert results(hybrid, CHINESE, limit=3).hits[0].paper.id == "zh"
 
 
 def test_a_glossed_question_is_confident_on_its_coverage(real: Glossary) -> None:
     # The same cosines: without the gloss only the standout counts (too small); with it the
     # top paper holds the gloss's words. An off-topic gloss holds none: still not confident.
-    assert not retriever(CLOSE, None).search(CHINESE).confident
+    assert not results(retriever(CLOSE, None), CHINESE).confident
     hybrid = retriever(CLOSE, real)
-    result = hybrid.search(CHINESE)
+    result = results(hybrid, CHINESE)
     assert result.hits[0].paper.id == DISTILLATION.id and result.confident
-    assert not hybrid.search(OFF_TOPIC).confident
+    assert not results(hybrid, OFF_TOPIC).confident
 
 
 class WordHash:
@@ -365,7 +372,6 @@ def test_a_job_nobody_started_the_glossary_for_never_loads_it(tmp_path: Path) ->
     hybrid = HybridRetriever(Index.build(PAPERS), WordHash())
     EmbeddingJob(hybrid, WordHash(), cache_dir=tmp_path).start().done.wait()
     assert hybrid.semantic_ready
-    assert not hybrid.queries.glossary_ready
     assert hybrid.queries.prepare(CHINESE).gloss == ()
 
 
@@ -380,7 +386,7 @@ def test_without_the_dictionary_the_job_still_serves_chinese_questions(
     hybrid.queries.start_glossary()
     EmbeddingJob(hybrid, WordHash(), cache_dir=tmp_path).start().done.wait()
     assert hybrid.semantic_ready
-    result = hybrid.search(CHINESE)
+    result = results(hybrid, CHINESE)
     assert result.hits and not result.warming  # answered through the model, as before
     assert hybrid.queries.prepare(CHINESE).gloss == ()
 
@@ -390,19 +396,19 @@ def test_without_the_dictionary_the_job_still_serves_chinese_questions(
 
 def glossed_index(glossary: Glossary | None) -> Index:
     index = Index.build(PAPERS)
-    index.queries.attach_glossary(glossary)
+    glossing(index, glossary)
     return index
 
 
 def test_bm25_alone_finds_the_english_paper_through_the_gloss(real: Glossary) -> None:
-    assert not glossed_index(None).search(CHINESE).hits  # its Han terms match no paper
-    result = glossed_index(real).search(CHINESE, limit=3)
+    assert not results(glossed_index(None), CHINESE).hits  # its Han terms match no paper
+    result = results(glossed_index(real), CHINESE, limit=3)
     top = result.hits[0]
     assert top.paper.id == DISTILLATION.id and top.coverage == 1.0 and result.confident
     assert result.terms == glossed_index(None).queries.prepare(CHINESE).terms  # as typed
     words = marked(top.snippet.text, top.snippet.marks)
     assert "knowledge" in words and "distillation" in words
-    assert not glossed_index(real).search(OFF_TOPIC).confident  # a gloss no paper holds
+    assert not results(glossed_index(real), OFF_TOPIC).confident  # a gloss no paper holds
 
 
 def test_both_engines_search_the_same_glossed_question(real: Glossary) -> None:
@@ -411,28 +417,28 @@ def test_both_engines_search_the_same_glossed_question(real: Glossary) -> None:
     model = SetCosines(FLAT)
     index = glossed_index(real)
     hybrid = HybridRetriever(index, model)
-    early = hybrid.search(CHINESE, limit=3)
+    early = results(hybrid, CHINESE, limit=3)
     assert early.warming and early.hits[0].paper.id == DISTILLATION.id
     hybrid.attach_vectors(model.paper_vectors())
-    assert hybrid.search(CHINESE, limit=3).hits[0].paper.id == DISTILLATION.id
+    assert results(hybrid, CHINESE, limit=3).hits[0].paper.id == DISTILLATION.id
 
 
 def test_bm25_answers_while_warming_say_the_model_reads_other_languages_later(
     real: Glossary,
 ) -> None:
     hybrid = HybridRetriever(glossed_index(real), SetCosines(FLAT))
-    [message] = render.to_html(render.results_doc(hybrid.search(CHINESE), per_page=5))
+    [message] = render.to_html(render.results_doc(results(hybrid, CHINESE), per_page=5))
     assert "other languages get better once" in message.text and "in about" not in message.text
     hybrid.ready_in = lambda: 600.0
-    [message] = render.to_html(render.results_doc(hybrid.search(CHINESE), per_page=5))
+    [message] = render.to_html(render.results_doc(results(hybrid, CHINESE), per_page=5))
     assert "in about 10 minutes" in message.text
     # An English question's BM25 answer is as good as it gets: no note.
     [message] = render.to_html(
-        render.results_doc(hybrid.search("knowledge distillation"), per_page=5)
+        render.results_doc(results(hybrid, "knowledge distillation"), per_page=5)
     )
     assert "other languages" not in message.text
     zh = translator("zh_Hans")
-    [message] = render.to_html(render.results_doc(hybrid.search(CHINESE), per_page=5, t=zh))
+    [message] = render.to_html(render.results_doc(results(hybrid, CHINESE), per_page=5, t=zh))
     assert "大约 10 分钟后" in message.text
 
 
@@ -446,7 +452,7 @@ def test_the_glossary_loads_off_the_caller(real: Glossary, monkeypatch: pytest.M
     monkeypatch.setattr(query_module, "default_glossary", slow)
     index = Index.build(PAPERS)  # its pipeline loads the patched glossary
     index.queries.start_glossary()  # returns at once although the load is held
-    assert not index.queries.glossary_ready and not index.search(CHINESE).hits
+    assert not results(index, CHINESE).hits
     release.set()
     assert index.queries.load_glossary() is real
-    assert index.search(CHINESE).hits[0].paper.id == DISTILLATION.id
+    assert results(index, CHINESE).hits[0].paper.id == DISTILLATION.id

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from bot import loading, render
+from bot.answers import results
 from bot.config import load_settings
 from bot.corpus import Paper
 from bot.search import EmbeddingJob, HybridRetriever, Index, Retriever, Speller
@@ -72,29 +73,29 @@ def test_hybrid_is_a_retriever(hybrid: HybridRetriever) -> None:
 
 
 def test_chinese_question_finds_the_english_paper(hybrid: HybridRetriever) -> None:
-    result = hybrid.search(CHINESE_STOPPING, limit=3)
+    result = results(hybrid, CHINESE_STOPPING, limit=3)
     assert STOPPING in result.hits[0].paper.abstract
     assert result.confident
 
 
 def test_bm25_alone_cannot_answer_the_chinese_question(small_corpus: list[Paper]) -> None:
-    result = Index.build(small_corpus).search(CHINESE_STOPPING, limit=3)
+    result = results(Index.build(small_corpus), CHINESE_STOPPING, limit=3)
     assert not result.hits or STOPPING not in result.hits[0].paper.abstract
 
 
 def test_typo_is_corrected_and_reported(hybrid: HybridRetriever) -> None:
-    result = hybrid.search("siezure videos benchmark", limit=3)
+    result = results(hybrid, "siezure videos benchmark", limit=3)
     assert result.corrected == "seizure videos benchmark"
     assert SEIZURE in result.hits[0].paper.abstract
 
 
 def test_words_the_corpus_knows_are_not_corrected(hybrid: HybridRetriever) -> None:
-    assert hybrid.search("seizure videos", limit=1).corrected == ""
+    assert results(hybrid, "seizure videos", limit=1).corrected == ""
 
 
 def test_request_words_do_not_steer_the_ranking(hybrid: HybridRetriever) -> None:
-    plain = hybrid.search("model merging", limit=3)
-    chatty = hybrid.search("Can you recommend some papers on model merging?", limit=3)
+    plain = results(hybrid, "model merging", limit=3)
+    chatty = results(hybrid, "Can you recommend some papers on model merging?", limit=3)
     assert chatty.terms == plain.terms
     assert chatty.hits[0].paper.id == plain.hits[0].paper.id
     assert MERGING in chatty.hits[0].paper.abstract
@@ -114,8 +115,8 @@ def test_topic_text_drops_request_words_and_abbreviations() -> None:
 def test_counts_cover_real_matches_not_one_common_word(
     hybrid: HybridRetriever, small_corpus: list[Paper]
 ) -> None:
-    bm25 = Index.build(small_corpus).search("diffusion models", limit=5)
-    fused = hybrid.search("diffusion models", limit=5)
+    bm25 = results(Index.build(small_corpus), "diffusion models", limit=5)
+    fused = results(hybrid, "diffusion models", limit=5)
     assert fused.total < bm25.total
     assert len(fused.hits) <= fused.total
     for hit in fused.hits:
@@ -123,7 +124,7 @@ def test_counts_cover_real_matches_not_one_common_word(
 
 
 def test_emoji_alone_is_not_a_confident_answer(hybrid: HybridRetriever) -> None:
-    result = hybrid.search("🙂")
+    result = results(hybrid, "🙂")
     assert not result.hits or not result.confident
 
 
@@ -139,7 +140,7 @@ def test_before_vectors_answers_are_bm25s(small_corpus: list[Paper]) -> None:
     waiting = HybridRetriever(index, e5())
     assert not waiting.semantic_ready
     for query in ("model merging protection", "seizure videos"):
-        got, want = waiting.search(query), index.search(query)
+        got, want = results(waiting, query), results(index, query)
         assert [h.paper.id for h in got.hits] == [h.paper.id for h in want.hits]
         assert (got.total, got.confident) == (want.total, want.confident)
 
@@ -148,20 +149,20 @@ def test_a_chinese_question_before_the_vectors_is_told_to_wait_not_to_ask_in_eng
     small_corpus: list[Paper], hybrid: HybridRetriever
 ) -> None:
     waiting = HybridRetriever(Index.build(small_corpus), e5())
-    early = waiting.search(CHINESE_STOPPING)
+    early = results(waiting, CHINESE_STOPPING)
     assert early.warming and not early.hits
     [message] = render.to_html(render.results_doc(early, per_page=5))
     assert "please ask again later" in message.text  # no estimate yet: no made-up time
     assert "please ask in English" not in message.text
     waiting.ready_in = lambda: 600.0  # what the load path's embedding clock says
-    later = waiting.search(CHINESE_STOPPING)
+    later = results(waiting, CHINESE_STOPPING)
     assert later.ready_in == 600.0
     [message] = render.to_html(render.results_doc(later, per_page=5))
     assert "in about 10 minutes" in message.text and "in a minute" not in message.text
-    ready = hybrid.search(CHINESE_STOPPING)  # vectors attached: answered, nothing to wait for
+    ready = results(hybrid, CHINESE_STOPPING)  # vectors attached: answered, nothing to wait for
     assert not ready.warming and ready.hits
     # BM25 alone (SEMANTIC=off) keeps today's hint.
-    plain = Index.build(small_corpus).search(CHINESE_STOPPING)
+    plain = results(Index.build(small_corpus), CHINESE_STOPPING)
     [message] = render.to_html(render.results_doc(plain, per_page=5))
     assert not plain.warming and "please ask in English" in message.text
 
@@ -197,7 +198,7 @@ def test_the_answer_says_what_was_searched_in_the_users_language(
     from bot.render import to_html
     from bot.render.views import results_doc
 
-    result = hybrid.search("siezure videos benchmark", limit=3)
+    result = results(hybrid, "siezure videos benchmark", limit=3)
     [english] = [m.text for m in to_html(results_doc(result, per_page=3))]
     [chinese] = [m.text for m in to_html(results_doc(result, per_page=3, t=translator("zh_Hans")))]
     assert "Showing results for <i>seizure videos benchmark</i>" in english
@@ -206,7 +207,7 @@ def test_the_answer_says_what_was_searched_in_the_users_language(
 
 
 def test_only_stopwords_get_the_same_answer_as_bm25(hybrid: HybridRetriever) -> None:
-    result = hybrid.search("what is the and of it")
+    result = results(hybrid, "what is the and of it")
     assert result.hits == () and result.terms == ()
 
 
@@ -217,12 +218,12 @@ def test_only_stopwords_get_the_same_answer_as_bm25(hybrid: HybridRetriever) -> 
 def test_off_topic_question_is_not_a_confident_answer(
     hybrid: HybridRetriever, question: str
 ) -> None:
-    assert not hybrid.search(question, limit=3).confident
+    assert not results(hybrid, question, limit=3).confident
 
 
 def test_question_in_own_words_is_a_confident_answer(hybrid: HybridRetriever) -> None:
     # Few of its words are in the paper, but it stands out in meaning.
-    result = hybrid.search("stop people mixing my published network weights into other models")
+    result = results(hybrid, "stop people mixing my published network weights into other models")
     assert MERGING in result.hits[0].paper.abstract
     assert result.confident
 
@@ -231,7 +232,7 @@ def test_a_modest_semantic_match_holding_some_words_is_confident(hybrid: HybridR
     # On these 14 papers the stopping-rule paper stands out only a little in meaning and
     # holds few of the words: together, the two signals are enough.
     question = "when to quit tuning if every trial costs a lot of money"
-    result = hybrid.search(question, limit=3)
+    result = results(hybrid, question, limit=3)
     assert STOPPING in result.hits[0].paper.abstract
     assert result.confident
 
@@ -244,7 +245,9 @@ def test_the_confidence_rule_tells_tune_questions_apart(hybrid: HybridRetriever)
     tune = load_devset(seeds, split="tune")
     on = [q for q in tune if q.expect is not None and seeds[q.expect].id in served]
     off = [q for q in tune if q.style == "offtopic"]
-    confident = {q.text: hybrid.search(q.text, limit=1, snippets=False).confident for q in on + off}
+    confident = {
+        q.text: results(hybrid, q.text, limit=1, snippets=False).confident for q in on + off
+    }
     on_share = float(np.mean([confident[q.text] for q in on]))
     off_share = float(np.mean([not confident[q.text] for q in off]))
     assert len(on) >= 10 and len(off) >= 10
@@ -264,9 +267,9 @@ def test_hybrid_and_bm25_search_the_same_prepared_question(
     hybrid: HybridRetriever, question: str
 ) -> None:
     index = hybrid.index
-    assert hybrid.queries is index.queries and index.queries.speller_ready
+    assert hybrid.queries is index.queries and index.queries.load_speller() is not None
     prepared = index.queries.prepare(question)
-    fused, alone = hybrid.search(question), index.search(question)
+    fused, alone = results(hybrid, question), results(index, question)
     assert fused.terms == alone.terms == prepared.terms
     assert fused.corrected == alone.corrected == prepared.corrected
     assert fused.query == alone.query == question
@@ -280,7 +283,7 @@ def test_hybrid_searches_the_prepared_text_it_is_given(
     monkeypatch.setattr(
         hybrid, "_query_vector", lambda e, text: asked.append(text) or real(e, text)
     )
-    hybrid.search("can you recommend some papers on siezure videos?")
+    results(hybrid, "can you recommend some papers on siezure videos?")
     assert asked == [
         hybrid.queries.prepare("can you recommend some papers on siezure videos?").text
     ]
@@ -291,9 +294,9 @@ def test_a_confident_english_question_keeps_bm25s_first_paper(hybrid: HybridRetr
     # BM25's first paper holds all of the question's words: the fusion keeps it first (the
     # model only reorders the papers after it).
     question = "cost-aware stopping rule for Bayesian optimization"
-    bm25 = hybrid.index.search(question, limit=len(hybrid.papers), snippets=False)
+    bm25 = results(hybrid.index, question, limit=len(hybrid.papers), snippets=False)
     assert bm25.hits[0].coverage >= fusion.LISTEN_COVERAGE
-    fused = hybrid.search(question, limit=len(hybrid.papers), snippets=False)
+    fused = results(hybrid, question, limit=len(hybrid.papers), snippets=False)
     assert fused.hits[0].paper.id == bm25.hits[0].paper.id
 
 
@@ -303,7 +306,7 @@ def test_a_chinese_question_is_ranked_with_the_models_help(hybrid: HybridRetriev
     prepared = hybrid.queries.prepare(CHINESE_STOPPING)
     as_typed = dataclasses.replace(prepared, gloss=())
     bm25 = hybrid.index.search(as_typed, limit=3, snippets=False)
-    fused = hybrid.search(CHINESE_STOPPING, limit=3, snippets=False)
+    fused = results(hybrid, CHINESE_STOPPING, limit=3, snippets=False)
     assert STOPPING in fused.hits[0].paper.abstract
     assert not bm25.hits or STOPPING not in bm25.hits[0].paper.abstract
 
@@ -317,10 +320,10 @@ def test_a_later_page_never_counts_fewer_papers_than_it_shows(
     from bot.i18n import translator
     from bot.render import to_html
 
-    first = hybrid.search(question, limit=5)
+    first = results(hybrid, question, limit=5)
     assert first.confident and first.total < 10  # so page 2 is past the real matches
     for offset in (5, 10):
-        result = hybrid.search(question, limit=5, offset=offset)
+        result = results(hybrid, question, limit=5, offset=offset)
         if result.confident and result.hits:
             assert result.total >= result.offset + len(result.hits)
     answer = page(hybrid, question, offset=5, per_page=5, t=translator("en"))

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.answers import results
 from bot.corpus import Presentation, load_corpus
 from bot.search import corpus_key, load_corpus_and_index
 from bot.search.storage.cache_file import CacheMiss, read_state, write_state
@@ -34,7 +35,7 @@ def test_presentations_survive_the_cache(tmp_path: Path) -> None:
     assert paper.affiliations == ("Example University", "")
     assert (paper.topic, paper.tier) == ("Deep Learning->Large Language Models", "oral")
     assert by_id["KtsTf0004c"].presentations == ()
-    assert index.search("sparse routers collapse", limit=1).hits[0].paper == paper
+    assert results(index, "sparse routers collapse", limit=1).hits[0].paper == paper
 
 
 def test_a_damaged_presentation_is_a_cache_miss(tmp_path: Path) -> None:

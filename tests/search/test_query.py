@@ -11,6 +11,7 @@ import threading
 
 import pytest
 
+from bot.answers import results
 from bot.corpus import Paper
 from bot.search import MAX_QUERY_CHARS, Index, PreparedQuery, QueryPipeline, Speller
 from bot.search import query as query_module
@@ -42,7 +43,7 @@ def mentions(hit_text: str, word: str) -> bool:
 def test_chat_phrasing_does_not_rank_a_recommendation_paper_with_bm25_alone(
     seed_index: Index,
 ) -> None:
-    hits = seed_index.search(RECOMMEND, limit=3).hits
+    hits = results(seed_index, RECOMMEND, limit=3).hits
     assert "Tool Attack" in hits[0].paper.title
     assert not any(mentions(h.paper.title + h.paper.abstract, "recommend") for h in hits)
     # Word for word, "recommend" ranks a paper that recommends second: the pipeline's doing.
@@ -51,7 +52,7 @@ def test_chat_phrasing_does_not_rank_a_recommendation_paper_with_bm25_alone(
 
 
 def test_typos_are_corrected_with_bm25_alone(seed_index: Index) -> None:
-    result = seed_index.search(SEIZURE_TYPOS, limit=3)
+    result = results(seed_index, SEIZURE_TYPOS, limit=3)
     assert "Seizure" in result.hits[0].paper.title
     assert result.corrected == "seizure detection from video"
     assert result.query == SEIZURE_TYPOS  # what the user typed is quoted back as typed
@@ -69,7 +70,7 @@ def test_prepared_query_says_what_is_searched(seed_index: Index) -> None:
 
 def test_search_of_a_prepared_query_is_the_search_of_its_text(seed_index: Index) -> None:
     prepared = seed_index.queries.prepare(SEIZURE_TYPOS)
-    assert seed_index.search(prepared) == seed_index.search(SEIZURE_TYPOS)
+    assert seed_index.search(prepared) == results(seed_index, SEIZURE_TYPOS)
 
 
 def test_question_is_cut_once_before_phrasing_spelling_and_analysis() -> None:
@@ -87,8 +88,8 @@ def test_a_non_string_is_an_empty_question(query: object) -> None:
 
 def test_no_correction_until_the_speller_is_started(papers: tuple[Paper, ...]) -> None:
     index = Index.build(papers)
-    result = index.search(SEIZURE_TYPOS)
-    assert not index.queries.speller_ready and result.corrected == ""
+    result = results(index, SEIZURE_TYPOS)
+    assert result.corrected == ""
 
 
 def test_speller_builds_off_the_caller_and_corrects_once_ready(
@@ -104,10 +105,10 @@ def test_speller_builds_off_the_caller_and_corrects_once_ready(
     monkeypatch.setattr(query_module, "Speller", SlowSpeller)
     index = Index.build(papers)
     index.queries.start_speller()  # returns at once although the build is held
-    assert index.search(SEIZURE_TYPOS).corrected == ""
+    assert results(index, SEIZURE_TYPOS).corrected == ""
     release.set()
     assert isinstance(index.queries.load_speller(), SlowSpeller)
-    assert index.search(SEIZURE_TYPOS).corrected == "seizure detection from video"
+    assert results(index, SEIZURE_TYPOS).corrected == "seizure detection from video"
 
 
 def test_a_failed_speller_is_logged_and_questions_stay_uncorrected(
@@ -121,12 +122,11 @@ def test_a_failed_speller_is_logged_and_questions_stay_uncorrected(
     with caplog.at_level(logging.ERROR, logger="bot.search.query"):
         assert index.queries.load_speller() is None
     assert "speller failed" in caplog.text
-    assert index.search(SEIZURE_TYPOS).corrected == ""
+    assert results(index, SEIZURE_TYPOS).corrected == ""
 
 
-def test_an_attached_speller_is_used_and_not_rebuilt(seed_index: Index) -> None:
+def test_the_speller_is_built_once(seed_index: Index) -> None:
     pipeline = QueryPipeline(seed_index, seed_index.query_terms)
-    speller = Speller(seed_index)
-    pipeline.attach_speller(speller)
-    assert pipeline.load_speller() is speller
+    speller = pipeline.load_speller()
+    assert isinstance(speller, Speller) and pipeline.load_speller() is speller
     assert pipeline.prepare(SEIZURE_TYPOS).corrected == "seizure detection from video"

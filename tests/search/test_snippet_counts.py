@@ -10,12 +10,14 @@ from collections import Counter
 
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import assume, given
 from hypothesis import strategies as st
 
+from bot.answers import results
 from bot.search import Index, document_terms
 from bot.search import snippets as snippets_module
-from bot.search.snippets import abstract_counts, best_snippet, plain_text
+from bot.search.placement import abstract_counts, plain_text, short_prefixes
+from bot.search.snippets import best_snippet
 from bot.textutil import sentence_spans
 from testkit.devset import load_seed_papers
 from testkit.fuzz import FUZZ
@@ -53,6 +55,35 @@ def test_snippets_with_counts_equal_the_slow_ones(text: str, extra: list[str], s
     assert (stored.text, stored.marks) == (slow.text, slow.marks)
 
 
+@FUZZ
+@given(SNIPPET_TEXT, st.lists(st.sampled_from(["graph", "network", "model", "data", "x", "die"])))
+def test_snippets_found_by_known_prefixes_equal_the_slow_ones(text: str, extra: list[str]) -> None:
+    terms = list(dict.fromkeys([*ENGLISH.analyze(text)[:3], *extra]))
+    weights = {t: 1.0 + len(t) / 7 for t in terms}
+    _, chunks, held = ENGLISH.chunk_terms(text)
+    short = short_prefixes(chunks, held)  # what the build notes of every abstract
+    assume(all(short.get(t) != 0 for t in terms))  # a term no prefix finds is counted
+    prefixes = [t[: short[t]] if t in short else t for t in terms]
+    sentences = sentence_spans(text)
+    found = best_snippet(
+        text,
+        terms,
+        weights,
+        ENGLISH,
+        prefixes=prefixes,
+        sentences=sentences,
+        plain=plain_text(text, sentences, ENGLISH),
+    )
+    slow = best_snippet(text, terms, weights, SentenceBySentence(ENGLISH))  # type: ignore[arg-type]
+    assert (found.text, found.marks) == (slow.text, slow.marks)
+
+
+def test_short_prefixes_are_what_every_word_holding_the_term_contains() -> None:
+    text = "We study dying stars with first-order methods. First order, first-order. Happy?"
+    _, chunks, held = ENGLISH.chunk_terms(text)
+    assert short_prefixes(chunks, held) == {"studi": 4, "die": 1, "firstord": 5, "happi": 4}
+
+
 @pytest.mark.parametrize(
     ("text", "plain"),
     [
@@ -79,7 +110,7 @@ def test_counted_words_are_found_without_the_full_pass(monkeypatch: pytest.Monke
         raise AssertionError("the full pass ran")
 
     with monkeypatch.context() as patched:
-        patched.setattr(snippets_module, "_placed_chunks", full_pass)
+        patched.setattr(snippets_module, "placed_chunks", full_pass)
         fast = best_snippet(text, terms[:3], dict.fromkeys(terms[:3], 1.0), ENGLISH, counts=counts)
     assert fast.text == "Happy graphs of networks help. Graph networks are happy."
     # "dying" holds "die" but not its prefix "di": the check notices and the full pass runs.
@@ -100,9 +131,11 @@ def test_term_frequencies_are_the_indexed_counts(seed_index: Index) -> None:
 
 def test_search_snippets_equal_those_without_counts(seed_index: Index) -> None:
     for question in questions():
-        result = seed_index.search(question, limit=10)
+        result = results(seed_index, question, limit=10)
         for hit in result.hits:
-            plain = seed_index.snippet(hit.paper.abstract, result.terms)
+            terms = list(dict.fromkeys(result.terms))
+            weights = seed_index.term_weights(terms)
+            plain = best_snippet(hit.paper.abstract, terms, weights, seed_index.analyzer)
             assert (hit.snippet.text, hit.snippet.marks) == (plain.text, plain.marks)
 
 

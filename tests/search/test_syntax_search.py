@@ -16,10 +16,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from bot.corpus import Paper, author_matches, load_corpus
+from bot.answers import results
+from bot.corpus import Paper, load_corpus
 from bot.search import HybridRetriever, Index, Retriever, SearchResult
 from bot.search.analysis import analyzer_for
 from bot.search.phrases import phrase_terms
+from testkit.papers import author_matches
 from testkit.paths import TEST_DATA
 
 SAMPLE = TEST_DATA / "paperlists_sample"
@@ -114,7 +116,7 @@ CASES: list[tuple[str, Callable[[Paper], bool]]] = [
 
 
 def returned(engine: Retriever, query: str) -> SearchResult:
-    result = engine.search(query, limit=DEPTH)
+    result = results(engine, query, limit=DEPTH)
     assert result.parsed is not None, f"{query!r} was read as plain text"
     return result
 
@@ -144,8 +146,8 @@ def test_combined_conditions_all_hold(engine: Retriever) -> None:
 def test_a_filter_ranks_its_own_papers_not_the_first_of_all_years(index: Index) -> None:
     """'year:2015 deep learning' ranks 2015's papers: the same order as the whole ranking
     read down to its 2015 papers, far more of them than a post-filter of its top 10 keeps."""
-    filtered = index.search("year:2015 deep learning", limit=10)
-    everything = index.search("deep learning", limit=DEPTH)
+    filtered = results(index, "year:2015 deep learning", limit=10)
+    everything = results(index, "deep learning", limit=DEPTH)
     in_2015 = [h.paper.id for h in everything.hits if h.paper.year == 2015]
     assert [h.paper.id for h in filtered.hits] == in_2015[:10]
     top_10 = [h for h in everything.hits[:10] if h.paper.year == 2015]
@@ -156,7 +158,7 @@ def test_a_filter_ranks_its_own_papers_not_the_first_of_all_years(index: Index) 
 def test_conditions_alone_list_every_match_newest_first(
     engine: Retriever, papers: tuple[Paper, ...]
 ) -> None:
-    result = engine.search("author:Bengio", limit=DEPTH)
+    result = results(engine, "author:Bengio", limit=DEPTH)
     expected = [p for p in papers if by_author("Bengio")(p)]
     assert result.confident and result.total == len(expected) == len(result.hits) > 1
     years = [hit.paper.year or 0 for hit in result.hits]
@@ -165,14 +167,14 @@ def test_conditions_alone_list_every_match_newest_first(
 
 
 def test_conditions_no_paper_meets_give_no_hits(engine: Retriever) -> None:
-    result = engine.search("year:1990 neural networks")
+    result = results(engine, "year:1990 neural networks")
     assert result.hits == () and result.total == 0 and not result.confident
     assert result.parsed is not None
 
 
 def test_pages_reach_exactly_the_candidates(index: Index) -> None:
-    first = index.search("year:2019 learning", limit=5)
-    second = index.search("year:2019 learning", limit=5, offset=5)
+    first = results(index, "year:2019 learning", limit=5)
+    second = results(index, "year:2019 learning", limit=5, offset=5)
     ids = [h.paper.id for h in (*first.hits, *second.hits)]
     assert len(ids) == len(set(ids)) == 10
     assert all(h.paper.year == 2019 for h in (*first.hits, *second.hits))
@@ -184,9 +186,9 @@ def test_pages_reach_exactly_the_candidates(index: Index) -> None:
      "a OR", "| kernels", '""', "-"],
 )  # fmt: skip
 def test_broken_syntax_is_answered_as_plain_text(engine: Retriever, query: str) -> None:
-    result = engine.search(query)
+    result = results(engine, query)
     assert result.parsed is None  # no condition: searched as the words typed
-    plain = engine.search(query.replace('"', " ").replace("|", " "))
+    plain = results(engine, query.replace('"', " ").replace("|", " "))
     assert [h.paper.id for h in result.hits] == [h.paper.id for h in plain.hits]
 
 
@@ -207,11 +209,11 @@ def test_the_answer_header_names_the_filters(index: Index, lang: str, words: str
     from bot.i18n import translator
 
     t = translator(lang)
-    result = index.search("year:2015 deep learning -image")
+    result = results(index, "year:2015 deep learning -image")
     html = "".join(m.text for m in render.to_html(render.results_doc(result, per_page=5, t=t)))
     console = render.results_text(result, ("«", "»"), t=t)
     assert words in html and words in console
-    nothing = index.search("year:1990 networks")
+    nothing = results(index, "year:1990 networks")
     assert "year 1990" in render.results_text(nothing, ("«", "»"))
     doc = render.results_doc(nothing, per_page=5)
     assert "year 1990" in render.to_console(doc)

@@ -1,9 +1,5 @@
-"""The reader registry: a file's content (and, where content cannot tell, its suffix) chooses
-the function that reads its records.
-
-A new format is one module here and one line in `READERS` (plus, if its content is
-recognisable, a line in `recognise`).
-"""
+"""The reader registry: a file's content (else its suffix) chooses the function that reads
+its records; a new format is one module here and a line in `READERS` or `recognise`."""
 
 from __future__ import annotations
 
@@ -32,6 +28,7 @@ __all__ = [
     "recognise",
 ]
 
+# Suffix (lower case) -> reader, for a file whose content does not say more.
 READERS: dict[str, Reader] = {
     ".txt": read_seed_text,
     ".md": read_seed_text,
@@ -45,7 +42,6 @@ READERS: dict[str, Reader] = {
     ".xml": read_arxiv_atom,
     ".atom": read_arxiv_atom,
 }
-"""Suffix (lower case) -> reader, for a file whose content does not say more."""
 
 _BINARY_MAGIC = {b"%PDF": "a PDF document", b"\x89PNG": "a PNG image",
                  b"\xff\xd8\xff": "a JPEG image", b"PK\x03\x04": "a zip archive",
@@ -54,7 +50,7 @@ _BINARY_MAGIC = {b"%PDF": "a PDF document", b"\x89PNG": "a PNG image",
 
 
 def _first_line_object(text: str) -> dict[str, object] | None:
-    """The first line as a JSON object, if it is one complete object."""
+    """The first line as a JSON object, if it is one."""
     first = text.split("\n", 1)[0].strip()
     try:
         value = json.loads(first)
@@ -64,8 +60,8 @@ def _first_line_object(text: str) -> dict[str, object] | None:
 
 
 def recognise(source: Source) -> Reader:
-    """The reader for `source`, chosen by what its first bytes are; `NotRecordsError` naming
-    what was found when no reader fits (a JSON object without records, a PDF…)."""
+    """The reader for `source`, by its first bytes; `NotRecordsError` naming what was found
+    when no reader fits (a JSON object without records, a PDF…)."""
     head = source.head()
     for magic, kind in _BINARY_MAGIC.items():
         if head.startswith(magic):

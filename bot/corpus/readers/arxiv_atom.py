@@ -1,8 +1,5 @@
-"""arXiv API answers (Atom XML): one record per `<entry>`, parsed with defusedxml.
-
-defusedxml refuses entity declarations, so a hostile file cannot expand into gigabytes
-("billion laughs") or read local files through external entities.
-"""
+"""arXiv API answers (Atom XML): one record per `<entry>`, parsed with defusedxml (no entity
+expansion or external entities from a hostile file)."""
 
 from __future__ import annotations
 
@@ -26,7 +23,6 @@ _ABS_ID = re.compile(r"arxiv\.org/abs/(.+?)(?:v\d+)?$")
 
 
 def looks_like_atom(head: bytes) -> bool:
-    """True if a file starts like an Atom feed."""
     start = head.lstrip(b"\xef\xbb\xbf \t\r\n")[:2048]
     return start.startswith(b"<") and b"<feed" in start and ATOM.encode() in start
 
@@ -37,7 +33,6 @@ def _text(entry: Element, tag: str) -> str:
 
 
 def atom_record(entry: Element) -> Record:
-    """One `<entry>` as a raw record."""
     entry_id = _text(entry, _A + "id")
     match = _ABS_ID.search(entry_id)
     record: Record = {
@@ -59,7 +54,6 @@ def atom_record(entry: Element) -> Record:
 
 
 def read_arxiv_atom(source: Source) -> Iterator[tuple[int, Record | str]]:
-    """Records of an arXiv Atom feed, each with the line its `<entry>` starts on."""
     raw = source.read_bytes()
     try:
         root = fromstring(raw)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import lzma
 import zipfile
 from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
@@ -13,25 +14,19 @@ from bot.corpus.model import CorpusError, Paper
 
 __all__ = ["PEEK_BYTES", "Reader", "Record", "Skipped", "Source", "decode", "mapping"]
 
-Record = dict[str, object]
-"""One raw record as read; `bot.corpus.records.normalise_record` makes sense of its fields."""
+Record = dict[str, object]  # one raw record as read, for `records.normalise_record`
+PEEK_BYTES = 64 * 1024  # how much of a file recognising its format reads
 
-PEEK_BYTES = 64 * 1024
-"""How much of a file recognising its format reads (`Source.head`)."""
-
-
-# What a broken file or archive raises while read: gzip and bz2 raise OSError, xz its own
-# error, a zip member BadZipFile (a bad CRC), a truncated stream EOFError.
+# What a broken file or archive raises while read: gzip and bz2 OSError, xz its own error, a
+# zip member BadZipFile (a bad CRC), a truncated stream EOFError.
 _READ_ERRORS = (OSError, EOFError, ValueError, lzma.LZMAError, zipfile.BadZipFile)
 
 
 @dataclass(frozen=True, slots=True)
 class Source:
-    """One stream of records: a file, or a member of a compressed file or a `.zip`.
-
-    `name` is what reports show (`papers.zip:s2.json`); `suffix` is the inner file's own
-    (`.jsonl` for `papers.jsonl.gz`); `open` gives a fresh binary stream, decompressed.
-    """
+    """One stream of records: a file, or a member of a compressed file or a `.zip`. `name` is
+    what reports show (`papers.zip:s2.json`), `suffix` the inner file's (`.jsonl` for
+    `papers.jsonl.gz`); `open` gives a fresh decompressed binary stream."""
 
     path: Path
     name: str
@@ -40,54 +35,47 @@ class Source:
 
     @classmethod
     def file(cls, path: Path) -> Source:
-        """A plain file on disk."""
         return cls(path, str(path), path.suffix.lower(), lambda: path.open("rb"))
+
+    @contextmanager
+    def _stream(self) -> Iterator[BinaryIO]:
+        """The stream opened; a read error becomes a `CorpusError` naming the source."""
+        try:
+            with self.open() as stream:
+                yield stream
+        except _READ_ERRORS as exc:
+            why = getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
+            raise CorpusError(self.name, None, f"cannot read file: {why}") from exc
 
     def head(self, size: int = PEEK_BYTES) -> bytes:
         """The first `size` bytes (decompressed), to recognise the format by its content."""
-        try:
-            with self.open() as stream:
-                return stream.read(size)
-        except _READ_ERRORS as exc:
-            raise CorpusError(self.name, None, f"cannot read file: {_why(exc)}") from exc
+        with self._stream() as stream:
+            return stream.read(size)
 
     def read_bytes(self) -> bytes:
-        """The whole (decompressed) content; for formats parsed as a whole (BibTeX, XML)."""
-        try:
-            with self.open() as stream:
-                return stream.read()
-        except _READ_ERRORS as exc:
-            raise CorpusError(self.name, None, f"cannot read file: {_why(exc)}") from exc
+        with self._stream() as stream:
+            return stream.read()
 
     def lines(self) -> Iterator[tuple[int, bytes]]:
         """(1-based line, raw line) streamed: a multi-GB JSON Lines file is never held whole."""
-        try:
-            with self.open() as raw:
-                yield from enumerate(raw, start=1)  # binary streams iterate by line
-        except _READ_ERRORS as exc:
-            raise CorpusError(self.name, None, f"cannot read file: {_why(exc)}") from exc
-
-
-def _why(exc: BaseException) -> str:
-    return getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
+        with self._stream() as stream:
+            yield from enumerate(stream, start=1)  # binary streams iterate by line
 
 
 class Skipped(str):
-    """What a reader leaves out on purpose (a talk in a programme, a rejected submission): a
-    report line, never a bad record. Line 0: a line about the whole file."""
+    """What a reader leaves out on purpose (a talk, a rejected submission): a report line,
+    not a bad record; at line 0, a line about the whole file."""
 
     __slots__ = ()
 
 
+# `reader(source)` yields (1-based line, item): a raw record, a `Paper` the reader made itself,
+# a `Skipped` line, or why a record is bad (`str`); an unparsable file raises `CorpusError`.
 Reader = Callable[[Source], Iterator[tuple[int, Record | Paper | str]]]
-"""`reader(source)` yields (1-based line or record number, item): a raw record, a `Paper` a
-reader made itself (sources with fields no record names, e.g. presentations), a `Skipped`
-line, or why a record is bad (`str`); a file that cannot be parsed as a whole raises
-`CorpusError` naming the line."""
 
 
 def decode(source: Source) -> str:
-    """The whole text of `source` (UTF-8, BOM tolerated, CRLF normalised); errors name the line."""
+    """The whole text of `source` (UTF-8, BOM tolerated, CRLF normalised)."""
     raw = source.read_bytes()
     try:
         text = raw.decode("utf-8-sig")
@@ -104,5 +92,5 @@ def decode(source: Source) -> str:
 
 
 def mapping(value: object) -> Mapping[str, object]:
-    """`value` if it is an object (a JSON `{…}`), else an empty one: nested fields may be null."""
+    """`value` if it is an object, else an empty one (nested fields may be null)."""
     return value if isinstance(value, Mapping) else {}

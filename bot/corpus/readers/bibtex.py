@@ -12,14 +12,12 @@ from bot.corpus.readers.base import Record, Source, decode
 
 __all__ = ["read_bibtex", "read_bibtex_entries"]
 
-# bibtexparser logs a warning per broken block; the loader reports each as a skipped record
-# (file, line, reason), so its own lines would only repeat them.
+# bibtexparser logs a warning per broken block, which the loader reports anyway.
 logging.getLogger("bibtexparser").setLevel(logging.ERROR)
 
 # Decoding LaTeX in these would break them: `%` starts a LaTeX comment, `~` is a space.
 _VERBATIM_FIELDS = frozenset({"url", "pdf", "doi", "eprint", "code", "github", "howpublished"})
-RawEntry = dict[str, str] | str
-"""An entry's fields, or the reason it is skipped."""
+RawEntry = dict[str, str] | str  # an entry's fields, or the reason it is skipped
 
 
 def _reason(block: object) -> str:
@@ -57,5 +55,4 @@ def read_bibtex_entries(text: str) -> Iterator[tuple[int, RawEntry]]:
 
 
 def read_bibtex(source: Source) -> Iterator[tuple[int, Record | str]]:
-    """Records of a `.bib` file: one per entry; a broken entry is one skip reason."""
     yield from read_bibtex_entries(decode(source))

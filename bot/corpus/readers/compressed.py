@@ -1,7 +1,5 @@
-"""Compressed files (`.gz`, `.bz2`, `.xz`) and `.zip` archives as the sources inside them.
-
-Each is read streaming: a `.jsonl.gz` of several GB is decompressed line by line, never whole.
-"""
+"""Compressed files (`.gz`, `.bz2`, `.xz`) and `.zip` archives as the sources inside them,
+read streaming."""
 
 from __future__ import annotations
 
@@ -23,7 +21,6 @@ COMPRESSED: dict[str, Callable[..., BinaryIO]] = {
     ".bz2": bz2.open,  # type: ignore[dict-item]
     ".xz": lzma.open,  # type: ignore[dict-item]
 }
-"""Suffix → its module's `open` (a path or a binary stream, "rb")."""
 _MAX_DEPTH = 2  # a .gz inside a .zip is read; deeper nesting is no export anyone keeps
 
 
@@ -35,7 +32,7 @@ def _decompressed(source: Source, codec: Callable[..., BinaryIO]) -> BinaryIO:
 
 
 def _zip_members(source: Source) -> Iterator[Source]:
-    """The files in a `.zip`, in name order; macOS resource forks and hidden files left out."""
+    """The files in a `.zip`, in name order, without macOS resource forks and hidden files."""
     try:
         with source.open() as raw, zipfile.ZipFile(raw) as archive:
             names = sorted(info.filename for info in archive.infolist() if not info.is_dir())

@@ -12,12 +12,11 @@ from bot.corpus.readers.base import Record, Source, decode
 __all__ = ["DELIMITERS", "MissingColumnError", "read_csv", "read_csv_records", "sniff_delimiter"]
 
 DELIMITERS = ",;\t"
-RawRow = dict[str, str] | str
-"""A row's record, or the reason it is skipped."""
+RawRow = dict[str, str] | str  # a row's record, or the reason it is skipped
 
 
 class MissingColumnError(ValueError):
-    """The header has neither a title nor an abstract column; the message lists what it has."""
+    """The header has neither a title nor an abstract column."""
 
     def __init__(self, columns: list[str]) -> None:
         self.columns = columns

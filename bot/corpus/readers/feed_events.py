@@ -1,48 +1,40 @@
-"""A conference programme's events as papers: which events are papers, an oral merged into its
-poster's paper, and each paper's presentations, tier, authors' institutions and links.
-
-An event is a paper when its type (`eventtype`, else `event_type`) is "Poster" or "Oral";
-talks, tutorials, workshops and socials never are. An oral joins its poster's paper by
-`related_events_ids`, else by the same normalised title (orals that repeat their poster
-without naming it); an oral without a poster is a paper of its own.
-"""
+"""A conference programme's events as papers, with their presentations, tier, institutions and
+links. Posters and orals are papers; an oral joins its poster's paper by `related_events_ids`,
+else by the same normalised title, else is a paper of its own."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
 
 from bot.corpus.authors import parse_authors
 from bot.corpus.links import Link, http_url
 from bot.corpus.markup import clean_abstract, clean_title
 from bot.corpus.merge import fold_title
-from bot.corpus.model import TIERS, Paper, Presentation, tier_of
+from bot.corpus.model import TIERS, UNTIMED, Paper, Presentation, tier_of
 from bot.corpus.readers.html_text import html_to_text
 from bot.textutil import clean
 
 __all__ = ["PAPER_KINDS", "Event", "Site", "event_kind", "group_events", "paper_from_events"]
 
-PAPER_KINDS = {"poster": "poster", "oral": "oral"}
-"""An event type (folded) that is a paper -> its presentation kind."""
-_LAST = datetime.max.replace(tzinfo=UTC)  # presentations with no time sort last
+PAPER_KINDS = {"poster": "poster", "oral": "oral"}  # a paper's event type (folded) -> its kind
 _FORUM = re.compile(r"^https?://(?:[\w-]+\.)*openreview\.net/forum\?(?:[^#]*&)?id=([^&#\s]+)")
 
 
 @dataclass(frozen=True, slots=True)
 class Site:
-    """What a feed says about its conference: venue ("ICML 2026"), year, site root URL."""
+    """What a feed says about its conference: venue ("ICML 2026"), year, and the site's root
+    ("https://icml.cc") for its relative URLs."""
 
     venue: str = ""
     year: int | None = None
     root: str = ""
-    """"https://icml.cc": where the feed's relative `virtualsite_url`s live ("" unknown)."""
 
 
 @dataclass(frozen=True, slots=True)
 class Event:
-    """One paper event of a feed: where it starts in the file, its kind and its fields."""
+    """One paper event of a feed: its line, kind and fields."""
 
     line: int
     kind: str
@@ -50,7 +42,6 @@ class Event:
 
     @property
     def id(self) -> str:
-        """The event's id as text ("41234")."""
         return _text(self.fields.get("id"))
 
 
@@ -64,7 +55,7 @@ def _text(value: object) -> str:
 
 
 def event_kind(fields: Mapping[str, object]) -> tuple[str | None, str]:
-    """(presentation kind if the event is a paper else None, the event's type as written)."""
+    """(presentation kind, or None if the event is no paper; its type as written)."""
     written = _text(fields.get("eventtype")) or _text(fields.get("event_type"))
     return PAPER_KINDS.get(written.casefold()), written or "untyped"
 
@@ -75,7 +66,7 @@ def _related(event: Event) -> list[str]:
 
 
 def _titles(events: Sequence[Event], groups: Mapping[int, list[Event]]) -> dict[str, int]:
-    """Each poster's normalised title -> its number (the first poster with that title)."""
+    """Each poster's normalised title -> the first poster's number."""
     by_title: dict[str, int] = {}
     for number in groups:
         title = fold_title(_text(events[number].fields.get("name")))
@@ -124,7 +115,7 @@ def _presentation(event: Event) -> Presentation | None:
 
 def _in_order(presentations: Iterator[Presentation | None]) -> tuple[Presentation, ...]:
     kept = [p for p in presentations if p is not None]
-    return tuple(sorted(kept, key=lambda p: (p.starts_at or _LAST, p.kind)))
+    return tuple(sorted(kept, key=lambda p: (p.starts_at or UNTIMED, p.kind)))
 
 
 def _authors(value: object) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -184,7 +175,7 @@ def _links(events: Sequence[Event], site: Site, abstract_links: Sequence[str]) -
 
 
 def _abstract(events: Sequence[Event], sidecar: Mapping[str, str]) -> str:
-    """The events' own abstract (older feeds), else the sidecar's for any of their ids."""
+    """The events' own abstract (older feeds), else the sidecar's."""
     for event in events:
         own = event.fields.get("abstract")
         if isinstance(own, str) and own.strip():
@@ -193,8 +184,7 @@ def _abstract(events: Sequence[Event], sidecar: Mapping[str, str]) -> str:
 
 
 def _tier(events: Sequence[Event]) -> str:
-    """The most prominent tier the events' decisions name; without a decision, "oral" if the
-    paper has an oral, else "poster"."""
+    """The most prominent tier the decisions name, else "oral" if an oral, else "poster"."""
     named = {tier_of(_text(event.fields.get("decision"))) for event in events}
     kinds = {event.kind for event in events}
     return next((t for t in TIERS if t in named), "oral" if "oral" in kinds else "poster")

@@ -1,8 +1,5 @@
-"""HTML fragments (a conference site's abstracts and titles) as plain text: tags dropped,
-entities decoded, before the usual LaTeX/Markdown cleaning.
-
-Only real HTML tag names are tags: `$x<y$ and $y>z$` in a LaTeX abstract is text.
-"""
+"""HTML fragments (a site's abstracts and titles) as plain text: tags dropped, entities decoded.
+Only real HTML tag names are tags: `$x<y$ and $y>z$` in a LaTeX abstract is text."""
 
 from __future__ import annotations
 

@@ -1,11 +1,6 @@
-"""JSON Lines (one object per line), a JSON array of objects, and a JSON object that holds its
-records under a list field (`{"data": [...]}` from Semantic Scholar, `{"results": [...]}` from
-OpenAlex, `{"papers": [...]}`…).
-
-A line that is not valid JSON, or a value that is not an object, is one skipped record. JSON
-Lines is streamed line by line (the multi-GB arXiv snapshot is never held whole); `keep`, a
-test on a raw line, lets a load filter skip most lines before parsing them.
-"""
+"""JSON Lines (streamed), a JSON array of objects, and a JSON object holding its records under
+a list field (`{"data": [...]}`, `{"results": [...]}`…); a line that is not valid JSON, or a
+value that is not an object, is one bad record."""
 
 from __future__ import annotations
 
@@ -18,9 +13,9 @@ from bot.corpus.readers.base import Record, Source, decode
 
 __all__ = ["RECORD_LISTS", "describe_json", "read_array", "read_json", "read_jsonl", "records_key"]
 
+# Fields of a wrapping object that hold its records, most common first.
 RECORD_LISTS = ("data", "results", "papers", "items", "hits", "records", "entries", "works",
                 "documents", "notes", "publications", "rows", "list")  # fmt: skip
-"""Fields of a wrapping object that hold its records, most common first."""
 _WHITESPACE = re.compile(r"[ \t\n\r]*")
 _MAX_KEYS_SHOWN = 8
 
@@ -66,7 +61,8 @@ def describe_json(value: object) -> str:
     """What a JSON document is, for the message when it holds no records."""
     if isinstance(value, Mapping):
         keys = list(value)
-        shown = ", ".join(map(str, keys[:_MAX_KEYS_SHOWN])) + (" …" if len(keys) > 8 else "")
+        more = " …" if len(keys) > _MAX_KEYS_SHOWN else ""
+        shown = ", ".join(map(str, keys[:_MAX_KEYS_SHOWN])) + more
         return f"a JSON object with keys {shown or '(none)'} — no list of records"
     if isinstance(value, list):
         return "a JSON array with no objects in it"
@@ -78,7 +74,7 @@ def read_json(source: Source) -> Iterator[tuple[int, Record | str]]:
     text = decode(source)
     pos = _skip(text, 0)
     if text.startswith("[", pos):
-        end = yield from _array(source.name, text, pos)
+        end = yield from read_array(source.name, text, pos)
         if _skip(text, end + 1) != len(text):
             raise CorpusError(
                 source.name,
@@ -95,7 +91,7 @@ def read_json(source: Source) -> Iterator[tuple[int, Record | str]]:
         raise CorpusError(source.name, 1, describe_json(whole))
     start = _find_list(text, path)
     if start is not None:
-        yield from _array(source.name, text, start)
+        yield from read_array(source.name, text, start)
         return
     line = 1  # the list could not be located in the text: records keep the object's line
     records: object = whole
@@ -127,13 +123,7 @@ def _find_list(text: str, path: tuple[str, ...]) -> int | None:
     return None
 
 
-def read_array(name: str, text: str, pos: int) -> Iterator[tuple[int, Record | str]]:
-    """The objects of the JSON array at `text[pos] == "["`, each with its first line (a file
-    whose reader knows where its list is: one parse, none to find it)."""
-    yield from _array(name, text, pos)
-
-
-def _array(name: str, text: str, pos: int) -> Generator[tuple[int, Record | str], None, int]:
+def read_array(name: str, text: str, pos: int) -> Generator[tuple[int, Record | str], None, int]:
     """The objects of the array starting at `text[pos] == "["`, each with its first line;
     returns where its `]` is."""
     decoder = json.JSONDecoder()
@@ -159,7 +149,6 @@ def _array(name: str, text: str, pos: int) -> Generator[tuple[int, Record | str]
 
 
 def _expect_object(record: object) -> Record | str:
-    """The record, or why it is skipped."""
     if not isinstance(record, dict):
         return f"expected a JSON object, got {type(record).__name__}"
     return record

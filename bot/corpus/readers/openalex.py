@@ -16,7 +16,6 @@ _MAX_POSITION = 20_000  # an abstract is a few hundred words; a larger index is 
 
 
 def is_openalex(raw: Mapping[str, object]) -> bool:
-    """True for an OpenAlex work object."""
     return (
         "abstract_inverted_index" in raw
         or "authorships" in raw
@@ -37,18 +36,13 @@ def abstract_from_inverted_index(index: object) -> str:
     return " ".join(words[p] for p in sorted(words))
 
 
-def _source(location: object) -> Mapping[str, object]:
-    return mapping(mapping(location).get("source"))
-
-
-def _venue(raw: Mapping[str, object]) -> str:
+def _venue(locations: list[Mapping[str, object]]) -> str:
     """The peer-reviewed venue among the locations, else the primary location's source."""
-    locations = [raw.get("primary_location"), *(raw.get("locations") or [])]  # type: ignore[misc]
-    for location in locations:
-        source = _source(location)
+    sources = [mapping(location.get("source")) for location in locations]
+    for source in sources:
         if source.get("type") in _REVIEWED and source.get("display_name"):
             return str(source["display_name"])
-    return str(_source(raw.get("primary_location")).get("display_name") or "")
+    return str(sources[0].get("display_name") or "")
 
 
 def openalex_record(raw: Mapping[str, object]) -> Record:
@@ -56,17 +50,11 @@ def openalex_record(raw: Mapping[str, object]) -> Record:
     ids = mapping(raw.get("ids"))
     work = str(raw.get("id") or ids.get("openalex") or "").removeprefix(_OPENALEX)
     doi = str(raw.get("doi") or ids.get("doi") or "")
-    primary = mapping(raw.get("primary_location"))
-    best = mapping(raw.get("best_oa_location"))
-    pages = [
-        primary.get("landing_page_url"),
-        *(
-            loc.get("landing_page_url")
-            for loc in raw.get("locations") or []
-            if isinstance(loc, Mapping)  # type: ignore[attr-defined]
-        ),
-    ]
-    arxiv = next((a for a in map(find_arxiv_id, [doi, *map(str, filter(None, pages))]) if a), "")
+    others = raw.get("locations") or []
+    locations = [mapping(raw.get("primary_location")), *map(mapping, others)]  # type: ignore[call-overload]
+    primary, best = locations[0], mapping(raw.get("best_oa_location"))
+    pages = [str(loc["landing_page_url"]) for loc in locations if loc.get("landing_page_url")]
+    arxiv = next(filter(None, map(find_arxiv_id, [doi, *pages])), "")
     authors = [
         mapping(a.get("author")).get("display_name") or a.get("raw_author_name")
         for a in map(mapping, raw.get("authorships") or [])  # type: ignore[call-overload]
@@ -80,7 +68,7 @@ def openalex_record(raw: Mapping[str, object]) -> Record:
         "title": raw.get("title") or raw.get("display_name"),
         "abstract": abstract,
         "authors": [a for a in authors if isinstance(a, str)],
-        "venue": _venue(raw),
+        "venue": _venue(locations),
         "year": raw.get("publication_year") or raw.get("publication_date"),
         "doi": doi,
         "arxiv": arxiv,

@@ -1,11 +1,6 @@
-"""OpenReview notes as saved: API v2 (`{"notes": [...], "count"}` or a list; each content value
-wrapped as `{"value": …}`) and v1 (plain `content`).
-
-Accepted notes become records in the loader's names, their venue split from its tier
-("ICML 2026 oral" -> venue "ICML 2026", status "oral"; a venue-less note's `venueid`
-`ICML.cc/2026/Conference` names the venue). Rejected, withdrawn, desk-rejected and other
-not-accepted submissions are left out with a report line saying which.
-"""
+"""OpenReview notes as saved (API v2's `{"value": …}` wrapping, or v1): accepted notes become
+records with their venue split from its tier ("ICML 2026 oral"); other submissions are left
+out with a report line saying why."""
 
 from __future__ import annotations
 
@@ -19,19 +14,18 @@ from bot.textutil import clean
 
 __all__ = ["looks_like_notes", "read_openreview", "review_outcome"]
 
+# The last part of a not-accepted note's `venueid` -> what the report calls it.
 _NOT_ACCEPTED = {
     "rejected_submission": "rejected",
     "withdrawn_submission": "withdrawn",
     "desk_rejected_submission": "desk-rejected",
     "submission": "not accepted",
 }
-"""The last part of a not-accepted note's `venueid` -> what the report calls it."""
 _VENUE_ID = re.compile(r"^(?P<conf>[A-Za-z]+)\.cc/(?P<year>(?:19|20)\d\d)/Conference$")
 _NOTE_KEYS = re.compile(rb'"(?:venueid|forum|invitations?|replyto)"\s*:')
 
 
 def looks_like_notes(head: bytes) -> bool:
-    """True for a JSON array or object of OpenReview notes (the first bytes tell)."""
     start = head.lstrip(b"\xef\xbb\xbf \t\r\n")[:1]
     return start in (b"[", b"{") and b'"content"' in head and bool(_NOTE_KEYS.search(head))
 
@@ -54,7 +48,7 @@ def review_outcome(venueid: str, venue: str) -> str:
 
 
 def _accepted(note: Mapping[str, object], content: Mapping[str, object]) -> Record:
-    """The note with its venue and tier in the loader's fields (venue first: it is chosen)."""
+    """The note with its venue and tier in the loader's fields."""
     venue, tier = venue_tier(_value(content, "venue"))
     if not venue:
         match = _VENUE_ID.match(_value(content, "venueid"))

@@ -1,8 +1,5 @@
-"""RIS (`.ris`) from Zotero, EndNote and Mendeley, read with rispy (its documented tag map).
-
-Each `TY  - ` … `ER  - ` block is one record; a block without its `ER` line, or one rispy
-cannot read, is one skipped record naming its first line.
-"""
+"""RIS (`.ris`) from Zotero, EndNote and Mendeley, read with rispy: each `TY  - ` … `ER  - `
+block is one record; a block without its `ER` line, or unreadable, is a bad record."""
 
 from __future__ import annotations
 
@@ -32,12 +29,10 @@ _FIELDS: dict[str, tuple[str, ...]] = {
 
 
 def looks_like_ris(head: str) -> bool:
-    """True if a file's first lines are RIS (a `TY  - ` tag line)."""
     return _START.search(head[:4096]) is not None
 
 
 def ris_record(entry: dict[str, object]) -> Record:
-    """One rispy entry as a raw record the normaliser reads."""
     record: Record = {}
     for field, names in _FIELDS.items():
         value = next((entry[n] for n in names if entry.get(n) not in (None, "", [])), None)
@@ -57,7 +52,6 @@ def ris_record(entry: dict[str, object]) -> Record:
 
 
 def read_ris(source: Source) -> Iterator[tuple[int, Record | str]]:
-    """Records of a RIS file, each with the line of its `TY` tag."""
     text = decode(source)
     starts = [m.start() for m in _START.finditer(text)]
     for number, start in enumerate(starts):

@@ -1,11 +1,6 @@
-"""The seed text format: an optional header line, then abstracts separated by blank lines.
-
-A header that starts with a conference and its year ("ICML 2026 论文列表") names the
-papers' venue and year. A hard-wrapped abstract is joined into one paragraph. The format is
-recognised by its shape, so notes kept beside a corpus (a README, a TODO list, Markdown
-prose) are never read as papers: a file whose paragraphs are headings, list items, code or
-notes is `NotRecordsError`.
-"""
+"""The seed text format: an optional header line (naming the venue and year when it starts
+"ICML 2026"), then abstracts separated by blank lines. Notes kept beside a corpus (a README,
+Markdown) are `NotRecordsError`, recognised by their shape."""
 
 from __future__ import annotations
 
@@ -27,7 +22,6 @@ _NOT_PROSE = re.compile(
     re.IGNORECASE,
 )
 _NAMED_LIST = re.compile(r"^(?P<venue>[A-Z][A-Za-z]*[A-Z]\s+(?P<year>(?:19|20)\d\d))(?!\d)")
-"""A header naming its list's conference and year: an acronym, a space, a year."""
 _NOTE_NAMES = re.compile(r"^(?:readme|changelog|changes|license|licence|notes?|todo|copying|"
                          r"authors|contributing)\b", re.IGNORECASE)  # fmt: skip
 
@@ -70,7 +64,7 @@ def notes_reason(name: str, paragraphs: list[tuple[int, list[str]]]) -> str | No
 
 
 def read_seed_text(source: Source) -> Iterator[tuple[int, Record | str]]:
-    """Records of a seed text file: one per paragraph after the optional header line."""
+    """One record per paragraph after the optional header line."""
     paragraphs = _paragraphs(decode(source))
     reason = notes_reason(source.name, paragraphs)
     if reason is not None:

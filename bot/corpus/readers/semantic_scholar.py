@@ -10,7 +10,6 @@ __all__ = ["is_semantic_scholar", "semantic_scholar_record"]
 
 
 def is_semantic_scholar(raw: Mapping[str, object]) -> bool:
-    """True for a Semantic Scholar paper object."""
     return "paperId" in raw or isinstance(raw.get("externalIds"), Mapping)
 
 

@@ -12,12 +12,12 @@ from bot.corpus.readers.zotero import is_zotero, zotero_record
 
 __all__ = ["SHAPES", "adapt"]
 
+# (recognise, rewrite) per source shape, tried in order.
 SHAPES: tuple[tuple[Callable[[Mapping[str, object]], bool], Callable[..., Record]], ...] = (
     (is_semantic_scholar, semantic_scholar_record),
     (is_openalex, openalex_record),
     (is_zotero, zotero_record),
 )
-"""(recognise, rewrite) per source shape, tried in order."""
 
 
 def adapt(raw: Mapping[str, object]) -> Mapping[str, object]:

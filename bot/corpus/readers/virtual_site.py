@@ -1,11 +1,7 @@
-"""A conference site's programme feed (`icml-2026-orals-posters.json`; neurips.cc and iclr.cc
-serve the same shape) and its abstracts sidecar (`icml-2026-abstracts.json`, beside it).
-
-The feed is `{"count", "next", "previous", "results": [event]}`, recognised by its content:
-events carry `eventtype`/`event_type` and `name`. Its posters and orals become papers
-(`feed_events`); the other events (talks, tutorials, workshops) are counted in the report.
-From 2026 the feed holds no abstracts: the sidecar does, an object keyed by event id or a
-list of `{id, abstract}`. A feed without its sidecar still loads, title-only.
+"""A conference site's programme feed (`icml-2026-orals-posters.json`, `{"count", "next",
+"previous", "results": [event]}`) and its abstracts sidecar beside it (`icml-2026-abstracts.json`:
+from 2026 the feed holds none). Posters and orals become papers (`feed_events`), other events
+are counted in the report; a feed without its sidecar loads title-only.
 """
 
 from __future__ import annotations
@@ -31,11 +27,9 @@ _RESULTS = re.compile(r'^\s*\{[^\[\]{}]*?"results"\s*:\s*(?=\[)')
 _COUNT = re.compile(rb'^\s*\{[^\[\]{}]*?"count"\s*:\s*(\d+)')
 _NEXT = re.compile(rb'^\s*\{[^\[\]{}]*?"next"\s*:\s*"([^"]+)"')
 _SPELLING = {"icml": "ICML", "neurips": "NeurIPS", "nips": "NeurIPS", "iclr": "ICLR"}
-"""A conference's name as it writes it; others are upper case ("CVPR")."""
 
 
 def looks_like_feed(head: bytes) -> bool:
-    """True for a JSON object whose `results` are programme events (the first bytes tell)."""
     start = head.lstrip(b"\xef\xbb\xbf \t\r\n")[:1]
     return (
         start == b"{"
@@ -74,8 +68,7 @@ def sidecar_of(source: Source) -> Path | None:
 
 
 def sidecar_path(feed: Path) -> Path | None:
-    """The abstracts sidecar beside a feed file (`icml-2026-abstracts.json` beside
-    `icml-2026-orals-posters.json`), if there is one: the feed is read with it."""
+    """The abstracts sidecar beside a feed file, if there is one: the feed is read with it."""
     match = _FEED_NAME.match(feed.name)
     if match is None:
         return None
@@ -121,7 +114,7 @@ def _short_feed(head: bytes, events: int) -> str:
 
 
 def _items(source: Source) -> Iterator[tuple[int, Record | str]]:
-    """The feed's `results`, parsed once when they follow the feed's header (as written)."""
+    """The feed's `results`, parsed once when they follow the feed's header."""
     text = decode(source)
     header = _RESULTS.match(text)
     if header is None:
@@ -130,8 +123,8 @@ def _items(source: Source) -> Iterator[tuple[int, Record | str]]:
 
 
 def read_virtual_site(source: Source) -> Iterator[tuple[int, Record | Paper | str]]:
-    """The feed's papers (one per poster with its orals), then report lines: orals merged,
-    events that are not papers, a sidecar that could not be read, a feed cut short."""
+    """The feed's papers (a poster with its orals), then report lines: orals merged, other
+    events, a sidecar that could not be read, a feed cut short."""
     events: list[Event] = []
     others: Counter[str] = Counter()
     for line, item in _items(source):

@@ -14,12 +14,10 @@ _VENUES = ("Publication Title", "Proceedings Title", "Conference Name", "Reposit
 
 
 def is_zotero(raw: Mapping[str, object]) -> bool:
-    """True for a row of Zotero's CSV export."""
     return "Item Type" in raw and "Publication Title" in raw
 
 
 def zotero_record(raw: Mapping[str, object]) -> Record:
-    """The row as a raw record in the loader's field names."""
     text = {k: str(v or "").strip() for k, v in raw.items()}
     arxiv = next(
         (a for a in map(find_arxiv_id, (text.get(k, "") for k in ("Extra", "Url", "DOI"))) if a),

@@ -25,14 +25,12 @@ import numpy as np
 
 from bot.corpus import Paper
 from bot.search.confidence import CONFIDENT_COVERAGE
-from bot.search.gloss import Glossary
 from bot.search.index import Index
 from bot.search.query import PreparedQuery, QueryPipeline
 from bot.search.retriever import Hit, IndexStats, SearchResult
 from bot.search.semantic import fusion
 from bot.search.semantic.calibration import Calibration, verdict
 from bot.search.semantic.embedding import Embedder
-from bot.search.spelling import Speller
 from bot.textutil import is_latin_text
 
 __all__ = ["HybridRetriever"]
@@ -40,7 +38,7 @@ __all__ = ["HybridRetriever"]
 logger = logging.getLogger(__name__)
 
 RECENT_QUESTIONS = 1024
-"""Question vectors remembered (1.5 KB each), for page turns and repeated questions."""
+"""Question vectors remembered (one small vector each), for page turns and repeated questions."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,14 +100,6 @@ class HybridRetriever:
         semantic = self._semantic
         return None if semantic is None else semantic.vectors
 
-    def attach_speller(self, speller: Speller) -> None:
-        """Correct typos with `speller` from now on, BM25 alone included (`QueryPipeline`)."""
-        self.queries.attach_speller(speller)
-
-    def attach_glossary(self, glossary: Glossary | None) -> None:
-        """Gloss Chinese questions with `glossary` from now on, BM25 alone included."""
-        self.queries.attach_glossary(glossary)
-
     def attach_vectors(self, vectors: np.ndarray, calibration: Calibration | None = None) -> None:
         """Start fusing: `vectors` has one unit row per paper, in `papers` order; `calibration`
         is the corpus's confidence rule (None: the shipped one)."""
@@ -130,9 +120,9 @@ class HybridRetriever:
         """Papers with an author `name` names, in load order (the BM25 index's lookup)."""
         return self.index.by_author(name, limit=limit)
 
-    def is_author_question(self, question: str) -> bool:
-        """True if a question is just the name of a person among the authors."""
-        return self.index.is_author_question(question)
+    def named_author(self, question: str) -> tuple[Paper, ...]:
+        """The papers of the person a question is just the name of (the BM25 index's lookup)."""
+        return self.index.named_author(question)
 
     def stats(self) -> IndexStats:
         """The BM25 index's sizes plus the vectors' memory."""
@@ -142,30 +132,24 @@ class HybridRetriever:
         return dataclasses.replace(stats, memory_bytes=stats.memory_bytes + extra)
 
     def search(
-        self,
-        query: str | PreparedQuery,
-        *,
-        limit: int = 5,
-        offset: int = 0,
-        snippets: bool = True,
+        self, query: PreparedQuery, *, limit: int = 5, offset: int = 0, snippets: bool = True
     ) -> SearchResult:
-        """Rank papers for `query` by BM25 fused with embeddings; never raises on any string."""
-        prepared = query if isinstance(query, PreparedQuery) else self.queries.prepare(query)
+        """Rank papers for the prepared `query` by BM25 fused with embeddings; never raises."""
         limit, offset = max(0, int(limit)), max(0, int(offset))
-        terms = prepared.terms
+        terms = query.terms
         semantic = self._semantic
         # No terms (emoji, only stopwords): nothing to compare, though e5 would rank papers;
         # BM25's empty answer brings the hint. Any language's words are terms.
         if semantic is None or not terms:
-            result = self.index.search(prepared, limit=limit, offset=offset, snippets=snippets)
+            result = self.index.search(query, limit=limit, offset=offset, snippets=snippets)
             warming = semantic is None  # BM25 alone, for now: other languages come later
             ready_in = self.ready_in() if warming else None
             return dataclasses.replace(result, warming=warming, ready_in=ready_in)
-        mask = self.index.candidates(prepared)
-        scores = self._scores(semantic, prepared, mask)
+        mask = self.index.candidates(query)
+        scores = self._scores(semantic, query, mask)
         coverage, cosine, fused, order = scores.coverage, scores.cosine, scores.fused, scores.order
         top = int(order[0]) if len(order) else 0
-        judged = _judged(scores, top, len(prepared.text.split()), semantic.calibration)
+        judged = _judged(scores, top, len(query.text.split()), semantic.calibration)
         confident = judged is not None and judged.confident
         # How many papers really match: most of the question's weight, or clearly closest in
         # meaning; not every paper sharing one common word.
@@ -177,7 +161,7 @@ class HybridRetriever:
             rows, fused[rows], scores.terms, coverage=coverage[rows], snippets=snippets
         )
         return SearchResult(
-            query=prepared.typed,
+            query=query.typed,
             terms=terms,
             hits=hits,
             # Pages reach as far as the real matches and the rows shown (a stale tap on a later
@@ -188,8 +172,8 @@ class HybridRetriever:
             confidence=float(coverage[top]) if len(order) else 0.0,
             margin=None if judged is None else judged.margin,
             cut=None if judged is None else judged.cut,
-            corrected=prepared.corrected,
-            parsed=prepared.parsed,
+            corrected=query.corrected,
+            parsed=query.parsed,
         )
 
     def _scores(
@@ -202,6 +186,7 @@ class HybridRetriever:
         BM25 and coverage are its gloss's (`PreparedQuery.scored`), fused as a glossed one
         (`fusion.blend_for`).
         """
+        # A Latin-script question whose BM25 leader covers it well keeps that leader first.
         glossed = bool(prepared.gloss)  # never a Latin-script question (`gloss.gloss_terms`)
         latin = all(is_latin_text(t) for t in prepared.terms)
         terms = prepared.scored

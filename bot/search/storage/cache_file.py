@@ -1,6 +1,6 @@
 """The index cache's file format: one file holding a state of arrays and plain values.
 
-Layout (format 3):
+Layout:
 
     MAGIC | header length (8 bytes, little-endian) | JSON header | zero padding to 64 bytes
     | payload: the arrays' raw bytes, each at a 64-byte aligned offset | trailer
@@ -8,8 +8,8 @@ Layout (format 3):
 The header carries the format version, the analyzer version, the key, the payload's length,
 each array's dtype, shape and offset, and the state's small values. The trailer is two
 little-endian CRC-32s: of the header bytes and of the payload. Reading checks the versions,
-the key, the file's exact length and both CRCs (CRC-32 reads 230 MB in ~0.05 s; sha256 took
-0.28 s), then memory-maps the file: arrays are views of the page cache, not copies, and only
+the key, the file's exact length and both CRCs (CRC-32: fast enough to check at every
+start), then memory-maps the file: arrays are views of the page cache, not copies, and only
 the pages a query touches become resident. The map is of a private, unlinked copy
 (`private_copy.py`): `cp` over a mapped file truncated it in place and killed the bot with
 SIGBUS, and bytes changed in place changed answers after the checksum was checked. Lists of
@@ -55,16 +55,10 @@ LAYOUT_VERSION = 1
 header, CRC-32 trailer): bump when `write_state`/`read_state` change. Kept apart from what a
 file holds, so a new index format does not throw away other caches (papers' vectors)."""
 
-FORMAT_VERSION = 11
+FORMAT_VERSION = 12
 """The index cache's content: bump when the file layout, the cached papers' fields or the
-index's arrays change (2: keys
-from explicit versions, papers stored per `Paper` field; 3: papers carry authors, keywords,
-venue, year and labelled links; 4: raw aligned arrays, memory-mapped, CRC-32 trailer, string
-offsets in bytes; 5: postings hold a (tf, length) pair number, not tf; 6: each abstract's
-sentence spans; 7: paperlists papers carry the venue and year their proceedings URLs name;
-8: the speller's lexicon, words and word pairs with counts; 9: whether each abstract is
-plain text, which its snippets need not check; 10: papers carry their presentations, authors'
-affiliations and topic; 11: seed papers carry the venue and year their list's header names)."""
+index's arrays change (12: postings carry sentence masks, the abstracts' layout notes term
+prefixes; papers carry presentations, affiliations and topic; seed papers their venue)."""
 SHARED_MODE = 0o644
 """Cache files are readable by every user: processes run as other users (replicas, a volume
 shared read-only) map one prepared directory."""
@@ -113,12 +107,7 @@ def write_state(
     """
     path = Path(path)
     arrays, values, texts, string_lists = _split_state(state)
-    layout: dict[str, list[Any]] = {}
-    end = 0
-    for name, array in arrays.items():
-        end = _aligned(end)
-        layout[name] = [array.dtype.str, list(array.shape), end]
-        end += array.nbytes
+    layout, end = _layout(arrays)
     header = {
         "layout": LAYOUT_VERSION,
         "format": version,
@@ -153,6 +142,17 @@ def write_state(
         Path(tmp).unlink(missing_ok=True)
         raise
     logger.info("index cache written: %s (%.1f MB)", path, path.stat().st_size / 1e6)
+
+
+def _layout(arrays: dict[str, np.ndarray]) -> tuple[dict[str, list[Any]], int]:
+    """Each array's [dtype, shape, offset] in the payload (64-byte aligned), and its length."""
+    layout: dict[str, list[Any]] = {}
+    end = 0
+    for name, array in arrays.items():
+        end = _aligned(end)
+        layout[name] = [array.dtype.str, list(array.shape), end]
+        end += array.nbytes
+    return layout, end
 
 
 def _write_payload(out: BinaryIO, arrays: dict[str, np.ndarray], layout: dict[str, Any]) -> int:

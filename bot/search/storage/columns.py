@@ -1,7 +1,7 @@
 """Read-only columns over a memory-mapped cache: strings and papers decoded when asked for.
 
-A cached 100,000-paper corpus as 100,000 `Paper` objects costs ~1 s to decode and ~150 MB
-to hold; as columns (UTF-8 blobs with byte offsets, numpy arrays) it costs neither, and a
+A large cached corpus as `Paper` objects would cost a second to decode and much memory to
+hold; as columns (UTF-8 blobs with byte offsets, numpy arrays) it costs neither, and a
 `Paper` is made only for the rows a page shows.
 """
 
@@ -41,7 +41,7 @@ class TextColumn(Sequence[str]):
             raise ValueError("text column: offsets do not fit the blob")
         self._blob = memoryview(blob)
         self._offsets = offsets
-        # Python ints from a memoryview: ~10× faster to index than numpy scalars.
+        # Python ints from a memoryview: faster to index than numpy scalars.
         self._ends = memoryview(np.ascontiguousarray(offsets, dtype=np.int64))
         self._size = len(offsets) - 1
 
@@ -100,18 +100,6 @@ class SpansColumn:
         # Python ints from memoryviews (no copy of a mapped array): no numpy scalars a row.
         self._pairs = memoryview(np.ascontiguousarray(flat))
         self._rows = memoryview(np.ascontiguousarray(offsets))
-
-    @classmethod
-    def build(cls, rows: Iterable[Sequence[tuple[int, int]]]) -> SpansColumn:
-        """From each row's spans."""
-        flat: list[int] = []
-        offsets = [0]
-        for spans in rows:
-            for start, end in spans:
-                flat += (start, end)
-            offsets.append(len(flat) // 2)
-        # uint32: character offsets of texts under 4 G characters (a cache keeps 4 bytes each).
-        return cls(np.array(flat, dtype=np.uint32), np.array(offsets, dtype=np.int64))
 
     def __len__(self) -> int:
         return len(self._rows) - 1

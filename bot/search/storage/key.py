@@ -51,7 +51,7 @@ def corpus_key(
     A directory counts all its visible regular files, not only those the loader reads, so
     the key may change more often than needed but never less. `stamps` (a JSON file in the
     cache directory) remembers each file's hash with its stat stamp, so an unchanged
-    160 MB corpus is not read again at every start.
+    corpus is not read again at every start.
     """
     known = read_stamps(stamps) if stamps is not None else None
     before = dict(known) if known is not None else None

@@ -1,13 +1,13 @@
 """A private copy of a cache file, so nothing done to the file can reach a running reader.
 
-A memory map shares the file's pages: `cp` over a mapped cache truncates it in place, and the
-next touch of a cut page killed the bot with SIGBUS; bytes changed in place changed answers
-after their checksum was checked. So a reader maps a copy no other process can name: an
-unlinked file beside the cache (Linux `O_TMPFILE`, else a temporary file unlinked at once),
-filled in the kernel (`copy_file_range`). Its pages are file-backed like the original's, so
-memory is as before; the start pays one copy (~0.15 s for a 246 MB cache, `benchmarks/
-cache_read.py`). Where no file can be made there (read-only or full directory), the copy is
-in memory (`memfd`, or an anonymous temporary file), costing its size in RAM instead.
+A memory map shares the file's pages: `cp` over a mapped cache truncates it in place, and
+the next touch of a cut page killed the bot with SIGBUS; bytes changed in place changed
+answers after their checksum was checked. So a reader maps a copy no other process can name:
+an unlinked file beside the cache (Linux `O_TMPFILE`, else a temporary file unlinked at
+once), filled in the kernel (`copy_file_range`). Its pages are file-backed like the
+original's, so memory is as before; the start pays one copy, made in the kernel. Where no
+file can be made there (read-only or full directory), the copy is in memory (`memfd`, or an
+anonymous temporary file), costing its size in RAM instead.
 """
 
 from __future__ import annotations

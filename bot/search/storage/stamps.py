@@ -1,6 +1,6 @@
 """Corpus files' hashes, reused while a file's stat stamp is unchanged (git's index rule).
 
-An unchanged 160 MB corpus is then not read again at every start; any write changes the
+An unchanged corpus is then not read again at every start; any write changes the
 file's ctime, which no user can set back, so an edit is never missed.
 """
 

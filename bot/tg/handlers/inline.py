@@ -34,7 +34,8 @@ def _sample(papers: Sequence[Paper], size: int) -> list[Paper]:
 async def cached_search(
     context: Context, index: Retriever, question: str, *, limit: int, user_id: int
 ) -> SearchResult | None:
-    """`index.search(question, limit=limit)` on the search thread, or from the inline cache.
+    """`answers.results(index, question, limit=limit)` on the search thread, or from the inline
+    cache.
 
     Inline queries share the questions' bound on search threads (the bot's search executor)
     and, for a search not cached, the user's question budget: None when it is spent.
@@ -48,7 +49,7 @@ async def cached_search(
     if context.bot_data.limiter().check(user_id) is not Verdict.ALLOW:
         return None
     cache.misses += 1
-    result = await off_loop(context, index.search, key[0], limit=limit)
+    result = await off_loop(context, answers.results, index, key[0], limit=limit)
     cache.results.put(key, result)
     return result
 

@@ -1,0 +1,105 @@
+"""Hits for ranked rows: each paper with its score, its coverage of the query and its snippet.
+
+Made after ranking, for the rows shown only. What a query's snippets share (its distinct
+terms, their weights, each term's frequency and sentence mask in each row, read from the
+postings) is worked out once for the page, not once a hit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from bot.corpus import Paper
+from bot.search import confidence
+from bot.search.abstracts import MASKED_SENTENCES
+from bot.search.placement import abstract_counts
+from bot.search.retriever import Hit
+from bot.search.snippets import Snippet, best_snippet
+
+if TYPE_CHECKING:
+    from bot.search.index import Index
+
+__all__ = ["page_hits"]
+
+
+def page_hits(
+    index: Index,
+    rows: np.ndarray,
+    scores: np.ndarray,
+    terms: Sequence[str],
+    *,
+    coverage: np.ndarray | None = None,
+    snippets: bool = True,
+) -> tuple[Hit, ...]:
+    """Hits for ranked `rows` with their `scores`, snippets for `terms` and coverage (found
+    here unless given). `snippets=False` leaves every snippet empty."""
+    rows = np.asarray(rows, dtype=np.int64)
+    unique = list(dict.fromkeys(terms))
+    weights = index.term_weights(unique)
+    # Each term's count in each row, and the sentences of the row's abstract holding it.
+    held = {t: index.bm25.lookup(t, rows) for t in unique} if snippets or coverage is None else {}
+    if coverage is None:  # from the term frequencies: what holds a term has a count above 0
+        coverage = confidence.coverage_of(
+            unique, {t: h[0] for t, h in held.items()}, weights, len(rows)
+        )
+    papers = [index.papers[r] for r in rows.tolist()]  # a cached index makes each from columns
+    if snippets:
+        shown = _Snippets(index, unique, weights, held).of(rows.tolist(), papers)
+    else:
+        shown = [Snippet("")] * len(papers)
+    return tuple(
+        Hit(paper=paper, score=s, snippet=snippet, coverage=c)
+        for paper, s, snippet, c in zip(
+            papers, np.asarray(scores).tolist(), shown, np.asarray(coverage).tolist(), strict=True
+        )
+    )
+
+
+class _Snippets:
+    """One query's snippets: its terms, their weights, and each term's count and sentence mask
+    in each row."""
+
+    def __init__(
+        self,
+        index: Index,
+        terms: list[str],
+        weights: Mapping[str, float],
+        held: Mapping[str, tuple[np.ndarray, np.ndarray]],
+    ) -> None:
+        self._index = index
+        self._terms, self._weights = terms, weights
+        self._word_marks: dict[str, list[tuple[int, int]]] = {}  # the page's words shared
+        self._counts = {t: tf.tolist() for t, (tf, _) in held.items()}
+        self._masks = {t: masks.tolist() for t, (_, masks) in held.items()}
+        # What every abstract word holding a term contains: the words are found by it and
+        # nothing is counted (None: some term has no such prefix; each abstract is counted).
+        ids = [index.bm25.vocab.id(t) for t in terms]
+        self._prefixes = index.layout.prefixes(terms, ids)
+
+    def of(self, rows: list[int], papers: list[Paper]) -> list[Snippet]:
+        """The snippet of each paper, at its row."""
+        pairs = enumerate(zip(rows, papers, strict=True))
+        return [self._snippet(i, row, paper) for i, (row, paper) in pairs]
+
+    def _snippet(self, i: int, row: int, paper: Paper) -> Snippet:
+        """The snippet of `paper`, the `i`-th of the page, at `row`."""
+        index, text = self._index, paper.abstract
+        sentences, plain = index.layout.row(row, text)
+        present = [t for t, counts in self._counts.items() if counts[i]]  # maybe in the title
+        prefixes = None if self._prefixes is None else [self._prefixes[t] for t in present]
+        known = {"sentences": sentences, "plain": plain, "word_marks": self._word_marks}
+        if sentences is not None and len(sentences) <= MASKED_SENTENCES:
+            masks = {t: self._masks[t][i] for t in present}
+            return self._snippet_of(text, prefixes=prefixes, masks=masks, **known)
+        if prefixes is not None:
+            return self._snippet_of(text, prefixes=prefixes, **known)
+        indexed = {t: counts[i] for t, counts in self._counts.items()}
+        counts = abstract_counts(paper, indexed, index.analyzer, title_weight=index.title_weight)
+        return self._snippet_of(text, counts=counts, **known)
+
+    def _snippet_of(self, text: str, **known: Any) -> Snippet:
+        """`best_snippet` of `text` for the query, with what is `known` of it."""
+        return best_snippet(text, self._terms, self._weights, self._index.analyzer, **known)
