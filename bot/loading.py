@@ -148,13 +148,9 @@ def _corpus_bytes(paths: Sequence[Path]) -> int:
 
 
 def model_in_background(settings: Settings) -> threading.Thread | None:
-    """Start loading the model in a thread (SEMANTIC on); join it before serving.
-
-    Its engine's imports hold the GIL for a long stretch at once (C extensions initialising),
-    which would hold up every answer if it loaded while the bot serves; loaded beside the
-    corpus before the first poll, it costs the start little, and `start_semantic` then finds
-    it loaded. A model that fails to load is logged there as here (`load_default_embedder`).
-    """
+    """Start loading the model in a thread (SEMANTIC on); join it before serving: its engine's
+    imports hold the GIL for a long stretch at once, which would hold up answers. Beside the
+    corpus load it costs the start little; `start_semantic` then finds it loaded."""
     if not settings.semantic:
         return None
     from bot.search.semantic import load_default_embedder
@@ -185,26 +181,18 @@ def start_semantic(
 ) -> SemanticStart | None:
     """Start embedding `index`'s papers behind a hybrid; None when SEMANTIC is off or no model.
 
-    Returns at once. `separate`: embed in a child process at the lowest CPU priority, which
-    reads the corpus `settings` name (the one `index` was loaded from), on all cores: the bot,
-    whose answers must never wait for papers. Else in a thread here on `embed_threads` (None:
-    all cores, for a command that does nothing else meanwhile). The clock starts from the
-    rate the last run recorded in the cache directory (`storage.rates`), and this run's rate
-    is recorded there once it has embedded papers, so the next start can estimate before
-    embedding any. `start` False: the job is made but not started (the caller holds it
-    before a Ctrl-C can leave it running).
+    Returns at once. `separate`: in a child process at the lowest CPU priority, on all cores,
+    reading the corpus `settings` name (the bot: answers never wait for papers); else in a
+    thread here on `embed_threads` (None: all cores, for a command that does nothing else).
+    The clock starts from the rate the last run recorded in the cache directory, and records
+    this run's. `start` False: the job is made but not started (the caller holds it before a
+    Ctrl-C can leave it running).
     """
     if not settings.semantic:
         return None
     from bot.progress import progress_reporter
     from bot.search import resolve_cache_dir
-    from bot.search.semantic import (
-        CorpusSource,
-        EmbeddingJob,
-        EmbeddingProcess,
-        HybridRetriever,
-        load_default_embedder,
-    )
+    from bot.search.semantic import HybridRetriever, load_default_embedder
     from bot.search.semantic.embedding import papers_in_flight
     from bot.search.storage.rates import read_rate
 
@@ -227,13 +215,26 @@ def start_semantic(
     )
     retriever.ready_in = clock.seconds_left
     record = _rate_recorder(clock, cache_dir, model.name, threads)
-    if separate:
-        source = CorpusSource(tuple(map(str, settings.corpus)), str(cache_dir),
-                              settings.corpus_filter)  # fmt: skip
-        job: EmbeddingJob | EmbeddingProcess = EmbeddingProcess(retriever, source, progress=record)
-    else:
-        job = EmbeddingJob(retriever, model, cache_dir=cache_dir, progress=record)
+    job = _job(retriever, settings, cache_dir, record, separate=separate)
     return SemanticStart(retriever, job.start() if start else job, clock)
+
+
+def _job(
+    retriever: HybridRetriever,
+    settings: Settings,
+    cache_dir: Path,
+    progress: Progress,
+    *,
+    separate: bool,
+) -> EmbeddingJob | EmbeddingProcess:
+    """The job that embeds `retriever`'s papers: in a child process, or in a thread here."""
+    from bot.search.semantic import CorpusSource, EmbeddingJob, EmbeddingProcess
+
+    if not separate:
+        return EmbeddingJob(retriever, retriever.embedder, cache_dir=cache_dir, progress=progress)
+    paths = tuple(map(str, settings.corpus))
+    source = CorpusSource(paths, str(cache_dir), settings.corpus_filter)
+    return EmbeddingProcess(retriever, source, progress=progress)
 
 
 def _rate_recorder(clock: EtaClock, cache_dir: Path, model: str, threads: int | None) -> Progress:

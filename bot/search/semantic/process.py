@@ -74,8 +74,6 @@ class EmbeddingProcess:
         progress: Progress | None = None,
     ) -> None:
         self.retriever = retriever
-        self._source = source
-        self._make_embedder = make_embedder or _product_embedder
         self._progress = progress
         self.done = threading.Event()
         """Set when the job has ended, whether the vectors were attached or not."""
@@ -84,8 +82,8 @@ class EmbeddingProcess:
         self._results, child_results = context.Pipe(duplex=False)
         child_stop, self._stop_pipe = context.Pipe(duplex=False)
         level = logging.getLogger().getEffectiveLevel()
-        args = (source, _identity(retriever), self._make_embedder, level, child_results,
-                child_stop)  # fmt: skip
+        args = (source, _identity(retriever), make_embedder or _product_embedder, level,
+                child_results, child_stop)  # fmt: skip
         self.process = context.Process(target=_child, args=args, name="embedding", daemon=True)
         """The child (`pid`, `exitcode`)."""
         self._child_ends = (child_results, child_stop)
@@ -141,7 +139,7 @@ class EmbeddingProcess:
         except Exception:  # attaching failed: BM25 keeps answering
             logger.exception("Embedding papers failed; answering with BM25 alone")
         finally:
-            self._results.close()
+            self._results.close()  # a child still sending takes it as a stop
             self.process.join()
             self._log_end(failure)
             self.done.set()
