@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from bot.config import Settings
-from bot.corpus import CorpusError, LoadReport, Paper
+from bot.corpus import CorpusError, LoadReport
 from bot.progress import EtaClock, Progress
 
 if TYPE_CHECKING:
@@ -38,16 +38,6 @@ def corpus_paths(settings: Settings, given: Sequence[str | Path] | None = None) 
     if given:
         return [Path(path) for path in given]
     return list(settings.corpus)
-
-
-def serving(paths: Sequence[Path], papers: Sequence[Paper], given_name: str = "") -> str:
-    """ "6,502 ICML 2026 papers from /data/programme": what a start serves, for its log (how
-    the bot names them, `CORPUS_NAME` given for papers that do not name themselves)."""
-    from bot.answers import name_of
-    from bot.render import corpus_papers
-
-    named = corpus_papers(name_of(papers, given_name), len(papers))
-    return f"{named} from {', '.join(map(str, paths))}"
 
 
 def load_index(

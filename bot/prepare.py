@@ -12,6 +12,7 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
 from bot import loading
+from bot.answers import serving
 from bot.config import Settings, load_settings
 from bot.progress import progress_reporter
 from bot.search import Index, resolve_cache_dir
@@ -42,7 +43,7 @@ def prepare_command(corpus: Sequence[str] | None = None, *, strict: bool = False
         corpus_filter=settings.corpus_filter,
         cache_min_papers=0,  # any size: the replicas then map it instead of building
     )
-    _say(f"index ready: {loading.serving(paths, index.papers, settings.corpus_name)}")
+    _say(f"index ready: {serving(paths, index.papers, settings.corpus_name)}")
     if not settings.semantic:
         _say("SEMANTIC is off: no vectors to prepare")
         return 0

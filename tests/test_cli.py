@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from bot import cli, loading
+from bot import answers, cli, loading
 from bot.cli_search import json_line
 from bot.config import load_settings
 from bot.console_io import styled
@@ -471,5 +471,5 @@ def test_search_serves_the_fetched_list_by_default(tmp_path, monkeypatch, capsys
     assert first["title"] == "Speculative decoding for long contexts"
     settings = load_settings()
     papers = loading.load_index(settings.corpus)[1].papers
-    line = loading.serving(settings.corpus, papers)
+    line = answers.serving(settings.corpus, papers)
     assert line == f"13 ICML 2026 papers from {tmp_path / PROGRAMME_FOLDER}"

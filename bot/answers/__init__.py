@@ -20,7 +20,14 @@ behaviour is written once and reaches every front end:
 """
 
 from bot.answers.about import help_text, start, stats
-from bot.answers.corpus_facts import CorpusFacts, FactsMemo, corpus_facts, name_of, programme_of
+from bot.answers.corpus_facts import (
+    CorpusFacts,
+    FactsMemo,
+    corpus_facts,
+    name_of,
+    programme_of,
+    serving,
+)
 from bot.answers.questions import (
     Answer,
     Numbered,
@@ -101,6 +108,7 @@ __all__ = [
     "saved_page",
     "saved_papers",
     "schedule_page",
+    "serving",
     "session",
     "session_page",
     "session_turn",

@@ -10,14 +10,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 
+from bot import render
 from bot.corpus import Paper
 from bot.corpus.profile import CorpusName, corpus_name, frequent_topics
 from bot.planner import Programme, build_programme
 from bot.search import Retriever
 from bot.search.storage.columns import field_values
 
-__all__ = ["CorpusFacts", "FactsMemo", "corpus_facts", "name_of", "programme_of"]
+__all__ = ["CorpusFacts", "FactsMemo", "corpus_facts", "name_of", "programme_of", "serving"]
 
 EXAMPLE_TOPICS = 3
 """Example questions /start takes from the corpus's topics."""
@@ -46,6 +48,13 @@ def name_of(papers: Sequence[Paper], given: str = "") -> CorpusName:
     """What `papers` are called (their venues and years), else `given` (CORPUS_NAME)."""
     pairs = zip(field_values(papers, "venue"), field_values(papers, "year"), strict=True)
     return corpus_name(pairs, given=given)
+
+
+def serving(paths: Sequence[Path], papers: Sequence[Paper], given_name: str = "") -> str:
+    """ "6,502 ICML 2026 papers from /data/programme": what a start serves, for its log
+    (`given_name`: CORPUS_NAME, for papers that do not name themselves)."""
+    named = render.corpus_papers(name_of(papers, given_name), len(papers))
+    return f"{named} from {', '.join(map(str, paths))}"
 
 
 def corpus_facts(papers: Sequence[Paper], *, given_name: str = "") -> CorpusFacts:

@@ -8,19 +8,33 @@ postings) is worked out once for the page, not once a hit.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import numpy as np
 
 from bot.corpus import Paper
 from bot.search import confidence
-from bot.search.abstracts import MASKED_SENTENCES
+from bot.search.abstracts import MASKED_SENTENCES, AbstractLayout
+from bot.search.analysis import Analyzer
+from bot.search.bm25 import BM25
 from bot.search.placement import abstract_counts
 from bot.search.retriever import Hit
 from bot.search.snippets import Snippet, best_snippet
 
-if TYPE_CHECKING:
-    from bot.search.index import Index
+
+class Index(Protocol):
+    """What hits read of the index (`bot.search.index.Index` has it)."""
+
+    papers: Sequence[Paper]
+    analyzer: Analyzer
+    bm25: BM25
+    layout: AbstractLayout
+    title_weight: int
+
+    def term_weights(self, terms: Sequence[str]) -> dict[str, float]:
+        """Each distinct term's coverage weight in this corpus."""
+        ...
+
 
 __all__ = ["page_hits"]
 

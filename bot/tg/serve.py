@@ -15,10 +15,11 @@ from typing import TYPE_CHECKING
 from telegram.error import InvalidToken, NetworkError
 from telegram.ext import Application
 
+from bot.answers import serving
 from bot.config import ConfigError, Settings, load_settings
 from bot.corpus import CorpusError
 from bot.i18n import translator
-from bot.loading import EmptyCorpusError, load_index, model_in_background, serving
+from bot.loading import EmptyCorpusError, load_index, model_in_background
 from bot.logs import configure_logging, filter_ptb_records, redact
 from bot.store import StoreOpenError
 from bot.tg import transport
