@@ -18,6 +18,7 @@ from bot.progress import EtaClock, Progress
 
 if TYPE_CHECKING:
     from bot.search import EmbeddingJob, HybridRetriever, Index
+    from bot.search.semantic import EmbeddingProcess
 
 logger = logging.getLogger(__name__)
 
@@ -136,12 +137,25 @@ def _corpus_bytes(paths: Sequence[Path]) -> int:
     return total
 
 
+def model_in_background(settings: Settings) -> threading.Thread | None:
+    """Start loading the model in a thread (SEMANTIC on); join it before serving: its engine's
+    imports hold the GIL for a long stretch at once, which would hold up answers. Beside the
+    corpus load it costs the start little; `start_semantic` then finds it loaded."""
+    if not settings.semantic:
+        return None
+    from bot.search.semantic import load_default_embedder
+
+    thread = threading.Thread(target=load_default_embedder, name="model", daemon=True)
+    thread.start()
+    return thread
+
+
 @dataclass(frozen=True, slots=True)
 class SemanticStart:
     """A hybrid being made ready: the retriever served now, its embedding job and its clock."""
 
     retriever: HybridRetriever
-    job: EmbeddingJob
+    job: EmbeddingJob | EmbeddingProcess
     clock: EtaClock
     """Measures the job: papers left, rate, seconds to go (`retriever.ready_in` reads it)."""
 
@@ -152,43 +166,65 @@ def start_semantic(
     *,
     progress: Progress | None = None,
     embed_threads: int | None = 1,
+    separate: bool = False,
     start: bool = True,
 ) -> SemanticStart | None:
     """Start embedding `index`'s papers behind a hybrid; None when SEMANTIC is off or no model.
 
-    Returns at once. The clock starts from the rate the last run recorded in the cache
-    directory (`storage.rates`), and this run's rate is recorded there once it has embedded
-    papers, so the next start can estimate before embedding any. `start` False: the job is
-    made but not started (the caller holds it before a Ctrl-C can leave it running).
+    Returns at once. `separate`: in a child process at the lowest CPU priority, on all cores,
+    reading the corpus `settings` name (the bot: answers never wait for papers); else in a
+    thread here on `embed_threads` (None: all cores, for a command that does nothing else).
+    The clock starts from the rate the last run recorded in the cache directory, and records
+    this run's. `start` False: the job is made but not started (the caller holds it before a
+    Ctrl-C can leave it running).
     """
     if not settings.semantic:
         return None
     from bot.progress import progress_reporter
     from bot.search import resolve_cache_dir
-    from bot.search.semantic import EmbeddingJob, HybridRetriever, load_default_embedder
+    from bot.search.semantic import HybridRetriever, load_default_embedder
     from bot.search.semantic.embedding import papers_in_flight
     from bot.search.storage.rates import read_rate
 
-    # One engine thread: more spin against the embedding thread and other processes on a busy
-    # machine, and a question then waits many times longer. One instance serves questions and
-    # papers: the engine runs outside the GIL, so a question does not wait behind papers.
-    model = load_default_embedder(num_threads=embed_threads)
+    threads = None if separate else embed_threads
+    # One engine thread a worker: more spin against the other workers and processes on a busy
+    # machine. One instance serves questions and (in this process) papers: the engine runs
+    # outside the GIL, so a question does not wait behind papers.
+    model = load_default_embedder(num_threads=threads)
     if model is None:
         return None
     cache_dir = resolve_cache_dir(settings.index_cache_dir)
     retriever = HybridRetriever(index, model)
     if progress is None:
         progress = progress_reporter(len(index), label="embedding papers")
-    last = read_rate(cache_dir, model.name, embed_threads)
+    last = read_rate(cache_dir, model.name, threads)
     clock = EtaClock(
         progress,
         prior_rate=last.papers_per_second if last else None,
         in_flight=papers_in_flight(model),
     )
     retriever.ready_in = clock.seconds_left
-    record = _rate_recorder(clock, cache_dir, model.name, embed_threads)
-    job = EmbeddingJob(retriever, model, cache_dir=cache_dir, progress=record)
+    record = _rate_recorder(clock, cache_dir, model.name, threads)
+    job = _job(retriever, settings, cache_dir, record, separate=separate)
     return SemanticStart(retriever, job.start() if start else job, clock)
+
+
+def _job(
+    retriever: HybridRetriever,
+    settings: Settings,
+    cache_dir: Path,
+    progress: Progress,
+    *,
+    separate: bool,
+) -> EmbeddingJob | EmbeddingProcess:
+    """The job that embeds `retriever`'s papers: in a child process, or in a thread here."""
+    from bot.search.semantic import CorpusSource, EmbeddingJob, EmbeddingProcess
+
+    if not separate:
+        return EmbeddingJob(retriever, retriever.embedder, cache_dir=cache_dir, progress=progress)
+    paths = tuple(map(str, settings.corpus))
+    source = CorpusSource(paths, str(cache_dir), settings.corpus_filter)
+    return EmbeddingProcess(retriever, source, progress=progress)
 
 
 def _rate_recorder(clock: EtaClock, cache_dir: Path, model: str, threads: int | None) -> Progress:

@@ -26,7 +26,7 @@ from bot.search.confidence import CONFIDENT_COVERAGE
 from bot.search.index import SIMILAR_TERMS, TITLE_WEIGHT, Index, document_terms
 from bot.search.query import MAX_QUERY_CHARS, PreparedQuery, QueryPipeline
 from bot.search.retriever import Hit, IndexStats, Retriever, SearchResult
-from bot.search.semantic import EmbeddingJob, HybridRetriever
+from bot.search.semantic import Embedding, EmbeddingJob, HybridRetriever
 from bot.search.snippets import MAX_SNIPPET_CHARS, Snippet
 from bot.search.spelling import Speller
 from bot.search.storage.cache import CACHE_MIN_PAPERS, load_cached, load_corpus_and_index
@@ -57,6 +57,7 @@ __all__ = [
     "Analyzer",
     "BM25Params",
     "CacheMiss",
+    "Embedding",
     "EmbeddingJob",
     "EnglishAnalyzer",
     "Hit",

@@ -43,7 +43,7 @@ from bot.tg.handlers import (
 from bot.tg.handlers.buttons import ButtonHandler
 from bot.tg.menu import register_when_named
 from bot.tg.reminders import start_reminders, stop_reminders
-from bot.tg.semantic import serve_semantic, stop_embedding
+from bot.tg.semantic import end_embedding, serve_semantic
 from bot.tg.state import CONTEXT_TYPES, BotState, Context
 
 logger = logging.getLogger(__name__)
@@ -89,10 +89,11 @@ async def post_stop(application: Application) -> None:
 
 
 async def post_shutdown(application: Application) -> None:
-    """Stop the search thread and close the store; PTB has finished every update by now."""
+    """Stop the embedding and the search thread and close the store; PTB has finished every
+    update by now."""
     state: BotState = application.bot_data
     await stop_reminders(application)  # stopped already unless the bot never ran
-    stop_embedding(state)
+    await end_embedding(state)
     executor, state.search_executor = state.search_executor, None
     if executor is not None:
         executor.shutdown(wait=False, cancel_futures=True)

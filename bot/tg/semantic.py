@@ -1,7 +1,8 @@
 """Semantic search for the bot: wrap the served index in a hybrid and embed in the background.
 
-Called after start-up and after each reload, as a task: loading the model and embedding
-run in worker threads, so neither the first getUpdates nor any answer waits. Until the
+Called after start-up and after each reload, as a task: the model loads in a worker thread
+and the papers embed in a child process at the lowest CPU priority
+(`EmbeddingProcess`), so neither the first getUpdates nor any answer waits. Until the
 vectors are ready the hybrid answers with BM25 (and, seconds in, corrects typos); the log
 says how many papers are left and about how long they take, and a question that needed the
 model is told when to ask again (`hint.warming_eta`).
@@ -29,12 +30,13 @@ async def serve_semantic(application: Application, index: Index) -> None:
     state: BotState = application.bot_data
     if not state.settings.semantic:
         return
-    stop_embedding(state)
-    started = await asyncio.to_thread(loading.start_semantic, index, state.settings)
+    # The old job's child saves its papers in hand first: the new one then reads them.
+    await end_embedding(state)
+    started = await asyncio.to_thread(loading.start_semantic, index, state.settings, separate=True)
     if started is None:  # no model: BM25 goes on alone
         return
     if state.index is not index:  # a reload swapped in another index meanwhile
-        started.job.stop()
+        await asyncio.to_thread(started.job.finish)
         return
     state.index = started.retriever  # the one swap; BM25 answers until the job attaches vectors
     state.embedding_job = started.job
@@ -51,8 +53,9 @@ def _log_readiness(started: loading.SemanticStart) -> None:
         logger.info("%s", notice)
 
 
-def stop_embedding(state: BotState) -> None:
-    """Ask the running embedding job (if any) to stop; its work so far stays cached."""
+async def end_embedding(state: BotState) -> None:
+    """Stop the running embedding job (if any) and wait for its child to end (a shutdown, a
+    reload); its work so far stays cached."""
     job, state.embedding_job = state.embedding_job, None
     if job is not None:
-        job.stop()
+        await asyncio.to_thread(job.finish)

@@ -19,7 +19,7 @@ from bot.answers import serving
 from bot.config import ConfigError, Settings, load_settings
 from bot.corpus import CorpusError
 from bot.i18n import translator
-from bot.loading import EmptyCorpusError, load_index
+from bot.loading import EmptyCorpusError, load_index, model_in_background
 from bot.logs import configure_logging, filter_ptb_records, redact
 from bot.store import StoreOpenError
 from bot.tg import transport
@@ -88,6 +88,7 @@ def _configure(webhook: bool) -> tuple[Settings, WebhookConfig | None] | int:
 def _serve(settings: Settings, webhook_config: WebhookConfig | None) -> None:
     """Load the corpus, build the Application and serve until stopped."""
     tls_context = transport.tls_context_in_background()
+    model = model_in_background(settings)  # SEMANTIC on: loaded before answers, beside the corpus
     started = time.perf_counter()
     report, index = load_index(
         settings.corpus,
@@ -106,6 +107,8 @@ def _serve(settings: Settings, webhook_config: WebhookConfig | None) -> None:
         skipped=len(report.skipped),
         sources=len(report.sources),
     )
+    if model is not None:
+        model.join()
     if webhook_config is not None:
         from bot.tg import webhook as webhook_mode
 

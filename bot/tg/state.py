@@ -22,7 +22,7 @@ from bot.corpus import Paper
 from bot.i18n import Lang
 from bot.planner import Programme
 from bot.render import paper_ref
-from bot.search import EmbeddingJob, Retriever
+from bot.search import Embedding, Retriever
 from bot.store import Store
 from bot.tg.clock import Clock
 from bot.tg.lru import LruCache
@@ -78,7 +78,7 @@ class BotState:
     """Keeps the set-my-commands task referenced until it is done."""
     semantic_task: asyncio.Task[None] | None = None
     """Keeps the task that starts semantic search referenced until it is done."""
-    embedding_job: EmbeddingJob | None = None
+    embedding_job: Embedding | None = None
     """The background embedding of the served papers (SEMANTIC on), until it is replaced."""
     clock: Clock = field(default_factory=Clock)
     """The time the reminder job and /now read (tests pass their own)."""

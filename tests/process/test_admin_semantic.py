@@ -18,7 +18,7 @@ import pytest
 from telegram import Update
 from telegram.ext import Application
 
-import bot.search.semantic.hybrid as hybrid
+import bot.search.semantic.process as embedding_process
 from bot import loading
 from bot.config import Settings
 from bot.search import HybridRetriever, resolve_cache_dir
@@ -112,18 +112,18 @@ async def test_reload_embeds_only_the_new_paper_and_keeps_answering(
         cache.save()
 
         build = Held(admin._load_and_build)
-        embedding = Held(hybrid.embed_papers)
+        attaching = Held(embedding_process.attach)  # the child's vectors wait to be attached
         monkeypatch.setattr(admin, "_load_and_build", build)
-        monkeypatch.setattr(hybrid, "embed_papers", embedding)
+        monkeypatch.setattr(embedding_process, "attach", attaching)
         (corpus / "extra.jsonl").write_text(json.dumps(NEW_PAPER) + "\n", encoding="utf-8")
         reload = asyncio.create_task(ask(app, updates, "/reload", ADMIN))
         assert await asyncio.to_thread(build.entered.wait, TIMEOUT)
         await ask(app, updates, TABULAR_IN_CHINESE, 3001)  # building: the old hybrid answers
         build.release.set()
         await reload
-        assert await asyncio.to_thread(embedding.entered.wait, TIMEOUT)
-        await ask(app, updates, "quokkaformer", 3002)  # embedding: the new index's BM25 answers
-        embedding.release.set()
+        assert await asyncio.to_thread(attaching.entered.wait, TIMEOUT)
+        await ask(app, updates, "quokkaformer", 3002)  # embedded: the new index's BM25 answers
+        attaching.release.set()
         assert await asyncio.to_thread(state.embedding_job.done.wait, TIMEOUT)
         assert state.index.semantic_ready
         await ask(app, updates, TABULAR_IN_CHINESE, 3003)

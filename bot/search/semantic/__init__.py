@@ -4,17 +4,23 @@
 model file through `e5_model`); `embedding` turns papers into vectors with it, from the
 `vector_cache` where possible; `fusion` holds the shipped rule (reciprocal rank fusion, and
 when the fused top paper is a match); `hybrid.HybridRetriever` serves BM25 fused with the
-vectors behind the `Retriever` protocol, and `hybrid.EmbeddingJob` embeds the papers in a
-worker thread. The model is loaded only with `SEMANTIC` on: BM25 alone needs none of it.
+vectors behind the `Retriever` protocol; `job.EmbeddingJob` embeds the papers in a worker
+thread, `process.EmbeddingProcess` in a low-priority child process (the bot). The model is
+loaded only with `SEMANTIC` on: BM25 alone needs none of it.
 """
 
 from bot.search.semantic.e5_embedder import load_default_embedder
 from bot.search.semantic.embedding import Embedder, embed_papers, paper_text
-from bot.search.semantic.hybrid import EmbeddingJob, HybridRetriever
+from bot.search.semantic.hybrid import HybridRetriever
+from bot.search.semantic.job import Embedding, EmbeddingJob
+from bot.search.semantic.process import CorpusSource, EmbeddingProcess
 
 __all__ = [
+    "CorpusSource",
     "Embedder",
+    "Embedding",
     "EmbeddingJob",
+    "EmbeddingProcess",
     "HybridRetriever",
     "embed_papers",
     "load_default_embedder",

@@ -5,8 +5,8 @@ the cosine of the question's vector with every paper's; the ranking is their rec
 fusion (`fusion.fused_scores`), whose semantic weight depends on the question
 (`fusion.blend_for`: a Latin-script question BM25 covers well keeps BM25's first paper
 first). Snippets and confidence (`calibration.verdict`) come after ranking. The retriever
-is served at once: until `attach_vectors` is called (by an `EmbeddingJob` in a worker thread)
-it answers with BM25 alone. Both signals search the question the index's
+is served at once: until `attach_vectors` is called (by an embedding job, `job`) it answers
+with BM25 alone. Both signals search the question the index's
 `query.QueryPipeline` prepared (request words and typos gone, a Chinese question's English
 gloss in `PreparedQuery.gloss`), the same `PreparedQuery` BM25 alone would search: BM25,
 coverage and snippets score `scored`.
@@ -17,11 +17,9 @@ from __future__ import annotations
 import dataclasses
 import logging
 import threading
-import time
 from collections import OrderedDict
 from collections.abc import Callable, Sequence, Set
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 
@@ -31,11 +29,11 @@ from bot.search.index import Index
 from bot.search.query import PreparedQuery, QueryPipeline
 from bot.search.retriever import Hit, IndexStats, SearchResult
 from bot.search.semantic import fusion
-from bot.search.semantic.calibration import Calibration, calibrated, verdict
-from bot.search.semantic.embedding import Embedder, embed_papers
+from bot.search.semantic.calibration import Calibration, verdict
+from bot.search.semantic.embedding import Embedder
 from bot.textutil import is_latin_text
 
-__all__ = ["EmbeddingJob", "HybridRetriever"]
+__all__ = ["HybridRetriever"]
 
 logger = logging.getLogger(__name__)
 
@@ -249,86 +247,3 @@ def _judged(
 def _unknown() -> float | None:
     """No estimate of when the vectors will be ready."""
     return None
-
-
-class EmbeddingJob:
-    """Embeds a retriever's papers in a daemon thread, then attaches the vectors.
-
-    The index's speller and the Chinese glossary are made ready first (seconds), the vectors
-    attached when all papers are embedded (a cache hit per known paper; minutes for thousands
-    of new ones) with the corpus's confidence calibration (stored, or fitted in seconds).
-    `stop()` ends it early.
-    """
-
-    def __init__(
-        self,
-        retriever: HybridRetriever,
-        embedder: Embedder,
-        *,
-        cache_dir: str | Path | None,
-        progress: Callable[[int, int], None] | None = None,
-    ) -> None:
-        """Prepare the job; `embedder` embeds the papers (it may also answer questions)."""
-        self.retriever = retriever
-        self._embedder = embedder
-        self._cache_dir = cache_dir
-        self._progress = progress
-        self._stop = threading.Event()
-        self.done = threading.Event()
-        """Set when the job has ended, whether the vectors were attached or not."""
-        self._thread = threading.Thread(target=self._run, name="embedding", daemon=True)
-
-    def start(self) -> EmbeddingJob:
-        """Start the thread; returns self."""
-        self._thread.start()
-        return self
-
-    def stop(self) -> None:
-        """Ask the thread to end after its current batch (its work so far stays cached)."""
-        self._stop.set()
-
-    def finish(self) -> bool:
-        """`stop`, then wait for the thread to end; False if it never started."""
-        self._stop.set()
-        if self._thread.ident is None:
-            return False
-        self.done.wait()
-        return True
-
-    def _run(self) -> None:
-        """Ready the speller (and a started glossary), embed, attach the vectors; errors are logged,
-        never raised."""
-        started = time.perf_counter()
-        try:
-            # Before the vectors: whoever waits for the job (the CLI) then gets corrections, and
-            # the fused answers glossed Chinese questions, if a front end started the glossary
-            # (the bot, the console; `search` loads it itself for a Chinese question, `prepare`
-            # never). A missing glossary is logged once: answers as before.
-            self.retriever.queries.load_speller()
-            self.retriever.queries.settle_glossary()
-            vectors = embed_papers(
-                self._embedder,
-                self.retriever.papers,
-                cache_dir=self._cache_dir,
-                progress=self._progress,
-                stop=self._stop,
-            )
-            if vectors is not None and not self._stop.is_set():
-                # Read back when this corpus was calibrated before; fitted (and stored) else.
-                calibration = calibrated(
-                    self.retriever.index,
-                    vectors,
-                    self._embedder,
-                    cache_dir=self._cache_dir,
-                    stop=self._stop,
-                )
-                self.retriever.attach_vectors(vectors, calibration)
-                logger.info(
-                    "Semantic search ready: %d papers in %.1f s",
-                    len(vectors),
-                    time.perf_counter() - started,
-                )
-        except Exception:  # a failed model must not take the bot down: BM25 keeps answering
-            logger.exception("Embedding papers failed; answering with BM25 alone")
-        finally:
-            self.done.set()

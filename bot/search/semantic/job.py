@@ -1,0 +1,130 @@
+"""Embedding jobs: a hybrid's papers embedded in the background, its vectors attached when done.
+
+Two ways to run one, behind `Embedding`: `EmbeddingJob` embeds in a thread of this process
+with the embedder it is given (the one-shot commands: nothing else runs there, so all cores
+are theirs); `process.EmbeddingProcess` embeds in a child process at the lowest CPU priority
+(the bot: answers never wait for the papers, whatever their number).
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Protocol
+
+import numpy as np
+
+from bot.search.semantic.calibration import Calibration, calibrated
+from bot.search.semantic.embedding import Embedder, embed_papers
+from bot.search.semantic.hybrid import HybridRetriever
+
+__all__ = ["Embedding", "EmbeddingJob", "attach"]
+
+logger = logging.getLogger(__name__)
+
+
+class Embedding(Protocol):
+    """A retriever's papers being embedded; the vectors are attached to it when done."""
+
+    retriever: HybridRetriever
+    done: threading.Event
+    """Set when the job has ended, whether the vectors were attached or not."""
+
+    def stop(self) -> None:
+        """Ask the job to end soon; what it embedded so far stays cached."""
+        ...
+
+    def finish(self) -> bool:
+        """`stop`, then wait for the job to end; False if it never started."""
+        ...
+
+
+def attach(
+    retriever: HybridRetriever, vectors: np.ndarray, calibration: Calibration | None, started: float
+) -> None:
+    """Attach the finished vectors (answers are fused from now on) and log it."""
+    retriever.attach_vectors(vectors, calibration)
+    logger.info(
+        "Semantic search ready: %d papers in %.1f s", len(vectors), time.perf_counter() - started
+    )
+
+
+class EmbeddingJob:
+    """Embeds a retriever's papers in a daemon thread, then attaches the vectors.
+
+    The index's speller and the Chinese glossary are made ready first (seconds), the vectors
+    attached when all papers are embedded (a cache hit per known paper; minutes for thousands
+    of new ones) with the corpus's confidence calibration (stored, or fitted in seconds).
+    `stop()` ends it early.
+    """
+
+    def __init__(
+        self,
+        retriever: HybridRetriever,
+        embedder: Embedder,
+        *,
+        cache_dir: str | Path | None,
+        progress: Callable[[int, int], None] | None = None,
+    ) -> None:
+        """Prepare the job; `embedder` embeds the papers (it may also answer questions)."""
+        self.retriever = retriever
+        self._embedder = embedder
+        self._cache_dir = cache_dir
+        self._progress = progress
+        self._stop = threading.Event()
+        self.done = threading.Event()
+        """Set when the job has ended, whether the vectors were attached or not."""
+        self._thread = threading.Thread(target=self._run, name="embedding", daemon=True)
+
+    def start(self) -> EmbeddingJob:
+        """Start the thread; returns self."""
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        """Ask the thread to end after its current batch (its work so far stays cached)."""
+        self._stop.set()
+
+    def finish(self) -> bool:
+        """`stop`, then wait for the thread to end; False if it never started."""
+        self._stop.set()
+        if self._thread.ident is None:
+            return False
+        self.done.wait()
+        return True
+
+    def _run(self) -> None:
+        """Ready the speller (and a started glossary), embed, attach the vectors; errors are logged,
+        never raised."""
+        started = time.perf_counter()
+        try:
+            # Before the vectors: whoever waits for the job (the CLI) then gets corrections, and
+            # the fused answers glossed Chinese questions, if a front end started the glossary
+            # (the bot, the console; `search` loads it itself for a Chinese question, `prepare`
+            # never). A missing glossary is logged once: answers as before.
+            self.retriever.queries.load_speller()
+            self.retriever.queries.settle_glossary()
+            vectors = embed_papers(
+                self._embedder,
+                self.retriever.papers,
+                cache_dir=self._cache_dir,
+                progress=self._progress,
+                stop=self._stop,
+            )
+            if vectors is not None and not self._stop.is_set():
+                # Read back when this corpus was calibrated before; fitted (and stored) else.
+                calibration = calibrated(
+                    self.retriever.index,
+                    vectors,
+                    self._embedder,
+                    cache_dir=self._cache_dir,
+                    stop=self._stop,
+                )
+                attach(self.retriever, vectors, calibration, started)
+        except Exception:  # a failed model must not take the bot down: BM25 keeps answering
+            logger.exception("Embedding papers failed; answering with BM25 alone")
+        finally:
+            self.done.set()
