@@ -16,7 +16,6 @@ from bot.render.callbacks import (
     ExportAs,
     Forget,
     Recommend,
-    RemoveSaved,
     SavedPage,
     ToggleSave,
     Unfollow,
@@ -122,7 +121,7 @@ def saved_doc(
     removes: list[Button] = []
     for number, paper in enumerate(papers, start=offset + 1):
         blocks.append(_saved_block(number, paper, paper.paper_id in in_corpus, t))
-        removes.append((f"✕ {number}", encode(RemoveSaved(offset, paper_ref(paper.paper_id)))))
+        removes.append((f"✕ {number}", encode(SavedPage(offset, paper_ref(paper.paper_id)))))
     nav = page_buttons(
         t,
         offset=offset,

@@ -6,7 +6,7 @@ from bot.corpus import Paper
 from bot.i18n import Translator
 from bot.planner import start_link
 from bot.render import limits
-from bot.render.callbacks import ShowSimilar, encode, paper_ref
+from bot.render.callbacks import OpenPaper, encode, paper_ref
 from bot.render.doc import Block, Button, Doc, InlineArticle, InlineSwitch, Segment
 from bot.render.html import to_html
 from bot.render.ids import paper_command
@@ -37,7 +37,7 @@ def share_query(paper_id: str) -> str | None:
 def _card_buttons(paper: Paper, t: Translator) -> tuple[Button, ...]:
     """Similar papers, and Share (an inline switch) when the id can be typed."""
     buttons: list[Button] = [
-        (t.gettext("button.similar"), encode(ShowSimilar(paper_ref(paper.id))))
+        (t.gettext("button.similar"), encode(OpenPaper(paper_ref(paper.id), similar=True)))
     ]
     query = share_query(paper.id)
     if query is not None:

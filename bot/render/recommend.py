@@ -6,7 +6,7 @@ Pure like the other views. Buttons carry a page offset and a paper ref, never a 
 from __future__ import annotations
 
 from bot.i18n import Translator
-from bot.render.callbacks import Dismiss, Recommend, encode, paper_ref
+from bot.render.callbacks import Recommend, encode, paper_ref
 from bot.render.doc import Block, Button, Doc, Segment
 from bot.render.parts import (
     EN,
@@ -50,7 +50,7 @@ def recommend_doc(found: Recommendations, *, per_page: int, t: Translator = EN) 
     blocks += [_item(first + i, item, t) for i, item in enumerate(found.items)]
     blocks.append(translated(t, "recommend.dismiss_hint"))
     dismiss: list[Button] = [
-        (f"✕ {first + i}", encode(Dismiss(found.offset, paper_ref(item.hit.paper.id))))
+        (f"✕ {first + i}", encode(Recommend(found.offset, paper_ref(item.hit.paper.id))))
         for i, item in enumerate(found.items)
     ]
     nav = page_buttons(

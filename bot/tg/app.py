@@ -172,17 +172,14 @@ COMMAND_HANDLERS: dict[str, Handler] = {
 BUTTON_HANDLERS: dict[type, ButtonHandler] = {
     render.TurnPage: search.turn_page,
     render.OpenPaper: papers.open_from_button,
-    render.ShowSimilar: papers.open_from_button,
     render.SetLanguage: about.set_language,
     render.ToggleSave: reading_list.toggle_save,
     render.SavedPage: reading_list.saved_button,
-    render.RemoveSaved: reading_list.saved_button,
     render.ExportAs: reading_list.export_button,
     render.SchedulePage: week.schedule_button,
     render.Unfollow: reading_list.unfollow_button,
     render.Forget: reading_list.forget_button,
     render.Recommend: recommend.recommend_button,
-    render.Dismiss: recommend.recommend_button,
     render.SessionPage: sessions.session_button,
 }
 """Button action -> handler; must cover every action of the callback codec."""

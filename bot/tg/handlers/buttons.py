@@ -22,7 +22,6 @@ ButtonHandler = Callable[
 
 PRIVATE_ACTIONS = (
     render.SavedPage,
-    render.RemoveSaved,
     render.ExportAs,
     render.SchedulePage,
     render.Unfollow,

@@ -95,19 +95,19 @@ async def open_from_button(
     query: CallbackQuery,
     message: Message,
     context: Context,
-    action: render.OpenPaper | render.ShowSimilar,
+    action: render.OpenPaper,
     t: Translator,
 ) -> None:
-    """Send the paper (or its similar papers) a result or card button points at."""
+    """Send the paper (or its similar papers) a reminder or card button points at."""
     found = context.bot_data.paper_behind(action.ref)
     if found is None:
         await toast(query, t.gettext("error.expired_button"))
         return
-    if isinstance(action, render.ShowSimilar) and not await tap_within_limit(query, context, t):
+    if action.similar and not await tap_within_limit(query, context, t):
         return
     await query.answer()
     index, per_page = index_of(context), context.bot_data.per_page
-    if isinstance(action, render.ShowSimilar):
+    if action.similar:
         answer = await off_loop(context, answers.similar, index, found.id, per_page=per_page, t=t)
     else:
         answer = answers.open_paper(index, found.id, t=t, bot_username=context.bot.username)
