@@ -26,8 +26,6 @@ from bot.progress import progress_reporter
 if TYPE_CHECKING:
     from bot.search import Index, Retriever, SearchResult
 
-__all__ = ["UsageError", "author_json", "json_line", "result_json", "search_command"]
-
 SCORE_DIGITS = 4  # JSON scores are rounded: more digits are noise for a reader
 _EN = translator("en")  # the CLI speaks English
 _NAME = "python -m bot search"

@@ -19,16 +19,6 @@ from bot.i18n import Lang, Translator, pick_language, translator
 from bot.search import Retriever
 from bot.store import Store, open_store
 
-__all__ = [
-    "QUIT_COMMANDS",
-    "LazyStore",
-    "chat",
-    "console_language",
-    "is_terminal",
-    "run_console",
-    "styled",
-]
-
 QUIT_COMMANDS = ("/quit", "/exit")
 T = TypeVar("T")
 

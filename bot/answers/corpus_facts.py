@@ -19,8 +19,6 @@ from bot.planner import Programme, build_programme
 from bot.search import Retriever
 from bot.search.storage.columns import field_values
 
-__all__ = ["CorpusFacts", "FactsMemo", "corpus_facts", "name_of", "programme_of", "serving"]
-
 EXAMPLE_TOPICS = 3
 """Example questions /start takes from the corpus's topics."""
 

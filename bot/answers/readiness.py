@@ -14,8 +14,6 @@ from bot.render import eta_text
 if TYPE_CHECKING:
     from bot.loading import Readiness
 
-__all__ = ["pending_notice"]
-
 
 def pending_notice(readiness: Readiness, *, t: Translator) -> str:
     """How many papers still need embedding, about how long that takes and at what rate

@@ -13,8 +13,6 @@ from bot.answers.questions import Answer
 from bot.i18n import Translator
 from bot.planner import Programme
 
-__all__ = ["session", "session_page", "session_turn"]
-
 
 def session(programme: Programme, query: str, *, t: Translator, typed: bool = False) -> Answer:
     """The first page of the session `query` names; a choice when it names several, a hint

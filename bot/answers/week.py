@@ -22,18 +22,6 @@ from bot.search import Retriever
 from bot.search.confidence import is_confident
 from bot.store import MAX_REMINDER_MINUTES, MIN_REMINDER_MINUTES, Store
 
-__all__ = [
-    "REMIND_OFF",
-    "Week",
-    "now_page",
-    "remind",
-    "remind_minutes",
-    "saved_papers",
-    "schedule_page",
-    "topic_score",
-    "week_of",
-]
-
 TOPIC_DEPTH = 500  # ours: a followed topic's best papers looked for in a session
 REMIND_OFF = ("off", "0", "no", "stop", "关", "关闭", "關", "關閉")
 """What `/remind` takes for "off" (besides a number of minutes)."""

@@ -1,7 +1,4 @@
-"""Views of recommendations: a numbered page, each with why ("like: …") and "not interested".
-
-Pure like the other views. Buttons carry a page offset and a paper ref, never a user id.
-"""
+"""Views of recommendations: a numbered page, each with why ("like: …") and "not interested"."""
 
 from __future__ import annotations
 
@@ -13,7 +10,7 @@ from bot.render.parts import (
     button_rows,
     checked_keyboard,
     numbered_paper,
-    page_buttons,
+    paging,
     snippet_spans,
     text_doc,
     translated,
@@ -21,10 +18,7 @@ from bot.render.parts import (
 from bot.search.recommend import Recommendation, Recommendations
 from bot.textutil import clean, clip_words
 
-__all__ = ["recommend_doc"]
-
-LIKE_CHARS = 80
-"""The saved paper's title in "like: …" is cut to this many characters."""
+LIKE_CHARS = 80  # ours: the saved paper's title in "like: …"
 
 
 def _item(number: int, item: Recommendation, t: Translator) -> Block:
@@ -53,7 +47,7 @@ def recommend_doc(found: Recommendations, *, per_page: int, t: Translator = EN) 
         (f"✕ {first + i}", encode(Recommend(found.offset, paper_ref(item.hit.paper.id))))
         for i, item in enumerate(found.items)
     ]
-    nav = page_buttons(
+    _line, nav = paging(
         t,
         offset=found.offset,
         last=last,

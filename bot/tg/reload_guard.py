@@ -12,8 +12,6 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["Refusal", "cut_file", "refusal"]
-
 MIN_KEPT_SHARE = 0.5  # ours: a reload keeping under half the papers served looks like an accident
 _TAIL_BYTES = 1 << 16  # the end of a file that is read to find its last record
 
