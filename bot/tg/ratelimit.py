@@ -1,9 +1,4 @@
-"""Abuse limits: a per-user question rate limit and a cache of inline answers (pure state).
-
-The state lives in the BotState and is bounded: the limiter remembers at most
-`MAX_TRACKED_USERS` users (least recently seen forgotten first), each with at most
-`limit` timestamps; the inline cache keeps `INLINE_CACHE_SIZE` answers.
-"""
+"""Abuse limits: a per-user question rate limit and a cache of inline answers, both bounded."""
 
 from __future__ import annotations
 
@@ -22,13 +17,12 @@ INLINE_CACHE_SIZE = 1024  # ours: distinct inline queries remembered
 
 
 class Verdict(enum.Enum):
-    """What to do with one question."""
+    """What to do with one question: allow it, refuse it saying so (the window's first
+    refusal), or refuse it silently (the user was told)."""
 
     ALLOW = "allow"
     WARN = "warn"
-    """Refuse, and say so: the first refusal in this window."""
     DROP = "drop"
-    """Refuse silently: the user was already told to slow down."""
 
 
 @dataclass(slots=True)
@@ -83,11 +77,9 @@ class RateLimiter:
 class InlineCache:
     """Search results per normalised inline query, valid for one index."""
 
-    def __init__(self, size: int = INLINE_CACHE_SIZE) -> None:
-        self.results: LruCache[tuple[str, int], SearchResult] = LruCache(size)
+    def __init__(self) -> None:
+        self.results: LruCache[tuple[str, int], SearchResult] = LruCache(INLINE_CACHE_SIZE)
         self.index: Retriever | None = None
-        self.hits = 0
-        self.misses = 0
 
 
 def normalise_query(text: str) -> str:

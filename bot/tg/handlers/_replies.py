@@ -10,6 +10,7 @@ from collections.abc import Awaitable, Callable
 from typing import ParamSpec, TypeVar
 
 from telegram import (
+    Bot,
     CallbackQuery,
     InlineKeyboardButton,
     InlineKeyboardMarkup,
@@ -32,7 +33,6 @@ logger = logging.getLogger(__name__)
 NO_PREVIEW = LinkPreviewOptions(is_disabled=True)
 _P = ParamSpec("_P")
 _R = TypeVar("_R")
-Handler = Callable[[Update, Context], Awaitable[None]]
 
 
 def index_of(context: Context) -> Retriever:
@@ -108,6 +108,18 @@ async def send(message: Message, doc: Doc, *, quote: bool | None) -> None:
         quote = False if quote else quote
 
 
+async def send_to(bot: Bot, chat_id: int, doc: Doc) -> None:
+    """Send `doc` as HTML to `chat_id`, not in reply to anything (alerts, reminders)."""
+    for part in render.to_html(doc):
+        await bot.send_message(
+            chat_id,
+            part.text,
+            parse_mode=ParseMode.HTML,
+            reply_markup=markup(part.keyboard),
+            link_preview_options=NO_PREVIEW,
+        )
+
+
 async def edit_doc(query: CallbackQuery, doc: Doc) -> None:
     """Replace the tapped message with `doc`'s first page (a double tap's "message is not
     modified" is the error handler's)."""
@@ -173,7 +185,7 @@ async def sorry(update: Update, t: Translator) -> None:
 
 def private_command(
     handler: Callable[[Update, Context, int, Translator], Awaitable[None]],
-) -> Handler:
+) -> Callable[[Update, Context], Awaitable[None]]:
     """`handler(update, context, user_id, t)` for a sender in their private chat (elsewhere
     they are told lists are private); while the store is away they are asked to try again."""
 

@@ -24,7 +24,7 @@ from bot.tg.handlers._replies import (
     toast,
     within_limit,
 )
-from bot.tg.handlers._save_buttons import keyboard_of, viewer
+from bot.tg.handlers._save_buttons import in_private, keyboard_of
 from bot.tg.reminders import saved_soon
 from bot.tg.state import Context
 
@@ -138,7 +138,7 @@ async def toggle_save(
         done = await _remove(context, user.id, action.ref, t)
     await toast(query, done.text)  # the acknowledgement: sent only after the store committed
     keyboard = keyboard_of(message)
-    if keyboard is not None and viewer(user, message.chat) is not None:
+    if keyboard is not None and in_private(message.chat):
         flipped = library.flip_save(keyboard, action.ref, done.saved, t=t)
         if flipped != keyboard:
             await query.edit_message_reply_markup(markup(flipped))
