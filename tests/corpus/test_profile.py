@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.answers import corpus_facts, name_of, results
+from bot.answers import corpus_facts, results
+from bot.answers.corpus_facts import name_of
 from bot.config import DEFAULT_CORPUS
 from bot.corpus import Paper, load_corpus
 from bot.corpus.profile import CorpusName, VenueYears, corpus_name, frequent_topics
