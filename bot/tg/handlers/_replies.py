@@ -7,7 +7,7 @@ import asyncio
 import functools
 import logging
 from collections.abc import Awaitable, Callable
-from typing import ParamSpec, TypeVar
+from typing import Any, ParamSpec, TypeVar
 
 from telegram import (
     Bot,
@@ -67,9 +67,9 @@ async def within_limit(update: Update, context: Context, t: Translator) -> bool:
     return verdict is Verdict.ALLOW
 
 
-async def toast(query: CallbackQuery, text: str) -> None:
-    """Answer a button tap with `text` as its toast, fitted to Telegram's 200 characters."""
-    await query.answer(render.fit_toast(text))
+async def toast(query: CallbackQuery, text: str | None) -> None:
+    """Answer a button tap with `text` as its toast (fitted to Telegram's limit), if any."""
+    await query.answer(render.fit_toast(text) if text is not None else None)
 
 
 async def tap_within_limit(query: CallbackQuery, context: Context, t: Translator) -> bool:
@@ -95,41 +95,33 @@ def markup(keyboard: Keyboard) -> InlineKeyboardMarkup | None:
     return InlineKeyboardMarkup([[_button(label, data) for label, data in row] for row in keyboard])
 
 
+def _html(keyboard: Keyboard) -> dict[str, Any]:
+    """How each message of ours is sent: HTML, its keyboard, no link previews."""
+    return {
+        "parse_mode": ParseMode.HTML,
+        "reply_markup": markup(keyboard),
+        "link_preview_options": NO_PREVIEW,
+    }
+
+
 async def send(message: Message, doc: Doc, *, quote: bool | None) -> None:
     """Send `doc` as HTML in reply to `message`; only the first part may quote it."""
     for part in render.to_html(doc):
-        await message.reply_text(
-            part.text,
-            parse_mode=ParseMode.HTML,
-            reply_markup=markup(part.keyboard),
-            link_preview_options=NO_PREVIEW,
-            do_quote=quote,
-        )
+        await message.reply_text(part.text, do_quote=quote, **_html(part.keyboard))
         quote = False if quote else quote
 
 
 async def send_to(bot: Bot, chat_id: int, doc: Doc) -> None:
     """Send `doc` as HTML to `chat_id`, not in reply to anything (alerts, reminders)."""
     for part in render.to_html(doc):
-        await bot.send_message(
-            chat_id,
-            part.text,
-            parse_mode=ParseMode.HTML,
-            reply_markup=markup(part.keyboard),
-            link_preview_options=NO_PREVIEW,
-        )
+        await bot.send_message(chat_id, part.text, **_html(part.keyboard))
 
 
 async def edit_doc(query: CallbackQuery, doc: Doc) -> None:
     """Replace the tapped message with `doc`'s first page (a double tap's "message is not
     modified" is the error handler's)."""
     page = render.to_html(doc)[0]
-    await query.edit_message_text(
-        page.text,
-        parse_mode=ParseMode.HTML,
-        reply_markup=markup(page.keyboard),
-        link_preview_options=NO_PREVIEW,
-    )
+    await query.edit_message_text(page.text, **_html(page.keyboard))
 
 
 async def reply(update: Update, doc: Doc) -> None:

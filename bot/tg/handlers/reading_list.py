@@ -149,10 +149,8 @@ async def saved_button(
 ) -> None:
     """A page turn or a ✕ Remove in /saved: the tapper's list, edited in place."""
     user_id = query.from_user.id
-    if action.ref is not None:
-        await toast(query, (await _remove(context, user_id, action.ref, t)).text)
-    else:
-        await query.answer()
+    removed = await _remove(context, user_id, action.ref, t) if action.ref is not None else None
+    await toast(query, removed.text if removed is not None else None)
     await edit_doc(query, await _page(context, user_id, action.offset, t))
 
 

@@ -15,6 +15,7 @@ from bot.tg.handlers._replies import (
     reply,
     send,
     store_call,
+    toast,
 )
 from bot.tg.handlers._save_buttons import keyboard_of
 from bot.tg.state import Context
@@ -47,14 +48,12 @@ async def recommend_button(
 ) -> None:
     """A page turn, /saved's Recommend, or a "not interested" (the page is redrawn without it)."""
     user_id = query.from_user.id
+    dismissed = None
     if action.ref is not None:
         found = context.bot_data.paper_behind(action.ref)
         paper_id = found.id if found is not None else None
-        await query.answer(
-            await store_call(context, lambda store: answers.dismiss(store, user_id, paper_id, t=t))
-        )
-    else:
-        await query.answer()
+        dismissed = await store_call(context, lambda s: answers.dismiss(s, user_id, paper_id, t=t))
+    await toast(query, dismissed)
     doc = await _page(context, user_id, action.offset, t)
     if _is_recommendations(message):
         await edit_doc(query, doc)
