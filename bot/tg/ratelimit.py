@@ -32,26 +32,14 @@ class _UserLog:
 
 
 class RateLimiter:
-    """Sliding-window log: at most `limit` questions per `window` seconds per user."""
+    """Sliding-window log: at most `limit` questions per `WINDOW_SECONDS` per user."""
 
-    def __init__(
-        self,
-        limit: int,
-        *,
-        window: float = WINDOW_SECONDS,
-        max_users: int = MAX_TRACKED_USERS,
-        clock: Callable[[], float] = time.monotonic,
-    ) -> None:
+    def __init__(self, limit: int, *, clock: Callable[[], float] = time.monotonic) -> None:
         if limit < 1:
             raise ValueError("limit must be at least 1")
         self.limit = limit
-        self.window = window
-        self.max_users = max_users
         self.clock = clock
-        self._users: LruCache[int, _UserLog] = LruCache(max_users)
-
-    def __len__(self) -> int:
-        return len(self._users)
+        self._users: LruCache[int, _UserLog] = LruCache(MAX_TRACKED_USERS)
 
     def check(self, user_id: int) -> Verdict:
         """Record a question from `user_id` if the window has room; say what to do."""
@@ -61,7 +49,7 @@ class RateLimiter:
             log = _UserLog(deque(maxlen=self.limit))
             self._users.put(user_id, log)
         asked = log.asked
-        while asked and asked[0] <= now - self.window:
+        while asked and asked[0] <= now - WINDOW_SECONDS:
             asked.popleft()
         if len(asked) < self.limit:
             asked.append(now)
@@ -70,7 +58,7 @@ class RateLimiter:
         if now < log.warned_until:
             return Verdict.DROP
         # Quiet until the oldest question leaves the window, i.e. the user may ask again.
-        log.warned_until = asked[0] + self.window
+        log.warned_until = asked[0] + WINDOW_SECONDS
         return Verdict.WARN
 
 

@@ -19,7 +19,6 @@ import hmac
 import json
 import logging
 import signal
-from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -32,6 +31,7 @@ from telegram.ext import Application
 from tornado.httpserver import HTTPServer
 
 from bot.config import ConfigError, Settings
+from bot.tg.lru import LruCache
 from bot.tg.transport import clean_update
 
 logger = logging.getLogger(__name__)
@@ -84,25 +84,6 @@ def webhook_config(settings: Settings) -> WebhookConfig:
     )
 
 
-class RecentIds:
-    """The last `capacity` update ids taken, so a redelivered update is not handled twice."""
-
-    def __init__(self, capacity: int = RECENT_UPDATE_IDS) -> None:
-        self._order: deque[int] = deque()
-        self._seen: set[int] = set()
-        self._capacity = capacity
-
-    def add(self, update_id: int) -> bool:
-        """Remember `update_id`; False when it is already remembered (a duplicate)."""
-        if update_id in self._seen:
-            return False
-        if len(self._order) >= self._capacity:
-            self._seen.discard(self._order.popleft())
-        self._order.append(update_id)
-        self._seen.add(update_id)
-        return True
-
-
 def json_depth(value: Any) -> int:
     """How deep lists and objects nest in a parsed JSON value (a scalar is 0); iterative."""
     deepest, stack = 0, [(value, 1)]
@@ -150,7 +131,7 @@ class UpdateHandler(_JsonHandler):
 
     SUPPORTED_METHODS = ("POST",)  # type: ignore[assignment]
 
-    def initialize(self, bot_app: Application, secret: str, recent: RecentIds) -> None:
+    def initialize(self, bot_app: Application, secret: str, recent: LruCache[int, None]) -> None:
         self.bot_app = bot_app
         self.secret = secret.encode("utf-8")
         self.recent = recent
@@ -199,10 +180,11 @@ class UpdateHandler(_JsonHandler):
         if not self.bot_app.running:
             self.reply(503, ok=False, error="shutting down")  # Telegram retries later
             return
-        if not self.recent.add(data["update_id"]):
+        if data["update_id"] in self.recent:  # a redelivery whose 200 was lost
             logger.info("Dropped update %s: already taken (a redelivery)", data["update_id"])
             self.reply(200, ok=True, duplicate=True)
             return
+        self.recent.put(data["update_id"], None)
         try:
             cleaned = clean_update(data)
             if cleaned is None:
@@ -261,7 +243,11 @@ def make_web_app(application: Application, config: WebhookConfig) -> tornado.web
             (
                 rf"{update_path}/?",
                 UpdateHandler,
-                {"bot_app": application, "secret": config.secret, "recent": RecentIds()},
+                {
+                    "bot_app": application,
+                    "secret": config.secret,
+                    "recent": LruCache(RECENT_UPDATE_IDS),
+                },
             ),
         ]
     )
