@@ -83,7 +83,6 @@ def _parsers() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentPars
 
 
 def _search_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
-    """`python -m bot search`'s options."""
     search = commands.add_parser("search", help="ask the search engine from the terminal")
     search.add_argument(
         "query",
@@ -125,10 +124,10 @@ def _search_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentPar
 
 
 def _export_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
-    """`python -m bot export`'s options."""
     export = commands.add_parser("export", help="write a user's reading list (for operators)")
-    export.add_argument("--user", type=_positive_int, required=True, metavar="ID",
-                        help="the Telegram user id")  # fmt: skip
+    export.add_argument(
+        "--user", type=_positive_int, required=True, metavar="ID", help="the Telegram user id"
+    )
     export.add_argument("--format", choices=FORMATS, default="bib", help="file format (bib)")
     export.add_argument("--output", metavar="FILE", help="write here instead of stdout")
     return export

@@ -1,8 +1,5 @@
-"""`python -m bot search`: questions asked from the terminal, answered as text or JSON.
-
-The bot's load path and settings (CORPUS, INDEX_CACHE_DIR, SEMANTIC from the environment or
-.env); results for a person on stdout, notices on stderr, so `--json` output stays clean.
-"""
+"""`python -m bot search`: questions asked from the terminal over the bot's corpus and
+settings, answered on stdout as text or JSON (notices on stderr, so JSON stays clean)."""
 
 from __future__ import annotations
 
@@ -25,8 +22,6 @@ from bot.progress import progress_reporter
 
 if TYPE_CHECKING:
     from bot.search import Index, Retriever, SearchResult
-
-__all__ = ["UsageError", "author_json", "json_line", "result_json", "search_command"]
 
 SCORE_DIGITS = 4  # JSON scores are rounded: more digits are noise for a reader
 _EN = translator("en")  # the CLI speaks English
@@ -101,15 +96,12 @@ def _print_answers(
 
 def _settle(started: loading.SemanticStart, *, wait: bool, waiting: Callable[[], object]) -> bool:
     """Whether answers are fused: waits for vectors that are cached or quick to make (or
-    `--wait`); else says on stderr what is left and how to prepare it, and stops the job
-    (the batch it embeds is lost when we exit first: a few seconds of work at most)."""
-    from bot.answers import pending_notice
-
+    `--wait`); else stops the job and says on stderr what is left and how to prepare it."""
     readiness = loading.settle(started, wait=wait, waiting=waiting)
     if readiness.ready:
         return True
     started.job.stop()  # BM25 answers now; what was embedded so far stays cached
-    print(f"{_NAME}: {pending_notice(readiness, t=_EN)}", file=sys.stderr)
+    print(f"{_NAME}: {answers.pending_notice(readiness, t=_EN)}", file=sys.stderr)
     print(f"{_NAME}: {_EN.gettext('cli.semantic_options')}", file=sys.stderr)
     return False
 
@@ -163,9 +155,8 @@ def _note_skipped(report: LoadReport, shown: int = 5) -> None:
 
 
 def json_line(value: object) -> str:
-    """`value` as one line of compact UTF-8 JSON (orjson, for its speed on answers with whole
-    abstracts). Text that is not valid Unicode (a lone surrogate from a damaged file) is
-    written escaped, as `json` does, instead of failing."""
+    """`value` as one line of compact JSON (orjson, for its speed on whole abstracts); text
+    that is not valid Unicode (a lone surrogate) is written escaped, as `json` does."""
     try:
         return orjson.dumps(value).decode()
     except orjson.JSONEncodeError:
@@ -173,18 +164,13 @@ def json_line(value: object) -> str:
 
 
 def result_json(result: SearchResult, *, semantic: bool = False) -> dict[str, object]:
-    """The `--json` contract: query, confident, margin, cut, semantic, results[id, title, …].
-
-    `semantic`: whether the answer was fused with the embeddings (false: BM25 alone).
-    `corrected` (the query with its typos fixed, as searched) is there only when a word was
-    corrected, and `filters` (the query-syntax conditions, in English words) only when the
-    query set some, so a plain answer has exactly the keys it had. `year` and `venue` are
-    null when unknown.
-    """
+    """The `--json` contract: query, confident, margin, cut, `semantic` (fused with the
+    embeddings), results[id, title, …]; `corrected` and `filters` (in English words) only when
+    the query had some, so a plain answer keeps exactly its keys."""
     answer: dict[str, object] = {
         "query": result.query,
         "confident": bool(result.confident),
-        # How well the first paper matched, and what `confident` asks of it (null: no answer).
+        # How well the first paper matched, and what `confident` asks of it (null: no answer)
         "margin": None if result.margin is None else round(result.margin, SCORE_DIGITS),
         "cut": None if result.cut is None else round(result.cut, SCORE_DIGITS),
         "semantic": semantic,
@@ -217,9 +203,8 @@ _PRESENTATION_KEYS = ("kind", "session", "start", "end", "room", "position")
 
 
 def _derived(paper: Paper) -> dict[str, object]:
-    """`"title_derived"`: true for a title the loader made from the abstract, not the authors';
-    `"status"` the tier (oral, spotlight, poster, null), `"presentations"` when and where
-    (ISO 8601 times with their offset), `"institutions"` distinct, in author order."""
+    """`title_derived` (a title made from the abstract), `status` (the tier or null),
+    `presentations` (ISO 8601 times with their offset), `institutions`."""
     return {
         "title_derived": paper.title_derived,
         "status": paper.tier or None,
@@ -230,12 +215,11 @@ def _derived(paper: Paper) -> dict[str, object]:
     }
 
 
-def author_json(name: str, papers: Sequence[Paper], total: int | None = None) -> dict[str, object]:
-    """`--author NAME --json`: the name asked, how many papers match (`total`), and each
-    shown paper's id, title, authors, links."""
+def author_json(name: str, papers: Sequence[Paper], total: int) -> dict[str, object]:
+    """`--author NAME --json`: the name, how many papers match, and each shown paper."""
     return {
         "author": name,
-        "total": len(papers) if total is None else total,
+        "total": total,
         "results": [
             {
                 "id": paper.id,

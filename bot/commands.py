@@ -1,9 +1,5 @@
-"""The bot's commands, written once: Telegram handlers, /help, the menu and the console use it.
-
-Pure data (no `telegram`): `bot.tg.app` binds each name to its handler and
-`bot.console` to its console answer; both check they cover exactly these names. The
-words (description, usage, example) are catalogue entries named after the command.
-"""
+"""The bot's commands, written once: Telegram handlers, /help, the menu and the console use
+them (and check they cover exactly these); their words are catalogue entries named after them."""
 
 from __future__ import annotations
 
@@ -12,26 +8,25 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True, slots=True)
 class Command:
-    """One public command."""
+    """One public command: its name (without the slash), and whether it needs an argument
+    (without one it answers with its usage)."""
 
     name: str
-    """Without the slash; lower case, at most 32 characters (BotCommand)."""
     takes_argument: bool = False
-    """Whether it needs an argument; without one it answers with its usage."""
 
     @property
     def description_key(self) -> str:
-        """Catalogue key of the one line for /help and the menu (at most 256 characters)."""
+        """The catalogue key of its line in /help and the menu."""
         return f"command.{self.name}"
 
     @property
     def usage_key(self) -> str:
-        """Catalogue key of the command with its argument, e.g. `/search <question>`."""
+        """The catalogue key of the command with its argument, e.g. `/search <question>`."""
         return f"usage.{self.name}"
 
     @property
     def example_key(self) -> str:
-        """Catalogue key of a filled-in usage, shown when the argument is missing."""
+        """The catalogue key of a filled-in usage."""
         return f"usage.{self.name}_example"
 
 
@@ -55,8 +50,7 @@ COMMANDS: tuple[Command, ...] = (
     Command("follow", takes_argument=True),
     Command("following"),
     Command("forget"),
-)
-"""Menu order; admin commands (/reload) are deliberately not here."""
+)  # menu order; admin commands (/reload) are not here
 
 COMMAND_NAMES = frozenset(command.name for command in COMMANDS)
 
@@ -68,9 +62,7 @@ CONSOLE_COMMANDS: tuple[Command, ...] = (
     Command("dismiss"),
     Command("unfollow"),
     Command("quit"),
-)
-"""Console-only commands, listed by the console's /help: what Telegram does with buttons
-(paging, ☆ Save, ✕ Remove, ✕ not interested, Unfollow) typed instead."""
+)  # the console's own: what Telegram does with buttons, typed
 
 
 def command(name: str) -> Command:
@@ -82,8 +74,6 @@ def command(name: str) -> Command:
 
 
 def addressed_to(addressee: str | None, username: str | None) -> bool:
-    """Whether `/command@addressee` is for the bot called `username` (no addressee: for any).
-
-    Telegram compares bot usernames without regard to case.
-    """
+    """Whether `/command@addressee` is for the bot called `username` (no addressee: for any;
+    usernames compare without regard to case)."""
     return addressee is None or addressee.lower() == (username or "").lower()

@@ -1,8 +1,6 @@
-"""Chat with the bot in a terminal: same commands and answers, as plain text; no token.
-
-An adapter over `bot.answers`, like the Telegram handlers: `ANSWERS` has an answer for each
-command of the registry (`bot.commands`), checked at import. Buttons are typed: /next and /prev
-page, /save and /remove keep papers, /dismiss, /unfollow (`bot.console_io` runs a terminal)."""
+"""Chat with the bot in a terminal: the same commands and answers, as plain text; an adapter
+over `bot.answers` like the Telegram handlers. Buttons are typed: /next, /prev, /save, /remove,
+/dismiss, /unfollow (`bot.console_io` runs a terminal)."""
 
 from __future__ import annotations
 
@@ -38,12 +36,9 @@ class StoreAccess(Protocol):
 
 @dataclass
 class ConsoleSession:
-    """One terminal conversation over `index`, in the language `t` (`/lang <code>` changes it).
-
-    `store`: CONSOLE_USER_ID's data (None: saving is refused); `loaded_at`, `skipped`, `sources`
-    (None: the index's count): /stats; `export_dir`: /export; `facts`: the corpus's. For typed
-    buttons: `turn` (what /next, 1, and /prev, -1, show), `shown` (what the last answer numbered,
-    or its card: /save, /remove), `recommended_at` (None: the last answer recommended none)."""
+    """One terminal conversation over `index`, in the language `t`. `store` keeps the console
+    user's data (None: saving is refused). For typed buttons: `turn` (what /next, 1, and /prev,
+    -1, show), `shown` (the papers the last answer numbered), `recommended_at` (its offset)."""
 
     index: Retriever
     per_page: int = DEFAULT_RESULTS_PER_PAGE
@@ -83,7 +78,7 @@ class ConsoleSession:
         return render.text_doc("list.save_failed", t=self.t)  # the same "try again" as the bot's
 
     def programme(self) -> Programme:
-        """The corpus's conference programme (built on first use; falsy without one)."""
+        """The corpus's conference programme (falsy without one)."""
         return self.facts.of(self.index).programme
 
     def _shown(self, answer: answers.Answer) -> Doc:
@@ -102,7 +97,7 @@ class ConsoleSession:
         return Doc((*answer.doc.blocks, turns), answer.doc.keyboard) if turns else answer.doc
 
     def _lang(self, argument: str) -> Doc:
-        """No buttons in a terminal: /lang lists the codes, `/lang <code>` switches."""
+        """/lang lists the codes (no buttons here), `/lang <code>` switches."""
         chosen = language_named(argument) if argument else None
         if chosen is None:
             return render.lang_codes_doc(t=self.t)
@@ -198,11 +193,10 @@ class ConsoleSession:
         return render.text_doc("console.which_paper", t=self.t, command=name)
 
     def _week(self) -> answers.Week:
-        """The console user's saved papers (still in the index) and topics."""
         return self._stored(lambda store: answers.week_of(store, self.index, CONSOLE_USER_ID))
 
     def _mine(self, work: Callable[..., Awaitable[T]], *args: object) -> T:
-        """`work(store, CONSOLE_USER_ID, *args, t=…)`: an answer over the console user's data."""
+        """`work(store, CONSOLE_USER_ID, *args, t=…)`: an answer over the user's data."""
         return self._stored(lambda store: work(store, CONSOLE_USER_ID, *args, t=self.t))
 
     def _stored(self, work: Callable[[Store], Awaitable[T]]) -> T:
@@ -242,7 +236,6 @@ ANSWERS: dict[str, Callable[[ConsoleSession, str], Doc]] = {
     "dismiss": ConsoleSession._dismiss,
     "unfollow": ConsoleSession._unfollow,
 }
-"""Command name -> its answer to `(session, argument)`; a required argument is checked first."""
 
 _CONSOLE_NAMES = frozenset(c.name for c in CONSOLE_COMMANDS) - {"quit"}  # quit ends the loop
 if set(ANSWERS) != COMMAND_NAMES | _CONSOLE_NAMES:  # a real check at import, not an assert

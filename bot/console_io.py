@@ -16,18 +16,8 @@ from bot.config import ConfigError, Settings, load_settings
 from bot.console import ConsoleSession
 from bot.corpus import CorpusError, LoadReport
 from bot.i18n import Lang, Translator, pick_language, translator
-from bot.search import Retriever
+from bot.search import Index, Retriever
 from bot.store import Store, open_store
-
-__all__ = [
-    "QUIT_COMMANDS",
-    "LazyStore",
-    "chat",
-    "console_language",
-    "is_terminal",
-    "run_console",
-    "styled",
-]
 
 QUIT_COMMANDS = ("/quit", "/exit")
 T = TypeVar("T")
@@ -41,10 +31,8 @@ def run_console(
     lang: Lang | None = None,
     environ: Mapping[str, str] = os.environ,
 ) -> int:
-    """Read questions from stdin until EOF or /quit; print answers. Returns the exit code.
-
-    lang: the answers' language; None takes it from LC_ALL / LC_MESSAGES / LANG.
-    """
+    """Read questions from stdin until EOF or /quit, print answers (in `lang`, else the
+    locale's); returns the exit code."""
     stdin = stdin or sys.stdin
     stdout = stdout or sys.stdout
     t = translator(lang or console_language(environ))
@@ -63,43 +51,10 @@ def run_console(
     except (ConfigError, CorpusError) as exc:
         print(t.gettext("console.cannot_start", error=exc), file=sys.stderr)
         return 2
-    # Chinese questions glossed once it is loaded, as the bot's (started before the embedding
-    # job, which then waits for it before the fused answers).
-    index.queries.start_glossary()
-    # Embeds in the background like the bot (quietly: the prompt owns the terminal).
-    started = loading.start_semantic(index, settings, progress=lambda done, total: None)
-    retriever = index if started is None else started.retriever
-    if not is_terminal(stdin):
-        index.queries.load_speller()  # piped questions are corrected as the bot's once ready
-        index.queries.load_glossary()  # and Chinese ones glossed
-    if started is not None:
-        _settle(started, t, piped=not is_terminal(stdin))
+    retriever = _retriever(index, settings, t, piped=not is_terminal(stdin))
     store = LazyStore(lambda: open_store(settings.database_url, settings.data_dir))
-    try:
-        chat(_session(retriever, report, settings, t, store), report, stdin, stdout,
-             ansi=styled(stdout, environ))  # fmt: skip
-    finally:
-        store.close()
-    return 0
-
-
-def _settle(started: loading.SemanticStart, t: Translator, *, piped: bool) -> None:
-    """Wait for vectors that are cached or quick to make, else say on stderr when the
-    semantic answers will be ready and answer with BM25 meanwhile (the job goes on).
-
-    Piped questions get the same wait as `search`; at a prompt only the cache is read."""
-    readiness = loading.settle(started, quick=loading.QUICK_EMBED_SECONDS if piped else 0.0)
-    notice = answers.pending_notice(readiness, t=t)
-    if notice:
-        print(notice, file=sys.stderr)
-
-
-def _session(
-    index: Retriever, report: LoadReport, settings: Settings, t: Translator, store: LazyStore
-) -> ConsoleSession:
-    """The conversation over `index`, with the load's figures for /stats."""
-    return ConsoleSession(
-        index,
+    session = ConsoleSession(
+        retriever,
         per_page=settings.results_per_page,
         t=t,
         skipped=len(report.skipped),
@@ -107,13 +62,35 @@ def _session(
         store=store,
         facts=answers.FactsMemo(settings.corpus_name),
     )
+    try:
+        chat(session, report, stdin, stdout, ansi=styled(stdout, environ))
+    finally:
+        store.close()
+    return 0
+
+
+def _retriever(index: Index, settings: Settings, t: Translator, *, piped: bool) -> Retriever:
+    """`index` in the hybrid, embedding in the background like the bot's (quietly: the prompt
+    owns the terminal). Piped questions are corrected and glossed as the bot's once ready, and
+    wait for vectors quick to make, as `search` does; else stderr says when they are ready."""
+    index.queries.start_glossary()  # before the embedding job, which waits for it
+    started = loading.start_semantic(index, settings, progress=lambda done, total: None)
+    if piped:
+        index.queries.load_speller()
+        index.queries.load_glossary()
+    if started is None:
+        return index
+    readiness = loading.settle(started, quick=loading.QUICK_EMBED_SECONDS if piped else 0.0)
+    notice = answers.pending_notice(readiness, t=t)
+    if notice:
+        print(notice, file=sys.stderr)
+    return started.retriever
 
 
 @dataclass
 class LazyStore:
     """A store opened on the first command that needs it (a console that only searches
-    creates no database), its async calls run on a loop of its own: the console is not async.
-    """
+    creates no database), run on a loop of its own: the console is not async."""
 
     open: Callable[[], Awaitable[Store]]
     _store: Store | None = None
@@ -169,14 +146,13 @@ def chat(
 
 
 def is_terminal(stream: TextIO) -> bool:
-    """Whether `stream` is a terminal (a test's StringIO or a pipe is not one)."""
+    """Whether `stream` is a terminal (a pipe or a StringIO is not)."""
     isatty = getattr(stream, "isatty", None)
     return bool(isatty and isatty())
 
 
 def styled(stream: TextIO, environ: Mapping[str, str] = os.environ) -> bool:
-    """Whether to style `stream` with ANSI: a terminal, and NO_COLOR unset or ""
-    (https://no-color.org)."""
+    """Whether to style `stream` with ANSI: a terminal, and NO_COLOR unset or empty."""
     return is_terminal(stream) and not environ.get("NO_COLOR")
 
 

@@ -1,14 +1,4 @@
-"""Plain-text helpers shared by the corpus, search and rendering: one copy of each rule.
-
-- `sentence_spans`: where sentences start and end (abbreviations and initials do not end one);
-- `clip_words`: a word-boundary cut with "…";
-- `sendable`: text any message or terminal can carry (no controls, no lone surrogates);
-- `merge_marks`: highlight spans made sorted and non-overlapping;
-- `clean`: one line (whitespace runs collapsed, controls dropped);
-- `is_latin_letter`: whether a letter is of the Latin script.
-
-Pure functions over `str`; nothing here knows about Telegram.
-"""
+"""Plain-text helpers shared by the corpus, search and rendering: one copy of each rule."""
 
 from __future__ import annotations
 
@@ -30,14 +20,12 @@ __all__ = [
     "sentence_spans",
 ]
 
-Span = tuple[int, int]
-"""`[start, end)` character offsets into a text."""
+Span = tuple[int, int]  # `[start, end)` character offsets into a text
 
 ABBREVIATIONS = frozenset({
     "al", "e.g", "i.e", "etc", "vs", "cf", "fig", "eq", "approx", "resp", "ca", "no", "dr", "mr",
     "ms",
 })  # fmt: skip
-"""Words (lower case, without their final dot) whose dot does not end a sentence."""
 
 # A sentence ends at . ! or ?, possibly inside closing quotes or brackets, before whitespace.
 _SENTENCE_END = re.compile(r"[.!?][\"”’')\]]*\s+")
@@ -45,11 +33,8 @@ _INITIAL = re.compile(r"[A-Z]")
 
 
 def sentence_spans(text: str) -> list[Span]:
-    """`[start, end)` spans of the sentences of `text`, each ending at its punctuation mark.
-
-    A dot after an abbreviation (`et al.`, `e.g.`) or an initial (`J. Smith`) does not end a
-    sentence, nor does any mark followed by a lower-case letter.
-    """
+    """The spans of the sentences of `text`, each ending at its mark; a dot after an
+    abbreviation or an initial does not end one, nor a mark before a lower-case letter."""
     spans: list[Span] = []
     start = 0
     for match in _SENTENCE_END.finditer(text):
@@ -70,11 +55,8 @@ def sentence_spans(text: str) -> list[Span]:
 
 
 def clip_words(text: str, limit: int, *, strip: str = " ,;:.-–—") -> str:
-    """`text` cut to at most `limit` characters on a word boundary, with `…` when cut.
-
-    The cut falls at the last space of the first `limit - 1` characters unless that would lose
-    more than half of them; `strip` lists the characters dropped from the end before the `…`.
-    """
+    """`text` cut to at most `limit` characters with `…`: at its last space unless that loses
+    more than half, `strip`'s characters dropped before the `…`."""
     if limit < 1:
         return ""
     if len(text) <= limit:
@@ -103,12 +85,8 @@ def _space_control(match: re.Match[str]) -> str:
 
 
 def sendable(text: str, *, controls: Literal["drop", "space"] = "drop") -> str:
-    """`text` safe to send: lone surrogates become U+FFFD, control characters go.
-
-    controls: "drop" keeps newlines, turns other whitespace controls into spaces and drops
-    the rest (a message's text); "space" turns every control, newline included, into a
-    space (one-line corpus text, collapsed afterwards).
-    """
+    """`text` safe to send: lone surrogates become U+FFFD; controls are dropped (whitespace
+    ones become spaces, newlines stay), or with "space" all become spaces (one-line text)."""
     if controls == "space":
         if text.isprintable() or not _CONTROLS.search(text):  # isprintable: the fast path
             return text
@@ -121,12 +99,8 @@ def sendable(text: str, *, controls: Literal["drop", "space"] = "drop") -> str:
 def merge_marks(
     marks: Iterable[Span], text: str | None = None, *, join_blanks: bool = False
 ) -> tuple[Span, ...]:
-    """Sorted, non-overlapping spans; overlapping or touching ones become one.
-
-    text: when given, spans are clipped to it and empty ones dropped.
-    join_blanks: also join spans separated only by whitespace in `text` ("neural networks"
-    reads better as one highlight than as two).
-    """
+    """Sorted, non-overlapping spans, overlapping or touching ones joined; clipped to `text`
+    when given (`join_blanks`: also those only whitespace apart, one highlight for two words)."""
     if text is not None:
         size = len(text)
         marks = ((max(0, s), min(size, e)) for s, e in marks if min(size, e) > max(0, s))
@@ -147,9 +121,7 @@ _SPACE = re.compile(r"\s+")
 
 def clean(text: str) -> str:
     """One line: whitespace runs collapsed, control characters dropped."""
-    if text.isprintable():  # no controls, surrogates or line breaks: skip the per-char pass
-        # Printable text's only whitespace is " " (other spaces are not printable): without
-        # a double space there is no run to collapse, and the regex pass is skipped.
+    if text.isprintable():  # its only whitespace is " ": the regex only for a double space
         return (_SPACE.sub(" ", text) if "  " in text else text).strip()
     text = "".join(
         " " if ch in "\t\n\r\v\f" else ch

@@ -8,6 +8,7 @@ import pytest
 
 from bot import answers, render
 from bot.answers import results
+from bot.answers.week import remind_minutes
 from bot.corpus.authors import MAX_AUTHOR_CHARS
 from bot.i18n import translator
 from bot.search import MAX_QUERY_CHARS, Index
@@ -98,13 +99,13 @@ def test_a_share_query_names_its_paper(index: Index, query: str, found: bool) ->
      ("OFF", None), ("关闭", None), ("0", None)],
 )  # fmt: skip
 def test_remind_reads_minutes_or_off(argument: str, minutes: int | None) -> None:
-    assert answers.remind_minutes(argument) == minutes
+    assert remind_minutes(argument) == minutes
 
 
 @pytest.mark.parametrize("argument", ["121", "-5", "soon", "1.5", "１５", ""])
 def test_remind_refuses_anything_else(argument: str) -> None:
     with pytest.raises(ValueError):
-        answers.remind_minutes(argument)
+        remind_minutes(argument)
 
 
 @pytest.mark.parametrize(

@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.answers import FactsMemo, corpus_facts, programme_of
+from bot.answers import FactsMemo, corpus_facts
+from bot.answers.corpus_facts import programme_of
 from bot.console import ConsoleSession
 from bot.corpus import Paper
 from bot.loading import load_index

@@ -1,4 +1,4 @@
-"""What describes the bot: /start, /help, /stats, and choosing a language."""
+"""What describes the bot: /start, /help, /stats."""
 
 from __future__ import annotations
 
@@ -13,14 +13,12 @@ from bot.search import Retriever
 
 
 def start(index: Retriever, facts: CorpusFacts, *, t: Translator) -> Doc:
-    """What the bot knows (how many papers of what) and how to ask, with questions from
-    the corpus's frequent topics."""
+    """How many papers of what, and how to ask, with questions from the corpus's topics."""
     return render.start_doc(len(index), t=t, name=facts.name, examples=facts.examples)
 
 
 def help_text(index: Retriever, facts: CorpusFacts, *, t: Translator, console: bool = False) -> Doc:
-    """What the bot serves, and every command, one line each (the console's own commands in
-    the console)."""
+    """What the bot serves, and every command in a line (the console's own in the console)."""
     return render.help_doc(console=console, t=t, name=facts.name, paper_count=len(index))
 
 
@@ -32,11 +30,8 @@ def stats(
     loaded_at: datetime | None,
     t: Translator,
 ) -> Doc:
-    """How many papers from how many files, loaded when, how many records skipped.
-
-    sources: the files the load read (`LoadReport.sources`), the figure `search` prints too
-    (None: an index built without a load report counts the files its papers came from).
-    """
+    """How many papers from how many files (`sources`, else the files the papers name), loaded
+    when, how many records skipped."""
     figures = index.stats()
     if sources is not None:
         figures = dataclasses.replace(figures, sources=sources)

@@ -1,10 +1,6 @@
 """What the answers know of the served corpus besides its index: its conference programme,
-its name, and questions from its frequent topics.
-
-Worked out once per served index (by its papers: the hybrid that wraps a BM25 index shares
-its facts) and kept by the front end while it serves that index: Telegram builds them on its
-search executor (`BotState.corpus_facts`), the console on first use (`FactsMemo`).
-"""
+its name, and questions from its frequent topics; worked out once per served papers and kept
+by the front end (`BotState.corpus_facts`, the console's `FactsMemo`)."""
 
 from __future__ import annotations
 
@@ -19,27 +15,22 @@ from bot.planner import Programme, build_programme
 from bot.search import Retriever
 from bot.search.storage.columns import field_values
 
-__all__ = ["CorpusFacts", "FactsMemo", "corpus_facts", "name_of", "programme_of", "serving"]
-
-EXAMPLE_TOPICS = 3
-"""Example questions /start takes from the corpus's topics."""
+EXAMPLE_TOPICS = 3  # ours: example questions /start takes from the corpus's topics
 
 
 @dataclass(frozen=True, slots=True)
 class CorpusFacts:
-    """The served corpus as a whole, for the answers that speak of it."""
+    """The served corpus as a whole: its `programme` (falsy without sessions or times), its
+    `name` (falsy when neither it nor a setting says), questions from its topics."""
 
     programme: Programme
-    """Its sessions (`/session`, the schedule); falsy when no paper has a session or time."""
     name: CorpusName = field(default_factory=CorpusName)
-    """What it is called (/start, /help, the menu); falsy when neither it nor a setting says."""
     examples: tuple[str, ...] = ()
-    """Questions from its frequent topics (/start); empty: the catalogue's examples."""
 
 
 def programme_of(papers: Sequence[Paper]) -> Programme:
-    """The programme of `papers`; only papers with presentations are made (a cached corpus
-    stores papers as columns)."""
+    """The programme of `papers`, making only the papers with presentations (a cached corpus
+    stores them as columns)."""
     rows = [row for row, shown in enumerate(field_values(papers, "presentations")) if shown]
     return build_programme(papers[row] for row in rows)
 
@@ -51,16 +42,14 @@ def name_of(papers: Sequence[Paper], given: str = "") -> CorpusName:
 
 
 def serving(paths: Sequence[Path], papers: Sequence[Paper], given_name: str = "") -> str:
-    """ "6,502 ICML 2026 papers from /data/programme": what a start serves, for its log
-    (`given_name`: CORPUS_NAME, for papers that do not name themselves)."""
+    """ "6,502 ICML 2026 papers from /data/programme", for a start's log."""
     named = render.corpus_papers(name_of(papers, given_name), len(papers))
     return f"{named} from {', '.join(map(str, paths))}"
 
 
 def corpus_facts(papers: Sequence[Paper], *, given_name: str = "") -> CorpusFacts:
-    """Everything `CorpusFacts` holds, for `papers` (CPU work: off the event loop).
-
-    given_name: the name to use when the papers do not name themselves (CORPUS_NAME)."""
+    """Everything `CorpusFacts` holds, for `papers` (CPU work); `given_name` (CORPUS_NAME) names
+    papers that do not name themselves."""
     texts = (
         f"{title}\n{abstract}"
         for title, abstract in zip(
@@ -79,9 +68,7 @@ def corpus_facts(papers: Sequence[Paper], *, given_name: str = "") -> CorpusFact
 
 @dataclass
 class FactsMemo:
-    """The facts of the papers last asked about, for a synchronous front end (the console).
-
-    given_name: CORPUS_NAME, for papers that do not name themselves."""
+    """The facts of the papers last asked about, for a synchronous front end (the console)."""
 
     given_name: str = ""
     _papers: Sequence[Paper] | None = field(default=None, repr=False)

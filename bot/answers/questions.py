@@ -1,8 +1,4 @@
-"""Questions and papers: ask (a name or a search, paged), open, similar, author, random.
-
-Synchronous index work, the same for every front end: Telegram runs each call on its search
-thread (`off_loop`), the console calls it directly. Each returns an `Answer`.
-"""
+"""Questions and papers: ask (a name or a search, paged), open, similar, author, random."""
 
 from __future__ import annotations
 
@@ -17,25 +13,22 @@ from bot.i18n import Translator
 from bot.render import Doc
 from bot.search import Hit, Retriever, SearchResult
 
+# (number shown in the text, paper id) per paper that gets a Save button; None: a card.
 Numbered = tuple[tuple[int | None, str], ...]
-"""(number shown in the text, paper id) per paper that gets a Save button; None: a card."""
 
 
 @dataclass(frozen=True, slots=True)
 class Answer:
-    """What to say, and what a front end with buttons needs to go with it."""
+    """What to say, and what goes with it: the `papers` it shows (Save buttons, the console's
+    /save), the page of hits behind a search, the `page_key` its buttons carry instead of a
+    long question (keep `result.query` under it), and for a front end that pages by typing,
+    how to `turn` one page on (1) or back (-1)."""
 
     doc: Doc
     papers: Numbered = ()
-    """The papers the answer shows, for Save buttons (Telegram) or `/save` (console)."""
     result: SearchResult | None = None
-    """The page of hits behind a search answer (None for a name, a card, a list)."""
     page_key: str | None = None
-    """Set when the page buttons carry this key instead of the question: keep the question
-    under it (the question is `result.query`)."""
     turn: Callable[[int], Answer] | None = None
-    """For a front end that pages by typing (the console): the answer one page on (1) or
-    back (-1); None when there is nothing to turn this way."""
 
 
 def numbered(hits: Sequence[Hit], first: int = 1) -> Numbered:
@@ -46,12 +39,9 @@ def numbered(hits: Sequence[Hit], first: int = 1) -> Numbered:
 def ask(
     index: Retriever, text: str, *, per_page: int, t: Translator, page_key: str | None = None
 ) -> Answer:
-    """The first answer to a question: a person's papers when it is just a name, else hits.
-
-    page_key: a fresh key the page buttons may carry when the question is too long for them;
-    `Answer.page_key` says whether it was used.
-    """
-    # The question is passed whole: the query pipeline makes the one cut (bot.search.query).
+    """The first answer to a question (whole: the query pipeline makes the one cut): a person's
+    papers when it is just a name, else hits; `page_key` is a fresh key the page buttons may
+    carry (`Answer.page_key` says whether they do)."""
     papers = index.named_author(text)
     if papers:
         return Answer(render.author_doc(text, papers, t=t))
@@ -63,26 +53,14 @@ def ask(
 
 
 def _names_someone_unlisted(index: Retriever, question: str, result: SearchResult) -> bool:
-    """A weak answer to what reads as a person's name, on a corpus that lists no authors.
-
-    There the bot cannot tell a name from a topic by the authors (`named_author`), so a
-    question of 2-4 capitalised words that matched nothing well is taken as a name.
-    """
+    """A weak answer to 2-4 capitalised words, on a corpus that lists no authors (where a name
+    cannot be told from a topic by the authors, `named_author`)."""
     if result.confident:
         return False
     words = question.split()
     if not 2 <= len(words) <= 4 or not all(_name_word(word) for word in words):
         return False
-    return not _lists_authors(index)
-
-
-def _lists_authors(index: Retriever) -> bool:
-    """Whether any paper of `index` names an author.
-
-    Stops at the first that does (at once on most corpora); on one without authors it reads
-    every paper, only for the rare weak, name-shaped question, off the event loop.
-    """
-    return any(paper.authors for paper in index.papers)
+    return not any(paper.authors for paper in index.papers)  # at once on most corpora
 
 
 def _name_word(word: str) -> bool:
@@ -93,8 +71,8 @@ def _name_word(word: str) -> bool:
 def results(
     index: Retriever, question: str, *, limit: int = 5, offset: int = 0, snippets: bool = True
 ) -> SearchResult:
-    """A page of ranked hits for `question`, prepared here, once (`QueryPipeline.prepare`):
-    every front end's search enters through this (pages, inline mode, alerts, the CLI)."""
+    """A page of ranked hits for `question`, prepared here, once: every front end's search
+    enters through this."""
     prepared = index.queries.prepare(question)
     return index.search(prepared, limit=limit, offset=offset, snippets=snippets)
 
@@ -116,7 +94,7 @@ def page(
 def _results_answer(
     result: SearchResult, *, per_page: int, t: Translator, page_key: str | None
 ) -> Answer:
-    """A page of hits as an answer, its Save-button targets numbered as the text numbers them."""
+    """A page of hits as an answer, its papers numbered as the text numbers them."""
     doc = render.results_doc(result, per_page=per_page, page_key=page_key, t=t)
     keeps_key = result.total > per_page and not render.query_fits_callback(result.query)
     return Answer(
@@ -128,11 +106,8 @@ def _results_answer(
 
 
 def author(index: Retriever, name: str, *, t: Translator) -> Answer:
-    """A person's papers (`/author`).
-
-    The name is cut to `MAX_AUTHOR_CHARS` first: matching costs its length times the authors
-    of that surname, so an unbounded name was seconds of a search thread per message.
-    """
+    """A person's papers (`/author`); the name is cut first, as matching costs its length
+    times the authors of that surname."""
     name = name[:MAX_AUTHOR_CHARS]
     return Answer(render.author_doc(name, index.by_author(name), t=t))
 
@@ -140,8 +115,7 @@ def author(index: Retriever, name: str, *, t: Translator) -> Answer:
 def open_paper(
     index: Retriever, paper_id: str, *, t: Translator, bot_username: str | None = None
 ) -> Answer:
-    """One paper's card (with its `t.me` link given the bot's username), or what to do about
-    an unknown id."""
+    """One paper's card, or what to do about an unknown id."""
     found = index.get(paper_id)
     if found is None:
         return Answer(render.not_found_doc(paper_id, t=t))
@@ -149,8 +123,8 @@ def open_paper(
 
 
 def shared_paper(index: Retriever, query: str) -> Paper | None:
-    """The paper an inline query names whole, as a Share button types it: `/paper_<id>`,
-    `/paper <id>`, or the bare id; None for any other query (a search)."""
+    """The paper an inline query names whole, as a Share button types it (`/paper_<id>`,
+    `/paper <id>`, the bare id); None for a search."""
     text = query.strip()
     parsed = parse_paper_command(text)
     if parsed is not None:

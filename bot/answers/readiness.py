@@ -1,8 +1,5 @@
-"""When semantic answers will be ready: the notice a front end gives while papers embed.
-
-The CLI and the console print it on stderr, the bot logs it; `hint.warming_eta` says the same
-to a user whose question needed the model (`render.results_doc`).
-"""
+"""When semantic answers will be ready: the notice the CLI and the console print on stderr,
+and the bot logs, while papers embed."""
 
 from __future__ import annotations
 
@@ -14,12 +11,10 @@ from bot.render import eta_text
 if TYPE_CHECKING:
     from bot.loading import Readiness
 
-__all__ = ["pending_notice"]
-
 
 def pending_notice(readiness: Readiness, *, t: Translator) -> str:
-    """How many papers still need embedding, about how long that takes and at what rate
-    (timed now, or the last run's), and the command that prepares them; "" when ready."""
+    """How many papers still need embedding, about how long and at what rate, and the command
+    that prepares them; "" when ready."""
     if readiness.ready or readiness.missing <= 0:
         return ""
     if readiness.seconds is None or readiness.rate is None:

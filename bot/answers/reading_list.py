@@ -1,9 +1,5 @@
-"""What a user keeps: save and remove, the reading list, export, topics, forget.
-
-Async over a `Store` (every call one transaction; `StoreUnavailable` when the database is
-away): Telegram wraps each call in its outage gate (`store_call`), the console in its runner.
-The user is always the caller's own id, never one from a button.
-"""
+"""What a user keeps: save and remove, the reading list, export, topics, forget. Async over a
+`Store`; the user is always the caller's own id, never one from a button."""
 
 from __future__ import annotations
 
@@ -36,7 +32,7 @@ from bot.textutil import clean, clip_words
 
 @dataclass(frozen=True, slots=True)
 class Toggled:
-    """What a save or remove did: the acknowledgement and whether the paper is now saved."""
+    """What a save or remove did: the acknowledgement, and whether the paper is now saved."""
 
     text: str
     saved: bool
@@ -68,10 +64,8 @@ async def remove(store: Store, user_id: int, paper_id: str | None, *, t: Transla
 
 
 async def saved_id(store: Store, user_id: int, ref: str, *, in_index: str | None) -> str | None:
-    """The id of the user's saved paper behind a button `ref`, also when it left the corpus.
-
-    in_index: the id `ref` names in the served index, if any (the front end's lookup).
-    """
+    """The id of the user's saved paper behind a button `ref`, also when it left the corpus
+    (`in_index`: the id `ref` names in the served index, if any)."""
     if not ref.startswith("#"):
         return ref
     if in_index is not None:
@@ -93,19 +87,14 @@ async def saved_page(
     )
 
 
-SAVED_MATCHES = 10
-"""How many of the user's saved papers `/saved <words>` shows, best first."""
+SAVED_MATCHES = 10  # ours: saved papers `/saved <words>` shows, best first
 
 
 def saved_matches(
     index: Retriever, rows: Sequence[SavedPaper], words: str, *, t: Translator
 ) -> Answer:
-    """The user's saved papers ranked against `words` (the query syntax too), best first.
-
-    BM25 (the project's, rank-bm25's scores) over a tiny index of the snapshots, each read
-    with its abstract and keywords while the paper is still in the corpus. CPU work: off the
-    event loop.
-    """
+    """The user's saved papers ranked against `words` (the query syntax too): BM25 over a tiny
+    index of them, each read whole while it is still in the corpus (CPU work)."""
     if not rows:
         return Answer(text_doc("list.empty", t=t))
     papers = [_as_paper(row, index.get(row.paper_id)) for row in rows]
@@ -146,7 +135,7 @@ def export_file(
     rows: Sequence[SavedPaper], fmt: str, *, index: Retriever, now: datetime, t: Translator
 ) -> ExportFile | Doc:
     """The reading list `rows` as a `fmt` file, or what to say instead (an empty list, no
-    presentation to put in a calendar). CPU work: off the event loop."""
+    presentation for a calendar); CPU work."""
     if not rows:
         return text_doc("export.empty", t=t)
     if fmt == CALENDAR_FORMAT:
@@ -191,7 +180,7 @@ async def unfollow(
     topic = next((one for one in topics if topic_ref(topic_key(one)) == ref), None)
     if topic is None or not await store.unfollow(user_id, topic):
         return t.gettext("follow.not_following"), None
-    # A toast: a long topic is clipped so the sentence fits Telegram's 200 characters.
+    # A toast: a long topic is clipped so the sentence fits.
     removed = fitted(t, "follow.removed", MAX_CALLBACK_ANSWER_CHARS, topic=topic)
     return removed, await following(store, user_id, t=t)
 

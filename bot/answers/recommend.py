@@ -1,9 +1,4 @@
-"""Recommendations: papers like the ones a user saved, shaped by the ones they dismissed.
-
-`taste` reads the user's saved and dismissed ids (async, one store call each); `recommended`
-is the CPU work (Telegram runs it on its search thread, the console directly); `dismiss`
-records a "not interested". The user is always the caller's own id, never one from a button.
-"""
+"""Recommendations: papers like the ones a user saved, shaped by the ones they dismissed."""
 
 from __future__ import annotations
 
@@ -19,10 +14,9 @@ from bot.store import Store
 
 @dataclass(frozen=True, slots=True)
 class Taste:
-    """What a user's recommendations start from."""
+    """What a user's recommendations start from: saved ids (newest first), dismissed ids."""
 
     saved: tuple[str, ...]
-    """Saved paper ids, newest first."""
     dismissed: frozenset[str]
 
 

@@ -1,10 +1,6 @@
-"""`/session <name or number>`: a session of the conference programme, paged.
-
-The session a query names is the planner's one lookup rule (`Programme.find`). Buttons carry
-the session's position in the programme and a check of it (`render.session_ref`), never its
-name (a name may not fit in 64 bytes): a button from before a reload that no longer points
-at the same session is stale.
-"""
+"""`/session <name or number>`: a session of the conference programme, paged. Buttons carry
+the session's position and a check of it (`render.session_ref`), not its name (it may not
+fit), so one from before a reload that points at another session is stale."""
 
 from __future__ import annotations
 
@@ -13,16 +9,10 @@ from bot.answers.questions import Answer
 from bot.i18n import Translator
 from bot.planner import Programme
 
-__all__ = ["session", "session_page", "session_turn"]
-
 
 def session(programme: Programme, query: str, *, t: Translator, typed: bool = False) -> Answer:
-    """The first page of the session `query` names; a choice when it names several, a hint
-    with examples when it names none, and what there is not when the corpus has no programme.
-
-    typed: for a front end without buttons (the console): pages are turned by /next and
-    /prev, through `Answer.turn`.
-    """
+    """The first page of the session `query` names; a choice when it names several, examples
+    when none (`typed`: for the console, which turns pages through `Answer.turn`)."""
     if not programme:
         return Answer(render.no_programme_doc(t=t))
     found = {id(match) for match in programme.find(query)}
@@ -38,7 +28,7 @@ def session_page(
     programme: Programme, position: int, *, offset: int, t: Translator, typed: bool = False
 ) -> Answer:
     """The page at `offset` of the session at `position` in `programme` (its last page when
-    `offset` is past its end: the session may have shrunk since the button was made)."""
+    past its end: it may have shrunk since the button was made)."""
     chosen = programme.sessions[position]
     size = render.SESSION_PAGE
     offset = max(0, min(offset, (len(chosen.entries) - 1) // size * size))
@@ -55,8 +45,8 @@ def session_page(
 def session_turn(
     programme: Programme, action: render.SessionPage, *, t: Translator
 ) -> Answer | None:
-    """The page a session button asks for; None when the served programme no longer has
-    that session at that position (a reload changed it): the button is stale."""
+    """The page a session button asks for; None when the served programme no longer has that
+    session there (the button is stale)."""
     sessions = programme.sessions
     if not 0 <= action.position < len(sessions):
         return None

@@ -1,10 +1,4 @@
-"""The conference week: a user's schedule, the calendar file, what is on now, and the
-reminder setting.
-
-The store reads are async (`saved_papers`, `week_of`, `remind`); the planning and rendering
-are CPU work over the user's saved papers (Telegram runs them on its search thread, the
-console directly). The user is always the caller's own id.
-"""
+"""The conference week: a user's schedule, what is on now, and the reminder setting."""
 
 from __future__ import annotations
 
@@ -22,27 +16,14 @@ from bot.search import Retriever
 from bot.search.confidence import is_confident
 from bot.store import MAX_REMINDER_MINUTES, MIN_REMINDER_MINUTES, Store
 
-__all__ = [
-    "REMIND_OFF",
-    "Week",
-    "now_page",
-    "remind",
-    "remind_minutes",
-    "saved_papers",
-    "schedule_page",
-    "topic_score",
-    "week_of",
-]
-
 TOPIC_DEPTH = 500  # ours: a followed topic's best papers looked for in a session
-REMIND_OFF = ("off", "0", "no", "stop", "关", "关闭", "關", "關閉")
-"""What `/remind` takes for "off" (besides a number of minutes)."""
+REMIND_OFF = ("off", "0", "no", "stop", "关", "关闭", "關", "關閉")  # `/remind off` and the like
 
 
 @dataclass(frozen=True, slots=True)
 class Week:
-    """What the week's answers read of a user: their saved papers still served (with their
-    presentations), newest first, and the topics they follow."""
+    """What the week's answers read of a user: their saved papers still served, newest first,
+    and the topics they follow."""
 
     saved: tuple[Paper, ...]
     topics: tuple[str, ...] = ()
@@ -67,17 +48,16 @@ def schedule_page(
     per_page: int | None = SCHEDULE_PER_PAGE,
     t: Translator,
 ) -> Doc:
-    """A page of the user's schedule (every presentation on one page: `per_page` None, as
-    the console shows it)."""
+    """A page of the user's schedule (`per_page` None: all of it, as the console shows it)."""
     plan = planner.schedule(papers)
     size = per_page or max(len(plan.entries), 1)
     return render.schedule_doc(plan, offset=offset, per_page=size, t=t)
 
 
 def topic_score(index: Retriever, topics: Sequence[str]) -> Callable[[Paper], float] | None:
-    """How well a paper matches the user's followed topics (0: not among any topic's best
-    confident hits), for `/now`'s picks; None without topics. The searches (one a topic) run
-    at the first call, so a session with the user's saved papers costs none."""
+    """How well a paper matches the user's topics (0: not among any topic's best confident
+    hits), for `/now`'s picks; None without topics. The searches run at the first call, so a
+    session with the user's saved papers costs none."""
     if not topics:
         return None
     best: dict[str, float] = {}
@@ -104,8 +84,7 @@ def now_page(
     t: Translator,
 ) -> Doc:
     """The sessions on at `now` (default: the wall clock) and next, with the user's saved
-    papers in them, else those on their topics, else the first; outside the conference
-    dates, when it is. CPU work (a search a topic): off the event loop."""
+    papers in them, else those on their topics, else the first (CPU work: a search a topic)."""
     moment = planner.now_and_next(
         programme,
         now or datetime.now(UTC),
@@ -116,7 +95,7 @@ def now_page(
 
 
 def remind_minutes(argument: str) -> int | None:
-    """What `/remind <argument>` asks: minutes ("15", "15m", "15 min"; 1..120, the store's
+    """What `/remind <argument>` asks: minutes ("15", "15m", "15 min", within the store's
     bounds), or None for off; ValueError when it is neither."""
     text = argument.strip().lower().removesuffix("min").removesuffix("m").strip()
     if text in REMIND_OFF:
@@ -131,8 +110,8 @@ def remind_minutes(argument: str) -> int | None:
 
 
 async def remind(store: Store, user_id: int, argument: str, *, language: str, t: Translator) -> Doc:
-    """`/remind`: the setting as it is; `/remind <minutes>` or `/remind off` changes it
-    (`language`: the one the user is answered in, for the reminders)."""
+    """`/remind`: the setting; `/remind <minutes>` or `/remind off` changes it (`language`: the
+    one the reminders are written in)."""
     if not argument:
         return render.remind_doc(await store.get_reminder(user_id), t=t, usage=True)
     try:

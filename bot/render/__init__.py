@@ -1,32 +1,19 @@
-"""Rendering: hits and papers as `Doc`s (views), then Telegram HTML or console text.
-
-Every answer is first built as a `Doc`: blocks of styled `Segment`s plus a keyboard of
-plain `(label, callback_data)` pairs. `to_html` turns a Doc into Telegram messages
-(split on block boundaries, each within the Bot API's limit); `to_console` turns the
-same Doc into plain text. Nothing here imports `telegram`.
-
-Modules: `parts` (the pieces views share), `views` (lists of papers and hints), `paper`
-(one paper), `presentations` (a paper's tier, times and badge), `sessions` (/session),
-`week` (the conference week: /schedule, /now, reminders), `dates`, `info` (the bot itself),
-`library` (what a user keeps), `recommend`, `callbacks` (what a button carries), `html`,
-`console` and `fit` (the output formats). Other packages import the names below; the
-reading-list views are used as the `library` namespace.
+"""Rendering: answers as `Doc`s (blocks of styled `Segment`s and a keyboard), then Telegram
+HTML (`to_html`, split within the Bot API's limits) or console text (`to_console`). Nothing
+here imports `telegram`; the reading-list views are used as the `library` namespace.
 """
 
 from bot.render.callbacks import (
     CALLBACK_ACTIONS,
     EXPORT_FORMATS,
-    Dismiss,
     ExportAs,
     Forget,
     OpenPaper,
     Recommend,
-    RemoveSaved,
     SavedPage,
     SchedulePage,
     SessionPage,
     SetLanguage,
-    ShowSimilar,
     ToggleSave,
     TurnPage,
     Unfollow,
@@ -50,7 +37,6 @@ from bot.render.fit import fit_toast, fitted
 from bot.render.html import to_html
 from bot.render.info import (
     command_description,
-    corpus_label,
     corpus_papers,
     help_doc,
     lang_changed_doc,
@@ -64,7 +50,7 @@ from bot.render.info import (
 from bot.render.limits import INLINE_RESULTS, MAX_CALLBACK_ANSWER_CHARS
 from bot.render.paper import inline_article, not_found_doc, paper_doc
 from bot.render.parts import said_doc, text_doc, translated
-from bot.render.presentations import hit_badge, kind_label, presentation_line, tier_label
+from bot.render.presentations import kind_label
 from bot.render.recommend import recommend_doc
 from bot.render.sessions import (
     SESSION_PAGE,
@@ -84,7 +70,6 @@ __all__ = [
     "MAX_CALLBACK_ANSWER_CHARS",
     "PLAIN_MARKS",
     "SESSION_PAGE",
-    "Dismiss",
     "Doc",
     "ExportAs",
     "Forget",
@@ -92,20 +77,17 @@ __all__ = [
     "Keyboard",
     "OpenPaper",
     "Recommend",
-    "RemoveSaved",
     "SavedPage",
     "SchedulePage",
     "Segment",
     "SessionPage",
     "SetLanguage",
-    "ShowSimilar",
     "ToggleSave",
     "TurnPage",
     "Unfollow",
     "author_doc",
     "author_text",
     "command_description",
-    "corpus_label",
     "corpus_papers",
     "eta_text",
     "filter_labels",
@@ -113,7 +95,6 @@ __all__ = [
     "fitted",
     "help_doc",
     "hint_doc",
-    "hit_badge",
     "inline_article",
     "kind_label",
     "lang_changed_doc",
@@ -125,7 +106,6 @@ __all__ = [
     "paper_doc",
     "paper_ref",
     "parse_callback",
-    "presentation_line",
     "query_fits_callback",
     "recommend_doc",
     "remind_doc",
@@ -141,7 +121,6 @@ __all__ = [
     "start_doc",
     "stats_doc",
     "text_doc",
-    "tier_label",
     "to_console",
     "to_html",
     "topic_ref",

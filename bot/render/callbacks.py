@@ -1,8 +1,7 @@
 """The callback-data codec: what a button carries (at most 64 bytes) and what it means.
 
-One table (`CODES`) maps each action to its prefix letter and its fields; `encode` and
-`parse_callback` both read it, so a new button is one dataclass and one row. The formats
-are stable (`p:<ref>`, `r:<offset>:<ref>`, …): buttons sent before a restart keep working.
+One table (`CODES`) serves `encode` and `parse_callback`. The formats are stable (`p:<ref>`,
+`r:<offset>:<ref>`, …): buttons sent before a restart keep working.
 """
 
 from __future__ import annotations
@@ -10,38 +9,27 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 from bot.i18n import Lang, is_language
 from bot.planner import CALENDAR_FORMAT, Session
 from bot.render.limits import MAX_CALLBACK_DATA_BYTES, encodable, utf8_len
 from bot.store.export import FORMATS
 
-EXPORT_FORMATS = (*FORMATS, CALENDAR_FORMAT)
-"""What /export sends: the reading list (bib, md, csv) and the calendar of its presentations."""
+EXPORT_FORMATS = (*FORMATS, CALENDAR_FORMAT)  # the reading list's, and its calendar
 
 
 @dataclass(frozen=True, slots=True)
 class OpenPaper:
-    """Button: open the paper behind `ref` (see `paper_ref`).
-
-    No view sends one today (a result opens by its `/paper_<id>`); it is still read, so the
-    buttons of messages sent before keep working.
-    """
+    """Button: the paper behind `ref` (see `paper_ref`), or with `similar` the papers like it."""
 
     ref: str
-
-
-@dataclass(frozen=True, slots=True)
-class ShowSimilar:
-    """Button: papers similar to `ref`."""
-
-    ref: str
+    similar: bool = False
 
 
 @dataclass(frozen=True, slots=True)
 class TurnPage:
-    """Button: show the results page at `offset` of a query kept inline or under `key`."""
+    """Button: the results page at `offset` of a query carried inline or kept under `key`."""
 
     offset: int
     query: str | None = None
@@ -57,7 +45,7 @@ class SetLanguage:
 
 @dataclass(frozen=True, slots=True)
 class ToggleSave:
-    """Button: save (`save=True`) or remove the paper behind `ref` for whoever taps it."""
+    """Button: save (`save`) or remove the paper behind `ref` for whoever taps it."""
 
     ref: str
     save: bool
@@ -65,37 +53,30 @@ class ToggleSave:
 
 @dataclass(frozen=True, slots=True)
 class SavedPage:
-    """Button: show the tapper's reading list from `offset`."""
+    """Button: the tapper's reading list from `offset`, after removing `ref` if given."""
 
     offset: int
-
-
-@dataclass(frozen=True, slots=True)
-class RemoveSaved:
-    """Button in /saved: remove `ref` from the tapper's list, then show the page at `offset`."""
-
-    offset: int
-    ref: str
+    ref: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class ExportAs:
-    """Button: send the tapper's reading list as a file in `fmt` (one of EXPORT_FORMATS)."""
+    """Button: the tapper's reading list as a file in `fmt` (one of EXPORT_FORMATS)."""
 
     fmt: str
 
 
 @dataclass(frozen=True, slots=True)
 class SchedulePage:
-    """Button: show the tapper's schedule (/schedule) from `offset`."""
+    """Button: the tapper's schedule (/schedule) from `offset`."""
 
     offset: int
 
 
 @dataclass(frozen=True, slots=True)
 class SessionPage:
-    """Button: the page at `offset` of the programme's session at `position` (its place in
-    time order), if `check` (`session_ref`) says it is still that session."""
+    """Button: the page at `offset` of the programme's session at `position`, if `check`
+    (`session_ref`) says it is still that session."""
 
     offset: int
     position: int
@@ -111,35 +92,27 @@ class Unfollow:
 
 @dataclass(frozen=True, slots=True)
 class Forget:
-    """Button: /forget confirmed (`confirm=True`) or cancelled."""
+    """Button: /forget confirmed (`confirm`) or cancelled."""
 
     confirm: bool
 
 
 @dataclass(frozen=True, slots=True)
 class Recommend:
-    """Button: the tapper's recommendations from `offset` (/recommend, and on /saved)."""
+    """Button: the tapper's recommendations from `offset`, after "not interested" in `ref`
+    if given."""
 
     offset: int
-
-
-@dataclass(frozen=True, slots=True)
-class Dismiss:
-    """Button: "not interested" in `ref` for the tapper; then their recommendations at `offset`."""
-
-    offset: int
-    ref: str
+    ref: str | None = None
 
 
 MAX_OFFSET = 10_000  # ours: deeper pages are refused as garbage
 
 CallbackAction = (
     OpenPaper
-    | ShowSimilar
     | TurnPage
     | ToggleSave
     | SavedPage
-    | RemoveSaved
     | ExportAs
     | SchedulePage
     | SessionPage
@@ -147,7 +120,6 @@ CallbackAction = (
     | Forget
     | SetLanguage
     | Recommend
-    | Dismiss
 )
 CALLBACK_ACTIONS: tuple[type, ...] = CallbackAction.__args__  # type: ignore[attr-defined]
 """Every kind of button, for the handler table's check that each has a handler."""
@@ -159,10 +131,9 @@ class CallbackDataError(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class Field:
-    """How one field of an action travels: its text form and the check that reads it back."""
+    """How one field travels: `parse` reads it back (None: stale or forged), `text` writes it."""
 
     parse: Callable[[str], object | None]
-    """The value behind the text, or None when the text is not one (stale or forged)."""
     text: Callable[[object], str] = str
 
 
@@ -190,49 +161,46 @@ YES_NO = Field(
 
 @dataclass(frozen=True, slots=True)
 class Code:
-    """One row of the codec: `prefix:field1:field2…` means `action(field1, field2…, **fixed)`.
-
-    The last field takes the rest of the data, colons included.
-    """
+    """`prefix:field1:field2…` means `action(field1, field2…, **fixed)`: `fixed` holds what the
+    prefix itself stands for (`v:` a save). The last field takes the rest, colons included."""
 
     prefix: str
     action: type
     fields: tuple[tuple[str, Field], ...]
     fixed: tuple[tuple[str, object], ...] = ()
-    """Values the prefix itself stands for (`v:` is a save, `u:` a removal)."""
 
 
 CODES: tuple[Code, ...] = (
-    Code("p", OpenPaper, (("ref", REF),)),
-    Code("s", ShowSimilar, (("ref", REF),)),
+    Code("p", OpenPaper, (("ref", REF),), (("similar", False),)),
+    Code("s", OpenPaper, (("ref", REF),), (("similar", True),)),
     Code("q", TurnPage, (("offset", OFFSET), ("query", ANY_TEXT))),
     Code("k", TurnPage, (("offset", OFFSET), ("key", ANY_TEXT))),
     Code("v", ToggleSave, (("ref", REF),), (("save", True),)),
     Code("u", ToggleSave, (("ref", REF),), (("save", False),)),
     Code("b", SavedPage, (("offset", OFFSET),)),
-    Code("r", RemoveSaved, (("offset", OFFSET), ("ref", REF))),
+    Code("r", SavedPage, (("offset", OFFSET), ("ref", REF))),
     Code("x", ExportAs, (("fmt", FORMAT),)),
     Code("f", Unfollow, (("ref", TOPIC_REF),)),
     Code("g", Forget, (("confirm", YES_NO),)),
     Code("l", SetLanguage, (("lang", LANGUAGE),)),
     Code("c", Recommend, (("offset", OFFSET),)),
-    Code("d", Dismiss, (("offset", OFFSET), ("ref", REF))),
+    Code("d", Recommend, (("offset", OFFSET), ("ref", REF))),
     Code("w", SchedulePage, (("offset", OFFSET),)),
     Code("n", SessionPage, (("offset", OFFSET), ("position", OFFSET), ("check", SESSION_REF))),
 )
-"""Prefix letter -> action and fields: the one description of every button's data."""
 
 _BY_PREFIX = {code.prefix: code for code in CODES}
 _PREFIX_BYTES = 2  # "p:": every prefix is one ASCII letter and a colon
 
 
 def _code_for(action: CallbackAction) -> Code:
-    """The row that encodes `action`: its type, its fixed values, and its fields all set."""
+    """The row of `action`'s type whose fixed values it has and whose fields are the ones set."""
+    given = {field.name for field in fields(action) if getattr(action, field.name) is not None}
     for code in CODES:
-        if type(action) is not code.action:
+        names = {name for name, _ in code.fields} | {name for name, _ in code.fixed}
+        if type(action) is not code.action or names != given:
             continue
-        fixed_match = all(getattr(action, name) == value for name, value in code.fixed)
-        if fixed_match and all(getattr(action, name) is not None for name, _f in code.fields):
+        if all(getattr(action, name) == value for name, value in code.fixed):
             return code
     raise ValueError(f"no callback code for {action!r}")
 

@@ -42,10 +42,8 @@ def _span_console(span: Segment, ansi: bool, marks: tuple[str, str] | None) -> s
 
 
 def to_console(doc: Doc, *, ansi: bool = False, marks: tuple[str, str] | None = None) -> str:
-    """Plain text for a terminal: same blocks, bold/italic as ANSI when `ansi`.
-
-    marks: wrap highlighted (`mark`) spans in these instead, e.g. `("«", "»")` for a pipe.
-    """
+    """Plain text for a terminal: bold and italic as ANSI when `ansi`; highlights wrapped in
+    `marks` (e.g. `("«", "»")` for a pipe) when given."""
     return SEPARATOR.join(
         "".join(_span_console(span, ansi, marks) for span in block) for block in doc.blocks
     )
@@ -53,7 +51,7 @@ def to_console(doc: Doc, *, ansi: bool = False, marks: tuple[str, str] | None = 
 
 def typed_turns(result: SearchResult, *, t: Translator = EN) -> Block:
     """Under a page of results in the console, which has no buttons: the /next and /prev that
-    turn it, when there is a page that way (a weak answer's closest papers too); else none."""
+    turn it, if any."""
     turns = {
         "/next": result.offset + len(result.hits) < result.total,
         "/prev": result.offset > 0 and bool(result.hits),
@@ -65,8 +63,8 @@ def typed_turns(result: SearchResult, *, t: Translator = EN) -> Block:
 def author_text(
     name: str, papers: Sequence[Paper], *, total: int | None = None, t: Translator = EN
 ) -> str:
-    """`python -m bot search --author NAME` for a person: each paper's title, id, authors, links;
-    `total` papers match when more than those shown ("… and N more")."""
+    """`search --author NAME` for a person: each paper's title, id, authors, links, and how
+    many more of `total` match."""
     if not papers:
         return to_console(text_doc("author.none", t=t, name=name)) + "\n"
     total = max(total or 0, len(papers))
@@ -83,9 +81,8 @@ def author_text(
 
 
 def results_text(result: SearchResult, marks: tuple[str, str], *, t: Translator = EN) -> str:
-    """`python -m bot search` results for a person: title, id, marked snippet, links.
-
-    No score: a fused rank score means nothing to a reader (the JSON keeps it, for tools)."""
+    """`search` results for a person: title, id, marked snippet, links (no score: it means
+    nothing to a reader; the JSON keeps it)."""
     header: Block = translated(t, "cli.query", query=result.query)
     if not result.hits:
         header += (Segment("\n"), *translated(t, "cli.no_match"), *filters_line(result, t))

@@ -1,16 +1,11 @@
-"""Dates in the user's language: "Wed 15 Jul" / "7月15日 周三", a weekday, a day of a month.
-
-Pure: the names come from the catalogues (`date.*`), never from the process's locale, so two
-users in two languages are answered at once without either's setting leaking into the other.
-"""
+"""Dates in the user's language: "Wed 15 Jul" / "7月15日 周三", a weekday, a day of a month;
+the names are the catalogues' (`date.*`), never the process's locale."""
 
 from __future__ import annotations
 
 from datetime import date
 
 from bot.i18n import Translator
-
-__all__ = ["day_month", "short_date", "weekday_name"]
 
 
 def weekday_name(weekday: int, t: Translator) -> str:

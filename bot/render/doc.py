@@ -10,8 +10,7 @@ Style = Literal["", "b", "i", "mark", "code", "a"]
 
 @dataclass(frozen=True, slots=True)
 class InlineSwitch:
-    """What a Share button does instead of calling back: Telegram lets the user pick a chat
-    and types `@bot <query>` there (`switch_inline_query`)."""
+    """A Share button's data: Telegram lets the user pick a chat and types `@bot <query>`."""
 
     query: str
 
@@ -27,8 +26,7 @@ class Segment:
 
     text: str
     style: Style = ""
-    href: str = ""
-    """Target URL when `style == "a"`."""
+    href: str = ""  # a link's target
 
 
 Block = tuple[Segment, ...]
@@ -37,12 +35,12 @@ Block = tuple[Segment, ...]
 
 @dataclass(frozen=True, slots=True)
 class Doc:
-    """An answer before formatting: blocks, an inline keyboard, how to split."""
+    """An answer before formatting: blocks, an inline keyboard, and whether to shrink it into
+    one message instead of splitting (pages edited in place)."""
 
     blocks: tuple[Block, ...]
     keyboard: Keyboard = ()
     single_message: bool = False
-    """Shrink to fit one message instead of splitting (pages edited in place)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,9 +1,5 @@
-"""The answer header's line naming the query-syntax conditions that applied, in any language.
-
-"3 filters: author Bengio · year 2015–2017 · without 'image'", "2 filters: session Poster
-Session 3 · day Wed 15 Jul". Parts are joined with " · ", the views' separator, so no
-language needs a list-separator entry of its own.
-"""
+"""The answer header's line naming the query-syntax conditions that applied: "3 filters:
+author Bengio · year 2015–2017 · without 'image'" (" · " in every language)."""
 
 from __future__ import annotations
 
@@ -15,10 +11,7 @@ from bot.render.dates import day_month, short_date, weekday_name
 from bot.search.syntax import Clause, DayFilter, FieldFilter, ParsedQuery, Phrase, YearFilter
 from bot.textutil import clip_words
 
-__all__ = ["MAX_VALUE_CHARS", "filter_labels", "filter_summary"]
-
-MAX_VALUE_CHARS = 40
-"""A typed value is cut to this many characters in the header (a pasted sentence as a phrase)."""
+MAX_VALUE_CHARS = 40  # ours: a typed value in the header (a pasted sentence as a phrase)
 
 SEPARATOR = " · "
 
@@ -49,7 +42,6 @@ def _day_label(clause: DayFilter, t: Translator) -> str:
 
 
 def _label(clause: Clause, t: Translator, *, negated: bool = False) -> str:
-    """One clause in words."""
     if isinstance(clause, YearFilter):
         label = _year_label(clause, t)
     elif isinstance(clause, DayFilter):
@@ -93,10 +85,7 @@ def filter_labels(parsed: ParsedQuery, t: Translator) -> tuple[str, ...]:
 
 
 def filter_summary(parsed: ParsedQuery, t: Translator) -> str | None:
-    """`3 filters: author Bengio · year 2015–2017 · without 'image'`; None for a plain query.
-
-    Plain text (the renderer escapes it for Telegram HTML).
-    """
+    """`3 filters: author Bengio · …` as plain text; None for a plain query."""
     labels = filter_labels(parsed, t)
     if not labels:
         return None

@@ -1,18 +1,11 @@
-"""Texts that fit their Bot API limit: the one helper every sent text goes through.
-
-A catalogue entry is short (its template is tested to fit), but its values are not: a long
-topic in "You no longer follow <topic>." would make a toast Telegram refuses. So `fitted`
-clips the longest values, never the sentence around them; `fit` is the last resort for a
-text already made (clipped at the end). Lengths are Telegram's (UTF-16 units).
-"""
+"""Texts within their Bot API limit (UTF-16 units): `fitted` clips a catalogue entry's
+longest values, never the sentence around them; `fit` cuts a text already made."""
 
 from __future__ import annotations
 
 from bot.i18n import Translator
 from bot.render.limits import MAX_CALLBACK_ANSWER_CHARS, tg_len
 from bot.textutil import clip_words
-
-__all__ = ["fit", "fit_toast", "fitted"]
 
 
 def fit(text: str, limit: int) -> str:
@@ -29,15 +22,12 @@ def fit(text: str, limit: int) -> str:
 
 
 def fit_toast(text: str) -> str:
-    """`text` as a callback answer (a toast): at most 200 characters."""
+    """`text` as a toast (a callback answer)."""
     return fit(text, MAX_CALLBACK_ANSWER_CHARS)
 
 
 def fitted(t: Translator, key: str, limit: int, n: int | None = None, /, **values: object) -> str:
-    """Entry `key` as plain text within `limit`: its longest text values clipped to fit.
-
-    n: the plural count (`ngettext`), as for the translator.
-    """
+    """Entry `key` (plural count `n`) as plain text within `limit`, its longest values clipped."""
     values = dict(values)
     while True:
         text = t.gettext(key, **values) if n is None else t.ngettext(key, n, **values)

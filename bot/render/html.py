@@ -18,11 +18,8 @@ class MessageTooLongError(ValueError):
 
 
 def is_web_url(url: str) -> bool:
-    """An http(s) URL Telegram takes as a link: no spaces, controls, invisible marks or surrogates.
-
-    Checked on the text as given, since `urlsplit` silently strips leading controls and
-    tabs/newlines that would still reach the `href`.
-    """
+    """An http(s) URL Telegram takes as a link: no spaces, controls or invisible marks
+    (checked on the text as given: `urlsplit` strips some that would reach the `href`)."""
     if not url or len(url) > MAX_URL_CHARS or not url.isprintable() or " " in url:
         return False
     try:
@@ -95,7 +92,7 @@ def to_html(doc: Doc, *, limit: int = MAX_MESSAGE_CHARS) -> list[HtmlMessage]:
 
 
 def _within(messages: list[HtmlMessage], limit: int) -> list[HtmlMessage]:
-    """`messages`, checked against `limit` (a real check: `assert` vanishes under -O)."""
+    """`messages`, checked against `limit` (not an assert: it vanishes under -O)."""
     for message in messages:
         size = tg_len(message.text)
         if size > limit:

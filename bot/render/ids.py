@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from bot.corpus import PAPER_COMMAND, is_tappable_id
 
-__all__ = ["paper_command"]
-
 
 def paper_command(paper_id: str) -> str:
     """`/paper_12` when Telegram can make it tappable, else `/paper <id>`."""

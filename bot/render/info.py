@@ -15,20 +15,6 @@ from bot.render.limits import MAX_COMMAND_DESCRIPTION_CHARS
 from bot.render.parts import EN, checked_keyboard, examples_block, text_doc, translated
 from bot.search import IndexStats
 
-__all__ = [
-    "command_description",
-    "corpus_label",
-    "corpus_papers",
-    "help_doc",
-    "lang_changed_doc",
-    "lang_codes_doc",
-    "lang_doc",
-    "start_doc",
-    "stats_doc",
-    "unknown_command_doc",
-    "usage_doc",
-]
-
 
 def usage_doc(name: str, *, t: Translator = EN) -> Doc:
     """How to use a command that needs an argument."""
@@ -50,8 +36,8 @@ def _venues(name: CorpusName, t: Translator) -> str:
 
 
 def corpus_papers(name: CorpusName, count: int, *, t: Translator = EN) -> str:
-    """How many papers of what: "57 ICML 2026 papers", "4,378 papers from ICML 2013–2019
-    and ICLR 2017–2018", or "3 papers" when nothing names them."""
+    """ "57 ICML 2026 papers", "4,378 papers from ICML 2013–2019 and ICLR 2017–2018", or "3
+    papers" when nothing names them."""
     if name.single:
         return t.ngettext("corpus.papers_of", count, name=name.single)
     if name.venues:
@@ -60,16 +46,14 @@ def corpus_papers(name: CorpusName, count: int, *, t: Translator = EN) -> str:
 
 
 def corpus_label(name: CorpusName, *, t: Translator = EN) -> str:
-    """The corpus's name alone: "ICML 2026", "ICML 2013–2019 and ICLR 2017–2018", else
-    "this list"."""
+    """ "ICML 2026", "ICML 2013–2019 and ICLR 2017–2018", else "this list"."""
     return name.single or (_venues(name, t) if name.venues else t.gettext("corpus.unnamed"))
 
 
 def command_description(
     entry: Command, *, t: Translator = EN, name: CorpusName | None = None
 ) -> str:
-    """The command's one line for /help and the menu; one that names the corpus (/random)
-    names the served one, cut to the menu's limit."""
+    """The command's line for /help and the menu (naming the served corpus, for /random)."""
     label = corpus_label(name or CorpusName(), t=t)
     return fitted(t, entry.description_key, MAX_COMMAND_DESCRIPTION_CHARS, corpus=label)
 
@@ -81,8 +65,7 @@ def start_doc(
     name: CorpusName | None = None,
     examples: Sequence[str] = (),
 ) -> Doc:
-    """Welcome: what the bot knows (how many papers of what), how to ask, example questions
-    (`examples`, else the catalogue's)."""
+    """Welcome: how many papers of what, how to ask, example questions."""
     papers = corpus_papers(name or CorpusName(), paper_count, t=t)
     return Doc(
         (
@@ -113,8 +96,7 @@ def help_doc(
     name: CorpusName | None = None,
     paper_count: int | None = None,
 ) -> Doc:
-    """What the bot serves (given `paper_count`), every command with a one-line description
-    (with /next, /prev, /quit in the console), the query syntax."""
+    """What the bot serves, every command in a line (the console's own too), the syntax."""
     name = name or CorpusName()
     listed = [*COMMANDS, *CONSOLE_COMMANDS] if console else list(COMMANDS)
     if console:
@@ -166,7 +148,7 @@ def lang_doc(*, t: Translator = EN) -> Doc:
 
 
 def lang_codes_doc(*, t: Translator = EN) -> Doc:
-    """/lang in a terminal, which has no buttons: the `/lang <code>` to type for each language."""
+    """/lang in a terminal, which has no buttons: the `/lang <code>` of each language."""
     spans: list[Segment] = list(translated(t, "lang.prompt"))
     for lang, name in LANGUAGES.items():
         spans += [Segment(f"\n/lang {lang}"), Segment(f" — {name}")]

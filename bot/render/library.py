@@ -1,8 +1,5 @@
 """Views of what a user keeps: Save buttons, /saved, /export, /following, /forget, alerts.
-
-Pure like the other views: `SavedPaper` snapshots and papers in, `Doc`s out. Buttons carry
-only paper refs, page offsets and topic hashes; the user is whoever taps them.
-"""
+Buttons carry paper refs, offsets and topic hashes, never a user: the user is whoever taps."""
 
 from __future__ import annotations
 
@@ -16,7 +13,6 @@ from bot.render.callbacks import (
     ExportAs,
     Forget,
     Recommend,
-    RemoveSaved,
     SavedPage,
     ToggleSave,
     Unfollow,
@@ -31,8 +27,7 @@ from bot.render.parts import (
     EN,
     button_rows,
     checked_keyboard,
-    page_buttons,
-    page_line,
+    paging,
     paper_title,
     text_doc,
     translated,
@@ -51,17 +46,10 @@ TOPIC_LABEL_CHARS = 40  # ours: an Unfollow button shows the topic's start
 
 
 def _star(saved: bool, number: int | None, t: Translator) -> str:
-    """A Save button's label: "☆ Save" / "★ Saved" alone, "☆ 3" / "★ 3" for result 3."""
+    """ "☆ Save" / "★ Saved" alone, "☆ 3" / "★ 3" for result 3."""
     if number is None:
         return t.gettext("button.saved" if saved else "button.save")
     return f"{'★' if saved else '☆'} {number}"
-
-
-def save_button(
-    paper_id: str, saved: bool, number: int | None = None, *, t: Translator = EN
-) -> Button:
-    """The Save button of one paper; a tap on "★" removes it again."""
-    return (_star(saved, number, t), encode(ToggleSave(paper_ref(paper_id), not saved)))
 
 
 def with_save_buttons(
@@ -71,13 +59,12 @@ def with_save_buttons(
     *,
     t: Translator = EN,
 ) -> Doc:
-    """`doc` with Save buttons for `papers` ((number, paper id) pairs) above its other rows.
-
-    Numbered results get one compact row "☆ 1 ☆ 2 …" (a star per numbered result, as the
-    text numbers them); a single unnumbered paper (a card) gets "☆ Save". `saved` holds
-    the ids the reader has saved.
-    """
-    buttons = [save_button(pid, pid in saved, number, t=t) for number, pid in papers]
+    """`doc` with Save buttons above its other rows: "☆ 1 ☆ 2 …" for numbered `papers`
+    ((number, paper id) pairs), "☆ Save" for a card's; "★" for the ids in `saved`."""
+    buttons = [
+        (_star(pid in saved, number, t), encode(ToggleSave(paper_ref(pid), pid not in saved)))
+        for number, pid in papers
+    ]
     rows = [*button_rows(buttons), *doc.keyboard]
     return Doc(doc.blocks, checked_keyboard(rows), doc.single_message)
 
@@ -112,18 +99,16 @@ def saved_doc(
     in_corpus: frozenset[str],
     t: Translator = EN,
 ) -> Doc:
-    """A page of the reading list, newest first: open and Remove buttons, Previous/Next.
-
-    A paper not in `in_corpus` (gone after a reload) keeps its stored title and is marked.
-    """
+    """A page of the reading list, newest first, with Remove buttons and Previous/Next; a
+    paper not `in_corpus` (gone after a reload) keeps its stored title and is marked."""
     if not papers:
         return text_doc("list.empty", t=t)
     blocks: list[Block] = [translated(t, "list.title", total)]
     removes: list[Button] = []
     for number, paper in enumerate(papers, start=offset + 1):
         blocks.append(_saved_block(number, paper, paper.paper_id in in_corpus, t))
-        removes.append((f"✕ {number}", encode(RemoveSaved(offset, paper_ref(paper.paper_id)))))
-    nav = page_buttons(
+        removes.append((f"✕ {number}", encode(SavedPage(offset, paper_ref(paper.paper_id)))))
+    line, nav = paging(
         t,
         offset=offset,
         last=offset + len(papers),
@@ -132,14 +117,11 @@ def saved_doc(
         data=lambda at: encode(SavedPage(at)),
     )
     recommend = (t.gettext("button.recommend"), encode(Recommend(0)))
-    if total > per_page:
-        blocks.append(page_line(t, offset=offset, total=total, per_page=per_page))
     rows = [*button_rows(removes), nav, (recommend,)]
-    return Doc(tuple(blocks), checked_keyboard(rows), single_message=True)
+    return Doc((*blocks, *line), checked_keyboard(rows), single_message=True)
 
 
 def _saved_block(number: int, paper: SavedPaper, in_corpus: bool, t: Translator) -> Block:
-    """One saved paper: number, title, authors, and its `/paper_<id>` (or that it is gone)."""
     spans = [Segment(f"{number}. "), Segment(paper_title(paper.title, paper.paper_id, t), "b")]
     byline = ", ".join(paper.authors)
     if byline:
@@ -159,7 +141,7 @@ def export_prompt_doc(*, t: Translator = EN) -> Doc:
 
 
 def export_filename(fmt: str) -> str:
-    """The document's file name for `fmt`."""
+    """ "reading-list.bib" and the like."""
     return f"{EXPORT_FILE_STEM}.{fmt}"
 
 
@@ -200,21 +182,12 @@ def forget_prompt_doc(*, t: Translator = EN) -> Doc:
 
 
 def alert_doc(matches: Sequence[tuple[str, Sequence[Paper]]], *, t: Translator = EN) -> Doc:
-    """New papers for the user's topics: one block per paper, under its topic's header.
-
-    `to_html` splits it on block boundaries when it is longer than one message.
-    """
+    """New papers for the user's topics: one block per paper, under its topic's header."""
     blocks: list[Block] = []
     for topic, papers in matches:
         blocks.append(translated(t, "follow.alert", len(papers), topic=clip_words(topic, 200)))
         for paper in papers:
             title = paper_title(paper.title, paper.id, t)
-            blocks.append(
-                (
-                    Segment("• "),
-                    Segment(title, "b"),
-                    Segment("\n"),
-                    Segment(paper_command(paper.id)),
-                )
-            )
+            command = paper_command(paper.id)
+            blocks.append((Segment("• "), Segment(title, "b"), Segment(f"\n{command}")))
     return Doc(tuple(blocks))

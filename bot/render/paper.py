@@ -6,7 +6,7 @@ from bot.corpus import Paper
 from bot.i18n import Translator
 from bot.planner import start_link
 from bot.render import limits
-from bot.render.callbacks import ShowSimilar, encode, paper_ref
+from bot.render.callbacks import OpenPaper, encode, paper_ref
 from bot.render.doc import Block, Button, Doc, InlineArticle, InlineSwitch, Segment
 from bot.render.html import to_html
 from bot.render.ids import paper_command
@@ -27,17 +27,16 @@ MAX_PRESENTATIONS = 6  # ours: presentation lines on a card (a paper has one or 
 
 
 def share_query(paper_id: str) -> str | None:
-    """What a Share button types after `@bot` in the chosen chat: the paper's command, which
-    the inline mode answers with that paper first; None if it is too long to type."""
+    """What a Share button types after `@bot`: the paper's command, which inline mode answers
+    with that paper first; None if it cannot be typed."""
     query = paper_command(paper_id)
     typable = sendable(query, controls="space") == query  # no controls, no lone surrogates
     return query if typable and len(query) <= limits.MAX_INLINE_QUERY_CHARS else None
 
 
 def _card_buttons(paper: Paper, t: Translator) -> tuple[Button, ...]:
-    """Similar papers, and Share (an inline switch) when the id can be typed."""
     buttons: list[Button] = [
-        (t.gettext("button.similar"), encode(ShowSimilar(paper_ref(paper.id))))
+        (t.gettext("button.similar"), encode(OpenPaper(paper_ref(paper.id), similar=True)))
     ]
     query = share_query(paper.id)
     if query is not None:
@@ -46,9 +45,9 @@ def _card_buttons(paper: Paper, t: Translator) -> tuple[Button, ...]:
 
 
 def paper_doc(paper: Paper, *, t: Translator = EN, bot_username: str | None = None) -> Doc:
-    """A paper card: title, all authors, venue and tier, when and where it is presented and
-    the authors' institutions, the full clean abstract, links, the `t.me` link that opens it
-    (given the bot's username); Similar and Share buttons."""
+    """A paper card: title, authors, venue and tier, its presentations and the authors'
+    institutions, the abstract, links, the `t.me` link that opens it (given the bot's
+    username); Similar and Share buttons."""
     blocks: list[Block] = [(Segment(paper_title(paper.title, paper.id, t), "b"),)]
     if paper.title_derived:  # made from the abstract: never passed off as the authors' title
         blocks[0] += (Segment("\n"), Segment(t.gettext("paper.title_derived"), "i"))
@@ -75,8 +74,7 @@ def paper_doc(paper: Paper, *, t: Translator = EN, bot_username: str | None = No
 
 
 def _programme_spans(paper: Paper, t: Translator) -> list[Segment]:
-    """The card's lines of the conference programme: each presentation (at most
-    `MAX_PRESENTATIONS`), then the authors' institutions (distinct, in author order)."""
+    """The card's programme lines: each presentation, then the authors' institutions."""
     shown = paper.presentations[:MAX_PRESENTATIONS]
     spans = [Segment("\n" + presentation_line(presentation, t)) for presentation in shown]
     names = clip_words(clean(", ".join(paper.institutions)), limits.INSTITUTIONS_CHARS)
@@ -98,9 +96,8 @@ def not_found_doc(paper_id: str, *, t: Translator = EN) -> Doc:
 def inline_article(
     paper: Paper, hit: Hit | None = None, *, t: Translator = EN, bot_username: str | None = None
 ) -> InlineArticle:
-    """An inline result: title; snippet (or abstract start) as description; a short card with
-    the `t.me` link that opens the paper in the bot (given its username), for whoever reads
-    it in the chat it is sent to."""
+    """An inline result: the title, the snippet (or the abstract) as description, and a short
+    card with the `t.me` link that opens the paper in the bot."""
     abstract = clean(paper.abstract)
     if hit is not None and hit.snippet.text.strip():
         description = clean(hit.snippet.text)

@@ -1,8 +1,5 @@
 """The pieces every view is built from: catalogue text as spans, keyboards Telegram accepts,
-page buttons, and the lines of a listed paper (title, authors, snippet, links).
-
-Every text comes from the catalogue in the reader's language (`t`, English by default).
-"""
+paging, and the lines of a listed paper (title, authors, snippet, links)."""
 
 from __future__ import annotations
 
@@ -22,11 +19,8 @@ from bot.render.presentations import hit_badge, tier_label
 from bot.search import Hit
 from bot.textutil import clean, clean_keep_edges, clip_words, merge_marks
 
-EN = translator("en")
-"""The default of every view's `t`: handlers pass the user's translator instead."""
-
+EN = translator("en")  # every view's default `t`; handlers pass the user's
 EXAMPLE_KEYS = ("examples.question_1", "examples.question_2", "examples.question_3")
-"""Shown by /start and in hints; a test checks each finds papers in the seed corpus."""
 
 
 def translated(t: Translator, key: str, n: int | None = None, /, **values: object) -> Block:
@@ -51,15 +45,14 @@ def text_doc(key: str, n: int | None = None, /, *, t: Translator = EN, **values:
 
 
 def said_doc(text: str, then: Doc | None = None) -> Doc:
-    """`text` (already in the reader's words: what an action did) as a paragraph, then
-    `then`'s blocks (what is left), for a front end that says in a message what Telegram
-    says in a toast."""
+    """`text` (what an action did) as a paragraph, then `then`'s blocks: what Telegram says in
+    a toast, said in a message."""
     return Doc(((Segment(text),), *(then.blocks if then is not None else ())))
 
 
 def examples_block(t: Translator, examples: Sequence[str] = ()) -> Block:
-    """The "try for example" line and example questions, each a `/search` to copy: the
-    corpus's own `examples` (its frequent topics), else the catalogue's."""
+    """ "Try for example" and questions to copy: `examples` (the corpus's topics), else the
+    catalogue's."""
     questions = [clip_words(clean(text), limits.TITLE_CHARS) for text in examples]
     questions = [text for text in questions if text] or [t.gettext(key) for key in EXAMPLE_KEYS]
     spans: list[Segment] = list(translated(t, "examples.try"))
@@ -98,23 +91,24 @@ def button_rows(buttons: Sequence[Button]) -> list[tuple[Button, ...]]:
     return [tuple(buttons[i : i + size]) for i in range(0, len(buttons), size)]
 
 
-def page_buttons(
-    t: Translator, *, offset: int, last: int, total: int, per_page: int, data: Callable[[int], str]
-) -> tuple[Button, ...]:
-    """Previous/Next for a page showing items `offset` to `last` of `total`; `data(offset)`
-    is the callback data that shows the page at `offset`."""
+def paging(
+    t: Translator,
+    *,
+    offset: int,
+    last: int,
+    total: int,
+    per_page: int,
+    data: Callable[[int], str] | None,
+) -> tuple[tuple[Block, ...], tuple[Button, ...]]:
+    """For a page of items `offset` to `last` of `total`: the line "page 2 of 5" (when there
+    are several), and Previous/Next (none without `data`: `data(offset)` shows a page)."""
     nav: list[Button] = []
-    if offset > 0:
+    if data is not None and offset > 0:
         nav.append((t.gettext("button.previous"), data(max(0, offset - per_page))))
-    if last < total:
+    if data is not None and last < total:
         nav.append((t.gettext("button.next"), data(last)))
-    return tuple(nav)
-
-
-def page_line(t: Translator, *, offset: int, total: int, per_page: int) -> Block:
-    """The page line ("page 2 of 5") for the page at `offset`."""
-    pages = -(-total // per_page)
-    return translated(t, "results.page", page=offset // per_page + 1, pages=pages)
+    line = translated(t, "results.page", page=offset // per_page + 1, pages=-(-total // per_page))
+    return ((line,) if total > per_page else ()), tuple(nav)
 
 
 # ---------------------------------------------------------------- a listed paper
@@ -137,8 +131,7 @@ def code_link(paper: Paper) -> str | None:
     return None
 
 
-_LINK_LABELS = {"Page": "link.page", "PDF": "link.pdf", "Code": "link.code"}
-"""Link labels that read differently per language (arXiv and DOI are names)."""
+_LINK_LABELS = {"Page": "link.page", "PDF": "link.pdf", "Code": "link.code"}  # arXiv, DOI: names
 
 
 def link_label(label: str, *, t: Translator = EN) -> str:
@@ -180,10 +173,10 @@ def snippet_block(hit: Hit) -> Block:
     return tuple(spans)
 
 
-def snippet_spans(hit: Hit, limit: int = limits.SNIPPET_CHARS) -> list[Segment]:
-    """The snippet with its marks, cut to `limit` characters on a word boundary."""
+def snippet_spans(hit: Hit) -> list[Segment]:
+    """The snippet with its marks, each span cleaned, cut on a word boundary."""
+    limit = limits.SNIPPET_CHARS
     spans = snippet_block(hit)
-    # Clean each span but keep single spaces between them, then cut to the limit.
     cleaned: list[Segment] = []
     used = 0
     for span in spans:
@@ -205,8 +198,8 @@ def snippet_spans(hit: Hit, limit: int = limits.SNIPPET_CHARS) -> list[Segment]:
 
 
 def numbered_paper(number: int, paper: Paper, t: Translator) -> list[Segment]:
-    """`1. <b>Title</b> · /paper_<id>`, the authors compactly, and the paper's tier and time
-    ("🎤 Oral · Wed 10:00", `hit_badge`) when it has them: how a listed paper starts."""
+    """How a listed paper starts: `1. <b>Title</b> · /paper_<id>`, its authors compactly, its
+    `hit_badge` ("🎤 Oral · Wed 10:00") if any."""
     title = paper_title(paper.title, paper.id, t)
     spans = list(
         translated(t, "results.item", number=number, title=title, command=paper_command(paper.id))

@@ -1,19 +1,16 @@
-"""Views of recommendations: a numbered page, each with why ("like: …") and "not interested".
-
-Pure like the other views. Buttons carry a page offset and a paper ref, never a user id.
-"""
+"""Views of recommendations: a numbered page, each with why ("like: …") and "not interested"."""
 
 from __future__ import annotations
 
 from bot.i18n import Translator
-from bot.render.callbacks import Dismiss, Recommend, encode, paper_ref
+from bot.render.callbacks import Recommend, encode, paper_ref
 from bot.render.doc import Block, Button, Doc, Segment
 from bot.render.parts import (
     EN,
     button_rows,
     checked_keyboard,
     numbered_paper,
-    page_buttons,
+    paging,
     snippet_spans,
     text_doc,
     translated,
@@ -21,10 +18,7 @@ from bot.render.parts import (
 from bot.search.recommend import Recommendation, Recommendations
 from bot.textutil import clean, clip_words
 
-__all__ = ["recommend_doc"]
-
-LIKE_CHARS = 80
-"""The saved paper's title in "like: …" is cut to this many characters."""
+LIKE_CHARS = 80  # ours: the saved paper's title in "like: …"
 
 
 def _item(number: int, item: Recommendation, t: Translator) -> Block:
@@ -50,10 +44,10 @@ def recommend_doc(found: Recommendations, *, per_page: int, t: Translator = EN) 
     blocks += [_item(first + i, item, t) for i, item in enumerate(found.items)]
     blocks.append(translated(t, "recommend.dismiss_hint"))
     dismiss: list[Button] = [
-        (f"✕ {first + i}", encode(Dismiss(found.offset, paper_ref(item.hit.paper.id))))
+        (f"✕ {first + i}", encode(Recommend(found.offset, paper_ref(item.hit.paper.id))))
         for i, item in enumerate(found.items)
     ]
-    nav = page_buttons(
+    _line, nav = paging(
         t,
         offset=found.offset,
         last=last,

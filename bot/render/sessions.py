@@ -9,20 +9,12 @@ from bot.i18n import Translator
 from bot.planner import Entry, Programme, Session
 from bot.render import limits
 from bot.render.callbacks import SessionPage, encode, session_ref
-from bot.render.dates import short_date, weekday_name
+from bot.render.dates import weekday_name
 from bot.render.doc import Block, Button, Doc, Segment
 from bot.render.ids import paper_command
-from bot.render.parts import EN, checked_keyboard, page_buttons, page_line, paper_title, translated
-from bot.render.presentations import clock, kind_label
+from bot.render.parts import EN, checked_keyboard, paging, paper_title, translated
+from bot.render.presentations import clock, kind_label, when_text
 from bot.textutil import clean, clip_words
-
-__all__ = [
-    "SESSION_PAGE",
-    "no_programme_doc",
-    "session_choice_doc",
-    "session_doc",
-    "unknown_session_doc",
-]
 
 SESSION_PAGE = 10  # ours: papers on one page of /session (compact lines, one message)
 MAX_CHOICES = 8  # ours: sessions offered as buttons when a query names several
@@ -32,7 +24,7 @@ EXAMPLE_SESSIONS = 4  # ours: session names a query that names none is shown
 def _when_and_where(session: Session, t: Translator) -> str:
     """ "Wed 15 Jul 11:00–13:30 · East Exhibition Hall A-B" (what the programme knows)."""
     start = session.start
-    when = f"{short_date(start.date(), t)} {clock(start, session.end)}" if start else ""
+    when = when_text(start, session.end, t) if start else ""
     rooms = clip_words(clean(", ".join(session.rooms)), limits.VENUE_CHARS)
     return " · ".join(part for part in (when, rooms) if part)
 
@@ -53,9 +45,8 @@ def _entry_line(entry: Entry, t: Translator) -> list[Segment]:
 def session_doc(
     session: Session, position: int, *, offset: int, typed: bool = False, t: Translator = EN
 ) -> Doc:
-    """A page of a session's papers in poster-position order (talks in time order), with
-    Previous/Next buttons keyed by the session's `position` in the programme; `typed` (the
-    console) names /next and /prev instead."""
+    """A page of a session's papers in poster order (talks in time order), with Previous/Next
+    keyed by the session's `position` in the programme (`typed`: the console's /next, /prev)."""
     entries = session.entries
     shown = entries[offset : offset + SESSION_PAGE]
     header: list[Segment] = [Segment(_session_name(session, t), "b")]
@@ -66,21 +57,24 @@ def session_doc(
     lines: list[Segment] = []
     for entry in shown:
         lines += [Segment("\n"), *_entry_line(entry, t)] if lines else _entry_line(entry, t)
-    blocks: list[Block] = [tuple(header), tuple(lines)]
     last, total = offset + len(shown), len(entries)
-    if total > SESSION_PAGE:
-        blocks.append(page_line(t, offset=offset, total=total, per_page=SESSION_PAGE))
-    if typed:  # a terminal has no buttons
-        turns = [name for name, can in (("/prev", offset > 0), ("/next", last < total)) if can]
-        if turns:
-            blocks.append(translated(t, "console.more", commands=" ".join(turns)))
-        return Doc(tuple(blocks), single_message=True)
     check = session_ref(session)
-    nav = page_buttons(
-        t, offset=offset, last=last, total=total, per_page=SESSION_PAGE,
+    line, nav = paging(
+        t,
+        offset=offset,
+        last=last,
+        total=total,
+        per_page=SESSION_PAGE,
         data=lambda at: encode(SessionPage(at, position, check)),
-    )  # fmt: skip
-    return Doc(tuple(blocks), checked_keyboard([nav]), single_message=True)
+    )
+    blocks: list[Block] = [tuple(header), tuple(lines), *line]
+    if not typed:
+        return Doc(tuple(blocks), checked_keyboard([nav]), single_message=True)
+    # A terminal has no buttons: the commands that turn the page instead.
+    turns = [name for name, can in (("/prev", offset > 0), ("/next", last < total)) if can]
+    if turns:
+        blocks.append(translated(t, "console.more", commands=" ".join(turns)))
+    return Doc(tuple(blocks), single_message=True)
 
 
 def _session_item(session: Session, t: Translator) -> list[Segment]:
@@ -93,8 +87,7 @@ def _session_item(session: Session, t: Translator) -> list[Segment]:
 def session_choice_doc(
     query: str, sessions: Sequence[tuple[int, Session]], *, t: Translator = EN
 ) -> Doc:
-    """A query that names several sessions: each with its time and place, and a button that
-    opens it (keyed by its position in the programme)."""
+    """A query that names several sessions: each with its time and place and a button."""
     query = clip_words(clean(query), 80)
     spans: list[Segment] = list(translated(t, "session.several", len(sessions), query=query))
     buttons: list[tuple[Button, ...]] = []
@@ -119,8 +112,8 @@ def unknown_session_doc(query: str, programme: Programme, *, t: Translator = EN)
 
 
 def _examples(sessions: Sequence[Session]) -> list[Session]:
-    """A few sessions to name as examples, in time order: the first of each kind (a poster
-    session, an oral one), then the next ones."""
+    """A few sessions to name as examples, in time order: the first of each kind, then the
+    next ones."""
     kinds: dict[str, int] = {}
     for at, session in enumerate(sessions):
         kinds.setdefault(session.kind, at)
@@ -130,5 +123,5 @@ def _examples(sessions: Sequence[Session]) -> list[Session]:
 
 
 def no_programme_doc(*, t: Translator = EN) -> Doc:
-    """/session on a corpus without a programme (no paper has a session or a time)."""
+    """/session on a corpus without a programme."""
     return Doc((translated(t, "session.no_programme"),))

@@ -1,20 +1,17 @@
 """Views of papers in a list: a page of results, similar papers, a person's papers, and the
-hints for a question that found nothing.
-
-A result is one title line ending in its tappable `/paper_<id>`, then its snippet: one way
-to open it. Buttons are kept for paging, so no label is a title cut to fit.
-"""
+hints for a question that found nothing."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import partial
 from typing import Literal
 
 from bot.corpus import Paper
 from bot.i18n import Translator
 from bot.render import limits
 from bot.render.callbacks import page_data, query_fits_callback
-from bot.render.doc import Block, Button, Doc, Segment
+from bot.render.doc import Block, Doc, Segment
 from bot.render.filter_summary import filter_summary
 from bot.render.parts import (
     EN,
@@ -24,8 +21,7 @@ from bot.render.parts import (
     link_label,
     link_span,
     numbered_paper,
-    page_buttons,
-    page_line,
+    paging,
     paper_title,
     snippet_spans,
     text_doc,
@@ -36,51 +32,35 @@ from bot.render.presentations import hit_badge
 from bot.search import Hit, SearchResult
 from bot.textutil import clean, clip_words, is_latin_letter
 
-
-def corrected_line(result: SearchResult, t: Translator) -> Block:
-    """A new line "Showing results for <i>…</i>" when typos in the query were fixed; else none.
-
-    Appended to a results header, by the bot, the console and the CLI alike.
-    """
-    if not result.corrected:
-        return ()
-    corrected = clip_words(clean(result.corrected), 200)
-    return (Segment("\n"), *translated(t, "results.corrected", corrected=corrected))
+AUTHOR_PAPERS = 10  # ours: a person's papers listed by /author
 
 
 def filters_line(result: SearchResult, t: Translator) -> Block:
-    """A new line naming the query-syntax conditions that applied ("2 filters: …"); else none.
-
-    Appended to a results header, by the bot, the console and the CLI alike.
-    """
+    """A new line naming the query-syntax conditions that applied ("2 filters: …"), if any."""
     summary = filter_summary(result.parsed, t) if result.parsed is not None else None
     return (Segment("\n"), Segment(clean(summary), "i")) if summary else ()
 
 
-def warming_line(result: SearchResult, t: Translator) -> Block:
-    """A new line, while the papers embed, under hits BM25 alone found for a question in
-    another language (a Chinese one through its gloss): the model's answers come later,
-    in about `ready_in` when known. Else none."""
-    if not result.warming or classify_question(result.query, result.terms) != "non_english":
-        return ()
-    if result.ready_in is None:
-        return (Segment("\n"), *translated(t, "results.warming"))
-    eta = eta_text(result.ready_in, t=t)
-    return (Segment("\n"), *translated(t, "results.warming_eta", eta=eta))
-
-
 def header_notes(result: SearchResult, t: Translator) -> Block:
-    """What a results header adds under its first line: corrections, conditions, and while
-    the papers embed, that other languages' answers get better (`warming_line`)."""
-    return corrected_line(result, t) + filters_line(result, t) + warming_line(result, t)
+    """The lines a results header adds (the bot's, the console's, the CLI's): the query as
+    corrected, its conditions, and while the papers embed, that answers to a question in
+    another language get better."""
+    notes: Block = ()
+    if result.corrected:
+        corrected = clip_words(clean(result.corrected), 200)
+        notes = (Segment("\n"), *translated(t, "results.corrected", corrected=corrected))
+    notes += filters_line(result, t)
+    if not result.warming or classify_question(result.query, result.terms) != "non_english":
+        return notes
+    if result.ready_in is None:
+        return (*notes, Segment("\n"), *translated(t, "results.warming"))
+    eta = eta_text(result.ready_in, t=t)
+    return (*notes, Segment("\n"), *translated(t, "results.warming_eta", eta=eta))
 
 
 def _result_block(number: int, hit: Hit, t: Translator) -> Block:
-    """One paper in a list: a numbered title line ending in its one way to open, the snippet.
-
-    The tappable `/paper_<id>` on the title line is the only way to open a result: no
-    open buttons (a third copy of each title, cut to fit), so buttons are for paging.
-    """
+    """A numbered title line ending in its `/paper_<id>` (the one way to open a result: buttons
+    are for paging), the snippet, a link."""
     paper = hit.paper
     spans = numbered_paper(number, paper, t)
     snippet = snippet_spans(hit)
@@ -128,10 +108,8 @@ def eta_text(seconds: float, *, t: Translator = EN) -> str:
 def hint_doc(
     kind: QuestionKind, query: str = "", *, t: Translator = EN, ready_in: float | None = None
 ) -> Doc:
-    """A friendly nudge with example questions, for questions that found nothing.
-
-    ready_in: for "warming", about how long until other languages are read (None: unknown).
-    """
+    """A nudge with example questions for a question that found nothing (`ready_in`: for
+    "warming", about how long until other languages are read)."""
     if kind == "no_match" and query:
         first = translated(t, "hint.no_match_query", query=clip_words(clean(query), 200))
     elif kind == "warming" and ready_in is not None:
@@ -144,14 +122,8 @@ def hint_doc(
 def results_doc(
     result: SearchResult, *, per_page: int, page_key: str | None = None, t: Translator = EN
 ) -> Doc:
-    """A page of results: numbered hits, Previous/Next buttons when there are more.
-
-    Args:
-        result: the page to show (its `offset` says which page).
-        per_page: page size, for the page count and the Next button.
-        page_key: state key for page turns when the query is too long for callback data.
-        t: the reader's language.
-    """
+    """A page of results (`result.offset` says which), numbered, with Previous/Next;
+    `page_key` is what page turns carry when the query is too long for callback data."""
     if not result.hits and result.parsed is not None:  # conditions no paper meets
         return Doc((translated(t, "filters.no_match") + filters_line(result, t), examples_block(t)))
     if not result.hits:
@@ -166,48 +138,39 @@ def results_doc(
         header = translated(
             t, "results.header", query=query, first=first, last=last, total=result.total
         )
-    else:
-        # The closest papers, said as such (not "nothing found"), and no "ask in English":
-        # the hybrid reads other languages too. They page like any answer.
+    else:  # the closest papers, said as such; no "ask in English": the hybrid reads others
         header = translated(t, "results.weak")
     blocks: list[Block] = [header + header_notes(result, t)]
     blocks += [_result_block(first + i, hit, t) for i, hit in enumerate(result.hits)]
-    nav: tuple[Button, ...] = ()
-    if page_key is not None or query_fits_callback(result.query):
-        nav = page_buttons(
-            t,
-            offset=result.offset,
-            last=last,
-            total=result.total,
-            per_page=per_page,
-            data=lambda offset: page_data(offset, query=result.query, key=page_key),
-        )
-    if result.total > per_page:
-        blocks.append(page_line(t, offset=result.offset, total=result.total, per_page=per_page))
-    return Doc(tuple(blocks), checked_keyboard([nav]), single_message=True)
+    fits = page_key is not None or query_fits_callback(result.query)
+    data = partial(page_data, query=result.query, key=page_key) if fits else None
+    line, nav = paging(
+        t, offset=result.offset, last=last, total=result.total, per_page=per_page, data=data
+    )
+    return Doc((*blocks, *line), checked_keyboard([nav]), single_message=True)
 
 
 def similar_doc(paper: Paper, hits: Sequence[Hit], *, t: Translator = EN) -> Doc:
-    """Papers like `paper`, numbered like results, each opened by its `/paper_<id>`."""
+    """Papers like `paper`, numbered like results."""
     header = translated(t, "similar.header", title=paper_title(paper.title, paper.id, t))
     if not hits:
         return Doc((header, translated(t, "similar.none")))
-    blocks = [header] + [_result_block(i + 1, hit, t) for i, hit in enumerate(hits)]
-    return Doc(tuple(blocks))
+    return Doc((header, *(_result_block(i + 1, hit, t) for i, hit in enumerate(hits))))
 
 
-def author_doc(name: str, papers: Sequence[Paper], *, shown: int = 10, t: Translator = EN) -> Doc:
+def author_doc(name: str, papers: Sequence[Paper], *, t: Translator = EN) -> Doc:
     """A person's papers (`/author`, or a question that is just a name), numbered like results."""
     name = clip_words(clean(name), 80)
     if not papers:
         return text_doc("author.none", t=t, name=name)
     blocks: list[Block] = [translated(t, "author.header", len(papers), name=name)]
-    for number, paper in enumerate(papers[:shown], start=1):
+    for number, paper in enumerate(papers[:AUTHOR_PAPERS], start=1):
         spans = numbered_paper(number, paper, t)  # its tier in the badge, if it has one
         venue = clip_words(venue_line(paper, t=t, tier=not hit_badge(paper, t)), limits.VENUE_CHARS)
         if venue:
             spans += [Segment("\n"), Segment(venue)]
         blocks.append(tuple(spans))
-    if len(papers) > shown:
-        blocks.append((Segment(t.gettext("author.more", count=len(papers) - shown), "i"),))
+    if len(papers) > AUTHOR_PAPERS:
+        more = t.gettext("author.more", count=len(papers) - AUTHOR_PAPERS)
+        blocks.append((Segment(more, "i"),))
     return Doc(tuple(blocks))

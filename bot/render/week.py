@@ -1,10 +1,7 @@
 """Views of the conference week: a user's schedule with its clashes, what is on now, a
-reminder, and the /remind setting. Times are the venue's, as the programme gives them;
-weekday and month names are the reader's language's."""
+reminder, and the /remind setting. Times are the venue's, as the programme gives them."""
 
 from __future__ import annotations
-
-from datetime import datetime
 
 from bot.i18n import Translator
 from bot.planner import Clash, Entry, Happening, NowAndNext, Schedule, Session, Slot
@@ -15,30 +12,17 @@ from bot.render.ids import paper_command
 from bot.render.parts import (
     EN,
     checked_keyboard,
-    page_buttons,
-    page_line,
+    paging,
     paper_title,
     text_doc,
     translated,
 )
-from bot.render.presentations import clock, kind_label, presentation_line
+from bot.render.presentations import clock, kind_label, presentation_line, when_text
 from bot.textutil import clean, clip_words
-
-__all__ = [
-    "now_doc",
-    "remind_doc",
-    "reminder_doc",
-    "schedule_doc",
-]
 
 SCHEDULE_PER_PAGE = 8  # ours: presentations on one page of /schedule
 CLASH_TITLE_CHARS = 60  # ours: a title as a clash names it
 NAME_CHARS = 120  # ours: a session's or a room's name as the feed gives it
-
-
-def when_text(start: datetime, end: datetime | None, *, t: Translator = EN) -> str:
-    """ "Wed 15 Jul 11:00–13:30"."""
-    return f"{short_date(start.date(), t)} {clock(start, end)}"
 
 
 def place_text(entry: Entry, t: Translator) -> str:
@@ -76,8 +60,7 @@ def _slot_heading(slot: Slot, t: Translator) -> str:
 
 
 def _clash_block(clash: Clash, shown: set[str], t: Translator) -> Block:
-    """What clashes (the papers on this page by title, the others counted), and the way out
-    of those with another presentation."""
+    """What clashes (this page's papers by title, others counted), and the ways out."""
     mine = [e for e in clash.entries if _key(e) in shown]
     titles = " / ".join(_title(e, t, CLASH_TITLE_CHARS) for e in mine)
     if len(mine) < len(clash.entries):
@@ -88,7 +71,7 @@ def _clash_block(clash: Clash, shown: set[str], t: Translator) -> Block:
         session = clip_words(clean(clash.session), NAME_CHARS)
         spans = list(translated(t, "week.clash_session", papers=titles, session=session))
     else:
-        when = when_text(first.start, first.end, t=t)
+        when = when_text(first.start, first.end, t)
         spans = list(translated(t, "week.clash_time", papers=titles, when=when))
     on_page = {e.paper.id for e in mine}
     for way in clash.ways_out:
@@ -96,10 +79,10 @@ def _clash_block(clash: Clash, shown: set[str], t: Translator) -> Block:
             continue
         session = clip_words(clean(way.presentation.session), NAME_CHARS)
         where = ", ".join(filter(None, (session, place_text(way, t))))
-        spans += [Segment("\n"), *translated(
-            t, "week.way_out", title=_title(way, t, CLASH_TITLE_CHARS),
-            when=when_text(way.start, way.end, t=t), where=where,
-        )]  # fmt: skip
+        title = _title(way, t, CLASH_TITLE_CHARS)
+        when = when_text(way.start, way.end, t)
+        way_out = translated(t, "week.way_out", title=title, when=when, where=where)
+        spans += [Segment("\n"), *way_out]
     return tuple(spans)
 
 
@@ -110,9 +93,8 @@ def _key(entry: Entry) -> str:
 def schedule_doc(
     plan: Schedule, *, offset: int = 0, per_page: int = SCHEDULE_PER_PAGE, t: Translator = EN
 ) -> Doc:
-    """One page of the user's schedule: by day and session in time order, each presentation
-    with its room and board, the clashes among them (with a way out), Previous/Next.
-    A schedule with nothing timed is a hint."""
+    """A page of the user's schedule by day and session, each presentation with its room and
+    board, the clashes among them with ways out; a schedule with nothing timed is a hint."""
     if not plan and plan.unscheduled:
         return text_doc("week.untimed", len(plan.unscheduled), t=t)
     if not plan:
@@ -139,13 +121,15 @@ def schedule_doc(
     last = offset + per_page >= len(entries)
     if last and plan.unscheduled:
         blocks.append(translated(t, "week.unscheduled", len(plan.unscheduled)))
-    if len(entries) > per_page:
-        blocks.append(page_line(t, offset=offset, total=len(entries), per_page=per_page))
-    nav = page_buttons(
-        t, offset=offset, last=min(offset + per_page, len(entries)), total=len(entries),
-        per_page=per_page, data=lambda at: encode(SchedulePage(at)),
-    )  # fmt: skip
-    return Doc(tuple(blocks), checked_keyboard([nav]), single_message=True)
+    line, nav = paging(
+        t,
+        offset=offset,
+        last=min(offset + per_page, len(entries)),
+        total=len(entries),
+        per_page=per_page,
+        data=lambda at: encode(SchedulePage(at)),
+    )
+    return Doc((*blocks, *line), checked_keyboard([nav]), single_message=True)
 
 
 # ---------------------------------------------------------------- /now
@@ -158,13 +142,13 @@ def _session_heading(session: Session, t: Translator) -> list[Segment]:
     name = clip_words(clean(session.name), NAME_CHARS) or kind_label(session.kind, t)
     spans = [Segment(name, "b")]
     if session.start is not None:
-        spans.append(Segment(f" · {when_text(session.start, session.end, t=t)}"))
+        spans.append(Segment(f" · {when_text(session.start, session.end, t)}"))
     rooms = ", ".join(clip_words(clean(room), NAME_CHARS) for room in session.rooms[:3])
     return [*spans, Segment(f" · {clip_words(rooms, 200)}")] if rooms else spans
 
 
 def _happening_block(happening: Happening, t: Translator) -> Block:
-    """A session, why these papers, and the papers: title, command, board (or time)."""
+    """A session, why these papers, and the papers: title, command, board (or a talk's time)."""
     spans = _session_heading(happening.session, t)
     why = translated(t, _PICKED[happening.why], happening.matched)
     spans += [Segment("\n"), *why]
@@ -181,8 +165,8 @@ def _happening_block(happening: Happening, t: Translator) -> Block:
 
 
 def now_doc(moment: NowAndNext, *, t: Translator = EN) -> Doc:
-    """The sessions on at `moment` and the next ones, each with the papers picked for the
-    reader; before or after the conference, when it is."""
+    """The sessions on at `moment` and next, each with the papers picked for the reader;
+    before or after the conference, when it is."""
     if moment.first_day is None or moment.last_day is None:
         return text_doc("now.no_programme", t=t)
     dates = {"first": short_date(moment.first_day, t), "last": short_date(moment.last_day, t)}
@@ -191,7 +175,7 @@ def now_doc(moment: NowAndNext, *, t: Translator = EN) -> Doc:
     if moment.phase == "before":
         blocks = [translated(t, "now.before", **dates)]
     else:
-        blocks = [translated(t, "now.title", when=when_text(moment.at, None, t=t))]
+        blocks = [translated(t, "now.title", when=when_text(moment.at, None, t))]
         if not moment.current:
             blocks.append(translated(t, "now.nothing"))
     blocks += [_happening_block(happening, t) for happening in moment.current]
@@ -205,8 +189,8 @@ def now_doc(moment: NowAndNext, *, t: Translator = EN) -> Doc:
 
 
 def reminder_doc(entry: Entry, *, minutes: int, t: Translator = EN) -> Doc:
-    """A reminder `minutes` before `entry` starts: title, session, the presentation as a
-    card shows it (kind, time, room, board), and a button that opens the paper."""
+    """A reminder `minutes` before `entry` starts: title, session, the presentation as a card
+    shows it, and a button that opens the paper."""
     spans = list(translated(t, "remind.message", minutes, title=_title(entry, t)))
     session = clip_words(clean(entry.presentation.session), NAME_CHARS)
     spans += [Segment("\n" + session)] if session else []
@@ -217,7 +201,6 @@ def reminder_doc(entry: Entry, *, minutes: int, t: Translator = EN) -> Doc:
 
 
 def remind_doc(minutes: int | None, *, usage: bool = False, t: Translator = EN) -> Doc:
-    """What /remind is set to: on, `minutes` before each saved paper's presentation, or off;
-    with how to change it (`usage`)."""
+    """What /remind is set to (`minutes` before, or off), with how to change it (`usage`)."""
     said = translated(t, "remind.off") if minutes is None else translated(t, "remind.on", minutes)
     return Doc((said, translated(t, "remind.usage")) if usage else (said,))

@@ -1,11 +1,9 @@
-"""Operator controls: `/reload` and SIGHUP swap in a fresh index; `ALLOWED_CHAT_IDS` gate.
+"""Operator controls: `/reload` and SIGHUP swap in a fresh index; the `ALLOWED_CHAT_IDS` gate.
 
-A reload reads the corpus and builds the index in a worker thread while the old index
-keeps answering, then replaces `BotState.index` in one assignment: a handler sees the
-old index or the new one, never a mix. A broken corpus leaves the old index serving and
-the admin gets the loader's error; so does one that looks half-copied (`reload_guard`:
-under half the papers, or its last record cut), unless the admin sends `/reload force`.
-Reloads run one at a time.
+A reload builds the index in a worker thread while the old one answers, then replaces
+`BotState.index` in one assignment, so a handler sees one or the other, never a mix. A broken
+corpus, or one that looks half-copied (`reload_guard`; `/reload force` serves it), leaves the
+old index serving and the admin told why.
 """
 
 from __future__ import annotations
@@ -15,10 +13,8 @@ import logging
 import re
 import signal
 import time
-from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from pathlib import Path
 
 from telegram import InlineQueryResultsButton, Message, Update
 from telegram.constants import ParseMode
@@ -54,21 +50,18 @@ _EN = translator("en")
 
 @dataclass(frozen=True, slots=True)
 class ReloadOutcome:
-    """What one reload did."""
+    """What one reload did: the papers served now, the loader's `error` when not `ok`, the
+    records it skipped, or why a load that worked was `refused`."""
 
     ok: bool
     papers: int
-    """Papers now served (the old count when the reload failed)."""
     seconds: float
     error: str = ""
-    """The loader's error, plain text, when `ok` is False."""
     skipped: int = 0
-    """Records the reload skipped (bad or duplicate); see the log for each."""
     refused: Refusal | None = None
-    """Why a load that worked was not served (`/reload force` serves it)."""
 
     def html(self, t: Translator = _EN) -> str:
-        """The outcome as a short Telegram HTML message in `t`'s language (values escaped)."""
+        """The outcome as a short Telegram HTML message in `t`'s language."""
         if self.refused is not None:
             doc = render.text_doc(self.refused.key, t=t, **self.refused.values)
         elif self.ok:
@@ -76,25 +69,20 @@ class ReloadOutcome:
             if self.skipped:
                 blocks.append(render.translated(t, "stats.skipped", self.skipped))
             doc = render.Doc(tuple(blocks))
-        else:
-            error = _error_text(self.error)
+        else:  # sendable and short: it may quote a long id or file name
+            error = clip_words(sendable(self.error), MAX_ERROR_CHARS)
             doc = render.text_doc("admin.reload_failed", self.papers, t=t, error=error)
         return render.to_html(doc)[0].text
 
 
-def _error_text(error: str) -> str:
-    """A loader error made sendable and short (it may quote a long id or file name)."""
-    return clip_words(sendable(error), MAX_ERROR_CHARS)
-
-
-def _load_and_build(
-    paths: Sequence[Path],
-    cache_dir: Path | None = None,
-    strict: bool = False,
-    corpus_filter: str = "",
-) -> tuple[Index, LoadReport]:
+def _load_and_build(settings: Settings) -> tuple[Index, LoadReport]:
     """Read the corpus and index it through the index cache (in a worker thread)."""
-    report, index = load_index(paths, cache_dir, strict=strict, corpus_filter=corpus_filter)
+    report, index = load_index(
+        settings.corpus,
+        settings.index_cache_dir,
+        strict=settings.corpus_strict,
+        corpus_filter=settings.corpus_filter,
+    )
     index.queries.start_glossary()  # as post_init does for the first index
     for line in report.skipped:
         logger.warning("Skipped %s", line)
@@ -102,22 +90,13 @@ def _load_and_build(
 
 
 async def reload_index(application: Application, *, force: bool = False) -> ReloadOutcome:
-    """Rebuild the index from the configured corpus and swap it in; never raises CorpusError.
-
-    force: serve the new corpus even when it looks half-copied (`reload_guard.refusal`).
-    """
+    """Rebuild the index from the configured corpus and swap it in (`force`: even when it looks
+    half-copied); never raises CorpusError."""
     state: BotState = application.bot_data
-    settings = state.settings
     async with state.reload_lock:
         started = time.perf_counter()
         try:
-            index, report = await asyncio.to_thread(
-                _load_and_build,
-                settings.corpus,
-                settings.index_cache_dir,
-                settings.corpus_strict,
-                settings.corpus_filter,
-            )
+            index, report = await asyncio.to_thread(_load_and_build, state.settings)
         except (CorpusError, OSError) as exc:
             old = len(state.index) if state.index is not None else 0
             logger.warning("Reload failed, still serving %d papers: %s", old, exc)
@@ -169,16 +148,14 @@ def is_admin(update: Update, settings: Settings) -> bool:
 async def reload_command(update: Update, context: Context) -> None:
     """Rebuild the index on /reload, for admins only; others are told no."""
     message = update.effective_message
-    settings = context.bot_data.settings
     if message is None:
         raise ApplicationHandlerStop
-    if not is_admin(update, settings):
+    t = await user_translator(update, context)
+    if not is_admin(update, context.bot_data.settings):
         user = update.effective_user
         logger.info("Refused /reload from user %s", user.id if user else "?")
-        t = await user_translator(update, context)
         await message.reply_text(t.gettext("error.admin_only"))
         raise ApplicationHandlerStop
-    t = await user_translator(update, context)
     await message.reply_text(t.gettext("admin.reloading"))
     force = command_argument(message).casefold() == FORCE
     outcome = await reload_index(context.application, force=force)
@@ -232,8 +209,7 @@ class _AdminCommand(filters.MessageFilter):
         return addressed_to(match.group(1), message.get_bot().username)
 
 
-ADMIN_COMMAND = _AdminCommand("reload")
-"""Admin commands for the handler table (`bot.tg.app`): a filter, kept out of /help and the menu."""
+ADMIN_COMMAND = _AdminCommand("reload")  # a filter: admin commands stay out of /help and the menu
 
 
 # ---------------------------------------------------------------- access

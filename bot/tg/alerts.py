@@ -1,13 +1,9 @@
-"""Topic alerts: after a reload, new papers that confidently match a followed topic.
+"""Topic alerts: after a reload, in the background, each follower gets one message of the new
+papers that confidently match their topics; one who blocked the bot is unsubscribed.
 
-`reload_index` starts `send_alerts` as a background task once the new index is served,
-so the reload answers at once. Each follower gets one message listing the new papers
-for all their topics (split only past Telegram's 4096 characters); a user who blocked
-the bot is unsubscribed quietly.
-
-Each (user, paper) alert is claimed in the store's ledger before it is sent, so several
-replicas reloading onto one database (or one replica reloading twice) send it once; a
-claim whose message failed for a transient reason is released for a later reload.
+Each (user, paper) alert is claimed in the store's ledger before it is sent, so replicas
+sharing a database send it once; a claim whose message failed for a transient reason is
+released for a later reload.
 """
 
 from __future__ import annotations
@@ -16,33 +12,31 @@ import asyncio
 import logging
 from collections.abc import Collection, Mapping, Sequence
 
-from telegram.constants import ParseMode
 from telegram.error import Forbidden, TelegramError
 from telegram.ext import Application
 
 from bot.answers import results
 from bot.corpus import Paper
-from bot.i18n import DEFAULT_LANGUAGE, Lang, is_language, translator
-from bot.render import library, to_html
+from bot.i18n import DEFAULT_LANGUAGE, translator
+from bot.render import library
 from bot.search import Retriever
 from bot.search.confidence import is_confident
 from bot.store import StoreUnavailable
 from bot.store.model import topic_key
-from bot.tg.handlers._replies import NO_PREVIEW
+from bot.tg.handlers._replies import send_to
+from bot.tg.language import chosen_language
 from bot.tg.state import BotState
 
 logger = logging.getLogger(__name__)
 
 ALERT_SEARCH_DEPTH = 50  # ours: new papers are looked for among a topic's top 50
 MAX_ALERT_PAPERS = 20  # ours: per topic; an alert is a pointer, not a digest
+Alert = list[tuple[str, tuple[Paper, ...]]]  # (topic, its new papers)
 
 
 def new_paper_ids(old: Retriever | None, new: Retriever) -> frozenset[str]:
-    """Ids served by `new` that `old` did not have (all of them when there was no old).
-
-    From the id sets alone: making every `Paper` of two large indexes just to read their ids
-    would hold the event loop and leave the papers' memory behind.
-    """
+    """Ids served by `new` that `old` did not have, from the id sets alone (making every
+    `Paper` of two large indexes would hold the loop and their memory)."""
     if old is None:
         return frozenset(new.paper_ids())
     return frozenset(new.paper_ids() - old.paper_ids())
@@ -59,9 +53,7 @@ def topic_matches(index: Retriever, topic: str, new_ids: Collection[str]) -> tup
     return tuple(found[:MAX_ALERT_PAPERS])
 
 
-def user_alert(
-    topics: Sequence[str], matches: Mapping[str, tuple[Paper, ...]]
-) -> list[tuple[str, tuple[Paper, ...]]]:
+def user_alert(topics: Sequence[str], matches: Mapping[str, tuple[Paper, ...]]) -> Alert:
     """One user's alert: each topic with its new papers, a paper listed under its first topic."""
     listed: set[str] = set()
     alert = []
@@ -79,8 +71,7 @@ async def send_alerts(application: Application, old: Retriever | None, new: Retr
     if state.store is None:
         return 0
     try:
-        # Recorded whether or not anyone follows a topic yet: a later follower must not hear
-        # of a paper that merely came back.
+        # Recorded even when nobody follows: a later follower must not hear of a paper back.
         new_ids = await _never_served(state, old, new)
         followers = await state.store.followers() if new_ids else {}
     except StoreUnavailable as exc:
@@ -118,50 +109,32 @@ async def _never_served(state: BotState, old: Retriever | None, new: Retriever) 
     return await state.store.never_served(served, added)
 
 
-def only_papers(
-    alert: list[tuple[str, tuple[Paper, ...]]], paper_ids: Collection[str]
-) -> list[tuple[str, tuple[Paper, ...]]]:
-    """`alert` keeping only papers in `paper_ids`, and only topics left with a paper."""
-    kept = ((topic, tuple(p for p in papers if p.id in paper_ids)) for topic, papers in alert)
-    return [(topic, papers) for topic, papers in kept if papers]
-
-
-def alert_ids(alert: list[tuple[str, tuple[Paper, ...]]]) -> frozenset[str]:
-    """Every paper id an alert lists."""
+def _ids(alert: Alert) -> frozenset[str]:
     return frozenset(paper.id for _topic, papers in alert for paper in papers)
 
 
-async def _claimed(
-    state: BotState, user_id: int, alert: list[tuple[str, tuple[Paper, ...]]]
-) -> list[tuple[str, tuple[Paper, ...]]]:
+async def _claimed(state: BotState, user_id: int, alert: Alert) -> Alert:
     """The part of `alert` this replica claimed in the ledger (nothing if the store is down)."""
     if not alert or state.store is None:
         return []
     try:
-        claimed = await state.store.claim_alerts(user_id, alert_ids(alert))
+        claimed = await state.store.claim_alerts(user_id, _ids(alert))
     except StoreUnavailable as exc:
         # Unclaimed means possibly sent elsewhere: skipping beats a duplicate.
         logger.warning(
             "No topic alert for user %s: the database is not answering (%s)", user_id, exc
         )
         return []
-    return only_papers(alert, claimed)
+    kept = ((topic, tuple(p for p in papers if p.id in claimed)) for topic, papers in alert)
+    return [(topic, papers) for topic, papers in kept if papers]
 
 
-async def _send(
-    application: Application,
-    user_id: int,
-    topics: Sequence[str],
-    alert: list[tuple[str, tuple[Paper, ...]]],
-) -> int:
+async def _send(application: Application, user_id: int, topics: Sequence[str], alert: Alert) -> int:
     """Send one user's alert; unsubscribe them if they blocked the bot. 1 if sent, else 0."""
     state: BotState = application.bot_data
-    t = translator(await _language(state, user_id))
+    t = translator(await chosen_language(state, user_id) or DEFAULT_LANGUAGE)
     try:
-        for part in to_html(library.alert_doc(alert, t=t)):
-            await application.bot.send_message(
-                user_id, part.text, parse_mode=ParseMode.HTML, link_preview_options=NO_PREVIEW
-            )
+        await send_to(application.bot, user_id, library.alert_doc(alert, t=t))
     except Forbidden:
         logger.info("User %s blocked the bot; their topics are unfollowed", user_id)
         try:
@@ -176,30 +149,18 @@ async def _send(
         try:
             # Released, so the next reload retries (a part already sent may then repeat).
             if state.store is not None:
-                await state.store.release_alerts(user_id, alert_ids(alert))
+                await state.store.release_alerts(user_id, _ids(alert))
         except StoreUnavailable as store_exc:
             logger.warning("Could not release user %s's alert claims: %s", user_id, store_exc)
         return 0
     return 1
 
 
-async def _language(state: BotState, user_id: int) -> Lang:
-    """The follower's /lang choice (cached like a message's), else English: no update here."""
-    cached = state.languages.get(user_id)
-    if cached is not None:
-        return cached
-    try:
-        stored = await state.store.get_language(user_id) if state.store is not None else None
-    except StoreUnavailable:
-        return DEFAULT_LANGUAGE
-    return stored if is_language(stored) else DEFAULT_LANGUAGE  # type: ignore[return-value]
-
-
 def start_alerts(application: Application, old: Retriever | None, new: Retriever) -> None:
-    """Run `send_alerts` in the background (kept in `BotState.alerts_task`)."""
+    """Run `send_alerts` in the background (kept in `BotState.alerts_task`; PTB awaits its
+    tasks at shutdown, but only while running)."""
     state: BotState = application.bot_data
     work = send_alerts(application, old, new)
-    # PTB awaits its tasks at shutdown, but only while running (not in a bare `async with`).
     if application.running:
         state.alerts_task = application.create_task(work, name="topic-alerts")
     else:

@@ -110,14 +110,8 @@ def build_application(
     skipped: int = 0,
     sources: int | None = None,
 ) -> Application:
-    """An Application for `settings` serving `index`; call `run_polling` or use `async with`.
-
-    A BM25 `Index` is wrapped in the hybrid after start-up when `settings.semantic` is on.
-
-    tls_context: for the Bot API connections; None makes httpx's default one.
-    skipped: records the corpus load skipped, for /stats.
-    sources: files the corpus load read, for /stats (None: the files `index`'s papers name).
-    """
+    """An Application for `settings` serving `index` (wrapped in the hybrid after start-up when
+    SEMANTIC is on); `skipped` and `sources` are the load's figures for /stats."""
     if not settings.token:
         raise ConfigError("TELEGRAM_BOT_TOKEN", "is not set")
     api_request, updates_request = transport.bot_api_requests(tls_context)
@@ -168,27 +162,23 @@ COMMAND_HANDLERS: dict[str, Handler] = {
     "following": reading_list.following,
     "forget": reading_list.forget,
 }
-"""Command name -> handler; must cover exactly `bot.commands.COMMANDS`."""
 
 BUTTON_HANDLERS: dict[type, ButtonHandler] = {
     render.TurnPage: search.turn_page,
     render.OpenPaper: papers.open_from_button,
-    render.ShowSimilar: papers.open_from_button,
     render.SetLanguage: about.set_language,
     render.ToggleSave: reading_list.toggle_save,
     render.SavedPage: reading_list.saved_button,
-    render.RemoveSaved: reading_list.saved_button,
     render.ExportAs: reading_list.export_button,
     render.SchedulePage: week.schedule_button,
     render.Unfollow: reading_list.unfollow_button,
     render.Forget: reading_list.forget_button,
     render.Recommend: recommend.recommend_button,
-    render.Dismiss: recommend.recommend_button,
     render.SessionPage: sessions.session_button,
 }
-"""Button action -> handler; must cover every action of the callback codec."""
 
-if set(COMMAND_HANDLERS) != COMMAND_NAMES:  # real checks at import, not asserts
+# Each table covers exactly the commands and button actions there are: real checks at import.
+if set(COMMAND_HANDLERS) != COMMAND_NAMES:
     raise RuntimeError(f"Telegram handlers {sorted(COMMAND_HANDLERS)} != {sorted(COMMAND_NAMES)}")
 if set(BUTTON_HANDLERS) != set(render.CALLBACK_ACTIONS):
     raise RuntimeError("a button action has no handler, or a handler no action")

@@ -8,14 +8,10 @@ from datetime import UTC, datetime
 
 
 class Clock:
-    """Wall-clock time (aware, UTC) and an interruptible wait: what the reminder job runs on.
-
-    Tests pass a subclass whose `now` they set and whose `wait` returns when they say, so no
-    test sleeps for real.
-    """
+    """Wall-clock time (aware, UTC) and an interruptible wait; tests pass a subclass, so none
+    sleeps for real."""
 
     def now(self) -> datetime:
-        """The current time, aware."""
         return datetime.now(UTC)
 
     async def wait(self, seconds: float, wake: asyncio.Event) -> None:

@@ -1,10 +1,5 @@
-"""The one error handler: expected refusals quietly, anything else logged and apologised for.
-
-"message is not modified", "message to edit not found" and expired callback queries are
-logged at DEBUG; a user who blocked the bot is logged once at INFO and never answered
-(an answer would fail the same way); every other error is logged with its update id and
-the user (if there is one) gets a short apology, never a traceback.
-"""
+"""The one error handler: expected refusals quietly (a user who blocked the bot is not
+answered: that would fail the same way); anything else logged and apologised for."""
 
 from __future__ import annotations
 
@@ -19,27 +14,20 @@ from bot.tg.state import Context
 
 logger = logging.getLogger(__name__)
 
-QUIET_BAD_REQUESTS = (
+QUIET_BAD_REQUESTS = (  # lower-case fragments of Bad Requests that need no reaction
     "message is not modified",  # a double tap asked for the page already shown
     "message to edit not found",  # the message was deleted meanwhile
     "query is too old",  # a button pressed long ago, or answered twice
 )
-"""Lower-case fragments of Bad Request descriptions that need no reaction."""
-
-
-def is_quiet(error: BaseException | None) -> bool:
-    """True for Bad Requests that only say the user's view is already what we wanted."""
-    if not isinstance(error, BadRequest):
-        return False
-    text = error.message.lower()
-    return any(fragment in text for fragment in QUIET_BAD_REQUESTS)
 
 
 async def error_handler(update: object, context: Context) -> None:
     """Handle expected Telegram refusals quietly; log anything else, then tell the user."""
     error = context.error
     update_id = update.update_id if isinstance(update, Update) else None
-    if is_quiet(error):
+    if isinstance(error, BadRequest) and any(
+        fragment in error.message.lower() for fragment in QUIET_BAD_REQUESTS
+    ):
         logger.debug("Update %s: Telegram said %s; nothing to do", update_id, error)
         return
     if isinstance(error, Forbidden):
@@ -52,7 +40,6 @@ async def error_handler(update: object, context: Context) -> None:
             error.message,
         )
         return
-    # Log the error before we do anything else, so we can see it even if something breaks.
     logger.error("Error while handling update %s", update_id, exc_info=error)
     if not isinstance(update, Update):
         return  # polling/network errors arrive with update=None

@@ -11,7 +11,7 @@ V = TypeVar("V")
 
 
 class LruCache(Generic[K, V]):
-    """A small least-recently-used mapping with a fixed size (the bot's one LRU)."""
+    """A least-recently-used mapping of at most `size` items."""
 
     def __init__(self, size: int) -> None:
         self.size = size
@@ -38,5 +38,4 @@ class LruCache(Generic[K, V]):
             self._items.popitem(last=False)
 
     def clear(self) -> None:
-        """Forget everything."""
         self._items.clear()

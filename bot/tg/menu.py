@@ -34,8 +34,8 @@ async def register_menus(bot: Bot, name: CorpusName) -> None:
 
 
 async def register_when_named(bot: Bot, state: BotState, before: CorpusName | None = None) -> None:
-    """Register the menus once the served corpus's name is known (at start-up; after a
-    reload only if the name changed from `before`)."""
+    """Register the menus once the served corpus's name is known (after a reload, only if it
+    changed from `before`)."""
     try:
         name = (await state.corpus_facts()).name
     except Exception:  # logged where the facts are built; the menu names no corpus

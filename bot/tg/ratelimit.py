@@ -1,9 +1,4 @@
-"""Abuse limits: a per-user question rate limit and a cache of inline answers (pure state).
-
-The state lives in the BotState and is bounded: the limiter remembers at most
-`MAX_TRACKED_USERS` users (least recently seen forgotten first), each with at most
-`limit` timestamps; the inline cache keeps `INLINE_CACHE_SIZE` answers.
-"""
+"""Abuse limits: a per-user question rate limit and a cache of inline answers, both bounded."""
 
 from __future__ import annotations
 
@@ -22,13 +17,12 @@ INLINE_CACHE_SIZE = 1024  # ours: distinct inline queries remembered
 
 
 class Verdict(enum.Enum):
-    """What to do with one question."""
+    """What to do with one question: allow it, refuse it saying so (the window's first
+    refusal), or refuse it silently (the user was told)."""
 
     ALLOW = "allow"
     WARN = "warn"
-    """Refuse, and say so: the first refusal in this window."""
     DROP = "drop"
-    """Refuse silently: the user was already told to slow down."""
 
 
 @dataclass(slots=True)
@@ -38,26 +32,14 @@ class _UserLog:
 
 
 class RateLimiter:
-    """Sliding-window log: at most `limit` questions per `window` seconds per user."""
+    """Sliding-window log: at most `limit` questions per `WINDOW_SECONDS` per user."""
 
-    def __init__(
-        self,
-        limit: int,
-        *,
-        window: float = WINDOW_SECONDS,
-        max_users: int = MAX_TRACKED_USERS,
-        clock: Callable[[], float] = time.monotonic,
-    ) -> None:
+    def __init__(self, limit: int, *, clock: Callable[[], float] = time.monotonic) -> None:
         if limit < 1:
             raise ValueError("limit must be at least 1")
         self.limit = limit
-        self.window = window
-        self.max_users = max_users
         self.clock = clock
-        self._users: LruCache[int, _UserLog] = LruCache(max_users)
-
-    def __len__(self) -> int:
-        return len(self._users)
+        self._users: LruCache[int, _UserLog] = LruCache(MAX_TRACKED_USERS)
 
     def check(self, user_id: int) -> Verdict:
         """Record a question from `user_id` if the window has room; say what to do."""
@@ -67,7 +49,7 @@ class RateLimiter:
             log = _UserLog(deque(maxlen=self.limit))
             self._users.put(user_id, log)
         asked = log.asked
-        while asked and asked[0] <= now - self.window:
+        while asked and asked[0] <= now - WINDOW_SECONDS:
             asked.popleft()
         if len(asked) < self.limit:
             asked.append(now)
@@ -76,18 +58,16 @@ class RateLimiter:
         if now < log.warned_until:
             return Verdict.DROP
         # Quiet until the oldest question leaves the window, i.e. the user may ask again.
-        log.warned_until = asked[0] + self.window
+        log.warned_until = asked[0] + WINDOW_SECONDS
         return Verdict.WARN
 
 
 class InlineCache:
     """Search results per normalised inline query, valid for one index."""
 
-    def __init__(self, size: int = INLINE_CACHE_SIZE) -> None:
-        self.results: LruCache[tuple[str, int], SearchResult] = LruCache(size)
+    def __init__(self) -> None:
+        self.results: LruCache[tuple[str, int], SearchResult] = LruCache(INLINE_CACHE_SIZE)
         self.index: Retriever | None = None
-        self.hits = 0
-        self.misses = 0
 
 
 def normalise_query(text: str) -> str:

@@ -1,9 +1,5 @@
-"""When a reload is refused: a corpus far smaller than the one served, or a file cut short.
-
-A reload while the corpus is being copied read half a file: 20,010 papers became 6,627 and
-the reply said only "1 record skipped". Now such a load is refused (the old index keeps
-serving) unless the admin sends `/reload force`, and the reply says which rule refused it.
-"""
+"""When a reload is refused: a corpus far smaller than the one served, or a file cut short,
+as a reload during a copy reads it; the old index keeps serving unless `/reload force`."""
 
 from __future__ import annotations
 
@@ -11,8 +7,6 @@ import json
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-
-__all__ = ["Refusal", "cut_file", "refusal"]
 
 MIN_KEPT_SHARE = 0.5  # ours: a reload keeping under half the papers served looks like an accident
 _TAIL_BYTES = 1 << 16  # the end of a file that is read to find its last record
@@ -27,12 +21,9 @@ class Refusal:
 
 
 def cut_file(path: Path) -> bool:
-    """True if `path` is JSON or JSON Lines cut short after whole records: a copy in progress.
-
-    JSON Lines whose last line does not parse after one that does; a JSON array not closed
-    after a record that is. A file of one broken record is a bad file (skipped and counted
-    as before), not a half copy; other formats are judged by the paper count alone.
-    """
+    """True if `path` is JSON or JSON Lines cut short after whole records (a copy in progress):
+    a last line that does not parse after one that does, an array not closed after a record.
+    One broken record is a bad file, not a half copy; other formats go by the paper count."""
     try:
         with open(path, "rb") as data:
             head = data.read(_TAIL_BYTES).lstrip()

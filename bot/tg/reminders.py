@@ -1,16 +1,11 @@
 """Reminders: a private message N minutes before each saved paper's presentation (/remind).
 
-One background task per process, started in post_init and stopped with the bot, wakes when
-the next reminder falls due (at least every `MAX_SLEEP`, so saves and settings made through
-another replica are seen), and at once after a /remind here or the save of a paper
-presented within the longest lead. Each round reads every user with reminders on and their
-saved papers afresh, so a paper saved or removed later counts, and a reminder that fell due
-while the bot was down still goes out if the presentation has not started.
-
-Each (user, paper, presentation) is claimed in the store's ledger before it is sent and
-released when sending failed for a transient reason: once per user and presentation across
-restarts, reloads and replicas sharing a database. A user who blocked the bot is skipped
-and their reminders turned off.
+One task per process wakes when the next reminder falls due (at least every `MAX_SLEEP`, to
+see what other replicas stored), and at once after a /remind or a save presented soon. Each
+round reads the users and their saved papers afresh, so a reminder due while the bot was down
+still goes out before the presentation starts. Each is claimed in the store's ledger before
+it is sent (released if sending failed): once per user and presentation across restarts and
+replicas. A user who blocked the bot has their reminders turned off.
 """
 
 from __future__ import annotations
@@ -21,44 +16,39 @@ import math
 from collections.abc import Iterable, Sequence
 from datetime import datetime, timedelta
 
-from telegram.constants import ParseMode
 from telegram.error import Forbidden, TelegramError
 from telegram.ext import Application
 
 from bot import planner
 from bot.corpus import Paper
 from bot.i18n import pick_language, translator
-from bot.render import reminder_doc, to_html
+from bot.render import reminder_doc
 from bot.store import (
     MAX_REMINDER_KEY_CHARS,
     MAX_REMINDER_MINUTES,
     ReminderUser,
     StoreUnavailable,
 )
-from bot.tg.handlers._replies import NO_PREVIEW, markup
+from bot.tg.handlers._replies import send_to
 from bot.tg.state import BotState
 
 logger = logging.getLogger(__name__)
 
 MAX_SLEEP = timedelta(seconds=60)  # ours: the longest the job sleeps between rounds
 
-Plan = tuple[tuple[planner.Entry, ...], datetime | None]
-"""What one user's saved papers give at a moment: the reminders due, and when the next is."""
-
 
 def plan(
     papers: Sequence[Paper], minutes: int, now: datetime, sent: frozenset[planner.SentKey]
-) -> Plan:
-    """The reminders due at `now` for `papers` (a `minutes` lead), none already `sent` and
-    none the ledger could not hold, and when the next falls due (CPU work)."""
+) -> tuple[tuple[planner.Entry, ...], datetime | None]:
+    """The reminders due at `now` for `papers` (a `minutes` lead), none already `sent` nor too
+    long for the ledger, and when the next falls due (CPU work)."""
     due = planner.due_reminders(papers, minutes, now, sent)
     fits = tuple(e for e in due if len(e.paper.id) <= MAX_REMINDER_KEY_CHARS)
     return fits, planner.next_due(papers, minutes, now, sent)
 
 
 async def remind_round(application: Application, now: datetime) -> datetime | None:
-    """Send every reminder due at `now` (aware); when the next falls due (None: none left,
-    or the store is away)."""
+    """Send every reminder due at `now`; when the next falls due (None: none, or no store)."""
     state: BotState = application.bot_data
     if state.store is None or state.index is None:
         return None
@@ -119,11 +109,7 @@ async def _remind(
         assert entry.start is not None  # due reminders are of timed presentations
         minutes = max(1, math.ceil((entry.start - now).total_seconds() / 60))
         try:
-            for part in to_html(reminder_doc(entry, minutes=minutes, t=t)):
-                await application.bot.send_message(
-                    user.user_id, part.text, parse_mode=ParseMode.HTML,
-                    reply_markup=markup(part.keyboard), link_preview_options=NO_PREVIEW,
-                )  # fmt: skip
+            await send_to(application.bot, user.user_id, reminder_doc(entry, minutes=minutes, t=t))
         except Forbidden:
             logger.info("User %s blocked the bot; their reminders are turned off", user.user_id)
             await _give_up(state, user.user_id, _keys(mine[number:]), turn_off=True)
@@ -136,7 +122,7 @@ async def _remind(
 async def _give_up(
     state: BotState, user_id: int, keys: set[planner.SentKey], *, turn_off: bool
 ) -> None:
-    """Release claims not sent (a later round may send them), and turn reminders off."""
+    """Release claims not sent (a later round may send them); `turn_off` reminders."""
     assert state.store is not None
     try:
         if turn_off:
@@ -147,8 +133,7 @@ async def _give_up(
 
 
 async def run_reminders(application: Application) -> None:
-    """The reminder job: a round, then sleep until the next reminder is due (at most
-    `MAX_SLEEP`, or until woken); runs until cancelled."""
+    """The reminder job: a round, then sleep until the next is due, `MAX_SLEEP` or a wake."""
     state: BotState = application.bot_data
     while True:
         state.reminders_wake.clear()  # a wake-up during the round starts another
@@ -165,8 +150,7 @@ async def run_reminders(application: Application) -> None:
 
 def saved_soon(state: BotState, paper: Paper) -> None:
     """Wake the job when `paper`, just saved, is presented within the longest lead: its
-    reminder may be due now (any other save waits for the next round, so saves never cost
-    a round each)."""
+    reminder may be due now (other saves wait for the next round)."""
     if planner.due_reminders([paper], MAX_REMINDER_MINUTES, state.clock.now(), ()):
         state.reminders_wake.set()
 

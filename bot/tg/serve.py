@@ -38,13 +38,9 @@ ALREADY_STOPPING = "Already stopping: finishing the updates in hand"
 
 
 class _StopOnce:
-    """SIGINT/SIGTERM while polling: the first stops the bot as PTB's own handler would.
-
-    PTB's handler stays installed while the bot stops, so a second Ctrl-C (or SIGTERM) would
-    raise SystemExit in the middle of the shutdown: updates already confirmed to Telegram
-    (PTB's last getUpdates) and still queued would go unanswered, and the store unclosed.
-    Later signals only say the bot is stopping; SIGKILL still stops it at once.
-    """
+    """SIGINT/SIGTERM while polling: the first stops the bot as PTB's own handler would; later
+    ones only say so (PTB's would cut the shutdown short: updates confirmed to Telegram would
+    go unanswered, the store unclosed)."""
 
     def __init__(self) -> None:
         self.received = False

@@ -1,9 +1,5 @@
-"""The bot's one piece of shared state: a typed `BotState` as PTB's `bot_data`.
-
-PTB creates it (`ContextTypes(bot_data=BotState)`) when the Application is built;
-`build_application` then fills in the index and settings. Handlers read it as
-`context.bot_data`; nothing else is shared between updates.
-"""
+"""The bot's one piece of shared state: a typed `BotState` as PTB's `bot_data`, made by PTB
+when the Application is built and filled in by `build_application`."""
 
 from __future__ import annotations
 
@@ -38,42 +34,29 @@ MAX_LANGUAGE_USERS = 10_000  # ours: users whose language is remembered in memor
 
 @dataclass(eq=False)
 class BotState:
-    """Everything handlers share, in one typed object (PTB's `bot_data`)."""
+    """Everything handlers share, in one typed object; the `*_task` fields keep background
+    tasks referenced until they are done."""
 
-    index: Retriever | None = None
-    """The index being served (BM25, or the hybrid); a reload replaces it in one assignment."""
-    store: Store | None = None
-    """Reading lists, topics and language choices; opened in post_init, closed at shutdown."""
-    skipped: int = 0
-    """Records the load behind `index` skipped (bad or duplicate), for /stats."""
-    sources: int | None = None
-    """Files the load behind `index` read (`LoadReport.sources`), for /stats."""
+    index: Retriever | None = None  # BM25 or the hybrid; a reload replaces it in one assignment
+    store: Store | None = None  # opened in post_init, closed at shutdown
+    skipped: int = 0  # for /stats: records the load behind `index` skipped
+    sources: int | None = None  # for /stats: files that load read
     settings: Settings = field(default_factory=Settings)
-    """The settings the bot was started with."""
+    # Queries too long for callback data, by the short key their buttons carry.
     page_states: LruCache[str, str] = field(default_factory=lambda: LruCache(MAX_PAGE_STATES))
-    """Queries too long for callback data, by the short key their buttons carry."""
-    paper_refs: tuple[Retriever, dict[str, str]] | None = None
-    """`#hash` button refs of long ids -> ids, for the index they were made from."""
+    paper_refs: tuple[Retriever, dict[str, str]] | None = None  # `#hash` refs -> long ids
+    # Each user's /lang choice as stored (None: never chose), so a message costs no query.
     languages: LruCache[int, Lang | None] = field(
         default_factory=lambda: LruCache(MAX_LANGUAGE_USERS)
     )
-    """Each user's /lang choice as stored (None: never chose), so a message costs no query."""
     loaded_at: datetime | None = None
-    """When the served index was loaded, for /stats."""
     refused_chats: LruCache[int, None] = field(default_factory=lambda: LruCache(MAX_REFUSED_CHATS))
-    """Chats already told the bot is private (told once)."""
-    store_down: bool = False
-    """The store's last call failed: the outage is logged once, and its end once."""
+    store_down: bool = False  # an outage is logged once, and its end once
     reload_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    """Reloads run one at a time."""
     rate_limiter: RateLimiter | None = None
-    """Made on first use from `settings.questions_per_minute`."""
     inline_cache: InlineCache | None = None
-    """Made on first use."""
     search_executor: ThreadPoolExecutor | None = None
-    """The bounded search thread pool, made on first use (see `search_executor`)."""
     alerts_task: asyncio.Task[int] | None = None
-    """The topic alerts of the last reload, while they are being sent."""
     set_commands_task: asyncio.Task[None] | None = None
     """Keeps the set-my-commands task referenced until it is done."""
     semantic_task: asyncio.Task[None] | None = None
@@ -83,17 +66,12 @@ class BotState:
     clock: Clock = field(default_factory=Clock)
     """The time the reminder job and /now read (tests pass their own)."""
     reminders_task: asyncio.Task[None] | None = None
-    """The reminder job, from post_init until the bot stops."""
-    reminders_wake: asyncio.Event = field(default_factory=asyncio.Event)
-    """Set to make the reminder job look again now (a save, a /remind)."""
+    reminders_wake: asyncio.Event = field(default_factory=asyncio.Event)  # look again now
     facts_build: tuple[Sequence[Paper], asyncio.Future[CorpusFacts]] | None = None
-    """The served papers and their `CorpusFacts`, being built or built (`corpus_facts`)."""
     facts_task: asyncio.Task[None] | None = None
-    """Keeps the task of `prepare_corpus_facts` referenced until it is done."""
 
     @property
     def per_page(self) -> int:
-        """Results per page."""
         return self.settings.results_per_page
 
     def served_index(self) -> Retriever:
@@ -103,7 +81,7 @@ class BotState:
         return self.index
 
     def limiter(self) -> RateLimiter:
-        """The per-user question limiter, made on first use from the configured limit."""
+        """The per-user question limiter (QUESTIONS_PER_MINUTE)."""
         if self.rate_limiter is None:
             self.rate_limiter = RateLimiter(self.settings.questions_per_minute)
         return self.rate_limiter
@@ -131,10 +109,9 @@ class BotState:
         return index.get(paper_id) if paper_id is not None else None
 
     async def corpus_facts(self) -> CorpusFacts:
-        """The served corpus's facts (programme, name, topics), built once per served index in
-        a worker thread: not on the search executor, so /start never waits behind searches. A
-        reload's index gets its own; the hybrid shares those of the BM25 index it wraps (the
-        same papers). Concurrent callers share one build; a failed one is tried again."""
+        """The served corpus's facts, built once per served papers in a worker thread (not the
+        search executor: /start never waits behind searches); callers share one build, and a
+        failed one is tried again."""
         papers = self.served_index().papers
         build = self.facts_build
         if build is None or build[0] is not papers:
@@ -150,8 +127,7 @@ class BotState:
             raise
 
     async def programme(self) -> Programme:
-        """The served corpus's conference programme (falsy when it has none); see
-        `corpus_facts`."""
+        """The served corpus's conference programme (falsy when it has none)."""
         return (await self.corpus_facts()).programme
 
     def built_facts(self) -> CorpusFacts | None:
@@ -162,8 +138,8 @@ class BotState:
         return None if build[1].cancelled() or build[1].exception() else build[1].result()
 
     def prepare_corpus_facts(self) -> None:
-        """Start building the served index's facts now (at start-up, after a reload), so the
-        first answer that needs them does not wait; call from the running event loop."""
+        """Start building the served index's facts now, so the first answer that needs them
+        does not wait; call from the running event loop."""
         self.facts_task = asyncio.create_task(self._build_facts(), name="corpus-facts")
 
     async def _build_facts(self) -> None:
@@ -173,14 +149,9 @@ class BotState:
             logger.exception("Could not work out the corpus's programme and name")
 
     def executor(self) -> ThreadPoolExecutor:
-        """The bot's bounded search thread pool (made on first use).
-
-        Not asyncio's default pool (up to min(32, CPUs + 4) threads): every search thread
-        holding the GIL makes the event loop wait another switch interval (5 ms) to run, so
-        many at once would hold a /start back behind questions; with one, the loop gets
-        the GIL back within one interval, and searches run one after another at the same
-        total speed, as each is CPU work under the GIL anyway.
-        """
+        """The bot's search thread pool: one thread, not asyncio's many, since each search
+        thread holding the GIL makes the event loop wait another switch interval to run;
+        searches are CPU work under the GIL, so one after another is as fast in total."""
         if self.search_executor is None:
             self.search_executor = ThreadPoolExecutor(
                 max_workers=SEARCH_THREADS, thread_name_prefix="search"
@@ -188,8 +159,5 @@ class BotState:
         return self.search_executor
 
 
-Context = CallbackContext[ExtBot[None], dict, dict, BotState]
-"""The `context` every handler gets: `context.bot_data` is the BotState."""
-
-CONTEXT_TYPES = ContextTypes(bot_data=BotState)
-"""Passed to the ApplicationBuilder so PTB makes a BotState for `bot_data`."""
+Context = CallbackContext[ExtBot[None], dict, dict, BotState]  # what every handler gets
+CONTEXT_TYPES = ContextTypes(bot_data=BotState)  # so PTB makes a BotState for `bot_data`

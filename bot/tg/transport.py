@@ -1,14 +1,9 @@
 """The HTTP side of PTB: a `getUpdates` transport that survives unusable updates, one TLS context.
 
-PTB parses a whole getUpdates batch at once; one update it cannot parse (a field missing,
-a wrong type) fails the batch before the offset moves, so PTB would fetch the same batch
-forever and answer nobody. `TolerantUpdatesRequest` parses each update on its own first
-and replaces an unusable one by a bare `{"update_id": N}`: no handler matches it, and the
-offset moves past it.
-
-`clean_update` is where a user's text enters (polling here, webhook in `webhook.py`): lone
-surrogates, which a JSON escape can carry but no UTF-8 encoder (SQLite, the embedder) takes,
-become U+FFFD once; an update whose text is not a string (forged) is treated as unusable.
+One update PTB cannot parse fails its whole getUpdates batch before the offset moves, so PTB
+would fetch it forever: `TolerantUpdatesRequest` replaces such an update by its bare id.
+`clean_update` is where a user's text enters (polling and webhook): lone surrogates, which no
+UTF-8 encoder takes, become U+FFFD; a text that is not a string (forged) makes it unusable.
 """
 
 from __future__ import annotations
@@ -32,7 +27,6 @@ API_POOL_SIZE = 256  # PTB's default connection pool for API calls (ApplicationB
 GET_UPDATES_POOL_SIZE = 1  # PTB's default: one long poll at a time
 
 
-# Where a user's own text sits in an update; PTB takes whatever type the JSON has.
 USER_TEXT_FIELDS = (
     ("message", "text"),
     ("message", "caption"),
@@ -45,8 +39,8 @@ USER_TEXT_FIELDS = (
 
 
 def clean_update(update: Any) -> Any | None:
-    """`update` with its user texts `sendable` (a new dict when one changed, else itself);
-    None when one of them is not a string: a forged update nothing can answer."""
+    """`update` with its user texts `sendable` (a new dict when one changed); None when one is
+    not a string: a forged update nothing can answer."""
     if not isinstance(update, dict):
         return update  # not an update at all: `_usable` judges it
     for kind, field in USER_TEXT_FIELDS:
@@ -119,10 +113,8 @@ class TolerantUpdatesRequest(HTTPXRequest):
 
 
 def tls_context_in_background() -> Future[ssl.SSLContext]:
-    """httpx's default TLS context (certifi; SSL_CERT_FILE/SSL_CERT_DIR honoured), made in a thread.
-
-    Loading the CA bundle releases the GIL, so it overlaps the corpus load.
-    """
+    """httpx's default TLS context, made in a thread: loading the CA bundle releases the GIL,
+    so it overlaps the corpus load."""
     future: Future[ssl.SSLContext] = Future()
 
     def make() -> None:
@@ -138,8 +130,8 @@ def tls_context_in_background() -> Future[ssl.SSLContext]:
 def bot_api_requests(
     tls_context: ssl.SSLContext | None,
 ) -> tuple[HTTPXRequest, TolerantUpdatesRequest]:
-    """PTB's two HTTP clients (API calls, getUpdates) sharing one TLS context."""
-    # httpx would load the CA bundle once per client; one context is shared.
+    """PTB's two HTTP clients (API calls, getUpdates) sharing one TLS context (httpx would
+    load the CA bundle once per client)."""
     tls = {"verify": tls_context if tls_context is not None else httpx.create_ssl_context()}
     return (
         HTTPXRequest(connection_pool_size=API_POOL_SIZE, httpx_kwargs=tls),

@@ -1,19 +1,13 @@
-"""Webhook mode: a small tornado server of ours in front of PTB's Application.
+"""Webhook mode: a small tornado server of ours in front of PTB's Application (PTB's own
+answers malformed JSON with 500 and has no health endpoint), as PTB's `customwebhookbot` does.
 
-PTB's own webhook server answers malformed JSON with 500 and has no health endpoint, so
-(as PTB's `customwebhookbot` example does) we run the Application without its Updater and
-serve two routes ourselves:
+- `POST <path of WEBHOOK_URL>`: only with the secret token (else 403); too large: 413; not a
+  JSON update: 400; an update PTB cannot parse, or one already taken (a redelivery whose 200
+  was lost), is acknowledged and dropped, so Telegram does not send it again.
+- `GET /healthz`: `{"ok", "index_loaded", "papers"}`, 503 while no index.
 
-- `POST <path of WEBHOOK_URL>`: the `X-Telegram-Bot-Api-Secret-Token` header must equal
-  WEBHOOK_SECRET (else 403, nothing parsed); a body over 1 MiB gets 413; the body must be a
-  JSON object with an integer `update_id`, nested at most 64 deep (else 400); an update PTB
-  cannot parse is logged and acknowledged (200), so Telegram does not redeliver it forever.
-  An `update_id` seen among the last 10,000 is acknowledged and dropped (a redelivery whose
-  200 was lost must not be answered twice). A good update is queued for the Application.
-- `GET /healthz`: `{"ok": ..., "index_loaded": ..., "papers": ...}`, 503 while no index.
-
-SIGINT/SIGTERM stop accepting requests, let the queued and running updates finish, then
-return. The webhook stays registered, so Telegram keeps new updates until we are back.
+SIGINT/SIGTERM stop accepting requests and let the updates in hand finish; the webhook stays
+registered, so Telegram keeps new updates until we are back.
 """
 
 from __future__ import annotations
@@ -25,7 +19,6 @@ import hmac
 import json
 import logging
 import signal
-from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -38,6 +31,7 @@ from telegram.ext import Application
 from tornado.httpserver import HTTPServer
 
 from bot.config import ConfigError, Settings
+from bot.tg.lru import LruCache
 from bot.tg.transport import clean_update
 
 logger = logging.getLogger(__name__)
@@ -45,9 +39,7 @@ logger = logging.getLogger(__name__)
 SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"  # Bot API: setWebhook secret_token
 HEALTH_PATH = "/healthz"
 MAX_UPDATE_BYTES = 1 << 20  # ours: an update is a few KB; larger bodies are refused (413)
-# ours: an authenticated oversized body is read (and dropped) up to this, so the sender can
-# read its 413; beyond it the connection is cut. Memory stays at MAX_UPDATE_BYTES per request.
-MAX_DRAIN_BYTES = 16 << 20
+MAX_DRAIN_BYTES = 16 << 20  # ours: an authenticated oversized body is read (not kept) to its 413
 MAX_JSON_DEPTH = 64  # ours: real updates nest under 10 deep; deeper is refused (400)
 RECENT_UPDATE_IDS = 10_000  # ours: redeliveries come within minutes; a bounded memory
 MAX_CONNECTIONS = 40  # Bot API default for setWebhook max_connections
@@ -64,7 +56,7 @@ class WebhookConfig:
 
     @property
     def path(self) -> str:
-        """The URL path we serve updates on (the reverse proxy forwards it unchanged)."""
+        """The URL path updates come to (the reverse proxy forwards it unchanged)."""
         return urlsplit(self.url).path.rstrip("/") or "/"
 
 
@@ -90,25 +82,6 @@ def webhook_config(settings: Settings) -> WebhookConfig:
         port=settings.webhook_port,
         secret=settings.webhook_secret,
     )
-
-
-class RecentIds:
-    """The last `capacity` update ids taken, so a redelivered update is not handled twice."""
-
-    def __init__(self, capacity: int = RECENT_UPDATE_IDS) -> None:
-        self._order: deque[int] = deque()
-        self._seen: set[int] = set()
-        self._capacity = capacity
-
-    def add(self, update_id: int) -> bool:
-        """Remember `update_id`; False when it is already remembered (a duplicate)."""
-        if update_id in self._seen:
-            return False
-        if len(self._order) >= self._capacity:
-            self._seen.discard(self._order.popleft())
-        self._order.append(update_id)
-        self._seen.add(update_id)
-        return True
 
 
 def json_depth(value: Any) -> int:
@@ -158,8 +131,7 @@ class UpdateHandler(_JsonHandler):
 
     SUPPORTED_METHODS = ("POST",)  # type: ignore[assignment]
 
-    def initialize(self, bot_app: Application, secret: str, recent: RecentIds) -> None:
-        """Per request: what to feed, what to expect, which updates were taken."""
+    def initialize(self, bot_app: Application, secret: str, recent: LruCache[int, None]) -> None:
         self.bot_app = bot_app
         self.secret = secret.encode("utf-8")
         self.recent = recent
@@ -208,10 +180,11 @@ class UpdateHandler(_JsonHandler):
         if not self.bot_app.running:
             self.reply(503, ok=False, error="shutting down")  # Telegram retries later
             return
-        if not self.recent.add(data["update_id"]):
+        if data["update_id"] in self.recent:  # a redelivery whose 200 was lost
             logger.info("Dropped update %s: already taken (a redelivery)", data["update_id"])
             self.reply(200, ok=True, duplicate=True)
             return
+        self.recent.put(data["update_id"], None)
         try:
             cleaned = clean_update(data)
             if cleaned is None:
@@ -238,7 +211,6 @@ class HealthHandler(_JsonHandler):
     SUPPORTED_METHODS = ("GET", "HEAD")  # type: ignore[assignment]
 
     def initialize(self, bot_app: Application) -> None:
-        """Per request: whose index to report."""
         self.bot_app = bot_app
 
     def get(self) -> None:
@@ -271,7 +243,11 @@ def make_web_app(application: Application, config: WebhookConfig) -> tornado.web
             (
                 rf"{update_path}/?",
                 UpdateHandler,
-                {"bot_app": application, "secret": config.secret, "recent": RecentIds()},
+                {
+                    "bot_app": application,
+                    "secret": config.secret,
+                    "recent": LruCache(RECENT_UPDATE_IDS),
+                },
             ),
         ]
     )
@@ -282,15 +258,14 @@ async def serve(
     config: WebhookConfig,
     *,
     allowed_updates: Iterable[str],
-    stop: asyncio.Event | None = None,
 ) -> None:
-    """Run `application` behind our webhook server until `stop` is set (or a stop signal)."""
+    """Run `application` behind our webhook server until a stop signal."""
     # Bound before the Application starts: a failure here must not surface as PTB's
     # "This Application is still running!" from the shutdown that follows.
     sockets = listen_sockets(config)
     server = HTTPServer(make_web_app(application, config), max_body_size=MAX_UPDATE_BYTES)
     server.add_sockets(sockets)
-    stop = stop or asyncio.Event()
+    stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         # Not possible off the main thread (tests) or without signals (Windows).

@@ -6,17 +6,14 @@ import pytest
 
 from bot.render.callbacks import (
     CODES,
-    Dismiss,
     ExportAs,
     Forget,
     OpenPaper,
     Recommend,
-    RemoveSaved,
     SavedPage,
     SchedulePage,
     SessionPage,
     SetLanguage,
-    ShowSimilar,
     ToggleSave,
     TurnPage,
     Unfollow,
@@ -28,13 +25,13 @@ from bot.render.callbacks import (
 
 PINNED = [
     pytest.param(OpenPaper("3rmh7qdh"), "p:3rmh7qdh", id="open"),
-    pytest.param(ShowSimilar("3rmh7qdh"), "s:3rmh7qdh", id="similar"),
+    pytest.param(OpenPaper("3rmh7qdh", similar=True), "s:3rmh7qdh", id="similar"),
     pytest.param(TurnPage(5, query="graph: nets"), "q:5:graph: nets", id="page-query"),
     pytest.param(TurnPage(10, key="AbC-12_x"), "k:10:AbC-12_x", id="page-key"),
     pytest.param(ToggleSave("3rmh7qdh", save=True), "v:3rmh7qdh", id="save"),
     pytest.param(ToggleSave("3rmh7qdh", save=False), "u:3rmh7qdh", id="unsave"),
     pytest.param(SavedPage(5), "b:5", id="saved-page"),
-    pytest.param(RemoveSaved(5, "a:b"), "r:5:a:b", id="remove"),
+    pytest.param(SavedPage(5, "a:b"), "r:5:a:b", id="remove"),
     pytest.param(ExportAs("bib"), "x:bib", id="export"),
     pytest.param(ExportAs("ics"), "x:ics", id="export-calendar"),
     pytest.param(Unfollow("0123456789abcdef"), "f:0123456789abcdef", id="unfollow"),
@@ -42,7 +39,7 @@ PINNED = [
     pytest.param(Forget(False), "g:no", id="forget-cancel"),
     pytest.param(SetLanguage("zh_Hant"), "l:zh_Hant", id="lang"),
     pytest.param(Recommend(5), "c:5", id="recommend"),
-    pytest.param(Dismiss(5, "a:b"), "d:5:a:b", id="dismiss"),
+    pytest.param(Recommend(5, "a:b"), "d:5:a:b", id="dismiss"),
     pytest.param(SchedulePage(8), "w:8", id="schedule-page"),
     pytest.param(SessionPage(10, 3, "0a1b2c3d"), "n:10:3:0a1b2c3d", id="session"),
 ]
@@ -66,12 +63,14 @@ def test_a_session_button_needs_a_position_and_its_check(data: str) -> None:
 
 
 def test_a_long_id_travels_as_its_hash_and_a_long_query_as_its_key() -> None:
-    assert encode(Dismiss(10, paper_ref("3rmh7qdh"))) == "d:10:3rmh7qdh"
+    assert encode(Recommend(10, paper_ref("3rmh7qdh"))) == "d:10:3rmh7qdh"
     long_id = "x" * 100  # a long id travels as its hash, within 64 bytes
-    assert len(encode(Dismiss(10_000, paper_ref(long_id))).encode()) <= 64
+    assert len(encode(Recommend(10_000, paper_ref(long_id))).encode()) <= 64
     assert page_data(0, query="x" * 100, key="k1") == "k:0:k1"  # too long to carry
 
 
 def test_an_action_the_table_cannot_spell_is_refused() -> None:
     with pytest.raises(ValueError, match="no callback code"):
         encode(TurnPage(5))  # neither a query nor a key
+    with pytest.raises(ValueError, match="no callback code"):
+        encode(TurnPage(5, query="q", key="k"))  # both

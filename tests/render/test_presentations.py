@@ -12,7 +12,7 @@ from bot.answers import results
 from bot.corpus import Paper, Presentation
 from bot.i18n import translator
 from bot.render.limits import INLINE_DESCRIPTION_CHARS, MAX_MESSAGE_CHARS
-from bot.render.presentations import kind_label
+from bot.render.presentations import hit_badge, kind_label
 from bot.search import Hit, Index, Snippet
 from testkit.fake_bot_api import parse_html, utf16_len
 from testkit.week import load_week
@@ -104,14 +104,14 @@ def test_a_card_stays_within_a_message(week) -> None:
 )
 def test_each_listed_paper_gets_a_compact_badge(week, name, en, hans, hant) -> None:
     paper = week[name]
-    assert [render.hit_badge(paper, t) for t in (EN, HANS, HANT)] == [en, hans, hant]
+    assert [hit_badge(paper, t) for t in (EN, HANS, HANT)] == [en, hans, hant]
 
 
 def test_a_tier_without_a_time_is_badged_above_poster_only(week) -> None:
     spotlight = dataclasses.replace(week["J"], status="spotlight")
-    assert render.hit_badge(spotlight, HANS) == "✨ 亮点报告"
-    assert render.hit_badge(dataclasses.replace(week["J"], status="poster")) == ""
-    assert render.hit_badge(dataclasses.replace(week["J"], status="", venue="")) == ""
+    assert hit_badge(spotlight, HANS) == "✨ 亮点报告"
+    assert hit_badge(dataclasses.replace(week["J"], status="poster")) == ""
+    assert hit_badge(dataclasses.replace(week["J"], status="", venue="")) == ""
 
 
 def test_results_similar_and_author_lists_carry_the_badge(week) -> None:

@@ -211,9 +211,7 @@ def test_any_id_or_question_in_a_notice_renders_as_telegram_html(text: str) -> N
 @given(st.one_of(TEXT, st.binary().map(lambda b: b.decode("latin-1")), st.none(), st.integers()))
 def test_any_callback_data_parses_or_is_refused(data: object) -> None:
     action = render.parse_callback(data)
-    assert action is None or isinstance(
-        action, render.OpenPaper | render.ShowSimilar | render.TurnPage
-    )
+    assert action is None or isinstance(action, render.OpenPaper | render.TurnPage)
 
 
 @pytest.mark.parametrize("query", ["", "a" * 64, "ü" * 40, "\u202e" * 30])

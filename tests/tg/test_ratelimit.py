@@ -29,7 +29,7 @@ class Clock:
 
 def test_limiter_allows_the_limit_then_warns_once_then_drops() -> None:
     clock = Clock()
-    limiter = RateLimiter(3, window=60, clock=clock)
+    limiter = RateLimiter(3, clock=clock)
     verdicts = [limiter.check(7) for _ in range(6)]
     assert verdicts == [Verdict.ALLOW] * 3 + [Verdict.WARN] + [Verdict.DROP] * 2
     assert limiter.check(8) is Verdict.ALLOW  # other users are not affected
@@ -37,7 +37,7 @@ def test_limiter_allows_the_limit_then_warns_once_then_drops() -> None:
 
 def test_limiter_window_slides() -> None:
     clock = Clock()
-    limiter = RateLimiter(2, window=60, clock=clock)
+    limiter = RateLimiter(2, clock=clock)
     assert limiter.check(1) is Verdict.ALLOW
     clock.now += 30
     assert limiter.check(1) is Verdict.ALLOW
@@ -48,11 +48,12 @@ def test_limiter_window_slides() -> None:
     assert limiter.check(1) is Verdict.DROP
 
 
-def test_limiter_memory_is_bounded() -> None:
-    limiter = RateLimiter(5, max_users=100, clock=Clock())
+def test_limiter_memory_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(ratelimit, "MAX_TRACKED_USERS", 100)
+    limiter = RateLimiter(5, clock=Clock())
     for user in range(10_000):
         limiter.check(user)
-    assert len(limiter) == 100
+    assert len(limiter._users) == 100
 
 
 @pytest.mark.parametrize(

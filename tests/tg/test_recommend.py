@@ -17,7 +17,7 @@ from telegram.ext import Application
 
 from bot.config import Settings
 from bot.corpus import Paper, load_corpus
-from bot.render import Dismiss, Recommend, paper_ref, parse_callback
+from bot.render import Recommend, paper_ref, parse_callback
 from bot.render.callbacks import ToggleSave, encode
 from bot.search import Index
 from bot.store import Store
@@ -75,7 +75,7 @@ def buttons(call: ApiCall) -> list[str]:
 
 def shown(call: ApiCall, index: Index) -> list[Paper]:
     """The recommended papers on a page, from its "not interested" buttons, in order."""
-    refs = [a.ref for a in map(parse_callback, buttons(call)) if isinstance(a, Dismiss)]
+    refs = [a.ref for a in map(parse_callback, buttons(call)) if isinstance(a, Recommend) and a.ref]
     return [paper for paper in map(index.get, refs) if paper is not None]
 
 
@@ -83,7 +83,11 @@ async def all_pages(bot: Bot, first: ApiCall, index: Index, user: int) -> list[P
     """Every recommendation, turning pages with Next until there is none."""
     papers, page = shown(first, index), first
     while True:
-        offsets = [a.offset for a in map(parse_callback, buttons(page)) if isinstance(a, Recommend)]
+        offsets = [
+            a.offset
+            for a in map(parse_callback, buttons(page))
+            if isinstance(a, Recommend) and a.ref is None
+        ]
         later = [o for o in offsets if o > (parse_offset(page) or 0)]
         if not later:
             return papers
@@ -92,7 +96,7 @@ async def all_pages(bot: Bot, first: ApiCall, index: Index, user: int) -> list[P
 
 
 def parse_offset(call: ApiCall) -> int | None:
-    dismiss = [a for a in map(parse_callback, buttons(call)) if isinstance(a, Dismiss)]
+    dismiss = [a for a in map(parse_callback, buttons(call)) if isinstance(a, Recommend) and a.ref]
     return dismiss[0].offset if dismiss else None
 
 

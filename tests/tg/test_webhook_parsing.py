@@ -1,19 +1,11 @@
-"""Webhook units: the bounded memory of update ids, the JSON depth limit."""
+"""Webhook units: the JSON depth limit."""
 
 from __future__ import annotations
 
 import json
 from typing import Any
 
-from bot.tg.webhook import MAX_JSON_DEPTH, RecentIds, json_depth, parse_update
-
-
-def test_recent_update_ids_are_bounded_and_forget_the_oldest() -> None:
-    recent = RecentIds(capacity=3)
-    assert [recent.add(i) for i in (1, 2, 3, 2)] == [True, True, True, False]
-    assert recent.add(4) is True  # 1 is forgotten to make room ...
-    assert recent.add(1) is True  # ... so it is taken again; memory stays at 3 ids
-    assert recent.add(4) is False and len(recent._seen) == len(recent._order) == 3
+from bot.tg.webhook import MAX_JSON_DEPTH, json_depth, parse_update
 
 
 def test_json_depth_and_the_depth_limit() -> None:

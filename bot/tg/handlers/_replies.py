@@ -7,9 +7,10 @@ import asyncio
 import functools
 import logging
 from collections.abc import Awaitable, Callable
-from typing import ParamSpec, TypeVar
+from typing import Any, ParamSpec, TypeVar
 
 from telegram import (
+    Bot,
     CallbackQuery,
     InlineKeyboardButton,
     InlineKeyboardMarkup,
@@ -17,13 +18,14 @@ from telegram import (
     Message,
     Update,
 )
-from telegram.constants import ParseMode
+from telegram.constants import ChatType, ParseMode
 
 from bot import render
 from bot.i18n import Translator
 from bot.render import Doc, InlineSwitch, Keyboard
 from bot.search import Retriever
 from bot.store import Store, StoreUnavailable
+from bot.tg.language import user_translator
 from bot.tg.ratelimit import Verdict
 from bot.tg.state import Context
 
@@ -45,19 +47,15 @@ async def off_loop(
     *args: _P.args,
     **kwargs: _P.kwargs,
 ) -> _R:
-    """Run index work (BM25 over a large corpus is CPU work) on the search executor."""
+    """Run index work (CPU work over the corpus) on the search executor."""
     loop = asyncio.get_running_loop()
     call = functools.partial(function, *args, **kwargs)
     return await loop.run_in_executor(context.bot_data.executor(), call)
 
 
 async def within_limit(update: Update, context: Context, t: Translator) -> bool:
-    """True if the sender may start more index work now; otherwise tell them once to slow down.
-
-    One per-user budget (QUESTIONS_PER_MINUTE) for everything whose cost grows with the corpus
-    or the input: questions, page turns, /author, /similar, exports, inline searches (refused
-    silently: Telegram shows no text for them).
-    """
+    """True if the sender may start more index work now (one QUESTIONS_PER_MINUTE budget for
+    all that grows with the corpus or the input); otherwise tell them once to slow down."""
     if update.callback_query is not None:
         return await tap_within_limit(update.callback_query, context, t)
     user = update.effective_user
@@ -69,9 +67,9 @@ async def within_limit(update: Update, context: Context, t: Translator) -> bool:
     return verdict is Verdict.ALLOW
 
 
-async def toast(query: CallbackQuery, text: str) -> None:
-    """Answer a button tap with `text` as its toast, fitted to Telegram's 200 characters."""
-    await query.answer(render.fit_toast(text))
+async def toast(query: CallbackQuery, text: str | None) -> None:
+    """Answer a button tap with `text` as its toast (fitted to Telegram's limit), if any."""
+    await query.answer(render.fit_toast(text) if text is not None else None)
 
 
 async def tap_within_limit(query: CallbackQuery, context: Context, t: Translator) -> bool:
@@ -97,32 +95,33 @@ def markup(keyboard: Keyboard) -> InlineKeyboardMarkup | None:
     return InlineKeyboardMarkup([[_button(label, data) for label, data in row] for row in keyboard])
 
 
+def _html(keyboard: Keyboard) -> dict[str, Any]:
+    """How each message of ours is sent: HTML, its keyboard, no link previews."""
+    return {
+        "parse_mode": ParseMode.HTML,
+        "reply_markup": markup(keyboard),
+        "link_preview_options": NO_PREVIEW,
+    }
+
+
 async def send(message: Message, doc: Doc, *, quote: bool | None) -> None:
     """Send `doc` as HTML in reply to `message`; only the first part may quote it."""
     for part in render.to_html(doc):
-        await message.reply_text(
-            part.text,
-            parse_mode=ParseMode.HTML,
-            reply_markup=markup(part.keyboard),
-            link_preview_options=NO_PREVIEW,
-            do_quote=quote,
-        )
+        await message.reply_text(part.text, do_quote=quote, **_html(part.keyboard))
         quote = False if quote else quote
 
 
-async def edit_doc(query: CallbackQuery, doc: Doc) -> None:
-    """Replace the tapped message with `doc`'s first page.
+async def send_to(bot: Bot, chat_id: int, doc: Doc) -> None:
+    """Send `doc` as HTML to `chat_id`, not in reply to anything (alerts, reminders)."""
+    for part in render.to_html(doc):
+        await bot.send_message(chat_id, part.text, **_html(part.keyboard))
 
-    A double tap asks for the page already shown: the error handler treats Telegram's
-    "message is not modified" as nothing to do.
-    """
+
+async def edit_doc(query: CallbackQuery, doc: Doc) -> None:
+    """Replace the tapped message with `doc`'s first page (a double tap's "message is not
+    modified" is the error handler's)."""
     page = render.to_html(doc)[0]
-    await query.edit_message_text(
-        page.text,
-        parse_mode=ParseMode.HTML,
-        reply_markup=markup(page.keyboard),
-        link_preview_options=NO_PREVIEW,
-    )
+    await query.edit_message_text(page.text, **_html(page.keyboard))
 
 
 async def reply(update: Update, doc: Doc) -> None:
@@ -133,19 +132,16 @@ async def reply(update: Update, doc: Doc) -> None:
     await send(message, doc, quote=True if update.edited_message is not None else None)
 
 
-def command_argument(message: Message) -> str:
+def command_argument(message: Message | None) -> str:
     """Text after the leading `/command` (or `/command@bot`), newlines kept."""
-    text = message.text or ""
+    text = (message.text or "") if message is not None else ""
     parts = text.split(maxsplit=1)
     return parts[1].strip() if len(parts) > 1 else ""
 
 
 async def argument_or_usage(update: Update, command: str, t: Translator) -> str | None:
     """The command's argument; without one, the command's usage is sent and None returned."""
-    message = update.effective_message
-    if message is None:
-        return None
-    argument = command_argument(message)
+    argument = command_argument(update.effective_message)
     if not argument:
         await reply(update, render.usage_doc(command, t=t))
         return None
@@ -153,11 +149,7 @@ async def argument_or_usage(update: Update, command: str, t: Translator) -> str 
 
 
 async def store_call(context: Context, work: Callable[[Store], Awaitable[_R]]) -> _R:
-    """Run `work` on the store; StoreUnavailable (logged once per outage) when it can't.
-
-    A database that stops answering is logged once (not per message) and the user is asked
-    to try again; searches never wait for it.
-    """
+    """Run `work` on the store; StoreUnavailable when it can't (logged once per outage)."""
     state = context.bot_data
     if state.store is None:
         raise StoreUnavailable("no store is open")
@@ -181,3 +173,26 @@ async def sorry(update: Update, t: Translator) -> None:
         await toast(update.callback_query, text)
     elif update.effective_message is not None:
         await update.effective_message.reply_text(text)
+
+
+def private_command(
+    handler: Callable[[Update, Context, int, Translator], Awaitable[None]],
+) -> Callable[[Update, Context], Awaitable[None]]:
+    """`handler(update, context, user_id, t)` for a sender in their private chat (elsewhere
+    they are told lists are private); while the store is away they are asked to try again."""
+
+    @functools.wraps(handler)
+    async def command(update: Update, context: Context) -> None:
+        user, chat = update.effective_user, update.effective_chat
+        t = await user_translator(update, context)
+        if user is None:
+            return
+        if chat is None or chat.type != ChatType.PRIVATE:
+            await reply(update, render.text_doc("list.private_only", t=t))
+            return
+        try:
+            await handler(update, context, user.id, t)
+        except StoreUnavailable:
+            await sorry(update, t)
+
+    return command

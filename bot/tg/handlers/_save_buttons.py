@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import contextlib
 
-from telegram import Chat, InlineKeyboardButton, Message, Update, User
+from telegram import Chat, InlineKeyboardButton, Message, User
 from telegram.constants import ChatType
 
-from bot.answers import Numbered
+from bot.answers import Answer
 from bot.i18n import Translator
 from bot.render import Doc, InlineSwitch, Keyboard, library
 from bot.store import StoreUnavailable
@@ -15,37 +15,24 @@ from bot.tg.handlers._replies import store_call
 from bot.tg.state import Context
 
 
-def viewer(user: User | None, chat: Chat | None) -> User | None:
-    """The user whose saved papers the buttons may show: only in their private chat."""
-    return user if chat is not None and chat.type == ChatType.PRIVATE else None
+def in_private(chat: Chat | None) -> bool:
+    """Whether the buttons may show the reader's saved papers: only in their private chat."""
+    return chat is not None and chat.type == ChatType.PRIVATE
 
 
 async def with_save_buttons(
-    context: Context, user: User | None, doc: Doc, papers: Numbered, t: Translator
+    context: Context, user: User | None, chat: Chat | None, answer: Answer, t: Translator
 ) -> Doc:
-    """`doc` with a Save button per paper, showing whether `user` (see `viewer`) saved it.
-
-    Without a user (a group) every button shows "☆", so a group never sees what one
-    member saved; likewise while the database is away (a tap then asks to try again):
-    the answer is never held up. Without a store the doc is sent as it is.
-    """
-    if context.bot_data.store is None or not papers:
-        return doc
+    """`answer`'s doc with a Save button per paper, "★" for those `user` saved: all "☆" in a
+    group (which never sees what one member saved) or while the store is away."""
+    if context.bot_data.store is None or not answer.papers:
+        return answer.doc
     saved: frozenset[str] = frozenset()
-    if user is not None:
-        ids = [paper_id for _number, paper_id in papers]
-        # Unavailable: every button shows "☆"; a tap will ask to try again.
+    if user is not None and in_private(chat):
+        ids = [paper_id for _number, paper_id in answer.papers]
         with contextlib.suppress(StoreUnavailable):
             saved = await store_call(context, lambda store: store.saved_among(user.id, ids))
-    return library.with_save_buttons(doc, papers, saved, t=t)
-
-
-async def saveable(
-    update: Update, context: Context, doc: Doc, papers: Numbered, t: Translator
-) -> Doc:
-    """`with_save_buttons` for the sender of `update` (their saved state only in private)."""
-    user = viewer(update.effective_user, update.effective_chat)
-    return await with_save_buttons(context, user, doc, papers, t)
+    return library.with_save_buttons(answer.doc, answer.papers, saved, t=t)
 
 
 def _data(button: InlineKeyboardButton) -> str | InlineSwitch | None:

@@ -24,8 +24,7 @@ async def start(update: Update, context: Context) -> None:
     """Send what the bot knows and how to ask, on /start; a paper's card on `/start <paper id>`
     (a `t.me/<bot>?start=<paper id>` link)."""
     t = await user_translator(update, context)
-    message = update.effective_message
-    paper_id = paper_from_payload(command_argument(message)) if message is not None else None
+    paper_id = paper_from_payload(command_argument(update.effective_message))
     if paper_id is not None and index_of(context).get(paper_id) is not None:
         await papers.open_card(update, context, paper_id, t)
         return

@@ -15,22 +15,20 @@ from bot.tg.handlers._replies import sorry, toast
 from bot.tg.language import user_translator
 from bot.tg.state import Context
 
+# What a tap on one kind of button does: `(query, message, context, action, t)`.
 ButtonHandler = Callable[
     [CallbackQuery, Message, Context, Any, Translator], Coroutine[Any, Any, None]
 ]
-"""`(query, message, context, action, t)`: what a tap on one kind of button does."""
 
+# Buttons of a user's own lists and /forget are sent only in private chats: one on a group
+# message is forged (it would post the tapper's list there).
 PRIVATE_ACTIONS = (
     render.SavedPage,
-    render.RemoveSaved,
     render.ExportAs,
     render.SchedulePage,
     render.Unfollow,
     render.Forget,
 )
-"""Buttons of a user's own list, export, schedule, topics and /forget: sent only in private
-chats, so one on a group message is forged (it would post the tapper's list there, or turn a
-group answer into "Done — I've deleted everything")."""
 
 
 def dispatcher(

@@ -34,21 +34,15 @@ def _sample(papers: Sequence[Paper], size: int) -> list[Paper]:
 async def cached_search(
     context: Context, index: Retriever, question: str, *, limit: int, user_id: int
 ) -> SearchResult | None:
-    """`answers.results(index, question, limit=limit)` on the search thread, or from the inline
-    cache.
-
-    Inline queries share the questions' bound on search threads (the bot's search executor)
-    and, for a search not cached, the user's question budget: None when it is spent.
-    """
+    """`answers.results` on the search thread, or from the inline cache; a search not cached
+    spends the user's question budget (None when it is spent)."""
     cache = context.bot_data.inline_results(index)
     key = (normalise_query(question), limit)
     result = cache.results.get(key)
     if result is not None:
-        cache.hits += 1
         return result
     if context.bot_data.limiter().check(user_id) is not Verdict.ALLOW:
         return None
-    cache.misses += 1
     result = await off_loop(context, answers.results, index, key[0], limit=limit)
     cache.results.put(key, result)
     return result

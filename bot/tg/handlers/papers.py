@@ -19,11 +19,19 @@ from bot.tg.handlers._replies import (
     toast,
     within_limit,
 )
-from bot.tg.handlers._save_buttons import saveable, viewer, with_save_buttons
+from bot.tg.handlers._save_buttons import with_save_buttons
 from bot.tg.language import user_translator
 from bot.tg.state import Context
 
 PAPER_SHORTCUT = filters.Regex(PAPER_COMMAND_PATTERN)
+
+
+async def reply_saveable(
+    update: Update, context: Context, answer: answers.Answer, t: Translator
+) -> None:
+    """Send `answer` with a Save button per paper it shows."""
+    user, chat = update.effective_user, update.effective_chat
+    await reply(update, await with_save_buttons(context, user, chat, answer, t))
 
 
 async def paper(update: Update, context: Context) -> None:
@@ -37,22 +45,17 @@ async def paper(update: Update, context: Context) -> None:
 async def open_card(update: Update, context: Context, paper_id: str, t: Translator) -> None:
     """Reply with the card of `paper_id` (its link to copy, Save and Share buttons)."""
     name = context.bot.username
-    await _reply(
-        update, context, answers.open_paper(index_of(context), paper_id, t=t, bot_username=name), t
-    )
+    card = answers.open_paper(index_of(context), paper_id, t=t, bot_username=name)
+    await reply_saveable(update, context, card, t)
 
 
 async def paper_shortcut(update: Update, context: Context) -> None:
     """Show one paper, on the tappable `/paper_<id>`."""
     message = update.effective_message
     parsed = parse_paper_command(message.text or "") if message else None
-    if parsed is None:
-        return
-    paper_id, addressee = parsed
-    if not addressed_to(addressee or None, context.bot.username):
+    if parsed is None or not addressed_to(parsed[1] or None, context.bot.username):
         return  # another bot's command
-    t = await user_translator(update, context)
-    await open_card(update, context, paper_id, t)
+    await open_card(update, context, parsed[0], await user_translator(update, context))
 
 
 async def author(update: Update, context: Context) -> None:
@@ -74,44 +77,36 @@ async def similar(update: Update, context: Context) -> None:
     answer = await off_loop(
         context, answers.similar, index_of(context), paper_id, per_page=per_page, t=t
     )
-    await _reply(update, context, answer, t)
+    await reply_saveable(update, context, answer, t)
 
 
 async def random_paper(update: Update, context: Context) -> None:
     """Show a random paper, on /random."""
     t = await user_translator(update, context)
     name = context.bot.username
-    await _reply(
-        update, context, answers.random_paper(index_of(context), t=t, bot_username=name), t
-    )
-
-
-async def _reply(update: Update, context: Context, answer: answers.Answer, t: Translator) -> None:
-    """Send `answer` with a Save button per paper it shows."""
-    await reply(update, await saveable(update, context, answer.doc, answer.papers, t))
+    card = answers.random_paper(index_of(context), t=t, bot_username=name)
+    await reply_saveable(update, context, card, t)
 
 
 async def open_from_button(
     query: CallbackQuery,
     message: Message,
     context: Context,
-    action: render.OpenPaper | render.ShowSimilar,
+    action: render.OpenPaper,
     t: Translator,
 ) -> None:
-    """Send the paper (or its similar papers) a result or card button points at."""
+    """Send the paper (or its similar papers) a reminder or card button points at."""
     found = context.bot_data.paper_behind(action.ref)
     if found is None:
         await toast(query, t.gettext("error.expired_button"))
         return
-    if isinstance(action, render.ShowSimilar) and not await tap_within_limit(query, context, t):
+    if action.similar and not await tap_within_limit(query, context, t):
         return
     await query.answer()
     index, per_page = index_of(context), context.bot_data.per_page
-    if isinstance(action, render.ShowSimilar):
+    if action.similar:
         answer = await off_loop(context, answers.similar, index, found.id, per_page=per_page, t=t)
     else:
         answer = answers.open_paper(index, found.id, t=t, bot_username=context.bot.username)
-    user = viewer(query.from_user, message.chat)
-    await send(
-        message, await with_save_buttons(context, user, answer.doc, answer.papers, t), quote=False
-    )
+    doc = await with_save_buttons(context, query.from_user, message.chat, answer, t)
+    await send(message, doc, quote=False)

@@ -1,33 +1,14 @@
 """What a user keeps: Save buttons, `/saved`, `/export` (the calendar file too), `/follow`,
-`/following`, `/forget`.
-
-Adapters over `bot.answers.reading_list`: every store call goes through `store_call`, so a
-database that stops answering is logged once and the user asked to try again. The user is
-always whoever sent the message or tapped the button, never an id from callback data, so
-no button can read or change another user's list.
-"""
+`/following`, `/forget`: adapters over `bot.answers.reading_list`. The user is whoever sent the
+message or tapped the button, never an id from callback data."""
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
-
 from telegram import CallbackQuery, InputFile, Message, Update
-from telegram.constants import ChatType
 
 from bot import answers
 from bot.i18n import Translator
-from bot.render import (
-    Doc,
-    ExportAs,
-    Forget,
-    RemoveSaved,
-    SavedPage,
-    ToggleSave,
-    Unfollow,
-    library,
-    text_doc,
-)
-from bot.store import Store, StoreUnavailable
+from bot.render import Doc, ExportAs, Forget, SavedPage, ToggleSave, Unfollow, library, text_doc
 from bot.tg.handlers._replies import (
     argument_or_usage,
     command_argument,
@@ -35,36 +16,17 @@ from bot.tg.handlers._replies import (
     index_of,
     markup,
     off_loop,
+    private_command,
     reply,
     send,
-    sorry,
     store_call,
     tap_within_limit,
     toast,
     within_limit,
 )
-from bot.tg.handlers._save_buttons import keyboard_of, viewer
-from bot.tg.language import user_translator
+from bot.tg.handlers._save_buttons import in_private, keyboard_of
 from bot.tg.reminders import saved_soon
 from bot.tg.state import Context
-
-
-async def private_only(update: Update, t: Translator) -> bool:
-    """True in a private chat; elsewhere the user is told lists are private, and False."""
-    chat = update.effective_chat
-    if chat is not None and chat.type == ChatType.PRIVATE:
-        return True
-    await reply(update, text_doc("list.private_only", t=t))
-    return False
-
-
-async def private_user(update: Update, context: Context) -> tuple[int, Translator] | None:
-    """The sender's id and language, in their private chat; elsewhere None (and they are told)."""
-    user = update.effective_user
-    t = await user_translator(update, context)
-    if user is None or not await private_only(update, t):
-        return None
-    return user.id, t
 
 
 async def _saved_id(context: Context, user_id: int, ref: str) -> str | None:
@@ -75,43 +37,34 @@ async def _saved_id(context: Context, user_id: int, ref: str) -> str | None:
     )
 
 
+async def _remove(context: Context, user_id: int, ref: str, t: Translator) -> answers.Toggled:
+    paper_id = await _saved_id(context, user_id, ref)
+    return await store_call(context, lambda store: answers.remove(store, user_id, paper_id, t=t))
+
+
+async def _page(context: Context, user_id: int, offset: int, t: Translator) -> Doc:
+    index, per_page = index_of(context), context.bot_data.per_page
+    return await store_call(
+        context,
+        lambda store: answers.saved_page(
+            store, index, user_id, offset=offset, per_page=per_page, t=t
+        ),
+    )
+
+
 # ---------------------------------------------------------------- commands
 
 
-async def _reply_from_store(
-    update: Update, context: Context, work: Callable[[Store], Awaitable[Doc]], t: Translator
-) -> None:
-    """Reply with the Doc `work` makes from the store, or ask to try again while it is away."""
-    try:
-        doc = await store_call(context, work)
-    except StoreUnavailable:
-        await sorry(update, t)
-        return
-    await reply(update, doc)
-
-
-async def saved(update: Update, context: Context) -> None:
+@private_command
+async def saved(update: Update, context: Context, user_id: int, t: Translator) -> None:
     """Show the user's reading list, newest first, on /saved; `/saved <words>` searches it."""
-    if (sender := await private_user(update, context)) is None:
+    words = command_argument(update.effective_message)
+    if not words:
+        await reply(update, await _page(context, user_id, 0, t))
         return
-    user_id, t = sender
-    index, per_page = index_of(context), context.bot_data.per_page
-    words = command_argument(update.effective_message) if update.effective_message else ""
-    if words:  # `/saved <words>`: the user's own papers ranked against them
-        try:
-            rows = await store_call(context, lambda store: store.export_rows(user_id))
-        except StoreUnavailable:
-            await sorry(update, t)
-            return
-        answer = await off_loop(context, answers.saved_matches, index, rows, words, t=t)
-        await reply(update, answer.doc)
-        return
-    await _reply_from_store(
-        update,
-        context,
-        lambda store: answers.saved_page(store, index, user_id, offset=0, per_page=per_page, t=t),
-        t,
-    )
+    rows = await store_call(context, lambda store: store.export_rows(user_id))
+    answer = await off_loop(context, answers.saved_matches, index_of(context), rows, words, t=t)
+    await reply(update, answer.doc)
 
 
 async def send_export(
@@ -131,54 +84,39 @@ async def send_export(
     )
 
 
-async def export_command(update: Update, context: Context) -> None:
+@private_command
+async def export_command(update: Update, context: Context, user_id: int, t: Translator) -> None:
     """Offer export formats on /export, or send the file for `/export bib|md|csv|ics`."""
-    message, user = update.effective_message, update.effective_user
-    t = await user_translator(update, context)
-    if message is None or user is None or not await private_only(update, t):
-        return
+    message = update.effective_message
     argument = command_argument(message)
+    fmt = answers.export_format(argument)
     if not argument:
         await reply(update, library.export_prompt_doc(t=t))
-        return
-    fmt = answers.export_format(argument)
-    if fmt is None:
+    elif fmt is None:
         await reply(update, text_doc("export.usage", t=t))
-        return
-    if not await within_limit(update, context, t):
-        return
-    try:
-        await send_export(message, user.id, context, fmt, t)
-    except StoreUnavailable:
-        await sorry(update, t)
+    elif message is not None and await within_limit(update, context, t):
+        await send_export(message, user_id, context, fmt, t)
 
 
-async def follow(update: Update, context: Context) -> None:
+@private_command
+async def follow(update: Update, context: Context, user_id: int, t: Translator) -> None:
     """Store a standing question on `/follow <topic>`; new matching papers are sent later."""
-    if (sender := await private_user(update, context)) is None:
-        return
-    user_id, t = sender
     topic = await argument_or_usage(update, "follow", t)
     if topic is not None:
-        await _reply_from_store(
-            update, context, lambda store: answers.follow(store, user_id, topic, t=t), t
-        )
+        doc = await store_call(context, lambda store: answers.follow(store, user_id, topic, t=t))
+        await reply(update, doc)
 
 
-async def following(update: Update, context: Context) -> None:
+@private_command
+async def following(update: Update, context: Context, user_id: int, t: Translator) -> None:
     """List the user's topics with Unfollow buttons, on /following."""
-    if (sender := await private_user(update, context)) is not None:
-        user_id, t = sender
-        await _reply_from_store(
-            update, context, lambda store: answers.following(store, user_id, t=t), t
-        )
+    await reply(update, await store_call(context, lambda s: answers.following(s, user_id, t=t)))
 
 
-async def forget(update: Update, context: Context) -> None:
+@private_command
+async def forget(update: Update, context: Context, user_id: int, t: Translator) -> None:
     """Ask before deleting everything stored about the user, on /forget."""
-    t = await user_translator(update, context)
-    if await private_only(update, t):
-        await reply(update, library.forget_prompt_doc(t=t))
+    await reply(update, library.forget_prompt_doc(t=t))
 
 
 # ---------------------------------------------------------------- buttons
@@ -197,53 +135,32 @@ async def toggle_save(
         done = await store_call(context, lambda store: answers.save(store, user.id, found, t=t))
         saved_soon(context.bot_data, found)  # presented soon: its reminder may be due now
     else:
-        paper_id = await _saved_id(context, user.id, action.ref)
-        done = await store_call(
-            context, lambda store: answers.remove(store, user.id, paper_id, t=t)
-        )
+        done = await _remove(context, user.id, action.ref, t)
     await toast(query, done.text)  # the acknowledgement: sent only after the store committed
     keyboard = keyboard_of(message)
-    if keyboard is not None and viewer(user, message.chat) is not None:
+    if keyboard is not None and in_private(message.chat):
         flipped = library.flip_save(keyboard, action.ref, done.saved, t=t)
         if flipped != keyboard:
             await query.edit_message_reply_markup(markup(flipped))
 
 
 async def saved_button(
-    query: CallbackQuery,
-    message: Message,
-    context: Context,
-    action: SavedPage | RemoveSaved,
-    t: Translator,
+    query: CallbackQuery, message: Message, context: Context, action: SavedPage, t: Translator
 ) -> None:
     """A page turn or a ✕ Remove in /saved: the tapper's list, edited in place."""
     user_id = query.from_user.id
-    if isinstance(action, RemoveSaved):
-        paper_id = await _saved_id(context, user_id, action.ref)
-        done = await store_call(
-            context, lambda store: answers.remove(store, user_id, paper_id, t=t)
-        )
-        await toast(query, done.text)
-    else:
-        await query.answer()
-    index, per_page = index_of(context), context.bot_data.per_page
-    doc = await store_call(
-        context,
-        lambda store: answers.saved_page(
-            store, index, user_id, offset=action.offset, per_page=per_page, t=t
-        ),
-    )
-    await edit_doc(query, doc)
+    removed = await _remove(context, user_id, action.ref, t) if action.ref is not None else None
+    await toast(query, removed.text if removed is not None else None)
+    await edit_doc(query, await _page(context, user_id, action.offset, t))
 
 
 async def export_button(
     query: CallbackQuery, message: Message, context: Context, action: ExportAs, t: Translator
 ) -> None:
     """An export format button: the file, in reply to the /export prompt."""
-    if not await tap_within_limit(query, context, t):
-        return
-    await query.answer()
-    await send_export(message, query.from_user.id, context, action.fmt, t)
+    if await tap_within_limit(query, context, t):
+        await query.answer()
+        await send_export(message, query.from_user.id, context, action.fmt, t)
 
 
 async def unfollow_button(
@@ -268,5 +185,4 @@ async def forget_button(
         await store_call(context, lambda store: answers.forget(store, user_id))
         context.bot_data.languages.put(user_id, None)  # the cached /lang choice goes too
     await query.answer()
-    key = "forget.done" if action.confirm else "forget.cancelled"
-    await edit_doc(query, text_doc(key, t=t))
+    await edit_doc(query, text_doc("forget.done" if action.confirm else "forget.cancelled", t=t))

@@ -1,9 +1,4 @@
-"""`/recommend`, its page buttons and "not interested": adapters over `bot.answers.recommend`.
-
-The store is read through `store_call` (a database that stops answering is logged once and
-the user asked to try again), the ranking runs on the search thread (`off_loop`). The user
-is whoever sent the command or tapped the button.
-"""
+"""`/recommend`, its page buttons and "not interested": adapters over `bot.answers.recommend`."""
 
 from __future__ import annotations
 
@@ -11,11 +6,18 @@ from telegram import CallbackQuery, Message, Update
 
 from bot import answers
 from bot.i18n import Translator
-from bot.render import Dismiss, Doc, Recommend, parse_callback
-from bot.store import StoreUnavailable
-from bot.tg.handlers._replies import edit_doc, index_of, off_loop, reply, send, sorry, store_call
+from bot.render import Doc, Recommend, parse_callback
+from bot.tg.handlers._replies import (
+    edit_doc,
+    index_of,
+    off_loop,
+    private_command,
+    reply,
+    send,
+    store_call,
+    toast,
+)
 from bot.tg.handlers._save_buttons import keyboard_of
-from bot.tg.handlers.reading_list import private_user
 from bot.tg.state import Context
 
 
@@ -23,7 +25,7 @@ async def _page(context: Context, user_id: int, offset: int, t: Translator) -> D
     """The user's recommendations from `offset` (store read, then ranked off the loop)."""
     taste = await store_call(context, lambda store: answers.taste(store, user_id))
     per_page = context.bot_data.per_page
-    answer = await off_loop(
+    found = await off_loop(
         context,
         answers.recommended,
         index_of(context),
@@ -32,40 +34,26 @@ async def _page(context: Context, user_id: int, offset: int, t: Translator) -> D
         per_page=per_page,
         t=t,
     )
-    return answer.doc
+    return found.doc
 
 
-async def recommend(update: Update, context: Context) -> None:
-    """Papers like the ones the user saved, on /recommend (private chats: lists are private)."""
-    if (sender := await private_user(update, context)) is None:
-        return
-    user_id, t = sender
-    try:
-        doc = await _page(context, user_id, 0, t)
-    except StoreUnavailable:
-        await sorry(update, t)
-        return
-    await reply(update, doc)
+@private_command
+async def recommend(update: Update, context: Context, user_id: int, t: Translator) -> None:
+    """Papers like the ones the user saved, on /recommend."""
+    await reply(update, await _page(context, user_id, 0, t))
 
 
 async def recommend_button(
-    query: CallbackQuery,
-    message: Message,
-    context: Context,
-    action: Recommend | Dismiss,
-    t: Translator,
+    query: CallbackQuery, message: Message, context: Context, action: Recommend, t: Translator
 ) -> None:
     """A page turn, /saved's Recommend, or a "not interested" (the page is redrawn without it)."""
     user_id = query.from_user.id
-    if isinstance(action, Dismiss):
+    dismissed = None
+    if action.ref is not None:
         found = context.bot_data.paper_behind(action.ref)
         paper_id = found.id if found is not None else None
-        text = await store_call(
-            context, lambda store: answers.dismiss(store, user_id, paper_id, t=t)
-        )
-        await query.answer(text)
-    else:
-        await query.answer()
+        dismissed = await store_call(context, lambda s: answers.dismiss(s, user_id, paper_id, t=t))
+    await toast(query, dismissed)
     doc = await _page(context, user_id, action.offset, t)
     if _is_recommendations(message):
         await edit_doc(query, doc)
@@ -76,4 +64,5 @@ async def recommend_button(
 def _is_recommendations(message: Message) -> bool:
     """Whether `message` is a page of recommendations (its buttons say "not interested")."""
     keyboard = keyboard_of(message) or ()
-    return any(isinstance(parse_callback(data), Dismiss) for row in keyboard for _, data in row)
+    actions = (parse_callback(data) for row in keyboard for _, data in row)
+    return any(isinstance(action, Recommend) and action.ref for action in actions)

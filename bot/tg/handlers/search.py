@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 import re
 import secrets
 
@@ -21,7 +20,8 @@ from bot.tg.handlers._replies import (
     toast,
     within_limit,
 )
-from bot.tg.handlers._save_buttons import saveable, viewer, with_save_buttons
+from bot.tg.handlers._save_buttons import with_save_buttons
+from bot.tg.handlers.papers import reply_saveable
 from bot.tg.language import user_translator
 from bot.tg.state import Context
 
@@ -36,7 +36,7 @@ async def answer_question(update: Update, context: Context, text: str) -> None:
     answer = await off_loop(context, answers.ask, index, text, per_page=per_page, t=t, page_key=key)
     if answer.page_key is not None and answer.result is not None:
         state.page_states.put(answer.page_key, answer.result.query)  # a bounded LRU
-    await reply(update, await saveable(update, context, answer.doc, answer.papers, t))
+    await reply_saveable(update, context, answer, t)
 
 
 class _AddressedToBot(filters.MessageFilter):
@@ -45,7 +45,6 @@ class _AddressedToBot(filters.MessageFilter):
     __slots__ = ()
 
     def filter(self, message: Message) -> bool:
-        """True when the message is for us."""
         bot = message.get_bot()
         if message.from_user is not None and message.from_user.is_bot:
             return False
@@ -85,17 +84,15 @@ async def search(update: Update, context: Context) -> None:
 async def private_text(update: Update, context: Context) -> None:
     """Treat any plain text in a private chat as a question (edits are answered anew)."""
     message = update.effective_message
-    if message is None:
-        return
-    await answer_question(update, context, message.text or "")
+    if message is not None:
+        await answer_question(update, context, message.text or "")
 
 
 async def group_text(update: Update, context: Context) -> None:
     """Answer a group message that mentions the bot or replies to it."""
     message = update.effective_message
-    if message is None:
-        return
-    await answer_question(update, context, _strip_mentions(message))
+    if message is not None:
+        await answer_question(update, context, _strip_mentions(message))
 
 
 async def not_text(update: Update, context: Context) -> None:
@@ -116,13 +113,19 @@ async def turn_page(
     if question is None:
         await toast(query, t.gettext("error.expired_button"))
         return
-    turn = functools.partial(answers.page, offset=action.offset, page_key=action.key)
     answer = await off_loop(
-        context, turn, index_of(context), question, per_page=state.per_page, t=t
+        context,
+        answers.page,
+        index_of(context),
+        question,
+        offset=action.offset,
+        per_page=state.per_page,
+        t=t,
+        page_key=action.key,
     )
     if answer.result is None or not answer.result.hits:
         await toast(query, t.gettext("error.expired_button"))
         return
     await query.answer()
-    user = viewer(query.from_user, message.chat)
-    await edit_doc(query, await with_save_buttons(context, user, answer.doc, answer.papers, t))
+    doc = await with_save_buttons(context, query.from_user, message.chat, answer, t)
+    await edit_doc(query, doc)
