@@ -62,7 +62,7 @@ class Index:
         self.layout = layout
         self.title_weight = title_weight
         self.analyzer = analyzer_for(language, max_cache=QUERY_CACHE)
-        self.queries = QueryPipeline(self, self.query_terms)
+        self.queries = QueryPipeline(self)
         """What a question becomes before it is searched (its speller starts on request)."""
 
     @classmethod

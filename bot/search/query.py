@@ -20,13 +20,14 @@ the papers meeting its conditions (`filters.candidates`).
 from __future__ import annotations
 
 import logging
+import re
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Generic, Protocol, TypeVar
 
-from bot.search.analysis import Analyzer
+from bot.search.analysis import MAX_QUERY_TERMS, Analyzer, analyze_query
 from bot.search.gloss import Glossary, default_glossary, gloss_terms
 from bot.search.phrasing import topic_text
 from bot.search.spelling import Correction, Lexicon, Speller, SpellingCorpus
@@ -35,6 +36,8 @@ from bot.search.syntax import ParsedQuery, parse_query
 __all__ = ["MAX_QUERY_CHARS", "PreparedQuery", "QueryCorpus", "QueryPipeline", "prepare_query"]
 
 logger = logging.getLogger(__name__)
+
+_NON_SPACE = re.compile(r"\S+")
 
 MAX_QUERY_CHARS = 512
 """Questions are cut to this many characters before anything else: the bound on the work of
@@ -73,7 +76,7 @@ class PreparedQuery:
 def prepare_query(
     query: object,
     *,
-    terms_of: Callable[[str], Sequence[str]],
+    analyzer: Analyzer,
     speller: Speller | None = None,
     gloss: Callable[[str, Sequence[str]], tuple[str, ...]] | None = None,
     now: datetime | None = None,
@@ -86,16 +89,30 @@ def prepare_query(
     # Only the free text is cleaned and corrected: a field's value ("author:Schmidhber")
     # is matched by its own rule, and a quoted phrase means exactly what is quoted.
     topic = topic_text(parsed.text)
-    correction = speller.correct(topic) if speller is not None else Correction(topic)
-    terms = tuple(terms_of(correction.text))
+    # Only words whose terms are searched are spell-checked: the bound on the speller's work.
+    cut = term_cut(topic, analyzer)
+    checked = speller.correct(topic[:cut]) if speller is not None else Correction(topic[:cut])
+    text = checked.text + topic[cut:]
+    terms = tuple(analyze_query(text, analyzer))
     return PreparedQuery(
         typed=typed,
-        text=correction.text,
+        text=text,
         terms=terms,
-        corrected=_shown_correction(typed, correction),
+        corrected=_shown_correction(typed, checked),
         parsed=None if parsed.is_plain else parsed,
-        gloss=gloss(correction.text, terms) if gloss is not None and terms else (),
+        gloss=gloss(text, terms) if gloss is not None and terms else (),
     )
+
+
+def term_cut(text: str, analyzer: Analyzer, limit: int = MAX_QUERY_TERMS) -> int:
+    """Where the word bringing `text`'s (`limit` + 1)-th distinct term starts (else its end):
+    the query's terms stop before it (`analyze_query`)."""
+    seen: set[str] = set()
+    for word in _NON_SPACE.finditer(text):
+        seen.update(analyzer.analyze(word[0]))
+        if len(seen) > limit:
+            return word.start()
+    return len(text)
 
 
 def _shown_correction(typed: str, correction: Correction) -> str:
@@ -172,14 +189,12 @@ class QueryPipeline:
     def __init__(
         self,
         corpus: QueryCorpus,
-        terms_of: Callable[[str], Sequence[str]],
         *,
         clock: Callable[[], datetime] = lambda: datetime.now(UTC),
     ) -> None:
-        """Prepare questions for `corpus`, analysed by `terms_of`; `clock` (aware) says when
+        """Prepare questions for `corpus`, analysed by its analyzer; `clock` (aware) says when
         "today" is for `day:today`."""
         self._corpus = corpus
-        self._terms_of = terms_of
         self._clock = clock
         self._known_words: Callable[[], Lexicon] | None = None
         self._speller = _Background("speller", self._build_speller)
@@ -190,7 +205,7 @@ class QueryPipeline:
         glossary = self._glossary.value
         return prepare_query(
             query,
-            terms_of=self._terms_of,
+            analyzer=self._corpus.analyzer,
             speller=self._speller.value,
             gloss=None if glossary is None else self._gloss_with(glossary),
             now=self._clock(),
