@@ -40,10 +40,10 @@ from bot.search.facets import (
     PROGRAMME_FIELDS,
     ProgrammeColumns,
     in_a_row,
-    paper_field,
     tier_named,
 )
 from bot.search.phrases import PhraseIndex, phrase_terms
+from bot.search.storage.columns import field_values
 from bot.search.syntax import Clause, DayFilter, FieldFilter, ParsedQuery, Phrase, YearFilter
 
 
@@ -183,13 +183,13 @@ class FilterColumns:
         """
         analyzer = analyzer_for(language, max_cache=10_000)
         if authors is None:
-            authors = AuthorIndex.build(paper_field(papers, "authors"))
-        years = np.fromiter((y or 0 for y in paper_field(papers, "year")), np.int32, len(papers))
-        labels = {name: cls._labels(paper_field(papers, name), analyzer) for name in LABEL_FIELDS}
+            authors = AuthorIndex.build(field_values(papers, "authors"))
+        years = np.fromiter((y or 0 for y in field_values(papers, "year")), np.int32, len(papers))
+        labels = {name: cls._labels(field_values(papers, name), analyzer) for name in LABEL_FIELDS}
 
         def phrases() -> PhraseIndex:
             return PhraseIndex.build(
-                paper_field(papers, "title"), paper_field(papers, "abstract"), language=language
+                field_values(papers, "title"), field_values(papers, "abstract"), language=language
             )
 
         def programme() -> ProgrammeColumns:
