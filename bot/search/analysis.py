@@ -35,9 +35,7 @@ __all__ = [
     "STOPWORDS",
     "Analyzer",
     "EnglishAnalyzer",
-    "analyze",
     "analyze_query",
-    "analyze_spans",
     "analyzer_for",
     "first_distinct",
 ]
@@ -46,13 +44,9 @@ ANALYZER_VERSION = "3"
 """`EnglishAnalyzer.version`. Bump when `analyze` changes what it returns: caches key on it."""
 
 MAX_QUERY_TERMS = 32
-"""A query keeps its first this-many distinct terms (in query order, repeats of them kept).
-
-The scoring, coverage and snippet cost bound: each costs per distinct term, so a long
-question of distinct words would cost several ordinary questions. First-seen is
-predictable (what the user typed first counts, as with the character cut) and cuts no
-real question (the Cranfield and dev-set queries all have fewer distinct terms).
-"""
+"""A query keeps its first this-many distinct terms (repeats of them kept): scoring, coverage
+and snippets cost per distinct term. First-seen, as the character cut: what is typed first
+counts."""
 
 MAX_TERM_CHARS = 64
 """Longer terms (hashes, base64, runaway compounds) are dropped."""
@@ -324,15 +318,9 @@ def analyzer_for(language: str = "en", *, max_cache: int = 300_000) -> Analyzer:
     return ANALYZERS[language](max_cache=max_cache)
 
 
-def analyze(text: str) -> list[str]:
-    """English terms of `text` (a fresh cache per call; use an analyzer in bulk)."""
-    return EnglishAnalyzer(max_cache=10_000).analyze(text)
-
-
-def analyze_query(query: str, analyzer: Analyzer | None = None) -> list[str]:
-    """Terms of a query, cut to its first `MAX_QUERY_TERMS` distinct (`query.QueryPipeline`
-    cut the text to `MAX_QUERY_CHARS` before)."""
-    return first_distinct((analyzer or EnglishAnalyzer(max_cache=10_000)).analyze(query))
+def analyze_query(query: str, analyzer: Analyzer) -> list[str]:
+    """Terms of a query, cut to its first `MAX_QUERY_TERMS` distinct."""
+    return first_distinct(analyzer.analyze(query))
 
 
 def first_distinct(terms: list[str], limit: int = MAX_QUERY_TERMS) -> list[str]:
@@ -342,8 +330,3 @@ def first_distinct(terms: list[str], limit: int = MAX_QUERY_TERMS) -> list[str]:
         return terms
     kept = set(list(distinct)[:limit])
     return [term for term in terms if term in kept]
-
-
-def analyze_spans(text: str) -> list[tuple[str, int, int]]:
-    """Terms of `text` with their character spans in `text` (for highlighting snippets)."""
-    return EnglishAnalyzer(max_cache=10_000).analyze_spans(text)

@@ -14,11 +14,11 @@ import pytest
 
 from bot.answers import results
 from bot.corpus import Paper
-from bot.search import MAX_QUERY_CHARS, Index, PreparedQuery, QueryPipeline, Speller
+from bot.search import Index
 from bot.search import query as query_module
 from bot.search.analysis import MAX_QUERY_TERMS, EnglishAnalyzer
-from bot.search.query import prepare_query
-from bot.search.spelling import Correction
+from bot.search.query import MAX_QUERY_CHARS, PreparedQuery, QueryPipeline, prepare_query
+from bot.search.spelling import Correction, Speller
 from testkit.devset import load_seed_papers
 
 RECOMMEND = "can you recommend some papers on LLM agents and tool use attacks?"
