@@ -94,9 +94,9 @@ def naive_index(papers: Any) -> Any:
 
 def naive_run(naive: Any, queries: list[str]) -> tuple[list[float], list[float], list]:
     """Wall and CPU seconds of each query's analysis + `get_scores` + argsort, and the tops."""
-    from bot.search.analysis import analyze_query, analyzer_for
+    from bot.search.analysis import EnglishAnalyzer, analyze_query
 
-    analyzer = analyzer_for("en")
+    analyzer = EnglishAnalyzer()
     walls, cpus, tops = [], [], []
     for query in queries:
         started, cpu = time.perf_counter(), time.process_time()

@@ -7,11 +7,11 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from bot.search.analysis import analyzer_for
+from bot.search.analysis import EnglishAnalyzer
 
 __all__ = ["WordHashEmbedder"]
 
-_ANALYZER = analyzer_for("en")
+_ANALYZER = EnglishAnalyzer()
 
 
 class WordHashEmbedder:

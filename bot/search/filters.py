@@ -35,7 +35,7 @@ import numpy as np
 
 from bot.corpus import AuthorIndex, Paper
 from bot.corpus.authors import AuthorKey, author_key, filed_under, key_matches
-from bot.search.analysis import Analyzer, analyzer_for
+from bot.search.analysis import Analyzer, EnglishAnalyzer
 from bot.search.facets import (
     PROGRAMME_FIELDS,
     ProgrammeColumns,
@@ -166,7 +166,7 @@ class FilterColumns:
         """
         self._phrases = _Once(phrases if callable(phrases) else lambda: phrases)
         self._programme = _Once(programme)
-        self.analyzer = analyzer_for("en", max_cache=10_000)
+        self.analyzer = EnglishAnalyzer(max_cache=10_000)
         self.authors = _AuthorRows(authors)
         self.years = years
         """Per row, the year, 0 when unknown."""
@@ -176,7 +176,7 @@ class FilterColumns:
     def build(cls, papers: Sequence[Paper], authors: AuthorIndex) -> FilterColumns:
         """From the papers (a tuple or an index's cached columns), in row order, and the
         index's `AuthorIndex` (not built twice)."""
-        analyzer = analyzer_for("en", max_cache=10_000)
+        analyzer = EnglishAnalyzer(max_cache=10_000)
         years = np.fromiter((y or 0 for y in field_values(papers, "year")), np.int32, len(papers))
         labels = {name: cls._labels(field_values(papers, name), analyzer) for name in LABEL_FIELDS}
 

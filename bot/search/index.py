@@ -20,7 +20,7 @@ import numpy as np
 from bot.corpus import AuthorIndex, Paper, PaperIds
 from bot.search import confidence, filters
 from bot.search.abstracts import AbstractLayout, AbstractNotes
-from bot.search.analysis import ANALYZER_VERSION, analyze_query, analyzer_for
+from bot.search.analysis import ANALYZER_VERSION, EnglishAnalyzer, analyze_query
 from bot.search.bm25 import BM25
 from bot.search.documents import TITLE_WEIGHT, document_terms
 from bot.search.hits import page_hits
@@ -50,14 +50,14 @@ class Index:
         self._by_id = {paper_id: i for i, paper_id in enumerate(self._column("id"))}
         self.bm25 = bm25
         self.layout = layout
-        self.analyzer = analyzer_for("en", max_cache=QUERY_CACHE)
+        self.analyzer = EnglishAnalyzer(max_cache=QUERY_CACHE)
         self.queries = QueryPipeline(self)
         """What a question becomes before it is searched (its speller starts on request)."""
 
     @classmethod
     def build(cls, papers: Sequence[Paper]) -> Index:
         """Analyse and index `papers` (one analysis each; its big cache is freed after)."""
-        notes = AbstractNotes(analyzer_for("en"))
+        notes = AbstractNotes(EnglishAnalyzer())
         # Each paper's terms, and its abstract terms' sentence masks kept with their postings.
         documents, masks = tee(notes.document(paper) for paper in papers)
         bm25 = BM25.build(map(itemgetter(0), documents), payloads=map(itemgetter(1), masks))

@@ -21,7 +21,7 @@ from itertools import chain
 
 import numpy as np
 
-from bot.search.analysis import Analyzer, analyzer_for
+from bot.search.analysis import Analyzer, EnglishAnalyzer
 from bot.textutil import sentence_spans
 
 __all__ = ["PhraseIndex", "phrase_terms"]
@@ -124,7 +124,7 @@ class PhraseIndex:
     @classmethod
     def build(cls, titles: Iterable[str], abstracts: Iterable[str]) -> PhraseIndex:
         """Index each paper's title and abstract (in paper order)."""
-        chunk_ids = _ChunkIds(analyzer_for("en"))  # freed after the build, with its cache
+        chunk_ids = _ChunkIds(EnglishAnalyzer())  # freed after the build, with its cache
         ids: list[int] = []
         paper_at: list[int] = []
         abstract_at: list[int] = []
@@ -142,7 +142,7 @@ class PhraseIndex:
             *_sorted_by_term(flat, starts, len(chunk_ids.vocab)),
             starts,
             np.array(abstract_at, dtype=dtype),
-            analyzer_for("en", max_cache=10_000),
+            EnglishAnalyzer(max_cache=10_000),
         )
 
     def __len__(self) -> int:

@@ -15,7 +15,6 @@ from bot.search.analysis import (
     STOPWORDS,
     EnglishAnalyzer,
     analyze_query,
-    analyzer_for,
 )
 from bot.search.query import MAX_QUERY_CHARS
 from testkit.devset import load_seed_papers
@@ -232,9 +231,7 @@ def test_analyzer_shared_by_four_threads_gives_single_thread_terms() -> None:
         assert all(pool.map(run, range(4)))
 
 
-def test_analyzer_is_chosen_by_language() -> None:
-    english = analyzer_for("en")
+def test_the_english_analyzer_names_its_language_and_version() -> None:
+    english = EnglishAnalyzer()
     assert english.language == "en" and english.version == ANALYZER_VERSION
     assert english.analyze("Sparse models") == ["spars", "model"]
-    with pytest.raises(ValueError, match="valid: en"):
-        analyzer_for("xx")

@@ -17,7 +17,7 @@ from bot.answers import results
 from bot.corpus import Paper
 from bot.search import Index
 from bot.search.abstracts import WHOLE_TERM
-from bot.search.analysis import MAX_QUERY_TERMS, EnglishAnalyzer, analyze_query, analyzer_for
+from bot.search.analysis import MAX_QUERY_TERMS, EnglishAnalyzer, analyze_query
 from bot.search.bm25 import BM25, SAMPLE
 from bot.search.confidence import CONFIDENT_COVERAGE
 from bot.search.documents import document_terms
@@ -494,7 +494,7 @@ def test_four_threads_searching_one_index_get_what_one_thread_gets(seed_index: I
     # A tiny query cache is emptied again and again while other threads read it (a KeyError
     # in the old analyzer); the questions add fresh words so every search misses the cache.
     shared = Index(seed_index.papers, seed_index.bm25, seed_index.layout)
-    shared.analyzer = analyzer_for("en", max_cache=8)
+    shared.analyzer = EnglishAnalyzer(max_cache=8)
     questions = [f"{q.text} zq{n}x" for n, q in enumerate(load_devset(seed_index.papers))]
 
     def page(index: Index, question: str) -> list[tuple[str, float, str]]:
