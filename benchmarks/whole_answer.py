@@ -83,7 +83,9 @@ def naive_index(papers: Any) -> Any:
     """rank-bm25's BM25Plus with the engine's parameters, over the engine's document terms."""
     from rank_bm25 import BM25Plus
 
-    from bot.search import DEFAULT_PARAMS, EnglishAnalyzer, document_terms
+    from bot.search.analysis import EnglishAnalyzer
+    from bot.search.bm25 import DEFAULT_PARAMS
+    from bot.search.documents import document_terms
 
     p, analyzer = DEFAULT_PARAMS, EnglishAnalyzer()  # one analyzer: its terms shared
     terms = [document_terms(paper, analyzer) for paper in papers]
@@ -92,9 +94,9 @@ def naive_index(papers: Any) -> Any:
 
 def naive_run(naive: Any, queries: list[str]) -> tuple[list[float], list[float], list]:
     """Wall and CPU seconds of each query's analysis + `get_scores` + argsort, and the tops."""
-    from bot.search import analyze_query, analyzer_for
+    from bot.search.analysis import EnglishAnalyzer, analyze_query
 
-    analyzer = analyzer_for("en")
+    analyzer = EnglishAnalyzer()
     walls, cpus, tops = [], [], []
     for query in queries:
         started, cpu = time.perf_counter(), time.process_time()

@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from bot.search.analysis import analyzer_for
+from bot.search.analysis import EnglishAnalyzer
 
 __all__ = [
     "BrokenEmbedder",
@@ -22,7 +22,7 @@ __all__ = [
     "word_hash_embedder",
 ]
 
-_ANALYZER = analyzer_for("en")
+_ANALYZER = EnglishAnalyzer()
 
 
 class WordHashEmbedder:

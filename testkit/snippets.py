@@ -6,7 +6,7 @@ import json
 
 from hypothesis import strategies as st
 
-from bot.search import EnglishAnalyzer
+from bot.search.analysis import EnglishAnalyzer
 from testkit.devset import DEVSET
 
 

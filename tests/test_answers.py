@@ -11,7 +11,8 @@ from bot.answers import results
 from bot.answers.week import remind_minutes
 from bot.corpus.authors import MAX_AUTHOR_CHARS
 from bot.i18n import translator
-from bot.search import MAX_QUERY_CHARS, Index
+from bot.search import Index
+from bot.search.query import MAX_QUERY_CHARS
 from bot.store import open_store
 
 NOW = datetime(2026, 7, 1, tzinfo=UTC)

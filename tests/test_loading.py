@@ -35,7 +35,8 @@ def test_no_papers_is_a_corpus_error() -> None:
 
 @pytest.mark.slow
 def test_a_large_corpus_is_built_in_another_process(tmp_path: Path, monkeypatch) -> None:
-    from bot.search import Index, PaperColumns
+    from bot.search import Index
+    from bot.search.storage.columns import PaperColumns
 
     built_here: list[int] = []
     real_build = Index.build.__func__  # type: ignore[attr-defined]

@@ -57,7 +57,7 @@ def _names_someone_unlisted(index: Retriever, question: str, result: SearchResul
     cannot be told from a topic by the authors, `named_author`)."""
     if result.confident:
         return False
-    words = question.split()
+    words = question.split(maxsplit=4)  # five: more than a name, however long the rest
     if not 2 <= len(words) <= 4 or not all(_name_word(word) for word in words):
         return False
     return not any(paper.authors for paper in index.papers)  # at once on most corpora

@@ -134,12 +134,11 @@ class AbstractNotes:
         self._short: dict[str, int] = {}  # `short_prefixes` of every abstract noted
         self._checked: set[str] = set()
 
-    def document(self, paper: Paper, title_weight: int) -> tuple[list[str], dict[str, int]]:
+    def document(self, paper: Paper) -> tuple[list[str], dict[str, int]]:
         """The terms `paper` is indexed as (`document_terms`) and, for each of its abstract's
         terms, the sentences holding it (bit i: sentence i); its abstract's layout noted."""
         terms, masks = self._abstract(paper.abstract)
-        indexed = document_terms(paper, self.analyzer, title_weight=title_weight, abstract=terms)
-        return indexed, masks
+        return document_terms(paper, self.analyzer, abstract=terms), masks
 
     def _abstract(self, abstract: str) -> tuple[list[str], dict[str, int]]:
         """`analyzer.analyze(abstract)` and its sentence masks; its layout and prefixes noted."""

@@ -1,7 +1,7 @@
-"""Analyzers turn text into index/query terms; one per language, each with a `version`.
+"""Analyzers turn text into index/query terms; each has a `version` caches key on.
 
-`Analyzer` is the protocol the index uses; `analyzer_for(language)` picks one. English
-(`EnglishAnalyzer`) is the only one so far. Its pipeline, the same for documents and queries:
+`Analyzer` is the protocol the index uses; `EnglishAnalyzer` is the one there is. Its
+pipeline, the same for documents and queries:
 
 1. markup removed: URLs and LaTeX commands (``\\textbf``, ``\\mathcal`` …) become separators;
    math glue ``$ ^ { }`` inside a word is dropped, so ``R$^3$`` reads as ``r3``;
@@ -28,17 +28,13 @@ from typing import Protocol
 import Stemmer
 
 __all__ = [
-    "ANALYZERS",
     "ANALYZER_VERSION",
     "MAX_QUERY_TERMS",
     "MAX_TERM_CHARS",
     "STOPWORDS",
     "Analyzer",
     "EnglishAnalyzer",
-    "analyze",
     "analyze_query",
-    "analyze_spans",
-    "analyzer_for",
     "first_distinct",
 ]
 
@@ -46,13 +42,9 @@ ANALYZER_VERSION = "3"
 """`EnglishAnalyzer.version`. Bump when `analyze` changes what it returns: caches key on it."""
 
 MAX_QUERY_TERMS = 32
-"""A query keeps its first this-many distinct terms (in query order, repeats of them kept).
-
-The scoring, coverage and snippet cost bound: each costs per distinct term, so a long
-question of distinct words would cost several ordinary questions. First-seen is
-predictable (what the user typed first counts, as with the character cut) and cuts no
-real question (the Cranfield and dev-set queries all have fewer distinct terms).
-"""
+"""A query keeps its first this-many distinct terms (repeats of them kept): scoring, coverage
+and snippets cost per distinct term. First-seen, as the character cut: what is typed first
+counts."""
 
 MAX_TERM_CHARS = 64
 """Longer terms (hashes, base64, runaway compounds) are dropped."""
@@ -140,15 +132,11 @@ class Analyzer(Protocol):
 
 
 class EnglishAnalyzer:
-    """The English pipeline with its own bounded cache (a fresh one per build frees it after).
+    """The English pipeline with a bounded cache of each whitespace-separated chunk's terms
+    (no term spans whitespace, and most chunks of a corpus repeat).
 
-    The cache maps each whitespace-separated chunk of text, as written, to its terms; no
-    term is ever found across whitespace, so analysing chunk by chunk gives the same terms
-    as analysing the whole text, and most chunks of a corpus are repeats.
-
-    Safe to share between threads: the caches are only read with `get` and written whole
-    entries at a time, and `analyze` answers from what it computed itself, so another
-    thread emptying a full cache costs a recomputation, never a `KeyError`.
+    Safe to share between threads: caches are read with `get` and written whole entries at
+    a time, so another thread emptying a full cache costs a recomputation, never an error.
     """
 
     __slots__ = ("_cache", "_max_cache", "_spans", "_stemmer", "_stems")
@@ -173,12 +161,8 @@ class EnglishAnalyzer:
         return _fold(text)
 
     def chunk_terms(self, text: str) -> tuple[str, list[str], list[tuple[str, ...]]]:
-        """`text` as analysed (same length, same positions), its chunks, and their terms.
-
-        The chunks are the folded text's `split()`; `analyze(text)` is their terms in order.
-        A chunk's terms do not depend on its neighbours, so one cached pass tells a caller
-        which words of a text hold which terms (snippets place them in sentences).
-        """
+        """`text` folded (same positions), its chunks (`split()`) and their terms: which words
+        hold which terms, in one cached pass (`analyze(text)` is their terms in order)."""
         folded = _fold(text)
         chunks = folded.split()
         return folded, chunks, self.terms_of_chunks(chunks)
@@ -213,10 +197,8 @@ class EnglishAnalyzer:
         return tuple(terms)
 
     def analyze_spans(self, text: str) -> list[tuple[str, int, int]]:
-        """Terms of `text` with their `[start, end)` character spans in `text` itself.
-
-        A short text (a snippet's marked word) is answered from a cache of its own.
-        """
+        """Terms of `text` with their `[start, end)` spans in it (a short text, such as a
+        snippet's marked word, from a cache of its own)."""
         if len(text) > _SPANS_CACHED_CHARS:
             return self._analyze_spans(text)
         spans = self._spans.get(text)
@@ -313,26 +295,9 @@ def _normalize_with_offsets(text: str) -> tuple[str, list[int], list[int]]:
     return "".join(pieces), starts, ends
 
 
-ANALYZERS: dict[str, type[EnglishAnalyzer]] = {"en": EnglishAnalyzer}
-"""Language code -> analyzer class."""
-
-
-def analyzer_for(language: str = "en", *, max_cache: int = 300_000) -> Analyzer:
-    """A fresh analyzer for `language`; an unknown code raises `ValueError` listing valid ones."""
-    if language not in ANALYZERS:
-        raise ValueError(f"no analyzer for {language!r}; valid: {', '.join(ANALYZERS)}")
-    return ANALYZERS[language](max_cache=max_cache)
-
-
-def analyze(text: str) -> list[str]:
-    """English terms of `text` (a fresh cache per call; use an analyzer in bulk)."""
-    return EnglishAnalyzer(max_cache=10_000).analyze(text)
-
-
-def analyze_query(query: str, analyzer: Analyzer | None = None) -> list[str]:
-    """Terms of a query, cut to its first `MAX_QUERY_TERMS` distinct (`query.QueryPipeline`
-    cut the text to `MAX_QUERY_CHARS` before)."""
-    return first_distinct((analyzer or EnglishAnalyzer(max_cache=10_000)).analyze(query))
+def analyze_query(query: str, analyzer: Analyzer) -> list[str]:
+    """Terms of a query, cut to its first `MAX_QUERY_TERMS` distinct."""
+    return first_distinct(analyzer.analyze(query))
 
 
 def first_distinct(terms: list[str], limit: int = MAX_QUERY_TERMS) -> list[str]:
@@ -342,8 +307,3 @@ def first_distinct(terms: list[str], limit: int = MAX_QUERY_TERMS) -> list[str]:
         return terms
     kept = set(list(distinct)[:limit])
     return [term for term in terms if term in kept]
-
-
-def analyze_spans(text: str) -> list[tuple[str, int, int]]:
-    """Terms of `text` with their character spans in `text` (for highlighting snippets)."""
-    return EnglishAnalyzer(max_cache=10_000).analyze_spans(text)

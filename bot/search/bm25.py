@@ -1,19 +1,13 @@
-"""BM25 over term lists: rank-bm25's scores, computed from CSR postings.
+"""BM25 over term lists: rank-bm25's `BM25Plus` scores, computed from CSR postings.
 
-Scores are exactly those of rank-bm25's classes (`BM25Plus` by default) for the same token
-lists, computed the fast way: BM25 is a sum over query terms of per-(term, document)
-contributions, so `BM25` keeps CSR postings plus rank-bm25's own statistics (df, document
-lengths, avgdl, k1, b, delta), and a query computes the contributions of its terms'
-postings only. Every variant's contribution is idf × a weight of the posting's (tf,
-document length) pair, and a corpus has few distinct pairs, so a posting is its document
-row (int32) and its pair's number (uint16), and the pairs' weights are one small table
-computed with rank-bm25's formulas and operation order: a query term costs a lookup in a
-cache-resident table and one multiply by idf. rank_bm25.BM25Plus also gives documents
-*without* a term `idf * delta`; that share is the same for every document, so
-`BM25._constant` adds it once per query term to every score, which keeps `scores()` equal
-to rank-bm25's `get_scores`. The variants' formulas are in `scoring`. Each posting also
-keeps a uint16 its builder gives (the index: the sentences of the paper's abstract holding
-the term), read with its tf by `lookup`.
+BM25 is a sum over query terms of per-(term, document) contributions, so a query computes
+its terms' postings only. A contribution is idf × a weight of the posting's (tf, document
+length) pair, and a corpus has few distinct pairs: a posting is its row (int32) and its
+pair's number (uint16), and the pairs' weights are one small table computed with
+rank-bm25's formulas and operation order, so the scores are rank-bm25's to the bit.
+`BM25Plus` also gives every document `idf × delta` per query term, with or without the
+term: `BM25._constant` adds it once. Each posting also keeps a uint16 its builder gives
+(the index: the sentences of the abstract holding the term), read by `lookup`.
 
 Nothing here knows about papers, analysis or snippets: rows are document numbers.
 """
@@ -22,15 +16,27 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from bot.search.postings import build_postings, consistent
-from bot.search.scoring import DEFAULT_PARAMS, VARIANTS, BM25Params, bm25_params
 from bot.search.vocabulary import Vocabulary
 
-__all__ = ["BM25", "DEFAULT_PARAMS", "BM25Params", "bm25_params"]
+__all__ = ["BM25", "DEFAULT_PARAMS", "BM25Params"]
+
+
+@dataclass(frozen=True, slots=True)
+class BM25Params:
+    """rank_bm25.BM25Plus's parameters, with its defaults."""
+
+    k1: float = 1.5
+    b: float = 0.75
+    delta: float = 1.0
+
+
+DEFAULT_PARAMS = BM25Params()
 
 
 class BM25:
@@ -48,12 +54,9 @@ class BM25:
         df: np.ndarray,
         doc_len: np.ndarray,
         payload: np.ndarray,
-        params: BM25Params,
     ) -> None:
-        """Assemble from arrays (a posting's tf is `pair_tf[pair]`); use `build` or `from_state`.
-
-        payload: a uint16 per posting that the builder kept with it (`lookup` reads it).
-        """
+        """Assemble from arrays (a posting's tf is `pair_tf[pair]`, `payload` the builder's
+        uint16); use `build` or `from_state`."""
         self.vocab = vocab
         self._indptr = indptr
         self._doc_ids = doc_ids
@@ -63,21 +66,14 @@ class BM25:
         self._df = df
         self._doc_len = doc_len
         self._payload = payload
-        self.params = params
         self.size = n = len(doc_len)
-        self._idf_of, self._score_of = VARIANTS[params.variant]
-        # rank-bm25's statistics: avgdl, and per document its length norm (times k1 where the
-        # variant multiplies it, so `tf + dn` is computed exactly as rank-bm25 computes it).
+        # rank-bm25's avgdl and length norm, then each pair's weight in its operation order
+        # (`idf * (tf * (k1 + 1) / (dn + tf))`: idf × this weight gives the same bits).
+        k1, b = DEFAULT_PARAMS.k1, DEFAULT_PARAMS.b
         avgdl = int(doc_len.astype(np.int64).sum()) / n if n else 1.0
-        norm = 1 - params.b + params.b * pair_len.astype(np.int64) / (avgdl or 1.0)
-        dn = norm if params.variant == "BM25L" else params.k1 * norm
-        self._weight = self._score_of(params, pair_tf.astype(np.float64), dn)
-        self._okapi_floor = 0.0
-        if params.variant == "BM25Okapi" and len(df):
-            raw = np.log(n - df + 0.5) - np.log(df + 0.5)
-            self._okapi_floor = params.epsilon * float(raw.mean())
-        # Every contribution is > 0 (BM25Plus, BM25L: idf > 0; Okapi's floored idf may be ≤ 0).
-        self._positive = params.variant != "BM25Okapi" and params.k1 > 0
+        dn = k1 * (1 - b + b * pair_len.astype(np.int64) / (avgdl or 1.0))
+        tf = pair_tf.astype(np.float64)
+        self._weight = tf * (k1 + 1) / (dn + tf)
         self._local = threading.local()
 
     @classmethod
@@ -85,26 +81,15 @@ class BM25:
         cls,
         documents: Iterable[list[str]],
         *,
-        params: BM25Params = DEFAULT_PARAMS,
         payloads: Iterable[Mapping[str, int]] | None = None,
     ) -> BM25:
-        """Index documents given as term lists (a document's row is its position).
-
-        payloads: per document, read in step with it, a uint16 to keep with each of its
-        terms' postings (`postings.build_postings`).
-        """
-        if params.variant not in VARIANTS:
-            bm25_params(params.variant)
-        return cls(**build_postings(documents, payloads), params=params)
+        """Index documents given as term lists (a document's row is its position); `payloads`:
+        per document, a uint16 to keep with each of its terms' postings."""
+        return cls(**build_postings(documents, payloads))
 
     def to_state(self) -> dict[str, Any]:
         """Everything `from_state` needs: numpy arrays and plain values."""
         return {
-            "variant": self.params.variant,
-            "k1": self.params.k1,
-            "b": self.params.b,
-            "epsilon": self.params.epsilon,
-            "delta": self.params.delta,
             "terms": np.frombuffer(self.vocab._blob, dtype=np.uint8),
             "term_offsets": self.vocab._offsets,
             "indptr": self._indptr,
@@ -135,18 +120,11 @@ class BM25:
                 "doc_len": np.asarray(state["doc_len"], dtype=np.int32),
                 "payload": np.asarray(state["payload"]),
             }
-            params = BM25Params(
-                variant=str(state["variant"]),
-                k1=float(state["k1"]),
-                b=float(state["b"]),
-                epsilon=float(state["epsilon"]),
-                delta=float(state["delta"]),
-            )
         except (KeyError, TypeError) as error:
             raise ValueError(f"index state is incomplete: {error}") from error
-        if params.variant not in VARIANTS or not consistent(vocab, size=size, **arrays):
+        if not consistent(vocab, size=size, **arrays):
             raise ValueError("index state arrays are inconsistent")
-        return cls(vocab=vocab, params=params, **arrays)
+        return cls(vocab=vocab, **arrays)
 
     def scores(self, terms: Sequence[str]) -> np.ndarray:
         """Every document's score for these query terms: rank-bm25's `get_scores(terms)`."""
@@ -211,15 +189,12 @@ class BM25:
         return list(counts), list(counts.values())
 
     def _idf(self, ids: list[int]) -> np.ndarray:
-        """The variant's idf of these terms, as rank-bm25 computes it."""
-        df = self._df[ids].astype(np.float64)
-        return self._idf_of(self.params, self.size, df, self._okapi_floor)
+        """rank_bm25.BM25Plus's idf of these terms: log((N + 1) / df)."""
+        return np.log((self.size + 1) / self._df[ids].astype(np.float64))
 
     def _constant(self, counts: list[int], idf: np.ndarray) -> float:
-        """What the query adds to every document's score (BM25Plus: idf × delta per term)."""
-        if self.params.variant != "BM25Plus" or not counts:
-            return 0.0
-        return float(np.dot(counts, idf * self.params.delta))
+        """What the query adds to every document's score: idf × delta per term."""
+        return float(np.dot(counts, idf * DEFAULT_PARAMS.delta)) if counts else 0.0
 
     def _postings(
         self, ids: list[int], counts: list[int], idf: np.ndarray
@@ -250,10 +225,8 @@ class BM25:
             ((c, rows, scores),) = self._postings(ids, counts, idf)
             if c != 1:
                 scores = c * scores
-        elif self._positive:
-            rows, scores = self._accumulate(ids, counts, idf)
         else:
-            rows, scores = self._accumulate_masked(ids, counts, idf)
+            rows, scores = self._accumulate(ids, counts, idf)
         if mask is not None:  # before the top-k cut: the best of the allowed, not of all
             keep = mask[rows]
             rows, scores = rows[keep], scores[keep]
@@ -269,11 +242,11 @@ class BM25:
     def _accumulate(
         self, ids: list[int], counts: list[int], idf: np.ndarray
     ) -> tuple[np.ndarray, np.ndarray]:
-        """Documents holding a query term and their summed contributions (all contributions > 0).
+        """Documents holding a query term and their summed contributions.
 
-        Sums into a zeroed per-thread buffer of one float per document, in query-term order as
-        rank-bm25 does; a document is new to the candidates when its sum is still 0, so no
-        document-sized mask or scan is needed. The buffer is zeroed again before returning.
+        Sums into a zeroed per-thread buffer, in query-term order as rank-bm25 does; every
+        contribution is above 0, so a document whose sum is still 0 is new to the candidates
+        (no document-sized mask or scan). The buffer is zeroed again before returning.
         """
         buffer = self._buffer()
         found: list[np.ndarray] = []
@@ -299,18 +272,6 @@ class BM25:
             else:
                 buffer.fill(0.0)
         return rows, scores
-
-    def _accumulate_masked(
-        self, ids: list[int], counts: list[int], idf: np.ndarray
-    ) -> tuple[np.ndarray, np.ndarray]:
-        """`_accumulate` for variants whose contributions may be 0 or negative (BM25Okapi)."""
-        scores = np.zeros(self.size)
-        held = np.zeros(self.size, dtype=bool)
-        for c, docs, contributions in self._postings(ids, counts, idf):
-            np.add.at(scores, docs, c * contributions if c != 1 else contributions)
-            held[docs] = True
-        rows = np.flatnonzero(held)
-        return rows, scores[rows]
 
     def _buffer(self) -> np.ndarray:
         """This thread's zeroed float per document (searches run in several threads at once)."""

@@ -6,7 +6,7 @@ Shared by the index build, more-like-this and recommendations (a paper's term pr
 from __future__ import annotations
 
 from bot.corpus import Paper
-from bot.search.analysis import Analyzer, analyzer_for
+from bot.search.analysis import Analyzer
 
 __all__ = ["TITLE_WEIGHT", "document_terms"]
 
@@ -15,18 +15,13 @@ TITLE_WEIGHT = 2
 
 
 def document_terms(
-    paper: Paper,
-    analyzer: Analyzer | None = None,
-    *,
-    title_weight: int = TITLE_WEIGHT,
-    abstract: list[str] | None = None,
+    paper: Paper, analyzer: Analyzer, *, abstract: list[str] | None = None
 ) -> list[str]:
-    """The terms indexed for `paper`: title terms `title_weight` times, then the abstract's
+    """The terms indexed for `paper`: title terms `TITLE_WEIGHT` times, then the abstract's
     (`abstract` when already analysed), keywords' and authors'."""
-    analyzer = analyzer or analyzer_for("en", max_cache=10_000)
     if abstract is None:
         abstract = analyzer.analyze(paper.abstract)
-    terms = analyzer.analyze(paper.title) * title_weight + abstract
+    terms = analyzer.analyze(paper.title) * TITLE_WEIGHT + abstract
     for extra in (*paper.keywords, *paper.authors):
         terms += analyzer.analyze(extra)
     return terms

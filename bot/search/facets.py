@@ -31,6 +31,7 @@ from bot.corpus.authors import fold_name
 from bot.search.analysis import Analyzer
 from bot.search.dates import DayFilter
 from bot.search.phrases import phrase_terms
+from bot.search.storage.columns import field_values
 from bot.search.syntax import FieldFilter
 
 __all__ = [
@@ -39,7 +40,6 @@ __all__ = [
     "MultiColumn",
     "ProgrammeColumns",
     "in_a_row",
-    "paper_field",
     "tier_named",
     "topic_terms",
 ]
@@ -60,12 +60,6 @@ _FEW = 8  # a condition keeping up to this many of a few-valued field's values c
 _PART_GAP = "\x1e"  # between a topic's parts in its terms: no query term equals it
 
 V = TypeVar("V", bound=Hashable)
-
-
-def paper_field(papers: Sequence[Paper], name: str) -> Iterable[Any]:
-    """One field of every paper; from the columns directly when the papers are cached ones."""
-    column = getattr(papers, "column", None)
-    return column(name) if column is not None else (getattr(p, name) for p in papers)
 
 
 class MultiColumn(Generic[V]):
@@ -201,7 +195,7 @@ class ProgrammeColumns:
         days: list[list[_Day]] = []
         rooms: list[list[str]] = []
         day_of: dict[str, _Day | None] = {}  # a programme has few distinct start times
-        for shown in paper_field(papers, "presentations"):
+        for shown in field_values(papers, "presentations"):
             sessions.append([p.session for p in shown if p.session])
             rooms.append([p.room for p in shown if p.room])
             for p in shown:
@@ -212,11 +206,11 @@ class ProgrammeColumns:
         self.days: MultiColumn[_Day] = MultiColumn(days)
         self.rooms: MultiColumn[str] = MultiColumn(rooms)
         self.institutions: MultiColumn[str] = MultiColumn(
-            (a for a in affiliations if a) for affiliations in paper_field(papers, "affiliations")
+            (a for a in affiliations if a) for affiliations in field_values(papers, "affiliations")
         )
-        self.topics = _Coded(paper_field(papers, "topic"))
+        self.topics = _Coded(field_values(papers, "topic"))
         tier_of: dict[tuple[str, str], str] = {}
-        labels = zip(paper_field(papers, "status"), paper_field(papers, "venue"), strict=True)
+        labels = zip(field_values(papers, "status"), field_values(papers, "venue"), strict=True)
         self.tiers = _Coded(_tier(label, tier_of) for label in labels)
         self._sessions = [fold_session(name) for name in self.sessions.values]
         self._topic_terms = [topic_terms(topic, analyzer) for topic in self.topics.values]

@@ -35,15 +35,15 @@ import numpy as np
 
 from bot.corpus import AuthorIndex, Paper
 from bot.corpus.authors import AuthorKey, author_key, filed_under, key_matches
-from bot.search.analysis import Analyzer, analyzer_for
+from bot.search.analysis import Analyzer, EnglishAnalyzer
 from bot.search.facets import (
     PROGRAMME_FIELDS,
     ProgrammeColumns,
     in_a_row,
-    paper_field,
     tier_named,
 )
 from bot.search.phrases import PhraseIndex, phrase_terms
+from bot.search.storage.columns import field_values
 from bot.search.syntax import Clause, DayFilter, FieldFilter, ParsedQuery, Phrase, YearFilter
 
 
@@ -158,7 +158,6 @@ class FilterColumns:
         labels: dict[LabelField, _Labels],
         *,
         programme: Callable[[], ProgrammeColumns],
-        language: str = "en",
     ) -> None:
         """Assemble; use `build` (or `filter_columns` for an index).
 
@@ -167,35 +166,29 @@ class FilterColumns:
         """
         self._phrases = _Once(phrases if callable(phrases) else lambda: phrases)
         self._programme = _Once(programme)
-        self.analyzer = analyzer_for(language, max_cache=10_000)
+        self.analyzer = EnglishAnalyzer(max_cache=10_000)
         self.authors = _AuthorRows(authors)
         self.years = years
         """Per row, the year, 0 when unknown."""
         self.labels = labels
 
     @classmethod
-    def build(
-        cls, papers: Sequence[Paper], *, authors: AuthorIndex | None = None, language: str = "en"
-    ) -> FilterColumns:
-        """From the papers (a tuple or an index's cached columns), in row order.
-
-        authors: the index's own `AuthorIndex` when there is one (it is not built twice).
-        """
-        analyzer = analyzer_for(language, max_cache=10_000)
-        if authors is None:
-            authors = AuthorIndex.build(paper_field(papers, "authors"))
-        years = np.fromiter((y or 0 for y in paper_field(papers, "year")), np.int32, len(papers))
-        labels = {name: cls._labels(paper_field(papers, name), analyzer) for name in LABEL_FIELDS}
+    def build(cls, papers: Sequence[Paper], authors: AuthorIndex) -> FilterColumns:
+        """From the papers (a tuple or an index's cached columns), in row order, and the
+        index's `AuthorIndex` (not built twice)."""
+        analyzer = EnglishAnalyzer(max_cache=10_000)
+        years = np.fromiter((y or 0 for y in field_values(papers, "year")), np.int32, len(papers))
+        labels = {name: cls._labels(field_values(papers, name), analyzer) for name in LABEL_FIELDS}
 
         def phrases() -> PhraseIndex:
             return PhraseIndex.build(
-                paper_field(papers, "title"), paper_field(papers, "abstract"), language=language
+                field_values(papers, "title"), field_values(papers, "abstract")
             )
 
         def programme() -> ProgrammeColumns:
             return ProgrammeColumns(papers, analyzer)
 
-        return cls(phrases, authors, years, labels, programme=programme, language=language)
+        return cls(phrases, authors, years, labels, programme=programme)
 
     @property
     def phrases(self) -> PhraseIndex:
@@ -311,9 +304,7 @@ def filter_columns(index: Index) -> FilterColumns:
     with _BUILDING:
         columns = _BY_INDEX.get(index)
         if columns is None:
-            columns = _BY_INDEX[index] = FilterColumns.build(
-                index.papers, authors=index.authors, language=index.analyzer.language
-            )
+            columns = _BY_INDEX[index] = FilterColumns.build(index.papers, index.authors)
     return columns
 
 

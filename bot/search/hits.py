@@ -29,7 +29,6 @@ class Index(Protocol):
     analyzer: Analyzer
     bm25: BM25
     layout: AbstractLayout
-    title_weight: int
 
     def term_weights(self, terms: Sequence[str]) -> dict[str, float]:
         """Each distinct term's coverage weight in this corpus."""
@@ -111,7 +110,7 @@ class _Snippets:
         if prefixes is not None:
             return self._snippet_of(text, prefixes=prefixes, **known)
         indexed = {t: counts[i] for t, counts in self._counts.items()}
-        counts = abstract_counts(paper, indexed, index.analyzer, title_weight=index.title_weight)
+        counts = abstract_counts(paper, indexed, index.analyzer)
         return self._snippet_of(text, counts=counts, **known)
 
     def _snippet_of(self, text: str, **known: Any) -> Snippet:

@@ -20,8 +20,8 @@ import numpy as np
 from bot.corpus import AuthorIndex, Paper, PaperIds
 from bot.search import confidence, filters
 from bot.search.abstracts import AbstractLayout, AbstractNotes
-from bot.search.analysis import ANALYZERS, analyze_query, analyzer_for
-from bot.search.bm25 import BM25, DEFAULT_PARAMS, BM25Params
+from bot.search.analysis import ANALYZER_VERSION, EnglishAnalyzer, analyze_query
+from bot.search.bm25 import BM25
 from bot.search.documents import TITLE_WEIGHT, document_terms
 from bot.search.hits import page_hits
 from bot.search.query import PreparedQuery, QueryPipeline
@@ -43,55 +43,32 @@ class Index:
     papers: Sequence[Paper]
     """A tuple, or `PaperColumns` (a `Paper` made per access) when read from the cache."""
 
-    def __init__(
-        self,
-        papers: Sequence[Paper],
-        bm25: BM25,
-        layout: AbstractLayout,
-        *,
-        title_weight: int = TITLE_WEIGHT,
-        language: str = "en",
-    ) -> None:
-        """Assemble an index; use `build` or `from_state`.
-
-        layout: what snippets read of the abstracts (`abstracts.AbstractNotes` notes it).
-        """
+    def __init__(self, papers: Sequence[Paper], bm25: BM25, layout: AbstractLayout) -> None:
+        """Assemble an index (`layout`: what snippets read of the abstracts); use `build` or
+        `from_state`."""
         self.papers = papers if isinstance(papers, PaperColumns) else tuple(papers)
         self._by_id = {paper_id: i for i, paper_id in enumerate(self._column("id"))}
         self.bm25 = bm25
         self.layout = layout
-        self.title_weight = title_weight
-        self.analyzer = analyzer_for(language, max_cache=QUERY_CACHE)
-        self.queries = QueryPipeline(self, self.query_terms)
+        self.analyzer = EnglishAnalyzer(max_cache=QUERY_CACHE)
+        self.queries = QueryPipeline(self)
         """What a question becomes before it is searched (its speller starts on request)."""
 
     @classmethod
-    def build(
-        cls,
-        papers: Sequence[Paper],
-        *,
-        params: BM25Params = DEFAULT_PARAMS,
-        title_weight: int = TITLE_WEIGHT,
-        language: str = "en",
-    ) -> Index:
+    def build(cls, papers: Sequence[Paper]) -> Index:
         """Analyse and index `papers` (one analysis each; its big cache is freed after)."""
-        notes = AbstractNotes(analyzer_for(language))
+        notes = AbstractNotes(EnglishAnalyzer())
         # Each paper's terms, and its abstract terms' sentence masks kept with their postings.
-        documents, masks = tee(notes.document(paper, title_weight) for paper in papers)
-        bm25 = BM25.build(
-            map(itemgetter(0), documents), params=params, payloads=map(itemgetter(1), masks)
-        )
-        layout = notes.layout(bm25.vocab)
-        return cls(papers, bm25, layout, title_weight=title_weight, language=language)
+        documents, masks = tee(notes.document(paper) for paper in papers)
+        bm25 = BM25.build(map(itemgetter(0), documents), payloads=map(itemgetter(1), masks))
+        return cls(papers, bm25, notes.layout(bm25.vocab))
 
     def to_state(self) -> dict[str, Any]:
         """Everything `from_state` needs besides the papers: numpy arrays and plain values."""
         return {
             **self.bm25.to_state(),
             **self.layout.to_state(),
-            "analyzer_language": self.analyzer.language,
             "analyzer_version": self.analyzer.version,
-            "title_weight": self.title_weight,
             "papers": len(self.papers),
         }
 
@@ -99,17 +76,15 @@ class Index:
     def from_state(cls, papers: Sequence[Paper], state: Mapping[str, Any]) -> Index:
         """Rebuild from `to_state()` without analysing papers; `ValueError` if it does not fit."""
         try:
-            language = str(state.get("analyzer_language", "en"))
-            if state["analyzer_version"] != ANALYZERS[language].version:
+            if state["analyzer_version"] != ANALYZER_VERSION:
                 raise ValueError("index state is from another analyzer version")
             if int(state["papers"]) != len(papers):
                 raise ValueError("index state is for a different number of papers")
-            title_weight = int(state["title_weight"])
         except (KeyError, TypeError) as error:
             raise ValueError(f"index state is incomplete: {error}") from error
         bm25 = BM25.from_state(state, size=len(papers))
         layout = AbstractLayout.from_state(state, papers=len(papers), terms=len(bm25.vocab))
-        return cls(papers, bm25, layout, title_weight=title_weight, language=language)
+        return cls(papers, bm25, layout)
 
     def __len__(self) -> int:
         return len(self.papers)

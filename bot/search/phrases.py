@@ -16,13 +16,12 @@ once per corpus: a phrase costs a binary search per candidate position of its ra
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from itertools import chain
-from typing import Any
 
 import numpy as np
 
-from bot.search.analysis import Analyzer, analyzer_for
+from bot.search.analysis import Analyzer, EnglishAnalyzer
 from bot.textutil import sentence_spans
 
 __all__ = ["PhraseIndex", "phrase_terms"]
@@ -123,11 +122,9 @@ class PhraseIndex:
         self._analyzer = analyzer
 
     @classmethod
-    def build(
-        cls, titles: Iterable[str], abstracts: Iterable[str], *, language: str = "en"
-    ) -> PhraseIndex:
+    def build(cls, titles: Iterable[str], abstracts: Iterable[str]) -> PhraseIndex:
         """Index each paper's title and abstract (in paper order)."""
-        chunk_ids = _ChunkIds(analyzer_for(language))  # freed after the build, with its cache
+        chunk_ids = _ChunkIds(EnglishAnalyzer())  # freed after the build, with its cache
         ids: list[int] = []
         paper_at: list[int] = []
         abstract_at: list[int] = []
@@ -145,39 +142,8 @@ class PhraseIndex:
             *_sorted_by_term(flat, starts, len(chunk_ids.vocab)),
             starts,
             np.array(abstract_at, dtype=dtype),
-            analyzer_for(language, max_cache=10_000),
+            EnglishAnalyzer(max_cache=10_000),
         )
-
-    def to_state(self) -> dict[str, Any]:
-        """Everything `from_state` needs: numpy arrays and the terms in id order (for a cache)."""
-        return {
-            "phrase_terms": list(self._vocab),  # a dict keeps insertion order: ids 0, 1, …
-            "phrase_positions": self._positions[0],
-            "phrase_position_starts": self._positions[1],
-            "phrase_rows": self._postings[0],
-            "phrase_row_starts": self._postings[1],
-            "phrase_paper_at": self._paper_at,
-            "phrase_abstract_at": self._abstract_at,
-        }
-
-    @classmethod
-    def from_state(cls, state: Mapping[str, Any], *, language: str = "en") -> PhraseIndex:
-        """Rebuild from `to_state()` without analysing; `ValueError` if the arrays disagree."""
-        try:
-            terms = list(state["phrase_terms"])
-            positions = (state["phrase_positions"], state["phrase_position_starts"])
-            postings = (state["phrase_rows"], state["phrase_row_starts"])
-            paper_at, abstract_at = state["phrase_paper_at"], state["phrase_abstract_at"]
-        except KeyError as error:
-            raise ValueError(f"phrase index state is incomplete: {error}") from error
-        for values, starts in (positions, postings):
-            if len(starts) != len(terms) + 1 or (len(starts) and starts[-1] != len(values)):
-                raise ValueError("phrase index state does not fit its terms")
-        if len(paper_at) != len(abstract_at):
-            raise ValueError("phrase index state: field starts disagree")
-        vocab = {term: i for i, term in enumerate(terms)}
-        analyzer = analyzer_for(language, max_cache=10_000)
-        return cls(vocab, positions, postings, paper_at, abstract_at, analyzer)
 
     def __len__(self) -> int:
         return len(self._paper_at)

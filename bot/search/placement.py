@@ -18,6 +18,7 @@ from operator import not_
 
 from bot.corpus import Paper
 from bot.search.analysis import Analyzer
+from bot.search.documents import TITLE_WEIGHT
 from bot.textutil import Span
 
 __all__ = [
@@ -68,12 +69,10 @@ def short_prefixes(chunks: Iterable[str], terms: Iterable[Sequence[str]]) -> dic
     return short
 
 
-def abstract_counts(
-    paper: Paper, indexed: dict[str, int], analyzer: Analyzer, *, title_weight: int
-) -> dict[str, int]:
+def abstract_counts(paper: Paper, indexed: dict[str, int], analyzer: Analyzer) -> dict[str, int]:
     """How often each term occurs in the abstract: indexed counts minus the other fields'.
 
-    The reverse of `documents.document_terms` (title `title_weight` times, keywords,
+    The reverse of `documents.document_terms` (title `TITLE_WEIGHT` times, keywords,
     authors); words analyse one by one as they do in their field (no term spans whitespace).
     """
     if not any(indexed.values()):
@@ -100,7 +99,7 @@ def abstract_counts(
     title, other = terms_of([paper.title]), terms_of([*paper.keywords, *paper.authors])
     if not title and not other:  # no other field holds a prefix: every count is the abstract's
         return indexed
-    return {t: n - title_weight * title.count(t) - other.count(t) for t, n in indexed.items()}
+    return {t: n - TITLE_WEIGHT * title.count(t) - other.count(t) for t, n in indexed.items()}
 
 
 def plain_text(text: str, sentences: Sequence[Span], analyzer: Analyzer) -> bool:

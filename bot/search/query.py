@@ -1,32 +1,24 @@
 """One query pipeline for every engine: what a question becomes before anything searches it.
 
-`QueryPipeline.prepare` takes what the user typed through, in order:
-
-1. the cut to `MAX_QUERY_CHARS` (the only one: front ends pass questions whole);
-2. the query syntax parsed (`syntax.parse_query`: phrases, `-word`, OR, `author:` …): its
-   conditions are kept aside (`day:today` counted from the pipeline's clock), its free
-   text goes on;
-3. chat phrasing removed from the free text (`phrasing.topic_text`: "can you recommend …");
-4. typos corrected against the corpus (`spelling.Speller`), once the speller is ready;
-5. the analysed terms of what is left;
-6. a Chinese question's English gloss (`gloss.gloss_terms`), once the glossary is ready: what
-   BM25 scores over English papers, where the question's own terms match nothing.
-
-The result, a `PreparedQuery`, is what `Index.search` (BM25 alone) and `HybridRetriever.search`
-both search, so a question means the same thing whichever engine answers it: both rank only
-the papers meeting its conditions (`filters.candidates`).
+`QueryPipeline.prepare` takes what the user typed through, in order: the cut to
+`MAX_QUERY_CHARS` (the only one); the query syntax (`syntax.parse_query`), whose conditions
+are kept aside; chat phrasing removed (`phrasing.topic_text`); typos corrected
+(`spelling.Speller`, once ready); the terms analysed; a Chinese question's English gloss
+(`gloss.gloss_terms`, once ready). Both engines search the resulting `PreparedQuery`, so a
+question means the same whichever answers it.
 """
 
 from __future__ import annotations
 
 import logging
+import re
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Generic, Protocol, TypeVar
 
-from bot.search.analysis import Analyzer
+from bot.search.analysis import MAX_QUERY_TERMS, Analyzer, analyze_query
 from bot.search.gloss import Glossary, default_glossary, gloss_terms
 from bot.search.phrasing import topic_text
 from bot.search.spelling import Correction, Lexicon, Speller, SpellingCorpus
@@ -36,9 +28,11 @@ __all__ = ["MAX_QUERY_CHARS", "PreparedQuery", "QueryCorpus", "QueryPipeline", "
 
 logger = logging.getLogger(__name__)
 
+_NON_SPACE = re.compile(r"\S+")
+
 MAX_QUERY_CHARS = 512
 """Questions are cut to this many characters before anything else: the bound on the work of
-phrasing, spelling and analysis, and the one cut every front end's question gets."""
+phrasing, spelling and analysis."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,14 +44,13 @@ class PreparedQuery:
     text: str
     """What is searched: the cut question without request words, its typos fixed."""
     terms: tuple[str, ...]
-    """The analysed terms of `text` (BM25's query); empty when nothing is searchable."""
+    """The analysed terms of `text`; empty when nothing is searchable."""
     corrected: str = ""
     """`typed` with its typos fixed, to show the user; "" when no word was corrected."""
     parsed: ParsedQuery | None = None
-    """The query's syntax: the conditions every result must meet (None: a plain query)."""
+    """The conditions every result must meet (None: a plain query)."""
     gloss: tuple[str, ...] = ()
-    """A Chinese question's English gloss as terms, with its own terms some paper holds
-    (`gloss.gloss_terms`); () when it is not glossed."""
+    """A Chinese question's English gloss as terms (`gloss.gloss_terms`); () if none."""
 
     @property
     def scored(self) -> tuple[str, ...]:
@@ -73,7 +66,7 @@ class PreparedQuery:
 def prepare_query(
     query: object,
     *,
-    terms_of: Callable[[str], Sequence[str]],
+    analyzer: Analyzer,
     speller: Speller | None = None,
     gloss: Callable[[str, Sequence[str]], tuple[str, ...]] | None = None,
     now: datetime | None = None,
@@ -86,16 +79,30 @@ def prepare_query(
     # Only the free text is cleaned and corrected: a field's value ("author:Schmidhber")
     # is matched by its own rule, and a quoted phrase means exactly what is quoted.
     topic = topic_text(parsed.text)
-    correction = speller.correct(topic) if speller is not None else Correction(topic)
-    terms = tuple(terms_of(correction.text))
+    # Only words whose terms are searched are spell-checked: the bound on the speller's work.
+    cut = term_cut(topic, analyzer)
+    checked = speller.correct(topic[:cut]) if speller is not None else Correction(topic[:cut])
+    text = checked.text + topic[cut:]
+    terms = tuple(analyze_query(text, analyzer))
     return PreparedQuery(
         typed=typed,
-        text=correction.text,
+        text=text,
         terms=terms,
-        corrected=_shown_correction(typed, correction),
+        corrected=_shown_correction(typed, checked),
         parsed=None if parsed.is_plain else parsed,
-        gloss=gloss(correction.text, terms) if gloss is not None and terms else (),
+        gloss=gloss(text, terms) if gloss is not None and terms else (),
     )
+
+
+def term_cut(text: str, analyzer: Analyzer, limit: int = MAX_QUERY_TERMS) -> int:
+    """Where the word bringing `text`'s (`limit` + 1)-th distinct term starts (else its end):
+    the query's terms stop before it (`analyze_query`)."""
+    seen: set[str] = set()
+    for word in _NON_SPACE.finditer(text):
+        seen.update(analyzer.analyze(word[0]))
+        if len(seen) > limit:
+            return word.start()
+    return len(text)
 
 
 def _shown_correction(typed: str, correction: Correction) -> str:
@@ -109,8 +116,7 @@ def _shown_correction(typed: str, correction: Correction) -> str:
 
 
 class QueryCorpus(SpellingCorpus, Protocol):
-    """What the pipeline reads of an index: a speller's corpus and the analyzer it glosses
-    Chinese questions through."""
+    """What the pipeline reads of an index: a speller's corpus and its analyzer."""
 
     analyzer: Analyzer
 
@@ -119,8 +125,7 @@ T = TypeVar("T")
 
 
 class _Background(Generic[T]):
-    """A value built once in a daemon thread, on request; None until it is ready (and for
-    good if its build returned None)."""
+    """A value built once in a daemon thread, on request; None until it is ready."""
 
     def __init__(self, name: str, build: Callable[[], T | None]) -> None:
         self._name = name
@@ -160,26 +165,22 @@ class _Background(Generic[T]):
 
 
 class QueryPipeline:
-    """`prepare_query` for one corpus, with its speller and glossary made off the event loop.
+    """`prepare_query` for one corpus (one per index, shared by its retrievers).
 
-    One per index, shared by every retriever over it. The speller (the corpus's words and the
-    English dictionary) and the Chinese glossary (CC-CEDICT, one per process: about a second
-    and tens of MB) are each made in a daemon thread once `start_*` or `load_*` asks for
-    them; until then questions are searched uncorrected and unglossed, so nothing waits (an
-    index nobody starts them for, as in most tests, never corrects or glosses).
+    The speller and the Chinese glossary are each made in a daemon thread once `start_*` or
+    `load_*` asks for them; until then questions are searched uncorrected and unglossed, so
+    nothing waits for them.
     """
 
     def __init__(
         self,
         corpus: QueryCorpus,
-        terms_of: Callable[[str], Sequence[str]],
         *,
         clock: Callable[[], datetime] = lambda: datetime.now(UTC),
     ) -> None:
-        """Prepare questions for `corpus`, analysed by `terms_of`; `clock` (aware) says when
+        """Prepare questions for `corpus`, analysed by its analyzer; `clock` (aware) says when
         "today" is for `day:today`."""
         self._corpus = corpus
-        self._terms_of = terms_of
         self._clock = clock
         self._known_words: Callable[[], Lexicon] | None = None
         self._speller = _Background("speller", self._build_speller)
@@ -190,7 +191,7 @@ class QueryPipeline:
         glossary = self._glossary.value
         return prepare_query(
             query,
-            terms_of=self._terms_of,
+            analyzer=self._corpus.analyzer,
             speller=self._speller.value,
             gloss=None if glossary is None else self._gloss_with(glossary),
             now=self._clock(),
@@ -206,9 +207,7 @@ class QueryPipeline:
 
     def load_speller(self, timeout: float | None = None) -> Speller | None:
         """The speller, built (or its build waited for) now; None if it failed or timed out.
-
-        For a worker thread or a one-shot command, never the event loop.
-        """
+        Never on the event loop."""
         return self._speller.load(timeout)
 
     def start_glossary(self) -> None:
@@ -217,17 +216,16 @@ class QueryPipeline:
 
     def load_glossary(self, timeout: float | None = None) -> Glossary | None:
         """The glossary, loaded (or its load waited for) now; None if it is missing or timed
-        out. For a worker thread or a one-shot command, never the event loop."""
+        out. Never on the event loop."""
         return self._glossary.load(timeout)
 
     def settle_glossary(self) -> Glossary | None:
-        """The glossary once its started load ends; None at once if no front end started it
-        (`prepare` answers no question, so it never parses CC-CEDICT)."""
+        """The glossary once its started load ends; None at once if nothing started it."""
         return self._glossary.settle()
 
     def use_known_words(self, known_words: Callable[[], Lexicon]) -> None:
         """Build the speller from the lexicon `known_words` returns (the index cache's), not
-        from the papers: call before the speller starts."""
+        the papers; call before it starts."""
         self._known_words = known_words
 
     def _build_speller(self) -> Speller | None:
@@ -239,7 +237,7 @@ class QueryPipeline:
             return None
 
     def _stored_lexicon(self) -> Lexicon | None:
-        """The lexicon given by `use_known_words`; None (build it) when none or it is broken."""
+        """The lexicon `use_known_words` gave; None (build one) when none or it is broken."""
         if self._known_words is None:
             return None
         try:

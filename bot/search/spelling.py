@@ -1,14 +1,10 @@
 """Typo and spelling-variant correction of query words against the corpus's own words.
 
-A query word the corpus does not know ("siezure", "normalisation") is replaced by the
-corpus word it most likely means: first a British/American variant, else the most frequent
-corpus word within a small edit distance (optimal string alignment, so a swap of two
-neighbouring letters is one edit). Short words are left alone: at four letters nearly
-every word is one edit from another. A real English word the corpus lacks ("electron",
-"trails") is a typo only when the corrected word and a neighbouring query word form a
-phrase the corpus uses ("Shapely values" -> "Shapley values"); otherwise it stays as typed.
-Pure functions (the caller passes the corpus `Lexicon` and what counts as an English word),
-and `Speller`, which binds them to one corpus.
+A word the corpus lacks ("siezure", "normalisation") becomes the corpus word it most likely
+means: a British/American variant, else the most frequent corpus word within a few edits
+(optimal string alignment: a swap of neighbouring letters is one edit); short words stay.
+A real English word the corpus lacks ("electron") is a typo only when the correction makes a
+phrase the corpus uses with a neighbouring word ("Shapely values" -> "Shapley values").
 """
 
 from __future__ import annotations
@@ -17,7 +13,7 @@ import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 from itertools import chain, islice
 from typing import Any, Protocol
 
@@ -26,15 +22,13 @@ from rapidfuzz import process
 from rapidfuzz.distance import OSA
 
 from bot.corpus import Paper
-from bot.search.analysis import STOPWORDS, analyze
+from bot.search.analysis import STOPWORDS, EnglishAnalyzer
 
 __all__ = [
     "Correction",
     "Lexicon",
-    "PairCounts",
     "Speller",
     "SpellingCorpus",
-    "closest_word",
     "correct_query",
     "english_words",
     "lexicon",
@@ -88,8 +82,8 @@ class Correction:
 class PairCounts:
     """How often each pair of adjacent words occurs: `counts[first, second]` (0 if never).
 
-    Pairs are numbered by their words' ids and kept as one sorted int64 array with counts
-    (16 bytes a pair; a `Counter` of string tuples took far more memory and time to build).
+    One sorted int64 array of pair codes (the words' ids) with counts: far smaller than a
+    `Counter` of string tuples.
     """
 
     def __init__(self, ids: Mapping[str, int], codes: np.ndarray, counts: np.ndarray) -> None:
@@ -106,20 +100,74 @@ class PairCounts:
         found = at < len(self._codes) and int(self._codes[at]) == code
         return int(self._counts[at]) if found else 0
 
-    def __len__(self) -> int:
-        return len(self._codes)
+
+class _NearWords:
+    """Words by length, each with its set of letters as bits: a word within k edits of
+    another differs from it by at most k in length and 2k in letters, so only those words
+    are compared by edit distance."""
+
+    def __init__(self, words: Iterable[str]) -> None:
+        ordered = sorted(words, key=len)
+        lengths = np.fromiter(map(len, ordered), np.int64, len(ordered))
+        self._words = np.array(ordered, dtype=object)
+        self._lengths = lengths
+        self._letters = _letter_bits(ordered, lengths)
+
+    def within(self, word: str, edits: int) -> np.ndarray:
+        """The words that may be within `edits` edits of the lower-case ASCII `word`."""
+        lo, hi = np.searchsorted(self._lengths, (len(word) - edits, len(word) + edits + 1))
+        differ = self._letters[lo:hi] ^ _letter_bits([word], np.array([len(word)]))[0]
+        return self._words[lo:hi][_bit_counts(differ) <= 2 * edits]
 
 
-@dataclass(frozen=True, slots=True)
+def _letter_bits(words: Sequence[str], lengths: np.ndarray) -> np.ndarray:
+    """Each lower-case ASCII word's letters as uint32 bits ("a": bit 0); `lengths`: theirs."""
+    if not words:
+        return np.zeros(0, dtype=np.uint32)
+    chars = np.frombuffer("".join(words).encode("ascii"), dtype=np.uint8)
+    bits = np.left_shift(np.uint32(1), (chars - ord("a")).astype(np.uint32))
+    return np.bitwise_or.reduceat(bits, np.cumsum(lengths) - lengths)
+
+
+def _bit_counts(x: np.ndarray) -> np.ndarray:
+    """The 1 bits of each uint32, summed in parallel (numpy 1.x has no `bitwise_count`)."""
+    x = x - ((x >> 1) & 0x55555555)
+    x = (x & 0x33333333) + ((x >> 2) & 0x33333333)
+    return ((x + (x >> 4)) & 0x0F0F0F0F) * 0x01010101 >> 24
+
+
+@dataclass(frozen=True)
 class Lexicon:
     """The corpus's lower-case ASCII words and adjacent word pairs, with counts."""
 
     words: Counter[str]
     pairs: PairCounts
 
+    @cached_property
+    def _near(self) -> _NearWords:
+        return _NearWords(self.words)
+
+    def closest(self, word: str) -> str | None:
+        """The corpus word a lower-case `word` most likely means, or None: a spelling
+        variant, else the nearest by edit distance, ties to the most frequent."""
+        for variant in spelling_variants(word):
+            if variant in self.words:
+                return variant
+        limit = max_edits(word)
+        if not limit or not word.isascii():
+            return None
+        near = self._near.within(word, limit).tolist()
+        matches = process.extract(word, near, scorer=OSA.distance, score_cutoff=limit, limit=None)
+        if not matches:
+            return None
+        best = min(distance for _, distance, _ in matches)
+        return max(
+            (candidate for candidate, distance, _ in matches if distance == best),
+            key=lambda candidate: (self.words[candidate], candidate),
+        )
+
     def to_state(self) -> dict[str, Any]:
-        """Plain arrays for a cache (`from_state` reads them back): reading them is far
-        quicker than building the lexicon from the papers again."""
+        """Plain arrays for a cache, read back by `from_state` (far quicker than a rebuild)."""
         ids = self.pairs._ids  # every word, numbered in first-seen order, as `words` holds them
         return {
             "lexicon_words": list(ids),
@@ -168,6 +216,11 @@ def lexicon(texts: Iterable[str]) -> Lexicon:
     return Lexicon(words, PairCounts(ids, unique, counts))
 
 
+def papers_lexicon(papers: Iterable[Paper]) -> Lexicon:
+    """The lexicon of papers' titles and abstracts: what a `Speller` corrects against."""
+    return lexicon(f"{p.title}\n{p.abstract}" for p in papers)
+
+
 @cache  # one dictionary for every corpus: each index's speller shares it
 def english_words() -> Callable[[str], bool]:
     """Whether a lower-case word is in pyspellchecker's English dictionary (loaded once)."""
@@ -187,30 +240,6 @@ def spelling_variants(word: str) -> list[str]:
     return list(dict.fromkeys(found))
 
 
-def closest_word(word: str, words: Mapping[str, int]) -> str | None:
-    """The corpus word a lower-case `word` most likely means, or None.
-
-    A spelling variant wins; else the nearest words by edit distance, ties to the most
-    frequent. `words` maps corpus words to their frequency (see `lexicon`).
-    """
-    for variant in spelling_variants(word):
-        if variant in words:
-            return variant
-    limit = max_edits(word)
-    if not limit or not word.isascii():
-        return None
-    matches = process.extract(
-        word, words.keys(), scorer=OSA.distance, score_cutoff=limit, limit=None
-    )
-    if not matches:
-        return None
-    best = min(distance for _, distance, _ in matches)
-    return max(
-        (candidate for candidate, distance, _ in matches if distance == best),
-        key=lambda candidate: (words[candidate], candidate),
-    )
-
-
 def correct_query(
     query: str,
     lexicon: Lexicon,
@@ -219,17 +248,16 @@ def correct_query(
     is_word: Callable[[str], bool] | None = None,
     same: Callable[[str, str], bool] | None = None,
 ) -> Correction:
-    """`query` with each word the corpus lacks replaced by `closest_word`, when trusted.
+    """`query` with each word the corpus lacks replaced by `Lexicon.closest`, when trusted.
 
-    A British/American variant is always used, and so is the nearest corpus word for a
-    word that is neither English (`is_word`) nor `known` (e.g. its stem is in the index).
-    For an English or known word the replacement must make a corpus phrase with a
-    neighbouring content word ("Shapely values" -> "Shapley values"; "electron" stays).
-    Words the search treats alike (`same`, e.g. one stem: "seizures", "seizure") are
-    not corrections.
+    A variant is always used, and so is the nearest corpus word for a word neither English
+    (`is_word`) nor `known` (e.g. its stem is indexed); an English or known word only where
+    the replacement makes a corpus phrase with a neighbouring word. Words the search treats
+    alike (`same`: one stem) are not corrections. Each distinct word is looked up once.
     """
     matches = list(_WORD.finditer(query))
     lowered = [m.group(0).lower() for m in matches]
+    looked_up: dict[str, str | None] = {}
     pieces: list[str] = []
     changes: list[tuple[str, str]] = []
     end = 0
@@ -237,7 +265,9 @@ def correct_query(
         typed, word = match.group(0), lowered[i]
         pieces.append(query[end : match.start()])
         end = match.end()
-        found = None if word in lexicon.words else closest_word(word, lexicon.words)
+        if word not in looked_up:
+            looked_up[word] = None if word in lexicon.words else lexicon.closest(word)
+        found = looked_up[word]
         if (
             found is not None
             and found not in spelling_variants(word)
@@ -272,28 +302,23 @@ class SpellingCorpus(Protocol):
         ...
 
 
-def papers_lexicon(papers: Iterable[Paper]) -> Lexicon:
-    """The lexicon of papers' titles and abstracts: what a `Speller` corrects against."""
-    return lexicon(f"{p.title}\n{p.abstract}" for p in papers)
-
-
 class Speller:
     """Corrects a question's words the corpus does not know, against the corpus's words."""
 
     def __init__(self, corpus: SpellingCorpus, known_words: Lexicon | None = None) -> None:
-        """Collect the corpus's words (or take `known_words`, e.g. from the index cache, far
-        quicker); off the event loop either way. The English dictionary loads only when a
-        question first has a word the corpus lacks."""
+        """The corpus's words, collected (or `known_words`, e.g. the index cache's: far
+        quicker); the English dictionary loads at the first word the corpus lacks."""
         self._corpus = corpus
         self._lexicon = known_words if known_words is not None else papers_lexicon(corpus.papers)
-        self._is_word = lambda word: english_words()(word)
+        self._analyze = EnglishAnalyzer(max_cache=10_000).analyze
 
     def correct(self, query: str) -> Correction:
         """`query` with unknown words replaced by the corpus words they most likely mean."""
+        analyze = self._analyze
         return correct_query(
             query,
             self._lexicon,
             known=lambda word: all(self._corpus.knows(t) for t in analyze(word)),
-            is_word=self._is_word,
+            is_word=lambda word: english_words()(word),
             same=lambda a, b: analyze(a) == analyze(b),
         )

@@ -9,18 +9,18 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.search import (
+from bot.search.analysis import (
     ANALYZER_VERSION,
-    MAX_QUERY_CHARS,
     MAX_QUERY_TERMS,
     STOPWORDS,
     EnglishAnalyzer,
-    analyze,
     analyze_query,
-    analyze_spans,
-    analyzer_for,
 )
+from bot.search.query import MAX_QUERY_CHARS
 from testkit.devset import load_seed_papers
+
+ENGLISH = EnglishAnalyzer()
+analyze, analyze_spans = ENGLISH.analyze, ENGLISH.analyze_spans
 
 
 @pytest.mark.parametrize(
@@ -128,7 +128,7 @@ def test_query_keeps_its_first_distinct_terms_in_order_with_their_repeats() -> N
     words = [f"zq{n:03d}x" for n in range(MAX_QUERY_TERMS + 8)]
     query = " ".join([words[0], *words, words[0], words[-1]])
     assert len(query) <= MAX_QUERY_CHARS
-    assert analyze_query(query) == [words[0], *words[:MAX_QUERY_TERMS], words[0]]
+    assert analyze_query(query, ENGLISH) == [words[0], *words[:MAX_QUERY_TERMS], words[0]]
 
 
 def test_a_real_long_question_is_not_cut_by_the_term_cap() -> None:
@@ -137,7 +137,7 @@ def test_a_real_long_question_is_not_cut_by_the_term_cap() -> None:
         "speed aircraft, including panel flutter, buckling of stiffened plates, thermal "
         "stresses in wings and fuselage, and the effects of heating on stiffness"
     )
-    assert analyze_query(question) == analyze(question)
+    assert analyze_query(question, ENGLISH) == analyze(question)
 
 
 @pytest.mark.parametrize(
@@ -231,9 +231,7 @@ def test_analyzer_shared_by_four_threads_gives_single_thread_terms() -> None:
         assert all(pool.map(run, range(4)))
 
 
-def test_analyzer_is_chosen_by_language() -> None:
-    english = analyzer_for("en")
+def test_the_english_analyzer_names_its_language_and_version() -> None:
+    english = EnglishAnalyzer()
     assert english.language == "en" and english.version == ANALYZER_VERSION
     assert english.analyze("Sparse models") == ["spars", "model"]
-    with pytest.raises(ValueError, match="valid: en"):
-        analyzer_for("xx")

@@ -17,15 +17,18 @@ from bot.cli_search import result_json
 from bot.corpus import Paper, load_corpus
 from bot.search import EmbeddingJob, HybridRetriever, Index
 from bot.search.semantic.calibration import (
+    CALIBRATIONS_FILE,
     IN_TOPIC_FLAGGED,
     Calibration,
     calibrate,
     calibrated,
     calibration_key,
+    read_calibration,
+    write_calibration,
 )
 from bot.search.semantic.embedding import embed_papers
 from bot.search.semantic.probes import off_topic_questions, paper_probes
-from bot.search.storage.calibrations import read_calibration, write_calibration
+from bot.search.storage.files import write_json
 from testkit.embedders import WordHashEmbedder
 from testkit.paths import TEST_DATA
 
@@ -101,7 +104,7 @@ def test_a_changed_corpus_or_model_is_calibrated_again(index: Index, tmp_path: P
     assert calibration_key(model.name, changed + tuple(index.papers[1:])) != key
     assert calibration_key("another-model", index.papers) != key
     vectors = vectors_of(index.papers, model, tmp_path)
-    write_calibration(tmp_path, "someone-else", {"weight": 1.0})
+    write_calibration(tmp_path, "someone-else", Calibration(1.0, 0.0, 0.0, probes=50))
     before = model.calls
     assert calibrated(index, vectors, model, cache_dir=tmp_path) is not None
     assert model.calls > before  # another key's entry was not taken for this corpus
@@ -112,7 +115,7 @@ def test_the_flag_uses_the_stored_cut_and_the_json_reports_it(index: Index, tmp_
     vectors = vectors_of(index.papers, model, tmp_path)
     key = calibration_key(model.name, index.papers)
     strict = Calibration(weight=0.0, short_cut=99.0, long_cut=99.0, probes=50)
-    write_calibration(tmp_path, key, dataclasses.asdict(strict))
+    write_calibration(tmp_path, key, strict)
     retriever = HybridRetriever(index, model)
     job = EmbeddingJob(retriever, model, cache_dir=tmp_path).start()
     job.done.wait()
@@ -141,8 +144,9 @@ def test_a_damaged_stored_calibration_is_made_again(
 ) -> None:
     model = WordHashEmbedder()
     vectors = vectors_of(index.papers, model, tmp_path)
-    write_calibration(tmp_path, calibration_key(model.name, index.papers), fields)
+    key = calibration_key(model.name, index.papers)
+    write_json(tmp_path / CALIBRATIONS_FILE, {key: {"fields": fields, "when": 0.0}})
+    assert read_calibration(tmp_path, key) is None
     made = calibrated(index, vectors, model, cache_dir=tmp_path)
     assert made is not None and made.probes >= 40
-    stored = read_calibration(tmp_path, calibration_key(model.name, index.papers))
-    assert stored == dataclasses.asdict(made)  # the good one replaced it
+    assert read_calibration(tmp_path, key) == made  # the good one replaced it

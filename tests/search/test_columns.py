@@ -7,11 +7,12 @@ import pytest
 
 from bot.corpus import Paper
 from bot.search.storage.columns import (
+    Column,
     PaperColumns,
     SpansColumn,
     TextColumn,
     grouped_column,
-    optional_int_column,
+    int_column,
     pairs_column,
     table_column,
 )
@@ -106,7 +107,7 @@ def columns(papers: tuple[Paper, ...] = PAPERS) -> PaperColumns:
     """The papers stored as the cache stores them (every field's layout)."""
     sources = list(dict.fromkeys(p.source for p in papers))
 
-    def grouped(name: str) -> object:
+    def grouped(name: str) -> Column:
         values = [getattr(p, name) for p in papers]
         flat = [item for items in values for item in items]
         return grouped_column(text_column(flat), np.array([len(v) for v in values], np.int32))
@@ -125,13 +126,15 @@ def columns(papers: tuple[Paper, ...] = PAPERS) -> PaperColumns:
                 text_column(sources),
                 np.array([sources.index(p.source) for p in papers], dtype=np.int32),
             ),
-            "line": np.array([p.line for p in papers], dtype=np.int64),
+            "line": int_column(np.array([p.line for p in papers], dtype=np.int64)),
             "authors": grouped("authors"),
             "keywords": grouped("keywords"),
             "venue": text_column([p.venue for p in papers]),
             "track": text_column([p.track for p in papers]),
             "status": text_column([p.status for p in papers]),
-            "year": optional_int_column(np.array([p.year or 0 for p in papers], dtype=np.int64)),
+            "year": int_column(
+                np.array([p.year or 0 for p in papers], dtype=np.int64), optional=True
+            ),
             "source_id": text_column([p.source_id for p in papers]),
         }
     )
@@ -175,5 +178,5 @@ def test_paper_columns_reject_counts_that_do_not_fit() -> None:
 def test_paper_columns_reject_columns_of_different_lengths() -> None:
     with pytest.raises(ValueError):
         PaperColumns.from_columns(
-            {"id": text_column(["a", "b"]), "line": np.array([1], dtype=np.int64)}
+            {"id": text_column(["a", "b"]), "line": int_column(np.array([1], dtype=np.int64))}
         )

@@ -267,7 +267,7 @@ def test_today_is_the_venues_day(
 
 def test_the_pipelines_clock_sets_today(midnight: Index) -> None:
     moments = iter([datetime(2026, 7, 15, 3, tzinfo=UTC), datetime(2026, 7, 16, 3, tzinfo=UTC)])
-    pipeline = QueryPipeline(midnight, midnight.query_terms, clock=lambda: next(moments))
+    pipeline = QueryPipeline(midnight, clock=lambda: next(moments))
     first = midnight.search(pipeline.prepare("day:today"), limit=10)
     second = midnight.search(pipeline.prepare("day:today"), limit=10)
     assert {h.paper.id for h in first.hits} == {"m2"}

@@ -17,7 +17,7 @@ import pytest
 
 from bot.corpus import Paper, load_corpus
 from bot.search import Index
-from bot.search.analysis import analyzer_for
+from bot.search.analysis import EnglishAnalyzer
 from bot.search.filters import FilterColumns, candidates, filter_columns
 from bot.search.phrases import phrase_terms
 from bot.search.syntax import parse_query
@@ -34,7 +34,7 @@ SHARED = next(
     ),
     Path("/nonexistent"),
 )
-ANALYZER = analyzer_for("en")
+ANALYZER = EnglishAnalyzer()
 
 
 def real_papers(folder: Path) -> tuple[Paper, ...]:

@@ -35,9 +35,13 @@ from bot.render.limits import (
     MAX_URL_CHARS,
 )
 from bot.render.views import classify_question
-from bot.search import Index, analyze, analyze_query, analyze_spans
+from bot.search import Index
+from bot.search.analysis import EnglishAnalyzer, analyze_query
 from testkit.fake_bot_api import parse_html, utf16_len
 from testkit.fuzz import FUZZ
+
+ENGLISH = EnglishAnalyzer()
+analyze, analyze_spans = ENGLISH.analyze, ENGLISH.analyze_spans
 
 FRAGMENTS = [
     "<b>", "</b>", "<i>x</i>", "<a href=\"javascript:alert(1)\">", "</a>", "<pre><code>",
@@ -152,7 +156,7 @@ def test_loader_reads_fuzzed_jsonl_records(records: list[dict[str, str]]) -> Non
 @given(LONG_TEXT)
 def test_analyzer_never_raises_and_spans_point_into_the_text(text: str) -> None:
     assert all(isinstance(term, str) and term for term in analyze(text))
-    assert isinstance(analyze_query(text), list)
+    assert isinstance(analyze_query(text, ENGLISH), list)
     for term, start, end in analyze_spans(text):
         assert term and 0 <= start < end <= len(text)
 

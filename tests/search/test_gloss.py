@@ -24,7 +24,7 @@ from bot.i18n import translator
 from bot.search import EmbeddingJob, HybridRetriever, Index
 from bot.search import gloss as gloss_module
 from bot.search import query as query_module
-from bot.search.analysis import analyzer_for
+from bot.search.analysis import EnglishAnalyzer
 from bot.search.gloss import (
     Glossary,
     default_glossary,
@@ -34,7 +34,7 @@ from bot.search.gloss import (
     sense_words,
 )
 
-ANALYZER = analyzer_for("en")
+ANALYZER = EnglishAnalyzer()
 
 SMALL_CEDICT = """\
 # CC-CEDICT (a few entries, in the file's format)

@@ -14,17 +14,11 @@ import pytest
 
 from bot.answers import results
 from bot.corpus import CorpusError, load_corpus
-from bot.search import (
-    DEFAULT_CACHE_DIR,
-    MAGIC,
-    STAMPS_FILE,
-    Index,
-    cache_path,
-    corpus_key,
-    load_corpus_and_index,
-    progress_reporter,
-    resolve_cache_dir,
-)
+from bot.progress import progress_reporter
+from bot.search import Index, load_corpus_and_index, resolve_cache_dir
+from bot.search.storage.cache_file import MAGIC, cache_path
+from bot.search.storage.key import DEFAULT_CACHE_DIR, corpus_key
+from bot.search.storage.stamps import STAMPS_FILE
 from testkit.paths import SEED_CORPUS
 
 SEED_DIR = SEED_CORPUS
@@ -201,8 +195,8 @@ def truncate_inside_arrays(path: Path) -> None:
 def edit_header_value(path: Path) -> None:
     """A header value changed in place (same length, still valid JSON): the header CRC differs."""
     data = path.read_bytes()
-    assert b'"title_weight": 2' in data
-    path.write_bytes(data.replace(b'"title_weight": 2', b'"title_weight": 3', 1))
+    assert b'"papers.bad_records": 0' in data
+    path.write_bytes(data.replace(b'"papers.bad_records": 0', b'"papers.bad_records": 1', 1))
 
 
 def flip_one_payload_byte(path: Path) -> None:

@@ -8,15 +8,17 @@ from __future__ import annotations
 
 import logging
 import threading
+from itertools import product
 
 import pytest
 
 from bot.answers import results
 from bot.corpus import Paper
-from bot.search import MAX_QUERY_CHARS, Index, PreparedQuery, QueryPipeline, Speller
+from bot.search import Index
 from bot.search import query as query_module
-from bot.search.analysis import analyze_query
-from bot.search.query import prepare_query
+from bot.search.analysis import MAX_QUERY_TERMS, EnglishAnalyzer
+from bot.search.query import MAX_QUERY_CHARS, PreparedQuery, QueryPipeline, prepare_query
+from bot.search.spelling import Correction, Speller
 from testkit.devset import load_seed_papers
 
 RECOMMEND = "can you recommend some papers on LLM agents and tool use attacks?"
@@ -75,15 +77,44 @@ def test_search_of_a_prepared_query_is_the_search_of_its_text(seed_index: Index)
 
 def test_question_is_cut_once_before_phrasing_spelling_and_analysis() -> None:
     long_query = "alpha " * 10 + "x" * (MAX_QUERY_CHARS - 60) + " omega"
-    prepared = prepare_query(long_query, terms_of=analyze_query)
+    prepared = prepare_query(long_query, analyzer=EnglishAnalyzer())
     assert "omega" not in prepared.terms
     assert "alpha" in prepared.terms
     assert prepared.typed == long_query  # quoted back whole; only the search is cut
 
 
+class RecordingSpeller:
+    """Corrects nothing; keeps what it was asked to correct."""
+
+    def __init__(self) -> None:
+        self.asked: list[str] = []
+
+    def correct(self, query: str) -> Correction:
+        self.asked.append(query)
+        return Correction(query)
+
+
+def test_the_speller_reads_only_the_words_whose_terms_are_searched() -> None:
+    words = ["".join(letters) for letters in product("bcdfgh", repeat=3)][: MAX_QUERY_TERMS + 20]
+    speller = RecordingSpeller()
+    question = " ".join(words)
+    prepared = prepare_query(question, analyzer=EnglishAnalyzer(), speller=speller)  # type: ignore[arg-type]
+    assert speller.asked == [" ".join(words[:MAX_QUERY_TERMS]) + " "]
+    assert prepared.text == question  # the words past the cut are kept, as typed
+    assert len(set(prepared.terms)) == MAX_QUERY_TERMS
+
+
+def test_a_question_within_the_term_cut_is_spell_checked_whole(seed_index: Index) -> None:
+    question = "learning models " * 20 + SEIZURE_TYPOS  # repeats: few distinct terms
+    speller = RecordingSpeller()
+    prepare_query(question, analyzer=seed_index.analyzer, speller=speller)  # type: ignore[arg-type]
+    assert speller.asked == [question]
+    assert seed_index.queries.prepare(question).corrected.endswith("seizure detection from video")
+
+
 @pytest.mark.parametrize("query", [None, 42, b"bytes"], ids=["none", "int", "bytes"])
 def test_a_non_string_is_an_empty_question(query: object) -> None:
-    assert prepare_query(query, terms_of=analyze_query) == PreparedQuery("", "", ())
+    assert prepare_query(query, analyzer=EnglishAnalyzer()) == PreparedQuery("", "", ())
 
 
 def test_no_correction_until_the_speller_is_started(papers: tuple[Paper, ...]) -> None:
@@ -126,7 +157,7 @@ def test_a_failed_speller_is_logged_and_questions_stay_uncorrected(
 
 
 def test_the_speller_is_built_once(seed_index: Index) -> None:
-    pipeline = QueryPipeline(seed_index, seed_index.query_terms)
+    pipeline = QueryPipeline(seed_index)
     speller = pipeline.load_speller()
     assert isinstance(speller, Speller) and pipeline.load_speller() is speller
     assert pipeline.prepare(SEIZURE_TYPOS).corrected == "seizure detection from video"

@@ -15,25 +15,18 @@ import rank_bm25
 
 from bot.answers import results
 from bot.corpus import Paper
-from bot.search import (
-    CONFIDENT_COVERAGE,
-    DEFAULT_PARAMS,
-    MAX_QUERY_TERMS,
-    MAX_SNIPPET_CHARS,
-    Index,
-    analyze,
-    analyze_query,
-    analyzer_for,
-    bm25_params,
-    document_terms,
-)
+from bot.search import Index
 from bot.search.abstracts import WHOLE_TERM
+from bot.search.analysis import MAX_QUERY_TERMS, EnglishAnalyzer, analyze_query
 from bot.search.bm25 import BM25, SAMPLE
-from bot.search.snippets import best_snippet, marks
+from bot.search.confidence import CONFIDENT_COVERAGE
+from bot.search.documents import document_terms
+from bot.search.snippets import MAX_SNIPPET_CHARS, best_snippet, marks
 from bot.search.vocabulary import TERM_CACHE, Vocabulary
 from testkit.devset import load_devset, load_seed_papers
 
-VARIANTS = ("BM25Okapi", "BM25L", "BM25Plus")
+ENGLISH = EnglishAnalyzer()
+analyze, analyze_spans = ENGLISH.analyze, ENGLISH.analyze_spans
 
 
 @pytest.fixture(scope="module")
@@ -53,8 +46,8 @@ def _random_papers(seed: int, n: int = 80) -> list[Paper]:
     for i in range(n):
         words = rng.choices(vocab, k=rng.randint(0, 40))
         if i % 2 == 0:
-            words.append("half")  # in exactly half the papers: Okapi's idf is 0
-        words.append("common")  # in every paper: Okapi's idf is negative, floored
+            words.append("half")  # in exactly half the papers
+        words.append("common")  # in every paper
         title = " ".join(rng.choices(vocab, k=rng.randint(0, 4)))
         papers.append(Paper(id=str(i + 1), title=title, abstract=" ".join(words)))
     return papers
@@ -62,44 +55,41 @@ def _random_papers(seed: int, n: int = 80) -> list[Paper]:
 
 def _queries(papers: list[Paper], seed: int) -> list[list[str]]:
     rng = random.Random(seed)
-    vocab = sorted({t for p in papers for t in document_terms(p)})
+    vocab = sorted({t for p in papers for t in document_terms(p, ENGLISH)})
     queries = [["common"], ["half"], ["half", "half", "common"], ["absent"], []]
     for _ in range(60):
         queries.append(rng.choices([*vocab, "absent", "unknown"], k=rng.randint(1, 8)))
     return queries
 
 
-@pytest.mark.parametrize("variant", VARIANTS)
-def test_scores_equal_rank_bm25_on_the_seed_corpus(seed_papers: list[Paper], variant: str) -> None:
-    index = Index.build(seed_papers, params=bm25_params(variant))
-    reference = getattr(rank_bm25, variant)([document_terms(p) for p in seed_papers])
+def test_scores_equal_rank_bm25_on_the_seed_corpus(seed_papers: list[Paper]) -> None:
+    index = Index.build(seed_papers)
+    reference = rank_bm25.BM25Plus([document_terms(p, ENGLISH) for p in seed_papers])
     questions = [q.text for q in load_devset(seed_papers)]
-    for terms in [analyze_query(q) for q in questions] + _queries(seed_papers, 1):
+    for terms in [analyze_query(q, ENGLISH) for q in questions] + _queries(seed_papers, 1):
         expected = reference.get_scores(terms)
         assert np.allclose(index.scores(terms), expected, rtol=1e-9, atol=1e-12), terms
 
 
-@pytest.mark.parametrize("variant", VARIANTS)
 @pytest.mark.parametrize("seed", [1, 2, 3])
-def test_scores_equal_rank_bm25_on_a_random_corpus(variant: str, seed: int) -> None:
+def test_scores_equal_rank_bm25_on_a_random_corpus(seed: int) -> None:
     papers = _random_papers(seed)
-    index = Index.build(papers, params=bm25_params(variant))
-    reference = getattr(rank_bm25, variant)([document_terms(p) for p in papers])
+    index = Index.build(papers)
+    reference = rank_bm25.BM25Plus([document_terms(p, ENGLISH) for p in papers])
     for terms in _queries(papers, seed):
         expected = reference.get_scores(terms)
         assert np.allclose(index.scores(terms), expected, rtol=1e-9, atol=1e-12), terms
 
 
-@pytest.mark.parametrize("variant", VARIANTS)
-def test_scores_equal_rank_bm25_when_tf_and_length_pairs_are_many(variant: str) -> None:
+def test_scores_equal_rank_bm25_when_tf_and_length_pairs_are_many() -> None:
     # A 3,000-word document widens the (length, tf) grid past the bitmap: pairs come by sort.
     rng = random.Random(7)
     words = [f"w{i}" for i in range(40)]
     docs = [["long"] * 3000 + ["w1"]] + [
         rng.choices(words, k=rng.randint(1, 60)) for _ in range(300)
     ]
-    bm25 = BM25.build(docs, params=bm25_params(variant))
-    reference = getattr(rank_bm25, variant)(docs)
+    bm25 = BM25.build(docs)
+    reference = rank_bm25.BM25Plus(docs)
     for terms in [["long"], ["w1", "w2", "long"], ["w3", "w3", "w5"], rng.choices(words, k=6)]:
         expected = reference.get_scores(terms)
         assert np.allclose(bm25.scores(terms), expected, rtol=1e-9, atol=1e-12), terms
@@ -108,9 +98,11 @@ def test_scores_equal_rank_bm25_when_tf_and_length_pairs_are_many(variant: str) 
 
 def test_papers_without_the_term_get_bm25plus_delta_share() -> None:
     papers = _random_papers(4)
-    index = Index.build(papers, params=bm25_params("BM25Plus"))
-    without = [i for i, p in enumerate(papers) if "rare" not in document_terms(p)]
-    reference = rank_bm25.BM25Plus([document_terms(p) for p in papers]).get_scores(["rare"])
+    index = Index.build(papers)
+    without = [i for i, p in enumerate(papers) if "rare" not in document_terms(p, ENGLISH)]
+    reference = rank_bm25.BM25Plus([document_terms(p, ENGLISH) for p in papers]).get_scores(
+        ["rare"]
+    )
     assert reference[without[0]] > 0
     assert np.allclose(index.scores(["rare"])[without], reference[without], rtol=1e-9)
 
@@ -119,27 +111,18 @@ def test_papers_without_the_term_get_bm25plus_delta_share() -> None:
 def test_hits_are_rank_bm25_top_k(seed: int) -> None:
     papers = _random_papers(seed)
     index = Index.build(papers)
-    reference = rank_bm25.BM25Plus([document_terms(p) for p in papers])
+    reference = rank_bm25.BM25Plus([document_terms(p, ENGLISH) for p in papers])
     for terms in _queries(papers, seed)[5:]:
         query = " ".join(terms)
         result = results(index, query, limit=10)
-        scores = reference.get_scores(analyze_query(query))
-        contains = [i for i, p in enumerate(papers) if set(document_terms(p)) & set(terms)]
+        scores = reference.get_scores(analyze_query(query, ENGLISH))
+        contains = [i for i, p in enumerate(papers) if set(document_terms(p, ENGLISH)) & set(terms)]
         best = sorted(scores[contains], reverse=True)[:10]
         rows = [int(h.paper.id) - 1 for h in result.hits]
         # Equal scores may differ in the last bit between the two, so ties can swap.
         assert np.allclose([h.score for h in result.hits], best, rtol=1e-9)
         assert np.allclose([h.score for h in result.hits], scores[rows], rtol=1e-9)
         assert result.total == len(contains)
-
-
-def test_default_variant_is_bm25plus() -> None:
-    assert bm25_params("BM25Plus") == DEFAULT_PARAMS
-
-
-def test_unknown_variant_lists_valid_ones() -> None:
-    with pytest.raises(ValueError, match="BM25Okapi, BM25L, BM25Plus"):
-        bm25_params("BM25Fancy")
 
 
 @pytest.mark.parametrize(
@@ -404,20 +387,20 @@ def test_terms_past_the_query_term_cap_do_not_count(index: Index) -> None:
     assert capped.hits == ()
 
 
-# --- the ranking core's paths: one term, several terms (per-thread buffer), BM25Okapi ------
+# --- the ranking core's paths: one term, several terms (per-thread buffer) ---------------
 
 
 def _expected_top(index: Index, terms: list[str], k: int) -> tuple[list[int], list[float], int]:
     """The `k` best rows by (score desc, row asc) among papers holding a term, from `scores`."""
     scores = index.scores(terms)
-    held = [i for i, p in enumerate(index.papers) if set(document_terms(p)) & set(terms)]
+    held = [i for i, p in enumerate(index.papers) if set(document_terms(p, ENGLISH)) & set(terms)]
     ranked = sorted(held, key=lambda r: (-scores[r], r))[: max(0, k)]
     return ranked, [float(scores[r]) for r in ranked], len(held)
 
 
 def _top_queries(papers: list[Paper]) -> list[list[str]]:
     """One-term, repeated-term, multi-term, absent-term and empty queries."""
-    vocab = sorted({t for p in papers for t in document_terms(p)})
+    vocab = sorted({t for p in papers for t in document_terms(p, ENGLISH)})
     rng = random.Random(7)
     queries = [[], ["absent"], ["absent", "unknown"], ["common"], ["rare"], ["rare", "rare"]]
     queries += [["half", "absent"], ["half", "common", "half"], vocab[:2], vocab[-3:]]
@@ -425,11 +408,10 @@ def _top_queries(papers: list[Paper]) -> list[list[str]]:
     return queries
 
 
-@pytest.mark.parametrize("variant", VARIANTS)
 @pytest.mark.parametrize("k", [0, 1, 10, 200])
-def test_top_is_exactly_the_best_of_scores(variant: str, k: int) -> None:
+def test_top_is_exactly_the_best_of_scores(k: int) -> None:
     papers = _random_papers(8)
-    index = Index.build(papers, params=bm25_params(variant))
+    index = Index.build(papers)
     for terms in _top_queries(papers):
         rows, scores, total = index.bm25.top(terms, k)
         expected_rows, expected_scores, expected_total = _expected_top(index, terms, k)
@@ -441,25 +423,24 @@ def test_top_is_exactly_the_best_of_scores(variant: str, k: int) -> None:
 def test_single_term_top_is_rank_bm25s_best() -> None:
     papers = _random_papers(9)
     index = Index.build(papers)
-    reference = rank_bm25.BM25Plus([document_terms(p) for p in papers])
+    reference = rank_bm25.BM25Plus([document_terms(p, ENGLISH) for p in papers])
     for term in ["common", "half", "rare", "w3", "w41"]:
         rows, scores, total = index.bm25.top([term], 5)
         expected = reference.get_scores([term])
         assert np.allclose(scores, expected[rows], rtol=1e-12)
         assert np.allclose(scores, np.sort(expected)[::-1][:5], rtol=1e-12)
-        assert total == sum(term in document_terms(p) for p in papers)
+        assert total == sum(term in document_terms(p, ENGLISH) for p in papers)
 
 
-@pytest.mark.parametrize("variant", VARIANTS)
 @pytest.mark.parametrize("k", [1, 10, SAMPLE - 1, SAMPLE, 5_000])
-def test_top_of_many_candidates_is_exactly_the_best_of_scores(variant: str, k: int) -> None:
+def test_top_of_many_candidates_is_exactly_the_best_of_scores(k: int) -> None:
     # Past 4 × SAMPLE candidates a sampled lower bound first drops most of them; few
     # distinct (tf, length) pairs make many tied scores right at the k-th place.
     rng = random.Random(11)
     words = ["common", "half", "often", "rare"]
     weights = [60, 30, 20, 1]
     documents = [rng.choices(words, weights, k=rng.randint(1, 6)) for _ in range(12_000)]
-    bm25 = BM25.build(documents, params=bm25_params(variant))
+    bm25 = BM25.build(documents)
     for terms in (["common"], ["common", "half"], ["half", "often", "rare", "half"]):
         rows, scores, total = bm25.top(terms, k)
         every = bm25.scores(terms)
@@ -491,12 +472,12 @@ def test_buffer_is_clean_after_each_query() -> None:
 
 def test_concurrent_searches_get_their_own_results(seed_index: Index) -> None:
     queries = ["sparse training", "diffusion protein design", "llm judges bias", "graph"]
-    expected = {q: seed_index.bm25.top(analyze_query(q), 10) for q in queries}
+    expected = {q: seed_index.bm25.top(analyze_query(q, ENGLISH), 10) for q in queries}
     barrier = threading.Barrier(4)
 
     def run(query: str) -> bool:
         barrier.wait(timeout=10)
-        terms = analyze_query(query)
+        terms = analyze_query(query, ENGLISH)
         results = [seed_index.bm25.top(terms, 10) for _ in range(50)]
         return all(
             r[0].tolist() == expected[query][0].tolist()
@@ -513,7 +494,7 @@ def test_four_threads_searching_one_index_get_what_one_thread_gets(seed_index: I
     # A tiny query cache is emptied again and again while other threads read it (a KeyError
     # in the old analyzer); the questions add fresh words so every search misses the cache.
     shared = Index(seed_index.papers, seed_index.bm25, seed_index.layout)
-    shared.analyzer = analyzer_for("en", max_cache=8)
+    shared.analyzer = EnglishAnalyzer(max_cache=8)
     questions = [f"{q.text} zq{n}x" for n, q in enumerate(load_devset(seed_index.papers))]
 
     def page(index: Index, question: str) -> list[tuple[str, float, str]]:
@@ -535,7 +516,7 @@ def test_four_threads_searching_one_index_get_what_one_thread_gets(seed_index: I
 
 @pytest.mark.parametrize("query", ["", "the and of", "zzqx unknownword", "of the zzqx"], ids=str)
 def test_queries_without_known_terms_rank_nothing(seed_index: Index, query: str) -> None:
-    rows, scores, total = seed_index.bm25.top(analyze_query(query), 10)
+    rows, scores, total = seed_index.bm25.top(analyze_query(query, ENGLISH), 10)
     assert rows.size == 0 and scores.size == 0 and total == 0
 
 

@@ -14,8 +14,9 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from bot.answers import results
-from bot.search import Index, document_terms
+from bot.search import Index
 from bot.search import snippets as snippets_module
+from bot.search.documents import document_terms
 from bot.search.placement import abstract_counts, plain_text, short_prefixes
 from bot.search.snippets import best_snippet
 from bot.textutil import sentence_spans
@@ -121,9 +122,7 @@ def test_counted_words_are_found_without_the_full_pass(monkeypatch: pytest.Monke
 
 def test_term_frequencies_are_the_indexed_counts(seed_index: Index) -> None:
     rows = np.arange(len(seed_index.papers))
-    counted = [
-        Counter(document_terms(p, title_weight=seed_index.title_weight)) for p in seed_index.papers
-    ]
+    counted = [Counter(document_terms(p, seed_index.analyzer)) for p in seed_index.papers]
     for term in ["graph", "model", "learn", "nosuchterm"]:
         assert seed_index.bm25.tf(term, rows).tolist() == [c[term] for c in counted]
     assert seed_index.bm25.tf("graph", rows[:0]).tolist() == []
@@ -148,9 +147,7 @@ def test_abstract_counts_are_exact_or_too_high(seed_index: Index) -> None:
     exact = 0
     for row, paper in enumerate(seed_index.papers):
         indexed = {t: f[row] for t, f in frequencies.items()}
-        counts = abstract_counts(
-            paper, indexed, seed_index.analyzer, title_weight=seed_index.title_weight
-        )
+        counts = abstract_counts(paper, indexed, seed_index.analyzer)
         truth = Counter(seed_index.analyzer.analyze(paper.abstract))
         assert all(counts[t] >= truth[t] for t in terms), paper.id
         exact += all(counts[t] == truth[t] for t in terms)

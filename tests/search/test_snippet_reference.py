@@ -21,7 +21,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.search import EnglishAnalyzer, Index, PreparedQuery
+from bot.search import Index
+from bot.search.analysis import EnglishAnalyzer
+from bot.search.query import PreparedQuery
 from bot.search.snippets import MAX_SNIPPET_CHARS, Snippet, _clip, best_snippet
 from bot.textutil import Span, merge_marks, sentence_spans
 from testkit.devset import load_seed_papers

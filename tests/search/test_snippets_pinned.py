@@ -15,7 +15,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.search import Index, PreparedQuery
+from bot.search import Index
+from bot.search.query import PreparedQuery
 from bot.search.snippets import best_snippet
 from testkit.devset import load_seed_papers
 from testkit.fuzz import FUZZ

@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import random
+import string
+
 import pytest
 
 from bot.search.spelling import (
     Correction,
-    closest_word,
+    Lexicon,
     correct_query,
     english_words,
     lexicon,
     max_edits,
+    papers_lexicon,
     spelling_variants,
 )
 
@@ -75,13 +79,13 @@ def test_british_and_american_variants(word: str, variant: str) -> None:
     ],
 )
 def test_closest_word_finds_the_meant_corpus_word(words, typo: str, meant: str) -> None:  # type: ignore[no-untyped-def]
-    assert closest_word(typo, words.words) == meant
+    assert words.closest(typo) == meant
 
 
 def test_short_or_far_words_have_no_match(words) -> None:  # type: ignore[no-untyped-def]
-    assert closest_word("cold", words.words) is None  # 1 edit from "color", but too short
-    assert closest_word("pizza", words.words) is None
-    assert closest_word("癫痫发作", words.words) is None
+    assert words.closest("cold") is None  # 1 edit from "color", but too short
+    assert words.closest("pizza") is None
+    assert words.closest("癫痫发作") is None
 
 
 def test_typos_in_a_query_are_corrected_and_listed(words, is_word) -> None:  # type: ignore[no-untyped-def]
@@ -122,3 +126,51 @@ def test_lexicon_pairs_stay_inside_one_text() -> None:
     assert pairs["values", "here"] == 600
     assert pairs["here", "shapley"] == 0 and pairs["shapley", "we"] == 0
     assert pairs["unknown", "values"] == 0
+
+
+def test_closest_is_the_nearest_of_every_corpus_word() -> None:
+    """Comparing only words of a near length and letters finds what comparing all does."""
+    from rapidfuzz import process
+    from rapidfuzz.distance import OSA
+
+    from testkit.devset import load_seed_papers
+
+    lexicon_ = papers_lexicon(load_seed_papers("corpus"))
+    counts = lexicon_.words
+
+    def every_word(word: str) -> str | None:
+        limit = max_edits(word)
+        found = process.extract(
+            word, counts.keys(), scorer=OSA.distance, score_cutoff=limit, limit=None
+        )
+        best = min((d for _, d, _ in found), default=None)
+        near = [w for w, d, _ in found if d == best]
+        return max(near, key=lambda w: (counts[w], w)) if near else None
+
+    rng = random.Random(7)
+    typos = []
+    for word in rng.sample(sorted(w for w in counts if len(w) > 4), 400):
+        at = rng.randrange(len(word))
+        letter = rng.choice(string.ascii_lowercase)
+        typos += [word[:at] + letter + word[at + 1 :], word[:at] + word[at + 1 :]]
+        typos.append(word[:at] + word[at + 1 : at + 2] + word[at] + word[at + 2 :])
+    typos += ["".join(rng.choices("bcdfghkmnpqvwxz", k=rng.randrange(5, 12))) for _ in range(50)]
+    typos = [t for t in typos if t not in counts and not spelling_variants(t)]
+    assert sum(every_word(t) is not None for t in typos) > len(typos) // 2
+    assert [lexicon_.closest(t) for t in typos] == [every_word(t) for t in typos]
+
+
+def test_each_distinct_unknown_word_is_looked_up_once(
+    words, is_word, monkeypatch: pytest.MonkeyPatch
+) -> None:  # type: ignore[no-untyped-def]
+    looked_up: list[str] = []
+    closest = Lexicon.closest
+
+    def counting(self: Lexicon, word: str) -> str | None:
+        looked_up.append(word)
+        return closest(self, word)
+
+    monkeypatch.setattr(Lexicon, "closest", counting)
+    result = correct_query("lerning " * 50 + "siezure Siezure", words, is_word=is_word)
+    assert result.text == "learning " * 50 + "seizure seizure"
+    assert sorted(looked_up) == ["lerning", "siezure"]

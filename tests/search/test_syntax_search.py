@@ -19,13 +19,13 @@ import pytest
 from bot.answers import results
 from bot.corpus import Paper, load_corpus
 from bot.search import HybridRetriever, Index, Retriever, SearchResult
-from bot.search.analysis import analyzer_for
+from bot.search.analysis import EnglishAnalyzer
 from bot.search.phrases import phrase_terms
 from testkit.papers import author_matches
 from testkit.paths import TEST_DATA
 
 SAMPLE = TEST_DATA / "paperlists_sample"
-ANALYZER = analyzer_for("en")
+ANALYZER = EnglishAnalyzer()
 DEPTH = 400  # deeper than any candidate set here: every candidate is returned and checked
 
 

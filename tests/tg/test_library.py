@@ -468,7 +468,8 @@ def test_only_new_papers_that_match_confidently_are_alerts(index: Index) -> None
 def test_new_papers_come_from_the_id_sets_of_cached_and_hybrid_retrievers(
     corpus_dir: Path, tmp_path: Path
 ) -> None:
-    from bot.search import HybridRetriever, PaperColumns, load_cached, load_corpus_and_index
+    from bot.search import HybridRetriever, load_cached, load_corpus_and_index
+    from bot.search.storage.columns import PaperColumns
 
     load_corpus_and_index([corpus_dir], tmp_path / "cache", min_papers=1)  # writes the cache
     loaded = load_cached([corpus_dir], tmp_path / "cache")

@@ -10,7 +10,8 @@ from telegram.ext import Application
 
 from bot.config import Settings
 from bot.i18n import translator
-from bot.search import MAX_QUERY_CHARS, Index, PreparedQuery
+from bot.search import Index
+from bot.search.query import MAX_QUERY_CHARS, PreparedQuery
 from bot.tg import ratelimit
 from bot.tg.app import build_application
 from bot.tg.ratelimit import RateLimiter, Verdict

@@ -26,7 +26,6 @@ import time
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
@@ -35,13 +34,25 @@ from bot.search.index import Index
 from bot.search.semantic import fusion
 from bot.search.semantic.embedding import Embedder, paper_text
 from bot.search.semantic.probes import OFF_TOPIC_FILE, off_topic_questions, paper_probes
-from bot.search.storage.calibrations import read_calibration, write_calibration
+from bot.search.storage.files import read_json, write_json
 from bot.textutil import is_latin_text
 
-__all__ = ["Calibration", "calibrate", "calibrated", "calibration_key", "verdict"]
+__all__ = [
+    "CALIBRATIONS_FILE",
+    "Calibration",
+    "calibrate",
+    "calibrated",
+    "calibration_key",
+    "read_calibration",
+    "verdict",
+    "write_calibration",
+]
 
 logger = logging.getLogger(__name__)
 
+CALIBRATIONS_FILE = "confidence-calibrations.json"
+KEPT = 16
+"""Calibrations kept: the newest, so corpora served in turn from one directory keep theirs."""
 CALIBRATION_VERSION = 1
 """Bump when the probes or the fit change: stored calibrations are then made again."""
 PROBED_PAPERS = 100
@@ -119,7 +130,7 @@ def calibrated(
     """The stored calibration of this corpus and model, else a new one (then stored)."""
     key = calibration_key(embedder.name, index.papers)
     if cache_dir is not None:
-        stored = _from_fields(read_calibration(Path(cache_dir), key))
+        stored = read_calibration(Path(cache_dir), key)
         if stored is not None:
             return stored
     started = time.perf_counter()
@@ -132,20 +143,39 @@ def calibrated(
             result,
         )
         if cache_dir is not None:
-            write_calibration(Path(cache_dir), key, asdict(result))
+            write_calibration(Path(cache_dir), key, result)
     return result
 
 
-def _from_fields(fields: dict[str, Any] | None) -> Calibration | None:
-    """A stored calibration, or None when there is none or it is not one (made again)."""
-    if fields is None:
-        return None
+def read_calibration(cache_dir: Path, key: str) -> Calibration | None:
+    """The calibration stored under `key`; None when there is none or it is not one."""
     try:
+        fields = read_json(cache_dir / CALIBRATIONS_FILE)[key]["fields"]
         numbers = [float(fields[name]) for name in ("weight", "short_cut", "long_cut")]
         probes = int(fields["probes"])
     except (KeyError, TypeError, ValueError):
         return None
     return Calibration(*numbers, probes) if np.isfinite(numbers).all() else None
+
+
+def write_calibration(cache_dir: Path, key: str, calibration: Calibration) -> None:
+    """Store `calibration` under `key`, keeping the `KEPT` newest; a failure is logged."""
+    path = cache_dir / CALIBRATIONS_FILE
+    stored = read_json(path)
+    stored[key] = {"fields": asdict(calibration), "when": time.time()}
+    newest = sorted(stored, key=lambda k: _when(stored[k]), reverse=True)[:KEPT]
+    try:
+        cache_dir.mkdir(parents=True, exist_ok=True)
+        write_json(path, {k: stored[k] for k in newest})
+    except OSError as error:  # a read-only volume: the next start calibrates again
+        logger.warning("confidence calibration not stored in %s: %s", path, error)
+
+
+def _when(entry: object) -> float:
+    try:
+        return float(entry["when"])  # type: ignore[index]
+    except (KeyError, TypeError, ValueError):
+        return 0.0
 
 
 def calibrate(

@@ -24,7 +24,6 @@ import json
 import logging
 import mmap
 import os
-import tempfile
 import time
 import zlib
 from pathlib import Path
@@ -33,6 +32,7 @@ from typing import Any, BinaryIO
 import numpy as np
 
 from bot.search.storage.columns import TextColumn
+from bot.search.storage.files import replaced
 from bot.search.storage.private_copy import open_private
 
 __all__ = [
@@ -40,7 +40,6 @@ __all__ = [
     "KEEP_FILES",
     "LAYOUT_VERSION",
     "MAGIC",
-    "SHARED_MODE",
     "CacheMiss",
     "cache_path",
     "prune",
@@ -59,9 +58,6 @@ FORMAT_VERSION = 12
 """The index cache's content: bump when the file layout, the cached papers' fields or the
 index's arrays change (12: postings carry sentence masks, the abstracts' layout notes term
 prefixes; papers carry presentations, affiliations and topic; seed papers their venue)."""
-SHARED_MODE = 0o644
-"""Cache files are readable by every user: processes run as other users (replicas, a volume
-shared read-only) map one prepared directory."""
 KEEP_FILES = 3
 """Cache files kept per directory; older ones (other corpora or versions) are removed."""
 
@@ -123,24 +119,17 @@ def write_state(
     if len(header_bytes) >= _MAX_HEADER_BYTES:
         raise ValueError("index cache header too large")
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
-    os.fchmod(fd, SHARED_MODE)  # mkstemp's 0600 would hide it from replicas run as others
-    try:
-        with os.fdopen(fd, "wb") as out:
-            start = len(MAGIC) + 8 + len(header_bytes)
-            out.write(MAGIC)
-            out.write(len(header_bytes).to_bytes(8, "little"))
-            out.write(header_bytes)
-            out.write(bytes(_aligned(start) - start))
-            crc = _write_payload(out, arrays, layout)
-            out.write(zlib.crc32(header_bytes).to_bytes(4, "little"))
-            out.write(crc.to_bytes(4, "little"))
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    with replaced(path, "wb") as out:
+        start = len(MAGIC) + 8 + len(header_bytes)
+        out.write(MAGIC)
+        out.write(len(header_bytes).to_bytes(8, "little"))
+        out.write(header_bytes)
+        out.write(bytes(_aligned(start) - start))
+        crc = _write_payload(out, arrays, layout)
+        out.write(zlib.crc32(header_bytes).to_bytes(4, "little"))
+        out.write(crc.to_bytes(4, "little"))
+        out.flush()
+        os.fsync(out.fileno())
     logger.info("index cache written: %s (%.1f MB)", path, path.stat().st_size / 1e6)
 
 

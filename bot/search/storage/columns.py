@@ -7,7 +7,7 @@ hold; as columns (UTF-8 blobs with byte offsets, numpy arrays) it costs neither,
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import fields
 from typing import Any, overload
 
@@ -16,12 +16,13 @@ import numpy as np
 from bot.corpus import Paper, Presentation
 
 __all__ = [
+    "Column",
     "PaperColumns",
     "SpansColumn",
     "TextColumn",
     "field_values",
     "grouped_column",
-    "optional_int_column",
+    "int_column",
     "pairs_column",
     "presentations_column",
     "table_column",
@@ -119,7 +120,8 @@ class SpansColumn:
         return self._flat.nbytes + self._offsets.nbytes
 
 
-_Getter = Any  # a callable row -> field value
+Column = tuple[Callable[[int], Any], int]
+"""A stored field: `row -> value`, and how many rows (`PaperColumns.from_columns`)."""
 
 
 class PaperColumns(Sequence[Paper]):
@@ -128,32 +130,24 @@ class PaperColumns(Sequence[Paper]):
     __slots__ = ("_columns", "_getters", "_size", "_texts")
 
     def __init__(
-        self, columns: dict[str, _Getter], size: int, texts: dict[str, TextColumn] | None = None
+        self, columns: dict[str, Callable[[int], Any]], size: int, texts: dict[str, TextColumn]
     ) -> None:
-        """`columns` maps each `Paper` field, in order, to `row -> value`.
-
-        texts: the fields stored as a plain `TextColumn` (iterated faster than row by row).
-        """
+        """`columns` maps each `Paper` field, in order, to `row -> value`; `texts` are the
+        fields stored as a plain `TextColumn` (iterated faster than row by row)."""
         self._columns = columns
         self._getters = tuple(columns.values())
         self._size = size
-        self._texts = texts or {}
+        self._texts = texts
 
     @classmethod
-    def from_columns(cls, columns: dict[str, Any]) -> PaperColumns:
-        """From per-field columns: `TextColumn`s, int arrays, `(table, rows)` or `(flat, counts)`.
-
-        `ValueError` if the columns' lengths disagree or a reference points outside its table.
-        """
-        getters: dict[str, _Getter] = {}
-        sizes = set()
-        for name, column in columns.items():
-            getter, size = _getter(column)
-            getters[name] = getter
-            sizes.add(size)
+    def from_columns(cls, columns: dict[str, Column | TextColumn]) -> PaperColumns:
+        """From each field's column, in `Paper` order; `ValueError` if their lengths differ."""
+        texts = {name: c for name, c in columns.items() if isinstance(c, TextColumn)}
+        stored = {n: (c.at, len(c)) if isinstance(c, TextColumn) else c for n, c in columns.items()}
+        sizes = {size for _, size in stored.values()}
         if len(sizes) > 1:
             raise ValueError("paper columns have different lengths")
-        texts = {name: c for name, c in columns.items() if isinstance(c, TextColumn)}
+        getters = {name: get for name, (get, _) in stored.items()}
         return cls(getters, sizes.pop() if sizes else 0, texts)
 
     def __len__(self) -> int:
@@ -202,103 +196,26 @@ def field_values(papers: Sequence[Paper], name: str) -> Iterable[Any]:
     return (getattr(paper, name) for paper in papers)
 
 
-def _getter(column: Any) -> tuple[_Getter, int]:
-    """`row -> value` for one stored column, and its length."""
-    if isinstance(column, TextColumn):
-        return column.at, len(column)  # `PaperColumns.__getitem__` checks the row
-    if isinstance(column, np.ndarray):
-        if column.ndim != 1 or column.dtype.kind not in "iu":
-            raise ValueError("paper column: bad int array")
-        values = memoryview(np.ascontiguousarray(column, dtype=np.int64))
-        return values.__getitem__, len(values)
-    if isinstance(column, _Rows):
-        table, indices = column
-        return _referenced(list(table), indices)
-    if isinstance(column, _Groups):
-        flat, counts = column
-        return _grouped(flat, counts)
-    if isinstance(column, _OptionalInts):
-        get, size = _getter(column[0])
-        return (lambda i: get(i) or None), size
-    if isinstance(column, _PairGroups):
-        flat, counts, sep = column
-        get, size = _grouped(flat, counts)
-
-        def pairs(i: int) -> tuple[tuple[str, ...], ...]:
-            items = get(i)
-            return tuple([tuple(item.split(sep, 1)) for item in items]) if items else ()
-
-        return pairs, size
-    if isinstance(column, _PresentationGroups):
-        flat, counts, sep = column
-        get, size = _grouped(flat, counts)
-        width = len(fields(Presentation))
-        if any(item.count(sep) != width - 1 for item in flat):  # checked once, not per access
-            raise ValueError("paper column: bad presentation")
-
-        def presentations(i: int) -> tuple[Presentation, ...]:
-            items = get(i)
-            return tuple([Presentation(*item.split(sep)) for item in items]) if items else ()
-
-        return presentations, size
-    raise ValueError("paper column: unknown layout")
+def int_column(values: np.ndarray, *, optional: bool = False) -> Column:
+    """An int field (`optional`: 0 stands for None, a year no paper has)."""
+    if not isinstance(values, np.ndarray) or values.ndim != 1 or values.dtype.kind not in "iu":
+        raise ValueError("paper column: bad int array")
+    at = memoryview(np.ascontiguousarray(values, dtype=np.int64))
+    return ((lambda i: at[i] or None) if optional else at.__getitem__), len(at)
 
 
-class _Rows(tuple):  # type: ignore[type-arg]
-    """`(distinct values, row per paper)`: a column of few distinct strings."""
-
-
-class _Groups(tuple):  # type: ignore[type-arg]
-    """`(flat values, count per paper)`: a tuple-valued column."""
-
-
-class _OptionalInts(tuple):  # type: ignore[type-arg]
-    """`(int array,)` where 0 stands for None (a year no paper has)."""
-
-
-class _PairGroups(tuple):  # type: ignore[type-arg]
-    """`(flat "a<sep>b" values, count per paper, sep)`: a column of pairs per paper (links)."""
-
-
-class _PresentationGroups(tuple):  # type: ignore[type-arg]
-    """`(flat "<sep>"-joined presentation fields, count per paper, sep)`."""
-
-
-def presentations_column(flat: Sequence[str], counts: np.ndarray, sep: str) -> _PresentationGroups:
-    """Mark a `(flat, counts)` column of presentations, each its fields joined by `sep`."""
-    return _PresentationGroups((flat, counts, sep))
-
-
-def optional_int_column(values: np.ndarray) -> _OptionalInts:
-    """Mark an int column whose 0 means None."""
-    return _OptionalInts((values,))
-
-
-def pairs_column(flat: Sequence[str], counts: np.ndarray, sep: str) -> _PairGroups:
-    """Mark a `(flat, counts)` column of `sep`-joined pairs."""
-    return _PairGroups((flat, counts, sep))
-
-
-def table_column(table: Sequence[str], indices: np.ndarray) -> _Rows:
-    """Mark a `(table, rows)` column."""
-    return _Rows((table, indices))
-
-
-def grouped_column(flat: Sequence[str], counts: np.ndarray) -> _Groups:
-    """Mark a `(flat, counts)` column."""
-    return _Groups((flat, counts))
-
-
-def _referenced(table: list[str], indices: np.ndarray) -> tuple[_Getter, int]:
+def table_column(table: Sequence[str], indices: np.ndarray) -> Column:
+    """A field of few distinct strings: the strings, and each row's index into them."""
     if not isinstance(indices, np.ndarray) or indices.ndim != 1 or indices.dtype.kind not in "iu":
         raise ValueError("paper column: bad rows")
     if len(indices) and (int(indices.min()) < 0 or int(indices.max()) >= len(table)):
         raise ValueError("paper column: row outside its table")
-    at = memoryview(np.ascontiguousarray(indices, dtype=np.int64))
-    return (lambda i: table[at[i]]), len(indices)
+    values, at = list(table), memoryview(np.ascontiguousarray(indices, dtype=np.int64))
+    return (lambda i: values[at[i]]), len(indices)
 
 
-def _grouped(flat: Sequence[str], counts: np.ndarray) -> tuple[_Getter, int]:
+def grouped_column(flat: Sequence[str], counts: np.ndarray) -> Column:
+    """A tuple-valued field: every row's items in turn, and how many each row has."""
     if not isinstance(counts, np.ndarray) or counts.ndim != 1 or counts.dtype.kind not in "iu":
         raise ValueError("paper column: bad counts")
     if len(counts) and int(counts.min()) < 0:
@@ -314,3 +231,18 @@ def _grouped(flat: Sequence[str], counts: np.ndarray) -> tuple[_Getter, int]:
         return tuple(flat[start:end]) if end > start else ()  # most papers: none
 
     return group, len(counts)
+
+
+def pairs_column(flat: Sequence[str], counts: np.ndarray, sep: str) -> Column:
+    """A field of (label, url) pairs, each stored joined by `sep`."""
+    get, size = grouped_column(flat, counts)
+    return (lambda i: tuple([tuple(item.split(sep, 1)) for item in get(i)])), size
+
+
+def presentations_column(flat: Sequence[str], counts: np.ndarray, sep: str) -> Column:
+    """A field of presentations, each its fields joined by `sep`."""
+    get, size = grouped_column(flat, counts)
+    width = len(fields(Presentation))
+    if any(item.count(sep) != width - 1 for item in flat):  # checked once, not per access
+        raise ValueError("paper column: bad presentation")
+    return (lambda i: tuple([Presentation(*item.split(sep)) for item in get(i)])), size

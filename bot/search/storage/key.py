@@ -19,8 +19,9 @@ from bot.search.analysis import ANALYZER_VERSION
 from bot.search.bm25 import DEFAULT_PARAMS
 from bot.search.index import TITLE_WEIGHT
 from bot.search.storage.cache_file import FORMAT_VERSION
+from bot.search.storage.files import read_json
 from bot.search.storage.papers import PAPER_FIELDS
-from bot.search.storage.stamps import file_digest, read_stamps, write_stamps
+from bot.search.storage.stamps import file_digest, write_stamps
 
 __all__ = ["DEFAULT_CACHE_DIR", "corpus_key", "resolve_cache_dir"]
 
@@ -53,7 +54,7 @@ def corpus_key(
     cache directory) remembers each file's hash with its stat stamp, so an unchanged
     corpus is not read again at every start.
     """
-    known = read_stamps(stamps) if stamps is not None else None
+    known = read_json(stamps) if stamps is not None else None
     before = dict(known) if known is not None else None
     digest = hashlib.sha256(_versions(kind).encode())
     for given in paths:

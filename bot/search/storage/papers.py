@@ -10,9 +10,11 @@ import numpy as np
 from bot.corpus import LoadReport, Paper, Presentation
 from bot.search.storage.cache_file import CacheMiss
 from bot.search.storage.columns import (
+    Column,
     PaperColumns,
+    TextColumn,
     grouped_column,
-    optional_int_column,
+    int_column,
     pairs_column,
     presentations_column,
     table_column,
@@ -88,16 +90,18 @@ def report_from_state(state: dict[str, Any]) -> LoadReport:
     )
 
 
-def _column(state: dict[str, Any], key: str, kind: object) -> Any:
+def _column(state: dict[str, Any], key: str, kind: object) -> Column | TextColumn:
     """One field's stored column, as `PaperColumns.from_columns` takes it."""
     values = state[key]
-    if kind is int:
-        return values
-    if kind == int | None:
-        return optional_int_column(values)
+    if kind is int or kind == int | None:
+        return int_column(values, optional=kind is not int)
     if kind is str:
         rows = state.get(key + ":rows")
-        return values if rows is None else table_column(values, rows)
+        if rows is not None:
+            return table_column(values, rows)
+        if not isinstance(values, TextColumn):
+            raise ValueError(f"{key}: not a text column")
+        return values
     if kind == _PAIRS:
         return pairs_column(values, state[key + ":counts"], _PAIR_SEP)
     if kind == _PRESENTATIONS:

@@ -1,22 +1,18 @@
-"""The embedding rate of the last run, per model and thread count, kept in the cache directory.
+"""The embedding rate of the last run, per model and thread count, in the cache directory.
 
-A run that embeds papers records its papers a second here, so the next start can say about
-how long the papers it still lacks will take before embedding any. Written only after new
-papers were embedded (a fully prepared, read-only directory is never written to); a missing,
-unreadable or foreign file is no figure, never an error.
+A run that embeds papers records its papers a second, so the next start can say how long
+the papers it still lacks will take before embedding any. Written only after new papers
+were embedded: a fully prepared, read-only directory is never written to.
 """
 
 from __future__ import annotations
 
-import json
 import logging
-import os
-import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from bot.search.storage.cache_file import SHARED_MODE
+from bot.search.storage.files import read_json, write_json
 
 __all__ = ["MIN_TIMED_PAPERS", "RATES_FILE", "Rate", "read_rate", "write_rate"]
 
@@ -43,9 +39,9 @@ def _entry(model: str, threads: int | None) -> str:
 def read_rate(cache_dir: Path, model: str, threads: int | None) -> Rate | None:
     """The last recorded rate of `model` on `threads` engine threads, or None."""
     try:
-        entry = json.loads((cache_dir / RATES_FILE).read_bytes())[_entry(model, threads)]
+        entry = read_json(cache_dir / RATES_FILE)[_entry(model, threads)]
         rate = Rate(float(entry["papers_per_second"]), int(entry["papers"]), float(entry["when"]))
-    except (OSError, ValueError, KeyError, TypeError):
+    except (ValueError, KeyError, TypeError):
         return None
     return rate if rate.papers_per_second > 0 else None
 
@@ -57,22 +53,13 @@ def write_rate(
     if papers < MIN_TIMED_PAPERS or papers_per_second <= 0:
         return
     path = cache_dir / RATES_FILE
-    try:
-        rates = json.loads(path.read_bytes())
-        if not isinstance(rates, dict):
-            rates = {}
-    except (OSError, ValueError):
-        rates = {}
+    rates = read_json(path)
     rates[_entry(model, threads)] = {
         "papers_per_second": papers_per_second,
         "papers": papers,
         "when": time.time(),
     }
     try:
-        fd, tmp = tempfile.mkstemp(prefix=RATES_FILE + ".", suffix=".tmp", dir=cache_dir)
-        os.fchmod(fd, SHARED_MODE)  # mkstemp's 0600 would hide it from replicas run as others
-        with os.fdopen(fd, "w", encoding="utf-8") as out:
-            json.dump(rates, out, indent=1, sort_keys=True)
-        os.replace(tmp, path)
+        write_json(path, rates)
     except OSError as error:  # a read-only volume: the next start measures again
         logger.debug("embedding rate not recorded in %s: %s", path, error)

@@ -7,17 +7,15 @@ file's ctime, which no user can set back, so an edit is never missed.
 from __future__ import annotations
 
 import hashlib
-import json
 import logging
 import os
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
-from bot.search.storage.cache_file import SHARED_MODE
+from bot.search.storage.files import write_json
 
-__all__ = ["STAMPS_FILE", "file_digest", "read_stamps", "write_stamps"]
+__all__ = ["STAMPS_FILE", "file_digest", "write_stamps"]
 
 logger = logging.getLogger(__name__)
 
@@ -52,15 +50,6 @@ def file_digest(path: Path, stamps: dict[str, list[Any]] | None = None) -> bytes
     return digest.digest()
 
 
-def read_stamps(path: Path) -> dict[str, list[Any]]:
-    """The stamps file's entries; empty when it is missing or unreadable."""
-    try:
-        stamps = json.loads(path.read_bytes())
-    except (OSError, ValueError):
-        return {}
-    return stamps if isinstance(stamps, dict) else {}
-
-
 def write_stamps(path: Path, stamps: dict[str, list[Any]]) -> None:
     """Replace the stamps file atomically; a failure only costs a re-hash next time.
 
@@ -71,10 +60,6 @@ def write_stamps(path: Path, stamps: dict[str, list[Any]]) -> None:
         return
     stamps = {name: stamp for name, stamp in stamps.items() if os.path.exists(name)}
     try:
-        fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
-        os.fchmod(fd, SHARED_MODE)  # mkstemp's 0600 would hide it from replicas run as others
-        with os.fdopen(fd, "w", encoding="utf-8") as out:
-            json.dump(stamps, out)
-        os.replace(tmp, path)
+        write_json(path, stamps)
     except OSError as error:
         logger.debug("index cache: cannot write %s (%s)", path, error)
