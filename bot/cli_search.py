@@ -143,15 +143,10 @@ def _filter(text: str) -> str:
     return text
 
 
-def _note_skipped(report: LoadReport, shown: int = 5) -> None:
+def _note_skipped(report: LoadReport) -> None:
     """Tell stderr what the loader skipped (stdout stays clean for --json)."""
-    if not report.skipped:
-        return
-    print(f"corpus: {report.summary()}", file=sys.stderr)
-    for line in report.skipped[:shown]:
-        print(f"  {line}", file=sys.stderr)
-    if len(report.skipped) > shown:
-        print(f"  … and {len(report.skipped) - shown} more", file=sys.stderr)
+    for line in report.notes():
+        print(line, file=sys.stderr)
 
 
 def json_line(value: object) -> str:

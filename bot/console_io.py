@@ -121,8 +121,8 @@ def chat(
     if report.skipped:
         skipped = render.text_doc("stats.skipped", len(report.skipped), t=session.t)
         print(render.to_console(skipped), file=stdout)
-        for line in report.skipped:
-            print(f"Skipped {line}", file=sys.stderr)
+        for line in report.notes():
+            print(line, file=sys.stderr)
     while True:
         if interactive:
             stdout.write("> ")

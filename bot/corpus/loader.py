@@ -12,7 +12,14 @@ from pathlib import Path
 from bot.corpus.filter import LoadFilter
 from bot.corpus.ids import assign_ids
 from bot.corpus.merge import merge_versions
-from bot.corpus.model import TITLE_DERIVED, CorpusError, LoadReport, NotRecordsError, Paper
+from bot.corpus.model import (
+    MERGED,
+    TITLE_DERIVED,
+    CorpusError,
+    LoadReport,
+    NotRecordsError,
+    Paper,
+)
 from bot.corpus.readers import Record, Skipped, Source, expand, read_jsonl, recognise
 from bot.corpus.records import normalise_record
 from bot.corpus.titles import derive_title
@@ -188,10 +195,13 @@ def load_corpus(
     papers, merges = merge_versions(_finished(load.papers), load.labels)
     if keep is not None:
         load.skipped.append(f"filter {keep.text!r}: {load.filtered:,} records left out")
+    # Merged versions last: what a user should read first is what was not loaded at all.
+    merged = [*merges, *(line for line in load.skipped if line.endswith(MERGED))]
+    others = [line for line in load.skipped if not line.endswith(MERGED)]
     report = LoadReport(
         papers=tuple(papers),
         sources=tuple(load.sources),
-        skipped=(*load.bad, *merges, *load.skipped),
+        skipped=(*load.bad, *others, *merged),
         bad_records=len(load.bad),
     )
     if strict:

@@ -151,7 +151,8 @@ class LoadReport:
     papers: tuple[Paper, ...]
     sources: tuple[str, ...]
     skipped: tuple[str, ...] = field(default=())
-    """One line per skipped record, naming file and line; bad records first."""
+    """One line per skipped record, naming file and line: bad records, other skips, then
+    versions merged into a paper loaded."""
     bad_records: int = 0
 
     @property
@@ -178,6 +179,17 @@ class LoadReport:
             f"{len(self.papers)} papers from {len(self.sources)} {files}; "
             f"{merges}{len(self.skipped) - merged} skipped{bad}"
         )
+
+    def notes(self, shown: int = 5) -> list[str]:
+        """The summary and the first `shown` skipped lines, for a terminal ([] if none)."""
+        if not self.skipped:
+            return []
+        more = len(self.skipped) - shown
+        return [
+            f"corpus: {self.summary()}",
+            *(f"  {line}" for line in self.skipped[:shown]),
+            *([f"  … and {more} more"] if more > 0 else []),
+        ]
 
 
 # --- the tier rule ------------------------------------------------------------------------------

@@ -49,6 +49,15 @@ def test_posters_and_orals_are_papers_other_events_are_counted(icml: LoadReport)
     )
 
 
+def test_the_report_names_what_was_not_loaded_before_the_merged_orals(icml: LoadReport) -> None:
+    first, *shown, more = icml.notes(shown=1)
+    assert first == f"corpus: {icml.summary()}" and "4 versions merged" in first
+    assert not any(line.endswith(", merged") for line in shown)  # the skips a user must see
+    assert any("events that are not papers" in line for line in shown)
+    assert more == f"  … and {len(icml.skipped) - 1} more"
+    assert icml.skipped[-4:] == tuple(line for line in icml.skipped if line.endswith(", merged"))
+
+
 def test_a_poster_carries_its_fields(papers: dict[str, Paper]) -> None:
     paper = papers["AbCdEf1234"]  # the OpenReview forum id: `/paper AbCdEf1234` finds it
     assert paper.title == "Sparse Routers Without Collapse"
