@@ -103,10 +103,14 @@ async def test_every_acknowledged_save_survives_sigkill(backend: Backend, tmp_pa
         api.wait_for("answerCallbackQuery", count=len(burst) // 2, timeout=60)
         process.send_signal(signal.SIGKILL)
         process.wait(10)
-        acknowledged = {sent[q] for q, text in answers(api).items() if text == SAVED}
+        toasts = answers(api)
+        acknowledged = {sent[q] for q, text in toasts.items() if text == SAVED}
 
     assert process.returncode == -signal.SIGKILL
-    assert len(burst) // 2 <= len(acknowledged) < len(burst)  # killed mid-burst
+    # Under load a save may time out: the user is told so, and it is not counted as acknowledged.
+    assert set(toasts.values()) <= {SAVED, SAVE_FAILED}
+    assert len(burst) // 2 <= len(toasts) < len(burst)  # killed mid-burst
+    assert acknowledged
     store = await backend.open()
     try:
         stored = {
