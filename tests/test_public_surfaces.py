@@ -1,9 +1,13 @@
-"""Each corpus module's `__all__` names exactly its public functions and classes."""
+"""Public surfaces: each corpus module's `__all__` names exactly its public functions and
+classes, and each package's `__all__` is exactly what other packages (and the tests and
+benchmarks) take from it."""
 
 from __future__ import annotations
 
+import ast
 import importlib
 import inspect
+from pathlib import Path
 
 import pytest
 
@@ -27,3 +31,54 @@ def test_all_lists_the_public_api(name: str) -> None:
     }
     assert public <= set(module.__all__)
     assert all(hasattr(module, attr) for attr in module.__all__)
+
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGES = sorted(p.parent.name for p in (ROOT / "bot").glob("*/__init__.py"))
+USERS = ("bot", "tests", "benchmarks", "testkit")
+
+
+def _used_from(package: str) -> set[str]:
+    """Names taken from `bot.<package>` outside it: `from bot.<package> import n`, or
+    `<package>.n` after `from bot import <package>`."""
+    used: set[str] = set()
+    own = ROOT / "bot" / package
+    for folder in USERS:
+        for path in (ROOT / folder).rglob("*.py"):
+            if own in path.parents:
+                continue
+            tree = ast.parse(path.read_text("utf-8"))
+            aliases = {
+                alias.asname or alias.name
+                for node in ast.walk(tree)
+                if isinstance(node, ast.ImportFrom) and node.module == "bot"
+                for alias in node.names
+                if alias.name == package
+            }
+            for node in ast.walk(tree):
+                if isinstance(node, ast.ImportFrom) and node.module == f"bot.{package}":
+                    used.update(alias.name for alias in node.names)
+                elif (
+                    isinstance(node, ast.Attribute)
+                    and isinstance(node.value, ast.Name)
+                    and node.value.id in aliases
+                ):
+                    used.add(node.attr)
+    return used
+
+
+@pytest.mark.parametrize("package", PACKAGES)
+def test_each_package_exports_what_the_others_use(package: str) -> None:
+    module = importlib.import_module(f"bot.{package}")
+    exported = set(getattr(module, "__all__", ()))
+    folder = ROOT / "bot" / package
+    submodules = {p.stem for p in folder.glob("*.py")} | {
+        p.parent.name for p in folder.glob("*/__init__.py")
+    }
+    used = {  # a submodule reached as an attribute is not an export (unless it is one too)
+        name
+        for name in _used_from(package)
+        if not name.startswith("__") and (name in exported or name not in submodules)
+    }
+    assert sorted(used - exported) == [], "used from the package but not in its __all__"
+    assert sorted(exported - used) == [], "exported but used by no other package"

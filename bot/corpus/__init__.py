@@ -10,10 +10,9 @@ from bot.corpus.loader import load_corpus
 from bot.corpus.markup import clean_abstract, clean_title
 from bot.corpus.model import (
     MAX_COMMAND_CHARS,
-    MAX_TAPPABLE_ID_CHARS,
     PAPER_COMMAND,
     PAPER_COMMAND_PATTERN,
-    TITLE_DERIVED,
+    TIERS,
     CorpusError,
     LoadReport,
     NotRecordsError,
@@ -29,11 +28,10 @@ from bot.corpus.titles import derive_title
 
 __all__ = [
     "MAX_COMMAND_CHARS",
-    "MAX_TAPPABLE_ID_CHARS",
     "MAX_TITLE_CHARS",
     "PAPER_COMMAND",
     "PAPER_COMMAND_PATTERN",
-    "TITLE_DERIVED",
+    "TIERS",
     "AuthorIndex",
     "CorpusError",
     "LoadFilter",

@@ -1,7 +1,7 @@
 """The message catalogue: every user-visible text, per language (gettext .po/.mo files; see
 README.md here for adding a language)."""
 
-from bot.i18n.catalogue import Part, Style, Translator, translator
+from bot.i18n.catalogue import Part, Translator, translator
 from bot.i18n.languages import (
     COMMAND_MENUS,
     DEFAULT_LANGUAGE,
@@ -18,7 +18,6 @@ __all__ = [
     "LANGUAGES",
     "Lang",
     "Part",
-    "Style",
     "Translator",
     "is_language",
     "language_named",

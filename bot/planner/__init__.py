@@ -8,12 +8,11 @@ from bot.planner.entries import Entry, entries_of, presentation_key
 from bot.planner.now import Happening, NowAndNext, now_and_next
 from bot.planner.programme import Programme, Session, build_programme
 from bot.planner.reminders import SentKey, due_reminders, next_due
-from bot.planner.week import Clash, Day, Schedule, Slot, schedule
+from bot.planner.week import Clash, Schedule, Slot, schedule
 
 __all__ = [
     "CALENDAR_FORMAT",
     "Clash",
-    "Day",
     "Entry",
     "Happening",
     "NowAndNext",

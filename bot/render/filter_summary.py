@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from datetime import date
 
-from bot.corpus import session_number
+from bot.corpus import TIERS, session_number
 from bot.i18n import Translator
 from bot.render.dates import day_month, short_date, weekday_name
+from bot.render.presentations import kind_label
 from bot.search.syntax import Clause, DayFilter, FieldFilter, ParsedQuery, Phrase, YearFilter
 from bot.textutil import clip_words
 
@@ -62,6 +63,8 @@ def _field_label(clause: FieldFilter, t: Translator) -> str:
     number = session_number(clause.value) if clause.field == "session" else None
     if number is not None:
         return t.gettext("filters.poster_session", number=number)
+    if clause.field == "status" and clause.value.casefold() in TIERS:
+        value = kind_label(clause.value.casefold(), t)  # "状态 口头报告", not "状态 oral"
     return t.gettext(f"filters.{clause.field}", name=value)
 
 
