@@ -15,7 +15,7 @@ from bot.corpus import CorpusError
 from bot.fetch import cli as fetch_cli
 from bot.i18n import LANGUAGES, Lang, language_named, translator
 from bot.logs import redact
-from bot.store.export import FORMATS
+from bot.store import FORMATS
 
 __all__ = ["EXIT_USAGE", "main"]
 
@@ -137,8 +137,7 @@ def _export_command(args: argparse.Namespace) -> int:
     """Write user `args.user`'s reading list in `args.format`; exit 2 naming a bad setting."""
     import asyncio
 
-    from bot.store import SavedPaper, StoreError, open_store
-    from bot.store.export import export
+    from bot.store import SavedPaper, StoreError, export, open_store
 
     settings = load_settings()
 

@@ -70,7 +70,7 @@ def _print_answers(
     """Each query's answer, fused with the embeddings when they are ready (or `--wait`)."""
     from bot import render  # lazy: after the input checks and the load
     from bot.console_io import styled
-    from bot.search.gloss import is_chinese
+    from bot.search import is_chinese
 
     # All cores: this process does nothing else while papers embed. The progress bar shows
     # only once we wait for the papers (`--wait`, or a few): else the notice says it all.

@@ -153,7 +153,7 @@ def load_settings(
 
 def _corpus_filter(value: str | None) -> str:
     """A load filter, checked now so a typo fails at start-up, not mid-load."""
-    from bot.corpus.filter import LoadFilter  # lazy: reading settings imports no parsers
+    from bot.corpus import LoadFilter
 
     try:
         LoadFilter.parse(value or "")

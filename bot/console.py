@@ -21,8 +21,7 @@ from bot.logs import redact
 from bot.planner import Programme
 from bot.render import Doc, Segment, library
 from bot.search import Retriever
-from bot.store import Store, StoreOpenError, StoreUnavailable
-from bot.store.model import topic_key
+from bot.store import Store, StoreOpenError, StoreUnavailable, topic_key
 
 CONSOLE_USER_ID = 0  # Telegram user ids are positive: the console's user is nobody's
 T = TypeVar("T")

@@ -17,8 +17,7 @@ from bot.corpus import CorpusError, LoadReport
 from bot.progress import EtaClock, Progress
 
 if TYPE_CHECKING:
-    from bot.search import EmbeddingJob, HybridRetriever, Index
-    from bot.search.semantic import EmbeddingProcess
+    from bot.search import EmbeddingJob, EmbeddingProcess, HybridRetriever, Index
 
 logger = logging.getLogger(__name__)
 
@@ -143,7 +142,7 @@ def model_in_background(settings: Settings) -> threading.Thread | None:
     corpus load it costs the start little; `start_semantic` then finds it loaded."""
     if not settings.semantic:
         return None
-    from bot.search.semantic import load_default_embedder
+    from bot.search import load_default_embedder
 
     thread = threading.Thread(target=load_default_embedder, name="model", daemon=True)
     thread.start()
@@ -181,10 +180,13 @@ def start_semantic(
     if not settings.semantic:
         return None
     from bot.progress import progress_reporter
-    from bot.search import resolve_cache_dir
-    from bot.search.semantic import HybridRetriever, load_default_embedder
-    from bot.search.semantic.embedding import papers_in_flight
-    from bot.search.storage.rates import read_rate
+    from bot.search import (
+        HybridRetriever,
+        load_default_embedder,
+        papers_in_flight,
+        read_rate,
+        resolve_cache_dir,
+    )
 
     threads = None if separate else embed_threads
     # One engine thread a worker: more spin against the other workers and processes on a busy
@@ -218,7 +220,7 @@ def _job(
     separate: bool,
 ) -> EmbeddingJob | EmbeddingProcess:
     """The job that embeds `retriever`'s papers: in a child process, or in a thread here."""
-    from bot.search.semantic import CorpusSource, EmbeddingJob, EmbeddingProcess
+    from bot.search import CorpusSource, EmbeddingJob, EmbeddingProcess
 
     if not separate:
         return EmbeddingJob(retriever, retriever.embedder, cache_dir=cache_dir, progress=progress)
@@ -229,7 +231,7 @@ def _job(
 
 def _rate_recorder(clock: EtaClock, cache_dir: Path, model: str, threads: int | None) -> Progress:
     """`clock`, and the rate it measured written to the cache directory when the job ends."""
-    from bot.search.storage.rates import write_rate
+    from bot.search import write_rate
 
     def report(done: int, total: int) -> None:
         clock(done, total)
@@ -242,8 +244,7 @@ def _rate_recorder(clock: EtaClock, cache_dir: Path, model: str, threads: int | 
 
 def record_rate(started: SemanticStart, settings: Settings, threads: int | None) -> None:
     """Write the rate `started` measured so far (an interrupted `prepare` keeps its figure)."""
-    from bot.search import resolve_cache_dir
-    from bot.search.storage.rates import write_rate
+    from bot.search import resolve_cache_dir, write_rate
 
     measured = started.clock.measured_rate()
     if measured is not None:

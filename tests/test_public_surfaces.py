@@ -82,3 +82,23 @@ def test_each_package_exports_what_the_others_use(package: str) -> None:
     }
     assert sorted(used - exported) == [], "used from the package but not in its __all__"
     assert sorted(exported - used) == [], "exported but used by no other package"
+
+
+ENTRY_POINTS = {"bot.tg.serve"}  # the CLI starts the bot here; `tg` is the top, used by no one
+
+
+def test_packages_meet_through_their_roots() -> None:
+    """No module of `bot/` reaches into another package's modules: what it takes from a
+    package comes through the package's `__init__` (its surface, pinned above)."""
+    reaching = []
+    for path in (ROOT / "bot").rglob("*.py"):
+        parts = path.relative_to(ROOT / "bot").parts
+        own = parts[0] if len(parts) > 1 else None
+        for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+            if not isinstance(node, ast.ImportFrom) or not node.module:
+                continue
+            module = node.module.split(".")
+            inward = module[0] == "bot" and len(module) > 2 and module[1] != own
+            if inward and node.module not in ENTRY_POINTS:
+                reaching.append(f"{path.relative_to(ROOT)}: from {node.module}")
+    assert reaching == []

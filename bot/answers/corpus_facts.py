@@ -9,11 +9,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from bot import render
-from bot.corpus import Paper
-from bot.corpus.profile import CorpusName, corpus_name, frequent_topics
+from bot.corpus import CorpusName, Paper, corpus_name, frequent_topics
 from bot.planner import Programme, build_programme
-from bot.search import Retriever
-from bot.search.storage.columns import field_values
+from bot.search import Retriever, field_values
 
 EXAMPLE_TOPICS = 3  # ours: example questions /start takes from the corpus's topics
 

@@ -7,8 +7,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from bot import render
-from bot.corpus import Paper, parse_paper_command
-from bot.corpus.authors import MAX_AUTHOR_CHARS
+from bot.corpus import MAX_AUTHOR_CHARS, Paper, parse_paper_command
 from bot.i18n import Translator
 from bot.render import Doc
 from bot.search import Hit, Retriever, SearchResult

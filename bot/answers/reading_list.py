@@ -24,9 +24,7 @@ from bot.render import (
     translated,
 )
 from bot.search import Index, Retriever
-from bot.store import SaveOutcome, Store, snapshot
-from bot.store.export import export
-from bot.store.model import SavedPaper, normalize_topic, topic_key
+from bot.store import SavedPaper, SaveOutcome, Store, export, normalize_topic, snapshot, topic_key
 from bot.textutil import clean, clip_words
 
 

@@ -7,8 +7,7 @@ from dataclasses import dataclass
 from bot.answers.questions import Answer, numbered
 from bot.i18n import Translator
 from bot.render import recommend_doc
-from bot.search import Retriever
-from bot.search.recommend import recommend
+from bot.search import Retriever, recommend
 from bot.store import Store
 
 

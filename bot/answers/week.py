@@ -10,10 +10,8 @@ from bot import planner, render
 from bot.answers.questions import results
 from bot.corpus import Paper
 from bot.i18n import Translator
-from bot.render import Doc
-from bot.render.week import SCHEDULE_PER_PAGE
-from bot.search import Retriever
-from bot.search.confidence import is_confident
+from bot.render import SCHEDULE_PER_PAGE, Doc
+from bot.search import Retriever, is_confident
 from bot.store import MAX_REMINDER_MINUTES, MIN_REMINDER_MINUTES, Store
 
 TOPIC_DEPTH = 500  # ours: a followed topic's best papers looked for in a session

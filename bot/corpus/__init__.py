@@ -2,10 +2,20 @@
 recognised by its content (`readers`), a record's fields by their common names (`records`),
 versions of one paper merged (`merge`); a bad record is skipped and reported."""
 
-from bot.corpus.authors import AuthorIndex, compact_authors
+from bot.corpus.authors import (
+    MAX_AUTHOR_CHARS,
+    AuthorIndex,
+    AuthorKey,
+    author_key,
+    compact_authors,
+    filed_under,
+    fold_name,
+    key_matches,
+)
 from bot.corpus.filter import LoadFilter
 from bot.corpus.headline import MAX_TITLE_CHARS
 from bot.corpus.ids import PaperIds
+from bot.corpus.links import page_url
 from bot.corpus.loader import load_corpus
 from bot.corpus.markup import clean_abstract, clean_title
 from bot.corpus.model import (
@@ -13,6 +23,7 @@ from bot.corpus.model import (
     PAPER_COMMAND,
     PAPER_COMMAND_PATTERN,
     TIERS,
+    UNTIMED,
     CorpusError,
     LoadReport,
     NotRecordsError,
@@ -21,19 +32,25 @@ from bot.corpus.model import (
     StrictCorpusError,
     is_tappable_id,
     parse_paper_command,
+    tier_of,
 )
+from bot.corpus.profile import CorpusName, corpus_name, frequent_topics
 from bot.corpus.readers.virtual_site import sidecar_path
 from bot.corpus.sessions import fold_session, named_number, session_number, sessions_named
 from bot.corpus.titles import derive_title
 
 __all__ = [
+    "MAX_AUTHOR_CHARS",
     "MAX_COMMAND_CHARS",
     "MAX_TITLE_CHARS",
     "PAPER_COMMAND",
     "PAPER_COMMAND_PATTERN",
     "TIERS",
+    "UNTIMED",
     "AuthorIndex",
+    "AuthorKey",
     "CorpusError",
+    "CorpusName",
     "LoadFilter",
     "LoadReport",
     "NotRecordsError",
@@ -41,16 +58,24 @@ __all__ = [
     "PaperIds",
     "Presentation",
     "StrictCorpusError",
+    "author_key",
     "clean_abstract",
     "clean_title",
     "compact_authors",
+    "corpus_name",
     "derive_title",
+    "filed_under",
+    "fold_name",
     "fold_session",
+    "frequent_topics",
     "is_tappable_id",
+    "key_matches",
     "load_corpus",
     "named_number",
+    "page_url",
     "parse_paper_command",
     "session_number",
     "sessions_named",
     "sidecar_path",
+    "tier_of",
 ]

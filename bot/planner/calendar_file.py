@@ -8,8 +8,7 @@ from datetime import UTC, datetime
 
 import icalendar
 
-from bot.corpus.links import page_url
-from bot.corpus.model import Paper
+from bot.corpus import Paper, page_url
 from bot.planner.entries import Entry, entries_of, entry_order, unique_papers
 
 __all__ = ["CALENDAR_FORMAT", "KIND_LABELS", "PRODID", "UID_DOMAIN", "calendar_file", "event_uid"]

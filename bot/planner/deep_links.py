@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from bot.corpus.model import is_tappable_id
+from bot.corpus import is_tappable_id
 
 __all__ = ["paper_from_payload", "start_link", "start_payload"]
 

@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
 
-from bot.corpus.model import UNTIMED, Paper, Presentation
+from bot.corpus import UNTIMED, Paper, Presentation
 
 __all__ = [
     "Entry",

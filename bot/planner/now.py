@@ -6,7 +6,7 @@ from collections.abc import Callable, Container
 from dataclasses import dataclass
 from datetime import date, datetime
 
-from bot.corpus.model import Paper
+from bot.corpus import Paper
 from bot.planner.entries import Entry
 from bot.planner.programme import Programme, Session
 

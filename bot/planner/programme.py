@@ -7,8 +7,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta, timezone
 
-from bot.corpus import Paper, fold_session, named_number, sessions_named
-from bot.corpus.model import UNTIMED
+from bot.corpus import UNTIMED, Paper, fold_session, named_number, sessions_named
 from bot.planner.entries import Entry, entries_of, entry_order
 
 __all__ = ["Programme", "Session", "build_programme"]

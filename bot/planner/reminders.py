@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Container, Iterable, Iterator
 from datetime import datetime, timedelta
 
-from bot.corpus.model import Paper
+from bot.corpus import Paper
 from bot.planner.entries import Entry, entries_of, entry_order, unique_papers
 
 __all__ = ["SentKey", "due_reminders", "next_due"]

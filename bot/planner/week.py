@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from itertools import groupby
 
-from bot.corpus.model import Paper
+from bot.corpus import Paper
 from bot.planner.entries import Entry, entries_of, entry_order, unique_papers
 
 __all__ = ["Clash", "Day", "Schedule", "Slot", "find_clashes", "schedule"]

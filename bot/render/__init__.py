@@ -31,7 +31,7 @@ from bot.render.console import (
     to_console,
     typed_turns,
 )
-from bot.render.doc import Doc, InlineSwitch, Keyboard, Segment
+from bot.render.doc import Doc, InlineArticle, InlineSwitch, Keyboard, Segment
 from bot.render.filter_summary import filter_labels
 from bot.render.fit import fit_toast, fitted
 from bot.render.html import to_html
@@ -60,7 +60,7 @@ from bot.render.sessions import (
     unknown_session_doc,
 )
 from bot.render.views import author_doc, eta_text, hint_doc, results_doc, similar_doc
-from bot.render.week import now_doc, remind_doc, reminder_doc, schedule_doc
+from bot.render.week import SCHEDULE_PER_PAGE, now_doc, remind_doc, reminder_doc, schedule_doc
 
 __all__ = [
     "ANSI_MARKS",
@@ -69,10 +69,12 @@ __all__ = [
     "INLINE_RESULTS",
     "MAX_CALLBACK_ANSWER_CHARS",
     "PLAIN_MARKS",
+    "SCHEDULE_PER_PAGE",
     "SESSION_PAGE",
     "Doc",
     "ExportAs",
     "Forget",
+    "InlineArticle",
     "InlineSwitch",
     "Keyboard",
     "OpenPaper",

@@ -14,7 +14,7 @@ from dataclasses import dataclass, fields
 from bot.i18n import Lang, is_language
 from bot.planner import CALENDAR_FORMAT, Session
 from bot.render.limits import MAX_CALLBACK_DATA_BYTES, encodable, utf8_len
-from bot.store.export import FORMATS
+from bot.store import FORMATS
 
 EXPORT_FORMATS = (*FORMATS, CALENDAR_FORMAT)  # the reading list's, and its calendar
 

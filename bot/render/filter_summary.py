@@ -9,7 +9,7 @@ from bot.corpus import TIERS, session_number
 from bot.i18n import Translator
 from bot.render.dates import day_month, short_date, weekday_name
 from bot.render.presentations import kind_label
-from bot.search.syntax import Clause, DayFilter, FieldFilter, ParsedQuery, Phrase, YearFilter
+from bot.search import Clause, DayFilter, FieldFilter, ParsedQuery, Phrase, YearFilter
 from bot.textutil import clip_words
 
 MAX_VALUE_CHARS = 40  # ours: a typed value in the header (a pasted sentence as a phrase)

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 
 from bot.commands import COMMANDS, CONSOLE_COMMANDS, Command, command
-from bot.corpus.profile import CorpusName
+from bot.corpus import CorpusName
 from bot.i18n import LANGUAGES, Translator
 from bot.render.callbacks import SetLanguage, encode
 from bot.render.doc import Doc, Segment

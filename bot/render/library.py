@@ -32,7 +32,7 @@ from bot.render.parts import (
     text_doc,
     translated,
 )
-from bot.store.model import FollowOutcome, Limits, SavedPaper, topic_key
+from bot.store import FollowOutcome, Limits, SavedPaper, topic_key
 from bot.textutil import clean, clip_words
 
 EXPORT_LABELS = {

@@ -7,8 +7,7 @@ import re
 from collections.abc import Callable, Sequence
 from urllib.parse import urlsplit
 
-from bot.corpus import Paper, compact_authors
-from bot.corpus.model import tier_of
+from bot.corpus import Paper, compact_authors, tier_of
 from bot.i18n import Translator, translator
 from bot.render import limits
 from bot.render.callbacks import checked

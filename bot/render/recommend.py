@@ -15,7 +15,7 @@ from bot.render.parts import (
     text_doc,
     translated,
 )
-from bot.search.recommend import Recommendation, Recommendations
+from bot.search import Recommendation, Recommendations
 from bot.textutil import clean, clip_words
 
 LIKE_CHARS = 80  # ours: the saved paper's title in "like: …"

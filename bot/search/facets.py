@@ -26,8 +26,7 @@ from typing import Any, Generic, TypeVar
 
 import numpy as np
 
-from bot.corpus import Paper, fold_session, sessions_named
-from bot.corpus.authors import fold_name
+from bot.corpus import Paper, fold_name, fold_session, sessions_named
 from bot.search.analysis import Analyzer
 from bot.search.dates import DayFilter
 from bot.search.phrases import phrase_terms

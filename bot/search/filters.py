@@ -33,8 +33,7 @@ from typing import Generic, Literal, Protocol, TypeVar
 
 import numpy as np
 
-from bot.corpus import AuthorIndex, Paper
-from bot.corpus.authors import AuthorKey, author_key, filed_under, key_matches
+from bot.corpus import AuthorIndex, AuthorKey, Paper, author_key, filed_under, key_matches
 from bot.search.analysis import Analyzer, EnglishAnalyzer
 from bot.search.facets import (
     PROGRAMME_FIELDS,

@@ -1,6 +1,7 @@
 """Per-user storage: reading lists, topics, preferences, reminders (SQLite or PostgreSQL)."""
 
 from bot.store._sql_store import Store
+from bot.store.export import FORMATS, export
 from bot.store.factory import open_store
 from bot.store.model import (
     MAX_REMINDER_KEY_CHARS,
@@ -17,10 +18,13 @@ from bot.store.model import (
     StoreError,
     StoreOpenError,
     StoreUnavailable,
+    normalize_topic,
+    topic_key,
 )
 from bot.store.snapshot import snapshot
 
 __all__ = [
+    "FORMATS",
     "MAX_REMINDER_KEY_CHARS",
     "MAX_REMINDER_MINUTES",
     "MAX_SAVED_PAPERS",
@@ -36,6 +40,9 @@ __all__ = [
     "StoreError",
     "StoreOpenError",
     "StoreUnavailable",
+    "export",
+    "normalize_topic",
     "open_store",
     "snapshot",
+    "topic_key",
 ]

@@ -7,7 +7,7 @@ import json
 from datetime import UTC, datetime
 from typing import Any
 
-from bot.corpus.model import Presentation
+from bot.corpus import Presentation
 from bot.store.model import SavedPaper
 
 PAPER_COLUMNS = (

@@ -10,7 +10,7 @@ from collections.abc import Iterator, Sequence
 from datetime import datetime
 from string import ascii_lowercase
 
-from bot.corpus.model import Presentation
+from bot.corpus import Presentation
 from bot.store.model import SavedPaper
 
 CSV_COLUMNS = ("paper_id", "title", "authors", "year", "venue", "url", "doi", "title_derived",

@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 
-from bot.corpus.model import Presentation
+from bot.corpus import Presentation
 from bot.textutil import sendable
 
 MAX_SAVED_PAPERS = 1_000  # ours: per user

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import re
 
-from bot.corpus import Paper
-from bot.corpus.links import page_url
+from bot.corpus import Paper, page_url
 from bot.store.model import SavedPaper
 from bot.textutil import clean
 

@@ -19,10 +19,8 @@ from bot.answers import results
 from bot.corpus import Paper
 from bot.i18n import DEFAULT_LANGUAGE, translator
 from bot.render import library
-from bot.search import Retriever
-from bot.search.confidence import is_confident
-from bot.store import StoreUnavailable
-from bot.store.model import topic_key
+from bot.search import Retriever, is_confident
+from bot.store import StoreUnavailable, topic_key
 from bot.tg.handlers._replies import send_to
 from bot.tg.language import chosen_language
 from bot.tg.state import BotState

@@ -8,7 +8,7 @@ import logging
 from telegram import Bot, BotCommand
 
 from bot.commands import COMMANDS
-from bot.corpus.profile import CorpusName
+from bot.corpus import CorpusName
 from bot.i18n import COMMAND_MENUS, Translator, translator
 from bot.render import command_description
 from bot.tg.state import BotState

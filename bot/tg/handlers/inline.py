@@ -15,7 +15,7 @@ from telegram.constants import ParseMode
 
 from bot import answers, render
 from bot.corpus import Paper
-from bot.render.doc import InlineArticle
+from bot.render import InlineArticle
 from bot.search import Retriever, SearchResult
 from bot.textutil import clean
 from bot.tg.handlers._replies import NO_PREVIEW, index_of, off_loop
