@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import bot.search.semantic as semantic_package
+import bot.search as search_package
 from bot import cli, loading
 from bot.answers import pending_notice
 from bot.config import load_settings
@@ -65,7 +65,7 @@ class FakeEmbedder:
 @pytest.fixture
 def fake(monkeypatch: pytest.MonkeyPatch) -> FakeEmbedder:
     embedder = FakeEmbedder()
-    monkeypatch.setattr(semantic_package, "load_default_embedder", lambda **_: embedder)
+    monkeypatch.setattr(search_package, "load_default_embedder", lambda **_: embedder)
     return embedder
 
 
