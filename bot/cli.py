@@ -137,7 +137,7 @@ def _export_command(args: argparse.Namespace) -> int:
     """Write user `args.user`'s reading list in `args.format`; exit 2 naming a bad setting."""
     import asyncio
 
-    from bot.store import SavedPaper, StoreError, export, open_store
+    from bot.store import SavedPaper, StoreError, export_text, open_store
 
     settings = load_settings()
 
@@ -153,7 +153,7 @@ def _export_command(args: argparse.Namespace) -> int:
     except StoreError as exc:
         print(f"python -m bot export: {redact(str(exc))}", file=sys.stderr)
         return EXIT_USAGE
-    text = export(saved, args.format)
+    text = export_text(saved, args.format)
     if args.output:
         Path(args.output).write_text(text, encoding="utf-8")
         print(f"{len(saved)} papers written to {args.output}", file=sys.stderr)

@@ -24,7 +24,15 @@ from bot.render import (
     translated,
 )
 from bot.search import Index, Retriever
-from bot.store import SavedPaper, SaveOutcome, Store, export, normalize_topic, snapshot, topic_key
+from bot.store import (
+    SavedPaper,
+    SaveOutcome,
+    Store,
+    export_text,
+    normalize_topic,
+    snapshot,
+    topic_key,
+)
 from bot.textutil import clean, clip_words
 
 
@@ -140,7 +148,7 @@ def export_file(
         return _calendar([p for row in rows if (p := index.get(row.paper_id)) is not None], now, t)
     return ExportFile(
         library.export_filename(fmt),
-        export(rows, fmt).encode("utf-8"),
+        export_text(rows, fmt).encode("utf-8"),
         t.ngettext("export.caption", len(rows)),
     )
 

@@ -1,7 +1,7 @@
 """Per-user storage: reading lists, topics, preferences, reminders (SQLite or PostgreSQL)."""
 
 from bot.store._sql_store import Store
-from bot.store.export import FORMATS, export
+from bot.store.export import FORMATS, export_text
 from bot.store.factory import open_store
 from bot.store.model import (
     MAX_REMINDER_KEY_CHARS,
@@ -40,7 +40,7 @@ __all__ = [
     "StoreError",
     "StoreOpenError",
     "StoreUnavailable",
-    "export",
+    "export_text",
     "normalize_topic",
     "open_store",
     "snapshot",

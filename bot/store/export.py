@@ -217,7 +217,7 @@ WRITERS = {"bib": to_bibtex, "md": to_markdown, "csv": to_csv}
 FORMATS = tuple(WRITERS)
 
 
-def export(papers: Sequence[SavedPaper], fmt: str) -> str:
+def export_text(papers: Sequence[SavedPaper], fmt: str) -> str:
     """The reading list in `fmt` ("bib", "md" or "csv"); ValueError names the valid ones."""
     if fmt not in WRITERS:
         raise ValueError(f"unknown export format {fmt!r}; valid: {', '.join(FORMATS)}")

@@ -17,7 +17,7 @@ from bot.store.export import (
     DERIVED_NOTE,
     base_key,
     bibtex_keys,
-    export,
+    export_text,
     presentation_text,
     to_bibtex,
     to_csv,
@@ -183,11 +183,11 @@ def test_csv_cells_never_start_a_spreadsheet_formula() -> None:
 def test_export_dispatches_and_rejects_unknown_formats() -> None:
     papers = [paper("a1")]
 
-    assert export(papers, "bib") == to_bibtex(papers)
-    assert export(papers, "md") == to_markdown(papers)
-    assert export(papers, "csv") == to_csv(papers)
+    assert export_text(papers, "bib") == to_bibtex(papers)
+    assert export_text(papers, "md") == to_markdown(papers)
+    assert export_text(papers, "csv") == to_csv(papers)
     with pytest.raises(ValueError, match="bib, md, csv"):
-        export(papers, "pdf")
+        export_text(papers, "pdf")
 
 
 def test_an_empty_list_exports_cleanly() -> None:
