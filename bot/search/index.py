@@ -156,19 +156,6 @@ class Index:
         weights = self.term_weights(t for t in counts if self.bm25.df(t) > 1)
         return sorted(weights, key=lambda t: (-counts[t] * weights[t], t))[:SIMILAR_TERMS]
 
-    def hits(
-        self,
-        rows: np.ndarray,
-        scores: np.ndarray,
-        terms: Sequence[str],
-        *,
-        coverage: np.ndarray | None = None,
-        snippets: bool = True,
-    ) -> tuple[Hit, ...]:
-        """Hits for ranked rows with their scores, snippets for `terms` and coverage (found
-        here unless given); `snippets=False` leaves every snippet empty."""
-        return page_hits(self, rows, scores, terms, coverage=coverage, snippets=snippets)
-
     def scores(self, terms: Sequence[str]) -> np.ndarray:
         """Every paper's score for these query terms: rank-bm25's `get_scores(terms)`."""
         return self.bm25.scores(terms)
@@ -186,7 +173,7 @@ class Index:
         if mask is not None and not terms:  # conditions alone ("author:Bengio"): list them
             return self._listing(query, mask, limit=limit, offset=offset, snippets=snippets)
         ranked, scores, total = self.bm25.top(terms, offset + limit, mask=mask)
-        hits = self.hits(ranked[offset:], scores[offset:], terms, snippets=snippets)
+        hits = page_hits(self, ranked[offset:], scores[offset:], terms, snippets=snippets)
         if offset:  # the best paper is ranked first whatever page is shown
             best = float(self.coverage(terms, ranked[:1])[0]) if ranked.size else 0.0
         else:
@@ -222,7 +209,7 @@ class Index:
         rows = filters.listed(self, mask)
         shown = rows[offset : offset + limit]
         ones = np.ones(len(shown))
-        hits = self.hits(shown, np.zeros(len(shown)), (), coverage=ones, snippets=snippets)
+        hits = page_hits(self, shown, np.zeros(len(shown)), (), coverage=ones, snippets=snippets)
         return SearchResult(
             query=prepared.typed,
             terms=(),
@@ -242,7 +229,7 @@ class Index:
         terms = self.similar_terms(row)
         rows, scores, _ = self.bm25.top(tuple(terms), limit + 1)
         others = np.flatnonzero(rows != row)[:limit]
-        return self.hits(rows[others], scores[others], terms)
+        return page_hits(self, rows[others], scores[others], terms)
 
     def stats(self) -> IndexStats:
         """Counts and approximate memory for /stats."""

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from bot.corpus import Paper
+from bot.search.hits import page_hits
 from bot.search.index import Index
 from bot.search.retriever import Hit, Retriever
 from bot.search.semantic import fusion
@@ -179,7 +180,7 @@ def recommend(
     order = candidates[np.lexsort((candidates, -final[candidates]))][:MAX_RECOMMENDATIONS]
     shown = order[offset : offset + limit]
     words = Counter(t for row in positive for t in _similar_terms(index, row))
-    hits = index.hits(shown, final[shown], [t for t, _ in words.most_common(25)])
+    hits = page_hits(index, shown, final[shown], [t for t, _ in words.most_common(25)])
     likes = closeness[:, shown].argmax(axis=0) if len(shown) else ()
     items = tuple(
         Recommendation(hit, index.papers[positive[int(k)]])

@@ -25,6 +25,7 @@ import numpy as np
 
 from bot.corpus import Paper
 from bot.search.confidence import CONFIDENT_COVERAGE
+from bot.search.hits import page_hits
 from bot.search.index import Index
 from bot.search.query import PreparedQuery, QueryPipeline
 from bot.search.retriever import Hit, IndexStats, SearchResult
@@ -157,8 +158,8 @@ class HybridRetriever:
         real = int((matches if mask is None else matches & mask).sum())
         rows = order[offset : offset + limit]
         # A glossed question's snippets mark the English words its gloss matched.
-        hits = self.index.hits(
-            rows, fused[rows], scores.terms, coverage=coverage[rows], snippets=snippets
+        hits = page_hits(
+            self.index, rows, fused[rows], scores.terms, coverage=coverage[rows], snippets=snippets
         )
         return SearchResult(
             query=query.typed,
@@ -230,7 +231,7 @@ class HybridRetriever:
         fused = fusion.rrf(self.index.scores(terms), cosine)
         fused[row] = -np.inf
         rows = np.argsort(-fused, kind="stable")[:limit]
-        return self.index.hits(rows, fused[rows], terms)
+        return page_hits(self.index, rows, fused[rows], terms)
 
 
 def _judged(
