@@ -9,11 +9,9 @@ import json
 import logging
 from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any
 
 import bibtexparser
 import pytest
-from telegram import Update
 from telegram.ext import Application
 
 from bot import render
@@ -25,7 +23,8 @@ from bot.search import Index
 from bot.store import MAX_TOPICS, Limits, SavedPaper, Store, snapshot
 from bot.tg import admin, alerts
 from bot.tg.app import build_application
-from testkit.fake_bot_api import ApiCall, FakeBotApi, Updates, UploadedFile, parse_html
+from testkit.chat import Chat
+from testkit.fake_bot_api import ApiCall, FakeBotApi, UploadedFile, parse_html
 from testkit.papers import NEW_PAPER
 from testkit.pg import Backend
 
@@ -52,37 +51,6 @@ async def kept(
     async with app:
         yield app, store
     await store.close()
-
-
-class Chat:
-    """Sends updates to the Application and taps buttons on the fake API's messages."""
-
-    def __init__(self, app: Application, api: FakeBotApi) -> None:
-        self.app, self.api = app, api
-        self.updates = Updates()
-        self.update_ids = iter(range(1, 1_000_000))
-
-    async def send(self, text: str, user: int = ALICE) -> None:
-        """A private message from `user`."""
-        await self._feed(self.updates.message(text, chat_id=user))
-
-    async def tap(self, data: str, on: ApiCall, user: int = ALICE) -> None:
-        """Tap a button carrying `data` on the message `on` sent, as `user`."""
-        message = self.api.message_json(on.result["chat"]["id"], on.result["message_id"])
-        await self._feed(self.updates.callback(data, message=message, user_id=user))
-
-    async def _feed(self, payload: dict[str, Any]) -> None:
-        update = Update.de_json({"update_id": next(self.update_ids), **payload}, self.app.bot)
-        await self.app.process_update(update)
-
-    def last(self, method: str = "sendMessage") -> ApiCall:
-        return self.api.calls_of(method)[-1]
-
-    def last_text(self) -> str:
-        return parse_html(self.last().params["text"])
-
-    def toast(self) -> str:
-        return str(self.last("answerCallbackQuery").params.get("text") or "")
 
 
 def buttons(call: ApiCall) -> list[tuple[str, str]]:
@@ -645,13 +613,11 @@ async def test_groups_never_see_a_members_list(chat: Chat, kept) -> None:
     group = -100200300
     await kept[1].save(ALICE, snapshot(kept[0].bot_data.served_index().get(PAPER)))
 
-    await chat._feed(
+    await chat.feed(
         chat.updates.message(f"/search {QUESTION}", chat_id=group, chat_type="group", user_id=ALICE)
     )
     results = chat.last()
-    await chat._feed(
-        chat.updates.message("/saved", chat_id=group, chat_type="group", user_id=ALICE)
-    )
+    await chat.feed(chat.updates.message("/saved", chat_id=group, chat_type="group", user_id=ALICE))
 
     assert ("☆ 1", f"v:{PAPER}") in buttons(results)  # not "★" for all to see
     assert chat.last_text().startswith("Your reading list and topics are private")
@@ -688,7 +654,7 @@ async def test_a_forged_list_button_on_a_group_message_does_nothing(
     }
     sent_before = len(chat.api.calls)
 
-    await chat._feed(chat.updates.callback(data, message=group_answer, user_id=ALICE))
+    await chat.feed(chat.updates.callback(data, message=group_answer, user_id=ALICE))
 
     methods = [c.method for c in chat.api.calls[sent_before:]]
     assert methods == ["answerCallbackQuery"]  # nothing posted to or edited in the group

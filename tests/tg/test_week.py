@@ -13,7 +13,6 @@ from typing import Any
 import icalendar
 import ics
 import pytest
-from telegram import Update
 from telegram.ext import Application
 
 from bot.config import Settings
@@ -24,7 +23,8 @@ from bot.store import Store, snapshot
 from bot.tg.app import build_application
 from bot.tg.clock import Clock
 from bot.tg.reminders import MAX_SLEEP, remind_round, run_reminders, stop_reminders
-from testkit.fake_bot_api import ApiCall, FakeBotApi, Updates, UploadedFile, parse_html
+from testkit.chat import Chat
+from testkit.fake_bot_api import ApiCall, FakeBotApi, UploadedFile, parse_html
 from testkit.pg import Backend
 from testkit.week import load_week
 
@@ -92,33 +92,6 @@ async def kept(
     async with app:
         yield app, store
     await store.close()
-
-
-class Chat:
-    """Sends updates to the Application and taps buttons on the fake API's messages."""
-
-    def __init__(self, app: Application, api: FakeBotApi) -> None:
-        self.app, self.api = app, api
-        self.updates = Updates()
-        self.ids = iter(range(1, 1_000_000))
-
-    async def send(self, text: str, user: int = ALICE, chat_type: str = "private") -> None:
-        chat = user if chat_type == "private" else -100
-        await self.feed(self.updates.message(text, chat_id=chat, user_id=user, chat_type=chat_type))
-
-    async def tap(self, data: str, on: ApiCall, user: int = ALICE) -> None:
-        message = self.api.message_json(on.result["chat"]["id"], on.result["message_id"])
-        await self.feed(self.updates.callback(data, message=message, user_id=user))
-
-    async def feed(self, payload: dict[str, Any]) -> None:
-        update = Update.de_json({"update_id": next(self.ids), **payload}, self.app.bot)
-        await self.app.process_update(update)
-
-    def last(self, method: str = "sendMessage") -> ApiCall:
-        return self.api.calls_of(method)[-1]
-
-    def last_text(self, method: str = "sendMessage") -> str:
-        return parse_html(self.last(method).params["text"])
 
 
 @pytest.fixture
