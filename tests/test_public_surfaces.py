@@ -1,6 +1,6 @@
-"""Public surfaces: each corpus module's `__all__` names exactly its public functions and
-classes, and each package's `__all__` is exactly what other packages (and the tests and
-benchmarks) take from it."""
+"""Public surfaces: each corpus and planner module's `__all__` names exactly its public
+functions and classes, and each package's `__all__` is exactly what other packages (and the
+tests and benchmarks) take from it."""
 
 from __future__ import annotations
 
@@ -11,17 +11,22 @@ from pathlib import Path
 
 import pytest
 
-MODULES = ["authors", "readers.bibtex", "readers.csv_table", "ids", "links", "records", "titles",
-           "headline", "filter", "merge", "loader", "readers.arxiv_atom", "readers.base",
-           "readers.compressed", "readers.json_records", "readers.openalex", "readers.ris",
-           "readers.seed_text", "readers.semantic_scholar", "readers.shapes", "readers.zotero",
-           "readers.virtual_site", "readers.feed_events", "readers.openreview",
-           "readers.html_text", "sessions"]  # fmt: skip
+CORPUS_MODULES = ["authors", "readers.bibtex", "readers.csv_table", "ids", "links", "records",
+                  "titles", "headline", "filter", "merge", "loader", "readers.arxiv_atom",
+                  "readers.base", "readers.compressed", "readers.json_records",
+                  "readers.openalex", "readers.ris", "readers.seed_text",
+                  "readers.semantic_scholar", "readers.shapes", "readers.zotero",
+                  "readers.virtual_site", "readers.feed_events", "readers.openreview",
+                  "readers.html_text", "sessions"]  # fmt: skip
+PLANNER = Path(__file__).resolve().parents[1] / "bot" / "planner"
+MODULES = [f"bot.corpus.{name}" for name in CORPUS_MODULES] + [
+    f"bot.planner.{p.stem}" for p in sorted(PLANNER.glob("*.py")) if p.stem != "__init__"
+]
 
 
 @pytest.mark.parametrize("name", MODULES)
 def test_all_lists_the_public_api(name: str) -> None:
-    module = importlib.import_module(f"bot.corpus.{name}")
+    module = importlib.import_module(name)
     public = {
         attr
         for attr, value in vars(module).items()
