@@ -136,3 +136,16 @@ class Backend:
 
         with psycopg.connect(self.database_url, autocommit=True) as connection:
             connection.execute(sql)
+
+    def migrate_to(self, version: int) -> None:
+        """The schema as a bot of that version left it: migrations up to `version` applied
+        and recorded, as the store would have, on an empty database."""
+        from bot.store._migrations import load_migrations
+
+        self.execute("CREATE TABLE schema_version (version INTEGER PRIMARY KEY)")
+        for migration in load_migrations(self.name):
+            if migration.version > version:
+                continue
+            for statement in migration.statements:
+                self.execute(statement)
+            self.execute(f"INSERT INTO schema_version (version) VALUES ({migration.version})")

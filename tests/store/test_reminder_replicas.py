@@ -13,7 +13,6 @@ import psycopg
 import pytest
 
 from bot.store import ReminderUser, SavedPaper, SaveOutcome
-from bot.store._migrations import load_migrations
 from testkit.pg import Backend, PgCluster
 
 ALICE, BOB = 1001, 2002
@@ -125,13 +124,7 @@ async def test_forget_racing_a_claim_on_another_replica_leaves_no_row(backend: B
 
 
 async def test_a_database_at_version_6_gains_the_reminder_tables(backend: Backend) -> None:
-    backend.execute("CREATE TABLE schema_version (version INTEGER PRIMARY KEY)")
-    for migration in load_migrations(backend.name):
-        if migration.version > 6:
-            continue
-        for statement in migration.statements:
-            backend.execute(statement)
-        backend.execute(f"INSERT INTO schema_version (version) VALUES ({migration.version})")
+    backend.migrate_to(6)
     backend.execute(f"INSERT INTO users (user_id, language) VALUES ({BOB}, 'ru')")
     backend.execute(f"INSERT INTO sent_alerts (user_id, paper_id) VALUES ({BOB}, 'p1')")
 

@@ -9,7 +9,6 @@ from collections.abc import AsyncIterator
 import pytest
 
 from bot.store import Store
-from bot.store._migrations import load_migrations
 from testkit.pg import Backend
 
 
@@ -54,13 +53,7 @@ async def test_replicas_recording_overlapping_ids_both_finish(backend: Backend) 
 
 async def test_a_database_at_version_5_gets_the_seen_table(backend: Backend) -> None:
     # The schema as the bot before this table left it (0001…0005), then opened by us.
-    backend.execute("CREATE TABLE schema_version (version INTEGER PRIMARY KEY)")
-    for migration in load_migrations(backend.name):
-        if migration.version > 5:
-            continue
-        for statement in migration.statements:
-            backend.execute(statement)
-        backend.execute(f"INSERT INTO schema_version (version) VALUES ({migration.version})")
+    backend.migrate_to(5)
 
     store = await backend.open()
     try:
