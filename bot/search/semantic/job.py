@@ -13,7 +13,7 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
@@ -21,7 +21,10 @@ from bot.search.semantic.calibration import Calibration, calibrated
 from bot.search.semantic.embedding import Embedder, embed_papers
 from bot.search.semantic.hybrid import HybridRetriever
 
-__all__ = ["Embedding", "EmbeddingJob", "attach"]
+if TYPE_CHECKING:
+    from bot.search.index import Index
+
+__all__ = ["Embedding", "EmbeddingJob", "attach", "vectors_and_calibration"]
 
 logger = logging.getLogger(__name__)
 
@@ -40,6 +43,25 @@ class Embedding(Protocol):
     def finish(self) -> bool:
         """`stop`, then wait for the job to end; False if it never started."""
         ...
+
+
+def vectors_and_calibration(
+    index: Index,
+    embedder: Embedder,
+    *,
+    cache_dir: str | Path | None,
+    progress: Callable[[int, int], None] | None,
+    stop: threading.Event,
+) -> tuple[np.ndarray, Calibration | None] | None:
+    """The papers' vectors (cached, else embedded) and the corpus's confidence calibration
+    (stored, else fitted on them); None when stopped before the vectors were complete."""
+    vectors = embed_papers(
+        embedder, index.papers, cache_dir=cache_dir, progress=progress, stop=stop
+    )
+    if vectors is None or stop.is_set():
+        return None
+    index.queries.load_speller()  # the probes are prepared as the bot prepares questions
+    return vectors, calibrated(index, vectors, embedder, cache_dir=cache_dir, stop=stop)
 
 
 def attach(
@@ -107,23 +129,15 @@ class EmbeddingJob:
             # never). A missing glossary is logged once: answers as before.
             self.retriever.queries.load_speller()
             self.retriever.queries.settle_glossary()
-            vectors = embed_papers(
+            found = vectors_and_calibration(
+                self.retriever.index,
                 self._embedder,
-                self.retriever.papers,
                 cache_dir=self._cache_dir,
                 progress=self._progress,
                 stop=self._stop,
             )
-            if vectors is not None and not self._stop.is_set():
-                # Read back when this corpus was calibrated before; fitted (and stored) else.
-                calibration = calibrated(
-                    self.retriever.index,
-                    vectors,
-                    self._embedder,
-                    cache_dir=self._cache_dir,
-                    stop=self._stop,
-                )
-                attach(self.retriever, vectors, calibration, started)
+            if found is not None:
+                attach(self.retriever, *found, started)
         except Exception:  # a failed model must not take the bot down: BM25 keeps answering
             logger.exception("Embedding papers failed; answering with BM25 alone")
         finally:

@@ -231,8 +231,7 @@ def _embed(
     stop: threading.Event,
 ) -> tuple[object, ...] | None:
     """Load the corpus, embed, calibrate: the last message to send (None: stopped)."""
-    from bot.search.semantic.calibration import calibrated
-    from bot.search.semantic.embedding import embed_papers
+    from bot.search.semantic.job import vectors_and_calibration
     from bot.search.storage.cache import load_cached, load_corpus_and_index
 
     paths, cache_dir, keep = source.paths, source.cache_dir, source.corpus_filter
@@ -244,9 +243,7 @@ def _embed(
     if embedder is None:
         return ("failed", "the model did not load")
     report = functools.partial(send, "progress")
-    vectors = embed_papers(embedder, index.papers, cache_dir=cache_dir, progress=report, stop=stop)
-    if vectors is None:
-        return None
-    index.queries.load_speller()  # the probes are prepared as the bot prepares questions
-    calibration = calibrated(index, vectors, embedder, cache_dir=cache_dir, stop=stop)
-    return None if stop.is_set() else ("ready", vectors, calibration)
+    found = vectors_and_calibration(
+        index, embedder, cache_dir=cache_dir, progress=report, stop=stop
+    )
+    return None if found is None or stop.is_set() else ("ready", *found)
