@@ -1,6 +1,6 @@
 """An index cache changed under the running bot can neither crash it nor change an answer.
 
-Before issue 22 the bot mapped the cache file itself: truncating it in place (what `cp` over
+An earlier bot mapped the cache file itself: truncating it in place (what `cp` over
 it does) killed the bot with SIGBUS at the next question, without a log line. Now it maps a
 private copy (`bot/search/storage/private_copy.py`). The real process, the fake Bot API.
 """

@@ -1,4 +1,4 @@
-"""Issue 11 end to end: the real bot process answers each user in their language.
+"""End to end: the real bot process answers each user in their language.
 
 Telegram's `language_code` picks the language without asking; `/lang` overrides it and the
 choice survives a restart (the same DATA_DIR); the menu is registered once per language.

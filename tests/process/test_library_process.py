@@ -196,7 +196,7 @@ def test_database_unreachable_at_start_exits_2_naming_the_setting(tmp_path: Path
 async def test_no_save_is_acknowledged_and_lost_when_the_sqlite_file_is_deleted(
     tmp_path: Path, delete: str
 ) -> None:
-    # Issue 22: `rm bot.sqlite3` (or `git clean -xdf` on the old in-checkout data/) under a
+    # `rm bot.sqlite3` (or `git clean -xdf` on the old in-checkout data/) under a
     # running bot: every later save was answered "Saved" and none, nor the earlier ones,
     # existed after a restart. Nothing was logged.
     backend = Backend("sqlite", None, tmp_path / "data")
@@ -237,7 +237,7 @@ async def test_no_save_is_acknowledged_and_lost_when_the_sqlite_file_is_deleted(
 def test_a_fatal_signal_leaves_a_traceback_on_stderr(
     backend: Backend, tmp_path: Path, fatal: signal.Signals
 ) -> None:
-    # What a memory-mapped cache truncated under the bot delivers (issue 22): without
+    # What a memory-mapped cache truncated under the bot delivers: without
     # faulthandler the process died with no line at all. PYTHONFAULTHANDLER cleared, so only
     # the bot's own set-up can produce the traceback.
     log = tmp_path / "bot" / "stderr.log"

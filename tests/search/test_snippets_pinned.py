@@ -1,7 +1,7 @@
 """Snippets stay the same while they get faster: pinned on the dev set, fast path = slow path.
 
 `tests/snapshots/devset_snippets.json` holds, for every dev-set question, the top 10 hits' ids,
-snippet texts and marks as chosen before the snippet code was optimised (issue 13).
+snippet texts and marks as chosen before the snippet code was optimised.
 Regenerate only for an intended change of behaviour:
 `PYTHONPATH=. uv run python tests/test_snippets_pinned.py --write`.
 """

@@ -82,7 +82,7 @@ async def test_broken_corpus_keeps_the_old_index_and_tells_the_admin(
 ) -> None:
     app = make_app(fake_api, index, corpus_dir, corpus_strict=True)
     # A JSON array that cannot be parsed as a whole fails the file (one bad line would not);
-    # in a folder it is skipped (issue 19), so strict mode is what refuses the reload here.
+    # in a folder it is skipped, so strict mode is what refuses the reload here.
     (corpus_dir / "broken.json").write_text('[{"abstract": "<b>unclosed & bad\n', encoding="utf-8")
     async with app:
         await feed(app, Updates().message("/reload", chat_id=ADMIN))
@@ -274,7 +274,7 @@ def test_sighup_reloads_and_reports_to_the_admin(tmp_path: Path, corpus_dir: Pat
                 process.kill()
 
 
-# ------------------------------------------------------------------ a half-copied corpus (issue 22)
+# ------------------------------------------------------------------ a half-copied corpus
 
 
 def jsonl_records(count: int) -> str:

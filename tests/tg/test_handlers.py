@@ -259,7 +259,7 @@ async def test_long_question_pages_through_bot_data(app, fake_api, updates) -> N
 async def test_open_and_similar_buttons_send_new_messages(app, fake_api, updates, index) -> None:
     async with app:
         message = await ask(app, fake_api, updates, PARAPHRASE)
-        # Answers sent before issue 11 carry open buttons ("p:<id>"): they still work.
+        # Answers sent by older bots carry open buttons ("p:<id>"): they still work.
         await feed(app, updates.callback(f"p:{PARAPHRASE_PAPER}", message=message))
         card = last_sent(fake_api).result
         card = fake_api.message_json(card["chat"]["id"], card["message_id"])
@@ -410,7 +410,7 @@ async def test_channel_posts_are_ignored(app, fake_api, updates) -> None:
     assert fake_api.calls_of("sendMessage") == []
 
 
-# ------------------------------------------------------------------ real paper lists (issue 9)
+# ------------------------------------------------------------------ real paper lists
 
 
 @pytest.fixture

@@ -147,7 +147,7 @@ async def test_saved_lists_newest_first_and_marks_papers_gone_from_the_corpus(
     assert buttons(chat.last()) == [
         ("✕ 1", f"r:0:{PAPER}"),
         ("✕ 2", f"r:0:{paper_ref('vanished-42')}"),
-        ("✨ Recommend similar", "c:0"),  # /recommend from the list (issue 21)
+        ("✨ Recommend similar", "c:0"),  # /recommend from the list
     ]
 
 
@@ -637,7 +637,7 @@ async def test_an_alert_speaks_the_followers_language(chat: Chat, kept, corpus_d
     assert parse_html(alert.params["text"]).startswith(expected)
 
 
-# ------------------------------------------------------------------ forged list buttons (issue 22)
+# ------------------------------------------------------------------ forged list buttons
 
 
 @pytest.mark.parametrize("data", ["b:0", "x:bib", "g:yes", "r:0:abc"])

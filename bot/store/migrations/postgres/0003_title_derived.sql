@@ -1,3 +1,3 @@
--- Issue 19: a title the bot derived from the abstract is marked, so exports never pass it off
+-- A title the bot derived from the abstract is marked, so exports never pass it off
 -- as the authors' title.
 ALTER TABLE saved_papers ADD COLUMN title_derived BOOLEAN NOT NULL DEFAULT FALSE

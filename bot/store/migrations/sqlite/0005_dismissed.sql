@@ -1,4 +1,4 @@
--- Issue 21: papers a user marked "not interested" in their recommendations; they never come
+-- Papers a user marked "not interested" in their recommendations; they never come
 -- back and they shape later ones. /forget deletes them.
 CREATE TABLE dismissed_papers (
     user_id INTEGER NOT NULL,
