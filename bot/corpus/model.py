@@ -171,12 +171,11 @@ class LoadReport:
 
     def summary(self) -> str:
         """One line: how many papers from how many files, how many merged and skipped."""
-        files = "file" if len(self.sources) == 1 else "files"
-        bad = f" ({self.bad_records} bad records)" if self.bad_records else ""
         merged = self.merged
-        merges = f"{merged} versions merged, " if merged else ""
+        merges = f"{_counted(merged, 'version')} merged, " if merged else ""
+        bad = f" ({_counted(self.bad_records, 'bad record')})" if self.bad_records else ""
         return (
-            f"{len(self.papers)} papers from {len(self.sources)} {files}; "
+            f"{_counted(len(self.papers), 'paper')} from {_counted(len(self.sources), 'file')}; "
             f"{merges}{len(self.skipped) - merged} skipped{bad}"
         )
 
@@ -190,6 +189,11 @@ class LoadReport:
             *(f"  {line}" for line in self.skipped[:shown]),
             *([f"  … and {more} more"] if more > 0 else []),
         ]
+
+
+def _counted(count: int, noun: str) -> str:
+    """ "1 paper", "2 papers", "3,017 papers": a terminal's English count."""
+    return f"{count:,} {noun}" + ("" if count == 1 else "s")
 
 
 # --- the tier rule ------------------------------------------------------------------------------

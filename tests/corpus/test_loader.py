@@ -434,7 +434,7 @@ def test_bad_record_is_skipped_naming_file_line_and_reason(
     assert len(report.papers) == 1 and report.bad_records == 1
     [skipped] = report.skipped
     assert skipped.startswith(f"{path}:{line}: ") and reason in skipped
-    assert "1 skipped (1 bad records)" in report.summary()
+    assert report.summary() == "1 paper from 1 file; 1 skipped (1 bad record)"
     with pytest.raises(StrictCorpusError) as info:
         load_corpus([path], strict=True)
     assert info.value.problems == (skipped,)
