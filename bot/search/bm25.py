@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from bot.search.postings import build_postings, consistent
+from bot.search.postings import Postings, build_postings
 from bot.search.vocabulary import Vocabulary
 
 __all__ = ["BM25", "DEFAULT_PARAMS", "BM25Params"]
@@ -42,31 +42,12 @@ DEFAULT_PARAMS = BM25Params()
 class BM25:
     """Immutable BM25 postings and statistics; safe to query from several threads at once."""
 
-    def __init__(
-        self,
-        *,
-        vocab: Vocabulary,
-        indptr: np.ndarray,
-        doc_ids: np.ndarray,
-        pair: np.ndarray,
-        pair_tf: np.ndarray,
-        pair_len: np.ndarray,
-        df: np.ndarray,
-        doc_len: np.ndarray,
-        payload: np.ndarray,
-    ) -> None:
-        """Assemble from arrays (a posting's tf is `pair_tf[pair]`, `payload` the builder's
-        uint16); use `build` or `from_state`."""
-        self.vocab = vocab
-        self._indptr = indptr
-        self._doc_ids = doc_ids
-        self._pair = pair
-        self._pair_tf = pair_tf
-        self._pair_len = pair_len
-        self._df = df
-        self._doc_len = doc_len
-        self._payload = payload
-        self.size = n = len(doc_len)
+    def __init__(self, postings: Postings) -> None:
+        """Assemble from postings; use `build` or `from_state`."""
+        self.vocab = postings.vocab
+        self._csr = postings
+        self.size = n = len(postings.doc_len)
+        doc_len, pair_len, pair_tf = postings.doc_len, postings.pair_len, postings.pair_tf
         # rank-bm25's avgdl and length norm, then each pair's weight in its operation order
         # (`idf * (tf * (k1 + 1) / (dn + tf))`: idf × this weight gives the same bits).
         k1, b = DEFAULT_PARAMS.k1, DEFAULT_PARAMS.b
@@ -85,21 +66,14 @@ class BM25:
     ) -> BM25:
         """Index documents given as term lists (a document's row is its position); `payloads`:
         per document, a uint16 to keep with each of its terms' postings."""
-        return cls(**build_postings(documents, payloads))
+        return cls(build_postings(documents, payloads))
 
     def to_state(self) -> dict[str, Any]:
         """Everything `from_state` needs: numpy arrays and plain values."""
         return {
             "terms": np.frombuffer(self.vocab._blob, dtype=np.uint8),
             "term_offsets": self.vocab._offsets,
-            "indptr": self._indptr,
-            "doc_ids": self._doc_ids,
-            "pair": self._pair,
-            "pair_tf": self._pair_tf,
-            "pair_len": self._pair_len,
-            "df": self._df,
-            "doc_len": self._doc_len,
-            "payload": self._payload,
+            **self._csr.arrays(),
         }
 
     @classmethod
@@ -110,21 +84,9 @@ class BM25:
                 np.asarray(state["terms"], dtype=np.uint8).tobytes(),
                 np.asarray(state["term_offsets"], dtype=np.int64),
             )
-            arrays = {
-                "indptr": np.asarray(state["indptr"], dtype=np.int64),
-                "doc_ids": np.asarray(state["doc_ids"], dtype=np.int32),
-                "pair": np.asarray(state["pair"]),
-                "pair_tf": np.asarray(state["pair_tf"], dtype=np.int64),
-                "pair_len": np.asarray(state["pair_len"], dtype=np.int64),
-                "df": np.asarray(state["df"], dtype=np.int32),
-                "doc_len": np.asarray(state["doc_len"], dtype=np.int32),
-                "payload": np.asarray(state["payload"]),
-            }
         except (KeyError, TypeError) as error:
             raise ValueError(f"index state is incomplete: {error}") from error
-        if not consistent(vocab, size=size, **arrays):
-            raise ValueError("index state arrays are inconsistent")
-        return cls(vocab=vocab, **arrays)
+        return cls(Postings.from_arrays(vocab, state, size=size))
 
     def scores(self, terms: Sequence[str]) -> np.ndarray:
         """Every document's score for these query terms: rank-bm25's `get_scores(terms)`."""
@@ -138,9 +100,10 @@ class BM25:
     def docs(self, term: str) -> np.ndarray:
         """Sorted rows of the documents holding `term` (empty if unknown)."""
         tid = self.vocab.id(term)
+        csr = self._csr
         if tid is None:
-            return self._doc_ids[:0]
-        return self._doc_ids[self._indptr[tid] : self._indptr[tid + 1]]
+            return csr.doc_ids[:0]
+        return csr.doc_ids[csr.indptr[tid] : csr.indptr[tid + 1]]
 
     def tf(self, term: str, rows: np.ndarray) -> np.ndarray:
         """How often `term` occurs in each of `rows` (0 where it does not), as int64."""
@@ -151,14 +114,15 @@ class BM25:
         tid = self.vocab.id(term)
         if tid is None or not len(rows):
             return np.zeros(len(rows), dtype=np.int64), np.zeros(len(rows), dtype=np.uint16)
-        lo, hi = self._indptr[tid], self._indptr[tid + 1]
-        docs = self._doc_ids[lo:hi]
+        csr = self._csr
+        lo, hi = csr.indptr[tid], csr.indptr[tid + 1]
+        docs = csr.doc_ids[lo:hi]
         # Rows in the postings' dtype: else searchsorted converts every posting of the term.
         rows = np.asarray(rows).astype(docs.dtype)
         pos = np.minimum(docs.searchsorted(rows), len(docs) - 1)  # the place, or the last
         absent = docs.take(pos) != rows
-        found = self._pair_tf.take(self._pair[lo:hi].take(pos))
-        kept = self._payload[lo:hi].take(pos)
+        found = csr.pair_tf.take(csr.pair[lo:hi].take(pos))
+        kept = csr.payload[lo:hi].take(pos)
         found[absent] = 0
         kept[absent] = 0
         return found, kept
@@ -166,19 +130,18 @@ class BM25:
     def df(self, term: str) -> int:
         """How many documents hold `term`."""
         tid = self.vocab.id(term)
-        return 0 if tid is None else int(self._df[tid])
+        return 0 if tid is None else int(self._csr.df[tid])
 
     @property
     def nbytes(self) -> int:
         """Bytes held by the arrays and the vocabulary."""
-        arrays = (self._indptr, self._doc_ids, self._pair, self._df, self._doc_len)
-        arrays += (self._pair_tf, self._pair_len, self._weight, self._payload)
+        arrays = [*self._csr.arrays().values(), self._weight]
         return sum(a.nbytes for a in arrays) + self.vocab.nbytes
 
     @property
     def postings(self) -> int:
         """How many (term, document) pairs are indexed."""
-        return len(self._doc_ids)
+        return len(self._csr.doc_ids)
 
     def _term_ids(self, terms: Sequence[str]) -> tuple[list[int], list[int]]:
         """Known query terms as ids with their multiplicity (rank-bm25 counts repeats)."""
@@ -190,7 +153,7 @@ class BM25:
 
     def _idf(self, ids: list[int]) -> np.ndarray:
         """rank_bm25.BM25Plus's idf of these terms: log((N + 1) / df)."""
-        return np.log((self.size + 1) / self._df[ids].astype(np.float64))
+        return np.log((self.size + 1) / self._csr.df[ids].astype(np.float64))
 
     def _constant(self, counts: list[int], idf: np.ndarray) -> float:
         """What the query adds to every document's score: idf × delta per term."""
@@ -200,12 +163,13 @@ class BM25:
         self, ids: list[int], counts: list[int], idf: np.ndarray
     ) -> Iterator[tuple[int, np.ndarray, np.ndarray]]:
         """Per query term: multiplicity, documents holding it, and its contribution to each."""
+        csr = self._csr
         for t, c, term_idf in zip(ids, counts, idf.tolist(), strict=True):
-            lo, hi = self._indptr[t], self._indptr[t + 1]
+            lo, hi = csr.indptr[t], csr.indptr[t + 1]
             # The pairs' table scaled (few pairs), then gathered: the same products, one pass
             # over the postings. "wrap" skips the bounds check: `from_state` checked each pair.
-            contributions = (self._weight * term_idf).take(self._pair[lo:hi], mode="wrap")
-            yield c, self._doc_ids[lo:hi], contributions
+            contributions = (self._weight * term_idf).take(csr.pair[lo:hi], mode="wrap")
+            yield c, csr.doc_ids[lo:hi], contributions
 
     def top(
         self, terms: Sequence[str], k: int, *, mask: np.ndarray | None = None

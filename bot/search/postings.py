@@ -1,7 +1,8 @@
 """The postings' arrays: built from term lists (each (tf, document length) pair numbered),
 and checked when loaded.
 
-Helpers of `bot.search.bm25` kept apart so the index's query path reads on its own.
+`Postings` is what `bot.search.bm25.BM25` is made of, kept apart so the index's query path
+reads on its own.
 """
 
 from __future__ import annotations
@@ -9,21 +10,89 @@ from __future__ import annotations
 from array import array
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, fields
 from itertools import count, repeat
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
 from bot.search.vocabulary import Vocabulary
 
-__all__ = ["build_postings", "consistent", "number_pairs"]
+__all__ = ["Postings", "build_postings", "number_pairs"]
+
+
+@dataclass(frozen=True, slots=True)
+class Postings:
+    """CSR postings over a vocabulary: term `t` owns postings `[indptr[t], indptr[t + 1])`,
+    each a document row, a (tf, document length) pair number and a uint16 payload."""
+
+    vocab: Vocabulary
+    indptr: np.ndarray
+    doc_ids: np.ndarray
+    pair: np.ndarray
+    """Per posting, its pair's number: `pair_tf[pair]` is its tf, `pair_len[pair]` its
+    document's length."""
+    pair_tf: np.ndarray
+    pair_len: np.ndarray
+    df: np.ndarray
+    doc_len: np.ndarray
+    payload: np.ndarray
+
+    DTYPES: ClassVar[dict[str, Any]] = {
+        "indptr": np.int64, "doc_ids": np.int32, "pair": None, "pair_tf": np.int64,
+        "pair_len": np.int64, "df": np.int32, "doc_len": np.int32, "payload": None,
+    }  # fmt: skip
+    """Each array's dtype once loaded (None: as stored; `consistent` checks it)."""
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        """The arrays by name (`from_arrays` takes them back)."""
+        return {f.name: getattr(self, f.name) for f in fields(self) if f.name != "vocab"}
+
+    @classmethod
+    def from_arrays(cls, vocab: Vocabulary, arrays: Mapping[str, Any], *, size: int) -> Postings:
+        """From `arrays()` as stored, for `size` documents; `ValueError` if they do not fit."""
+        try:
+            loaded = {name: np.asarray(arrays[name], dtype=t) for name, t in cls.DTYPES.items()}
+        except (KeyError, TypeError) as error:
+            raise ValueError(f"index state is incomplete: {error}") from error
+        postings = cls(vocab, **loaded)
+        if not postings.consistent(size):
+            raise ValueError("index state arrays are inconsistent")
+        return postings
+
+    def consistent(self, size: int) -> bool:
+        """True if the arrays form valid postings for `size` documents (a cache may be
+        damaged)."""
+        p, df, indptr = len(self.doc_ids), self.df, self.indptr
+        pair, pair_tf = self.pair, self.pair_tf
+        offsets = self.vocab._offsets
+        return (
+            offsets.ndim == 1
+            and len(offsets) >= 1
+            and offsets[0] == 0
+            and offsets[-1] == len(self.vocab._blob)
+            and bool(np.all(np.diff(offsets) >= 1))
+            and len(self.vocab) == len(df)
+            and indptr.shape == (len(df) + 1,)
+            and indptr[0] == 0
+            and indptr[-1] == p
+            and bool(np.all(np.diff(indptr) == df))
+            and pair.shape == (p,)
+            and pair.dtype in (np.uint16, np.uint32)
+            and pair_tf.ndim == 1
+            and self.pair_len.shape == pair_tf.shape
+            and (p == 0 or int(pair.max()) < len(pair_tf))
+            and self.doc_len.shape == (size,)
+            and self.payload.shape == (p,)
+            and self.payload.dtype == np.uint16
+            and (p == 0 or (int(self.doc_ids.min()) >= 0 and int(self.doc_ids.max()) < size))
+        )
 
 
 def build_postings(
     documents: Iterable[list[str]], payloads: Iterable[Mapping[str, int]] | None = None
-) -> dict[str, Any]:
-    """CSR postings of documents given as term lists (a document's row is its position): the
-    vocabulary and arrays `BM25` is made of, by name.
+) -> Postings:
+    """CSR postings of documents given as term lists (a document's row is its position).
 
     payloads: per document, read in step with it, a uint16 to keep with each of its terms'
     postings (a term it lacks: 0); None: 0 for every posting.
@@ -49,17 +118,9 @@ def build_postings(
     del tf
     indptr = np.zeros(len(vocab) + 1, dtype=np.int64)
     np.cumsum(df, out=indptr[1:])
-    return {
-        "vocab": vocab,
-        "indptr": indptr,
-        "doc_ids": doc_ids,
-        "pair": pair,
-        "pair_tf": pair_tf,
-        "pair_len": pair_len,
-        "df": df,
-        "doc_len": doc_len.astype(np.int32),
-        "payload": payload,
-    }
+    return Postings(
+        vocab, indptr, doc_ids, pair, pair_tf, pair_len, df, doc_len.astype(np.int32), payload
+    )
 
 
 def _read(
@@ -79,45 +140,6 @@ def _read(
         tfs.extend(counts.values())
         kept.extend(map(payload.get, counts, repeat(0)))
     return list(first_seen), term_ids, tfs, kept, lengths, unique
-
-
-def consistent(
-    vocab: Vocabulary,
-    *,
-    size: int,
-    indptr: np.ndarray,
-    doc_ids: np.ndarray,
-    pair: np.ndarray,
-    pair_tf: np.ndarray,
-    pair_len: np.ndarray,
-    df: np.ndarray,
-    doc_len: np.ndarray,
-    payload: np.ndarray,
-) -> bool:
-    """True if the arrays form valid postings for `size` documents (a cache may be damaged)."""
-    p = len(doc_ids)
-    offsets = vocab._offsets
-    return (
-        offsets.ndim == 1
-        and len(offsets) >= 1
-        and offsets[0] == 0
-        and offsets[-1] == len(vocab._blob)
-        and bool(np.all(np.diff(offsets) >= 1))
-        and len(vocab) == len(df)
-        and indptr.shape == (len(df) + 1,)
-        and indptr[0] == 0
-        and indptr[-1] == p
-        and bool(np.all(np.diff(indptr) == df))
-        and pair.shape == (p,)
-        and pair.dtype in (np.uint16, np.uint32)
-        and pair_tf.ndim == 1
-        and pair_len.shape == pair_tf.shape
-        and (p == 0 or int(pair.max()) < len(pair_tf))
-        and doc_len.shape == (size,)
-        and payload.shape == (p,)
-        and payload.dtype == np.uint16
-        and (p == 0 or (int(doc_ids.min()) >= 0 and int(doc_ids.max()) < size))
-    )
 
 
 def number_pairs(
