@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from types import MappingProxyType
-from typing import Literal, get_args
+from typing import Literal, TypeGuard, get_args
 
 Lang = Literal["en", "zh_Hans", "zh_Hant"]  # Traditional Chinese in Taiwan usage
 DEFAULT_LANGUAGE: Lang = "en"  # also the fallback for a missing entry
@@ -39,7 +39,7 @@ def pick_language(language_code: str | None) -> Lang:
     return "zh_Hans"
 
 
-def is_language(name: object) -> bool:
+def is_language(name: object) -> TypeGuard[Lang]:
     """Whether `name` is one of the catalogue names in `LANGUAGES` (e.g. stored per user)."""
     return name in get_args(Lang)
 

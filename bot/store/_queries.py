@@ -43,6 +43,7 @@ UNFOLLOW = "DELETE FROM topics WHERE user_id = ? AND topic_key = ?"
 TOPICS = "SELECT topic FROM topics WHERE user_id = ? ORDER BY id"
 FOLLOWERS = "SELECT user_id, topic FROM topics ORDER BY user_id, id"
 GET_LANGUAGE = "SELECT language FROM users WHERE user_id = ?"
+LANGUAGES = "SELECT user_id, language FROM users WHERE language IS NOT NULL ORDER BY user_id"
 SET_LANGUAGE = (
     "INSERT INTO users (user_id, language) VALUES (?, ?) "
     "ON CONFLICT (user_id) DO UPDATE SET language = excluded.language"

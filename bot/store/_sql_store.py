@@ -160,6 +160,10 @@ class Store(ABC):
     async def set_language(self, user_id: int, language: str) -> None:
         await self._change(q.SET_LANGUAGE, (user_id, check_language(language)))
 
+    async def languages(self) -> Mapping[int, str]:
+        """Every user who chose a language (/lang), mapped to it."""
+        return dict(await self._rows(q.LANGUAGES))
+
     async def claim_alerts(self, user_id: int, paper_ids: Iterable[str]) -> frozenset[str]:
         """Record alerts as sent; the ids newly claimed (of replicas, exactly one gets each)."""
         # Sorted: replicas claiming overlapping ids lock the rows in one order (no deadlock).

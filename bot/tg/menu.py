@@ -1,16 +1,19 @@
 """The command menu (`set_my_commands`) from the one registry, described per language, with
-the served corpus's name where a description names it (/random)."""
+the served corpus's name where a description names it (/random): once per app language, and
+per private chat for a user who chose a language with /lang."""
 
 from __future__ import annotations
 
 import logging
 
-from telegram import Bot, BotCommand
+from telegram import Bot, BotCommand, BotCommandScopeChat
+from telegram.error import TelegramError
 
 from bot.commands import COMMANDS
 from bot.corpus import CorpusName
-from bot.i18n import COMMAND_MENUS, Translator, translator
+from bot.i18n import COMMAND_MENUS, Lang, Translator, is_language, translator
 from bot.render import command_description
+from bot.store import StoreError
 from bot.tg.state import BotState
 
 logger = logging.getLogger(__name__)
@@ -33,12 +36,39 @@ async def register_menus(bot: Bot, name: CorpusName) -> None:
             logger.exception("Could not register the command menu (setMyCommands, %s)", lang)
 
 
+async def set_chat_menu(bot: Bot, chat_id: int, lang: Lang, name: CorpusName) -> None:
+    """This private chat's menu in `lang` (Telegram picks menus by app language); a warning
+    when Telegram refuses (the chat keeps the menu of its app language)."""
+    try:
+        await bot.set_my_commands(menu(translator(lang), name), scope=BotCommandScopeChat(chat_id))
+    except TelegramError as exc:
+        logger.warning("Could not set the %s menu of chat %s: %s", lang, chat_id, exc)
+
+
 async def register_when_named(bot: Bot, state: BotState, before: CorpusName | None = None) -> None:
-    """Register the menus once the served corpus's name is known (after a reload, only if it
-    changed from `before`)."""
+    """Register the menus once the served corpus's name is known; after a reload only if it
+    changed from `before`, and then each /lang chooser's chat menu too."""
     try:
         name = (await state.corpus_facts()).name
     except Exception:  # logged where the facts are built; the menu names no corpus
         name = CorpusName()
-    if before is None or name != before:
-        await register_menus(bot, name)
+    if before is not None and name == before:
+        return
+    await register_menus(bot, name)
+    if before is not None:  # renamed by a reload
+        await _rename_chat_menus(bot, state, name)
+
+
+async def _rename_chat_menus(bot: Bot, state: BotState, name: CorpusName) -> None:
+    """Set again the chat menu of every user who chose a language (their private chat's id is
+    theirs), so none names the corpus served before."""
+    if state.store is None:
+        return
+    try:
+        chosen = await state.store.languages()
+    except StoreError as exc:
+        logger.warning("Could not read the language choices to rename chat menus: %s", exc)
+        return
+    for user_id, lang in chosen.items():
+        if is_language(lang):
+            await set_chat_menu(bot, user_id, lang, name)

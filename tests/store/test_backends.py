@@ -284,6 +284,8 @@ async def test_language_is_none_until_set_and_then_overwritten(store: Store) -> 
 
     assert await store.get_language(ALICE) == "pt-BR"
     assert await store.get_language(BOB) is None
+    await store.save(BOB, make_paper(1))  # a user who never chose a language is not listed
+    assert await store.languages() == {ALICE: "pt-BR"}
 
 
 async def test_a_bad_language_tag_is_a_value_error(store: Store) -> None:

@@ -18,6 +18,7 @@ from telegram.ext import Application
 from bot.config import Settings
 from bot.i18n import translator
 from bot.search import Index
+from bot.store import open_store
 from bot.tg import admin
 from bot.tg.app import build_application
 from testkit.botenv import bot_env
@@ -27,6 +28,7 @@ from testkit.papers import NEW_PAPER
 EN = translator("en")
 
 ADMIN = 1001
+CHOOSER = 3003
 STRANGER = 2002
 
 
@@ -375,16 +377,25 @@ async def test_a_reload_that_renames_the_corpus_renames_the_menus(
     from testkit.paths import TEST_DATA
 
     app = make_app(fake_api, index, TEST_DATA / "paperlists_sample")
+    app.bot_data.store = store = await open_store(None, tmp_path)
+    await store.set_language(CHOOSER, "zh_Hant")  # chose 繁體 with /lang: their chat has a menu
+    await store.set_language(CHOOSER + 1, "klingon")  # a tag no catalogue has: left alone
     updates = Updates()
     async with app:
         await app.bot_data.corpus_facts()  # the seeds' facts, built as at start-up
         await feed(app, updates.message("/reload force", chat_id=ADMIN))
         await app.bot_data.set_commands_task
         await feed(app, updates.message("/start", chat_id=ADMIN))
+    await store.close()
     menus = fake_api.calls_of("setMyCommands")
-    assert len(menus) == 2  # the default menu and the Chinese one, named anew
+    # The default menu, the Chinese one, and the chooser's chat's.
+    chat_scope = {"type": "chat", "chat_id": CHOOSER}
+    assert [m.params.get("scope") for m in menus] == [None, None, chat_scope]
+    assert [m.params.get("language_code") for m in menus] == [None, "zh", None]
     random = {c["command"]: c["description"] for c in menus[0].params["commands"]}["random"]
     assert random == "A random paper from ICML 2013–2019"
+    chat = {c["command"]: c["description"] for c in menus[2].params["commands"]}["random"]
+    assert "ICML 2013–2019" in chat and chat != random  # in 繁體, naming the new corpus
     assert texts_to(fake_api, ADMIN)[-1].startswith("Hi! I search 305 papers from ICML 2013–2019")
 
 

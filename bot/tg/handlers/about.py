@@ -2,22 +2,17 @@
 
 from __future__ import annotations
 
-import logging
-
-from telegram import BotCommandScopeChat, CallbackQuery, Message, Update
+from telegram import CallbackQuery, Message, Update
 from telegram.constants import ChatType
-from telegram.error import TelegramError
 
 from bot import answers, render
-from bot.i18n import Lang, Translator, translator
+from bot.i18n import Translator, translator
 from bot.planner import paper_from_payload
 from bot.tg.handlers import papers
 from bot.tg.handlers._replies import command_argument, edit_doc, index_of, reply
 from bot.tg.language import choose_language, user_translator
-from bot.tg.menu import menu
+from bot.tg.menu import set_chat_menu
 from bot.tg.state import Context
-
-logger = logging.getLogger(__name__)
 
 
 async def start(update: Update, context: Context) -> None:
@@ -75,15 +70,5 @@ async def set_language(
     await query.answer()
     await edit_doc(query, render.lang_changed_doc(t=translator(action.lang)))
     if message.chat.type == ChatType.PRIVATE:
-        await _chat_menu(context, message.chat.id, action.lang)
-
-
-async def _chat_menu(context: Context, chat_id: int, lang: Lang) -> None:
-    """This private chat's command menu in `lang` (Telegram picks menus by app language)."""
-    name = (await context.bot_data.corpus_facts()).name
-    try:
-        await context.bot.set_my_commands(
-            menu(translator(lang), name), scope=BotCommandScopeChat(chat_id)
-        )
-    except TelegramError as exc:  # the chat keeps the menu of its app language
-        logger.warning("Could not set the %s menu of chat %s: %s", lang, chat_id, exc)
+        name = (await context.bot_data.corpus_facts()).name
+        await set_chat_menu(context.bot, message.chat.id, action.lang, name)
