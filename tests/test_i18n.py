@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import html
 import re
 import string
@@ -15,6 +16,7 @@ import pytest
 from babel.messages.catalog import Catalog
 from telegram import constants
 
+import bot
 import bot.i18n
 from bot.commands import COMMANDS
 from bot.i18n import (
@@ -220,6 +222,32 @@ def test_keys_md_lists_exactly_the_catalogue_keys() -> None:
     listed = re.findall(r"^\| `([^`]+)` \|", KEYS_MD.read_text(encoding="utf-8"), re.MULTILINE)
     assert len(listed) == len(set(listed))
     assert set(listed) == entries("en").keys()
+
+
+def keys_in_code() -> tuple[set[str], set[str]]:
+    """The string literals of `bot/`'s modules, and the heads of the keys they build
+    (`f"command.{name}"`, `"hint." + kind`)."""
+    literals: set[str] = set()
+    heads: set[str] = set()
+    for path in Path(bot.__file__).parent.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str):
+                literals.add(node.value)
+            elif isinstance(node, ast.JoinedStr) and isinstance(node.values[0], ast.Constant):
+                heads.add(str(node.values[0].value))
+            elif isinstance(node, ast.BinOp) and isinstance(node.left, ast.Constant):
+                heads.add(str(node.left.value))
+    return literals, {head for head in heads if head.endswith((".", "_"))}
+
+
+def test_every_catalogue_key_is_used_by_the_bot() -> None:
+    literals, heads = keys_in_code()
+    unused = {
+        key
+        for key in entries("en")
+        if key not in literals and not any(key.startswith(head) for head in heads)
+    }
+    assert unused == set()
 
 
 # ---------------------------------------------------------------- limits
