@@ -1,7 +1,8 @@
-"""Compile the .po catalogues into the .mo files the bot loads (a development tool: needs babel).
+"""Compile the .po catalogues into the .mo files the bot loads (a development tool: needs babel),
+and write `bot/i18n/KEYS.md` (`testkit.i18n_keys`).
 
-    uv run python -m testkit.i18n_build            # rewrite every bot.mo from its bot.po
-    uv run python -m testkit.i18n_build --check    # exit 1 if a bot.mo is out of date
+    uv run python -m testkit.i18n_build            # rewrite every stale bot.mo, and KEYS.md
+    uv run python -m testkit.i18n_build --check    # exit 1 if a bot.mo or KEYS.md is stale
 
 Both first check every catalogue against the English one (`problems`) and refuse to
 compile a catalogue with a missing key, a changed placeholder or unbalanced markup.
@@ -126,14 +127,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(problem, file=sys.stderr)
     if found:
         return 1
-    stale = stale_catalogues()
+    from testkit.i18n_keys import KEYS_MD, catalogue_keys, keys_md
+
+    stale = {catalogue_path(lang): compile_catalogue(lang) for lang in stale_catalogues()}
+    keys = keys_md(catalogue_keys()).encode()
+    if not KEYS_MD.exists() or KEYS_MD.read_bytes() != keys:
+        stale[KEYS_MD] = keys
     if args.check:
-        for lang in stale:
-            print(f"{catalogue_path(lang)} is out of date: run python -m testkit.i18n_build")
+        for path in stale:
+            print(f"{path} is out of date: run python -m testkit.i18n_build")
         return 1 if stale else 0
-    for lang in stale:
-        catalogue_path(lang).write_bytes(compile_catalogue(lang))
-        print(f"wrote {catalogue_path(lang)}")
+    for path, content in stale.items():
+        path.write_bytes(content)
+        print(f"wrote {path}")
     return 0
 
 

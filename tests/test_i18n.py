@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import ast
 import html
 import re
 import string
@@ -16,7 +15,6 @@ import pytest
 from babel.messages.catalog import Catalog
 from telegram import constants
 
-import bot
 import bot.i18n
 from bot.commands import COMMANDS
 from bot.i18n import (
@@ -35,9 +33,9 @@ from bot.render.parts import EXAMPLE_KEYS
 from bot.tg.serve import NO_TOKEN_MESSAGE
 from testkit.fake_bot_api import parse_html, utf16_len
 from testkit.i18n_build import all_problems, main, problems, read_catalogue, stale_catalogues
+from testkit.i18n_keys import KEYS_MD, catalogue_keys, key_sites, keys_md
 
 CHINESE: tuple[Lang, ...] = ("zh_Hans", "zh_Hant")
-KEYS_MD = Path(bot.i18n.__file__).with_name("KEYS.md")
 
 # Same text in every language by design: format names, and example commands whose words
 # must stay English while the search is English BM25.
@@ -218,36 +216,32 @@ def test_build_check_passes_on_the_committed_catalogues() -> None:
     assert main(["--check"]) == 0
 
 
-def test_keys_md_lists_exactly_the_catalogue_keys() -> None:
-    listed = re.findall(r"^\| `([^`]+)` \|", KEYS_MD.read_text(encoding="utf-8"), re.MULTILINE)
-    assert len(listed) == len(set(listed))
-    assert set(listed) == entries("en").keys()
-
-
-def keys_in_code() -> tuple[set[str], set[str]]:
-    """The string literals of `bot/`'s modules, and the heads of the keys they build
-    (`f"command.{name}"`, `"hint." + kind`)."""
-    literals: set[str] = set()
-    heads: set[str] = set()
-    for path in Path(bot.__file__).parent.rglob("*.py"):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.Constant) and isinstance(node.value, str):
-                literals.add(node.value)
-            elif isinstance(node, ast.JoinedStr) and isinstance(node.values[0], ast.Constant):
-                heads.add(str(node.values[0].value))
-            elif isinstance(node, ast.BinOp) and isinstance(node.left, ast.Constant):
-                heads.add(str(node.left.value))
-    return literals, {head for head in heads if head.endswith((".", "_"))}
+def test_keys_md_is_current() -> None:
+    current = keys_md(catalogue_keys())
+    assert KEYS_MD.read_text(encoding="utf-8") == current, "run python -m testkit.i18n_build"
 
 
 def test_every_catalogue_key_is_used_by_the_bot() -> None:
-    literals, heads = keys_in_code()
-    unused = {
-        key
-        for key in entries("en")
-        if key not in literals and not any(key.startswith(head) for head in heads)
+    assert [key for key, where in key_sites(catalogue_keys()).items() if not where] == []
+
+
+def test_key_sites_read_literals_and_built_keys(tmp_path: Path) -> None:
+    (tmp_path / "views.py").write_text(
+        'KEYS = ("a.one",)\n'
+        "def hint(t, kind):\n"
+        '    return t.gettext("a.two") + t.gettext("b." + kind)\n'
+        "class Cmd:\n"
+        "    def key(self):\n"
+        '        return f"c.{self.name}"\n'
+    )
+    keys = ["a.one", "a.two", "b.x", "c.y", "d.unused"]
+    assert key_sites(keys, tmp_path) == {
+        "a.one": ["views.KEYS"],
+        "a.two": ["views.hint"],
+        "b.x": ["views.hint"],
+        "c.y": ["views.Cmd.key"],
+        "d.unused": [],
     }
-    assert unused == set()
 
 
 # ---------------------------------------------------------------- limits
