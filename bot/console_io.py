@@ -57,7 +57,7 @@ def run_console(
         retriever,
         per_page=settings.results_per_page,
         t=t,
-        skipped=len(report.skipped),
+        skipped=report.not_loaded,
         sources=len(report.sources),
         store=store,
         facts=answers.FactsMemo(settings.corpus_name),
@@ -118,8 +118,8 @@ def chat(
     name = session.facts.of(session.index).name  # built now, once: /start and /help use it too
     papers = render.corpus_papers(name, len(report.papers), t=session.t)
     print(session.t.ngettext("console.banner", len(report.papers), papers=papers), file=stdout)
-    if report.skipped:
-        skipped = render.text_doc("stats.skipped", len(report.skipped), t=session.t)
+    if report.not_loaded:
+        skipped = render.text_doc("stats.skipped", report.not_loaded, t=session.t)
         print(render.to_console(skipped), file=stdout)
         for line in report.notes():
             print(line, file=sys.stderr)

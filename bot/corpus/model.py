@@ -169,6 +169,12 @@ class LoadReport:
         """How many records were versions of a paper already loaded."""
         return sum(line.endswith(MERGED) for line in self.skipped[self.bad_records :])
 
+    @property
+    def not_loaded(self) -> int:
+        """How many skipped lines lost something (the versions merged into a paper did not):
+        the count a user is told (/stats, the console)."""
+        return len(self.skipped) - self.merged
+
     def summary(self) -> str:
         """One line: how many papers from how many files, how many merged and skipped."""
         merged = self.merged
@@ -176,7 +182,7 @@ class LoadReport:
         bad = f" ({_counted(self.bad_records, 'bad record')})" if self.bad_records else ""
         return (
             f"{_counted(len(self.papers), 'paper')} from {_counted(len(self.sources), 'file')}; "
-            f"{merges}{len(self.skipped) - merged} skipped{bad}"
+            f"{merges}{self.not_loaded} skipped{bad}"
         )
 
     def notes(self, shown: int = 5) -> list[str]:

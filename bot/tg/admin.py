@@ -101,7 +101,7 @@ async def reload_index(application: Application, *, force: bool = False) -> Relo
             old = len(state.index) if state.index is not None else 0
             logger.warning("Reload failed, still serving %d papers: %s", old, exc)
             return ReloadOutcome(False, old, time.perf_counter() - started, str(exc))
-        old, skipped = state.index, len(report.skipped)
+        old, skipped = state.index, report.not_loaded
         served = len(old) if old is not None else 0
         why = None if force else await _refused(served, index, report)
         if why is not None:

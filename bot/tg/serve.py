@@ -100,7 +100,7 @@ def _serve(settings: Settings, webhook_config: WebhookConfig | None) -> None:
         settings,
         index,
         tls_context=tls_context.result(),
-        skipped=len(report.skipped),
+        skipped=report.not_loaded,
         sources=len(report.sources),
     )
     if model is not None:
