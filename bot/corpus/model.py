@@ -198,7 +198,7 @@ class LoadReport:
 
 
 def _counted(count: int, noun: str) -> str:
-    """ "1 paper", "2 papers", "3,017 papers": a terminal's English count."""
+    """A terminal's English count: "1 paper", "2 papers", "3,017 papers"."""
     return f"{count:,} {noun}" + ("" if count == 1 else "s")
 
 
