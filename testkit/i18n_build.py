@@ -39,6 +39,11 @@ def read_catalogue(lang: Lang) -> Catalog:
         return read_po(po, locale=lang, domain=DOMAIN)
 
 
+def key_of(message: Message) -> str:
+    """A catalogue entry's key (a plural entry's id is the pair of its ids)."""
+    return message.id if isinstance(message.id, str) else message.id[0]
+
+
 def compile_catalogue(lang: Lang) -> bytes:
     """`lang`'s .po compiled to .mo bytes (fuzzy entries left out, as gettext tools do)."""
     mo = io.BytesIO()
@@ -65,14 +70,14 @@ def problems(catalogue: Catalog, reference: Catalog) -> list[str]:
     placeholders and tags are the same as the reference's.
     """
     found: list[str] = []
-    keys = {message.id if isinstance(message.id, str) else message.id[0] for message in catalogue}
-    ref_keys = {m.id if isinstance(m.id, str) else m.id[0] for m in reference}
+    keys = {key_of(message) for message in catalogue}
+    ref_keys = {key_of(m) for m in reference}
     found += [f"missing key {key!r}" for key in sorted(ref_keys - keys)]
     found += [f"unknown key {key!r}" for key in sorted(keys - ref_keys) if key]
     for message in catalogue:
         if not message.id:
             continue  # the header
-        key = message.id if isinstance(message.id, str) else message.id[0]
+        key = key_of(message)
         forms = _forms(message)
         if not all(form.strip() for form in forms):
             found.append(f"{key}: empty entry")

@@ -59,9 +59,9 @@ def keys_md(keys: Iterable[str]) -> str:
 
 def catalogue_keys() -> list[str]:
     """The English catalogue's keys, in its order (what every language must have)."""
-    from testkit.i18n_build import read_catalogue  # its reader, not a second one
+    from testkit.i18n_build import key_of, read_catalogue  # its reader, not a second one
 
-    return [m.id if isinstance(m.id, str) else m.id[0] for m in read_catalogue("en") if m.id]
+    return [key_of(m) for m in read_catalogue("en") if m.id]
 
 
 def _head(node: ast.AST) -> str | None:

@@ -32,7 +32,14 @@ from bot.render.limits import BUTTON_LABEL_CHARS
 from bot.render.parts import EXAMPLE_KEYS
 from bot.tg.serve import NO_TOKEN_MESSAGE
 from testkit.fake_bot_api import parse_html, utf16_len
-from testkit.i18n_build import all_problems, main, problems, read_catalogue, stale_catalogues
+from testkit.i18n_build import (
+    all_problems,
+    key_of,
+    main,
+    problems,
+    read_catalogue,
+    stale_catalogues,
+)
 from testkit.i18n_keys import KEYS_MD, catalogue_keys, key_sites, keys_md
 
 CHINESE: tuple[Lang, ...] = ("zh_Hans", "zh_Hant")
@@ -68,10 +75,6 @@ CALLBACK_ANSWERS = (
     "list.removed",
     "list.save_failed",
 )
-
-
-def key_of(message) -> str:
-    return message.id if isinstance(message.id, str) else message.id[0]
 
 
 def entries(lang: Lang) -> dict[str, tuple[str, ...]]:

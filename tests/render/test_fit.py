@@ -11,7 +11,7 @@ from bot.i18n import LANGUAGES, translator
 from bot.render import MAX_CALLBACK_ANSWER_CHARS, fitted
 from bot.render.fit import fit
 from bot.render.limits import MAX_MESSAGE_CHARS, tg_len
-from testkit.i18n_build import placeholders, read_catalogue
+from testkit.i18n_build import key_of, placeholders, read_catalogue
 
 # A value as long as a message, with astral characters (two UTF-16 units each), spaces and
 # HTML-looking text: what a user can put in a topic, a question or a name.
@@ -48,7 +48,7 @@ def _maximal(template: str) -> dict[str, object]:
 def _catalogue() -> list[tuple[str, str, bool]]:
     """(language, key, plural) for every entry of every catalogue."""
     return [
-        (lang, m.id if isinstance(m.id, str) else m.id[0], m.pluralizable)
+        (lang, key_of(m), m.pluralizable)
         for lang in LANGUAGES
         for m in read_catalogue(lang)
         if m.id
