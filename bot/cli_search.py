@@ -40,7 +40,11 @@ def search_command(args: argparse.Namespace) -> int:
     strict = args.strict or settings.corpus_strict
     corpus_filter = _filter(args.filter) if args.filter is not None else settings.corpus_filter
     report, index = loading.load_index(
-        paths, settings.index_cache_dir, strict=strict, corpus_filter=corpus_filter
+        paths,
+        settings.index_cache_dir,
+        strict=strict,
+        corpus_filter=corpus_filter,
+        venue_timezone=settings.venue_timezone,
     )
     _note_skipped(report)
     if args.author is not None:  # a lookup by name: no ranking, so no embeddings to wait for

@@ -185,7 +185,10 @@ def test_a_presentation_as_the_feed_gives_it(papers: dict[str, Paper]) -> None:
 
 
 def test_presentations_are_listed_only_with_a_time_or_a_place(papers: dict[str, Paper]) -> None:
-    assert papers["KtsTf0004c"].presentations == ()  # no session, time, room or position
+    (off_site,) = papers["KtsTf0004c"].presentations  # accepted, not presented on site
+    assert (off_site.kind, off_site.session, off_site.start, off_site.event) == (
+        "poster", "", "", "41004",
+    )  # fmt: skip
     (no_session,) = papers["SpFlt0003b"].presentations
     assert no_session.session == "" and no_session.room == "West Exhibition Hall B2-B3"
     (board_only,) = papers["MoErt0020q"].presentations
