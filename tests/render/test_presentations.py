@@ -99,9 +99,24 @@ def test_a_card_stays_within_a_message(week) -> None:
 @pytest.mark.parametrize(
     ("name", "en", "hans", "hant"),
     [
-        ("D", "🎤 Oral · Tue 10:00 Seoul time", "🎤 口头报告 · 周二 10:00 首尔时间", "🎤 口頭報告 · 週二 10:00 首爾時間"),
-        ("A", "Poster · Tue 11:00 Seoul time", "海报 · 周二 11:00 首尔时间", "海報 · 週二 11:00 首爾時間"),
-        ("L", "🎤 Oral · Wed 08:30 Seoul time", "🎤 口头报告 · 周三 08:30 首尔时间", "🎤 口頭報告 · 週三 08:30 首爾時間"),
+        (
+            "D",
+            "🎤 Oral · Tue 10:00 Seoul time",
+            "🎤 口头报告 · 周二 10:00 首尔时间",
+            "🎤 口頭報告 · 週二 10:00 首爾時間",
+        ),
+        (
+            "A",
+            "Poster · Tue 11:00 Seoul time",
+            "海报 · 周二 11:00 首尔时间",
+            "海報 · 週二 11:00 首爾時間",
+        ),
+        (
+            "L",
+            "🎤 Oral · Wed 08:30 Seoul time",
+            "🎤 口头报告 · 周三 08:30 首尔时间",
+            "🎤 口頭報告 · 週三 08:30 首爾時間",
+        ),
         ("I", "", "", ""),  # a poster with no time: nothing to say
     ],
 )
@@ -128,14 +143,20 @@ def test_results_similar_and_author_lists_carry_the_badge(week) -> None:
     doc = render.author_doc("Jia Chen", index.by_author("Jia Chen"))
     listed = parse_html(render.to_html(doc)[0].text)
     first = listed.split("\n\n")[1].split("\n")  # a poster, then an oral paper
-    assert first[2:] == ["Poster · Tue 11:00 Seoul time", "ICML 2026"]  # the tier once, in the badge
+    assert first[2:] == [
+        "Poster · Tue 11:00 Seoul time",
+        "ICML 2026",
+    ]  # the tier once, in the badge
     assert "🎤 Oral · Tue 10:00 Seoul time\nICML 2026\n" in listed + "\n"
 
 
 def test_an_inline_description_starts_with_the_badge(week) -> None:
     paper = week["G"]
     hit = Hit(paper, 1.0, Snippet("Speculative decoding for long contexts: what it shows.", ()))
-    for t, badge in ((EN, "🎤 Oral · Wed 11:30 Seoul time"), (HANS, "🎤 口头报告 · 周三 11:30 首尔时间")):
+    for t, badge in (
+        (EN, "🎤 Oral · Wed 11:30 Seoul time"),
+        (HANS, "🎤 口头报告 · 周三 11:30 首尔时间"),
+    ):
         article = render.inline_article(paper, hit, t=t)
         assert article.description.startswith(badge + " · Speculative decoding")
         assert len(article.description) <= INLINE_DESCRIPTION_CHARS

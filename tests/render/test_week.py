@@ -59,7 +59,9 @@ def test_a_clash_is_named_with_its_way_out(week: dict[str, Paper]) -> None:
     assert clash.startswith("⚠ Clash in Poster Session 3: ")
     assert week["D"].title in clash and week["F"].title in clash
     # D's oral is its way out; F has no other presentation
-    assert f"Way out: {week['D'].title} is also presented Tue 14 Jul 10:00–10:15 Seoul time" in clash
+    assert (
+        f"Way out: {week['D'].title} is also presented Tue 14 Jul 10:00–10:15 Seoul time" in clash
+    )
     assert "Oral 1A Theory" in clash and week["F"].title not in clash.split("Way out")[1]
     assert text.count("⚠") == 3  # the two posters marked, and the clash
 

@@ -80,7 +80,9 @@ async def test_a_session_pages_in_poster_position_order(fake_api, hall_index) ->
         await feed(app, updates.callback(buttons(third)["◀ Previous"], message=third))
         back = shown(fake_api, first)
     text = first["text"]
-    assert text.startswith("Poster Session 1\nTue 14 Jul 11:00–13:30 Seoul time · East Exhibition Hall A-B")
+    assert text.startswith(
+        "Poster Session 1\nTue 14 Jul 11:00–13:30 Seoul time · East Exhibition Hall A-B"
+    )
     assert "23 papers" in text and "Page 1 of 3" in text
     assert boards(first) == [f"#E-{n}" for n in range(1, 11)]
     assert "#E-1 · Poster paper number 1 · /paper_" in text  # position, title, the command
