@@ -141,8 +141,8 @@ def read_virtual_site(source: Source) -> Iterator[tuple[int, Record | Paper | st
     for group in group_events(events):
         paper, dropped = paper_from_events(group, sidecar, site)
         yield group[0].line, paper
-        for problem in dropped:
-            yield group[0].line, Skipped(f"loaded without one presentation ({problem})")
+        for why in dropped:
+            yield group[0].line, Skipped(f"loaded without one presentation ({why})")
         for oral in group[1:]:
             yield oral.line, Skipped(f"the oral of the poster at line {group[0].line}{MERGED}")
     if others:
