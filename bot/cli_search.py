@@ -198,12 +198,13 @@ def result_json(result: SearchResult, *, semantic: bool = False) -> dict[str, ob
     return answer
 
 
-_PRESENTATION_KEYS = ("kind", "session", "start", "end", "room", "position")
+_PRESENTATION_KEYS = ("kind", "session", "start", "end", "room", "position", "zone")
 
 
 def _derived(paper: Paper) -> dict[str, object]:
     """`title_derived` (a title made from the abstract), `status` (the tier or null),
-    `presentations` (ISO 8601 times with their offset), `institutions`."""
+    `presentations` (ISO 8601 times with the offset the source wrote, and `zone`, the
+    venue's clock they are shown on), `institutions`."""
     return {
         "title_derived": paper.title_derived,
         "status": paper.tier or None,

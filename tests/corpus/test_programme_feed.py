@@ -350,8 +350,8 @@ def test_a_time_that_cannot_be_read_drops_that_presentation_and_says_so(
         "starttime": start, "endtime": end, "room_name": "HALL A", "poster_position": "#1713",
         "decision": "Accept (regular)",
     }  # fmt: skip
-    oral = {**event, "id": 8, "eventtype": "Oral", "session": "Oral 1A",
-            "starttime": "2026-07-07T10:00:00+09:00", "endtime": "2026-07-07T10:15:00+09:00"}  # fmt: skip
+    talk = {"starttime": "2026-07-07T10:00:00+09:00", "endtime": "2026-07-07T10:15:00+09:00"}
+    oral = {**event, **talk, "id": 8, "eventtype": "Oral", "session": "Oral 1A"}
     feed = tmp_path / "icml-2026-orals-posters.json"
     feed.write_text(json.dumps({"count": 2, "next": None, "results": [event, oral]}))
     report = load_corpus([feed])
