@@ -131,7 +131,7 @@ def run(args: argparse.Namespace) -> int:
         if isinstance(what, FeedSource):
             _feed(what, out, limits, without_abstracts=args.without_abstracts)
         else:
-            _openreview(what, out, api=args.api)
+            _openreview(what, out, limits, api=args.api)
     except _Usage as exc:
         print(f"{PROG}: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
@@ -193,7 +193,7 @@ def _feed(source: FeedSource, out: Path, limits: Limits, *, without_abstracts: b
     _say(f"saved {saved.events:,} events{abstracts}: {', '.join(map(str, saved.paths))}")
 
 
-def _openreview(venue: str, out: Path, *, api: str | None) -> None:
+def _openreview(venue: str, out: Path, limits: Limits, *, api: str | None) -> None:
     from bot.fetch.http import RetryPolicy
     from bot.fetch.openreview import Credentials, fetch_openreview
 
@@ -204,6 +204,7 @@ def _openreview(venue: str, out: Path, *, api: str | None) -> None:
     base = api or os.environ.get("OPENREVIEW_API_BASEURL_V2") or DEFAULT_OPENREVIEW_API
     _say(f"OpenReview {venue} -> {out}")
     saved = fetch_openreview(
-        venue, out, api=base, credentials=credentials, policy=RetryPolicy(), say=_say
-    )
+        venue, out, api=base, credentials=credentials, policy=RetryPolicy(), say=_say,
+        limits=limits,
+    )  # fmt: skip
     _say(f"saved {saved.notes:,} accepted notes: {saved.path}")

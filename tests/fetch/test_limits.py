@@ -16,6 +16,7 @@ from bot.fetch import feed as feed_module
 from bot.fetch.client import Http
 from bot.fetch.feed import fetch_feed
 from bot.fetch.http import FetchError, Limits, RetryPolicy
+from bot.fetch.openreview import fetch_openreview
 from bot.fetch.sources import FeedSource
 from testkit import programme_data as data
 from testkit.devset import ICML2026
@@ -205,6 +206,29 @@ def test_sizes_read_as_bytes_or_decimal_units() -> None:
     assert [_size(t) for t in ("600000000", "800MB", "2GB", "1.5 gb", "64k")] == [
         600_000_000, 800_000_000, 2_000_000_000, 1_500_000_000, 64_000
     ]  # fmt: skip
+
+
+def test_openreview_notes_are_held_to_the_same_limits(
+    server: ProgrammeServer, tmp_path: Path, policy: RetryPolicy
+) -> None:
+    server.notes = data.openreview_notes(25)
+    server.notes_page_cap = 10
+    (tmp_path / "openreview-icml-2026.json").write_bytes(b"yesterday's")
+    before = files(tmp_path)
+    run = {"venue": data.VENUE, "out": tmp_path, "api": server.base_url, "credentials": None,
+           "policy": policy, "say": print}  # fmt: skip
+    server.fail("/notes", Fault.bomb(50_000_000), offset="10")
+    with pytest.raises(
+        FetchError,
+        match=r"2 MB ceiling of one download \(--max-bytes 2000000\), the pages of notes together",
+    ):
+        fetch_openreview(**run, limits=Limits(max_bytes=2_000_000))  # type: ignore[arg-type]
+    server.fail("/notes", Fault.drip(0.05), offset="20")
+    started = time.monotonic()
+    with pytest.raises(FetchError, match=r"past the 0\.6 s deadline of the whole fetch"):
+        fetch_openreview(**run, limits=Limits(timeout=0.6))  # type: ignore[arg-type]
+    assert 0.6 <= time.monotonic() - started < 1.3
+    assert files(tmp_path) == before
 
 
 @pytest.mark.slow
