@@ -56,8 +56,13 @@ class Budget:
         if self.read > self.ceiling:
             raise FetchError(
                 f"over the {self.ceiling / 1e6:,.0f} MB ceiling of one download (--max-bytes "
-                f"{self.ceiling}){self.what}: stopped after {self.read:,} bytes{self._inflated()}"
+                f"{self.ceiling}){self.what}: {self.stopped(self.read)}{self._inflated()}"
             )
+
+    def stopped(self, count: int | None = None) -> str:
+        """`stopped after 1,234 bytes` (the current answer's, unless `count`)."""
+        count = self.this if count is None else count
+        return f"stopped after {count:,} byte{'' if count == 1 else 's'}"
 
     def _inflated(self) -> str:
         return f", inflated from {self.wire:,} bytes sent" if self.wire < self.read // 2 else ""
@@ -89,12 +94,12 @@ class Decoder:
             raise FetchError(f"the {self.name} body does not inflate ({exc})") from None
 
 
-def timed_out(deadline: Deadline, idle: float, got: int, exc: Exception) -> FetchError:
+def timed_out(deadline: Deadline, idle: float, budget: Budget, exc: Exception) -> FetchError:
     """A wait for data that ended: past the whole fetch's deadline, else the idle limit."""
     if deadline.left() <= 0:
-        return deadline.refusal(f"stopped after {got:,} bytes")
+        return deadline.refusal(budget.stopped())
     return FetchError(
-        f"no data for {idle:g} s, the idle limit of each read: stopped after {got:,} bytes "
+        f"no data for {idle:g} s, the idle limit of each read: {budget.stopped()} "
         f"({type(exc).__name__})"
     )
 
@@ -135,7 +140,7 @@ class Http:
             with self._client.stream("GET", url) as response:
                 answer = self._read(response, sink, budget)
         except httpx.TimeoutException as exc:
-            raise timed_out(self.deadline, self.limits.idle, budget.this, exc) from exc
+            raise timed_out(self.deadline, self.limits.idle, budget, exc) from exc
         except (httpx.HTTPError, httpx.InvalidURL) as exc:
             raise transfer_failed(exc) from exc
         check(answer)
@@ -154,7 +159,7 @@ class Http:
                     head += chunk[: HEAD - len(head)]
                 if keep:
                     sink.write(chunk)
-            self.deadline.check(f"stopped after {budget.this:,} bytes")
+            self.deadline.check(budget.stopped())
         return Answer(
             str(response.url), response.status_code, response.headers, bytes(head), budget.this
         )

@@ -41,7 +41,7 @@ Say = Callable[[str], None]  # where progress lines go (stderr in the CLI)
 
 MAX_BYTES = 512_000_000  # decoded bytes one download holds (a real feed is about 10 MB)
 TIMEOUT = 900.0  # seconds for the whole fetch, retries and their waits included
-IDLE = 20.0  # seconds one read may wait for data
+IDLE = 15.0  # seconds one read may wait for data (it was 60)
 MAX_EVENTS = 100_000  # a larger feed `count` is no conference's (ICML 2026: 6,796 events)
 
 T = TypeVar("T")

@@ -145,9 +145,9 @@ class _BoundedAdapter(HTTPAdapter):
                 for chunk in decoder.decode(raw):
                     self.budget.add(len(chunk))
                     parts.append(chunk)
-                self.deadline.check(f"stopped after {self.budget.this:,} bytes")
+                self.deadline.check(self.budget.stopped())
         except (requests.Timeout, Urllib3Timeout) as exc:
-            raise timed_out(self.deadline, self.limits.idle, self.budget.this, exc) from None
+            raise timed_out(self.deadline, self.limits.idle, self.budget, exc) from None
         except Urllib3Error as exc:
             raise transfer_failed(exc) from None
         response._content, response._content_consumed = b"".join(parts), True  # as .content does
