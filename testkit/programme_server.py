@@ -10,9 +10,10 @@ thread, like the fake Bot API. It serves
 and, on demand, each fault the sources are known for (`Fault`): 429 and 5xx with Retry-After,
 an HTML challenge page with status 200, 403, a feed that stops short of its count, a transfer
 cut short of its Content-Length, truncated JSON, a connection dropped without an answer; and
-the hostile ones: a gzip body that inflates a thousandfold, a chunked body that never ends, a
-drip of one byte every few seconds, and (`add_feed(count=, endless=True)`) a feed whose
-`count` is huge and whose `next` always leads on. Everything asked is recorded in `requests`.
+the hostile ones: a gzip body that inflates a thousandfold, a chunked body that never ends
+(also behind a redirect), a drip of one byte every few seconds, and (`add_feed(count=,
+endless=True)`) a feed whose `count` is huge and whose `next` always leads on. Everything
+asked is recorded in `requests`.
 """
 
 from __future__ import annotations
@@ -108,6 +109,12 @@ class Fault:
         """A chunked body that never ends: the start of a feed, then events as fast as the
         connection takes them, until the client hangs up or the server stops."""
         return cls("endless")
+
+    @classmethod
+    def redirect(cls, location: str) -> Fault:
+        """302 to `location`, with a body that never ends (a client that reads a redirect's
+        body never gets there)."""
+        return cls("redirect", 302, headers=(("Location", location),))
 
     @classmethod
     def drip(cls, every: float) -> Fault:
@@ -400,7 +407,7 @@ def _bomb(handler: BaseHTTPRequestHandler, fault: Fault, stopping: threading.Eve
 
 def _endless(handler: BaseHTTPRequestHandler, fault: Fault, stopping: threading.Event) -> None:
     chunk = _EVENT * (65_536 // len(_EVENT))
-    _chunks(handler, [_FEED_START], lambda: None if stopping.is_set() else chunk)
+    _chunks(handler, [_FEED_START], lambda: None if stopping.is_set() else chunk, fault)
 
 
 def _drip(handler: BaseHTTPRequestHandler, fault: Fault, stopping: threading.Event) -> None:
@@ -408,11 +415,17 @@ def _drip(handler: BaseHTTPRequestHandler, fault: Fault, stopping: threading.Eve
 
 
 def _chunks(
-    handler: BaseHTTPRequestHandler, first: list[bytes], more: Callable[[], bytes | None]
+    handler: BaseHTTPRequestHandler,
+    first: list[bytes],
+    more: Callable[[], bytes | None],
+    fault: Fault | None = None,
 ) -> None:
-    """A chunked 200 answer: `first`, then `more()` until it gives None or the client hangs up
-    (the answer is never finished: no last chunk)."""
-    handler.send_response_only(200)
+    """A chunked answer (`fault`'s status and headers, else 200): `first`, then `more()`
+    until it gives None or the client hangs up (the answer is never finished: no last
+    chunk)."""
+    handler.send_response_only(fault.status if fault else 200)
+    for name, value in fault.headers if fault else ():
+        handler.send_header(name, value)
     handler.send_header("Server", "stand-in")
     handler.send_header("Content-Type", "application/json")
     handler.send_header("Transfer-Encoding", "chunked")
@@ -430,5 +443,6 @@ def _chunks(
 _HOSTILE: dict[str, Callable[[BaseHTTPRequestHandler, Fault, threading.Event], None]] = {
     "bomb": _bomb,
     "endless": _endless,
+    "redirect": _endless,
     "drip": _drip,
 }

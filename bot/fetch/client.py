@@ -27,6 +27,7 @@ from bot.fetch.http import (
 __all__ = ["Budget", "Decoder", "Http", "timed_out"]
 
 HEAD = 20_000  # the start of a body kept to describe it (an HTML page's title)
+MAX_REDIRECTS = 10
 SLICE = 1 << 20  # at most this much inflated at a time
 _WBITS = {"gzip": 16 + zlib.MAX_WBITS, "x-gzip": 16 + zlib.MAX_WBITS, "deflate": zlib.MAX_WBITS}
 
@@ -105,8 +106,8 @@ def timed_out(deadline: Deadline, idle: float, budget: Budget, exc: Exception) -
 
 
 class Http:
-    """The feed's client: names the bot, follows redirects, retries per `policy`, within
-    `limits` (its deadline starts now)."""
+    """The feed's client: names the bot, follows redirects (at most 10), retries per
+    `policy`, within `limits` (its deadline starts now)."""
 
     def __init__(self, policy: RetryPolicy, say: Say, limits: Limits | None = None) -> None:
         self.policy, self.say = policy, say
@@ -115,7 +116,6 @@ class Http:
         self._client = httpx.Client(
             headers={"User-Agent": USER_AGENT, "Accept": "application/json",
                      "Accept-Encoding": "gzip, deflate"},
-            follow_redirects=True,
             timeout=httpx.Timeout(limits.idle, connect=min(15.0, limits.idle)),
         )  # fmt: skip
         _bound_waits(self._client, self.deadline)
@@ -137,14 +137,27 @@ class Http:
         self.deadline.check("nothing more was asked")
         budget.start()
         try:
-            with self._client.stream("GET", url) as response:
-                answer = self._read(response, sink, budget)
+            answer = self._follow(url, sink, budget)
         except httpx.TimeoutException as exc:
             raise timed_out(self.deadline, self.limits.idle, budget, exc) from exc
         except (httpx.HTTPError, httpx.InvalidURL) as exc:
             raise transfer_failed(exc) from exc
         check(answer)
         return answer
+
+    def _follow(self, url: str, sink: BinaryIO, budget: Budget) -> Answer:
+        """The answer at `url` after its redirects, whose bodies are never read (httpx's own
+        following reads each whole, in memory, however long)."""
+        request = self._client.build_request("GET", url)
+        for _redirect in range(MAX_REDIRECTS + 1):
+            response = self._client.send(request, stream=True)
+            try:
+                if response.next_request is None:
+                    return self._read(response, sink, budget)
+                request = response.next_request
+            finally:
+                response.close()
+        raise FetchError(f"more than {MAX_REDIRECTS} redirects from {url}")
 
     def _read(self, response: httpx.Response, sink: BinaryIO, budget: Budget) -> Answer:
         """The body into `sink` (an error's only counted), decoded, within the limits."""

@@ -118,6 +118,19 @@ def test_a_silent_server_is_refused_at_the_idle_limit(
     assert files(tmp_path) == {}
 
 
+def test_a_redirects_body_is_never_read_and_redirects_are_bounded(
+    server: ProgrammeServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    url, events = serve(server, page_size=50)
+    server.fail(server.feed_path(), Fault.redirect(f"{url}?page=1"))  # with an endless body
+    code, err = fetch(capsys, url, "--out", str(tmp_path), "--timeout", "5")
+    assert code == 0, err
+    assert json.loads((tmp_path / FEED).read_bytes())["results"] == events
+    server.fail(server.feed_path(), Fault.redirect(url), times=20)
+    code, err = fetch(capsys, url, "--out", str(tmp_path))
+    assert code == 1 and "more than 10 redirects" in err
+
+
 def test_a_retry_that_would_pass_the_deadline_is_not_waited_for(
     server: ProgrammeServer, tmp_path: Path, policy: RetryPolicy, waits: list[float]
 ) -> None:
