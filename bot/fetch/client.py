@@ -6,7 +6,7 @@ cut to the idle limit and to what is left of the whole fetch's deadline."""
 from __future__ import annotations
 
 import zlib
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any, BinaryIO
 
 import httpcore
@@ -24,7 +24,7 @@ from bot.fetch.http import (
     transfer_failed,
 )
 
-__all__ = ["Budget", "Decoder", "Http", "timed_out"]
+__all__ = ["Budget", "Http", "decoded", "timed_out"]
 
 HEAD = 20_000  # the start of a body kept to describe it (an HTML page's title)
 MAX_REDIRECTS = 10
@@ -69,7 +69,7 @@ class Budget:
         return f", inflated from {self.wire:,} bytes sent" if self.wire < self.read // 2 else ""
 
 
-class Decoder:
+class _Decoder:
     """A body's Content-Encoding undone a slice at a time: identity, gzip or deflate."""
 
     def __init__(self, encoding: str) -> None:
@@ -93,6 +93,20 @@ class Decoder:
                 out = inflate.decompress(inflate.unconsumed_tail, SLICE)
         except zlib.error as exc:
             raise FetchError(f"the {self.name} body does not inflate ({exc})") from None
+
+
+def decoded(
+    raws: Iterable[bytes], encoding: str, budget: Budget, deadline: Deadline
+) -> Iterator[bytes]:
+    """A body as sent (`raws`, in `encoding`), decoded a slice at a time, each counted in
+    `budget`; FetchError past its ceiling, or past `deadline` after a read."""
+    decoder = _Decoder(encoding)
+    for raw in raws:
+        budget.wire += len(raw)
+        for chunk in decoder.decode(raw):
+            budget.add(len(chunk))
+            yield chunk
+        deadline.check(budget.stopped())
 
 
 def timed_out(deadline: Deadline, idle: float, budget: Budget, exc: Exception) -> FetchError:
@@ -162,17 +176,13 @@ class Http:
     def _read(self, response: httpx.Response, sink: BinaryIO, budget: Budget) -> Answer:
         """The body into `sink` (an error's only counted), decoded, within the limits."""
         keep = 200 <= response.status_code <= 299
-        decoder = Decoder(response.headers.get("content-encoding", ""))
+        encoding = response.headers.get("content-encoding", "")
         head = bytearray()
-        for raw in response.iter_raw():
-            budget.wire += len(raw)
-            for chunk in decoder.decode(raw):
-                budget.add(len(chunk))
-                if len(head) < HEAD:
-                    head += chunk[: HEAD - len(head)]
-                if keep:
-                    sink.write(chunk)
-            self.deadline.check(budget.stopped())
+        for chunk in decoded(response.iter_raw(), encoding, budget, self.deadline):
+            if len(head) < HEAD:
+                head += chunk[: HEAD - len(head)]
+            if keep:
+                sink.write(chunk)
         return Answer(
             str(response.url), response.status_code, response.headers, bytes(head), budget.this
         )

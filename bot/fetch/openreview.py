@@ -15,7 +15,7 @@ from requests.adapters import HTTPAdapter
 from urllib3.exceptions import HTTPError as Urllib3Error
 from urllib3.exceptions import TimeoutError as Urllib3Timeout
 
-from bot.fetch.client import Budget, Decoder, timed_out
+from bot.fetch.client import Budget, decoded, timed_out
 from bot.fetch.files import replace_together
 from bot.fetch.http import (
     MAX_EVENTS,
@@ -139,18 +139,14 @@ class _BoundedAdapter(HTTPAdapter):
         try:
             response = super().send(request, stream=True, timeout=(min(15.0, wait), wait),
                                     verify=verify, cert=cert, proxies=proxies)  # fmt: skip
-            decoder = Decoder(response.headers.get("content-encoding", ""))
-            parts = []
-            for raw in response.raw.stream(65_536, decode_content=False):
-                for chunk in decoder.decode(raw):
-                    self.budget.add(len(chunk))
-                    parts.append(chunk)
-                self.deadline.check(self.budget.stopped())
+            raws = response.raw.stream(65_536, decode_content=False)
+            encoding = response.headers.get("content-encoding", "")
+            body = b"".join(decoded(raws, encoding, self.budget, self.deadline))
         except (requests.Timeout, Urllib3Timeout) as exc:
             raise timed_out(self.deadline, self.limits.idle, self.budget, exc) from None
         except Urllib3Error as exc:
             raise transfer_failed(exc) from None
-        response._content, response._content_consumed = b"".join(parts), True  # as .content does
+        response._content, response._content_consumed = body, True  # as .content does
         return response
 
 
