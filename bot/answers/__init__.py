@@ -44,6 +44,8 @@ from bot.answers.week import (
     remind,
     saved_papers,
     schedule_page,
+    timezone,
+    timezone_answer,
     week_of,
 )
 
@@ -89,6 +91,8 @@ __all__ = [
     "start",
     "stats",
     "taste",
+    "timezone",
+    "timezone_answer",
     "unfollow",
     "week_of",
 ]
