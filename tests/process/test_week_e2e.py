@@ -238,7 +238,7 @@ def _is_reminder_of(paper: Paper, sent: list[str]) -> bool:
     return sent[0] == (
         f"⏰ In {minutes} minute{'s' if minutes > 1 else ''}: {paper.title}\n"
         f"Poster Session 2\nPoster · {start:%a} {start.day} {start:%b} {start:%H:%M}–{end:%H:%M}"
-        f" · East Exhibition Hall A-B · #{shown.position}\n/paper_{paper.id}"
+        f" Seoul time · East Exhibition Hall A-B · #{shown.position}\n/paper_{paper.id}"
     )
 
 
