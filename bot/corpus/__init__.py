@@ -12,6 +12,7 @@ from bot.corpus.authors import (
     fold_name,
     key_matches,
 )
+from bot.corpus.fetched import FETCHED_FILE, Fetched, fetched_manifest, fetched_of
 from bot.corpus.filter import LoadFilter
 from bot.corpus.headline import MAX_TITLE_CHARS
 from bot.corpus.ids import PaperIds
@@ -40,6 +41,7 @@ from bot.corpus.sessions import fold_session, named_number, session_number, sess
 from bot.corpus.titles import derive_title
 
 __all__ = [
+    "FETCHED_FILE",
     "MAX_AUTHOR_CHARS",
     "MAX_COMMAND_CHARS",
     "MAX_TITLE_CHARS",
@@ -51,6 +53,7 @@ __all__ = [
     "AuthorKey",
     "CorpusError",
     "CorpusName",
+    "Fetched",
     "LoadFilter",
     "LoadReport",
     "NotRecordsError",
@@ -64,6 +67,8 @@ __all__ = [
     "compact_authors",
     "corpus_name",
     "derive_title",
+    "fetched_manifest",
+    "fetched_of",
     "filed_under",
     "fold_name",
     "fold_session",

@@ -41,7 +41,7 @@ def fetch_feed(
     stale: tuple[str, ...] = ()
     if sidecar is None and (out / source.sidecar_name).exists():
         stale = (source.sidecar_name,)  # an old sidecar would not match the new feed
-    paths = replace_together(out, files, remove=stale)
+    paths = replace_together(out, files, source=source.url, remove=stale)
     if stale:
         http.say(f"removed the old {out / source.sidecar_name}: the site has no sidecar now")
     return SavedFeed(tuple(paths), len(feed["results"]), sidecar[1] if sidecar else None)
