@@ -101,6 +101,11 @@ def test_frequent_topics_are_what_most_papers_are_about() -> None:
     assert frequent_topics([("", ("rare",), "")]) == ()  # one paper is not frequent
     unsaid = [("Social Aspects->Fairness", (), "Sparse routers")] * 5
     assert frequent_topics(unsaid) == ()  # asking "Fairness" would find none of them
+    # Whole words only, in any case, across hyphens: not a word's prefix or part.
+    within = [("Applications->Time Series", (), "Forecasting TIME-series data")] * 3
+    assert frequent_topics(within) == ("Time Series",)
+    for text in ("Learnings from a timeless series", "Time seriesless", "Lifetime Series"):
+        assert frequent_topics([("Applications->Time Series", (), text)] * 3) == (), text
 
 
 def test_a_conference_feeds_examples_find_its_papers(tmp_path: Path) -> None:
