@@ -123,11 +123,13 @@ def chat(
 ) -> None:
     """The read-answer loop until EOF or /quit, after the banner and the load's skip report."""
     interactive = is_terminal(stdin)
-    facts = session.facts.of(session.index)  # built now, once: /start and /help use it too
-    papers = render.corpus_papers(facts.name, len(report.papers), t=session.t)
+    # The name alone: the programme and topics wait for a command that needs them, not the
+    # first question.
+    name, fetched = session.facts.heading(session.index)
+    papers = render.corpus_papers(name, len(report.papers), t=session.t)
     print(session.t.ngettext("console.banner", len(report.papers), papers=papers), file=stdout)
-    if facts.fetched is not None:
-        print(render.fetched_line(facts.fetched, t=session.t), file=stdout)
+    if fetched is not None:
+        print(render.fetched_line(fetched, t=session.t), file=stdout)
     if report.not_loaded:
         skipped = render.text_doc("stats.skipped", report.not_loaded, t=session.t)
         print(render.to_console(skipped), file=stdout)

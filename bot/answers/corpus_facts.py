@@ -83,6 +83,13 @@ class FactsMemo:
     _papers: Sequence[Paper] | None = field(default=None, repr=False)
     _facts: CorpusFacts | None = field(default=None, repr=False)
 
+    def heading(self, index: Retriever) -> tuple[CorpusName, Fetched | None]:
+        """What `index`'s papers are called and when their list was fetched: a banner's facts,
+        without the programme and the topics (seconds for a conference's thousands)."""
+        if self._facts is not None and self._papers is index.papers:
+            return self._facts.name, self._facts.fetched
+        return name_of(index.papers, self.given_name), fetched_list(index.papers)
+
     def of(self, index: Retriever) -> CorpusFacts:
         """`index`'s facts: built on the first call for its papers, then kept."""
         if self._facts is None or self._papers is not index.papers:
