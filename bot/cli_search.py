@@ -40,7 +40,11 @@ def search_command(args: argparse.Namespace) -> int:
     strict = args.strict or settings.corpus_strict
     corpus_filter = _filter(args.filter) if args.filter is not None else settings.corpus_filter
     report, index = loading.load_index(
-        paths, settings.index_cache_dir, strict=strict, corpus_filter=corpus_filter
+        paths,
+        settings.index_cache_dir,
+        strict=strict,
+        corpus_filter=corpus_filter,
+        venue_timezone=settings.venue_timezone,
     )
     _note_skipped(report)
     if args.author is not None:  # a lookup by name: no ranking, so no embeddings to wait for
@@ -194,12 +198,13 @@ def result_json(result: SearchResult, *, semantic: bool = False) -> dict[str, ob
     return answer
 
 
-_PRESENTATION_KEYS = ("kind", "session", "start", "end", "room", "position")
+_PRESENTATION_KEYS = ("kind", "session", "start", "end", "room", "position", "zone")
 
 
 def _derived(paper: Paper) -> dict[str, object]:
     """`title_derived` (a title made from the abstract), `status` (the tier or null),
-    `presentations` (ISO 8601 times with their offset), `institutions`."""
+    `presentations` (ISO 8601 times with the offset the source wrote, and `zone`, the
+    venue's clock they are shown on), `institutions`."""
     return {
         "title_derived": paper.title_derived,
         "status": paper.tier or None,

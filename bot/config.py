@@ -80,6 +80,9 @@ class Settings:
     BM25 alone unless it says so)."""
     corpus_name: str = ""
     """What to call papers whose venues do not name them ("ICML 2026")."""
+    venue_timezone: str = ""
+    """VENUE_TIMEZONE: the clock of the programme's times ("Asia/Seoul"); "" for the table of
+    known conferences, else the feed's own offset (`bot.corpus.zones`)."""
 
 
 def parse_dotenv(text: str) -> dict[str, str]:
@@ -150,7 +153,20 @@ def load_settings(
         corpus_filter=_corpus_filter(get("CORPUS_FILTER")),
         semantic=_semantic(get("SEMANTIC")),
         corpus_name=" ".join((get("CORPUS_NAME") or "").split())[:MAX_CORPUS_NAME_CHARS],
+        venue_timezone=_venue_timezone(get("VENUE_TIMEZONE")),
     )
+
+
+def _venue_timezone(value: str | None) -> str:
+    """An IANA zone name (or a UTC offset), checked now: a typo fails at start-up."""
+    from bot.corpus import ZoneError, parse_zone
+
+    if not (value or "").strip():
+        return ""
+    try:
+        return parse_zone(value or "")
+    except ZoneError as error:
+        raise ConfigError("VENUE_TIMEZONE", f"{error}, e.g. Asia/Seoul or Europe/Vienna") from error
 
 
 def _corpus_filter(value: str | None) -> str:

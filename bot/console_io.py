@@ -44,6 +44,7 @@ def run_console(
             settings.index_cache_dir,
             strict=settings.corpus_strict,
             corpus_filter=settings.corpus_filter,
+            venue_timezone=settings.venue_timezone,
         )
     except loading.EmptyCorpusError:
         print(t.gettext("console.no_papers"), file=sys.stderr)

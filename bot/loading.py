@@ -46,6 +46,7 @@ def load_index(
     strict: bool = False,
     separate_build_bytes: int = SEPARATE_BUILD_BYTES,
     corpus_filter: str = "",
+    venue_timezone: str = "",
     cache_min_papers: int | None = None,
 ) -> tuple[LoadReport, Index]:
     """Read the corpus and index it through the index cache; raises CorpusError.
@@ -54,24 +55,27 @@ def load_index(
     (`build_in_subprocess`) and then read from the cache it wrote. An empty corpus is an
     `EmptyCorpusError`: every entry point refuses to serve nothing. With `strict`, any bad
     record is a `StrictCorpusError` listing them all (CORPUS_STRICT). `corpus_filter` keeps
-    only matching records (CORPUS_FILTER). `cache_min_papers`: cache a corpus from this many
-    papers (None: `storage.CACHE_MIN_PAPERS`; `prepare` caches any). The index's speller
-    starts building in the background; the Chinese glossary is the caller's to start once it
-    serves (`QueryPipeline.start_glossary`: its parsing would slow a start, and a one-shot
-    command loads it only for a Chinese question). Runs for seconds on a large
-    corpus: call it from a worker thread once serving.
+    only matching records (CORPUS_FILTER); `venue_timezone` is every presentation's clock
+    (VENUE_TIMEZONE; "" for `bot.corpus.zones`' rule). `cache_min_papers`: cache a corpus
+    from this many papers (None: `storage.CACHE_MIN_PAPERS`; `prepare` caches any). The
+    index's speller starts building in the background; the Chinese glossary is the caller's
+    to start once it serves (`QueryPipeline.start_glossary`: its parsing would slow a start,
+    and a one-shot command loads it only for a Chinese question). Runs for seconds on a
+    large corpus: call it from a worker thread once serving.
     """
     # Lazy: numpy and the index cache only once the caller has checked its input.
     from bot.search import load_cached, load_corpus_and_index
 
-    loaded = load_cached(paths, cache_dir, corpus_filter)
+    loaded = load_cached(paths, cache_dir, corpus_filter, venue_timezone)
     if loaded is None and _corpus_bytes(paths) >= separate_build_bytes:
-        build_in_subprocess(paths, cache_dir, corpus_filter)
-        loaded = load_cached(paths, cache_dir, corpus_filter)
+        build_in_subprocess(paths, cache_dir, corpus_filter, venue_timezone)
+        loaded = load_cached(paths, cache_dir, corpus_filter, venue_timezone)
     # Small corpora, and any failure of the separate build: here, with the loader's own errors.
     if loaded is None:
         sizes = {} if cache_min_papers is None else {"min_papers": cache_min_papers}
-        loaded = load_corpus_and_index(paths, cache_dir, corpus_filter=corpus_filter, **sizes)
+        loaded = load_corpus_and_index(
+            paths, cache_dir, corpus_filter=corpus_filter, venue_timezone=venue_timezone, **sizes
+        )
     report, index = loaded
     if strict:  # checked on the report, so a cached corpus is refused the same way
         report.check_strict()
@@ -82,7 +86,10 @@ def load_index(
 
 
 def build_in_subprocess(
-    paths: Sequence[Path], cache_dir: Path | None = None, corpus_filter: str = ""
+    paths: Sequence[Path],
+    cache_dir: Path | None = None,
+    corpus_filter: str = "",
+    venue_timezone: str = "",
 ) -> bool:
     """Load, index and cache the corpus in a fresh ('spawn') process; True if it succeeded.
 
@@ -95,7 +102,12 @@ def build_in_subprocess(
     try:
         with ProcessPoolExecutor(max_workers=1, mp_context=context) as pool:
             job = pool.submit(
-                _build_cache, [str(p) for p in paths], cache_dir, level, corpus_filter
+                _build_cache,
+                [str(p) for p in paths],
+                cache_dir,
+                level,
+                corpus_filter,
+                venue_timezone,
             )
             error = job.result()
     except Exception as failure:
@@ -107,7 +119,11 @@ def build_in_subprocess(
 
 
 def _build_cache(
-    paths: list[str], cache_dir: Path | None, level: int, corpus_filter: str = ""
+    paths: list[str],
+    cache_dir: Path | None,
+    level: int,
+    corpus_filter: str = "",
+    venue_timezone: str = "",
 ) -> tuple[str, int | None, str] | None:
     """In the child: load, index and cache the corpus whatever its size; the loader's error.
 
@@ -118,7 +134,13 @@ def _build_cache(
     # A spawned child starts without the parent's logging set-up: same level, to stderr.
     logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     try:
-        load_corpus_and_index(paths, cache_dir, min_papers=0, corpus_filter=corpus_filter)
+        load_corpus_and_index(
+            paths,
+            cache_dir,
+            min_papers=0,
+            corpus_filter=corpus_filter,
+            venue_timezone=venue_timezone,
+        )
     except CorpusError as error:
         return error.path, error.line, error.reason
     return None
@@ -225,7 +247,7 @@ def _job(
     if not separate:
         return EmbeddingJob(retriever, retriever.embedder, cache_dir=cache_dir, progress=progress)
     paths = tuple(map(str, settings.corpus))
-    source = CorpusSource(paths, str(cache_dir), settings.corpus_filter)
+    source = CorpusSource(paths, str(cache_dir), settings.corpus_filter, settings.venue_timezone)
     return EmbeddingProcess(retriever, source, progress=progress)
 
 

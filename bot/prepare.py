@@ -41,6 +41,7 @@ def prepare_command(corpus: Sequence[str] | None = None, *, strict: bool = False
         settings.index_cache_dir,
         strict=strict or settings.corpus_strict,
         corpus_filter=settings.corpus_filter,
+        venue_timezone=settings.venue_timezone,
         cache_min_papers=0,  # any size: the replicas then map it instead of building
     )
     _say(f"index ready: {serving(paths, index.papers, settings.corpus_name)}")

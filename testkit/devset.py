@@ -63,6 +63,8 @@ PAPERLISTS = next(
                  _ROOT.parents[1] / "shared/benchmarks/paperlists") if p.exists()),
     _ROOT.parent / "shared/benchmarks/paperlists",
 )  # fmt: skip
+ICML2026 = PAPERLISTS.parents[1] / "icml2026"
+"""The real ICML 2026 programme feed and its abstracts sidecar (read its README)."""
 
 
 def load_seed_papers(path: str | Path = SEED_CORPUS) -> list[Paper]:

@@ -9,15 +9,23 @@ thread, like the fake Bot API. It serves
 
 and, on demand, each fault the sources are known for (`Fault`): 429 and 5xx with Retry-After,
 an HTML challenge page with status 200, 403, a feed that stops short of its count, a transfer
-cut short of its Content-Length, truncated JSON, a connection dropped without an answer.
-Everything asked is recorded in `requests`.
+cut short of its Content-Length, truncated JSON, a connection dropped without an answer; and
+the hostile ones: a gzip body that inflates a thousandfold, a chunked body that never ends
+(also behind a redirect), a drip of one byte every few seconds, and (`add_feed(count=,
+endless=True)`) a feed whose `count` is huge and whose `next` always leads on. Everything
+asked is recorded in `requests`.
 """
 
 from __future__ import annotations
 
+import functools
+import gzip
 import json
 import secrets
+import struct
 import threading
+import zlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from email.utils import formatdate
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -44,6 +52,8 @@ class Fault:
     content_type: str = "application/json"
     headers: tuple[tuple[str, str], ...] = ()
     keep: float = 0.5
+    size: int = 0
+    every: float = 0.0
 
     @classmethod
     def answer(
@@ -88,6 +98,30 @@ class Fault:
         """The real page without its `next` link: the feed stops short of its count."""
         return cls("no_next")
 
+    @classmethod
+    def bomb(cls, inflated: int) -> Fault:
+        """A gzip body (`Content-Encoding: gzip`, about a thousandth of the size) that inflates
+        to `inflated` bytes: the start of a feed, then spaces."""
+        return cls("bomb", size=inflated)
+
+    @classmethod
+    def endless(cls) -> Fault:
+        """A chunked body that never ends: the start of a feed, then events as fast as the
+        connection takes them, until the client hangs up or the server stops."""
+        return cls("endless")
+
+    @classmethod
+    def redirect(cls, location: str) -> Fault:
+        """302 to `location`, with a body that never ends (a client that reads a redirect's
+        body never gets there)."""
+        return cls("redirect", 302, headers=(("Location", location),))
+
+    @classmethod
+    def drip(cls, every: float) -> Fault:
+        """A chunked body of one byte every `every` seconds, until the client hangs up or
+        the server stops."""
+        return cls("drip", every=every)
+
 
 @dataclass
 class Seen:
@@ -111,6 +145,8 @@ class _Scripted:
 class _Feed:
     events: list[dict[str, Any]]
     page_size: int | None
+    count: int | None = None  # what the pages claim, when not len(events)
+    endless: bool = False  # `next` always leads on (the events again)
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -122,12 +158,14 @@ class ProgrammeServer:
         self.notes: list[dict[str, Any]] = []
         self.notes_page_cap = 1000
         self.guests_allowed = True
+        self.gzip = False  # answers gzipped (Content-Encoding) when the client accepts it
         self.accounts: dict[str, str] = {}
         self._feeds: dict[str, _Feed] = {}
         self._files: dict[str, bytes] = {}
         self._tokens: set[str] = set()
         self._script: list[_Scripted] = []
         self._lock = threading.Lock()
+        self._stopping = threading.Event()
         self._server: ThreadingHTTPServer | None = None
 
     # ------------------------------------------------------------ what it serves
@@ -152,10 +190,14 @@ class ProgrammeServer:
         year: int = 2026,
         page_size: int | None = None,
         sidecar: object = None,
+        count: int | None = None,
+        endless: bool = False,
     ) -> str:
         """Serve `events` as `conf`'s feed (in pages of `page_size`), with `sidecar` (JSON)
-        beside it unless None (then the sidecar is 404); the feed's URL."""
-        self._feeds[self.feed_path(conf, year)] = _Feed(events, page_size)
+        beside it unless None (then the sidecar is 404); the feed's URL. `count` is what the
+        pages claim instead of the number of events; `endless` pages on for ever, the events
+        again and again."""
+        self._feeds[self.feed_path(conf, year)] = _Feed(events, page_size, count, endless)
         if sidecar is not None:
             self._files[self.sidecar_path(conf, year)] = json.dumps(sidecar).encode()
         return self.base_url + self.feed_path(conf, year)
@@ -194,6 +236,7 @@ class ProgrammeServer:
         return self
 
     def __exit__(self, *exc: object) -> None:
+        self._stopping.set()  # endless and dripping answers end
         if self._server is not None:
             self._server.shutdown()
             self._server.server_close()
@@ -215,6 +258,10 @@ class ProgrammeServer:
         if fault is not None and fault.kind == "answer":
             _send(handler, fault.status, fault.body, fault.content_type, fault.headers)
             return
+        if fault is not None and fault.kind in _HOSTILE:
+            handler.close_connection = True
+            _HOSTILE[fault.kind](handler, fault, self._stopping)
+            return
         status, body = self._resource(parts.path, query, payload, headers, fault)
         content_type = "application/json" if status != 404 else "text/html"
         if fault is not None and fault.kind == "truncated":
@@ -223,6 +270,9 @@ class ProgrammeServer:
             _send(handler, status, body[: int(len(body) * fault.keep)], content_type,
                   length=len(body))  # fmt: skip
             handler.close_connection = True
+            return
+        if self.gzip and "gzip" in headers.get("accept-encoding", ""):
+            _send(handler, status, gzip.compress(body), content_type, _GZIP)
             return
         _send(handler, status, body, content_type)
 
@@ -259,11 +309,12 @@ class ProgrammeServer:
     def _feed_page(self, path: str, feed: _Feed, query: dict[str, str]) -> dict[str, Any]:
         size = feed.page_size or max(1, len(feed.events))
         page = int(query.get("page", "1"))
-        events = feed.events[(page - 1) * size : page * size]
-        more = page * size < len(feed.events)
+        start = (page - 1) * size % max(1, len(feed.events)) if feed.endless else (page - 1) * size
+        events = feed.events[start : start + size]
+        more = feed.endless or page * size < len(feed.events)
         link = f"{self.base_url}{path}?page="
         return {
-            "count": len(feed.events),
+            "count": len(feed.events) if feed.count is None else feed.count,
             "next": f"{link}{page + 1}" if more else None,
             "previous": f"{link}{page - 1}" if page > 1 else None,
             "results": events,
@@ -321,3 +372,77 @@ def _send(
     handler.end_headers()
     handler.wfile.write(body)
     handler.wfile.flush()
+
+
+_GZIP = (("Content-Encoding", "gzip"),)
+_FEED_START = b'{"count": 1, "next": null, "previous": null, "results": ['
+_EVENT = b'{"id": 1, "name": "Endless", "eventtype": "Poster", "abstract": "' + b"x" * 400 + b'"},'
+
+
+@functools.lru_cache(maxsize=4)
+def gzip_bomb(inflated: int) -> bytes:
+    """A gzip member inflating to `inflated` bytes (the feed's start, then spaces), built in a
+    second or two: after a full flush each megabyte of spaces compresses to the same bytes,
+    so one compressed megabyte is repeated."""
+    block, head = b" " * (1 << 20), _FEED_START
+    deflate = zlib.compressobj(9, zlib.DEFLATED, -zlib.MAX_WBITS)
+    start = deflate.compress(head) + deflate.flush(zlib.Z_FULL_FLUSH)
+    repeated = deflate.compress(block) + deflate.flush(zlib.Z_FULL_FLUSH)
+    blocks, rest = divmod(max(0, inflated - len(head)), len(block))
+    end = deflate.compress(block[:rest]) + deflate.flush()
+    crc = zlib.crc32(head)
+    for _ in range(blocks):
+        crc = zlib.crc32(block, crc)
+    crc = zlib.crc32(block[:rest], crc)
+    trailer = struct.pack(
+        "<II", crc & 0xFFFFFFFF, (len(head) + blocks * len(block) + rest) & 0xFFFFFFFF
+    )
+    return b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x02\xff" + start + repeated * blocks + end + trailer
+
+
+def _bomb(handler: BaseHTTPRequestHandler, fault: Fault, stopping: threading.Event) -> None:
+    body = gzip_bomb(fault.size)
+    _send(handler, 200, body, "application/json", _GZIP)
+
+
+def _endless(handler: BaseHTTPRequestHandler, fault: Fault, stopping: threading.Event) -> None:
+    chunk = _EVENT * (65_536 // len(_EVENT))
+    _chunks(handler, [_FEED_START], lambda: None if stopping.is_set() else chunk, fault)
+
+
+def _drip(handler: BaseHTTPRequestHandler, fault: Fault, stopping: threading.Event) -> None:
+    _chunks(handler, [], lambda: None if stopping.wait(fault.every) else b" ")
+
+
+def _chunks(
+    handler: BaseHTTPRequestHandler,
+    first: list[bytes],
+    more: Callable[[], bytes | None],
+    fault: Fault | None = None,
+) -> None:
+    """A chunked answer (`fault`'s status and headers, else 200): `first`, then `more()`
+    until it gives None or the client hangs up (the answer is never finished: no last
+    chunk)."""
+    handler.send_response_only(fault.status if fault else 200)
+    for name, value in fault.headers if fault else ():
+        handler.send_header(name, value)
+    handler.send_header("Server", "stand-in")
+    handler.send_header("Content-Type", "application/json")
+    handler.send_header("Transfer-Encoding", "chunked")
+    handler.end_headers()
+    try:
+        for data in first:
+            handler.wfile.write(b"%x\r\n%s\r\n" % (len(data), data))
+        while (data := more()) is not None:
+            handler.wfile.write(b"%x\r\n%s\r\n" % (len(data), data))
+            handler.wfile.flush()
+    except OSError:
+        pass  # the client hung up: what a refusal looks like from here
+
+
+_HOSTILE: dict[str, Callable[[BaseHTTPRequestHandler, Fault, threading.Event], None]] = {
+    "bomb": _bomb,
+    "endless": _endless,
+    "redirect": _endless,
+    "drip": _drip,
+}

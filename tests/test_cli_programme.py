@@ -27,10 +27,10 @@ def test_a_programme_paper_has_its_status_presentations_and_institutions(
     assert top["presentations"] == [
         {"kind": "oral", "session": "Oral 2A Large Language Models",
          "start": "2026-07-14T15:30:00+09:00", "end": "2026-07-14T15:45:00+09:00",
-         "room": "West Ballroom A", "position": ""},
+         "room": "West Ballroom A", "position": "", "zone": "Asia/Seoul"},
         {"kind": "poster", "session": "Poster Session 2", "start": "2026-07-14T16:30:00+09:00",
          "end": "2026-07-14T19:00:00+09:00", "room": "East Exhibition Hall A-B",
-         "position": "E-2308"},
+         "position": "E-2308", "zone": "Asia/Seoul"},
     ]  # fmt: skip
     assert top["institutions"] == ["Example University"]
 

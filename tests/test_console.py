@@ -272,7 +272,7 @@ def test_console_session_pages_with_next_and_prev(tmp_path) -> None:
     first = to_console(session.answer("/session 1"))
     second = to_console(session.answer("/next"))
     back = to_console(session.answer("/prev"))
-    assert first.startswith("Poster Session 1\n7月14日 周二 11:00–13:30")
+    assert first.startswith("Poster Session 1\n7月14日 周二 11:00–13:30 首尔时间")
     assert "\n#E-1 · Poster paper number 1 · /paper_" in first and "更多：/next" in first
     assert "\n#E-11 · " in second and "更多：/prev /next" in second
     assert back == first

@@ -39,6 +39,13 @@ from bot.corpus.profile import CorpusName, corpus_name, frequent_topics
 from bot.corpus.readers.virtual_site import sidecar_path
 from bot.corpus.sessions import fold_session, named_number, session_number, sessions_named
 from bot.corpus.titles import derive_title
+from bot.corpus.zones import (
+    ZoneError,
+    offset_name,
+    parse_zone,
+    zone_info,
+    zone_label,
+)
 
 __all__ = [
     "FETCHED_FILE",
@@ -61,6 +68,7 @@ __all__ = [
     "PaperIds",
     "Presentation",
     "StrictCorpusError",
+    "ZoneError",
     "author_key",
     "clean_abstract",
     "clean_title",
@@ -77,10 +85,14 @@ __all__ = [
     "key_matches",
     "load_corpus",
     "named_number",
+    "offset_name",
     "page_url",
     "parse_paper_command",
+    "parse_zone",
     "session_number",
     "sessions_named",
     "sidecar_path",
     "tier_of",
+    "zone_info",
+    "zone_label",
 ]

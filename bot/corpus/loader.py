@@ -24,6 +24,7 @@ from bot.corpus.readers import Record, Skipped, Source, expand, read_jsonl, reco
 from bot.corpus.readers.virtual_site import sidecar_of
 from bot.corpus.records import normalise_record
 from bot.corpus.titles import derive_title
+from bot.corpus.zones import with_venue_zones
 from bot.progress import progress_line
 
 __all__ = ["PROGRESS_SECONDS", "load_corpus"]
@@ -191,9 +192,11 @@ def load_corpus(
     strict: bool = False,
     keep: LoadFilter | None = None,
     progress: Progress | None = None,
+    venue_timezone: str = "",
 ) -> LoadReport:
     """Every file under `paths` as papers, one per paper; a bad record is skipped and reported
-    (with `strict`, any fails the load). `keep` loads only the records matching it."""
+    (with `strict`, any fails the load). `keep` loads only the records matching it. Every
+    presentation gets its venue's clock (`venue_timezone`, else `zones`' rule)."""
     paths = list(paths)
     load = _Load(keep=keep, progress=progress or (lambda line: progress_line(line, logger)))
     files = _sources(paths, load)
@@ -202,6 +205,7 @@ def load_corpus(
     if not load.sources and load.first_error is None:
         raise CorpusError(", ".join(str(p) for p in paths) or ".", None, "no corpus files found")
     papers, merges = merge_versions(_finished(load.papers), load.labels)
+    papers = with_venue_zones(papers, venue_timezone)
     if keep is not None:
         load.skipped.append(f"filter {keep.text!r}: {load.filtered:,} records left out")
     # Merged versions last: what a user should read first is what was not loaded at all.

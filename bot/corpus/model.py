@@ -8,6 +8,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
+from bot.corpus.zones import zone_info
+
 __all__ = [
     "MAX_COMMAND_CHARS",
     "MAX_TAPPABLE_ID_CHARS",
@@ -21,6 +23,7 @@ __all__ = [
     "StrictCorpusError",
     "is_tappable_id",
     "tier_of",
+    "time_problem",
     "venue_tier",
 ]
 
@@ -56,13 +59,49 @@ class StrictCorpusError(CorpusError):
 UNTIMED = datetime.max.replace(tzinfo=UTC)  # what an unknown time sorts as: last
 
 
-def _aware(text: str) -> datetime | None:
-    """An ISO 8601 time with its UTC offset as an aware datetime; None if absent or naive."""
+def _aware(text: str, zone: str = "") -> datetime | None:
+    """An ISO 8601 time with its UTC offset as an aware datetime on the clock of `zone` (the
+    venue's; "" keeps the offset written); None if absent, naive or not a time."""
     try:
         moment = datetime.fromisoformat(text)
     except ValueError:
         return None
-    return moment if moment.tzinfo is not None else None
+    if moment.tzinfo is None:
+        return None
+    return moment.astimezone(zone_info(zone)) if zone else moment
+
+
+_YEARS = range(1970, 2200)  # a presentation time outside these is a broken record
+_MAX_OFFSET_HOURS = 14
+
+
+def time_problem(start: str, end: str) -> str:
+    """Why a presentation's `start`/`end` cannot be shown as a time, "" when they can (or
+    when both are absent): not a time, no offset, an odd year or offset, an end before the
+    start."""
+    if not start and not end:
+        return ""
+    moments = []
+    for name, text in (("start", start), ("end", end)):
+        if not text:
+            if name == "start":
+                return "an end without a start"
+            continue
+        try:
+            moment = datetime.fromisoformat(text)
+        except ValueError:
+            return f"{name} {text[:40]!r} is not a time"
+        offset = moment.utcoffset()
+        if offset is None:
+            return f"{name} {text[:40]!r} has no UTC offset"
+        if moment.year not in _YEARS:
+            return f"{name} {text[:40]!r}: year {moment.year}"
+        if abs(offset.total_seconds()) > _MAX_OFFSET_HOURS * 3600:
+            return f"{name} {text[:40]!r}: an offset beyond ±14 hours"
+        moments.append(moment)
+    if len(moments) == 2 and moments[1] < moments[0]:
+        return f"end {end[:40]!r} before start {start[:40]!r}"
+    return ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,15 +119,36 @@ class Presentation:
     """The poster board, "E-2308"."""
     event: str = ""
     """The source's event id ("41234"): a stable key (calendar UIDs)."""
+    zone: str = ""
+    """The venue's clock (`bot.corpus.zones`): an IANA name or "+09:00"; "" keeps the offset
+    `start` was written with."""
 
     @property
     def starts_at(self) -> datetime | None:
-        """The start as an aware datetime (venue offset kept), None if unknown."""
-        return _aware(self.start)
+        """The start as an aware datetime on the venue's clock, None if unknown."""
+        return _aware(self.start, self.zone)
 
     @property
     def ends_at(self) -> datetime | None:
-        return _aware(self.end)
+        return _aware(self.end, self.zone)
+
+    @property
+    def board(self) -> str:
+        """The poster board with one "#" ("#1713"; feeds write "#1713", "1713" or "E-2308"),
+        "" for none."""
+        text = " ".join(self.position.split()).lstrip("#").strip()
+        return f"#{text}" if text else ""
+
+    @property
+    def timed(self) -> bool:
+        """True if the presentation has a start the bot can show."""
+        return self.starts_at is not None
+
+    @property
+    def on_site(self) -> bool:
+        """False for an accepted paper the feed gives no time, session or board: it was not
+        presented at the venue (a room alone is the feed's default)."""
+        return self.timed or bool(self.session or self.position)
 
 
 @dataclass(frozen=True, slots=True)

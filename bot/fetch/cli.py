@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import sys
 from pathlib import Path
 from typing import Any
 
 from bot.config import ConfigError, load_settings
+from bot.fetch.http import IDLE, MAX_BYTES, MAX_EVENTS, TIMEOUT, Limits
 from bot.fetch.sources import (
     DEFAULT_OPENREVIEW_API,
     OFFICIAL_HOSTS,
@@ -26,6 +28,8 @@ EXIT_REFUSED = 1
 EXIT_USAGE = 2
 PROG = "python -m bot fetch"
 
+_SIZE = re.compile(r"(\d+(?:\.\d+)?)\s*([kmg]?)b?", re.IGNORECASE)
+
 _EXAMPLES = f"""\
 forms:
   fetch URL                  a virtual site's feed, e.g.
@@ -37,7 +41,12 @@ forms:
 
 It retries 429 and 5xx answers (a few times, honouring Retry-After) and refuses an HTML page,
 a 403, a feed shorter than its count and a cut transfer: then it exits 1 and leaves DIR as it
-was. Files are replaced atomically (a feed and its sidecar together)."""
+was. Files are replaced atomically (a feed and its sidecar together).
+
+Limits no server can push it past: a download holds at most --max-bytes (counted as it
+inflates), the whole fetch takes at most --timeout (retries and their waits included), a read
+waits at most {IDLE:g} s for data, and a feed whose count is over {MAX_EVENTS:,} events, or that
+pages on past what its count needs, is refused at once."""
 
 
 def add_parser(commands: Any) -> argparse.ArgumentParser:
@@ -69,7 +78,41 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
         action="store_true",
         help="save a feed whose papers carry no abstracts even when its sidecar is missing",
     )
+    fetch.add_argument(
+        "--max-bytes",
+        type=_size,
+        default=MAX_BYTES,
+        metavar="N",
+        help=f"the most one download may hold, inflated: bytes, or e.g. 800MB, 2GB "
+        f"(default: {MAX_BYTES // 1_000_000} MB)",
+    )
+    fetch.add_argument(
+        "--timeout",
+        type=_seconds,
+        default=TIMEOUT,
+        metavar="SECONDS",
+        help=f"the most the whole fetch may take, retries and their waits included "
+        f"(default: {TIMEOUT:g} s, {TIMEOUT / 60:g} minutes)",
+    )
     return fetch
+
+
+def _size(text: str) -> int:
+    """`--max-bytes`: bytes, or k, MB, GB (powers of 1,000)."""
+    match = _SIZE.fullmatch(text.strip())
+    if match is None or float(match[1]) < 1:
+        raise argparse.ArgumentTypeError(f"not a size: {text!r} (e.g. 600000000, 800MB, 2GB)")
+    return int(float(match[1]) * 1000 ** " kmg".index(match[2].lower() or " "))
+
+
+def _seconds(text: str) -> float:
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = 0.0
+    if not seconds > 0 or seconds == float("inf"):
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r} (e.g. 600)")
+    return seconds
 
 
 class _Usage(Exception):
@@ -84,10 +127,11 @@ def run(args: argparse.Namespace) -> int:
     try:
         what = _source(args)
         out = out if out is not None else _default_out()
+        limits = Limits(max_bytes=args.max_bytes, timeout=args.timeout)
         if isinstance(what, FeedSource):
-            _feed(what, out, without_abstracts=args.without_abstracts)
+            _feed(what, out, limits, without_abstracts=args.without_abstracts)
         else:
-            _openreview(what, out, api=args.api)
+            _openreview(what, out, limits, api=args.api)
     except _Usage as exc:
         print(f"{PROG}: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
@@ -137,18 +181,19 @@ def _default_out() -> Path:
         raise _Usage(f"configuration error: {redact(str(exc))}") from None
 
 
-def _feed(source: FeedSource, out: Path, *, without_abstracts: bool) -> None:
+def _feed(source: FeedSource, out: Path, limits: Limits, *, without_abstracts: bool) -> None:
+    from bot.fetch.client import Http
     from bot.fetch.feed import fetch_feed
-    from bot.fetch.http import Http, RetryPolicy
+    from bot.fetch.http import RetryPolicy
 
     _say(f"{source.url} -> {out}")
-    with Http(RetryPolicy(), _say) as http:
+    with Http(RetryPolicy(), _say, limits) as http:
         saved = fetch_feed(source, out, http, without_abstracts=without_abstracts)
     abstracts = "" if saved.abstracts is None else f" and {saved.abstracts:,} abstracts"
     _say(f"saved {saved.events:,} events{abstracts}: {', '.join(map(str, saved.paths))}")
 
 
-def _openreview(venue: str, out: Path, *, api: str | None) -> None:
+def _openreview(venue: str, out: Path, limits: Limits, *, api: str | None) -> None:
     from bot.fetch.http import RetryPolicy
     from bot.fetch.openreview import Credentials, fetch_openreview
 
@@ -159,6 +204,7 @@ def _openreview(venue: str, out: Path, *, api: str | None) -> None:
     base = api or os.environ.get("OPENREVIEW_API_BASEURL_V2") or DEFAULT_OPENREVIEW_API
     _say(f"OpenReview {venue} -> {out}")
     saved = fetch_openreview(
-        venue, out, api=base, credentials=credentials, policy=RetryPolicy(), say=_say
-    )
+        venue, out, api=base, credentials=credentials, policy=RetryPolicy(), say=_say,
+        limits=limits,
+    )  # fmt: skip
     _say(f"saved {saved.notes:,} accepted notes: {saved.path}")

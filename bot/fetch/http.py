@@ -1,6 +1,7 @@
-"""HTTP for `fetch`: a polite client, bounded retries of 429 and 5xx, and the refusals every
-source shares: an HTML page where JSON was asked for (a challenge page comes with 200), 403
-and other errors, a cut transfer."""
+"""The rules every `fetch` source shares: bounded retries of 429 and 5xx, the refusals (an
+HTML page where JSON was asked for, a challenge page comes with 200; 403 and other errors; a
+cut transfer) and the limits no server can push it past: a ceiling on the bytes one download
+holds, a deadline for the whole fetch and an idle limit per read."""
 
 from __future__ import annotations
 
@@ -13,14 +14,18 @@ from email.utils import parsedate_to_datetime
 from http import HTTPStatus
 from typing import TypeVar
 
-import httpx
 import orjson
 
 __all__ = [
+    "IDLE",
+    "MAX_BYTES",
+    "MAX_EVENTS",
+    "TIMEOUT",
     "USER_AGENT",
     "Answer",
+    "Deadline",
     "FetchError",
-    "Http",
+    "Limits",
     "Missing",
     "RetryPolicy",
     "Retryable",
@@ -33,6 +38,11 @@ __all__ = [
 
 USER_AGENT = "icml-papers-bot/0.1 (paper-search Telegram bot; python -m bot fetch)"
 Say = Callable[[str], None]  # where progress lines go (stderr in the CLI)
+
+MAX_BYTES = 512_000_000  # decoded bytes one download holds (a real feed is about 10 MB)
+TIMEOUT = 900.0  # seconds for the whole fetch, retries and their waits included
+IDLE = 15.0  # seconds one read may wait for data (it was 60)
+MAX_EVENTS = 100_000  # a larger feed `count` is no conference's (ICML 2026: 6,796 events)
 
 T = TypeVar("T")
 _TITLE = re.compile(rb"<title[^>]*>(.*?)</title", re.IGNORECASE | re.DOTALL)
@@ -65,7 +75,8 @@ class Answer:
     url: str
     status: int
     headers: Mapping[str, str]
-    body: bytes
+    body: bytes  # the whole body, or its start when it went to a file
+    length: int | None = None  # the whole body's size when `body` is its start
 
     @property
     def content_type(self) -> str:
@@ -78,7 +89,8 @@ class Answer:
         except ValueError:
             phrase = "status"
         kind = self.content_type or "no content type"
-        return f"{self.status} {phrase}, {kind}, {len(self.body):,} bytes"
+        size = len(self.body) if self.length is None else self.length
+        return f"{self.status} {phrase}, {kind}, {size:,} bytes"
 
 
 def _looks_like_html(answer: Answer) -> bool:
@@ -118,10 +130,11 @@ def check(answer: Answer) -> None:
         )
 
 
-def parse_json(answer: Answer) -> object:
-    """The JSON in `answer`; FetchError when it is not whole (a cut transfer)."""
+def parse_json(answer: Answer, body: bytes | None = None) -> object:
+    """The JSON in `answer` (in `body` when it went to a file); FetchError when it is not
+    whole (a cut transfer)."""
     try:
-        return orjson.loads(answer.body)
+        return orjson.loads(answer.body if body is None else body)
     except orjson.JSONDecodeError as exc:
         raise FetchError(
             f"the answer is not complete JSON ({answer.described()}; {exc}): a cut transfer?",
@@ -170,8 +183,9 @@ class RetryPolicy:
         """The wait before retry number `retry` (1, 2, …) when the server names none."""
         return min(self.longest_wait, self.first_wait * 2 ** (retry - 1))
 
-    def run(self, attempt: Callable[[], T], say: Say) -> T:
-        """`attempt()`, again after each Retryable while the bounds allow; FetchError after."""
+    def run(self, attempt: Callable[[], T], say: Say, deadline: Deadline | None = None) -> T:
+        """`attempt()`, again after each Retryable while the bounds (and `deadline`) allow;
+        FetchError after."""
         waited = 0.0
         for number in range(1, self.attempts + 1):
             try:
@@ -188,41 +202,54 @@ class RetryPolicy:
                         f"{self.total_wait:,.0f} s this command waits in all: try again later",
                         status=exc.status,
                     ) from exc
+                if deadline is not None and wait > deadline.left():
+                    raise deadline.refusal(exc.got, waiting=wait) from exc
                 say(f"{exc.got}; retrying in {wait:,.0f} s ({number + 1} of {self.attempts})")
                 self.sleep(wait)
                 waited += wait
         raise AssertionError("unreachable: attempts is at least 1")
 
 
-class Http:
-    """The feed's client: names the bot, follows redirects, retries per `policy`."""
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """What one fetch may take: `max_bytes` decoded bytes a download holds, `timeout` seconds
+    in all, `idle` seconds a read waits for data; `clock` for tests."""
 
-    def __init__(self, policy: RetryPolicy, say: Say, *, timeout: float = 60.0) -> None:
-        self.policy, self.say = policy, say
-        self._client = httpx.Client(
-            headers={"User-Agent": USER_AGENT, "Accept": "application/json"},
-            follow_redirects=True,
-            timeout=httpx.Timeout(timeout, connect=15.0),
+    max_bytes: int = MAX_BYTES
+    timeout: float = TIMEOUT
+    idle: float = IDLE
+    clock: Callable[[], float] = time.monotonic
+
+
+class Deadline:
+    """The end of the whole fetch, `seconds` after it was made."""
+
+    def __init__(self, seconds: float, clock: Callable[[], float] = time.monotonic) -> None:
+        self.seconds, self._clock = seconds, clock
+        self._started = clock()
+
+    def elapsed(self) -> float:
+        return self._clock() - self._started
+
+    def left(self) -> float:
+        """Seconds left, 0 once past."""
+        return max(0.0, self.seconds - self.elapsed())
+
+    def bound(self, timeout: float | None) -> float:
+        """`timeout` for one network wait, cut to what is left (a millisecond at least, so a
+        wait past the deadline ends at once)."""
+        left = max(self.left(), 0.001)
+        return left if timeout is None else min(timeout, left)
+
+    def refusal(self, what: str, *, waiting: float | None = None) -> FetchError:
+        """The FetchError of a fetch past its deadline (or that `waiting` would take past)."""
+        limit = f"the {self.seconds:g} s deadline of the whole fetch"
+        head = (
+            f"past {limit}" if waiting is None else f"waiting {waiting:,.0f} s would pass {limit}"
         )
+        return FetchError(f"{head} (--timeout; {self.elapsed():,.1f} s so far): {what}")
 
-    def get(self, url: str) -> Answer:
-        """The checked answer at `url` (see `check`), after retries."""
-        return self.policy.run(lambda: self._get_once(url), self.say)
-
-    def _get_once(self, url: str) -> Answer:
-        try:
-            response = self._client.get(url)
-        except (httpx.HTTPError, httpx.InvalidURL) as exc:
-            raise transfer_failed(exc) from exc
-        answer = Answer(str(response.url), response.status_code, response.headers, response.content)
-        check(answer)
-        return answer
-
-    def close(self) -> None:
-        self._client.close()
-
-    def __enter__(self) -> Http:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
+    def check(self, what: str) -> None:
+        """Raise `refusal(what)` once past."""
+        if self.left() <= 0:
+            raise self.refusal(what)

@@ -10,12 +10,20 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import orjson
+import requests
+from requests.adapters import HTTPAdapter
+from urllib3.exceptions import HTTPError as Urllib3Error
+from urllib3.exceptions import TimeoutError as Urllib3Timeout
 
+from bot.fetch.client import Budget, decoded, timed_out
 from bot.fetch.files import replace_together
 from bot.fetch.http import (
+    MAX_EVENTS,
     USER_AGENT,
     Answer,
+    Deadline,
     FetchError,
+    Limits,
     RetryPolicy,
     Say,
     check,
@@ -66,13 +74,16 @@ def fetch_openreview(
     policy: RetryPolicy,
     say: Say,
     page_size: int = PAGE_SIZE,
+    limits: Limits | None = None,
 ) -> SavedNotes:
     """Download `venue`'s accepted notes from `api` into `out`; FetchError (nothing written)
-    when login or a page fails, or the notes fall short of the API's count."""
+    when login or a page fails, the notes fall short of the API's count, or pass `limits`."""
     secrets = (credentials.username, credentials.password) if credentials else ()
+    limits = limits or Limits()
+    adapter = _BoundedAdapter(limits, Deadline(limits.timeout, limits.clock))
     try:
-        client, last = _client(api, credentials, say)
-        notes = _all_notes(client, last, venue, policy, say, page_size)
+        client, last = _client(api, credentials, say, adapter)
+        notes = _all_notes(client, last, venue, policy, say, page_size, adapter.deadline)
     except FetchError as exc:
         hint = ""
         if exc.status == 403 and credentials is None:
@@ -110,14 +121,42 @@ class _LastAnswer:
         return Answer(response.url, response.status_code, response.headers, response.content)
 
 
+class _BoundedAdapter(HTTPAdapter):
+    """requests' adapter without retries, within `limits`: each wait for data at most the idle
+    limit and what was left of the deadline when the request began (checked again after each
+    read); each body read here, inflated a slice at a time and counted against one budget for
+    all the notes."""
+
+    def __init__(self, limits: Limits, deadline: Deadline) -> None:
+        super().__init__()
+        self.limits, self.deadline = limits, deadline
+        self.budget = Budget(limits.max_bytes, ", the pages of notes together")
+
+    def send(self, request: Any, stream: bool = False, timeout: Any = None, verify: Any = True,
+             cert: Any = None, proxies: Any = None) -> Any:  # fmt: skip
+        self.deadline.check("nothing more was asked")
+        wait = self.deadline.bound(self.limits.idle)
+        self.budget.start()
+        try:
+            response = super().send(request, stream=True, timeout=(min(15.0, wait), wait),
+                                    verify=verify, cert=cert, proxies=proxies)  # fmt: skip
+            raws = response.raw.stream(65_536, decode_content=False)
+            encoding = response.headers.get("content-encoding", "")
+            body = b"".join(decoded(raws, encoding, self.budget, self.deadline))
+        except (requests.Timeout, Urllib3Timeout) as exc:
+            raise timed_out(self.deadline, self.limits.idle, self.budget, exc) from None
+        except Urllib3Error as exc:
+            raise transfer_failed(exc) from None
+        response._content, response._content_consumed = body, True  # as .content does
+        return response
+
+
 def _client(
-    api: str, credentials: Credentials | None, say: Say
+    api: str, credentials: Credentials | None, say: Say, adapter: HTTPAdapter
 ) -> tuple[OpenReviewClient, _LastAnswer]:
     """An openreview-py client on `api` (logged in when `credentials`), its retries ours."""
-    import requests
     from openreview import OpenReviewException
     from openreview.api import OpenReviewClient
-    from requests.adapters import HTTPAdapter
 
     login = {}
     if credentials is not None:
@@ -131,7 +170,7 @@ def _client(
         raise transfer_failed(exc) from None
     say(f"{api}: {'logged in' if credentials else 'as a guest'}")
     for prefix in ("https://", "http://"):  # no retries, no "Retrying request" on stdout
-        client.session.mount(prefix, HTTPAdapter())
+        client.session.mount(prefix, adapter)
     last = _LastAnswer()
     client.session.hooks["response"].append(last)
     client.headers["User-Agent"] = f"{USER_AGENT} {client.user_agent}"
@@ -145,17 +184,22 @@ def _all_notes(
     policy: RetryPolicy,
     say: Say,
     page_size: int,
+    deadline: Deadline,
 ) -> list[dict[str, object]]:
     """Every note with `venue`'s venueid, checked against the API's count."""
     page: Callable[[int], tuple[list[Any], int | None]] = functools.partial(
         _page, client, last, venue, page_size
     )
-    first, count = policy.run(functools.partial(page, 0), say)
+    first, count = policy.run(functools.partial(page, 0), say, deadline)
     notes = [_note_json(note) for note in first]
     total = count if count is not None else len(notes)
+    if total > MAX_EVENTS:
+        raise FetchError(
+            f"the API counts {total:,} notes, more than the {MAX_EVENTS:,} a conference has"
+        )
     say(f"notes: {len(notes):,} of {total:,}")
     while len(notes) < total:
-        more, _ = policy.run(functools.partial(page, len(notes)), say)
+        more, _ = policy.run(functools.partial(page, len(notes)), say, deadline)
         if not more:
             raise FetchError(f"the notes stop short: {len(notes):,} of {total:,}")
         notes.extend(_note_json(note) for note in more)
@@ -167,7 +211,6 @@ def _page(
     client: OpenReviewClient, last: _LastAnswer, venue: str, limit: int, offset: int
 ) -> tuple[list[Any], int | None]:
     """One page of notes (and the count, with the first); Retryable or FetchError."""
-    import requests
     from openreview import OpenReviewException
 
     query: dict[str, Any] = {"content": {"venueid": venue}, "limit": limit}

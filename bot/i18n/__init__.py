@@ -2,6 +2,7 @@
 README.md here for adding a language)."""
 
 from bot.i18n.catalogue import Part, Translator, translator
+from bot.i18n.cities import city_name
 from bot.i18n.languages import (
     COMMAND_MENUS,
     DEFAULT_LANGUAGE,
@@ -19,6 +20,7 @@ __all__ = [
     "Lang",
     "Part",
     "Translator",
+    "city_name",
     "is_language",
     "language_named",
     "pick_language",

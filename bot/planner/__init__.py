@@ -7,7 +7,7 @@ from bot.planner.deep_links import paper_from_payload, start_link, start_payload
 from bot.planner.entries import Entry, entries_of, presentation_key
 from bot.planner.now import Happening, NowAndNext, now_and_next
 from bot.planner.programme import Programme, Session, build_programme
-from bot.planner.reminders import SentKey, due_reminders, next_due
+from bot.planner.reminders import SentKey, due_reminders, next_due, sent_key
 from bot.planner.week import Clash, Schedule, Slot, schedule
 
 __all__ = [
@@ -31,6 +31,7 @@ __all__ = [
     "paper_from_payload",
     "presentation_key",
     "schedule",
+    "sent_key",
     "start_link",
     "start_payload",
 ]

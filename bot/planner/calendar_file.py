@@ -28,7 +28,7 @@ def event_uid(entry: Entry) -> str:
 
 def _location(entry: Entry) -> str:
     shown = entry.presentation
-    return ", ".join(filter(None, (shown.room, f"#{shown.position}" if shown.position else "")))
+    return ", ".join(filter(None, (shown.room, shown.board)))
 
 
 def _description(entry: Entry, url: str) -> str:

@@ -60,9 +60,11 @@ class Entry:
 
 
 def entries_of(paper: Paper) -> tuple[Entry, ...]:
-    """One entry per presentation of `paper`, in the paper's (time) order."""
+    """One entry per presentation of `paper` at the venue, in the paper's (time) order."""
     found = []
     for shown in paper.presentations:
+        if not shown.on_site:
+            continue
         start, end = shown.starts_at, shown.ends_at
         if start is None or (end is not None and end < start):
             end = None

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from datetime import date, datetime, timedelta, timezone
+from datetime import date, datetime, tzinfo
 
 from bot.corpus import UNTIMED, Paper, fold_session, named_number, sessions_named
 from bot.planner.entries import Entry, entries_of, entry_order
@@ -46,8 +46,8 @@ class Programme:
     """Every session, in time order, and the venue's offset and dates (None with no times)."""
 
     sessions: tuple[Session, ...]
-    tz: timezone | None
-    """The UTC offset most presentations carry."""
+    tz: tzinfo | None
+    """The venue's clock (the one most presentations are on)."""
     first_day: date | None
     last_day: date | None
 
@@ -89,12 +89,10 @@ def _by_day(name: str, entries: Sequence[Entry]) -> list[Session]:
     ]
 
 
-def _venue_tz(entries: Iterable[Entry]) -> timezone | None:
-    offsets = Counter(e.start.utcoffset() for e in entries if e.start is not None)
-    if not offsets:
-        return None
-    offset = min(offsets, key=lambda o: (-offsets[o], o or timedelta()))
-    return timezone(offset) if offset is not None else None
+def _venue_tz(entries: Iterable[Entry]) -> tzinfo | None:
+    """The clock most presentations are on (each carries its venue's)."""
+    zones = Counter(e.start.tzinfo for e in entries if e.start is not None)
+    return max(zones, key=lambda zone: zones[zone]) if zones else None
 
 
 def build_programme(papers: Iterable[Paper]) -> Programme:

@@ -5,14 +5,22 @@ the bot was down still goes out if the presentation has not started."""
 from __future__ import annotations
 
 from collections.abc import Container, Iterable, Iterator
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 
 from bot.corpus import Paper
 from bot.planner.entries import Entry, entries_of, entry_order, unique_papers
 
-__all__ = ["SentKey", "due_reminders", "next_due"]
+__all__ = ["SentKey", "due_reminders", "next_due", "sent_key"]
 
-SentKey = tuple[str, str]  # (paper id, presentation key): a ledger row for one user
+SentKey = tuple[str, str]  # (paper id, presentation key at its start): a user's ledger row
+
+
+def sent_key(entry: Entry) -> SentKey:
+    """The ledger row of `entry`'s reminder: the presentation at its start, so a poster a newer
+    programme moves to another time is reminded of again, once, and an unmoved one is not."""
+    start = entry.start
+    when = f"@{start.astimezone(UTC):%Y%m%dT%H%MZ}" if start is not None else ""
+    return entry.paper.id, f"{entry.key}{when}"
 
 
 def _timed(
@@ -41,7 +49,7 @@ def due_reminders(
     due = [
         entry
         for entry, start, at in _timed(saved, lead_minutes, now)
-        if at <= now < start and (entry.paper.id, entry.key) not in already_sent
+        if at <= now < start and sent_key(entry) not in already_sent
     ]
     return tuple(sorted(due, key=entry_order))
 
@@ -56,6 +64,6 @@ def next_due(
     times = (
         at
         for entry, _, at in _timed(saved, lead_minutes, now)
-        if at > now and (entry.paper.id, entry.key) not in already_sent
+        if at > now and sent_key(entry) not in already_sent
     )
     return min(times, default=None)

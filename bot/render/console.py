@@ -10,6 +10,7 @@ from bot.i18n import Translator
 from bot.render.doc import Block, Doc, Segment
 from bot.render.html import SEPARATOR
 from bot.render.parts import EN, snippet_block, text_doc, translated
+from bot.render.presentations import hit_badge
 from bot.render.views import filters_line, header_notes
 from bot.textutil import sendable
 
@@ -81,8 +82,8 @@ def author_text(
 
 
 def results_text(result: SearchResult, marks: tuple[str, str], *, t: Translator = EN) -> str:
-    """`search` results for a person: title, id, marked snippet, links (no score: it means
-    nothing to a reader; the JSON keeps it)."""
+    """`search` results for a person: title, id, tier and time, marked snippet, links (no
+    score: it means nothing to a reader; the JSON keeps it)."""
     header: Block = translated(t, "cli.query", query=result.query)
     if not result.hits:
         header += (Segment("\n"), *translated(t, "cli.no_match"), *filters_line(result, t))
@@ -99,6 +100,9 @@ def results_text(result: SearchResult, marks: tuple[str, str], *, t: Translator 
         ]
         if paper.authors:
             spans.append(Segment(f" · {compact_authors(paper.authors)}"))
+        badge = hit_badge(paper, t)  # "🎤 Oral · Tue 10:15 Seoul time", as the bot lists it
+        if badge:
+            spans.append(Segment(f"\n   {badge}"))
         if hit.snippet.text.strip():  # a title-only paper has no snippet
             spans += [Segment("\n   "), *snippet_block(hit)]
         spans += [Segment(f"\n   {url}") for _label, url in paper.links]

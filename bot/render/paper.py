@@ -74,9 +74,14 @@ def paper_doc(paper: Paper, *, t: Translator = EN, bot_username: str | None = No
 
 
 def _programme_spans(paper: Paper, t: Translator) -> list[Segment]:
-    """The card's programme lines: each presentation, then the authors' institutions."""
+    """The card's programme lines: each presentation, the programme's topic ("Deep Learning →
+    Large Language Models"), then the authors' institutions."""
     shown = paper.presentations[:MAX_PRESENTATIONS]
     spans = [Segment("\n" + presentation_line(presentation, t)) for presentation in shown]
+    topic = " → ".join(filter(None, (clean(part) for part in paper.topic.split("->"))))
+    if topic:
+        topic = clip_words(topic, limits.INSTITUTIONS_CHARS)
+        spans += [Segment("\n"), *translated(t, "paper.topic", topic=topic)]
     names = clip_words(clean(", ".join(paper.institutions)), limits.INSTITUTIONS_CHARS)
     if names:
         spans += [Segment("\n"), *translated(t, "paper.institutions", names=names)]

@@ -1,13 +1,15 @@
 """How a paper's place in the conference programme reads: its tier, each presentation (the
-card), and the compact badge of a listed paper. Times are the venue's, as the feed gives them
-(never converted); weekday and month names are the reader's language's."""
+card), and the compact badge of a listed paper. Times are on the venue's clock (each
+presentation carries it) and say so ("Seoul time"); a reader who set a zone of their own reads
+theirs with the venue's beside it. Weekday and month names are the reader's language's."""
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, tzinfo
+from zoneinfo import ZoneInfo
 
-from bot.corpus import Paper, Presentation
-from bot.i18n import Translator, translator
+from bot.corpus import Paper, Presentation, offset_name, zone_info, zone_label
+from bot.i18n import Translator, city_name, translator
 from bot.render import limits
 from bot.render.dates import short_date, weekday_name
 from bot.textutil import clean, clip_words
@@ -29,8 +31,24 @@ def tier_label(tier: str, t: Translator = _EN) -> str:
     return f"{badge} {kind_label(tier, t)}" if badge else kind_label(tier, t)
 
 
+def zone_of(moment: datetime) -> str:
+    """The stored name of the zone `moment` is on: "Asia/Seoul", "-07:00"."""
+    zone: tzinfo | None = moment.tzinfo
+    if isinstance(zone, ZoneInfo):
+        return zone.key
+    offset = moment.utcoffset()
+    return offset_name(offset) if offset is not None else ""
+
+
+def zone_words(moment: datetime, t: Translator = _EN) -> str:
+    """What clock `moment` is on, to write beside it: "Seoul time", "首尔时间", "UTC-07:00"."""
+    zone = zone_of(moment)
+    place = city_name(zone, t.lang)
+    return t.gettext("time.zone", place=place) if place else zone_label(zone)
+
+
 def clock(start: datetime, end: datetime | None = None) -> str:
-    """ "11:00–13:30" on the venue's clock, or "11:00" without a later end."""
+    """ "11:00–13:30" on `start`'s clock, or "11:00" without a later end."""
     return f"{start:%H:%M}–{end:%H:%M}" if end is not None and end > start else f"{start:%H:%M}"
 
 
@@ -39,13 +57,29 @@ def when_text(start: datetime, end: datetime | None, t: Translator) -> str:
     return f"{short_date(start.date(), t)} {clock(start, end)}"
 
 
-def presentation_line(shown: Presentation, t: Translator = _EN) -> str:
-    """ "Poster · Wed 15 Jul 11:00–13:30 · East Exhibition Hall A-B · #E-2308": what the feed
-    gives of it."""
+def zoned_when(
+    start: datetime, end: datetime | None, t: Translator, mine: str = "", *, dated: bool = True
+) -> str:
+    """ "Tue 7 Jul 10:30–12:15 Seoul time", or on the reader's clock `mine` with the venue's
+    beside it: "Tue 7 Jul 03:30–05:15 your time (10:30 Seoul time)"; without the date when
+    not `dated` (a line under a day's heading)."""
+    shown = when_text if dated else (lambda a, b, _t: clock(a, b))
+    venue = zone_of(start)
+    if not mine or mine == venue:
+        return f"{shown(start, end, t)} {zone_words(start, t)}"
+    theirs = zone_info(mine)
+    local = shown(start.astimezone(theirs), end.astimezone(theirs) if end else None, t)
+    return t.gettext("time.yours", when=local, venue=f"{start:%H:%M} {zone_words(start, t)}")
+
+
+def presentation_line(shown: Presentation, t: Translator = _EN, mine: str = "") -> str:
+    """ "Poster · Tue 7 Jul 10:30–12:15 Seoul time · HALL A · #1713": what the feed gives of
+    it; "Poster · not presented on site" for an accepted poster without a time or session."""
     start = shown.starts_at
-    when = when_text(start, shown.ends_at, t) if start else ""
-    position = clean(shown.position)
-    parts = (kind_label(shown.kind, t), when, clean(shown.room), f"#{position}" if position else "")
+    if not shown.on_site:
+        return f"{kind_label(shown.kind, t)} · {t.gettext('presentation.not_on_site')}"
+    when = zoned_when(start, shown.ends_at, t, mine) if start else ""
+    parts = (kind_label(shown.kind, t), when, clean(shown.room), shown.board)
     return clip_words(" · ".join(part for part in parts if part), limits.VENUE_CHARS)
 
 
@@ -57,7 +91,7 @@ def _featured(paper: Paper) -> tuple[Presentation, datetime] | None:
 
 
 def hit_badge(paper: Paper, t: Translator = _EN) -> str:
-    """A listed paper's tier and time: "🎤 Oral · Wed 10:00", "Poster · Wed 11:00", "✨
+    """A listed paper's tier and time: "🎤 Oral · Tue 10:30 Seoul time", "Poster · …", "✨
     Spotlight"; "" for a paper with neither a time nor a tier above poster."""
     featured = _featured(paper)
     tier = paper.tier or (featured[0].kind if featured else "")
@@ -67,4 +101,4 @@ def hit_badge(paper: Paper, t: Translator = _EN) -> str:
     if featured is None:
         return label
     start = featured[1]
-    return f"{label} · {weekday_name(start.weekday(), t)} {start:%H:%M}"
+    return f"{label} · {weekday_name(start.weekday(), t)} {start:%H:%M} {zone_words(start, t)}"

@@ -13,7 +13,7 @@ from bot.render.dates import weekday_name
 from bot.render.doc import Block, Button, Doc, Segment
 from bot.render.ids import paper_command
 from bot.render.parts import EN, checked_keyboard, paging, paper_title, translated
-from bot.render.presentations import clock, kind_label, when_text
+from bot.render.presentations import clock, kind_label, zoned_when
 from bot.textutil import clean, clip_words
 
 SESSION_PAGE = 10  # ours: papers on one page of /session (compact lines, one message)
@@ -22,9 +22,9 @@ EXAMPLE_SESSIONS = 4  # ours: session names a query that names none is shown
 
 
 def _when_and_where(session: Session, t: Translator) -> str:
-    """ "Wed 15 Jul 11:00–13:30 · East Exhibition Hall A-B" (what the programme knows)."""
+    """ "Tue 7 Jul 10:30–12:15 Seoul time · HALL A" (what the programme knows)."""
     start = session.start
-    when = when_text(start, session.end, t) if start else ""
+    when = zoned_when(start, session.end, t) if start else ""
     rooms = clip_words(clean(", ".join(session.rooms)), limits.VENUE_CHARS)
     return " · ".join(part for part in (when, rooms) if part)
 
@@ -35,8 +35,7 @@ def _session_name(session: Session, t: Translator) -> str:
 
 def _entry_line(entry: Entry, t: Translator) -> list[Segment]:
     """ "#E-300 · <b>Title</b> · /paper_x" (a talk: its start instead of a board)."""
-    position = clean(entry.presentation.position)
-    place = f"#{position}" if position else (clock(entry.start) if entry.start else "")
+    place = entry.presentation.board or (clock(entry.start) if entry.start else "")
     title = paper_title(entry.paper.title, entry.paper.id, t)
     spans = [Segment(f"{place} · ")] if place else []
     return [*spans, Segment(title, "b"), Segment(f" · {paper_command(entry.paper.id)}")]

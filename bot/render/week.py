@@ -1,8 +1,12 @@
 """Views of the conference week: a user's schedule with its clashes, what is on now, a
-reminder, and the /remind setting. Times are the venue's, as the programme gives them."""
+reminder, and the /remind setting. Times are on the venue's clock, or on the reader's (`mine`,
+their /timezone) with the venue's beside them."""
 
 from __future__ import annotations
 
+from datetime import datetime
+
+from bot.corpus import zone_info
 from bot.i18n import Translator
 from bot.planner import Clash, Entry, Happening, NowAndNext, Schedule, Session, Slot
 from bot.render.callbacks import OpenPaper, SchedulePage, encode, paper_ref
@@ -17,7 +21,13 @@ from bot.render.parts import (
     text_doc,
     translated,
 )
-from bot.render.presentations import clock, kind_label, presentation_line, when_text
+from bot.render.presentations import (
+    clock,
+    kind_label,
+    presentation_line,
+    zone_words,
+    zoned_when,
+)
 from bot.textutil import clean, clip_words
 
 SCHEDULE_PER_PAGE = 8  # ours: presentations on one page of /schedule
@@ -28,9 +38,8 @@ NAME_CHARS = 120  # ours: a session's or a room's name as the feed gives it
 def place_text(entry: Entry, t: Translator) -> str:
     """ "Poster · East Exhibition Hall A-B · #E-300": kind, room, board."""
     shown = entry.presentation
-    position = f"#{clean(shown.position)}" if clean(shown.position) else ""
     room = clip_words(clean(shown.room), NAME_CHARS)
-    return " · ".join(filter(None, (kind_label(entry.kind, t), room, position)))
+    return " · ".join(filter(None, (kind_label(entry.kind, t), room, shown.board)))
 
 
 def _title(entry: Entry, t: Translator, limit: int | None = None) -> str:
@@ -41,25 +50,38 @@ def _title(entry: Entry, t: Translator, limit: int | None = None) -> str:
 # ---------------------------------------------------------------- /schedule
 
 
-def _entry_spans(entry: Entry, slot: Slot, clashing: frozenset[str], t: Translator) -> Block:
+def _entry_spans(
+    entry: Entry, slot: Slot, clashing: frozenset[str], t: Translator, mine: str
+) -> Block:
     """ "• Title · /paper_x", then its place (and its own time when not the slot's)."""
     spans = [Segment("\n• "), Segment(_title(entry, t), "b")]
     spans += [Segment(f" · {paper_command(entry.paper.id)}"), Segment("\n   ")]
     line = place_text(entry, t)
     if entry.start is not None and (entry.start, entry.end) != (slot.start, slot.end):
-        line = f"{clock(entry.start, entry.end)} · {line}"
+        line = f"{_clock(entry.start, entry.end, t, mine)} · {line}"
     spans.append(Segment(line))
     if _key(entry) in clashing:
         spans.append(Segment(" ⚠"))
     return tuple(spans)
 
 
-def _slot_heading(slot: Slot, t: Translator) -> str:
+def _clock(start: datetime, end: datetime | None, t: Translator, mine: str) -> str:
+    """ "10:30–12:15" on the venue's clock (the heading says which), or the reader's with the
+    venue's beside it."""
+    return zoned_when(start, end, t, mine, dated=False) if mine else clock(start, end)
+
+
+def _zone(start: datetime, t: Translator, mine: str) -> str:
+    """ "Seoul time" (or the reader's zone): what a page's times are on."""
+    return zone_words(start.astimezone(zone_info(mine)) if mine else start, t)
+
+
+def _slot_heading(slot: Slot, t: Translator, mine: str) -> str:
     name = clip_words(clean(slot.session), NAME_CHARS) or kind_label(slot.kind, t)
-    return f"{clock(slot.start, slot.end)} · {name}"
+    return f"{_clock(slot.start, slot.end, t, mine)} · {name}"
 
 
-def _clash_block(clash: Clash, shown: set[str], t: Translator) -> Block:
+def _clash_block(clash: Clash, shown: set[str], t: Translator, zone: str) -> Block:
     """What clashes (this page's papers by title, others counted), and the ways out."""
     mine = [e for e in clash.entries if _key(e) in shown]
     titles = " / ".join(_title(e, t, CLASH_TITLE_CHARS) for e in mine)
@@ -71,7 +93,7 @@ def _clash_block(clash: Clash, shown: set[str], t: Translator) -> Block:
         session = clip_words(clean(clash.session), NAME_CHARS)
         spans = list(translated(t, "week.clash_session", papers=titles, session=session))
     else:
-        when = when_text(first.start, first.end, t)
+        when = zoned_when(first.start, first.end, t, zone)
         spans = list(translated(t, "week.clash_time", papers=titles, when=when))
     on_page = {e.paper.id for e in mine}
     for way in clash.ways_out:
@@ -80,7 +102,7 @@ def _clash_block(clash: Clash, shown: set[str], t: Translator) -> Block:
         session = clip_words(clean(way.presentation.session), NAME_CHARS)
         where = ", ".join(filter(None, (session, place_text(way, t))))
         title = _title(way, t, CLASH_TITLE_CHARS)
-        when = when_text(way.start, way.end, t)
+        when = zoned_when(way.start, way.end, t, zone)
         way_out = translated(t, "week.way_out", title=title, when=when, where=where)
         spans += [Segment("\n"), *way_out]
     return tuple(spans)
@@ -91,10 +113,16 @@ def _key(entry: Entry) -> str:
 
 
 def schedule_doc(
-    plan: Schedule, *, offset: int = 0, per_page: int = SCHEDULE_PER_PAGE, t: Translator = EN
+    plan: Schedule,
+    *,
+    offset: int = 0,
+    per_page: int = SCHEDULE_PER_PAGE,
+    t: Translator = EN,
+    mine: str = "",
 ) -> Doc:
-    """A page of the user's schedule by day and session, each presentation with its room and
-    board, the clashes among them with ways out; a schedule with nothing timed is a hint."""
+    """A page of the user's schedule by day (the venue's) and session, each presentation with
+    its room and board, the clashes among them with ways out; a schedule with nothing timed
+    is a hint. `mine`: the reader's zone ("" the venue's clock alone)."""
     if not plan and plan.unscheduled:
         return text_doc("week.untimed", len(plan.unscheduled), t=t)
     if not plan:
@@ -103,21 +131,22 @@ def schedule_doc(
     offset = min(max(offset, 0), (len(entries) - 1) // per_page * per_page)
     shown = {_key(e) for e in entries[offset : offset + per_page]}
     clashing = frozenset(_key(e) for clash in plan.clashes for e in clash.entries)
-    blocks: list[Block] = [translated(t, "week.title", len(entries))]
+    zone = _zone(entries[0].start, t, mine) if entries[0].start else ""
+    blocks: list[Block] = [translated(t, "week.title", len(entries), zone=zone)]
     for day in plan.days:
         heading: list[Segment] = [Segment(short_date(day.date, t), "b"), Segment("\n")]
         for slot in day.slots:
-            mine = [e for e in slot.entries if _key(e) in shown]
-            if not mine:
+            picked = [e for e in slot.entries if _key(e) in shown]
+            if not picked:
                 continue
-            spans = [*heading, Segment(_slot_heading(slot, t), "i")]
-            for entry in mine:
-                spans += _entry_spans(entry, slot, clashing, t)
+            spans = [*heading, Segment(_slot_heading(slot, t, mine), "i")]
+            for entry in picked:
+                spans += _entry_spans(entry, slot, clashing, t, mine)
             blocks.append(tuple(spans))
             heading = []
     for clash in plan.clashes:
         if any(_key(e) in shown for e in clash.entries):
-            blocks.append(_clash_block(clash, shown, t))
+            blocks.append(_clash_block(clash, shown, t, mine))
     last = offset + per_page >= len(entries)
     if last and plan.unscheduled:
         blocks.append(translated(t, "week.unscheduled", len(plan.unscheduled)))
@@ -137,26 +166,26 @@ def schedule_doc(
 _PICKED = {"saved": "now.saved", "followed": "now.followed", "first": "now.first"}
 
 
-def _session_heading(session: Session, t: Translator) -> list[Segment]:
+def _session_heading(session: Session, t: Translator, mine: str) -> list[Segment]:
     """ "<b>Poster Session 3</b> · Wed 15 Jul 11:00–13:30 · East Exhibition Hall A-B"."""
     name = clip_words(clean(session.name), NAME_CHARS) or kind_label(session.kind, t)
     spans = [Segment(name, "b")]
     if session.start is not None:
-        spans.append(Segment(f" · {when_text(session.start, session.end, t)}"))
+        spans.append(Segment(f" · {zoned_when(session.start, session.end, t, mine)}"))
     rooms = ", ".join(clip_words(clean(room), NAME_CHARS) for room in session.rooms[:3])
     return [*spans, Segment(f" · {clip_words(rooms, 200)}")] if rooms else spans
 
 
-def _happening_block(happening: Happening, t: Translator) -> Block:
+def _happening_block(happening: Happening, t: Translator, mine: str) -> Block:
     """A session, why these papers, and the papers: title, command, board (or a talk's time)."""
-    spans = _session_heading(happening.session, t)
+    spans = _session_heading(happening.session, t, mine)
     why = translated(t, _PICKED[happening.why], happening.matched)
     spans += [Segment("\n"), *why]
     for entry in happening.picks:
         shown = entry.presentation
-        where = f"#{clean(shown.position)}" if clean(shown.position) else ""
+        where = shown.board
         if entry.kind == "oral" and entry.start is not None:
-            where = clock(entry.start, entry.end)
+            where = _clock(entry.start, entry.end, t, mine)
         spans += [Segment("\n• "), Segment(_title(entry, t), "b")]
         spans.append(
             Segment(" · " + " · ".join(filter(None, (paper_command(entry.paper.id), where))))
@@ -164,37 +193,38 @@ def _happening_block(happening: Happening, t: Translator) -> Block:
     return tuple(spans)
 
 
-def now_doc(moment: NowAndNext, *, t: Translator = EN) -> Doc:
+def now_doc(moment: NowAndNext, *, t: Translator = EN, mine: str = "") -> Doc:
     """The sessions on at `moment` and next, each with the papers picked for the reader;
-    before or after the conference, when it is."""
+    before or after the conference, when it is (`mine`: the reader's zone)."""
     if moment.first_day is None or moment.last_day is None:
         return text_doc("now.no_programme", t=t)
     dates = {"first": short_date(moment.first_day, t), "last": short_date(moment.last_day, t)}
+    dates["zone"] = zone_words(moment.at, t)
     if moment.phase == "after":
         return text_doc("now.after", t=t, **dates)
     if moment.phase == "before":
         blocks = [translated(t, "now.before", **dates)]
     else:
-        blocks = [translated(t, "now.title", when=when_text(moment.at, None, t))]
+        blocks = [translated(t, "now.title", when=zoned_when(moment.at, None, t, mine))]
         if not moment.current:
             blocks.append(translated(t, "now.nothing"))
-    blocks += [_happening_block(happening, t) for happening in moment.current]
+    blocks += [_happening_block(happening, t, mine) for happening in moment.current]
     if moment.upcoming:
         blocks.append(translated(t, "now.next"))
-        blocks += [_happening_block(happening, t) for happening in moment.upcoming]
+        blocks += [_happening_block(happening, t, mine) for happening in moment.upcoming]
     return Doc(tuple(blocks))
 
 
 # ---------------------------------------------------------------- reminders
 
 
-def reminder_doc(entry: Entry, *, minutes: int, t: Translator = EN) -> Doc:
+def reminder_doc(entry: Entry, *, minutes: int, t: Translator = EN, mine: str = "") -> Doc:
     """A reminder `minutes` before `entry` starts: title, session, the presentation as a card
     shows it, and a button that opens the paper."""
     spans = list(translated(t, "remind.message", minutes, title=_title(entry, t)))
     session = clip_words(clean(entry.presentation.session), NAME_CHARS)
     spans += [Segment("\n" + session)] if session else []
-    spans += [Segment("\n" + presentation_line(entry.presentation, t))]
+    spans += [Segment("\n" + presentation_line(entry.presentation, t, mine))]
     spans += [Segment("\n"), Segment(paper_command(entry.paper.id))]
     button = (t.gettext("button.open_paper"), encode(OpenPaper(paper_ref(entry.paper.id))))
     return Doc((tuple(spans),), checked_keyboard([(button,)]))

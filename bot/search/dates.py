@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
-from datetime import date, datetime, timedelta, timezone
+from datetime import date, datetime, timedelta, tzinfo
 
 __all__ = ["RELATIVE_DAYS", "WEEKDAYS", "DayFilter", "YearFilter", "read_day", "read_years"]
 
@@ -84,8 +84,9 @@ class DayFilter:
         """False for a day from today without the moment it is counted from."""
         return self.from_today is None or self.now is not None
 
-    def holds(self, local: date, offset: timezone) -> bool:
-        """True if a presentation starting on `local` (its date at UTC `offset`) is on this day."""
+    def holds(self, local: date, offset: tzinfo) -> bool:
+        """True if a presentation starting on `local` (its date on the venue's clock `offset`)
+        is on this day."""
         if self.from_today is not None:
             if self.now is None:
                 return False

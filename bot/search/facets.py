@@ -21,12 +21,12 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Callable, Hashable, Iterable, Sequence
-from datetime import UTC, date, datetime, timezone
+from datetime import date, tzinfo
 from typing import Any, Generic, TypeVar
 
 import numpy as np
 
-from bot.corpus import Paper, fold_name, fold_session, sessions_named
+from bot.corpus import Paper, Presentation, fold_name, fold_session, sessions_named
 from bot.search.analysis import Analyzer
 from bot.search.dates import DayFilter
 from bot.search.phrases import phrase_terms
@@ -142,17 +142,13 @@ def topic_terms(topic: str, analyzer: Analyzer) -> tuple[str, ...]:
     return tuple(terms)
 
 
-def _start_day(start: str) -> tuple[date, timezone | None] | None:
-    """A presentation start's local date and its UTC offset (None: the time has none)."""
-    try:
-        moment = datetime.fromisoformat(start)
-    except ValueError:
-        return None
-    offset = moment.utcoffset()
-    return moment.date(), None if offset is None else timezone(offset)
+def _start_day(shown: Presentation) -> tuple[date, tzinfo] | None:
+    """A presentation's date on the venue's clock and that clock (None: untimed)."""
+    moment = shown.starts_at
+    return None if moment is None or moment.tzinfo is None else (moment.date(), moment.tzinfo)
 
 
-_Day = tuple[date, timezone | None]
+_Day = tuple[date, tzinfo]
 
 
 class _Coded:
@@ -182,7 +178,7 @@ class ProgrammeColumns:
     """Per row: sessions, presentation days, rooms, institutions, topic and tier."""
 
     __slots__ = (
-        "_analyzer", "_by_word", "_sessions", "_topic_terms", "_venue", "days", "institutions",
+        "_analyzer", "_by_word", "_sessions", "_topic_terms", "days", "institutions",
         "rooms", "sessions", "size", "tiers", "topics",
     )  # fmt: skip
 
@@ -193,14 +189,14 @@ class ProgrammeColumns:
         sessions: list[list[str]] = []
         days: list[list[_Day]] = []
         rooms: list[list[str]] = []
-        day_of: dict[str, _Day | None] = {}  # a programme has few distinct start times
+        day_of: dict[tuple[str, str], _Day | None] = {}  # a programme has few distinct times
         for shown in field_values(papers, "presentations"):
             sessions.append([p.session for p in shown if p.session])
             rooms.append([p.room for p in shown if p.room])
             for p in shown:
-                if p.start not in day_of:
-                    day_of[p.start] = _start_day(p.start)
-            days.append([d for d in (day_of[p.start] for p in shown) if d is not None])
+                if (p.start, p.zone) not in day_of:
+                    day_of[p.start, p.zone] = _start_day(p)
+            days.append([d for d in (day_of[p.start, p.zone] for p in shown) if d is not None])
         self.sessions: MultiColumn[str] = MultiColumn(sessions)
         self.days: MultiColumn[_Day] = MultiColumn(days)
         self.rooms: MultiColumn[str] = MultiColumn(rooms)
@@ -217,7 +213,6 @@ class ProgrammeColumns:
         for code, name in enumerate(self.institutions.values):
             for word in _words(name):
                 self._by_word.setdefault(word, set()).add(code)
-        self._venue = _venue_offset(self.days)
 
     @property
     def nbytes(self) -> int:
@@ -229,8 +224,7 @@ class ProgrammeColumns:
         """Papers presented on the day `clause` names; None if it cannot say which day."""
         if not clause.readable:
             return None
-        venue = self._venue
-        return self.days.mask(lambda d: clause.holds(d[0], d[1] or venue), self.size)
+        return self.days.mask(lambda d: clause.holds(d[0], d[1]), self.size)
 
     def tier(self, tier: str) -> np.ndarray:
         """Papers of `tier` ("oral", "spotlight", "poster")."""
@@ -276,12 +270,3 @@ def _tier(label: tuple[str, str], known: dict[tuple[str, str], str]) -> str:
         status, venue = label
         tier = known[label] = Paper("", "", "", status=status, venue=venue).tier
     return tier
-
-
-def _venue_offset(days: MultiColumn[_Day]) -> timezone:
-    """The UTC offset most presentations carry (the venue's), for times given without one."""
-    counts: dict[timezone, int] = {}
-    for (_, offset), held in zip(days.values, days.counts.tolist(), strict=True):
-        if offset is not None:
-            counts[offset] = counts.get(offset, 0) + held
-    return max(counts, key=lambda o: counts[o]) if counts else UTC

@@ -58,8 +58,7 @@ def presentation_text(shown: Presentation) -> str:
     "#E-2308": what the programme says of one presentation, in the venue's time."""
     start = shown.starts_at
     when = _moment(start, shown.ends_at) if start is not None else ""
-    position = f"#{shown.position.strip()}" if shown.position.strip() else ""
-    parts = (_kind(shown.kind), when, " ".join(shown.room.split()), position)
+    parts = (_kind(shown.kind), when, " ".join(shown.room.split()), shown.board)
     return ", ".join(part for part in parts if part)
 
 

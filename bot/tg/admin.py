@@ -82,6 +82,7 @@ def _load_and_build(settings: Settings) -> tuple[Index, LoadReport]:
         settings.index_cache_dir,
         strict=settings.corpus_strict,
         corpus_filter=settings.corpus_filter,
+        venue_timezone=settings.venue_timezone,
     )
     index.queries.start_glossary()  # as post_init does for the first index
     for line in report.skipped:

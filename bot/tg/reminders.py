@@ -86,7 +86,7 @@ async def _saved(state: BotState, user_id: int) -> tuple[list[Paper], frozenset[
 
 
 def _keys(entries: Iterable[planner.Entry]) -> set[planner.SentKey]:
-    return {(entry.paper.id, entry.key) for entry in entries}
+    return {planner.sent_key(entry) for entry in entries}
 
 
 async def _remind(
@@ -103,7 +103,7 @@ async def _remind(
             "No reminders for user %s: the database is not answering (%s)", user.user_id, exc
         )
         return
-    mine = [entry for entry in due if (entry.paper.id, entry.key) in claimed]
+    mine = [entry for entry in due if planner.sent_key(entry) in claimed]
     t = translator(pick_language(user.language))  # their /lang, else the one /remind was in
     for number, entry in enumerate(mine):
         assert entry.start is not None  # due reminders are of timed presentations

@@ -91,6 +91,7 @@ def _serve(settings: Settings, webhook_config: WebhookConfig | None) -> None:
         settings.index_cache_dir,
         strict=settings.corpus_strict,
         corpus_filter=settings.corpus_filter,
+        venue_timezone=settings.venue_timezone,
     )
     for line in report.skipped:
         logger.warning("Skipped %s", line)

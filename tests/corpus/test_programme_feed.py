@@ -185,7 +185,10 @@ def test_a_presentation_as_the_feed_gives_it(papers: dict[str, Paper]) -> None:
 
 
 def test_presentations_are_listed_only_with_a_time_or_a_place(papers: dict[str, Paper]) -> None:
-    assert papers["KtsTf0004c"].presentations == ()  # no session, time, room or position
+    (off_site,) = papers["KtsTf0004c"].presentations  # accepted, not presented on site
+    assert (off_site.kind, off_site.session, off_site.start, off_site.event) == (
+        "poster", "", "", "41004",
+    )  # fmt: skip
     (no_session,) = papers["SpFlt0003b"].presentations
     assert no_session.session == "" and no_session.room == "West Exhibition Hall B2-B3"
     (board_only,) = papers["MoErt0020q"].presentations
@@ -335,3 +338,33 @@ def test_a_synthetic_programme_loads_each_paper_once(tmp_path: Path) -> None:
     assert all(p.abstract and p.presentations for p in report.papers)
     total = sum(NOT_PAPERS.values())
     assert any(f"{total} events that are not papers" in line for line in report.skipped)
+
+
+@pytest.mark.parametrize(
+    ("start", "end", "why"),
+    [
+        ("soon", "2026-07-07T12:15:00+09:00", "start 'soon' is not a time"),
+        ("2026-07-07T10:30:00", "2026-07-07T12:15:00", "has no UTC offset"),
+        ("2026-07-07T10:30:00+09:00", "2026-07-07T09:00:00+09:00", "before start"),
+        ("9999-07-07T10:30:00+09:00", "9999-07-07T12:15:00+09:00", "year 9999"),
+        ("2026-07-07T10:30:00+15:00", "2026-07-07T12:15:00+15:00", "beyond ±14 hours"),
+        ("", "2026-07-07T12:15:00+09:00", "an end without a start"),
+    ],
+)
+def test_a_time_that_cannot_be_read_drops_that_presentation_and_says_so(
+    tmp_path: Path, start: str, end: str, why: str
+) -> None:
+    event = {
+        "id": 7, "name": "Sparse routers", "eventtype": "Poster", "session": "Poster Session 1",
+        "starttime": start, "endtime": end, "room_name": "HALL A", "poster_position": "#1713",
+        "decision": "Accept (regular)",
+    }  # fmt: skip
+    talk = {"starttime": "2026-07-07T10:00:00+09:00", "endtime": "2026-07-07T10:15:00+09:00"}
+    oral = {**event, **talk, "id": 8, "eventtype": "Oral", "session": "Oral 1A"}
+    feed = tmp_path / "icml-2026-orals-posters.json"
+    feed.write_text(json.dumps({"count": 2, "next": None, "results": [event, oral]}))
+    report = load_corpus([feed])
+    (paper,) = report.papers
+    assert [s.kind for s in paper.presentations] == ["oral"]  # the paper, less the poster
+    assert any(why in line and "loaded without one presentation" in line for line in report.skipped)
+    assert report.not_loaded == 1

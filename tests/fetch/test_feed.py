@@ -9,35 +9,14 @@ from pathlib import Path
 
 import pytest
 
-from bot.cli import main
 from bot.corpus import FETCHED_FILE, fetched_of
+from bot.fetch.client import Http
 from bot.fetch.feed import fetch_feed
-from bot.fetch.http import FetchError, Http, RetryPolicy
+from bot.fetch.http import FetchError, RetryPolicy
 from bot.fetch.sources import FeedSource
 from testkit import programme_data as data
+from testkit.fetching import FEED, SIDECAR, fetch, files, serve
 from testkit.programme_server import Fault, ProgrammeServer
-
-FEED = "icml-2026-orals-posters.json"
-SIDECAR = "icml-2026-abstracts.json"
-
-
-def fetch(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str]:
-    """`python -m bot fetch ARGV` in-process: the exit code and stderr (stdout stays empty)."""
-    code = main(["fetch", *argv])
-    captured = capsys.readouterr()
-    assert captured.out == ""
-    return code, captured.err
-
-
-def files(folder: Path) -> dict[str, bytes]:
-    """Every file in `folder`, hidden ones (temporary files) included."""
-    return {path.name: path.read_bytes() for path in sorted(folder.iterdir())}
-
-
-def serve(server: ProgrammeServer, papers: int = 130, **options: object) -> tuple[str, list]:
-    events = data.feed_events(papers)
-    options.setdefault("sidecar", data.sidecar(events))
-    return server.add_feed(events, **options), events  # type: ignore[arg-type]
 
 
 def test_a_feed_and_its_sidecar_are_saved_beside_each_other(

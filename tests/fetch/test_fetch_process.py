@@ -16,13 +16,16 @@ from testkit.programme_server import Fault, ProgrammeServer
 pytestmark = pytest.mark.slow
 
 
-def test_fetch_help_lists_the_three_forms() -> None:
+def test_fetch_help_lists_the_three_forms_and_the_limits() -> None:
     done = subprocess.run(
         [sys.executable, "-m", "bot", "fetch", "--help"],
         cwd=REPO_ROOT, env=bot_env(), capture_output=True, text=True, timeout=60,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     assert "fetch CONF YEAR" in done.stdout and "fetch openreview VENUE_ID" in done.stdout
+    assert "--max-bytes N" in done.stdout and "(default: 512 MB)" in done.stdout
+    assert "--timeout SECONDS" in done.stdout and "(default: 900 s, 15 minutes)" in done.stdout
+    assert "a read\nwaits at most 15 s for data" in done.stdout
 
 
 def test_a_fetch_saves_in_the_data_dir_and_a_refusal_keeps_it(tmp_path: Path) -> None:

@@ -72,7 +72,7 @@ def test_an_end_before_the_start_is_dropped_and_untimed_stay_untimed(
 
 
 def test_naive_times_count_as_unknown() -> None:
-    naive = Presentation("poster", start="2026-07-15T11:00:00")
+    naive = Presentation("poster", "Poster Session 3", start="2026-07-15T11:00:00")
     assert entries_of(paper(naive))[0].start is None
 
 

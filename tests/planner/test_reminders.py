@@ -3,12 +3,13 @@
 
 from __future__ import annotations
 
+import dataclasses
 from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
 
 from bot.corpus import Paper
-from bot.planner import Entry, SentKey, due_reminders, next_due
+from bot.planner import Entry, SentKey, due_reminders, next_due, sent_key
 
 SEOUL = timezone(timedelta(hours=9))
 PS1 = datetime(2026, 7, 14, 11, 0, tzinfo=SEOUL)  # Poster Session 1 starts
@@ -44,7 +45,7 @@ def test_now_in_any_offset_is_the_same_instant(week: dict[str, Paper]) -> None:
 
 def test_never_twice(week: dict[str, Paper]) -> None:
     now = PS1 - timedelta(minutes=3)
-    sent: set[SentKey] = {(week["A"].id, "poster-41001")}
+    sent: set[SentKey] = {(week["A"].id, "poster-41001@20260714T0200Z")}
     assert keys(due_reminders(week.values(), 10, now, sent), week) == [
         "B:poster-41002", "C:poster-41003"
     ]  # fmt: skip
@@ -81,7 +82,7 @@ def run_job(
     while clock is not None and clock < stop:
         for entry in due_reminders(saved, 10, clock, ledger):
             sent.append((f"{entry.paper.id}/{entry.key}", clock))
-            ledger.add((entry.paper.id, entry.key))
+            ledger.add(sent_key(entry))
         clock = next_due(saved, 10, clock, ledger)
     return sent
 
@@ -119,7 +120,7 @@ def test_across_a_restart_each_is_sent_once(
 def test_restart_inside_the_window_sends_nothing_again(week: dict[str, Paper]) -> None:
     ledger: set[SentKey] = set()  # what the store keeps across the restart
     first_run = due_reminders([week["A"]], 10, PS1 - timedelta(minutes=8), ledger)
-    ledger.update((e.paper.id, e.key) for e in first_run)
+    ledger.update(sent_key(e) for e in first_run)
     # The bot restarts; three minutes later its new job asks again with the stored ledger.
     assert due_reminders([week["A"]], 10, PS1 - timedelta(minutes=5), ledger) == ()
     assert len(first_run) == 1
@@ -131,7 +132,7 @@ def test_next_due(week: dict[str, Paper]) -> None:
     assert next_due(saved, 10, morning) == datetime(2026, 7, 14, 10, 5, tzinfo=SEOUL)  # E's talk
     at_due = datetime(2026, 7, 14, 10, 5, tzinfo=SEOUL)  # due now: due_reminders' job
     assert next_due(saved, 10, at_due) == PS1 - timedelta(minutes=10)
-    sent = {(week["A"].id, "poster-41001")}
+    sent = {(week["A"].id, "poster-41001@20260714T0200Z")}
     assert next_due(saved, 10, at_due, sent) == datetime(2026, 7, 14, 16, 20, tzinfo=SEOUL)
     assert next_due(saved, 10, datetime(2026, 7, 14, 17, 0, tzinfo=SEOUL)) is None
     assert next_due([week["I"], week["J"]], 10, morning) is None
@@ -142,3 +143,21 @@ def test_bad_clock_or_lead(week: dict[str, Paper]) -> None:
         due_reminders([week["A"]], 10, datetime(2026, 7, 14, 10, 55), set())
     with pytest.raises(ValueError, match="negative"):
         next_due([week["A"]], -1, PS1)
+
+
+def test_a_poster_moved_to_another_time_is_reminded_again_once(week: dict[str, Paper]) -> None:
+    """A newer programme moves A's poster from Tuesday 11:00 to Wednesday 11:00 (Seoul)."""
+    (first,) = due_reminders([week["A"]], 10, PS1 - timedelta(minutes=5), set())
+    ledger = {sent_key(first)}
+    (shown,) = week["A"].presentations
+    moved_to = shown.start.replace("2026-07-14", "2026-07-15")
+    moved = dataclasses.replace(
+        week["A"],
+        presentations=(dataclasses.replace(shown, start=moved_to, end=moved_to),),
+    )
+    assert due_reminders([week["A"]], 10, PS1 - timedelta(minutes=4), ledger) == ()  # not again
+    wednesday = datetime(2026, 7, 15, 10, 55, tzinfo=SEOUL)
+    (again,) = due_reminders([moved], 10, wednesday, ledger)
+    assert again.key == first.key and sent_key(again) != sent_key(first)
+    ledger.add(sent_key(again))
+    assert due_reminders([moved], 10, wednesday, ledger) == ()  # and only once

@@ -59,15 +59,17 @@ def test_a_clash_is_named_with_its_way_out(week: dict[str, Paper]) -> None:
     assert clash.startswith("⚠ Clash in Poster Session 3: ")
     assert week["D"].title in clash and week["F"].title in clash
     # D's oral is its way out; F has no other presentation
-    assert f"Way out: {week['D'].title} is also presented Tue 14 Jul 10:00–10:15" in clash
+    assert (
+        f"Way out: {week['D'].title} is also presented Tue 14 Jul 10:00–10:15 Seoul time" in clash
+    )
     assert "Oral 1A Theory" in clash and week["F"].title not in clash.split("Way out")[1]
     assert text.count("⚠") == 3  # the two posters marked, and the clash
 
 
 def test_an_oral_during_a_poster_session_is_a_clash_at_a_time(week: dict[str, Paper]) -> None:
     [text] = texts(render.schedule_doc(planner.schedule([week["D"], week["G"]])))
-    assert "⚠ Clash at Wed 15 Jul 11:00–13:30: " in text
-    assert f"Way out: {week['G'].title} is also presented Thu 16 Jul 11:00–13:30" in text
+    assert "⚠ Clash at Wed 15 Jul 11:00–13:30 Seoul time: " in text
+    assert f"Way out: {week['G'].title} is also presented Thu 16 Jul 11:00–13:30 Seoul time" in text
 
 
 def test_nothing_scheduled_gives_a_hint(week: dict[str, Paper]) -> None:
@@ -133,7 +135,7 @@ def test_now_names_the_sessions_on_and_the_saved_papers_in_them(week: dict[str, 
     moment = datetime(2026, 7, 15, 2, 40, tzinfo=UTC)  # 11:40 at the venue
     at = planner.now_and_next(programme, moment, saved={week["F"].id})
     [text] = texts(render.now_doc(at))
-    assert text.startswith("Now: Wed 15 Jul 11:40, venue time")
+    assert text.startswith("Now: Wed 15 Jul 11:40 Seoul time")
     session = text[text.index("Poster Session 3") : text.index("Oral 2B")]
     assert "Your saved paper here:" in session and week["F"].title in session
     assert "#E-301" in session and week["D"].title not in session
@@ -144,11 +146,11 @@ def test_now_outside_the_conference_says_when_it_is(week: dict[str, Paper]) -> N
     programme = planner.build_programme(week.values())
     before = planner.now_and_next(programme, datetime(2026, 7, 1, tzinfo=VENUE))
     [text] = texts(render.now_doc(before))
-    assert text.startswith("The conference runs from Tue 14 Jul to Thu 16 Jul (venue time)")
+    assert text.startswith("The conference runs from Tue 14 Jul to Thu 16 Jul (Seoul time)")
     assert "Oral 1A Theory" in text  # what opens it
     after = planner.now_and_next(programme, datetime(2026, 8, 1, tzinfo=VENUE))
     assert texts(render.now_doc(after)) == [
-        "The conference ran from Tue 14 Jul to Thu 16 Jul (venue time); it is over."
+        "The conference ran from Tue 14 Jul to Thu 16 Jul (Seoul time); it is over."
     ]
     none = planner.now_and_next(planner.build_programme([]), datetime(2026, 8, 1, tzinfo=VENUE))
     assert texts(render.now_doc(none))[0].startswith("These papers come without a programme")
@@ -160,7 +162,7 @@ def test_a_reminder_names_the_place_and_opens_the_paper(week: dict[str, Paper]) 
     assert texts(doc) == [
         f"⏰ In 10 minutes: {week['F'].title}\n"
         "Poster Session 3\n"
-        "Poster · Wed 15 Jul 11:00–13:30 · East Exhibition Hall A-B · #E-301\n"
+        "Poster · Wed 15 Jul 11:00–13:30 Seoul time · East Exhibition Hall A-B · #E-301\n"
         f"/paper_{week['F'].id}"
     ]
     [[(label, data)]] = doc.keyboard

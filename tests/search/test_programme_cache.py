@@ -29,13 +29,16 @@ def test_presentations_survive_the_cache(tmp_path: Path) -> None:
     paper = by_id["AbCdEf1234"]
     assert paper.presentations == (
         Presentation("oral", "Oral 2A Large Language Models", "2026-07-14T15:30:00+09:00",
-                     "2026-07-14T15:45:00+09:00", "West Ballroom A", "", "51001"),
+                     "2026-07-14T15:45:00+09:00", "West Ballroom A", "", "51001", "Asia/Seoul"),
         Presentation("poster", "Poster Session 2", "2026-07-14T16:30:00+09:00",
-                     "2026-07-14T19:00:00+09:00", "East Exhibition Hall A-B", "E-2308", "41001"),
+                     "2026-07-14T19:00:00+09:00", "East Exhibition Hall A-B", "E-2308", "41001",
+                     "Asia/Seoul"),
     )  # fmt: skip
     assert paper.affiliations == ("Example University", "")
     assert (paper.topic, paper.tier) == ("Deep Learning->Large Language Models", "oral")
-    assert by_id["KtsTf0004c"].presentations == ()
+    assert by_id["KtsTf0004c"].presentations == (
+        Presentation("poster", event="41004", zone="Asia/Seoul"),
+    )
     assert results(index, "sparse routers collapse", limit=1).hits[0].paper == paper
 
 

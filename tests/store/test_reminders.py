@@ -13,7 +13,7 @@ import pytest
 
 from bot.corpus import Paper
 from bot.corpus.model import Presentation
-from bot.planner import due_reminders, presentation_key
+from bot.planner import due_reminders, presentation_key, sent_key
 from bot.store import (
     MAX_REMINDER_KEY_CHARS,
     MAX_REMINDER_MINUTES,
@@ -178,8 +178,9 @@ async def test_the_ledger_feeds_due_reminders(store: Store) -> None:
     await store.set_reminder(ALICE, 10)
 
     [due] = due_reminders([paper], 10, now, await store.sent_reminders(ALICE))
-    assert (due.paper.id, due.key) == ("p1", presentation_key(paper, shown))
-    assert await store.claim_reminders(ALICE, [(due.paper.id, due.key)]) == {POSTER}
+    assert due.key == presentation_key(paper, shown)
+    assert sent_key(due) == ("p1", f"{due.key}@20260714T0200Z")  # the presentation at its start
+    assert await store.claim_reminders(ALICE, [sent_key(due)]) == {sent_key(due)}
 
     assert due_reminders([paper], 10, now, await store.sent_reminders(ALICE)) == ()
 

@@ -80,7 +80,9 @@ async def test_a_session_pages_in_poster_position_order(fake_api, hall_index) ->
         await feed(app, updates.callback(buttons(third)["◀ Previous"], message=third))
         back = shown(fake_api, first)
     text = first["text"]
-    assert text.startswith("Poster Session 1\nTue 14 Jul 11:00–13:30 · East Exhibition Hall A-B")
+    assert text.startswith(
+        "Poster Session 1\nTue 14 Jul 11:00–13:30 Seoul time · East Exhibition Hall A-B"
+    )
     assert "23 papers" in text and "Page 1 of 3" in text
     assert boards(first) == [f"#E-{n}" for n in range(1, 11)]
     assert "#E-1 · Poster paper number 1 · /paper_" in text  # position, title, the command
@@ -127,7 +129,7 @@ async def test_a_name_a_prefix_several_and_none(fake_api, week_index) -> None:
         await feed(app, updates.message("/session"))
         usage = sent(fake_api)["text"]
     assert oral.startswith(
-        "Oral 2B Large Language Models\nWed 15 Jul 11:30–11:45 · West Ballroom C"
+        "Oral 2B Large Language Models\nWed 15 Jul 11:30–11:45 Seoul time · West Ballroom C"
     )
     assert "11:30 · Speculative decoding for long contexts · /paper_" in oral  # a talk's time
     assert choice["text"].startswith("2 sessions match 4 — pick one:")
@@ -147,8 +149,8 @@ async def test_a_corpus_without_a_programme_says_so(app, fake_api) -> None:
 
 @pytest.mark.parametrize(
     ("code", "header", "count"),
-    [("zh-hans", "7月14日 周二 11:00–13:30", "23 篇论文"),
-     ("zh-tw", "7月14日 週二 11:00–13:30", "23 篇論文")],
+    [("zh-hans", "7月14日 周二 11:00–13:30 首尔时间", "23 篇论文"),
+     ("zh-tw", "7月14日 週二 11:00–13:30 首爾時間", "23 篇論文")],
 )  # fmt: skip
 async def test_a_session_in_chinese(fake_api, hall_index, code, header, count) -> None:
     app, updates = application(fake_api, hall_index), Updates().speaking(code)

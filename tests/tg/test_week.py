@@ -278,7 +278,7 @@ async def test_saves_and_removals_count_and_a_late_round_sends_until_the_start(
     await remind_round(app, venue(15, "16:29"))  # due at 16:00, the bot was down until 16:29
     assert reminders(fake_api) == [
         f"⏰ In 1 minute: {week['P'].title}\nPoster Session 4 West\n"
-        f"Poster · Wed 15 Jul 16:30–19:00 · West Exhibition Hall B2-B3 · #W-77\n"
+        f"Poster · Wed 15 Jul 16:30–19:00 Seoul time · West Exhibition Hall B2-B3 · #W-77\n"
         f"/paper_{week['P'].id}"
     ]
     await save(store, ALICE, week["L"])  # L's poster is at 16:30 too
@@ -354,7 +354,7 @@ async def test_now_names_the_session_in_progress_and_the_saved_posters_in_it(
     await store.follow(ALICE, "speculative decoding")
     await chat.send("/now")
     text = chat.last_text()
-    assert text.startswith("Now: Wed 15 Jul 11:40, venue time")
+    assert text.startswith("Now: Wed 15 Jul 11:40 Seoul time")
     poster = text[text.index("Poster Session 3") : text.index("Oral 2B")]
     assert "Your 2 saved papers here:" in poster
     assert poster.index(week["D"].title) < poster.index("#E-300") < poster.index(week["F"].title)

@@ -5,14 +5,14 @@ else by the same normalised title, else is a paper of its own."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from bot.corpus.authors import parse_authors
 from bot.corpus.links import Link, http_url
 from bot.corpus.markup import clean_abstract, clean_title
 from bot.corpus.merge import fold_title
-from bot.corpus.model import TIERS, UNTIMED, Paper, Presentation, tier_of
+from bot.corpus.model import TIERS, UNTIMED, Paper, Presentation, tier_of, time_problem
 from bot.corpus.readers.html_text import html_to_text
 from bot.textutil import clean
 
@@ -98,24 +98,27 @@ def group_events(events: Sequence[Event]) -> list[list[Event]]:
     return [groups[number] for number in sorted(groups)]
 
 
-def _presentation(event: Event) -> Presentation | None:
-    """The event's time and place; None when it gives neither."""
+def _presentation(event: Event) -> Presentation | str:
+    """The event's time and place (an accepted poster the feed gives no time or session was
+    not presented on site, and says so), or why its time cannot be read."""
     get = event.fields.get
-    shown = Presentation(
+    start, end = _text(get("starttime")), _text(get("endtime"))
+    problem = time_problem(start, end)
+    if problem:
+        return f"event {event.id or '?'}: {problem}"
+    return Presentation(
         kind=event.kind,
         session=_text(get("session")),
-        start=_text(get("starttime")),
-        end=_text(get("endtime")),
+        start=start,
+        end=end,
         room=_text(get("room_name")),
         position=_text(get("poster_position")),
         event=event.id,
     )
-    return shown if shown.start or shown.room or shown.position else None
 
 
-def _in_order(presentations: Iterator[Presentation | None]) -> tuple[Presentation, ...]:
-    kept = [p for p in presentations if p is not None]
-    return tuple(sorted(kept, key=lambda p: (p.starts_at or UNTIMED, p.kind)))
+def _in_order(presentations: Iterable[Presentation]) -> tuple[Presentation, ...]:
+    return tuple(sorted(presentations, key=lambda p: (p.starts_at or UNTIMED, p.kind)))
 
 
 def _authors(value: object) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -184,27 +187,32 @@ def _abstract(events: Sequence[Event], sidecar: Mapping[str, str]) -> str:
 
 
 def _tier(events: Sequence[Event]) -> str:
-    """The most prominent tier the decisions name, else "oral" if an oral, else "poster"."""
+    """ "oral" for a paper with an oral (its decision says spotlight: orals are chosen among
+    the spotlights), else the most prominent tier the decisions name, else "poster"."""
+    if any(event.kind == "oral" for event in events):
+        return "oral"
     named = {tier_of(_text(event.fields.get("decision"))) for event in events}
-    kinds = {event.kind for event in events}
-    return next((t for t in TIERS if t in named), "oral" if "oral" in kinds else "poster")
+    return next((t for t in TIERS if t in named), "poster")
 
 
 def paper_from_events(
     events: Sequence[Event], sidecar: Mapping[str, str], site: Site
-) -> Paper | str:
-    """One paper from its events (its poster first), or why it cannot be one."""
+) -> tuple[Paper | str, tuple[str, ...]]:
+    """One paper from its events (its poster first), or why it cannot be one; and the
+    presentations left out, each with why (a time that cannot be read)."""
     lead = events[0].fields
     title = clean_title(html_to_text(_text(lead.get("name"))))
     raw_abstract = _abstract(events, sidecar)
     abstract, found = clean_abstract(html_to_text(raw_abstract)) if raw_abstract else ("", ())
     if not title and not abstract:
-        return "no title and no abstract"
+        return "no title and no abstract", ()
     authors, affiliations = _authors(lead.get("authors"))
     forum = next(filter(None, (_forum_id(_text(e.fields.get("paper_url"))) for e in events)), "")
     source_id = forum or events[0].id
     event_ids = (e.id for e in events)
-    return Paper(
+    shown = [_presentation(e) for e in events]
+    problems = tuple(p for p in shown if isinstance(p, str))
+    paper = Paper(
         id="",
         title=title,
         abstract=abstract,
@@ -216,7 +224,8 @@ def paper_from_events(
         year=site.year,
         source_id=source_id,
         aliases=tuple(dict.fromkeys(i for i in event_ids if i and i != source_id)),
-        presentations=_in_order(_presentation(e) for e in events),
+        presentations=_in_order(p for p in shown if isinstance(p, Presentation)),
         affiliations=affiliations,
         topic=next(filter(None, (_text(e.fields.get("topic")) for e in events)), ""),
     )
+    return paper, problems

@@ -139,7 +139,10 @@ def read_virtual_site(source: Source) -> Iterator[tuple[int, Record | Paper | st
     sidecar, problem = _read_sidecar(source)
     site = site_of(source.name, events)
     for group in group_events(events):
-        yield group[0].line, paper_from_events(group, sidecar, site)
+        paper, dropped = paper_from_events(group, sidecar, site)
+        yield group[0].line, paper
+        for why in dropped:
+            yield group[0].line, Skipped(f"loaded without one presentation ({why})")
         for oral in group[1:]:
             yield oral.line, Skipped(f"the oral of the poster at line {group[0].line}{MERGED}")
     if others:

@@ -55,6 +55,7 @@ class CorpusSource:
     paths: tuple[str, ...]
     cache_dir: str
     corpus_filter: str = ""
+    venue_timezone: str = ""
 
 
 class EmbeddingProcess:
@@ -235,8 +236,11 @@ def _embed(
     from bot.search.storage.cache import load_cached, load_corpus_and_index
 
     paths, cache_dir, keep = source.paths, source.cache_dir, source.corpus_filter
-    loaded = load_cached(paths, cache_dir, keep)
-    _report, index = loaded or load_corpus_and_index(paths, cache_dir, corpus_filter=keep)
+    zone = source.venue_timezone
+    loaded = load_cached(paths, cache_dir, keep, zone)
+    _report, index = loaded or load_corpus_and_index(
+        paths, cache_dir, corpus_filter=keep, venue_timezone=zone
+    )
     if _identity(index) != identity:
         return ("failed", "the corpus changed since it was loaded: /reload embeds the new one")
     embedder = make_embedder()

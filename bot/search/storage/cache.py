@@ -39,6 +39,7 @@ def load_corpus_and_index(
     min_papers: int = CACHE_MIN_PAPERS,
     progress: Progress | None = None,
     corpus_filter: str = "",
+    venue_timezone: str = "",
 ) -> tuple[LoadReport, Index]:
     """Load the corpus under `paths` and index it, or read both from a valid cache.
 
@@ -48,12 +49,13 @@ def load_corpus_and_index(
     min_papers: smaller corpora are loaded and built without writing a cache.
     progress: build progress callback; None shows a line on a terminal, else logs.
     corpus_filter: keep only the matching records (`bot.corpus.LoadFilter`, CORPUS_FILTER).
+    venue_timezone: every presentation's clock (VENUE_TIMEZONE; "" the corpus's own).
     """
-    key, path = _corpus_cache(paths, resolve_cache_dir(cache_dir), corpus_filter)
+    key, path = _corpus_cache(paths, resolve_cache_dir(cache_dir), corpus_filter, venue_timezone)
     cached = _cached_corpus(key, path)
     if cached is not None:
         return cached
-    report = load_corpus(paths, keep=LoadFilter.parse(corpus_filter))
+    report = load_corpus(paths, keep=LoadFilter.parse(corpus_filter), venue_timezone=venue_timezone)
     index = _build(report.papers, progress, quiet=len(report.papers) < min_papers)
     if path is not None and len(report.papers) >= min_papers:
         lexicon = papers_lexicon(report.papers).to_state()  # the speller's, ready at every start
@@ -62,20 +64,26 @@ def load_corpus_and_index(
 
 
 def load_cached(
-    paths: Sequence[str | Path], cache_dir: str | Path | None = None, corpus_filter: str = ""
+    paths: Sequence[str | Path],
+    cache_dir: str | Path | None = None,
+    corpus_filter: str = "",
+    venue_timezone: str = "",
 ) -> tuple[LoadReport, Index] | None:
     """The corpus and index under `paths` from a valid cache (memory-mapped), else None.
 
     Builds nothing: a caller may then build elsewhere (another process) and call it again.
     """
-    return _cached_corpus(*_corpus_cache(paths, resolve_cache_dir(cache_dir), corpus_filter))
+    directory = resolve_cache_dir(cache_dir)
+    return _cached_corpus(*_corpus_cache(paths, directory, corpus_filter, venue_timezone))
 
 
 def _corpus_cache(
-    paths: Sequence[str | Path], directory: Path, corpus_filter: str = ""
+    paths: Sequence[str | Path], directory: Path, corpus_filter: str = "", venue_timezone: str = ""
 ) -> tuple[str, Path | None]:
-    """The corpus cache key of `paths` (and filter) and its file ("", None if unreadable)."""
+    """The corpus cache key of `paths` (filter and zone) and its file ("", None if unreadable)."""
     kind = f"corpus+index;filter={' '.join(corpus_filter.split())}" if corpus_filter else ""
+    if venue_timezone:
+        kind = f"{kind or 'corpus+index'};zone={venue_timezone}"
     try:
         key = corpus_key(paths, kind=kind or "corpus+index", stamps=directory / STAMPS_FILE)
     except OSError:  # a missing or unreadable path: let the loader name the problem

@@ -54,10 +54,11 @@ LAYOUT_VERSION = 1
 header, CRC-32 trailer): bump when `write_state`/`read_state` change. Kept apart from what a
 file holds, so a new index format does not throw away other caches (papers' vectors)."""
 
-FORMAT_VERSION = 12
+FORMAT_VERSION = 13
 """The index cache's content: bump when the file layout, the cached papers' fields or the
 index's arrays change (12: postings carry sentence masks, the abstracts' layout notes term
-prefixes; papers carry presentations, affiliations and topic; seed papers their venue)."""
+prefixes; papers carry presentations, affiliations and topic; seed papers their venue; 13:
+presentations carry their venue's zone)."""
 KEEP_FILES = 3
 """Cache files kept per directory; older ones (other corpora or versions) are removed."""
 
