@@ -47,6 +47,7 @@ COMMANDS: tuple[Command, ...] = (
     Command("schedule"),
     Command("now"),
     Command("remind"),
+    Command("timezone"),
     Command("follow", takes_argument=True),
     Command("following"),
     Command("forget"),

@@ -36,7 +36,8 @@ class StoreAccess(Protocol):
 @dataclass
 class ConsoleSession:
     """One terminal conversation over `index`, in the language `t`. `store` keeps the console
-    user's data (None: saving is refused). For typed buttons: `turn` (what /next, 1, and /prev,
+    user's data (None: saving is refused); `zone`, the /timezone chosen this session ("": the
+    venue's clock), like /lang's language. For typed buttons: `turn` (what /next, 1, and /prev,
     -1, show), `shown` (the papers the last answer numbered), `recommended_at` (its offset)."""
 
     index: Retriever
@@ -51,6 +52,7 @@ class ConsoleSession:
     shown: answers.Numbered = ()
     recommended_at: int | None = None
     facts: answers.FactsMemo = field(default_factory=answers.FactsMemo)
+    zone: str = ""
 
     def answer(self, line: str) -> Doc | None:
         """The answer to one input line, as a Doc; None for a blank line."""
@@ -103,6 +105,12 @@ class ConsoleSession:
         self.t = translator(chosen)
         return render.lang_changed_doc(t=self.t)
 
+    def _timezone(self, argument: str) -> Doc:
+        """/timezone: this session's clock, kept for the session as /lang's language is."""
+        now = datetime.now(UTC)
+        doc, self.zone = answers.timezone_answer(self.zone, argument, now=now, t=self.t)
+        return doc
+
     def _saved(self, words: str) -> Doc:
         if words:  # `/saved <words>`: the saved papers ranked against them
             rows = self._stored(lambda store: store.export_rows(CONSOLE_USER_ID))
@@ -138,6 +146,7 @@ class ConsoleSession:
             prompt = library.forget_prompt_doc(t=self.t).blocks
             return Doc((*prompt, (Segment("/forget yes"),)))
         self._stored(lambda store: answers.forget(store, CONSOLE_USER_ID))
+        self.zone = ""
         return render.text_doc("forget.done", t=self.t)
 
     # ------------------------------------------------------------ typed buttons
@@ -209,10 +218,10 @@ ANSWERS: dict[str, Callable[[ConsoleSession, str], Doc]] = {
     "start": lambda s, _: answers.start(s.index, s.facts.of(s.index), t=s.t),
     "help": lambda s, _: answers.help_text(s.index, s.facts.of(s.index), t=s.t, console=True),
     "search": lambda s, q: s._shown(answers.ask(s.index, q, per_page=s.per_page, t=s.t)),
-    "paper": lambda s, ref: s._shown(answers.open_paper(s.index, ref, t=s.t)),
+    "paper": lambda s, ref: s._shown(answers.open_paper(s.index, ref, t=s.t, mine=s.zone)),
     "similar": lambda s, ref: s._shown(answers.similar(s.index, ref, per_page=s.per_page, t=s.t)),
     "author": lambda s, name: answers.author(s.index, name, t=s.t).doc,
-    "random": lambda s, _: s._shown(answers.random_paper(s.index, t=s.t)),
+    "random": lambda s, _: s._shown(answers.random_paper(s.index, t=s.t, mine=s.zone)),
     "session": lambda s, q: s._shown(answers.session(s.programme(), q, t=s.t, typed=True)),
     "stats": lambda s, _: answers.stats(
         s.index,
@@ -226,9 +235,12 @@ ANSWERS: dict[str, Callable[[ConsoleSession, str], Doc]] = {
     "saved": ConsoleSession._saved,
     "recommend": lambda s, _: s._recommend(0),
     "export": ConsoleSession._export,
-    "schedule": lambda s, _: answers.schedule_page(s._week().saved, per_page=None, t=s.t),
-    "now": lambda s, _: answers.now_page(s.programme(), s.index, s._week(), t=s.t),
+    "schedule": lambda s, _: answers.schedule_page(
+        s._week().saved, per_page=None, t=s.t, mine=s.zone
+    ),
+    "now": lambda s, _: answers.now_page(s.programme(), s.index, s._week(), t=s.t, mine=s.zone),
     "remind": lambda s, _: render.text_doc("remind.console", t=s.t),  # Telegram messages
+    "timezone": ConsoleSession._timezone,
     "follow": lambda s, topic: s._mine(answers.follow, topic),
     "following": lambda s, _: s._mine(answers.following),
     "forget": ConsoleSession._forget,

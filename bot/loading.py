@@ -99,16 +99,10 @@ def build_in_subprocess(
     """
     context = multiprocessing.get_context("spawn")  # no fork of a threaded process
     level = logging.getLogger().getEffectiveLevel()
+    options = {"corpus_filter": corpus_filter, "venue_timezone": venue_timezone}
     try:
         with ProcessPoolExecutor(max_workers=1, mp_context=context) as pool:
-            job = pool.submit(
-                _build_cache,
-                [str(p) for p in paths],
-                cache_dir,
-                level,
-                corpus_filter,
-                venue_timezone,
-            )
+            job = pool.submit(_build_cache, [str(p) for p in paths], cache_dir, level, options)
             error = job.result()
     except Exception as failure:
         logger.warning("index build in a separate process failed (%r); building here", failure)
@@ -119,13 +113,10 @@ def build_in_subprocess(
 
 
 def _build_cache(
-    paths: list[str],
-    cache_dir: Path | None,
-    level: int,
-    corpus_filter: str = "",
-    venue_timezone: str = "",
+    paths: list[str], cache_dir: Path | None, level: int, options: dict[str, str]
 ) -> tuple[str, int | None, str] | None:
-    """In the child: load, index and cache the corpus whatever its size; the loader's error.
+    """In the child: load, index and cache the corpus whatever its size (`options`: the
+    loader's keywords, its filter and zone); the loader's error.
 
     The error travels as (path, line, reason): `CorpusError` itself does not pickle.
     """
@@ -134,13 +125,7 @@ def _build_cache(
     # A spawned child starts without the parent's logging set-up: same level, to stderr.
     logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     try:
-        load_corpus_and_index(
-            paths,
-            cache_dir,
-            min_papers=0,
-            corpus_filter=corpus_filter,
-            venue_timezone=venue_timezone,
-        )
+        load_corpus_and_index(paths, cache_dir, min_papers=0, **options)
     except CorpusError as error:
         return error.path, error.line, error.reason
     return None

@@ -171,8 +171,8 @@ def test_versions_merged_into_a_paper_are_not_counted_as_skipped(tmp_path) -> No
     for name in ("icml-2026-orals-posters.json", "icml-2026-abstracts.json"):
         shutil.copy(TEST_DATA / "programme" / name, tmp_path)
     out = _run(tmp_path, "/stats\n")
-    # The feed's 4 orals are merged into their posters (nothing lost), and the sidecar is read
-    # with the feed: the skip a user is told of is the feed's events that are not papers.
+    # The feed's 4 orals are merged into their posters and the sidecar is read with the feed
+    # (nothing lost); the skip a user is told of is the feed's events that are not papers.
     assert out.splitlines()[1] == "1 record skipped (unreadable or duplicate)"
     assert out.count("1 record skipped") == 2  # the banner and /stats
 

@@ -38,7 +38,16 @@ from bot.answers.reading_list import (
 )
 from bot.answers.recommend import Taste, dismiss, recommended, taste
 from bot.answers.sessions import session, session_turn
-from bot.answers.week import Week, now_page, remind, saved_papers, schedule_page, week_of
+from bot.answers.week import (
+    Week,
+    now_page,
+    remind,
+    saved_papers,
+    schedule_page,
+    timezone,
+    timezone_answer,
+    week_of,
+)
 
 __all__ = [
     "Answer",
@@ -82,6 +91,8 @@ __all__ = [
     "start",
     "stats",
     "taste",
+    "timezone",
+    "timezone_answer",
     "unfollow",
     "week_of",
 ]

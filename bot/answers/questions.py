@@ -112,13 +112,20 @@ def author(index: Retriever, name: str, *, t: Translator) -> Answer:
 
 
 def open_paper(
-    index: Retriever, paper_id: str, *, t: Translator, bot_username: str | None = None
+    index: Retriever,
+    paper_id: str,
+    *,
+    t: Translator,
+    bot_username: str | None = None,
+    mine: str = "",
 ) -> Answer:
-    """One paper's card, or what to do about an unknown id."""
+    """One paper's card (its times on the reader's zone `mine` too, if set), or what to do
+    about an unknown id."""
     found = index.get(paper_id)
     if found is None:
         return Answer(render.not_found_doc(paper_id, t=t))
-    return Answer(render.paper_doc(found, t=t, bot_username=bot_username), ((None, found.id),))
+    card = render.paper_doc(found, t=t, bot_username=bot_username, mine=mine)
+    return Answer(card, ((None, found.id),))
 
 
 def shared_paper(index: Retriever, query: str) -> Paper | None:
@@ -141,10 +148,13 @@ def similar(index: Retriever, paper_id: str, *, per_page: int, t: Translator) ->
     return Answer(render.similar_doc(found, hits, t=t), numbered(hits))
 
 
-def random_paper(index: Retriever, *, t: Translator, bot_username: str | None = None) -> Answer:
-    """A random paper's card."""
+def random_paper(
+    index: Retriever, *, t: Translator, bot_username: str | None = None, mine: str = ""
+) -> Answer:
+    """A random paper's card (`mine`: the reader's zone, as `open_paper`)."""
     papers = index.papers
     if not papers:
         return Answer(render.hint_doc("no_match", t=t))
     chosen = random.choice(papers)
-    return Answer(render.paper_doc(chosen, t=t, bot_username=bot_username), ((None, chosen.id),))
+    card = render.paper_doc(chosen, t=t, bot_username=bot_username, mine=mine)
+    return Answer(card, ((None, chosen.id),))

@@ -1,4 +1,5 @@
-"""The conference week: a user's schedule, what is on now, and the reminder setting."""
+"""The conference week: a user's schedule, what is on now, the reminder setting, and the
+user's own clock (/timezone), which the week's times are read on beside the venue's."""
 
 from __future__ import annotations
 
@@ -8,14 +9,16 @@ from datetime import UTC, datetime
 
 from bot import planner, render
 from bot.answers.questions import results
-from bot.corpus import Paper
-from bot.i18n import Translator
+from bot.corpus import Paper, ZoneError, parse_zone
+from bot.i18n import Translator, zone_of_city
 from bot.render import SCHEDULE_PER_PAGE, Doc
 from bot.search import Retriever, is_confident
 from bot.store import MAX_REMINDER_MINUTES, MIN_REMINDER_MINUTES, Store
 
 TOPIC_DEPTH = 500  # ours: a followed topic's best papers looked for in a session
 REMIND_OFF = ("off", "0", "no", "stop", "关", "关闭", "關", "關閉")  # `/remind off` and the like
+ZONE_OFF = ("off", "venue", "none", "reset", "clear", "关", "关闭", "關", "關閉", "会场", "會場")
+MAX_ZONE_TEXT = 64  # ours: longer than any city or zone name a user types
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,11 +48,13 @@ def schedule_page(
     offset: int = 0,
     per_page: int | None = SCHEDULE_PER_PAGE,
     t: Translator,
+    mine: str = "",
 ) -> Doc:
-    """A page of the user's schedule (`per_page` None: all of it, as the console shows it)."""
+    """A page of the user's schedule (`per_page` None: all of it, as the console shows it;
+    `mine`: the user's zone, "" for the venue's clock alone)."""
     plan = planner.schedule(papers)
     size = per_page or max(len(plan.entries), 1)
-    return render.schedule_doc(plan, offset=offset, per_page=size, t=t)
+    return render.schedule_doc(plan, offset=offset, per_page=size, t=t, mine=mine)
 
 
 def topic_score(index: Retriever, topics: Sequence[str]) -> Callable[[Paper], float] | None:
@@ -80,6 +85,7 @@ def now_page(
     *,
     now: datetime | None = None,
     t: Translator,
+    mine: str = "",
 ) -> Doc:
     """The sessions on at `now` (default: the wall clock) and next, with the user's saved
     papers in them, else those on their topics, else the first (CPU work: a search a topic)."""
@@ -89,7 +95,7 @@ def now_page(
         saved=frozenset(paper.id for paper in week.saved),
         score=topic_score(index, week.topics),
     )
-    return render.now_doc(moment, t=t)
+    return render.now_doc(moment, t=t, mine=mine)
 
 
 def remind_minutes(argument: str) -> int | None:
@@ -118,3 +124,46 @@ async def remind(store: Store, user_id: int, argument: str, *, language: str, t:
         return render.text_doc("remind.usage", t=t)
     await store.set_reminder(user_id, minutes, language=language)
     return render.remind_doc(minutes, t=t)
+
+
+def zone_named(text: str) -> str | None:
+    """The zone a user names, as the store keeps it: a big city or a country with one clock
+    (English or Chinese: "berlin", "柏林"), an IANA name ("Europe/Berlin") or a UTC offset
+    ("UTC+2"); None when it is none of these."""
+    text = text.strip()
+    if not text or len(text) > MAX_ZONE_TEXT:
+        return None
+    city = zone_of_city(text) or zone_of_city(text.replace("_", " "))
+    if city is not None:
+        return city
+    try:
+        return parse_zone(text)
+    except ZoneError:
+        return None
+
+
+def timezone_answer(
+    current: str, argument: str, *, now: datetime, t: Translator
+) -> tuple[Doc, str]:
+    """`/timezone <argument>` for a user on `current` ("": the venue's clock): the answer and
+    their zone after it. No argument shows it, "off" clears it, a zone sets it; anything else
+    is named back with examples (and changes nothing)."""
+    if not argument.strip():
+        return render.timezone_doc(current, now=now, t=t), current
+    if argument.strip().casefold() in ZONE_OFF:
+        return render.timezone_doc("", now=now, changed=True, t=t), ""
+    zone = zone_named(argument)
+    if zone is None:
+        return render.unknown_timezone_doc(argument, t=t), current
+    return render.timezone_doc(zone, now=now, changed=True, t=t), zone
+
+
+async def timezone(
+    store: Store, user_id: int, argument: str, *, now: datetime, t: Translator
+) -> tuple[Doc, str]:
+    """`/timezone` over the store: the answer and the user's zone after it ("": none)."""
+    current = await store.get_timezone(user_id) or ""
+    doc, zone = timezone_answer(current, argument, now=now, t=t)
+    if zone != current:
+        await store.set_timezone(user_id, zone or None)
+    return doc, zone

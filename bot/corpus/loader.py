@@ -14,6 +14,7 @@ from bot.corpus.ids import assign_ids
 from bot.corpus.merge import merge_versions
 from bot.corpus.model import (
     MERGED,
+    NOT_RECORDS,
     TITLE_DERIVED,
     CorpusError,
     LoadReport,
@@ -174,7 +175,7 @@ def _read_file(source: Source, alone: bool, load: _Load) -> None:
         except NotRecordsError as error:
             if alone and len(inner) == 1:
                 raise
-            load.skipped.append(f"{error}; not read")
+            load.skipped.append(f"{error}{NOT_RECORDS}")
             continue
         except CorpusError as error:
             if alone and len(inner) == 1:

@@ -202,6 +202,7 @@ class Paper:
 
 TITLE_DERIVED = "title-derived"  # a `Paper.marks` entry: the title is derived from the abstract
 MERGED = ", merged"  # how a `LoadReport.skipped` line about a merged version ends
+NOT_RECORDS = "; not read"  # how a line about a file of no records (notes, a sidecar) ends
 
 
 @dataclass(frozen=True, slots=True)
@@ -231,9 +232,11 @@ class LoadReport:
 
     @property
     def not_loaded(self) -> int:
-        """How many skipped lines lost something (the versions merged into a paper did not):
-        the count a user is told (/stats, the console)."""
-        return len(self.skipped) - self.merged
+        """How many skipped lines lost something (versions merged into a paper, and files that
+        hold no records such as a README or a feed's abstracts, did not): the count a user is
+        told (/stats, the console)."""
+        notes = sum(line.endswith(NOT_RECORDS) for line in self.skipped[self.bad_records :])
+        return len(self.skipped) - self.merged - notes
 
     def summary(self) -> str:
         """One line: how many papers from how many files, how many merged and skipped."""

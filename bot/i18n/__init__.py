@@ -2,7 +2,7 @@
 README.md here for adding a language)."""
 
 from bot.i18n.catalogue import Part, Translator, translator
-from bot.i18n.cities import city_name
+from bot.i18n.cities import city_name, zone_of_city
 from bot.i18n.languages import (
     COMMAND_MENUS,
     DEFAULT_LANGUAGE,
@@ -25,4 +25,5 @@ __all__ = [
     "language_named",
     "pick_language",
     "translator",
+    "zone_of_city",
 ]

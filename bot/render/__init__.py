@@ -61,7 +61,15 @@ from bot.render.sessions import (
     unknown_session_doc,
 )
 from bot.render.views import author_doc, eta_text, hint_doc, results_doc, similar_doc
-from bot.render.week import SCHEDULE_PER_PAGE, now_doc, remind_doc, reminder_doc, schedule_doc
+from bot.render.week import (
+    SCHEDULE_PER_PAGE,
+    now_doc,
+    remind_doc,
+    reminder_doc,
+    schedule_doc,
+    timezone_doc,
+    unknown_timezone_doc,
+)
 
 __all__ = [
     "ANSI_MARKS",
@@ -125,6 +133,7 @@ __all__ = [
     "start_doc",
     "stats_doc",
     "text_doc",
+    "timezone_doc",
     "to_console",
     "to_html",
     "topic_ref",
@@ -132,5 +141,6 @@ __all__ = [
     "typed_turns",
     "unknown_command_doc",
     "unknown_session_doc",
+    "unknown_timezone_doc",
     "usage_doc",
 ]

@@ -44,10 +44,12 @@ def _card_buttons(paper: Paper, t: Translator) -> tuple[Button, ...]:
     return tuple(buttons)
 
 
-def paper_doc(paper: Paper, *, t: Translator = EN, bot_username: str | None = None) -> Doc:
-    """A paper card: title, authors, venue and tier, its presentations and the authors'
-    institutions, the abstract, links, the `t.me` link that opens it (given the bot's
-    username); Similar and Share buttons."""
+def paper_doc(
+    paper: Paper, *, t: Translator = EN, bot_username: str | None = None, mine: str = ""
+) -> Doc:
+    """A paper card: title, authors, venue and tier, its presentations (on the reader's clock
+    `mine` beside the venue's, if they set one) and the authors' institutions, the abstract,
+    links, the `t.me` link that opens it (given the bot's username); Similar and Share."""
     blocks: list[Block] = [(Segment(paper_title(paper.title, paper.id, t), "b"),)]
     if paper.title_derived:  # made from the abstract: never passed off as the authors' title
         blocks[0] += (Segment("\n"), Segment(t.gettext("paper.title_derived"), "i"))
@@ -57,7 +59,7 @@ def paper_doc(paper: Paper, *, t: Translator = EN, bot_username: str | None = No
     venue = clip_words(venue_line(paper, t=t), limits.VENUE_CHARS)
     if venue:
         blocks[0] += (Segment("\n"), Segment(venue))
-    blocks[0] += tuple(_programme_spans(paper, t))
+    blocks[0] += tuple(_programme_spans(paper, t, mine))
     abstract = clip_words(clean(paper.abstract), limits.ABSTRACT_CHARS)
     if abstract:
         blocks.append((Segment(abstract),))
@@ -73,11 +75,11 @@ def paper_doc(paper: Paper, *, t: Translator = EN, bot_username: str | None = No
     return Doc(tuple(blocks), checked_keyboard([_card_buttons(paper, t)]))
 
 
-def _programme_spans(paper: Paper, t: Translator) -> list[Segment]:
-    """The card's programme lines: each presentation, the programme's topic ("Deep Learning →
-    Large Language Models"), then the authors' institutions."""
+def _programme_spans(paper: Paper, t: Translator, mine: str) -> list[Segment]:
+    """The card's programme lines: each presentation (on the reader's clock `mine` too), the
+    programme's topic ("Deep Learning → Large Language Models"), then the institutions."""
     shown = paper.presentations[:MAX_PRESENTATIONS]
-    spans = [Segment("\n" + presentation_line(presentation, t)) for presentation in shown]
+    spans = [Segment("\n" + presentation_line(presentation, t, mine)) for presentation in shown]
     topic = " → ".join(filter(None, (clean(part) for part in paper.topic.split("->"))))
     if topic:
         topic = clip_words(topic, limits.INSTITUTIONS_CHARS)

@@ -40,11 +40,15 @@ def zone_of(moment: datetime) -> str:
     return offset_name(offset) if offset is not None else ""
 
 
-def zone_words(moment: datetime, t: Translator = _EN) -> str:
-    """What clock `moment` is on, to write beside it: "Seoul time", "首尔时间", "UTC-07:00"."""
-    zone = zone_of(moment)
+def zone_name(zone: str, t: Translator = _EN) -> str:
+    """How a stored zone reads: "Seoul time", "首尔时间", "UTC-07:00"."""
     place = city_name(zone, t.lang)
     return t.gettext("time.zone", place=place) if place else zone_label(zone)
+
+
+def zone_words(moment: datetime, t: Translator = _EN) -> str:
+    """What clock `moment` is on, to write beside it: "Seoul time", "首尔时间", "UTC-07:00"."""
+    return zone_name(zone_of(moment), t)
 
 
 def clock(start: datetime, end: datetime | None = None) -> str:

@@ -1,6 +1,6 @@
 """Views of the conference week: a user's schedule with its clashes, what is on now, a
-reminder, and the /remind setting. Times are on the venue's clock, or on the reader's (`mine`,
-their /timezone) with the venue's beside them."""
+reminder, and the /remind and /timezone settings. Times are on the venue's clock, or on the
+reader's (`mine`, their /timezone) with the venue's beside them."""
 
 from __future__ import annotations
 
@@ -25,10 +25,14 @@ from bot.render.presentations import (
     clock,
     kind_label,
     presentation_line,
+    when_text,
+    zone_name,
     zone_words,
     zoned_when,
 )
 from bot.textutil import clean, clip_words
+
+ZONE_TYPED_CHARS = 60  # ours: how much of an unknown /timezone answer is named back
 
 SCHEDULE_PER_PAGE = 8  # ours: presentations on one page of /schedule
 CLASH_TITLE_CHARS = 60  # ours: a title as a clash names it
@@ -234,3 +238,22 @@ def remind_doc(minutes: int | None, *, usage: bool = False, t: Translator = EN) 
     """What /remind is set to (`minutes` before, or off), with how to change it (`usage`)."""
     said = translated(t, "remind.off") if minutes is None else translated(t, "remind.on", minutes)
     return Doc((said, translated(t, "remind.usage")) if usage else (said,))
+
+
+def timezone_doc(zone: str, *, now: datetime, changed: bool = False, t: Translator = EN) -> Doc:
+    """What /timezone is set to: the reader's `zone` (with the time there at `now`) or the
+    venue's clock alone (""); `changed`: just set or cleared. How to change it follows."""
+    if not zone:
+        said = translated(t, "timezone.cleared" if changed else "timezone.none")
+        return Doc((said,) if changed else (said, translated(t, "timezone.usage")))
+    local = now.astimezone(zone_info(zone))
+    named = zone_name(zone, t)
+    named += f" ({zone})" if "/" in zone else ""
+    key = "timezone.set" if changed else "timezone.current"
+    said = translated(t, key, zone=named, now=when_text(local, None, t))
+    return Doc((said, translated(t, "timezone.usage")))
+
+
+def unknown_timezone_doc(typed: str, *, t: Translator = EN) -> Doc:
+    """An answer to /timezone that names no zone: what was typed, and examples."""
+    return text_doc("timezone.unknown", t=t, name=clip_words(clean(typed), ZONE_TYPED_CHARS))

@@ -48,6 +48,12 @@ SET_LANGUAGE = (
     "INSERT INTO users (user_id, language) VALUES (?, ?) "
     "ON CONFLICT (user_id) DO UPDATE SET language = excluded.language"
 )
+GET_TIMEZONE = "SELECT timezone FROM users WHERE user_id = ?"
+SET_TIMEZONE = (
+    "INSERT INTO users (user_id, timezone) VALUES (?, ?) "
+    "ON CONFLICT (user_id) DO UPDATE SET timezone = excluded.timezone"
+)
+CLEAR_TIMEZONE = "UPDATE users SET timezone = NULL WHERE user_id = ?"
 # One row per id (sorted by the caller): the loser of a race gets no row back.
 CLAIM_ALERT = (
     "INSERT INTO sent_alerts (user_id, paper_id) VALUES (?, ?) "
@@ -63,7 +69,7 @@ REMINDERS_OFF = "DELETE FROM reminder_settings WHERE user_id = ?"
 GET_REMINDER = "SELECT minutes FROM reminder_settings WHERE user_id = ?"
 # The /lang choice first: the language seen at /remind is only what Telegram's client said.
 REMINDER_USERS = (
-    "SELECT r.user_id, r.minutes, coalesce(u.language, r.language) "
+    "SELECT r.user_id, r.minutes, coalesce(u.language, r.language), u.timezone "
     "FROM reminder_settings r LEFT JOIN users u ON u.user_id = r.user_id ORDER BY r.user_id"
 )
 # Like CLAIM_ALERT, and only while the user has reminders on: turning them off (or /forget)

@@ -20,6 +20,7 @@ from bot.store.model import (
     check_minutes,
     check_page,
     check_reminder_keys,
+    check_timezone,
     check_topic,
     clean_paper,
     clean_text,
@@ -164,6 +165,19 @@ class Store(ABC):
         """Every user who chose a language (/lang), mapped to it."""
         return dict(await self._rows(q.LANGUAGES))
 
+    async def get_timezone(self, user_id: int) -> str | None:
+        """The user's /timezone choice; None when they have none."""
+        rows = await self._rows(q.GET_TIMEZONE, (user_id,))
+        return rows[0][0] if rows else None
+
+    async def set_timezone(self, user_id: int, zone: str | None) -> None:
+        """Keep `zone` (an IANA name or offset, stored as `parse_zone` writes it) for the user,
+        or None: none; ValueError for a zone that is neither."""
+        if zone is None:
+            await self._change(q.CLEAR_TIMEZONE, (user_id,))
+            return
+        await self._change(q.SET_TIMEZONE, (user_id, check_timezone(zone)))
+
     async def claim_alerts(self, user_id: int, paper_ids: Iterable[str]) -> frozenset[str]:
         """Record alerts as sent; the ids newly claimed (of replicas, exactly one gets each)."""
         # Sorted: replicas claiming overlapping ids lock the rows in one order (no deadlock).
@@ -196,7 +210,7 @@ class Store(ABC):
 
     async def reminder_users(self) -> tuple[ReminderUser, ...]:
         rows = await self._rows(q.REMINDER_USERS)
-        return tuple(ReminderUser(user_id, minutes, lang) for user_id, minutes, lang in rows)
+        return tuple(ReminderUser(*row) for row in rows)
 
     async def claim_reminders(
         self, user_id: int, keys: Iterable[ReminderKey]

@@ -8,13 +8,14 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 
-from bot.corpus import Presentation
+from bot.corpus import Presentation, parse_zone
 from bot.textutil import sendable
 
 MAX_SAVED_PAPERS = 1_000  # ours: per user
 MAX_TOPICS = 20  # ours: per user
 MAX_TOPIC_CHARS = 200  # ours: a standing question, not an essay
 MAX_LANGUAGE_CHARS = 16  # ours: IETF tags such as "pt-BR" are far shorter
+MAX_TIMEZONE_CHARS = 64  # ours: the longest IANA name is 32 ("America/Argentina/ComodRivadavia")
 MIN_REMINDER_MINUTES = 1
 MAX_REMINDER_MINUTES = 120  # the longest lead /remind offers: two hours before a session
 MAX_REMINDER_KEY_CHARS = 64  # ours: a paper id or presentation key (Telegram's id rule is 64)
@@ -97,6 +98,8 @@ class ReminderUser:
     language: str | None
     """Their /lang choice, else the language they were answered in when they turned reminders
     on (a job has no update to read it from); None when neither is known."""
+    timezone: str | None = None
+    """Their /timezone choice (`parse_zone`'s form), read beside the venue's; None: none."""
 
 
 def clean_text(text: str) -> str:
@@ -154,6 +157,15 @@ def check_language(language: str) -> str:
     if not tag or len(tag) > MAX_LANGUAGE_CHARS:
         raise ValueError(f"language tag must be 1..{MAX_LANGUAGE_CHARS} characters")
     return tag
+
+
+def check_timezone(zone: str) -> str:
+    """A time zone as stored (`parse_zone`'s form: "Europe/Berlin", "+02:00"); ValueError
+    (`ZoneError`) for anything else."""
+    stored = parse_zone(clean_text(zone))
+    if len(stored) > MAX_TIMEZONE_CHARS:
+        raise ValueError(f"time zone must be at most {MAX_TIMEZONE_CHARS} characters")
+    return stored
 
 
 def check_minutes(minutes: int | None) -> int | None:

@@ -158,6 +158,7 @@ COMMAND_HANDLERS: dict[str, Handler] = {
     "schedule": week.schedule,
     "now": week.now,
     "remind": week.remind,
+    "timezone": week.timezone,
     "follow": reading_list.follow,
     "following": reading_list.following,
     "forget": reading_list.forget,

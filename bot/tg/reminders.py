@@ -109,7 +109,8 @@ async def _remind(
         assert entry.start is not None  # due reminders are of timed presentations
         minutes = max(1, math.ceil((entry.start - now).total_seconds() / 60))
         try:
-            await send_to(application.bot, user.user_id, reminder_doc(entry, minutes=minutes, t=t))
+            doc = reminder_doc(entry, minutes=minutes, t=t, mine=user.timezone or "")
+            await send_to(application.bot, user.user_id, doc)
         except Forbidden:
             logger.info("User %s blocked the bot; their reminders are turned off", user.user_id)
             await _give_up(state, user.user_id, _keys(mine[number:]), turn_off=True)

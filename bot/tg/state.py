@@ -49,6 +49,8 @@ class BotState:
     languages: LruCache[int, Lang | None] = field(
         default_factory=lambda: LruCache(MAX_LANGUAGE_USERS)
     )
+    # Each user's /timezone choice as stored ("": none), so a card costs no query.
+    zones: LruCache[int, str] = field(default_factory=lambda: LruCache(MAX_LANGUAGE_USERS))
     loaded_at: datetime | None = None
     refused_chats: LruCache[int, None] = field(default_factory=lambda: LruCache(MAX_REFUSED_CHATS))
     store_down: bool = False  # an outage is logged once, and its end once

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from telegram import CallbackQuery, Message, Update
+from telegram.constants import ChatType
 from telegram.ext import filters
 
 from bot import answers, render
@@ -22,6 +23,7 @@ from bot.tg.handlers._replies import (
 from bot.tg.handlers._save_buttons import with_save_buttons
 from bot.tg.language import user_translator
 from bot.tg.state import Context
+from bot.tg.zones import chosen_zone, user_zone
 
 PAPER_SHORTCUT = filters.Regex(PAPER_COMMAND_PATTERN)
 
@@ -44,8 +46,8 @@ async def paper(update: Update, context: Context) -> None:
 
 async def open_card(update: Update, context: Context, paper_id: str, t: Translator) -> None:
     """Reply with the card of `paper_id` (its link to copy, Save and Share buttons)."""
-    name = context.bot.username
-    card = answers.open_paper(index_of(context), paper_id, t=t, bot_username=name)
+    name, mine = context.bot.username, await user_zone(update, context)
+    card = answers.open_paper(index_of(context), paper_id, t=t, bot_username=name, mine=mine)
     await reply_saveable(update, context, card, t)
 
 
@@ -83,8 +85,8 @@ async def similar(update: Update, context: Context) -> None:
 async def random_paper(update: Update, context: Context) -> None:
     """Show a random paper, on /random."""
     t = await user_translator(update, context)
-    name = context.bot.username
-    card = answers.random_paper(index_of(context), t=t, bot_username=name)
+    name, mine = context.bot.username, await user_zone(update, context)
+    card = answers.random_paper(index_of(context), t=t, bot_username=name, mine=mine)
     await reply_saveable(update, context, card, t)
 
 
@@ -107,6 +109,9 @@ async def open_from_button(
     if action.similar:
         answer = await off_loop(context, answers.similar, index, found.id, per_page=per_page, t=t)
     else:
-        answer = answers.open_paper(index, found.id, t=t, bot_username=context.bot.username)
+        name = context.bot.username
+        private = message.chat.type == ChatType.PRIVATE  # a card in a group: the venue's clock
+        mine = await chosen_zone(context.bot_data, query.from_user.id) if private else ""
+        answer = answers.open_paper(index, found.id, t=t, bot_username=name, mine=mine)
     doc = await with_save_buttons(context, query.from_user, message.chat, answer, t)
     await send(message, doc, quote=False)

@@ -184,5 +184,6 @@ async def forget_button(
     if action.confirm:
         await store_call(context, lambda store: answers.forget(store, user_id))
         context.bot_data.languages.put(user_id, None)  # the cached /lang choice goes too
+        context.bot_data.zones.put(user_id, "")  # and the /timezone one
     await query.answer()
     await edit_doc(query, text_doc("forget.done" if action.confirm else "forget.cancelled", t=t))

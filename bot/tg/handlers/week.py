@@ -1,5 +1,5 @@
-"""The conference week: `/schedule` and its pages, `/now`, `/remind`: adapters over
-`bot.answers.week`, private to the user like the reading list."""
+"""The conference week: `/schedule` and its pages, `/now`, `/remind`, `/timezone`: adapters
+over `bot.answers.week`, private to the user like the reading list."""
 
 from __future__ import annotations
 
@@ -20,13 +20,15 @@ from bot.tg.handlers._replies import (
 )
 from bot.tg.language import user_language
 from bot.tg.state import Context
+from bot.tg.zones import chosen_zone
 
 
 async def _schedule(context: Context, user_id: int, offset: int, t: Translator) -> Doc:
     """A page of the user's schedule (StoreUnavailable while the store is away)."""
     index = index_of(context)
     papers = await store_call(context, lambda store: answers.saved_papers(store, index, user_id))
-    return await off_loop(context, answers.schedule_page, papers, offset=offset, t=t)
+    mine = await chosen_zone(context.bot_data, user_id)
+    return await off_loop(context, answers.schedule_page, papers, offset=offset, t=t, mine=mine)
 
 
 @private_command
@@ -53,7 +55,10 @@ async def now(update: Update, context: Context, user_id: int, t: Translator) -> 
     except StoreUnavailable:  # what is on does not wait for the database
         week = answers.Week(())
     programme, moment = await state.programme(), state.clock.now()
-    doc = await off_loop(context, answers.now_page, programme, index, week, now=moment, t=t)
+    mine = await chosen_zone(state, user_id)
+    doc = await off_loop(
+        context, answers.now_page, programme, index, week, now=moment, t=t, mine=mine
+    )
     await reply(update, doc)
 
 
@@ -66,4 +71,18 @@ async def remind(update: Update, context: Context, user_id: int, t: Translator) 
         context, lambda store: answers.remind(store, user_id, argument, language=language, t=t)
     )
     context.bot_data.reminders_wake.set()  # a reminder already due goes out now
+    await reply(update, doc)
+
+
+@private_command
+async def timezone(update: Update, context: Context, user_id: int, t: Translator) -> None:
+    """`/timezone <city, IANA zone or offset>` shows the user's times on their clock too,
+    `/timezone off` on the venue's alone; `/timezone` says which."""
+    argument = command_argument(update.effective_message)
+    state = context.bot_data
+    doc, zone = await store_call(
+        context,
+        lambda store: answers.timezone(store, user_id, argument, now=state.clock.now(), t=t),
+    )
+    state.zones.put(user_id, zone)
     await reply(update, doc)
