@@ -18,13 +18,14 @@ from benchmarks import synth
 from testkit.botenv import bot_env
 from testkit.devset import PAPERLISTS
 from testkit.fake_bot_api import ApiCall, FakeBotApi, Updates
+from testkit.paths import SEED_CORPUS
 from testkit.process import LineWatch
 
 REPO = Path(__file__).resolve().parent.parent
 RESULTS = REPO / "benchmarks" / "results"
 CACHE = RESULTS / "cache"
 """Index caches and paper vectors of every benchmark (INDEX_CACHE_DIR)."""
-SEED = REPO / "corpus"
+SEED = SEED_CORPUS
 CRANFIELD = PAPERLISTS.parent / "cranfield"
 
 

@@ -1,6 +1,7 @@
-"""Programme loading benchmark: a 6,500-paper conference feed (the synthetic ICML 2026 of
-`testkit.programme`: 6,343 posters, 159 orals, 297 other events, abstracts sidecar), loaded
-cold by the CLI and in-process.
+"""Programme loading benchmark: the real ICML 2026 programme the bot serves by default
+(`corpus/icml-2026/`: 6,628 papers from 6,796 events, abstracts sidecar), loaded cold and cached
+by the CLI and in-process; `--synthetic`: the synthetic feed of `testkit.programme` (6,343
+posters, 159 orals, 297 other events) the figures before the real list were taken on.
 
 - CLI cold: `python -m bot search --no-semantic --corpus DIR "sparse routers"` with an empty
   `INDEX_CACHE_DIR` (read, parse, merge, index, write the cache, answer), then the same
@@ -8,7 +9,8 @@ cold by the CLI and in-process.
   machine the wall time also counts waiting for a core, so both are shown, with the load.
 - In-process: `load_corpus` (read the feed and its sidecar into papers) and `Index.build`.
 
-    uv run python -m benchmarks.programme_load                # generates the feed once
+    uv run python -m benchmarks.programme_load --repeat 5     # the bundled programme
+    uv run python -m benchmarks.programme_load --synthetic    # generates the feed once
     uv run python -m benchmarks.programme_load --corpus DIR --repeat 5
 """
 
@@ -24,6 +26,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from bot.config import DEFAULT_CORPUS
 from testkit.programme import synthetic_programme
 
 QUERY = "sparse routers"
@@ -71,11 +74,14 @@ def _show(name: str, runs: list[tuple[float, float]]) -> None:
 def main(argv: list[str] | None = None) -> int:
     """Time the runs and print medians."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--corpus", type=Path, help="a folder with a feed (default: generated)")
+    parser.add_argument("--corpus", type=Path, help="a folder with a feed (default: the bundled)")
+    parser.add_argument("--synthetic", action="store_true", help="the synthetic feed instead")
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as scratch:
-        corpus = args.corpus or synthetic_programme(Path(scratch) / "feed").parent
+        corpus = args.corpus or DEFAULT_CORPUS
+        if args.synthetic:
+            corpus = synthetic_programme(Path(scratch) / "feed").parent
         runs: dict[str, list[tuple[float, float]]] = {}
         for n in range(args.repeat):
             cache = Path(scratch) / f"cache-{n}"

@@ -12,20 +12,32 @@ untimed start): start-up, Popen to "Semantic search ready", and the dev set's qu
 to both bots in turn, at most one a bot every 0.1 s (below the 30 messages/s PTB's rate
 limiter keeps to): answer latency, all and Chinese questions, and VmRSS after.
 
+`--first-start`: the bundled programme (CORPUS unset) as a fresh clone's first start serves it,
+SEMANTIC as shipped (auto): `python -m bot console` with a question piped, Popen to its first
+answer, from an empty INDEX_CACHE_DIR (cold) and then from the cache it wrote (cached),
+`--repeat` times; then one `python -m bot run` from an empty cache: Popen to polling, its first
+answer (BM25), and "Semantic search ready" (the hybrid, its papers embedded in the child), or
+after `--hybrid-minutes` the papers embedded so far and the bot's own estimate of the rest.
+
     uv run python -m benchmarks.startup --sizes 57,100000 --repeat 5 [--semantic]
+    uv run python -m benchmarks.startup --first-start --repeat 3
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
+import shutil
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
 from benchmarks.common import CACHE, SEED, corpus_file, load_line, ms, start_bot
+from bot.config import DEFAULT_CORPUS
+from testkit.botenv import bot_env
 from testkit.fake_bot_api import FakeBotApi
 
 QUESTIONS = (
@@ -140,6 +152,80 @@ def semantic(args: argparse.Namespace) -> None:
         )
 
 
+FIRST_QUESTION = "diffusion models for protein design"
+AS_SHIPPED = {"CORPUS": "", "SEMANTIC": "auto"}  # a clone's settings: none
+
+
+def console_first_answer(cache: Path) -> float:
+    """Seconds from Popen of `python -m bot console` (the default corpus, a question piped) to
+    the first line of its first answer."""
+    env = bot_env(INDEX_CACHE_DIR=str(cache), **AS_SHIPPED)
+    started = time.perf_counter()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "bot", "console"],
+        cwd=tempfile.mkdtemp(prefix="bot-cwd-"),  # no stray .env is read
+        env=env,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+    assert process.stdin is not None and process.stdout is not None
+    process.stdin.write(f"{FIRST_QUESTION}\n/quit\n")
+    process.stdin.close()
+    took = None
+    for line in process.stdout:
+        if took is None and line.startswith("1. "):
+            took = time.perf_counter() - started
+    if process.wait() != 0 or took is None:
+        raise SystemExit(f"the console failed (exit {process.returncode}, answered: {took})")
+    return took
+
+
+def hybrid_start(cache: Path, minutes: float) -> tuple[float, float, float | None, str]:
+    """(Popen to polling, the first answer's latency, Popen to "Semantic search ready" or None
+    when not ready within `minutes`, the bot's last embedding progress line) of `python -m bot
+    run` on the default corpus from an empty cache."""
+    with FakeBotApi() as api:
+        bot = start_bot(api, DEFAULT_CORPUS, cache_dir=cache, timeout=3600, **AS_SHIPPED)
+        try:
+            first = bot.ask(FIRST_QUESTION)
+            seen = bot.log.seen.wait(max(0.0, bot.popen_at + minutes * 60 - time.perf_counter()))
+            if bot.process.poll() is not None:
+                raise SystemExit(f"the bot exited:\n{bot.log.text()[-2000:]}")
+            ready = time.perf_counter() - bot.popen_at if seen else None
+            lines = [line for line in bot.log.lines if "embedding papers:" in line]
+            return bot.started_in, first, ready, (lines[-1].strip() if lines else "")
+        finally:
+            bot.stop()
+
+
+def first_start(args: argparse.Namespace) -> None:
+    """The bundled programme as a fresh clone starts it: console cold and cached, then the
+    bot's hybrid from an empty cache."""
+    cold, cached = [], []
+    with tempfile.TemporaryDirectory() as tmp:
+        for run in range(args.repeat):
+            cache = Path(tmp) / f"cache-{run}"
+            cold.append(console_first_answer(cache))
+            cached.append(console_first_answer(cache))
+            print(f"console: cold {cold[-1]:.1f} s, cached {cached[-1]:.1f} s", file=sys.stderr)
+            shutil.rmtree(cache)
+        print(f"\nThe bundled programme, first start ({load_line()}), medians of {args.repeat}:\n")
+        print("| `python -m bot console`, a question piped | Popen to its first answer (range) |")
+        print("|---|---:|")
+        for label, runs in (("empty cache (a fresh clone)", cold), ("cached", cached)):
+            spread = f"{min(runs):.1f}-{max(runs):.1f}"
+            print(f"| {label} | {statistics.median(runs):.1f} s ({spread}) |")
+        if args.no_hybrid:
+            return
+        polling, first, ready, progress = hybrid_start(Path(tmp) / "cache-run", args.hybrid_minutes)
+        hybrid = f"after {ready / 60:.1f} min" if ready else f"not yet: {progress}"
+        print(f"\n`python -m bot run`, empty cache ({load_line()} at the end): polling after "
+              f"{polling:.1f} s, first answer in {first * 1e3:.0f} ms, semantic search ready "
+              f"{hybrid}")  # fmt: skip
+
+
 def main() -> None:
     """Run what the flags ask."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -147,7 +233,15 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=5, help="starts per case")
     parser.add_argument("--questions", type=int, default=20, help="questions per start")
     parser.add_argument("--semantic", action="store_true", help="SEMANTIC off and on")
+    parser.add_argument("--first-start", action="store_true", help="the bundled programme")
+    parser.add_argument("--no-hybrid", action="store_true", help="--first-start: console only")
+    parser.add_argument(
+        "--hybrid-minutes", type=float, default=240, help="--first-start: wait this long at most"
+    )
     args = parser.parse_args()
+    if args.first_start:
+        first_start(args)
+        return
     startup(args)
     if args.semantic:
         semantic(args)

@@ -25,10 +25,9 @@ from pathlib import Path
 import numpy as np
 
 from bot.corpus import Paper
+from testkit.paths import SEED_CORPUS
 
-REPO = Path(__file__).resolve().parent.parent
-
-SEED_DIR = REPO / "corpus"
+SEED_DIR = SEED_CORPUS
 HEAPS_BETA = 0.55  # typical for English text (Heaps 1978; 0.4-0.6 in the literature)
 ZIPF_Q = 2.7  # Mandelbrot's offset: flattens the top ranks as in real text
 MEAN_WORDS = 180  # words per abstract (the realistic corpus)

@@ -9,7 +9,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
-DEFAULT_CORPUS = REPO_ROOT / "corpus"
+DEFAULT_CORPUS = REPO_ROOT / "corpus" / "icml-2026"
+"""The programme served when CORPUS is unset and nothing was fetched: the official ICML 2026
+feed and its abstracts sidecar, as `fetch icml 2026` saves them (a dated copy, `.fetched.json`)."""
 DEFAULT_RESULTS_PER_PAGE = 5
 MIN_RESULTS_PER_PAGE = 1
 MAX_RESULTS_PER_PAGE = 10  # one page must fit one message (render budgets per result)
@@ -243,11 +245,11 @@ def _base_url(value: str | None) -> str | None:
 
 def default_corpus(data_dir: Path) -> tuple[Path, ...]:
     """What an unset CORPUS serves: `DATA_DIR/programme` when `fetch` saved a list there, else
-    the seed corpus."""
+    the bundled ICML 2026 programme."""
     folder = data_dir / PROGRAMME_FOLDER
     try:
         fetched = any(not f.name.startswith(".") and f.is_file() for f in folder.iterdir())
-    except OSError:  # no such folder (nothing fetched), or unreadable: the seeds
+    except OSError:  # no such folder (nothing fetched), or unreadable: the bundled copy
         fetched = False
     return (folder,) if fetched else (DEFAULT_CORPUS,)
 

@@ -224,7 +224,12 @@ ANSWERS: dict[str, Callable[[ConsoleSession, str], Doc]] = {
     "random": lambda s, _: s._shown(answers.random_paper(s.index, t=s.t, mine=s.zone)),
     "session": lambda s, q: s._shown(answers.session(s.programme(), q, t=s.t, typed=True)),
     "stats": lambda s, _: answers.stats(
-        s.index, sources=s.sources, skipped=s.skipped, loaded_at=s.loaded_at, t=s.t
+        s.index,
+        sources=s.sources,
+        skipped=s.skipped,
+        loaded_at=s.loaded_at,
+        t=s.t,
+        facts=s.facts.of(s.index),
     ),
     "lang": ConsoleSession._lang,
     "saved": ConsoleSession._saved,

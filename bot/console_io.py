@@ -52,7 +52,7 @@ def run_console(
     except (ConfigError, CorpusError) as exc:
         print(t.gettext("console.cannot_start", error=exc), file=sys.stderr)
         return 2
-    retriever = _retriever(index, settings, t, piped=not is_terminal(stdin))
+    retriever, started = _retriever(index, settings, t, piped=not is_terminal(stdin))
     store = LazyStore(lambda: open_store(settings.database_url, settings.data_dir))
     session = ConsoleSession(
         retriever,
@@ -67,25 +67,33 @@ def run_console(
         chat(session, report, stdin, stdout, ansi=styled(stdout, environ))
     finally:
         store.close()
+        if started is not None:
+            # Papers still embedding: the run under way ends (a second or two) and what was
+            # embedded stays cached for the next start; the model's threads must not be torn
+            # down mid-run by the interpreter's exit (an abort).
+            started.job.finish()
     return 0
 
 
-def _retriever(index: Index, settings: Settings, t: Translator, *, piped: bool) -> Retriever:
+def _retriever(
+    index: Index, settings: Settings, t: Translator, *, piped: bool
+) -> tuple[Retriever, loading.SemanticStart | None]:
     """`index` in the hybrid, embedding in the background like the bot's (quietly: the prompt
-    owns the terminal). Piped questions are corrected and glossed as the bot's once ready, and
-    wait for vectors quick to make, as `search` does; else stderr says when they are ready."""
+    owns the terminal), and its start (None: BM25 alone). Piped questions are corrected and
+    glossed as the bot's once ready, and wait for vectors quick to make, as `search` does; else
+    stderr says when they are ready."""
     index.queries.start_glossary()  # before the embedding job, which waits for it
     started = loading.start_semantic(index, settings, progress=lambda done, total: None)
     if piped:
         index.queries.load_speller()
         index.queries.load_glossary()
     if started is None:
-        return index
+        return index, None
     readiness = loading.settle(started, quick=loading.QUICK_EMBED_SECONDS if piped else 0.0)
     notice = answers.pending_notice(readiness, t=t)
     if notice:
         print(notice, file=sys.stderr)
-    return started.retriever
+    return started.retriever, started
 
 
 @dataclass
@@ -116,9 +124,13 @@ def chat(
 ) -> None:
     """The read-answer loop until EOF or /quit, after the banner and the load's skip report."""
     interactive = is_terminal(stdin)
-    name = session.facts.of(session.index).name  # built now, once: /start and /help use it too
+    # The name alone: the programme and topics wait for a command that needs them, not the
+    # first question.
+    name, fetched = session.facts.heading(session.index)
     papers = render.corpus_papers(name, len(report.papers), t=session.t)
     print(session.t.ngettext("console.banner", len(report.papers), papers=papers), file=stdout)
+    if fetched is not None:
+        print(render.fetched_line(fetched, t=session.t), file=stdout)
     if report.not_loaded:
         skipped = render.text_doc("stats.skipped", report.not_loaded, t=session.t)
         print(render.to_console(skipped), file=stdout)

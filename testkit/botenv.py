@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import os
 import tempfile
-from pathlib import Path
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
+from testkit.paths import REPO_ROOT, SEED_CORPUS
 
 # Settings the caller's environment must not leak into a bot under test.
 _OURS_PREFIXES = ("TELEGRAM_", "WEBHOOK_")
@@ -21,6 +20,8 @@ def bot_env(**overrides: str) -> dict[str, str]:
 
     DATA_DIR is a fresh temporary directory unless given, so no run writes the repo's data/.
     SEMANTIC is off unless given: answers then do not depend on when embedding finishes.
+    CORPUS is the seed corpus unless given (`CORPUS=""`: the bot's default, the bundled
+    programme).
     """
     env = {
         k: v for k, v in os.environ.items() if not k.startswith(_OURS_PREFIXES) and k not in _OURS
@@ -28,5 +29,6 @@ def bot_env(**overrides: str) -> dict[str, str]:
     env["PYTHONPATH"] = str(REPO_ROOT)
     env["DATA_DIR"] = tempfile.mkdtemp(prefix="bot-data-")
     env["SEMANTIC"] = "off"
+    env["CORPUS"] = str(SEED_CORPUS)
     env.update(overrides)
     return env

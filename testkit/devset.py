@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bot.corpus import Paper
+from testkit.paths import SEED_CORPUS
 
 __all__ = [
     "DEVSET",
@@ -66,7 +67,7 @@ ICML2026 = PAPERLISTS.parents[1] / "icml2026"
 """The real ICML 2026 programme feed and its abstracts sidecar (read its README)."""
 
 
-def load_seed_papers(path: str | Path = "corpus") -> list[Paper]:
+def load_seed_papers(path: str | Path = SEED_CORPUS) -> list[Paper]:
     """The seed papers via bot.corpus, or split on blank lines if the loader is not there."""
     try:
         from bot.corpus import load_corpus

@@ -10,10 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from bot.config import DEFAULT_CORPUS, Settings
+from bot.config import Settings
 from bot.corpus import Paper, load_corpus
 from bot.search import Index
 from testkit.fake_bot_api import FakeBotApi
+from testkit.paths import SEED_CORPUS
 from testkit.pg import REQUIRE_ENV, Backend, PgCluster, find_bin_dir
 
 PROCESS_TESTS = Path(__file__).resolve().parent / "process"
@@ -40,6 +41,16 @@ def bm25_unless_asked(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.fixture(autouse=True)
+def seeds_unless_asked(monkeypatch: pytest.MonkeyPatch) -> None:
+    """CORPUS=the seed corpus for every test that does not set it.
+
+    The bot's default is the bundled programme (6,628 papers: seconds to load, more to index
+    cold); the tests about that default unset CORPUS themselves.
+    """
+    monkeypatch.setenv("CORPUS", str(SEED_CORPUS))
+
+
+@pytest.fixture(autouse=True)
 def data_dir(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A fresh DATA_DIR per test, so nothing writes a database into the repository, nor into
     the user's own data folder (`Settings()` built in a test defaults to XDG_DATA_HOME's)."""
@@ -52,7 +63,7 @@ def data_dir(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathF
 @pytest.fixture(scope="session")
 def papers() -> tuple[Paper, ...]:
     """The papers of the repository's seed corpus."""
-    return load_corpus([DEFAULT_CORPUS]).papers
+    return load_corpus([SEED_CORPUS]).papers
 
 
 @pytest.fixture(scope="session")
@@ -73,7 +84,7 @@ def app(fake_api: FakeBotApi, index: Index):  # -> telegram.ext.Application
     """The real bot Application talking to `fake_api`; use `async with app:`."""
     from bot.tg.app import build_application
 
-    settings = Settings(token=fake_api.token, api_base_url=fake_api.base_url)
+    settings = Settings(token=fake_api.token, api_base_url=fake_api.base_url, corpus=(SEED_CORPUS,))
     return build_application(settings, index)
 
 
@@ -108,7 +119,7 @@ def backend(request: pytest.FixtureRequest, tmp_path: Path) -> Backend:
 def corpus_dir(tmp_path: Path) -> Path:
     """A private copy of the seed corpus that a test may change or add papers to."""
     target = tmp_path / "corpus"
-    shutil.copytree(DEFAULT_CORPUS, target)
+    shutil.copytree(SEED_CORPUS, target)
     for file in target.iterdir():
         file.chmod(0o644)  # a read-only checkout's modes are copied too
     return target

@@ -189,9 +189,10 @@ def test_corpus_env_var_is_the_default(
     assert "missing: no such file or directory" in capsys.readouterr().err
 
 
-def test_default_corpus_is_the_repository_corpus(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_default_corpus_is_the_bundled_programme(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("CORPUS", raising=False)
-    assert loading.corpus_paths(load_settings(), None) == [REPO_ROOT / "corpus"]
+    paths = loading.corpus_paths(load_settings(), None)
+    assert paths == [REPO_ROOT / "corpus" / "icml-2026"]
 
 
 @pytest.mark.parametrize(

@@ -143,7 +143,7 @@ def test_data_dir_defaults_to_the_xdg_data_home_outside_the_checkout(
 # ------------------------------------------------------------------ the default corpus
 
 
-def test_an_unset_corpus_serves_what_fetch_saved_else_the_seeds(tmp_path: Path) -> None:
+def test_an_unset_corpus_serves_what_fetch_saved_else_the_bundled_programme(tmp_path: Path) -> None:
     from bot.config import PROGRAMME_FOLDER
     from bot.fetch.sources import programme_dir
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import UTC, date, datetime
 from pathlib import Path
 
 import pytest
@@ -9,7 +10,8 @@ import pytest
 from bot.answers import FactsMemo, corpus_facts
 from bot.answers.corpus_facts import programme_of
 from bot.console import ConsoleSession
-from bot.corpus import Paper
+from bot.corpus import Fetched, Paper
+from bot.fetch.files import replace_together
 from bot.loading import load_index
 from bot.planner import build_programme
 from bot.search import Index
@@ -41,6 +43,19 @@ def test_a_cached_corpus_gives_the_same_programme(tmp_path: Path) -> None:
     assert type(cached.papers).__name__ == "PaperColumns"  # read back as columns
     assert programme_of(cached.papers) == build_programme(cached.papers)
     assert programme_of(cached.papers)
+
+
+def test_the_facts_say_when_the_served_files_were_fetched_cached_or_not(tmp_path: Path) -> None:
+    feed = write_feed(tmp_path / "feed", week_events(), {})
+    _report, fresh = load_index([feed.parent])
+    assert corpus_facts(fresh.papers).fetched is None  # files of one's own: nothing to say
+    url = "https://icml.cc/static/virtual/data/icml-2026-orals-posters.json"
+    at = datetime(2026, 7, 14, 3, 0, tzinfo=UTC)
+    replace_together(feed.parent, {feed.name: feed.read_bytes()}, source=url, at=at)
+    cache = tmp_path / "cache"
+    for _ in range(2):  # built, then read back from the cache
+        _report, index = load_index([feed.parent], cache, cache_min_papers=0)
+        assert corpus_facts(index.papers).fetched == Fetched(date(2026, 7, 14), url)
 
 
 def test_the_memo_builds_once_per_index(week: dict[str, Paper]) -> None:

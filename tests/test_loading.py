@@ -7,9 +7,10 @@ from pathlib import Path
 import pytest
 
 from bot.answers import results
-from bot.config import DEFAULT_CORPUS, Settings
+from bot.config import Settings
 from bot.corpus import CorpusError
 from bot.loading import EmptyCorpusError, corpus_paths, load_index
+from testkit.paths import SEED_CORPUS
 
 
 def test_given_paths_win_over_settings() -> None:
@@ -19,7 +20,7 @@ def test_given_paths_win_over_settings() -> None:
 
 
 def test_load_index_serves_the_seed_corpus() -> None:
-    report, index = load_index([DEFAULT_CORPUS])
+    report, index = load_index([SEED_CORPUS])
     assert report.papers and len(index) == len(report.papers)
 
 
@@ -46,7 +47,7 @@ def test_a_large_corpus_is_built_in_another_process(tmp_path: Path, monkeypatch)
         return real_build(cls, papers, **kwargs)
 
     monkeypatch.setattr(Index, "build", classmethod(counting_build))
-    report, index = load_index([DEFAULT_CORPUS], tmp_path, separate_build_bytes=0)
+    report, index = load_index([SEED_CORPUS], tmp_path, separate_build_bytes=0)
     assert built_here == []  # the child built it and wrote the cache
     assert list(tmp_path.glob("index-*.idx"))
     assert isinstance(index.papers, PaperColumns)  # served from the memory-mapped cache

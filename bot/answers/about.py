@@ -13,8 +13,11 @@ from bot.search import Retriever
 
 
 def start(index: Retriever, facts: CorpusFacts, *, t: Translator) -> Doc:
-    """How many papers of what, and how to ask, with questions from the corpus's topics."""
-    return render.start_doc(len(index), t=t, name=facts.name, examples=facts.examples)
+    """How many papers of what, from where and as of when, and how to ask, with questions from
+    the corpus's topics."""
+    return render.start_doc(
+        len(index), t=t, name=facts.name, examples=facts.examples, fetched=facts.fetched
+    )
 
 
 def help_text(index: Retriever, facts: CorpusFacts, *, t: Translator, console: bool = False) -> Doc:
@@ -29,10 +32,12 @@ def stats(
     skipped: int,
     loaded_at: datetime | None,
     t: Translator,
+    facts: CorpusFacts | None = None,
 ) -> Doc:
-    """How many papers from how many files (`sources`, else the files the papers name), loaded
-    when, how many records skipped."""
+    """How many papers from how many files (`sources`, else the files the papers name), fetched
+    when (the `facts`), loaded when, how many records skipped."""
     figures = index.stats()
     if sources is not None:
         figures = dataclasses.replace(figures, sources=sources)
-    return render.stats_doc(figures, loaded_at=loaded_at, skipped=skipped, t=t)
+    fetched = facts.fetched if facts is not None else None
+    return render.stats_doc(figures, loaded_at=loaded_at, skipped=skipped, t=t, fetched=fetched)

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from bot import render
-from bot.corpus import CorpusName, Paper, corpus_name, frequent_topics
+from bot.corpus import CorpusName, Fetched, Paper, corpus_name, fetched_of, frequent_topics
 from bot.planner import Programme, build_programme
 from bot.search import Retriever, field_values
 
@@ -19,11 +19,13 @@ EXAMPLE_TOPICS = 3  # ours: example questions /start takes from the corpus's top
 @dataclass(frozen=True, slots=True)
 class CorpusFacts:
     """The served corpus as a whole: its `programme` (falsy without sessions or times), its
-    `name` (falsy when neither it nor a setting says), questions from its topics."""
+    `name` (falsy when neither it nor a setting says), questions from its topics, and when
+    its list was fetched (None: no `.fetched.json` says)."""
 
     programme: Programme
     name: CorpusName = field(default_factory=CorpusName)
     examples: tuple[str, ...] = ()
+    fetched: Fetched | None = None
 
 
 def programme_of(papers: Sequence[Paper]) -> Programme:
@@ -39,10 +41,18 @@ def name_of(papers: Sequence[Paper], given: str = "") -> CorpusName:
     return corpus_name(pairs, given=given)
 
 
+def fetched_list(papers: Sequence[Paper]) -> Fetched | None:
+    """When the files `papers` came from were fetched (the stalest), as `fetch` recorded it."""
+    return fetched_of(dict.fromkeys(field_values(papers, "source")))
+
+
 def serving(paths: Sequence[Path], papers: Sequence[Paper], given_name: str = "") -> str:
-    """ "6,502 ICML 2026 papers from /data/programme", for a start's log."""
+    """ "6,502 ICML 2026 papers from /data/programme (fetched from icml.cc, 2026-07-14)", for a
+    start's log."""
     named = render.corpus_papers(name_of(papers, given_name), len(papers))
-    return f"{named} from {', '.join(map(str, paths))}"
+    fetched = fetched_list(papers)
+    listed = f" (fetched from {fetched.host}, {fetched.on.isoformat()})" if fetched else ""
+    return f"{named} from {', '.join(map(str, paths))}{listed}"
 
 
 def corpus_facts(papers: Sequence[Paper], *, given_name: str = "") -> CorpusFacts:
@@ -61,6 +71,7 @@ def corpus_facts(papers: Sequence[Paper], *, given_name: str = "") -> CorpusFact
         programme=programme_of(papers),
         name=name_of(papers, given_name),
         examples=frequent_topics(topics, count=EXAMPLE_TOPICS),
+        fetched=fetched_list(papers),
     )
 
 
@@ -71,6 +82,13 @@ class FactsMemo:
     given_name: str = ""
     _papers: Sequence[Paper] | None = field(default=None, repr=False)
     _facts: CorpusFacts | None = field(default=None, repr=False)
+
+    def heading(self, index: Retriever) -> tuple[CorpusName, Fetched | None]:
+        """What `index`'s papers are called and when their list was fetched: a banner's facts,
+        without the programme and the topics (seconds for a conference's thousands)."""
+        if self._facts is not None and self._papers is index.papers:
+            return self._facts.name, self._facts.fetched
+        return name_of(index.papers, self.given_name), fetched_list(index.papers)
 
     def of(self, index: Retriever) -> CorpusFacts:
         """`index`'s facts: built on the first call for its papers, then kept."""

@@ -12,6 +12,7 @@ from bot.corpus.authors import (
     fold_name,
     key_matches,
 )
+from bot.corpus.fetched import FETCHED_FILE, Fetched, fetched_manifest, fetched_of
 from bot.corpus.filter import LoadFilter
 from bot.corpus.headline import MAX_TITLE_CHARS
 from bot.corpus.ids import PaperIds
@@ -47,6 +48,7 @@ from bot.corpus.zones import (
 )
 
 __all__ = [
+    "FETCHED_FILE",
     "MAX_AUTHOR_CHARS",
     "MAX_COMMAND_CHARS",
     "MAX_TITLE_CHARS",
@@ -58,6 +60,7 @@ __all__ = [
     "AuthorKey",
     "CorpusError",
     "CorpusName",
+    "Fetched",
     "LoadFilter",
     "LoadReport",
     "NotRecordsError",
@@ -72,6 +75,8 @@ __all__ = [
     "compact_authors",
     "corpus_name",
     "derive_title",
+    "fetched_manifest",
+    "fetched_of",
     "filed_under",
     "fold_name",
     "fold_session",

@@ -22,6 +22,7 @@ from bot.corpus.model import (
     Paper,
 )
 from bot.corpus.readers import Record, Skipped, Source, expand, read_jsonl, recognise
+from bot.corpus.readers.virtual_site import sidecar_of
 from bot.corpus.records import normalise_record
 from bot.corpus.titles import derive_title
 from bot.corpus.zones import with_venue_zones
@@ -101,7 +102,15 @@ def _sources(paths: Iterable[str | Path], load: _Load) -> list[tuple[Source, boo
     unique: dict[Path, tuple[Path, bool]] = {}
     for path, alone in found:
         unique.setdefault(path.resolve(), (path, alone))
-    return [(Source.file(path), alone) for path, alone in unique.values()]
+    sources = [(Source.file(path), alone) for path, alone in unique.values()]
+    return [(source, alone) for source, alone in sources if alone or not _read_with(source, unique)]
+
+
+def _read_with(source: Source, files: dict[Path, tuple[Path, bool]]) -> bool:
+    """Whether `source` is the abstracts sidecar of a feed among `files`: the feed reads it, so
+    it is neither a file of its own nor a file skipped."""
+    feed = sidecar_of(source)
+    return feed is not None and feed.resolve() in files
 
 
 def _numbered(

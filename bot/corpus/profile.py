@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from bot.corpus.model import venue_tier
@@ -96,6 +96,16 @@ def _words(text: str) -> set[str]:
     return set(_WORD.findall(text.casefold()))
 
 
+def _says(phrase: str) -> Callable[[str], bool]:
+    """Whether a case-folded text has every word of `phrase` (`_words(phrase) <= _words(text)`)
+    without splitting a whole abstract into words: a substring test, then a word search."""
+    words = sorted(_words(phrase))
+    patterns = [re.compile(rf"(?<!\w){re.escape(word)}(?!\w)") for word in words]
+    return lambda folded: (
+        all(w in folded for w in words) and all(pattern.search(folded) for pattern in patterns)
+    )
+
+
 def frequent_topics(
     papers: Iterable[tuple[str, Sequence[str], str]], *, count: int = 3
 ) -> tuple[str, ...]:
@@ -104,9 +114,12 @@ def frequent_topics(
     (so asking it finds the paper). Case folded, shown as most papers write it."""
     papers_with: Counter[str] = Counter()
     spellings: dict[str, Counter[str]] = {}
+    says: dict[str, Callable[[str], bool]] = {}  # a programme has few topics
     for topic, keywords, text in papers:
         leaf = topic.rsplit("->", 1)[-1] if topic else ""
-        if leaf and not _words(leaf) <= _words(text):
+        if leaf and leaf not in says:
+            says[leaf] = _says(leaf)
+        if leaf and not says[leaf](text.casefold()):
             leaf = ""  # a topic the paper's words do not say: asking it would not find it
         seen: dict[str, str] = {}
         for phrase in (leaf, *keywords):

@@ -75,7 +75,7 @@ def fetch_feed(
         if abstracts is None and (out / source.sidecar_name).exists():
             stale = (source.sidecar_name,)  # an old sidecar would not match the new feed
         order = [source.name] if abstracts is None else [source.sidecar_name, source.name]
-        paths = staging.commit(order, remove=stale)  # the feed last: its rename commits both
+        paths = staging.commit(order, source=source.url, remove=stale)  # the feed last commits
     if stale:
         http.say(f"removed the old {out / source.sidecar_name}: the site has no sidecar now")
     return SavedFeed(tuple(paths), tally.events, abstracts)

@@ -1,15 +1,18 @@
 """Atomic saves for `fetch`: each file is written to a hidden temporary file beside its
 target (a download streams into it), then renamed over it, so a failed fetch leaves the
-previous download as it was."""
+previous download as it was; the folder's `.fetched.json` records when and from where
+(`bot.corpus.fetched`)."""
 
 from __future__ import annotations
 
 import os
 import tempfile
 from collections.abc import Iterable, Mapping, Sequence
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import BinaryIO
 
+from bot.corpus import FETCHED_FILE, fetched_manifest
 from bot.fileutil import fsync
 
 __all__ = ["Staging", "replace_together"]
@@ -43,10 +46,23 @@ class Staging:
             stream.close()
             path.unlink(missing_ok=True)
 
-    def commit(self, order: Sequence[str], *, remove: Iterable[str] = ()) -> list[Path]:
+    def commit(
+        self,
+        order: Sequence[str],
+        *,
+        source: str,
+        remove: Iterable[str] = (),
+        at: datetime | None = None,
+    ) -> list[Path]:
         """Rename the staged files over their targets in `order` (the last one commits the
-        set), then delete the `remove` names; the targets. Flushing to disk comes before the
-        first rename, so a full disk fails before anything is replaced."""
+        set), then delete the `remove` names; the targets. The manifest records them as
+        fetched from `source` at `at` (default now), renamed after them: a cut between says
+        an older date, never a newer one. Flushing to disk comes before the first rename, so
+        a full disk fails before anything is replaced."""
+        remove, when = tuple(remove), at or datetime.now(UTC)
+        manifest = fetched_manifest(self.folder, order, source, when, gone=remove)
+        self.file(FETCHED_FILE).write(manifest)
+        order = [*order, FETCHED_FILE]
         staged = [(self._staged[name], self.folder / name) for name in order]
         for (path, stream), target in staged:
             stream.flush()
@@ -61,7 +77,7 @@ class Staging:
         for name in remove:
             (self.folder / name).unlink(missing_ok=True)
         fsync(self.folder)
-        return [target for _staged, target in staged]
+        return [target for _staged, target in staged[:-1]]  # the manifest apart
 
     def __enter__(self) -> Staging:
         return self
@@ -72,11 +88,16 @@ class Staging:
 
 
 def replace_together(
-    folder: Path, files: Mapping[str, bytes], *, remove: Iterable[str] = ()
+    folder: Path,
+    files: Mapping[str, bytes],
+    *,
+    source: str,
+    remove: Iterable[str] = (),
+    at: datetime | None = None,
 ) -> list[Path]:
     """Write `files` (name -> bytes) into `folder`, all or none, then delete the `remove`
-    names; the written paths."""
+    names; the written paths, recorded as fetched from `source` at `at` (default now)."""
     with Staging(folder) as staging:
         for name, data in files.items():
             staging.file(name).write(data)
-        return staging.commit(list(files), remove=remove)
+        return staging.commit(list(files), source=source, remove=remove, at=at)

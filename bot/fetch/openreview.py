@@ -99,7 +99,8 @@ def fetch_openreview(
     if left_out:
         say(f"left out {left_out:,} notes whose venueid is not {venue}")
     data = orjson.dumps({"notes": accepted, "count": len(accepted)})
-    [path] = replace_together(out, {openreview_file_name(venue): data})
+    where = f"{api.rstrip('/')}/notes?content.venueid={venue}"
+    [path] = replace_together(out, {openreview_file_name(venue): data}, source=where)
     return SavedNotes(path, len(accepted), left_out)
 
 

@@ -38,6 +38,7 @@ from bot.render.html import to_html
 from bot.render.info import (
     command_description,
     corpus_papers,
+    fetched_line,
     help_doc,
     lang_changed_doc,
     lang_codes_doc,
@@ -100,6 +101,7 @@ __all__ = [
     "command_description",
     "corpus_papers",
     "eta_text",
+    "fetched_line",
     "filter_labels",
     "fit_toast",
     "fitted",

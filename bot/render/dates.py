@@ -26,3 +26,9 @@ def short_date(when: date, t: Translator) -> str:
         day=when.day,
         month=t.gettext(f"date.month_{when.month}"),
     )
+
+
+def full_date(when: date, t: Translator) -> str:
+    """A date with its year, without its weekday: "14 Jul 2026", "2026年7月14日"."""
+    month = t.gettext(f"date.month_{when.month}")
+    return t.gettext("date.day_month_year", day=when.day, month=month, year=when.year)

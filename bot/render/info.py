@@ -6,9 +6,10 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 
 from bot.commands import COMMANDS, CONSOLE_COMMANDS, Command, command
-from bot.corpus import CorpusName
+from bot.corpus import CorpusName, Fetched
 from bot.i18n import LANGUAGES, Translator
 from bot.render.callbacks import SetLanguage, encode
+from bot.render.dates import full_date
 from bot.render.doc import Doc, Segment
 from bot.render.fit import fitted
 from bot.render.limits import MAX_COMMAND_DESCRIPTION_CHARS
@@ -58,22 +59,27 @@ def command_description(
     return fitted(t, entry.description_key, MAX_COMMAND_DESCRIPTION_CHARS, corpus=label)
 
 
+def fetched_line(fetched: Fetched, *, t: Translator = EN) -> str:
+    """ "List from icml.cc as of 14 Jul 2026": where the served list came from, and its date."""
+    return t.gettext("start.fetched", source=fetched.host, date=full_date(fetched.on, t))
+
+
 def start_doc(
     paper_count: int,
     *,
     t: Translator = EN,
     name: CorpusName | None = None,
     examples: Sequence[str] = (),
+    fetched: Fetched | None = None,
 ) -> Doc:
-    """Welcome: how many papers of what, how to ask, example questions."""
+    """Welcome: how many papers of what (and how fresh the list is, when it was fetched), how
+    to ask, example questions."""
     papers = corpus_papers(name or CorpusName(), paper_count, t=t)
-    return Doc(
-        (
-            translated(t, "start.welcome", paper_count, papers=papers),
-            translated(t, "start.how_to_ask"),
-            examples_block(t, examples),
-        )
-    )
+    welcome = translated(t, "start.welcome", paper_count, papers=papers)
+    if fetched is not None:
+        when = full_date(fetched.on, t)
+        welcome += (Segment("\n"), *translated(t, "start.fetched", source=fetched.host, date=when))
+    return Doc((welcome, translated(t, "start.how_to_ask"), examples_block(t, examples)))
 
 
 def _command_lines(listed: Sequence[Command], t: Translator, name: CorpusName) -> list[Segment]:
@@ -120,8 +126,10 @@ def stats_doc(
     loaded_at: datetime | None = None,
     skipped: int = 0,
     t: Translator = EN,
+    fetched: Fetched | None = None,
 ) -> Doc:
-    """What a user cares about: how many papers, from how many sources, loaded when, skipped."""
+    """What a user cares about: how many papers, from how many sources and fetched when (if
+    `fetch` recorded it), loaded when, skipped."""
     spans: list[Segment] = [
         *translated(t, "stats.title"),
         Segment("\n"),
@@ -129,6 +137,9 @@ def stats_doc(
         Segment("\n"),
         *translated(t, "stats.source_files", stats.sources),
     ]
+    if fetched is not None:
+        when = full_date(fetched.on, t)
+        spans += [Segment("\n"), *translated(t, "stats.fetched", source=fetched.host, date=when)]
     if loaded_at is not None:
         spans += [Segment("\n"), *translated(t, "stats.loaded_at", when=_when(loaded_at))]
     if skipped:

@@ -10,8 +10,9 @@ from bot.textutil import clean
 
 SEED_VENUE = "ICML 2026"
 SEED_YEAR = 2026
-"""What the seed corpus (`corpus/`, ICML 2026 papers) leaves unsaid: its records carry no venue
-or year, and an exported BibTeX entry without them is not citable."""
+"""What a paper's record may leave unsaid (a corpus of one's own without venue or year): the
+bundled programme and the seeds name ICML 2026 themselves, and an exported BibTeX entry
+without them is not citable."""
 
 _DOI_URL = re.compile(r"^https?://(dx\.)?doi\.org/")
 

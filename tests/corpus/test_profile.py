@@ -10,13 +10,12 @@ import pytest
 
 from bot.answers import corpus_facts, results
 from bot.answers.corpus_facts import name_of
-from bot.config import DEFAULT_CORPUS
 from bot.corpus import Paper, load_corpus
 from bot.corpus.profile import CorpusName, VenueYears, corpus_name, frequent_topics
 from bot.i18n import translator
 from bot.render import corpus_papers
 from bot.render.info import corpus_label
-from testkit.paths import TEST_DATA
+from testkit.paths import SEED_CORPUS, TEST_DATA
 from testkit.programme import synthetic_programme
 from testkit.week import load_week
 
@@ -28,7 +27,7 @@ def papers_of(*paths: Path) -> tuple[Paper, ...]:
 
 
 def test_the_seeds_are_named_by_their_lists_header() -> None:
-    papers = papers_of(DEFAULT_CORPUS)
+    papers = papers_of(SEED_CORPUS)
     assert {(p.venue, p.year) for p in papers} == {("ICML 2026", 2026)}
     name = name_of(papers)
     assert name.single == "ICML 2026"
@@ -102,6 +101,11 @@ def test_frequent_topics_are_what_most_papers_are_about() -> None:
     assert frequent_topics([("", ("rare",), "")]) == ()  # one paper is not frequent
     unsaid = [("Social Aspects->Fairness", (), "Sparse routers")] * 5
     assert frequent_topics(unsaid) == ()  # asking "Fairness" would find none of them
+    # Whole words only, in any case, across hyphens: not a word's prefix or part.
+    within = [("Applications->Time Series", (), "Forecasting TIME-series data")] * 3
+    assert frequent_topics(within) == ("Time Series",)
+    for text in ("Learnings from a timeless series", "Time seriesless", "Lifetime Series"):
+        assert frequent_topics([("Applications->Time Series", (), text)] * 3) == (), text
 
 
 def test_a_conference_feeds_examples_find_its_papers(tmp_path: Path) -> None:
@@ -113,4 +117,4 @@ def test_a_conference_feeds_examples_find_its_papers(tmp_path: Path) -> None:
     index = Index.build(papers)
     for question in facts.examples:
         assert results(index, question).confident, question
-    assert corpus_facts(papers_of(DEFAULT_CORPUS)).examples == ()  # the seeds: the catalogue's
+    assert corpus_facts(papers_of(SEED_CORPUS)).examples == ()  # the seeds: the catalogue's

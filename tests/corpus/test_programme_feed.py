@@ -257,10 +257,19 @@ def test_in_a_folder_the_sidecar_is_read_with_its_feed_not_as_papers(tmp_path: P
         shutil.copy(PROGRAMME / name, tmp_path / name)
     report = load_corpus([tmp_path])
     assert len(report.papers) == 21 and report.bad_records == 0
-    assert (
-        f"{tmp_path / 'icml-2026-abstracts.json'}: the abstracts of "
-        "icml-2026-orals-posters.json, read with it; not read"
-    ) in report.skipped
+    alone = load_corpus([tmp_path / "icml-2026-orals-posters.json"])
+    assert [p.abstract for p in report.papers] == [p.abstract for p in alone.papers]
+    assert any(paper.abstract for paper in report.papers)
+    assert report.sources == (str(tmp_path / "icml-2026-orals-posters.json"),)
+    assert not any("abstracts.json" in line for line in report.skipped)  # read, not skipped
+    assert report.not_loaded == alone.not_loaded  # as the feed named alone: nothing more
+
+
+def test_a_sidecar_without_its_feed_is_named_as_not_read(tmp_path: Path) -> None:
+    shutil.copy(PROGRAMME / "icml-2026-abstracts.json", tmp_path / "icml-2026-abstracts.json")
+    shutil.copy(PROGRAMME / "icml-2026-orals-posters.json", tmp_path / "feed-export.json")
+    report = load_corpus([tmp_path])  # its feed renamed: nothing reads it, so the report says
+    assert any("icml-2026-abstracts.json" in line for line in report.skipped)
 
 
 def test_an_unreadable_sidecar_leaves_papers_without_abstracts(tmp_path: Path) -> None:

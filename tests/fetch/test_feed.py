@@ -4,10 +4,12 @@ each refusal leaving the previous download byte for byte as it was."""
 from __future__ import annotations
 
 import json
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 
+from bot.corpus import FETCHED_FILE, fetched_of
 from bot.fetch.client import Http
 from bot.fetch.feed import fetch_feed
 from bot.fetch.http import FetchError, RetryPolicy
@@ -23,11 +25,14 @@ def test_a_feed_and_its_sidecar_are_saved_beside_each_other(
     url, events = serve(server)
     code, err = fetch(capsys, url, "--out", str(tmp_path))
     assert code == 0, err
-    assert set(files(tmp_path)) == {FEED, SIDECAR}
+    assert set(files(tmp_path)) == {FETCHED_FILE, FEED, SIDECAR}
     feed = json.loads((tmp_path / FEED).read_text("utf-8"))
     assert feed["count"] == len(events) and feed["results"] == events
     assert json.loads((tmp_path / SIDECAR).read_text("utf-8")) == data.sidecar(events)
     assert f"saved {len(events):,} events and 130 abstracts" in err
+    fetched = fetched_of([tmp_path / FEED])  # the day it was fetched, and from where
+    assert fetched is not None and fetched.source == url
+    assert (datetime.now(UTC).date() - fetched.on).days in (0, 1)  # today, or just past midnight
     [feed_request] = server.seen(server.feed_path())
     assert feed_request.headers["user-agent"].startswith("icml-papers-bot/")
 
@@ -71,7 +76,7 @@ def test_a_retry_after_date_is_measured_from_the_answers_date(
     with Http(policy, print) as http:
         fetch_feed(FeedSource.parse(url), tmp_path, http)
     assert waits == [5.0]
-    assert set(files(tmp_path)) == {FEED, SIDECAR}
+    assert set(files(tmp_path)) == {FETCHED_FILE, FEED, SIDECAR}
 
 
 def test_5xx_without_retry_after_backs_off_exponentially(
@@ -162,7 +167,7 @@ def test_a_missing_sidecar_is_fine_when_the_feed_carries_its_abstracts(
     assert code == 0, err
     assert "no abstracts sidecar" in err and "404 Not Found" in err
     assert "the feed carries its own abstracts (33 of 33 posters and orals)" in err
-    assert set(files(tmp_path)) == {FEED}
+    assert set(files(tmp_path)) == {FETCHED_FILE, FEED}
 
 
 def test_a_missing_sidecar_is_refused_when_the_papers_have_no_abstracts(
@@ -174,7 +179,7 @@ def test_a_missing_sidecar_is_refused_when_the_papers_have_no_abstracts(
     assert not tmp_path.exists() or files(tmp_path) == {}
     code, err = fetch(capsys, url, "--out", str(tmp_path), "--without-abstracts")
     assert code == 0, err
-    assert set(files(tmp_path)) == {FEED}
+    assert set(files(tmp_path)) == {FETCHED_FILE, FEED}
 
 
 def test_a_sidecar_written_as_a_list_is_saved_as_served(
@@ -194,7 +199,7 @@ def test_by_default_it_saves_in_the_data_dirs_programme_folder(
     url, _ = serve(server, papers=10)
     code, err = fetch(capsys, url)
     assert code == 0, err
-    assert set(files(data_dir / "programme")) == {FEED, SIDECAR}
+    assert set(files(data_dir / "programme")) == {FETCHED_FILE, FEED, SIDECAR}
 
 
 def test_conference_and_year_name_the_official_feed() -> None:

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from bot.cli import main
+from bot.corpus import FETCHED_FILE
 from bot.fetch.http import FetchError, RetryPolicy
 from bot.fetch.openreview import Credentials, fetch_openreview
 from bot.fetch.sources import openreview_file_name
@@ -69,7 +70,7 @@ def test_403_for_guests_is_refused_with_the_way_to_log_in(
     assert code == 1
     assert "403 Forbidden" in err and "OPENREVIEW_USERNAME and OPENREVIEW_PASSWORD" in err
     assert (tmp_path / SAVED).read_bytes() == before
-    assert [p.name for p in tmp_path.iterdir()] == [SAVED]
+    assert sorted(p.name for p in tmp_path.iterdir()) == [FETCHED_FILE, SAVED]
 
 
 def test_credentials_from_the_environment_log_in_and_are_never_shown(
@@ -142,7 +143,7 @@ def test_a_refusal_keeps_the_previous_notes(
     code, err = fetch(capsys, api, tmp_path)
     assert code == 1 and expected in err, err
     assert (tmp_path / SAVED).read_bytes() == before
-    assert [p.name for p in tmp_path.iterdir()] == [SAVED]
+    assert sorted(p.name for p in tmp_path.iterdir()) == [FETCHED_FILE, SAVED]
 
 
 def test_a_venue_without_accepted_notes_is_refused(

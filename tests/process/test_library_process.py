@@ -15,13 +15,13 @@ from pathlib import Path
 
 import pytest
 
-from bot.config import DEFAULT_CORPUS
 from bot.corpus import load_corpus
 from bot.render import paper_ref
 from bot.store import snapshot
 from bot.store.factory import SQLITE_FILE
 from testkit.botenv import bot_env
 from testkit.fake_bot_api import FakeBotApi, Updates
+from testkit.paths import SEED_CORPUS
 from testkit.pg import Backend, free_port
 
 # Tiers (tests/README.md): starts bot processes.
@@ -36,7 +36,7 @@ USERS = tuple(range(501, 507))
 
 
 def paper_ids() -> list[str]:
-    return [paper.id for paper in load_corpus([DEFAULT_CORPUS]).papers]
+    return [paper.id for paper in load_corpus([SEED_CORPUS]).papers]
 
 
 @contextmanager
@@ -121,7 +121,7 @@ async def test_every_acknowledged_save_survives_sigkill(backend: Backend, tmp_pa
     print(f"{backend.name}: {len(burst)} saves sent, {len(acknowledged)} acknowledged, "
           f"{len(stored)} stored")  # fmt: skip
     assert acknowledged <= stored.keys()
-    papers = {paper.id: paper for paper in load_corpus([DEFAULT_CORPUS]).papers}
+    papers = {paper.id: paper for paper in load_corpus([SEED_CORPUS]).papers}
     for (_user, paper_id), row in stored.items():  # nothing half-written
         expected = snapshot(papers[paper_id])
         assert (row.title, row.authors, row.year) == (expected.title, expected.authors, 2026)
@@ -135,7 +135,7 @@ async def test_two_replicas_saving_and_removing_for_one_user(
     ids = paper_ids()
     both, only_first, removed = ids[: len(ids) // 2], ids[len(ids) // 2 : -5], ids[-5:]
     store = await backend.open()
-    for paper in load_corpus([DEFAULT_CORPUS]).papers:
+    for paper in load_corpus([SEED_CORPUS]).papers:
         if paper.id in removed:
             await store.save(user, snapshot(paper))
 

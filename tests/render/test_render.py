@@ -5,7 +5,7 @@ from __future__ import annotations
 import inspect
 import subprocess
 import sys
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 
 import pytest
 from telegram import constants
@@ -13,7 +13,7 @@ from telegram import constants
 from bot import render
 from bot.answers import results
 from bot.commands import COMMANDS
-from bot.corpus import MAX_COMMAND_CHARS, Paper, parse_paper_command
+from bot.corpus import MAX_COMMAND_CHARS, Fetched, Paper, parse_paper_command
 from bot.corpus.profile import CorpusName, VenueYears
 from bot.i18n import LANGUAGES, translator
 from bot.render.callbacks import encode
@@ -333,6 +333,39 @@ def test_stats_and_start_render() -> None:
     assert "I search <b>57 ICML 2026 papers</b>" in start.text
     assert "<code>/search sparse &lt;routers&gt;</code>" in start.text  # the corpus's own
     assert EXAMPLE_QUESTIONS[0] not in start.text
+    assert "List from" not in start.text  # no record of a fetch: nothing said of freshness
+
+
+FEED_URL = "https://icml.cc/static/virtual/data/icml-2026-orals-posters.json"
+
+
+@pytest.mark.parametrize(
+    ("lang", "start_line", "stats_line"),
+    [
+        ("en", "List from icml.cc as of 14 Jul 2026.", "List: icml.cc, as of 14 Jul 2026"),
+        (
+            "zh_Hans",
+            "论文列表来自 icml.cc，截至 2026年7月14日。",
+            "列表：icml.cc，截至 2026年7月14日",
+        ),
+        (
+            "zh_Hant",
+            "論文列表來自 icml.cc，截至 2026年7月14日。",
+            "列表：icml.cc，截至 2026年7月14日",
+        ),
+    ],
+)
+def test_start_and_stats_say_where_the_list_came_from_and_as_of_when(
+    lang: str, start_line: str, stats_line: str
+) -> None:
+    t, fetched = translator(lang), Fetched(date(2026, 7, 14), FEED_URL)
+    named = CorpusName((VenueYears("ICML", 2026, 2026),))
+    [start] = render.to_html(render.start_doc(6628, name=named, t=t, fetched=fetched))
+    assert_telegram_accepts(start)
+    assert start.text.split("\n")[1] == start_line  # under the welcome
+    stats = IndexStats(papers=6628, sources=1, terms=1, postings=1, memory_bytes=1)
+    [message] = render.to_html(render.stats_doc(stats, t=t, fetched=fetched))
+    assert message.text.split("\n")[3] == stats_line  # after the files it came from
 
 
 def test_inline_article_has_snippet_description_and_short_card() -> None:

@@ -211,7 +211,7 @@ def test_any_chunk_spans_equal_the_general_spans(chunk: str) -> None:
 
 def test_seed_abstract_words_spans_equal_the_general_spans() -> None:
     analyzer = EnglishAnalyzer()  # one analyzer: cached chunk terms, as snippets use it
-    chunks = {c for p in load_seed_papers("corpus") for c in f"{p.title} {p.abstract}".split()}
+    chunks = {c for p in load_seed_papers() for c in f"{p.title} {p.abstract}".split()}
     for chunk in sorted(chunks):
         assert analyzer.analyze_spans(chunk) == _spans_of_one_word_the_general_way(chunk), chunk
 

@@ -28,7 +28,7 @@ SEIZURE_TYPOS = "siezure detection from vidoe"
 @pytest.fixture(scope="module")
 def seed_index() -> Index:
     """The seed corpus with its speller ready, as the load path serves it once started."""
-    index = Index.build(load_seed_papers("corpus"))
+    index = Index.build(load_seed_papers())
     assert index.queries.load_speller() is not None
     return index
 

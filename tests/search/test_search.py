@@ -31,7 +31,7 @@ analyze, analyze_spans = ENGLISH.analyze, ENGLISH.analyze_spans
 
 @pytest.fixture(scope="module")
 def seed_papers() -> list[Paper]:
-    return load_seed_papers("corpus")
+    return load_seed_papers()
 
 
 @pytest.fixture(scope="module")

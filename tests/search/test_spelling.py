@@ -135,7 +135,7 @@ def test_closest_is_the_nearest_of_every_corpus_word() -> None:
 
     from testkit.devset import load_seed_papers
 
-    lexicon_ = papers_lexicon(load_seed_papers("corpus"))
+    lexicon_ = papers_lexicon(load_seed_papers())
     counts = lexicon_.words
 
     def every_word(word: str) -> str | None:

@@ -44,6 +44,7 @@ async def stats(update: Update, context: Context) -> None:
         skipped=state.skipped,
         loaded_at=state.loaded_at,
         t=t,
+        facts=await state.corpus_facts(),
     )
     await reply(update, doc)
 
