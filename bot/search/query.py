@@ -2,7 +2,8 @@
 
 `QueryPipeline.prepare` takes what the user typed through, in order: the cut to
 `MAX_QUERY_CHARS` (the only one); the query syntax (`syntax.parse_query`), whose conditions
-are kept aside; chat phrasing removed (`phrasing.topic_text`); typos corrected
+are kept aside; chat phrasing removed (`phrasing.topic_text`); a title's leading name typed
+split, joined or hyphenated written as the title writes it (`names.NameTable`); typos corrected
 (`spelling.Speller`, once ready); the terms analysed; a Chinese question's English gloss
 (`gloss.gloss_terms`, once ready). Both engines search the resulting `PreparedQuery`, so a
 question means the same whichever answers it.
@@ -10,6 +11,7 @@ question means the same whichever answers it.
 
 from __future__ import annotations
 
+import functools
 import logging
 import re
 import threading
@@ -20,8 +22,10 @@ from typing import Generic, Protocol, TypeVar
 
 from bot.search.analysis import MAX_QUERY_TERMS, Analyzer, analyze_query
 from bot.search.gloss import Glossary, default_glossary, gloss_terms
+from bot.search.names import NameTable
 from bot.search.phrasing import topic_text
 from bot.search.spelling import Correction, Lexicon, Speller, SpellingCorpus
+from bot.search.storage.columns import field_values
 from bot.search.syntax import ParsedQuery, parse_query
 
 __all__ = ["MAX_QUERY_CHARS", "PreparedQuery", "QueryCorpus", "QueryPipeline", "prepare_query"]
@@ -70,15 +74,19 @@ def prepare_query(
     speller: Speller | None = None,
     gloss: Callable[[str, Sequence[str]], tuple[str, ...]] | None = None,
     now: datetime | None = None,
+    names: Callable[[str], str] | None = None,
 ) -> PreparedQuery:
-    """`query` cut, without request words, corrected by `speller` (None: as typed), analysed,
-    and glossed by `gloss` (text, terms -> gloss terms; None: not glossed); `now` is the
-    moment `day:today` counts from (None: such a condition is dropped)."""
+    """`query` cut, without request words, its titles' names as written by `names` (None: as
+    typed), corrected by `speller` (None: as typed), analysed, and glossed by `gloss` (text,
+    terms -> gloss terms; None: not glossed); `now` is the moment `day:today` counts from
+    (None: such a condition is dropped)."""
     typed = query if isinstance(query, str) else ""
     parsed = parse_query(typed[:MAX_QUERY_CHARS], now=now)
     # Only the free text is cleaned and corrected: a field's value ("author:Schmidhber")
     # is matched by its own rule, and a quoted phrase means exactly what is quoted.
     topic = topic_text(parsed.text)
+    if names is not None:  # before the speller: a name's halves are not typos
+        topic = names(topic)
     # Only words whose terms are searched are spell-checked: the bound on the speller's work.
     cut = term_cut(topic, analyzer)
     checked = speller.correct(topic[:cut]) if speller is not None else Correction(topic[:cut])
@@ -195,7 +203,24 @@ class QueryPipeline:
             speller=self._speller.value,
             gloss=None if glossary is None else self._gloss_with(glossary),
             now=self._clock(),
+            names=self._with_names,
         )
+
+    @functools.cached_property
+    def _names(self) -> NameTable:
+        """The leading names of the corpus's titles; made at the first question (a
+        few milliseconds a thousand papers)."""
+        return NameTable(field_values(self._corpus.papers, "title"))
+
+    def _with_names(self, text: str) -> str:
+        """`text` with the names it spells written as their titles write them."""
+        corpus = self._corpus
+
+        def known(word: str) -> bool:
+            terms = corpus.analyzer.analyze(word)
+            return bool(terms) and all(map(corpus.knows, terms))
+
+        return self._names.with_names(text, known)
 
     def _gloss_with(self, glossary: Glossary) -> Callable[[str, Sequence[str]], tuple[str, ...]]:
         corpus = self._corpus
