@@ -74,12 +74,14 @@ class NameTable:
         replaced by the name as its title writes it; of a run of several words, the words
         `known` accepts (the corpus holds them) are kept before the name."""
         words = [(m.start(), m.end()) for m in _WORD.finditer(text)]
+        keys = [name_key(text[start:end]) for start, end in words]  # a run's key: theirs joined
         out: list[str] = []
         done = i = 0
         while i < len(words):
             for n in range(min(MAX_NAME_WORDS, len(words) - i), 0, -1):
+                key = "".join(keys[i : i + n])
+                name = self._names.get(key) if len(key) >= MIN_KEY_CHARS else None
                 start, end = words[i][0], words[i + n - 1][1]
-                name = self.get(text[start:end])
                 if name is not None and name != text[start:end]:
                     kept = [w for w in text[start:end].split() if n > 1 and known(w)]
                     out += [text[done:start], " ".join([*kept, name])]
