@@ -1,4 +1,4 @@
-"""A title's leading name found however it is typed: split, joined, hyphenated, any case."""
+"""Titles as evidence: a leading name found however it is typed, and title words weighing more."""
 
 from __future__ import annotations
 
@@ -85,3 +85,28 @@ def test_an_unknown_half_of_a_name_is_not_corrected_away(index: Index) -> None:
     prepared = index.queries.prepare("stepcode reasoner")
     assert set(index.query_terms("StepCodeReasoner")) <= set(prepared.terms)
     assert prepared.corrected == ""
+
+
+TITLED = [
+    Paper("t", "Sparse Autoencoders for Medical Image Segmentation",
+          "We interpret what segmentation networks learn on brain scans."),
+    Paper("a", "Interpreting Networks",
+          "Sparse autoencoders on medical image features: sparse autoencoders explain medical "
+          "image models, and image segmentation benefits."),
+    Paper("b", "Segmentation Benchmarks",
+          "Medical image segmentation with sparse features; image segmentation of medical data."),
+]  # fmt: skip
+
+
+def test_a_question_that_matches_most_of_a_title_finds_that_paper_first() -> None:
+    """Title words count `TITLE_WEIGHT` times: the title beats abstracts repeating its words."""
+    index = Index.build(TITLED)
+    result = index.search(index.queries.prepare("sparse autoencoders medical segmentation"))
+    assert result.hits[0].paper.id == "t"
+
+
+def test_title_terms_are_indexed_title_weight_times() -> None:
+    from bot.search.documents import TITLE_WEIGHT, document_terms
+
+    terms = document_terms(TITLED[0], Index.build(TITLED).analyzer)
+    assert terms.count("autoencod") == TITLE_WEIGHT == 2
