@@ -28,7 +28,9 @@ NEIGHBOURS = [
 
 @pytest.fixture(scope="module")
 def index() -> Index:
-    return Index.build(NEIGHBOURS)
+    built = Index.build(NEIGHBOURS)
+    built.queries.load_speller()  # the names are read with the speller
+    return built
 
 
 @pytest.mark.parametrize(
@@ -80,8 +82,14 @@ def test_with_names_keeps_known_words_and_leaves_other_text_alone() -> None:
     assert table.with_names("", known) == ""
 
 
+def test_names_are_read_once_the_speller_is_asked_for() -> None:
+    fresh = Index.build(NEIGHBOURS)
+    assert "stepcodereason" not in fresh.queries.prepare("step code reasoner").terms
+    fresh.queries.load_speller()
+    assert "stepcodereason" in fresh.queries.prepare("step code reasoner").terms
+
+
 def test_an_unknown_half_of_a_name_is_not_corrected_away(index: Index) -> None:
-    index.queries.load_speller()
     prepared = index.queries.prepare("stepcode reasoner")
     assert set(index.query_terms("StepCodeReasoner")) <= set(prepared.terms)
     assert prepared.corrected == ""
@@ -101,6 +109,7 @@ TITLED = [
 def test_a_question_that_matches_most_of_a_title_finds_that_paper_first() -> None:
     """Title words count `TITLE_WEIGHT` times: the title beats abstracts repeating its words."""
     index = Index.build(TITLED)
+    index.queries.load_speller()
     result = index.search(index.queries.prepare("sparse autoencoders medical segmentation"))
     assert result.hits[0].paper.id == "t"
 
