@@ -1,7 +1,8 @@
 """Quality on the held-out sets: what the bot serves, BM25 alone and hybrid, against references.
 
 Sets: `seeds` (the 57 seed papers and testkit/devset.jsonl), `paperlists` (ICML 2013-2019,
-3,017 papers, testkit/devset_paperlists.jsonl) and `cranfield` (Cranfield-1400, 225 queries
+3,017 papers, testkit/devset_paperlists.jsonl), `icml2026` (the real ICML 2026 programme,
+6,628 papers, testkit/devset_icml2026.jsonl) and `cranfield` (Cranfield-1400, 225 queries
 with graded judgements). Every question goes through the answer layer (`bot.answers.page`) of
 the corpus loaded as the bot loads it: BM25 alone (SEMANTIC=off: phrasing, spelling, the
 Chinese gloss) and the hybrid (SEMANTIC=on, its vectors cached in benchmarks/results/cache;
@@ -17,6 +18,7 @@ queries, heldout = even. Choose on tune; read heldout once per shipped change.
 
     uv run python -m benchmarks.quality --set seeds,paperlists,cranfield --split heldout
     ... --set paperlists --split tune --curve --misses
+    ... --set icml2026 --split tune --misses
 """
 
 from __future__ import annotations
@@ -37,7 +39,13 @@ from benchmarks.common import CACHE, CRANFIELD, RESULTS, SEED, load_line, paperl
 from bot import answers
 from bot.corpus import Paper
 from bot.i18n import translator
-from testkit.devset import Question, load_devset, load_paperlists_devset
+from testkit.devset import (
+    ICML2026,
+    Question,
+    load_devset,
+    load_icml2026_devset,
+    load_paperlists_devset,
+)
 
 OFF_STYLES = ("offtopic", "nearmiss")
 T = translator("en")
@@ -180,9 +188,11 @@ def answer_all(questions: list[Answered], named: dict[str, Ranker], curve: bool)
 
 def dev_set(name: str, split: str | None, semantic: bool) -> tuple[list[Answered], dict]:
     """A dev set's questions of `split` and its engines."""
-    paths = [SEED] if name == "seeds" else paperlists_files()
+    paths = {"seeds": [SEED], "icml2026": [ICML2026]}.get(name) or paperlists_files()
     papers, named = engines(paths, 10, semantic)
-    load = load_devset if name == "seeds" else load_paperlists_devset
+    load = {"seeds": load_devset, "icml2026": load_icml2026_devset}.get(
+        name, load_paperlists_devset
+    )
     questions: list[Question] = load(papers, split=split)
     return [
         Answered(q.text, q.style, None if q.expect is None else papers[q.expect].id)

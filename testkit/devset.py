@@ -22,6 +22,13 @@ nearmiss (checked against the abstracts: no paper covers them). Papers were draw
 years with random.Random(20); the split is the rule above, applied within each style, and was
 fixed (and committed) before any measurement on these questions. `build_paperlists_devset`
 writes the file.
+
+devset_icml2026.jsonl holds questions over the real ICML 2026 programme (6,628 papers, a
+conference's worth of near neighbours): `id` is the expected paper's OpenReview id, `expect`
+its title. Styles: keyword, question (own words), name (a title's leading name typed split,
+joined, hyphenated or camelCase), paraphrase (vague, with typos), chinese, summary (one line),
+offtopic and nearmiss. Written and split (the rule above, within each style) and committed
+before any measurement on them; `build_icml2026_devset` writes the file.
 """
 
 from __future__ import annotations
@@ -37,6 +44,9 @@ from testkit.paths import SEED_CORPUS
 
 __all__ = [
     "DEVSET",
+    "ICML2026",
+    "ICML2026_DEVSET",
+    "ICML2026_STYLES",
     "PAPERLISTS",
     "PAPERLISTS_DEVSET",
     "PAPERLISTS_STYLES",
@@ -44,6 +54,7 @@ __all__ = [
     "STYLES",
     "Question",
     "load_devset",
+    "load_icml2026_devset",
     "load_paperlists",
     "load_paperlists_devset",
     "load_seed_papers",
@@ -65,6 +76,18 @@ PAPERLISTS = next(
 )  # fmt: skip
 ICML2026 = PAPERLISTS.parents[1] / "icml2026"
 """The real ICML 2026 programme feed and its abstracts sidecar (read its README)."""
+
+
+ICML2026 = next(
+    (p for p in (_ROOT / "corpus/icml-2026", _ROOT.parent / "shared/icml2026",
+                 _ROOT.parents[1] / "shared/icml2026") if p.exists()),
+    _ROOT / "corpus/icml-2026",
+)  # fmt: skip
+"""The real ICML 2026 programme: the bundled copy, else `shared/`."""
+ICML2026_DEVSET = Path(__file__).with_name("devset_icml2026.jsonl")
+"""Questions over the real ICML 2026 programme (expected paper by OpenReview id)."""
+ICML2026_STYLES = ("keyword", "question", "name", "paraphrase", "chinese", "summary",
+                   "offtopic", "nearmiss")  # fmt: skip
 
 
 def load_seed_papers(path: str | Path = SEED_CORPUS) -> list[Paper]:
@@ -158,5 +181,29 @@ def load_paperlists_devset(
             if len(found) != 1:
                 raise ValueError(f"title {record['expect']!r} matches {len(found)} papers")
             row = found[0]
+        questions.append(Question(record["question"], row, record["style"], record["split"]))
+    return questions
+
+
+def load_icml2026_devset(
+    papers: Sequence[Paper], path: Path = ICML2026_DEVSET, *, split: str | None = None
+) -> list[Question]:
+    """The ICML 2026 questions, each expected paper found by its id (else its exact title)."""
+    by_id = {p.id: i for i, p in enumerate(papers)}
+    by_title: dict[str, list[int]] = {}
+    for i, p in enumerate(papers):
+        by_title.setdefault(p.title, []).append(i)
+    questions = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        record = json.loads(line)
+        if split is not None and record["split"] != split:
+            continue
+        row = None
+        if record["expect"] is not None:
+            row = by_id.get(record["id"])
+            found = by_title.get(record["expect"], [])
+            if row is None and len(found) != 1:
+                raise ValueError(f"paper {record['id']} ({record['expect']!r}) not found")
+            row = found[0] if row is None else row
         questions.append(Question(record["question"], row, record["style"], record["split"]))
     return questions
