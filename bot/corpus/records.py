@@ -180,7 +180,10 @@ def _all_keywords(by_field: Mapping[str, object]) -> tuple[str, ...]:
 def _add_openreview_page(fields: Mapping[str, object], urls: dict[str, str]) -> None:
     """An OpenReview record's forum page is the paper's page, when it names no other."""
     if "forum" in fields or "venueid" in fields:
-        forum = _text(fields.get("forum") or fields.get("id"), "id")
+        try:
+            forum = _text(fields.get("forum") or fields.get("id"), "id")
+        except TypeError:  # a forum id that is not text (`[null]`): no page from it
+            return
         if forum and not urls["url"]:
             urls["url"] = f"{_OPENREVIEW}/forum?id={forum}"
 

@@ -262,3 +262,8 @@ def test_csv_reader_gives_rows_reasons_or_a_missing_column_error(text: str) -> N
         assert "columns found" in str(exc)
         return
     assert all(isinstance(row, dict | str) for _, row in rows)
+
+
+def test_a_forum_id_that_is_not_text_gives_no_page_and_loses_no_paper() -> None:
+    paper = normalise_record({"title": "Sparse routers", "id": 0, "forum": [None]})
+    assert isinstance(paper, Paper) and paper.title == "Sparse routers" and not paper.links
