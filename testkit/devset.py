@@ -35,9 +35,10 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from bot.corpus import Paper
 from testkit.paths import SEED_CORPUS
@@ -163,18 +164,28 @@ def _year(paper: Paper) -> int:
     return int(Path(paper.source).stem[-4:])
 
 
+def _records(path: Path, split: str | None) -> Iterator[dict[str, Any]]:
+    """A dev-set file's records, those of `split` only when given."""
+    for line in path.read_text(encoding="utf-8").splitlines():
+        record = json.loads(line)
+        if split is None or record["split"] == split:
+            yield record
+
+
+def _rows_by_title(papers: Sequence[Paper]) -> dict[str, list[int]]:
+    rows: dict[str, list[int]] = {}
+    for i, p in enumerate(papers):
+        rows.setdefault(p.title, []).append(i)
+    return rows
+
+
 def load_paperlists_devset(
     papers: Sequence[Paper], path: Path = PAPERLISTS_DEVSET, *, split: str | None = None
 ) -> list[Question]:
     """The paperlists questions, each expected paper found by its exact title (exactly one)."""
-    rows: dict[str, list[int]] = {}
-    for i, p in enumerate(papers):
-        rows.setdefault(p.title, []).append(i)
+    rows = _rows_by_title(papers)
     questions = []
-    for line in path.read_text(encoding="utf-8").splitlines():
-        record = json.loads(line)
-        if split is not None and record["split"] != split:
-            continue
+    for record in _records(path, split):
         row = None
         if record["expect"] is not None:
             found = rows.get(record["expect"], [])
@@ -190,14 +201,9 @@ def load_icml2026_devset(
 ) -> list[Question]:
     """The ICML 2026 questions, each expected paper found by its id (else its exact title)."""
     by_id = {p.id: i for i, p in enumerate(papers)}
-    by_title: dict[str, list[int]] = {}
-    for i, p in enumerate(papers):
-        by_title.setdefault(p.title, []).append(i)
+    by_title = _rows_by_title(papers)
     questions = []
-    for line in path.read_text(encoding="utf-8").splitlines():
-        record = json.loads(line)
-        if split is not None and record["split"] != split:
-            continue
+    for record in _records(path, split):
         row = None
         if record["expect"] is not None:
             row = by_id.get(record["id"])
