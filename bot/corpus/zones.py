@@ -20,7 +20,6 @@ if TYPE_CHECKING:
 __all__ = [
     "KNOWN_VENUES",
     "ZoneError",
-    "is_place",
     "offset_name",
     "parse_zone",
     "with_venue_zones",
@@ -95,16 +94,10 @@ def zone_info(name: str) -> tzinfo:
         raise ZoneError(f"{name!r} is not a time zone") from error
 
 
-def is_place(name: str) -> bool:
-    """True for a zone named after a place (IANA), False for a bare offset or ""."""
-    return bool(name) and name[0] not in "+-" and name != "UTC"
-
-
 def zone_label(name: str) -> str:
-    """How a zone is named beside a time: "Seoul", "Los Angeles", "UTC-07:00", "UTC"."""
-    if not is_place(name):
-        return f"UTC{name}" if name else "UTC"
-    return name.rsplit("/", 1)[-1].replace("_", " ")
+    """How a zone that names no city is written beside a time: "UTC-07:00", "UTC" (a city's
+    name is `bot.i18n.city_name`'s, in the reader's language)."""
+    return f"UTC{name}" if name[:1] in ("+", "-") else name or "UTC"
 
 
 def _feed_offset(papers: Sequence[Paper]) -> str:

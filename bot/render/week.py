@@ -77,7 +77,7 @@ def _clock(start: datetime, end: datetime | None, t: Translator, mine: str) -> s
 
 def _zone(start: datetime, t: Translator, mine: str) -> str:
     """ "Seoul time" (or the reader's zone): what a page's times are on."""
-    return zone_words(start.astimezone(zone_info(mine)) if mine else start, t)
+    return zone_name(mine, t) if mine else zone_words(start, t)
 
 
 def _slot_heading(slot: Slot, t: Translator, mine: str) -> str:
