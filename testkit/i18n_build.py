@@ -25,6 +25,7 @@ from babel.messages.pofile import read_po
 
 from bot.i18n.catalogue import DOMAIN, TAG, catalogue_path, split_markup
 from bot.i18n.languages import DEFAULT_LANGUAGE, LANGUAGES, Lang
+from testkit.i18n_keys import KEYS_MD, keys_md
 
 
 def placeholders(template: str) -> set[str]:
@@ -42,6 +43,11 @@ def read_catalogue(lang: Lang) -> Catalog:
 def key_of(message: Message) -> str:
     """A catalogue entry's key (a plural entry's id is the pair of its ids)."""
     return message.id if isinstance(message.id, str) else message.id[0]
+
+
+def catalogue_keys() -> list[str]:
+    """The English catalogue's keys, in its order (what every language must have)."""
+    return [key_of(m) for m in read_catalogue("en") if m.id]
 
 
 def compile_catalogue(lang: Lang) -> bytes:
@@ -132,8 +138,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(problem, file=sys.stderr)
     if found:
         return 1
-    from testkit.i18n_keys import KEYS_MD, catalogue_keys, keys_md
-
     stale = {catalogue_path(lang): compile_catalogue(lang) for lang in stale_catalogues()}
     keys = keys_md(catalogue_keys()).encode()
     if not KEYS_MD.exists() or KEYS_MD.read_bytes() != keys:

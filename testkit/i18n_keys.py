@@ -13,7 +13,7 @@ from pathlib import Path
 
 import bot
 
-__all__ = ["KEYS_MD", "catalogue_keys", "key_sites", "keys_md"]
+__all__ = ["KEYS_MD", "key_sites", "keys_md"]
 
 BOT = Path(bot.__file__).parent
 KEYS_MD = BOT / "i18n" / "KEYS.md"
@@ -55,13 +55,6 @@ def keys_md(keys: Iterable[str]) -> str:
     """The text of KEYS.md for `keys` (in catalogue order)."""
     rows = [f"| `{key}` | {', '.join(where) or '—'} |" for key, where in key_sites(keys).items()]
     return HEADER + "\n".join(rows) + "\n"
-
-
-def catalogue_keys() -> list[str]:
-    """The English catalogue's keys, in its order (what every language must have)."""
-    from testkit.i18n_build import key_of, read_catalogue  # its reader, not a second one
-
-    return [key_of(m) for m in read_catalogue("en") if m.id]
 
 
 def _head(node: ast.AST) -> str | None:

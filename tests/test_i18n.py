@@ -34,13 +34,14 @@ from bot.tg.serve import NO_TOKEN_MESSAGE
 from testkit.fake_bot_api import parse_html, utf16_len
 from testkit.i18n_build import (
     all_problems,
+    catalogue_keys,
     key_of,
     main,
     problems,
     read_catalogue,
     stale_catalogues,
 )
-from testkit.i18n_keys import KEYS_MD, catalogue_keys, key_sites, keys_md
+from testkit.i18n_keys import KEYS_MD, key_sites, keys_md
 
 CHINESE: tuple[Lang, ...] = ("zh_Hans", "zh_Hant")
 
