@@ -36,7 +36,7 @@ from bot.corpus.model import (
     tier_of,
 )
 from bot.corpus.profile import CorpusName, corpus_name, frequent_topics
-from bot.corpus.readers.virtual_site import sidecar_path
+from bot.corpus.readers.programme_feed import sidecar_path
 from bot.corpus.sessions import fold_session, named_number, session_number, sessions_named
 from bot.corpus.titles import derive_title
 from bot.corpus.zones import (

@@ -22,7 +22,7 @@ from bot.corpus.model import (
     Paper,
 )
 from bot.corpus.readers import Record, Skipped, Source, expand, read_jsonl, recognise
-from bot.corpus.readers.virtual_site import sidecar_of
+from bot.corpus.readers.programme_feed import sidecar_of
 from bot.corpus.records import normalise_record
 from bot.corpus.titles import derive_title
 from bot.corpus.zones import with_venue_zones

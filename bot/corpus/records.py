@@ -11,7 +11,7 @@ from bot.corpus.links import ARXIV_ID, bare_doi, derive_links, find_arxiv_id
 from bot.corpus.markup import clean_abstract, clean_title
 from bot.corpus.model import Paper
 from bot.corpus.proceedings import venue_from_urls
-from bot.corpus.readers.shapes import adapt
+from bot.corpus.readers.source_shapes import adapt
 from bot.textutil import sendable
 
 __all__ = ["FIELD_SYNONYMS", "PLACEHOLDERS", "canonical_field", "normalise_record"]

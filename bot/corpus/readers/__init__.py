@@ -1,5 +1,10 @@
-"""The reader registry: a file's content (else its suffix) chooses the function that reads
-its records; a new format is one module here and a line in `READERS` or `recognise`."""
+"""The reader registry: a file's content (else its suffix) chooses the function that reads its
+records. A new format is one module here and a line in `READERS` or `recognise`.
+
+>>> source = Source.file(Path("corpus/icml-2026/icml-2026-orals-posters.json"))
+>>> reader = recognise(source)  # read_programme_feed, chosen by the content
+>>> for line, item in reader(source): ...  # a raw record, a Paper, a Skipped line or why bad
+"""
 
 from __future__ import annotations
 
@@ -13,9 +18,9 @@ from bot.corpus.readers.compressed import expand
 from bot.corpus.readers.csv_table import read_csv
 from bot.corpus.readers.json_records import describe_json, read_json, read_jsonl, records_key
 from bot.corpus.readers.openreview import looks_like_notes, read_openreview
+from bot.corpus.readers.programme_feed import looks_like_feed, read_programme_feed, sidecar_of
 from bot.corpus.readers.ris import looks_like_ris, read_ris
 from bot.corpus.readers.seed_text import read_seed_text
-from bot.corpus.readers.virtual_site import looks_like_feed, read_virtual_site, sidecar_of
 
 __all__ = [
     "READERS",
@@ -75,7 +80,7 @@ def recognise(source: Source) -> Reader:
     if feed is not None:
         raise NotRecordsError(source.name, None, f"the abstracts of {feed.name}, read with it")
     if looks_like_feed(head):
-        return read_virtual_site
+        return read_programme_feed
     if looks_like_notes(head):
         return read_openreview
     if text.startswith("["):
