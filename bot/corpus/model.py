@@ -120,8 +120,7 @@ class Presentation:
     event: str = ""
     """The source's event id ("41234"): a stable key (calendar UIDs)."""
     zone: str = ""
-    """The venue's clock (`bot.corpus.zones`): an IANA name or "+09:00"; "" keeps the offset
-    `start` was written with."""
+    """The venue's clock, set at load: an IANA name or "+09:00"; "" keeps `start`'s offset."""
 
     @property
     def starts_at(self) -> datetime | None:

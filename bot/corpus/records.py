@@ -4,17 +4,23 @@ matched case-insensitively with their common synonyms, OpenReview's `content` ne
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 
 from bot.corpus.authors import parse_authors
 from bot.corpus.links import ARXIV_ID, bare_doi, derive_links, find_arxiv_id
 from bot.corpus.markup import clean_abstract, clean_title
 from bot.corpus.model import Paper
-from bot.corpus.proceedings import venue_from_urls
 from bot.corpus.readers.source_shapes import adapt
 from bot.textutil import sendable
 
-__all__ = ["FIELD_SYNONYMS", "PLACEHOLDERS", "canonical_field", "normalise_record"]
+__all__ = [
+    "FIELD_SYNONYMS",
+    "ICML_PMLR_VOLUMES",
+    "PLACEHOLDERS",
+    "canonical_field",
+    "normalise_record",
+    "venue_from_urls",
+]
 
 # Canonical field → names sources use for it (compared after folding case and `-`/space/`_`).
 FIELD_SYNONYMS: Mapping[str, tuple[str, ...]] = {
@@ -55,6 +61,13 @@ _URL_FIELDS = ("url", "pdf", "code")
 _YEAR = re.compile(r"\b(19[5-9]\d|20\d\d)\b")
 _KEYWORD_SPLIT = re.compile(r"\s*[;,]\s*")
 _OPENREVIEW = "https://openreview.net"
+# PMLR volume → the ICML year it holds (PMLR also publishes other venues).
+ICML_PMLR_VOLUMES: dict[int, int] = {
+    28: 2013, 32: 2014, 37: 2015, 48: 2016, 70: 2017, 80: 2018, 97: 2019,
+    119: 2020, 139: 2021, 162: 2022, 202: 2023, 235: 2024, 267: 2025,
+}  # fmt: skip
+_ICML_SITE = re.compile(r"^https?://(?:www\.)?icml\.cc/(?:virtual|Conferences)/(20\d\d)/", re.I)
+_PMLR = re.compile(r"^https?://proceedings\.mlr\.press/v(\d+)/", re.I)
 
 
 def _fold_name(name: str) -> str:
@@ -228,3 +241,18 @@ def _aliases(
     )
     found = [re.sub(r"v\d+$", "", mentioned), bare_doi(texts["doi"]), *_keywords(given)]
     return tuple(dict.fromkeys(a for a in found if a and a != texts["source_id"]))
+
+
+def venue_from_urls(urls: Iterable[str]) -> tuple[str, int | None]:
+    """("ICML 2019", 2019) when a proceedings URL names ICML and its year (paperlists records
+    state neither); else ("", None) rather than a guess."""
+    for url in urls:
+        site = _ICML_SITE.match(url)
+        if site is not None:
+            year = int(site[1])
+            return f"ICML {year}", year
+        volume = _PMLR.match(url)
+        if volume is not None and int(volume[1]) in ICML_PMLR_VOLUMES:
+            year = ICML_PMLR_VOLUMES[int(volume[1])]
+            return f"ICML {year}", year
+    return "", None
