@@ -12,7 +12,6 @@ from psycopg.conninfo import conninfo_to_dict
 from psycopg_pool import AsyncConnectionPool
 
 from bot.store import _queries as q
-from bot.store._migrations import CREATE_VERSION_TABLE, load_migrations, pending
 from bot.store._sql_store import ADDED, FULL, PRESENT, Params, Store
 from bot.store.model import Limits, StoreOpenError, StoreUnavailable
 
@@ -157,9 +156,9 @@ async def _migrate(db: psycopg.AsyncConnection[Any]) -> None:
     """Apply the migrations the database lacks, all or none, one replica at a time."""
     async with db.transaction():
         await db.execute("SELECT pg_advisory_xact_lock(%s)", (MIGRATION_LOCK,))
-        await db.execute(CREATE_VERSION_TABLE)
+        await db.execute(q.CREATE_VERSION_TABLE)
         current = (await (await db.execute(q.SCHEMA_VERSION)).fetchone())[0]
-        for migration in pending(load_migrations("postgres"), current, SETTING):
+        for migration in q.pending(q.load_migrations("postgres"), current, SETTING):
             for statement in migration.statements:
                 await db.execute(statement)
             await db.execute(_pg(q.RECORD_VERSION), (migration.version,))
