@@ -5,9 +5,16 @@ its clashes, a calendar file, due reminders, what is on now, and paper deep link
 from bot.planner.calendar_file import CALENDAR_FORMAT, calendar_file, event_uid
 from bot.planner.deep_links import paper_from_payload, start_link, start_payload
 from bot.planner.entries import Entry, entries_of, presentation_key
-from bot.planner.now import Happening, NowAndNext, now_and_next
+from bot.planner.now import (
+    Happening,
+    NowAndNext,
+    SentKey,
+    due_reminders,
+    next_due,
+    now_and_next,
+    sent_key,
+)
 from bot.planner.programme import Programme, Session, build_programme
-from bot.planner.reminders import SentKey, due_reminders, next_due, sent_key
 from bot.planner.week import Clash, Schedule, Slot, schedule
 
 __all__ = [
