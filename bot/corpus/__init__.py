@@ -1,6 +1,5 @@
-"""Read corpus files into clean `Paper` records, each paper once: a file's format is
-recognised by its content (`readers`), a record's fields by their common names (`records`),
-versions of one paper merged (`merge`); a bad record is skipped and reported."""
+"""Corpus files read into clean `Paper` records, each paper once; a bad record is skipped and
+reported."""
 
 from bot.corpus.authors import (
     MAX_AUTHOR_CHARS,

@@ -123,8 +123,7 @@ def _sources(paths: Iterable[str | Path], load: _Load) -> list[tuple[Source, boo
 
 
 def _read_with(source: Source, files: dict[Path, tuple[Path, bool]]) -> bool:
-    """Whether `source` is the abstracts sidecar of a feed among `files`: the feed reads it, so
-    it is neither a file of its own nor a file skipped."""
+    """Whether `source` is the abstracts file of a feed among `files` (the feed reads it)."""
     feed = sidecar_of(source)
     return feed is not None and feed.resolve() in files
 
@@ -286,8 +285,7 @@ def _offset(text: str) -> timedelta | None:
 
 
 def _with_venue_zones(papers: Iterable[Paper], setting: str = "") -> list[Paper]:
-    """`papers` with each presentation's `zone` set: `setting` (VENUE_TIMEZONE, already
-    parsed) for all, else per venue the table's zone, else that venue's most common offset."""
+    """`papers` with each presentation's `zone` set by the `KNOWN_VENUES` rule."""
     papers = list(papers)
     by_venue: dict[str, list[int]] = {}
     for row, paper in enumerate(papers):

@@ -1,5 +1,4 @@
-"""Normalise one raw record (JSON, JSONL, CSV row, BibTeX entry) into a `Paper`: field names
-matched case-insensitively with their common synonyms, OpenReview's `content` nesting read."""
+"""One raw record (JSON, CSV row, BibTeX entry…) as a `Paper`, its field names matched loosely."""
 
 from __future__ import annotations
 

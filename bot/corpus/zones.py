@@ -32,8 +32,7 @@ def offset_name(offset: timedelta) -> str:
 
 @lru_cache(maxsize=64)
 def parse_zone(name: str) -> str:
-    """The stored form of a zone: an IANA name as the database spells it, or "+09:00"; raises
-    ZoneError for anything else."""
+    """The stored form of a zone (an IANA name as spelled there, or "+09:00"); else ZoneError."""
     text = name.strip()
     match = _OFFSET.match(text)
     if match:
@@ -72,6 +71,5 @@ def zone_info(name: str) -> tzinfo:
 
 
 def zone_label(name: str) -> str:
-    """How a zone that names no city is written beside a time: "UTC-07:00", "UTC" (a city's
-    name is `bot.i18n.city_name`'s, in the reader's language)."""
+    """How a zone that names no city is written beside a time: "UTC-07:00", "UTC"."""
     return f"UTC{name}" if name[:1] in ("+", "-") else name or "UTC"

@@ -93,8 +93,7 @@ def venue_id(text: str) -> str:
 
 
 def openreview_file_name(venue: str) -> str:
-    """`ICML.cc/2026/Conference` -> `openreview-icml-2026.json`; other tracks keep their
-    words (`openreview-icml-2026-workshop-xyz.json`)."""
+    """`ICML.cc/2026/Conference` -> `openreview-icml-2026.json` (other tracks keep their words)."""
     first, *rest = venue.split("/")
     words = [first.split(".", 1)[0], *rest]
     if len(words) > 1 and words[-1].lower() == "conference":

@@ -1,6 +1,5 @@
-"""The conference-week planner, pure (no Telegram, store or I/O: front ends pass papers, the
-clock and the ledger of sent reminders in): the programme's sessions, a user's schedule with
-its clashes, a calendar file, due reminders, what is on now, and paper deep links."""
+"""The conference-week planner, pure (callers pass papers, the clock and the reminder ledger in):
+sessions, a user's schedule and clashes, a calendar file, reminders, now and next, deep links."""
 
 from bot.planner.calendar_file import CALENDAR_FORMAT, calendar_file, event_uid
 from bot.planner.deep_links import paper_from_payload, start_link, start_payload

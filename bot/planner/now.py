@@ -1,7 +1,6 @@
-"""What is due at a given clock: the sessions on now and next (`/now`), in the venue's time,
-with the papers for this user; and the reminders due, one `lead` minutes before each saved
-paper's presentation, once per user and presentation (the caller's ledger says which were
-sent). A reminder that fell due while the bot was down still goes out before the start."""
+"""What is due at a given clock: the sessions on now and next (`/now`) with the user's papers,
+and reminders, `lead` minutes before each saved presentation, once each (the caller's ledger
+says which were sent); one due while the bot was down still goes out before the start."""
 
 from __future__ import annotations
 

@@ -1,8 +1,6 @@
-"""The SQLite file: opened in WAL mode with durable writes and migrations, the write
-transaction every change runs in, and a check that the file at DATA_DIR is still the one the
-connection opened (else every save would go to an unlinked file). The rescue is a copy of the
-open database beside the path, moved into place if the file was deleted, kept for the
-operator if it was replaced."""
+"""The SQLite file: opened (WAL mode, durable writes, migrations), the write transaction, and
+the rescue when the file at DATA_DIR is no longer the one opened (saves would go to an unlinked
+file): a copy of the open database, moved into place if the file was deleted, else kept."""
 
 from __future__ import annotations
 
@@ -21,7 +19,7 @@ from bot.store.model import StoreOpenError
 
 T = TypeVar("T")
 SETTING = "DATA_DIR"  # what an error opening the file names: the file lives under it
-WAL_RETRY_SECONDS = 0.01  # ours: between attempts to switch a new file to WAL
+WAL_RETRY_SECONDS = 0.01  # between attempts to switch a new file to WAL
 MIN_SQLITE = (3, 35)  # INSERT … RETURNING (claim_alerts); Python 3.11's builds ship newer
 FileIdentity = tuple[int, int]  # (st_dev, st_ino)
 SIDE_FILES = ("-wal", "-shm")  # SQLite's WAL-mode companions of `<name>`
@@ -41,8 +39,7 @@ def identity(path: Path) -> FileIdentity | None:
 
 
 def still_ours(path: Path, opened: FileIdentity) -> bool:
-    """Whether `path` is still the file whose identity was `opened` (a stat failing for
-    another reason proves nothing: True)."""
+    """Whether `path` is still the file `opened` (a failing stat proves nothing: True)."""
     try:
         return identity(path) == opened
     except OSError:
@@ -68,10 +65,10 @@ def side_identities(path: Path) -> dict[str, FileIdentity | None]:
     return {suffix: identity(side_path(path, suffix)) for suffix in SIDE_FILES}
 
 
-def drop_stale_side_files(path: Path, ours: dict[str, FileIdentity | None]) -> None:
+def drop_stale_side_files(path: Path, held: dict[str, FileIdentity | None]) -> None:
     """Delete the WAL companions the closed connection held, if still at the path: a stale
     WAL would be replayed onto the next database opened there."""
-    for suffix, opened in ours.items():
+    for suffix, opened in held.items():
         side = side_path(path, suffix)
         if opened is not None and identity(side) == opened:
             side.unlink(missing_ok=True)

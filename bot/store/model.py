@@ -12,14 +12,14 @@ from datetime import datetime
 from bot.corpus import Paper, Presentation, page_url, parse_zone
 from bot.textutil import clean, sendable
 
-MAX_SAVED_PAPERS = 1_000  # ours: per user
-MAX_TOPICS = 20  # ours: per user
-MAX_TOPIC_CHARS = 200  # ours: a standing question, not an essay
-MAX_LANGUAGE_CHARS = 16  # ours: IETF tags such as "pt-BR" are far shorter
-MAX_TIMEZONE_CHARS = 64  # ours: the longest IANA name is 32 ("America/Argentina/ComodRivadavia")
+MAX_SAVED_PAPERS = 1_000  # per user
+MAX_TOPICS = 20  # per user
+MAX_TOPIC_CHARS = 200  # a standing question, not an essay
+MAX_LANGUAGE_CHARS = 16  # IETF tags such as "pt-BR" are far shorter
+MAX_TIMEZONE_CHARS = 64  # the longest IANA name is 32 ("America/Argentina/ComodRivadavia")
 MIN_REMINDER_MINUTES = 1
 MAX_REMINDER_MINUTES = 120  # the longest lead /remind offers: two hours before a session
-MAX_REMINDER_KEY_CHARS = 64  # ours: a paper id or presentation key (Telegram's id rule is 64)
+MAX_REMINDER_KEY_CHARS = 64  # a paper id or presentation key (Telegram's id rule is 64)
 
 ReminderKey = tuple[str, str]
 """(paper id, presentation key): one reminder ledger row of a user (`bot.planner.SentKey`)."""

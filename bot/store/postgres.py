@@ -17,7 +17,7 @@ from bot.store.model import Limits, StoreOpenError, StoreUnavailable
 
 SETTING = "DATABASE_URL"  # what an error opening the database names
 POOL_MAX_SIZE = 4  # per replica; handlers hold a connection for one short transaction
-MIGRATION_LOCK = 0x1C3D_2026  # ours: pg_advisory_xact_lock key so replicas migrate one at a time
+MIGRATION_LOCK = 0x1C3D_2026  # pg_advisory_xact_lock key so replicas migrate one at a time
 # Upserting the user's row locks it until commit: every write of one user runs one at a
 # time across replicas, so a cap's count cannot go stale, and a concurrent forget_user
 # either runs wholly before (the row is re-created) or wholly after.

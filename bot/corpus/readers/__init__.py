@@ -65,8 +65,7 @@ def _first_line_object(text: str) -> dict[str, object] | None:
 
 
 def recognise(source: Source) -> Reader:
-    """The reader for `source`, by its first bytes; `NotRecordsError` naming what was found
-    when no reader fits (a JSON object without records, a PDF…)."""
+    """The reader for `source`, by its first bytes; `NotRecordsError` when no reader fits."""
     head = source.head()
     for magic, kind in _BINARY_MAGIC.items():
         if head.startswith(magic):

@@ -1,5 +1,4 @@
-"""Compressed files (`.gz`, `.bz2`, `.xz`) and `.zip` archives as the sources inside them,
-read streaming."""
+"""Compressed files (`.gz`, `.bz2`, `.xz`) and `.zip` archives as the streamed sources inside."""
 
 from __future__ import annotations
 

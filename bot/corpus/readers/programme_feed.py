@@ -318,8 +318,7 @@ def _tier(events: Sequence[Event]) -> str:
 def _paper_from_events(
     events: Sequence[Event], sidecar: Mapping[str, str], site: Site
 ) -> tuple[Paper | str, tuple[str, ...]]:
-    """One paper from its events (poster first), or why it cannot be one; and why each
-    presentation left out was left out."""
+    """One paper from its events (poster first) or why not, and why presentations were dropped."""
     lead = events[0]
     title = clean_title(html_to_text(lead.text("name")))
     raw_abstract = _abstract(events, sidecar)
