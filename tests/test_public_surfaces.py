@@ -13,7 +13,7 @@ import pytest
 
 CORPUS_MODULES = ["authors", "readers.bibtex", "readers.csv_table", "ids", "links", "records",
                   "titles", "headline", "filter", "merge", "loader", "readers.arxiv_atom",
-                  "readers.base", "readers.compressed", "readers.json_records",
+                  "readers.base", "readers.json_records",
                   "readers.ris", "readers.seed_text", "readers.source_shapes",
                   "readers.programme_feed", "readers.openreview", "sessions"]  # fmt: skip
 PLANNER = Path(__file__).resolve().parents[1] / "bot" / "planner"

@@ -12,14 +12,7 @@ from bot.corpus.model import Paper
 from bot.corpus.readers.source_shapes import adapt
 from bot.textutil import sendable
 
-__all__ = [
-    "FIELD_SYNONYMS",
-    "ICML_PMLR_VOLUMES",
-    "PLACEHOLDERS",
-    "canonical_field",
-    "normalise_record",
-    "venue_from_urls",
-]
+__all__ = ["FIELD_SYNONYMS", "PLACEHOLDERS", "canonical_field", "normalise_record"]
 
 # Canonical field → names sources use for it (compared after folding case and `-`/space/`_`).
 FIELD_SYNONYMS: Mapping[str, tuple[str, ...]] = {
@@ -61,7 +54,7 @@ _YEAR = re.compile(r"\b(19[5-9]\d|20\d\d)\b")
 _KEYWORD_SPLIT = re.compile(r"\s*[;,]\s*")
 _OPENREVIEW = "https://openreview.net"
 # PMLR volume → the ICML year it holds (PMLR also publishes other venues).
-ICML_PMLR_VOLUMES: dict[int, int] = {
+_ICML_PMLR_VOLUMES: dict[int, int] = {
     28: 2013, 32: 2014, 37: 2015, 48: 2016, 70: 2017, 80: 2018, 97: 2019,
     119: 2020, 139: 2021, 162: 2022, 202: 2023, 235: 2024, 267: 2025,
 }  # fmt: skip
@@ -205,7 +198,7 @@ def _venue_and_year(texts: Mapping[str, str], urls: Mapping[str, str]) -> tuple[
     year_match = _YEAR.search(texts["year"]) or _YEAR.search(texts["venue"])
     venue, year = texts["venue"], int(year_match.group(1)) if year_match else None
     if not venue and year is None:
-        venue, year = venue_from_urls(urls.values())
+        venue, year = _venue_from_urls(urls.values())
     return venue, year
 
 
@@ -242,7 +235,7 @@ def _aliases(
     return tuple(dict.fromkeys(a for a in found if a and a != texts["source_id"]))
 
 
-def venue_from_urls(urls: Iterable[str]) -> tuple[str, int | None]:
+def _venue_from_urls(urls: Iterable[str]) -> tuple[str, int | None]:
     """("ICML 2019", 2019) when a proceedings URL names ICML and its year (paperlists records
     state neither); else ("", None) rather than a guess."""
     for url in urls:
@@ -251,7 +244,7 @@ def venue_from_urls(urls: Iterable[str]) -> tuple[str, int | None]:
             year = int(site[1])
             return f"ICML {year}", year
         volume = _PMLR.match(url)
-        if volume is not None and int(volume[1]) in ICML_PMLR_VOLUMES:
-            year = ICML_PMLR_VOLUMES[int(volume[1])]
+        if volume is not None and int(volume[1]) in _ICML_PMLR_VOLUMES:
+            year = _ICML_PMLR_VOLUMES[int(volume[1])]
             return f"ICML {year}", year
     return "", None

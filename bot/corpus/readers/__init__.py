@@ -12,9 +12,8 @@ import json
 
 from bot.corpus.model import NotRecordsError
 from bot.corpus.readers.arxiv_atom import looks_like_atom, read_arxiv_atom
-from bot.corpus.readers.base import Reader, Record, Skipped, Source
+from bot.corpus.readers.base import Reader, Record, Skipped, Source, expand
 from bot.corpus.readers.bibtex import read_bibtex
-from bot.corpus.readers.compressed import expand
 from bot.corpus.readers.csv_table import read_csv
 from bot.corpus.readers.json_records import describe_json, read_json, read_jsonl, records_key
 from bot.corpus.readers.openreview import looks_like_notes, read_openreview

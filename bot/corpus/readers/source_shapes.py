@@ -8,17 +8,7 @@ from collections.abc import Callable, Mapping
 from bot.corpus.links import find_arxiv_id
 from bot.corpus.readers.base import Record, mapping
 
-__all__ = [
-    "SHAPES",
-    "abstract_from_inverted_index",
-    "adapt",
-    "is_openalex",
-    "is_semantic_scholar",
-    "is_zotero",
-    "openalex_record",
-    "semantic_scholar_record",
-    "zotero_record",
-]
+__all__ = ["abstract_from_inverted_index", "adapt"]
 
 _OPENALEX = "https://openalex.org/"
 _REVIEWED = ("conference", "journal", "book series", "ebook platform")
@@ -28,14 +18,14 @@ _ZOTERO_VENUES = ("Publication Title", "Proceedings Title", "Conference Name", "
 
 def adapt(raw: Mapping[str, object]) -> Mapping[str, object]:
     """`raw` in the loader's field names if its source is recognised, else unchanged."""
-    for recognised, rewrite in SHAPES:
+    for recognised, rewrite in _SHAPES:
         if recognised(raw):
             return rewrite(raw)
     return raw
 
 
 # Semantic Scholar Graph API papers: `{"paperId", "externalIds": {"ArXiv", "DOI"}, …}`.
-def is_semantic_scholar(raw: Mapping[str, object]) -> bool:
+def _is_semantic_scholar(raw: Mapping[str, object]) -> bool:
     return "paperId" in raw or isinstance(raw.get("externalIds"), Mapping)
 
 
@@ -43,7 +33,7 @@ def _name(value: object) -> str:
     return str(mapping(value).get("name") or "")
 
 
-def semantic_scholar_record(raw: Mapping[str, object]) -> Record:
+def _semantic_scholar_record(raw: Mapping[str, object]) -> Record:
     """The paper as a raw record in the loader's field names; its ids become aliases."""
     ids = mapping(raw.get("externalIds"))
     arxiv, doi = str(ids.get("ArXiv") or ""), str(ids.get("DOI") or "")
@@ -77,7 +67,7 @@ def semantic_scholar_record(raw: Mapping[str, object]) -> Record:
 
 # OpenAlex works: `{"id": "https://openalex.org/W…", "abstract_inverted_index", "authorships",
 # "ids", "doi", "publication_year", "primary_location", "locations"}`.
-def is_openalex(raw: Mapping[str, object]) -> bool:
+def _is_openalex(raw: Mapping[str, object]) -> bool:
     return (
         "abstract_inverted_index" in raw
         or "authorships" in raw
@@ -107,7 +97,7 @@ def _venue(locations: list[Mapping[str, object]]) -> str:
     return str(sources[0].get("display_name") or "")
 
 
-def openalex_record(raw: Mapping[str, object]) -> Record:
+def _openalex_record(raw: Mapping[str, object]) -> Record:
     """The work as a raw record in the loader's field names; its ids become aliases."""
     ids = mapping(raw.get("ids"))
     work = str(raw.get("id") or ids.get("openalex") or "").removeprefix(_OPENALEX)
@@ -143,11 +133,11 @@ def openalex_record(raw: Mapping[str, object]) -> Record:
 
 # Zotero's CSV export: `Key`, `Item Type`, `Publication Title` (the venue), `Author`
 # (`Last, First; …`), `Url`, `Extra` (`arXiv: 2506.33333`), `DOI`, `Manual Tags`…
-def is_zotero(raw: Mapping[str, object]) -> bool:
+def _is_zotero(raw: Mapping[str, object]) -> bool:
     return "Item Type" in raw and "Publication Title" in raw
 
 
-def zotero_record(raw: Mapping[str, object]) -> Record:
+def _zotero_record(raw: Mapping[str, object]) -> Record:
     text = {k: str(v or "").strip() for k, v in raw.items()}
     arxiv = next(
         (a for a in map(find_arxiv_id, (text.get(k, "") for k in ("Extra", "Url", "DOI"))) if a),
@@ -171,8 +161,8 @@ def zotero_record(raw: Mapping[str, object]) -> Record:
 
 
 # (recognise, rewrite) per source shape, tried in order.
-SHAPES: tuple[tuple[Callable[[Mapping[str, object]], bool], Callable[..., Record]], ...] = (
-    (is_semantic_scholar, semantic_scholar_record),
-    (is_openalex, openalex_record),
-    (is_zotero, zotero_record),
+_SHAPES: tuple[tuple[Callable[[Mapping[str, object]], bool], Callable[..., Record]], ...] = (
+    (_is_semantic_scholar, _semantic_scholar_record),
+    (_is_openalex, _openalex_record),
+    (_is_zotero, _zotero_record),
 )
