@@ -140,7 +140,7 @@ class Backend:
     def migrate_to(self, version: int) -> None:
         """The schema as a bot of that version left it: migrations up to `version` applied
         and recorded, as the store would have, on an empty database."""
-        from bot.store._migrations import load_migrations
+        from bot.store._queries import load_migrations
 
         self.execute("CREATE TABLE schema_version (version INTEGER PRIMARY KEY)")
         for migration in load_migrations(self.name):

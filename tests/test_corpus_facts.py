@@ -11,7 +11,7 @@ from bot.answers import FactsMemo, corpus_facts
 from bot.answers.corpus_facts import programme_of
 from bot.console import ConsoleSession
 from bot.corpus import Fetched, Paper
-from bot.fetch.files import replace_together
+from bot.fetch.sources import replace_together
 from bot.loading import load_index
 from bot.planner import build_programme
 from bot.search import Index

@@ -13,11 +13,9 @@ import pytest
 
 CORPUS_MODULES = ["authors", "readers.bibtex", "readers.csv_table", "ids", "links", "records",
                   "titles", "headline", "filter", "merge", "loader", "readers.arxiv_atom",
-                  "readers.base", "readers.compressed", "readers.json_records",
-                  "readers.openalex", "readers.ris", "readers.seed_text",
-                  "readers.semantic_scholar", "readers.shapes", "readers.zotero",
-                  "readers.virtual_site", "readers.feed_events", "readers.openreview",
-                  "readers.html_text", "sessions"]  # fmt: skip
+                  "readers.base", "readers.json_records",
+                  "readers.ris", "readers.seed_text", "readers.source_shapes",
+                  "readers.programme_feed", "readers.openreview", "sessions", "markup"]  # fmt: skip
 PLANNER = Path(__file__).resolve().parents[1] / "bot" / "planner"
 MODULES = [f"bot.corpus.{name}" for name in CORPUS_MODULES] + [
     f"bot.planner.{p.stem}" for p in sorted(PLANNER.glob("*.py")) if p.stem != "__init__"

@@ -1,6 +1,5 @@
-"""Read corpus files into clean `Paper` records, each paper once: a file's format is
-recognised by its content (`readers`), a record's fields by their common names (`records`),
-versions of one paper merged (`merge`); a bad record is skipped and reported."""
+"""Corpus files read into clean `Paper` records, each paper once; a bad record is skipped and
+reported."""
 
 from bot.corpus.authors import (
     MAX_AUTHOR_CHARS,
@@ -36,7 +35,7 @@ from bot.corpus.model import (
     tier_of,
 )
 from bot.corpus.profile import CorpusName, corpus_name, frequent_topics
-from bot.corpus.readers.virtual_site import sidecar_path
+from bot.corpus.readers.programme_feed import sidecar_path
 from bot.corpus.sessions import fold_session, named_number, session_number, sessions_named
 from bot.corpus.titles import derive_title
 from bot.corpus.zones import (

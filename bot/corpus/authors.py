@@ -45,7 +45,7 @@ _DIGRAPHS = re.compile(r"(?<=[a-z])[aou]e")
 # Equal-contribution marks, footnote symbols and superscript affiliations in author lists.
 _MARKS = re.compile(r"[*∗†‡§¶‖⁎★☆✝#]+|[\u00b9\u00b2\u00b3\u2070-\u2079]+|\^(?:\{[^}]*\}|[\w*]+)")
 _MAX_NAME_CHARS = 60  # longer questions are about something, not someone
-MAX_AUTHOR_CHARS = 128  # ours: the longest name /author looks up (real ones are under 80)
+MAX_AUTHOR_CHARS = 128  # the longest name /author looks up (real ones are under 80)
 _QUERY_NAME = re.compile(r"[^\W\d_][\w.'’-]*(?:\s*,?\s+[^\W\d_][\w.'’-]*){0,3}\.?")
 
 
@@ -190,8 +190,7 @@ def key_matches(wanted: AuthorKey, known: AuthorKey, *, family_first: bool) -> b
 
 
 def filed_under(key: AuthorKey) -> tuple[str, ...]:
-    """The surnames a name's papers may be filed under: its own, and its first given name (the
-    family name typed first)."""
+    """The surnames a name's papers may be filed under: its own, and its first given name."""
     return (key.surname, *key.given[:1])
 
 

@@ -1,14 +1,11 @@
-"""When a corpus file was downloaded, and from where: `.fetched.json` beside the files. `fetch`
-writes it with the files it saves (in the same atomic replace), and the bundled programme ships
-one, so both say how fresh they are by one rule; /start, /stats and the console read it.
+"""When and from where each corpus file was downloaded: `.fetched.json` beside the files,
+written by `fetch` and shipped with the bundled programme, read by /start, /stats and the console:
 
-    {"files": {"icml-2026-orals-posters.json":
-               {"source": "https://icml.cc/static/virtual/data/icml-2026-orals-posters.json",
-                "fetched": "2026-07-14T09:30:00Z"}}}
+    {"files": {"icml-2026-orals-posters.json": {"source": "https://icml.cc/…",
+                                                "fetched": "2026-07-14T09:30:00Z"}}}
 
-`fetched` is an ISO 8601 UTC date-time, or a date when only the day is known. The file is hidden,
-so the loader and the index cache's key leave it out; a missing or damaged one says nothing.
-"""
+`fetched` is an ISO 8601 UTC time, or a date. The file is hidden, so the loader and the index
+cache's key leave it out; a missing or damaged one says nothing."""
 
 from __future__ import annotations
 
@@ -22,7 +19,7 @@ from urllib.parse import urlsplit
 __all__ = ["FETCHED_FILE", "Fetched", "fetched_manifest", "fetched_of"]
 
 FETCHED_FILE = ".fetched.json"
-_MAX_BYTES = 1_000_000  # ours: a manifest lists a few files; anything larger is not one
+_MAX_BYTES = 1_000_000  # a manifest lists a few files; anything larger is not one
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,8 +54,7 @@ def fetched_manifest(
 
 
 def fetched_of(files: Iterable[str | Path]) -> Fetched | None:
-    """The oldest download among `files` that their folders' manifests record (a corpus is
-    as fresh as its stalest file); None when none is recorded."""
+    """The oldest recorded download among `files` (a corpus is as fresh as its stalest file)."""
     found: list[Fetched] = []
     manifests: dict[Path, Mapping[str, object]] = {}
     for file in map(Path, files):

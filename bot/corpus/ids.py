@@ -14,7 +14,6 @@ from bot.corpus.model import MAX_TAPPABLE_ID_CHARS, is_tappable_id
 
 __all__ = ["PaperIds", "assign_ids", "fold_id", "tappable_id"]
 
-MAX_ID_CHARS = MAX_TAPPABLE_ID_CHARS  # the one rule: bot.corpus.model
 CONTENT_ID_CHARS = 8  # 40 bits: ~0.5% chance of any collision among 100k papers (then lengthened)
 _NOT_ALNUM = re.compile(r"[^A-Za-z0-9]+")
 _COMMAND = re.compile(r"^/?paper(?:_|\s+)", re.IGNORECASE)
@@ -40,7 +39,7 @@ def tappable_id(source_id: str) -> str:
     if is_tappable_id(source_id):
         return source_id
     mapped = _NOT_ALNUM.sub("_", source_id).strip("_")
-    if mapped and len(mapped) <= MAX_ID_CHARS:
+    if mapped and len(mapped) <= MAX_TAPPABLE_ID_CHARS:
         return mapped
     return (mapped[:17] + "_" if mapped else "h") + _digest(source_id, 8)
 
@@ -54,7 +53,7 @@ def _candidates(source_id: str | None, title: str, abstract: str) -> Iterator[st
     else:
         salt = _normalise(title) + "\n" + _normalise(abstract)
         stem = ""
-        for chars in range(CONTENT_ID_CHARS, MAX_ID_CHARS + 1, 2):
+        for chars in range(CONTENT_ID_CHARS, MAX_TAPPABLE_ID_CHARS + 1, 2):
             yield _digest(salt, chars)
     for n in itertools.count():  # identical content or source id forms: number the repeats
         yield f"{stem}_{_digest(f'{salt}#{n}', 10)}" if stem else _digest(f"{salt}#{n}", 10)

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
+from datetime import datetime, timedelta
 from pathlib import Path
 
 from bot.corpus.filter import LoadFilter
@@ -22,16 +24,30 @@ from bot.corpus.model import (
     Paper,
 )
 from bot.corpus.readers import Record, Skipped, Source, expand, read_jsonl, recognise
-from bot.corpus.readers.virtual_site import sidecar_of
+from bot.corpus.readers.programme_feed import sidecar_of
 from bot.corpus.records import normalise_record
 from bot.corpus.titles import derive_title
-from bot.corpus.zones import with_venue_zones
+from bot.corpus.zones import offset_name
 from bot.progress import progress_line
 
-__all__ = ["PROGRESS_SECONDS", "load_corpus"]
+__all__ = ["KNOWN_VENUES", "PROGRESS_SECONDS", "load_corpus"]
 
 logger = logging.getLogger(__name__)
 
+# A feed writes its times with the offset of the platform that serves it, not the venue's (ICML
+# 2026 in Seoul, +09:00, wrote -07:00), so a venue's clock comes from VENUE_TIMEZONE, else this
+# table (venue -> IANA zone of its city, as the conference's site says), else the feed's most
+# common offset (and the times are then said to be at that offset).
+KNOWN_VENUES: dict[str, str] = {
+    "ICML 2026": "Asia/Seoul",  # Seoul, 6-11 July (icml.cc/Conferences/2026)
+    "ICML 2025": "America/Vancouver",  # Vancouver Convention Center (icml.cc/Conferences/2025)
+    "ICML 2024": "Europe/Vienna",  # Messe Wien, Vienna (icml.cc/Conferences/2024)
+    "ICLR 2026": "America/Sao_Paulo",  # Rio de Janeiro, Brasilia time (iclr.cc/Conferences/2026)
+    "ICLR 2025": "Asia/Singapore",  # Singapore EXPO (iclr.cc/Conferences/2025)
+    "ICLR 2024": "Europe/Vienna",  # Messe Wien, Vienna (iclr.cc/Conferences/2024)
+    "NeurIPS 2025": "America/Los_Angeles",  # San Diego (neurips.cc/Conferences/2025)
+    "NeurIPS 2024": "America/Vancouver",  # Vancouver (neurips.cc/Conferences/2024)
+}
 PROGRESS_SECONDS = 5.0  # a longer load says how far it got this often
 Progress = Callable[[str], None]
 
@@ -107,8 +123,7 @@ def _sources(paths: Iterable[str | Path], load: _Load) -> list[tuple[Source, boo
 
 
 def _read_with(source: Source, files: dict[Path, tuple[Path, bool]]) -> bool:
-    """Whether `source` is the abstracts sidecar of a feed among `files`: the feed reads it, so
-    it is neither a file of its own nor a file skipped."""
+    """Whether `source` is the abstracts file of a feed among `files` (the feed reads it)."""
     feed = sidecar_of(source)
     return feed is not None and feed.resolve() in files
 
@@ -197,7 +212,11 @@ def load_corpus(
 ) -> LoadReport:
     """Every file under `paths` as papers, one per paper; a bad record is skipped and reported
     (with `strict`, any fails the load). `keep` loads only the records matching it. Every
-    presentation gets its venue's clock (`venue_timezone`, else `zones`' rule)."""
+    presentation gets its venue's clock (`venue_timezone`, else `KNOWN_VENUES`' rule).
+
+    >>> report = load_corpus(["corpus/icml-2026"], venue_timezone="Asia/Seoul")
+    >>> report.papers[0].title, report.skipped[:1]  # the papers, and what was left out and why
+    """
     paths = list(paths)
     load = _Load(keep=keep, progress=progress or (lambda line: progress_line(line, logger)))
     files = _sources(paths, load)
@@ -206,7 +225,7 @@ def load_corpus(
     if not load.sources and load.first_error is None:
         raise CorpusError(", ".join(str(p) for p in paths) or ".", None, "no corpus files found")
     papers, merges = merge_versions(_finished(load.papers), load.labels)
-    papers = with_venue_zones(papers, venue_timezone)
+    papers = _with_venue_zones(papers, venue_timezone)
     if keep is not None:
         load.skipped.append(f"filter {keep.text!r}: {load.filtered:,} records left out")
     # Merged versions last: what a user should read first is what was not loaded at all.
@@ -242,3 +261,40 @@ def _finished(pending: list[Paper]) -> list[Paper]:
         )
         for paper, paper_id in zip(pending, ids, strict=True)
     ]
+
+
+def _feed_offset(papers: Sequence[Paper]) -> str:
+    """The offset most of `papers`' presentation times carry, else ""."""
+    counts: Counter[timedelta] = Counter()
+    for paper in papers:
+        for shown in paper.presentations:
+            offset = _offset(shown.start)
+            if offset is not None:
+                counts[offset] += 1
+    if not counts:
+        return ""
+    best = min(counts, key=lambda o: (-counts[o], o))
+    return offset_name(best)
+
+
+def _offset(text: str) -> timedelta | None:
+    try:
+        return datetime.fromisoformat(text).utcoffset() if text else None
+    except ValueError:
+        return None
+
+
+def _with_venue_zones(papers: Iterable[Paper], setting: str = "") -> list[Paper]:
+    """`papers` with each presentation's `zone` set by the `KNOWN_VENUES` rule."""
+    papers = list(papers)
+    by_venue: dict[str, list[int]] = {}
+    for row, paper in enumerate(papers):
+        if paper.presentations:
+            by_venue.setdefault(paper.venue, []).append(row)
+    for venue, rows in by_venue.items():
+        zone = setting or KNOWN_VENUES.get(venue, "") or _feed_offset([papers[row] for row in rows])
+        for row in rows:
+            paper = papers[row]
+            shown = tuple(replace(p, zone=zone) for p in paper.presentations)
+            papers[row] = replace(paper, presentations=shown)
+    return papers

@@ -1,12 +1,13 @@
-"""LaTeX and Markdown markup to clean readable text, and the links an abstract carries."""
+"""LaTeX, Markdown and HTML markup to clean readable text, and the links an abstract carries."""
 
 from __future__ import annotations
 
+import html
 import re
 
 from bot.textutil import sendable
 
-__all__ = ["clean_abstract", "clean_title"]
+__all__ = ["clean_abstract", "clean_title", "html_to_text"]
 
 _GREEK = {
     "alpha": "α", "beta": "β", "gamma": "γ", "delta": "δ", "epsilon": "ε", "varepsilon": "ε",
@@ -96,6 +97,13 @@ _TEX_QUOTES = re.compile(r"``(.+?)''")
 _SPACES = re.compile(r"[ \t\r\n\f\v\u00a0\u2000-\u200b\u202f\u205f\u3000]+")
 _SPACE_AFTER_OPEN = re.compile(r"([(\[])\s+")
 _PLACEHOLDER = re.compile(_PH_OPEN + r"(\d+)" + _PH_CLOSE)
+_BLOCK = (r"p|br|div|li|ul|ol|h[1-6]|blockquote|pre|table|tr|td|th|thead|tbody|hr|dl|dt|dd|"
+          r"section|article|header|footer|figure|figcaption")  # fmt: skip
+_INLINE = r"a|b|i|u|s|em|strong|sub|sup|span|code|small|big|font|mark|abbr|cite|q|tt|del|ins"
+_BLOCK_TAG = re.compile(rf"</?(?:{_BLOCK})\b[^<>]*>", re.IGNORECASE)
+_INLINE_TAG = re.compile(rf"</?(?:{_INLINE})\b[^<>]*>", re.IGNORECASE)
+_COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
+_HTML_SCRIPT = re.compile(r"<(script|style)\b[^<>]*>.*?</\1\s*>", re.IGNORECASE | re.DOTALL)
 
 
 def _needs_cleaning(text: str) -> bool:
@@ -308,3 +316,12 @@ def clean_abstract(raw: str) -> tuple[str, tuple[str, ...]]:
 
 def clean_title(raw: str) -> str:
     return clean_abstract(raw)[0]
+
+
+def html_to_text(raw: str) -> str:
+    """`raw` without HTML tags (a block tag becomes a space), its entities decoded. Only real
+    tag names are tags: `$x<y$ and $y>z$` in a LaTeX abstract is text."""
+    if "<" in raw:
+        raw = _HTML_SCRIPT.sub(" ", _COMMENT.sub(" ", raw))
+        raw = _INLINE_TAG.sub("", _BLOCK_TAG.sub(" ", raw))
+    return html.unescape(raw) if "&" in raw else raw

@@ -1,5 +1,4 @@
-"""The corpus's data (`Paper`, `Presentation`, `LoadReport`, `CorpusError`) and the one
-paper-id rule and tier rule."""
+"""The corpus's data (`Paper`, `Presentation`, `LoadReport`, errors) and its id and tier rules."""
 
 from __future__ import annotations
 
@@ -76,9 +75,8 @@ _MAX_OFFSET_HOURS = 14
 
 
 def time_problem(start: str, end: str) -> str:
-    """Why a presentation's `start`/`end` cannot be shown as a time, "" when they can (or
-    when both are absent): not a time, no offset, an odd year or offset, an end before the
-    start."""
+    """Why a presentation's `start`/`end` cannot be shown as a time; "" when they can or both
+    are absent."""
     if not start and not end:
         return ""
     moments = []
@@ -120,8 +118,7 @@ class Presentation:
     event: str = ""
     """The source's event id ("41234"): a stable key (calendar UIDs)."""
     zone: str = ""
-    """The venue's clock (`bot.corpus.zones`): an IANA name or "+09:00"; "" keeps the offset
-    `start` was written with."""
+    """The venue's clock, set at load: an IANA name or "+09:00"; "" keeps `start`'s offset."""
 
     @property
     def starts_at(self) -> datetime | None:
@@ -134,8 +131,7 @@ class Presentation:
 
     @property
     def board(self) -> str:
-        """The poster board with one "#" ("#1713"; feeds write "#1713", "1713" or "E-2308"),
-        "" for none."""
+        """The poster board with one "#" ("#1713", "#E-2308"), "" for none."""
         text = " ".join(self.position.split()).lstrip("#").strip()
         return f"#{text}" if text else ""
 
@@ -232,9 +228,7 @@ class LoadReport:
 
     @property
     def not_loaded(self) -> int:
-        """How many skipped lines lost something (versions merged into a paper, and files that
-        hold no records such as a README or a feed's abstracts, did not): the count a user is
-        told (/stats, the console)."""
+        """How many skipped lines lost something: not merged versions, nor files of no records."""
         notes = sum(line.endswith(NOT_RECORDS) for line in self.skipped[self.bad_records :])
         return len(self.skipped) - self.merged - notes
 

@@ -1,17 +1,15 @@
-"""Normalise one raw record (JSON, JSONL, CSV row, BibTeX entry) into a `Paper`: field names
-matched case-insensitively with their common synonyms, OpenReview's `content` nesting read."""
+"""One raw record (JSON, CSV row, BibTeX entry…) as a `Paper`, its field names matched loosely."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 
 from bot.corpus.authors import parse_authors
 from bot.corpus.links import ARXIV_ID, bare_doi, derive_links, find_arxiv_id
 from bot.corpus.markup import clean_abstract, clean_title
 from bot.corpus.model import Paper
-from bot.corpus.proceedings import venue_from_urls
-from bot.corpus.readers.shapes import adapt
+from bot.corpus.readers.source_shapes import adapt
 from bot.textutil import sendable
 
 __all__ = ["FIELD_SYNONYMS", "PLACEHOLDERS", "canonical_field", "normalise_record"]
@@ -55,6 +53,13 @@ _URL_FIELDS = ("url", "pdf", "code")
 _YEAR = re.compile(r"\b(19[5-9]\d|20\d\d)\b")
 _KEYWORD_SPLIT = re.compile(r"\s*[;,]\s*")
 _OPENREVIEW = "https://openreview.net"
+# PMLR volume → the ICML year it holds (PMLR also publishes other venues).
+_ICML_PMLR_VOLUMES: dict[int, int] = {
+    28: 2013, 32: 2014, 37: 2015, 48: 2016, 70: 2017, 80: 2018, 97: 2019,
+    119: 2020, 139: 2021, 162: 2022, 202: 2023, 235: 2024, 267: 2025,
+}  # fmt: skip
+_ICML_SITE = re.compile(r"^https?://(?:www\.)?icml\.cc/(?:virtual|Conferences)/(20\d\d)/", re.I)
+_PMLR = re.compile(r"^https?://proceedings\.mlr\.press/v(\d+)/", re.I)
 
 
 def _fold_name(name: str) -> str:
@@ -193,7 +198,7 @@ def _venue_and_year(texts: Mapping[str, str], urls: Mapping[str, str]) -> tuple[
     year_match = _YEAR.search(texts["year"]) or _YEAR.search(texts["venue"])
     venue, year = texts["venue"], int(year_match.group(1)) if year_match else None
     if not venue and year is None:
-        venue, year = venue_from_urls(urls.values())
+        venue, year = _venue_from_urls(urls.values())
     return venue, year
 
 
@@ -228,3 +233,18 @@ def _aliases(
     )
     found = [re.sub(r"v\d+$", "", mentioned), bare_doi(texts["doi"]), *_keywords(given)]
     return tuple(dict.fromkeys(a for a in found if a and a != texts["source_id"]))
+
+
+def _venue_from_urls(urls: Iterable[str]) -> tuple[str, int | None]:
+    """("ICML 2019", 2019) when a proceedings URL names ICML and its year (paperlists records
+    state neither); else ("", None) rather than a guess."""
+    for url in urls:
+        site = _ICML_SITE.match(url)
+        if site is not None:
+            year = int(site[1])
+            return f"ICML {year}", year
+        volume = _PMLR.match(url)
+        if volume is not None and int(volume[1]) in _ICML_PMLR_VOLUMES:
+            year = _ICML_PMLR_VOLUMES[int(volume[1])]
+            return f"ICML {year}", year
+    return "", None

@@ -1,43 +1,20 @@
-"""The clock a conference's times are shown on. A feed writes its times with the offset of the
-platform that serves it, not the venue's (ICML 2026 in Seoul, +09:00, wrote -07:00), so the
-zone comes from the VENUE_TIMEZONE setting, else the table of conferences below, else the
-feed's own most common offset (and the times are then said to be at that offset)."""
+"""Time zone names: an IANA name or a fixed UTC offset, checked, stored and shown."""
 
 from __future__ import annotations
 
 import re
-from collections import Counter
-from collections.abc import Iterable, Sequence
-from dataclasses import replace
-from datetime import UTC, datetime, timedelta, timezone, tzinfo
+from datetime import UTC, timedelta, timezone, tzinfo
 from functools import lru_cache
-from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
-if TYPE_CHECKING:
-    from bot.corpus.model import Paper
-
 __all__ = [
-    "KNOWN_VENUES",
     "ZoneError",
     "offset_name",
     "parse_zone",
-    "with_venue_zones",
     "zone_info",
     "zone_label",
 ]
 
-KNOWN_VENUES: dict[str, str] = {
-    # venue -> IANA zone of the city it was held in, and where the conference's site says so
-    "ICML 2026": "Asia/Seoul",  # Seoul, 6-11 July (icml.cc/Conferences/2026)
-    "ICML 2025": "America/Vancouver",  # Vancouver Convention Center (icml.cc/Conferences/2025)
-    "ICML 2024": "Europe/Vienna",  # Messe Wien, Vienna (icml.cc/Conferences/2024)
-    "ICLR 2026": "America/Sao_Paulo",  # Rio de Janeiro, Brasilia time (iclr.cc/Conferences/2026)
-    "ICLR 2025": "Asia/Singapore",  # Singapore EXPO (iclr.cc/Conferences/2025)
-    "ICLR 2024": "Europe/Vienna",  # Messe Wien, Vienna (iclr.cc/Conferences/2024)
-    "NeurIPS 2025": "America/Los_Angeles",  # San Diego (neurips.cc/Conferences/2025)
-    "NeurIPS 2024": "America/Vancouver",  # Vancouver (neurips.cc/Conferences/2024)
-}
 _OFFSET = re.compile(r"^(?:UTC|GMT)?\s*([+\-−])(\d{1,2})(?::?(\d\d))?$", re.IGNORECASE)
 MAX_OFFSET = timedelta(hours=14)  # the widest offset any zone has used
 
@@ -55,8 +32,7 @@ def offset_name(offset: timedelta) -> str:
 
 @lru_cache(maxsize=64)
 def parse_zone(name: str) -> str:
-    """The stored form of a zone: an IANA name as the database spells it, or "+09:00"; raises
-    ZoneError for anything else."""
+    """The stored form of a zone (an IANA name as spelled there, or "+09:00"); else ZoneError."""
     text = name.strip()
     match = _OFFSET.match(text)
     if match:
@@ -95,48 +71,5 @@ def zone_info(name: str) -> tzinfo:
 
 
 def zone_label(name: str) -> str:
-    """How a zone that names no city is written beside a time: "UTC-07:00", "UTC" (a city's
-    name is `bot.i18n.city_name`'s, in the reader's language)."""
+    """How a zone that names no city is written beside a time: "UTC-07:00", "UTC"."""
     return f"UTC{name}" if name[:1] in ("+", "-") else name or "UTC"
-
-
-def _feed_offset(papers: Sequence[Paper]) -> str:
-    """The offset most of `papers`' presentation times carry, else ""."""
-    counts: Counter[timedelta] = Counter()
-    for paper in papers:
-        for shown in paper.presentations:
-            offset = _offset(shown.start)
-            if offset is not None:
-                counts[offset] += 1
-    if not counts:
-        return ""
-    best = min(counts, key=lambda o: (-counts[o], o))
-    return offset_name(best)
-
-
-def _offset(text: str) -> timedelta | None:
-    try:
-        return datetime.fromisoformat(text).utcoffset() if text else None
-    except ValueError:
-        return None
-
-
-def _venue_zone(venue: str, papers: Sequence[Paper], setting: str) -> str:
-    return setting or KNOWN_VENUES.get(venue, "") or _feed_offset(papers)
-
-
-def with_venue_zones(papers: Iterable[Paper], setting: str = "") -> list[Paper]:
-    """`papers` with each presentation's `zone` set: `setting` (VENUE_TIMEZONE, already
-    parsed) for all, else per venue the table's zone, else that venue's most common offset."""
-    papers = list(papers)
-    by_venue: dict[str, list[int]] = {}
-    for row, paper in enumerate(papers):
-        if paper.presentations:
-            by_venue.setdefault(paper.venue, []).append(row)
-    for venue, rows in by_venue.items():
-        zone = _venue_zone(venue, [papers[row] for row in rows], setting)
-        for row in rows:
-            paper = papers[row]
-            shown = tuple(replace(p, zone=zone) for p in paper.presentations)
-            papers[row] = replace(paper, presentations=shown)
-    return papers

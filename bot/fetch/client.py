@@ -1,7 +1,6 @@
-"""The feed's HTTP client: names the bot, follows redirects, retries per its policy, and
-streams each body to a file within `Limits`: it inflates gzip itself, a slice at a time, so
-what a body inflates to is counted as it arrives and never held whole; every network wait is
-cut to the idle limit and to what is left of the whole fetch's deadline."""
+"""The feed's HTTP client: streams each body to a file within `Limits`, inflating gzip itself a
+slice at a time (so the inflated size is counted as it arrives), every network wait cut to the
+idle limit and to what is left of the fetch's deadline."""
 
 from __future__ import annotations
 
@@ -120,8 +119,7 @@ def timed_out(deadline: Deadline, idle: float, budget: Budget, exc: Exception) -
 
 
 class Http:
-    """The feed's client: names the bot, follows redirects (at most 10), retries per
-    `policy`, within `limits` (its deadline starts now)."""
+    """The feed's client: retries per `policy`, within `limits` (its deadline starts now)."""
 
     def __init__(self, policy: RetryPolicy, say: Say, limits: Limits | None = None) -> None:
         self.policy, self.say = policy, say

@@ -12,9 +12,8 @@ from urllib.parse import urljoin
 import orjson
 
 from bot.fetch.client import Budget, Http
-from bot.fetch.files import Staging
 from bot.fetch.http import MAX_EVENTS, FetchError, Missing, parse_json
-from bot.fetch.sources import FeedSource
+from bot.fetch.sources import FeedSource, Staging
 
 __all__ = ["MAX_PAGES", "PAGE_SLACK", "SavedFeed", "fetch_feed"]
 

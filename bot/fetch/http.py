@@ -1,7 +1,6 @@
-"""The rules every `fetch` source shares: bounded retries of 429 and 5xx, the refusals (an
-HTML page where JSON was asked for, a challenge page comes with 200; 403 and other errors; a
-cut transfer) and the limits no server can push it past: a ceiling on the bytes one download
-holds, a deadline for the whole fetch and an idle limit per read."""
+"""The rules every `fetch` source shares: bounded retries of 429 and 5xx, the refusals (an HTML
+page where JSON was asked for, 403 and other errors, a cut transfer) and the limits: bytes per
+download, a deadline for the whole fetch and an idle limit per read."""
 
 from __future__ import annotations
 
@@ -184,8 +183,7 @@ class RetryPolicy:
         return min(self.longest_wait, self.first_wait * 2 ** (retry - 1))
 
     def run(self, attempt: Callable[[], T], say: Say, deadline: Deadline | None = None) -> T:
-        """`attempt()`, again after each Retryable while the bounds (and `deadline`) allow;
-        FetchError after."""
+        """`attempt()`, again after each Retryable while the bounds allow; FetchError after."""
         waited = 0.0
         for number in range(1, self.attempts + 1):
             try:

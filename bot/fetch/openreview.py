@@ -16,7 +16,6 @@ from urllib3.exceptions import HTTPError as Urllib3Error
 from urllib3.exceptions import TimeoutError as Urllib3Timeout
 
 from bot.fetch.client import Budget, decoded, timed_out
-from bot.fetch.files import replace_together
 from bot.fetch.http import (
     MAX_EVENTS,
     USER_AGENT,
@@ -30,7 +29,7 @@ from bot.fetch.http import (
     parse_json,
     transfer_failed,
 )
-from bot.fetch.sources import openreview_file_name
+from bot.fetch.sources import openreview_file_name, replace_together
 from bot.logs import redact
 
 if TYPE_CHECKING:

@@ -1,5 +1,4 @@
-"""The message catalogue: every user-visible text, per language (gettext .po/.mo files; see
-README.md here for adding a language)."""
+"""The message catalogue: every user-visible text, per language (README.md: adding one)."""
 
 from bot.i18n.catalogue import Part, Translator, translator
 from bot.i18n.cities import city_name, zone_of_city

@@ -1,13 +1,19 @@
-"""The conference-week planner, pure (no Telegram, store or I/O: front ends pass papers, the
-clock and the ledger of sent reminders in): the programme's sessions, a user's schedule with
-its clashes, a calendar file, due reminders, what is on now, and paper deep links."""
+"""The conference-week planner, pure (callers pass papers, the clock and the reminder ledger in):
+sessions, a user's schedule and clashes, a calendar file, reminders, now and next, deep links."""
 
 from bot.planner.calendar_file import CALENDAR_FORMAT, calendar_file, event_uid
 from bot.planner.deep_links import paper_from_payload, start_link, start_payload
 from bot.planner.entries import Entry, entries_of, presentation_key
-from bot.planner.now import Happening, NowAndNext, now_and_next
+from bot.planner.now import (
+    Happening,
+    NowAndNext,
+    SentKey,
+    due_reminders,
+    next_due,
+    now_and_next,
+    sent_key,
+)
 from bot.planner.programme import Programme, Session, build_programme
-from bot.planner.reminders import SentKey, due_reminders, next_due, sent_key
 from bot.planner.week import Clash, Schedule, Slot, schedule
 
 __all__ = [

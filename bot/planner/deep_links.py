@@ -1,5 +1,4 @@
-"""Links that open a paper: `https://t.me/<bot>?start=<paper id>` (Telegram's payload rule,
-`[A-Za-z0-9_-]{1,64}`, fits every paper id)."""
+"""Links that open a paper: `https://t.me/<bot>?start=<paper id>` (every paper id is a payload)."""
 
 from __future__ import annotations
 

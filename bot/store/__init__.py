@@ -19,9 +19,9 @@ from bot.store.model import (
     StoreOpenError,
     StoreUnavailable,
     normalize_topic,
+    snapshot,
     topic_key,
 )
-from bot.store.snapshot import snapshot
 
 __all__ = [
     "FORMATS",

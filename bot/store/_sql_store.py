@@ -69,10 +69,8 @@ class Store(ABC):
     async def never_served(
         self, served: Iterable[str], candidates: Iterable[str]
     ) -> frozenset[str]:
-        """Record `served` (an index being replaced); the `candidates` never recorded.
-
-        Alerts announce only those: a paper back after a half-copied reload was served before.
-        """
+        """Record `served` (an index being replaced); the `candidates` never recorded (alerts
+        announce only those: a paper back after a half-copied reload was served before)."""
 
     @abstractmethod
     async def forget_user(self, user_id: int) -> None:

@@ -19,8 +19,7 @@ async def open_store(
     limits: Limits = Limits(),  # noqa: B008 -- frozen, so one shared default is safe
     timeout: float = DEFAULT_TIMEOUT,
 ) -> Store:
-    """The migrated store: PostgreSQL for a postgresql:// URL, else SQLite in `data_dir`;
-    StoreOpenError naming DATABASE_URL or DATA_DIR when it cannot be opened."""
+    """The migrated store: PostgreSQL for a postgresql:// URL, else SQLite in `data_dir`."""
     if database_url:
         if not database_url.startswith(POSTGRES_SCHEMES):
             scheme = database_url.partition(":")[0][:20]

@@ -4,21 +4,22 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 
-from bot.corpus import Presentation, parse_zone
-from bot.textutil import sendable
+from bot.corpus import Paper, Presentation, page_url, parse_zone
+from bot.textutil import clean, sendable
 
-MAX_SAVED_PAPERS = 1_000  # ours: per user
-MAX_TOPICS = 20  # ours: per user
-MAX_TOPIC_CHARS = 200  # ours: a standing question, not an essay
-MAX_LANGUAGE_CHARS = 16  # ours: IETF tags such as "pt-BR" are far shorter
-MAX_TIMEZONE_CHARS = 64  # ours: the longest IANA name is 32 ("America/Argentina/ComodRivadavia")
+MAX_SAVED_PAPERS = 1_000  # per user
+MAX_TOPICS = 20  # per user
+MAX_TOPIC_CHARS = 200  # a standing question, not an essay
+MAX_LANGUAGE_CHARS = 16  # IETF tags such as "pt-BR" are far shorter
+MAX_TIMEZONE_CHARS = 64  # the longest IANA name is 32 ("America/Argentina/ComodRivadavia")
 MIN_REMINDER_MINUTES = 1
 MAX_REMINDER_MINUTES = 120  # the longest lead /remind offers: two hours before a session
-MAX_REMINDER_KEY_CHARS = 64  # ours: a paper id or presentation key (Telegram's id rule is 64)
+MAX_REMINDER_KEY_CHARS = 64  # a paper id or presentation key (Telegram's id rule is 64)
 
 ReminderKey = tuple[str, str]
 """(paper id, presentation key): one reminder ledger row of a user (`bot.planner.SentKey`)."""
@@ -204,3 +205,30 @@ def check_page(offset: int, limit: int) -> None:
     """ValueError for a negative offset or a non-positive limit."""
     if offset < 0 or limit < 1:
         raise ValueError("offset must be >= 0 and limit >= 1")
+
+
+SEED_VENUE = "ICML 2026"
+SEED_YEAR = 2026
+"""What a paper's record may leave unsaid (a corpus of one's own without venue or year): the
+bundled programme and the seeds name ICML 2026 themselves, and an exported BibTeX entry
+without them is not citable."""
+
+_DOI_URL = re.compile(r"^https?://(dx\.)?doi\.org/")
+
+
+def snapshot(paper: Paper, *, venue: str = SEED_VENUE, year: int = SEED_YEAR) -> SavedPaper:
+    """The record saved for `paper`; `venue` and `year` stand in when the corpus does not say."""
+    doi = _DOI_URL.sub("", next((url for label, url in paper.links if label == "DOI"), ""))
+    return SavedPaper(
+        paper.id,
+        clean(paper.title),
+        paper.authors,
+        paper.year or year,
+        paper.venue or venue,
+        page_url(paper.links),
+        doi,
+        title_derived=paper.title_derived,
+        status=paper.tier,
+        presentations=paper.presentations,
+        institutions=paper.institutions,
+    )

@@ -12,13 +12,12 @@ from psycopg.conninfo import conninfo_to_dict
 from psycopg_pool import AsyncConnectionPool
 
 from bot.store import _queries as q
-from bot.store._migrations import CREATE_VERSION_TABLE, load_migrations, pending
 from bot.store._sql_store import ADDED, FULL, PRESENT, Params, Store
 from bot.store.model import Limits, StoreOpenError, StoreUnavailable
 
 SETTING = "DATABASE_URL"  # what an error opening the database names
 POOL_MAX_SIZE = 4  # per replica; handlers hold a connection for one short transaction
-MIGRATION_LOCK = 0x1C3D_2026  # ours: pg_advisory_xact_lock key so replicas migrate one at a time
+MIGRATION_LOCK = 0x1C3D_2026  # pg_advisory_xact_lock key so replicas migrate one at a time
 # Upserting the user's row locks it until commit: every write of one user runs one at a
 # time across replicas, so a cap's count cannot go stale, and a concurrent forget_user
 # either runs wholly before (the row is re-created) or wholly after.
@@ -157,9 +156,9 @@ async def _migrate(db: psycopg.AsyncConnection[Any]) -> None:
     """Apply the migrations the database lacks, all or none, one replica at a time."""
     async with db.transaction():
         await db.execute("SELECT pg_advisory_xact_lock(%s)", (MIGRATION_LOCK,))
-        await db.execute(CREATE_VERSION_TABLE)
+        await db.execute(q.CREATE_VERSION_TABLE)
         current = (await (await db.execute(q.SCHEMA_VERSION)).fetchone())[0]
-        for migration in pending(load_migrations("postgres"), current, SETTING):
+        for migration in q.pending(q.load_migrations("postgres"), current, SETTING):
             for statement in migration.statements:
                 await db.execute(statement)
             await db.execute(_pg(q.RECORD_VERSION), (migration.version,))

@@ -13,7 +13,7 @@ from typing import Any, TypeVar
 from bot.store import _queries as q
 from bot.store import _sqlite_file as files
 from bot.store._sql_store import ADDED, FULL, PRESENT, Params, Store
-from bot.store._sqlite_connection import Opened, write
+from bot.store._sqlite_file import Opened, write
 from bot.store.model import Limits, StoreOpenError, StoreUnavailable
 
 T = TypeVar("T")

@@ -12,9 +12,9 @@ import bibtexparser
 from bot import render
 from bot.corpus import load_corpus
 from bot.i18n import translator
+from bot.store import snapshot
 from bot.store.export import DERIVED_NOTE, to_bibtex, to_csv, to_markdown
 from bot.store.factory import open_store
-from bot.store.snapshot import snapshot
 from testkit.fake_bot_api import parse_html
 
 ABSTRACT = "We introduce STA, a sponge tool attack that drains the energy of tool-using agents."

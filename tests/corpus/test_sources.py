@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from bot.corpus import CorpusError, NotRecordsError, load_corpus
-from bot.corpus.readers.openalex import abstract_from_inverted_index
+from bot.corpus.readers.source_shapes import abstract_from_inverted_index
 from bot.search import Index
 from testkit.paths import TEST_DATA
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from bot.corpus import FETCHED_FILE, Fetched, fetched_of
-from bot.fetch.files import replace_together
+from bot.fetch.sources import replace_together
 
 SITE = "https://icml.cc/static/virtual/data/icml-2026-orals-posters.json"
 

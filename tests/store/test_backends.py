@@ -32,7 +32,7 @@ from bot.store import (
     StoreUnavailable,
     open_store,
 )
-from bot.store._migrations import load_migrations, split_statements
+from bot.store._queries import load_migrations, split_statements
 from bot.store.factory import DEFAULT_TIMEOUT, SQLITE_FILE
 from testkit.docs import documentation
 from testkit.paths import REPO_ROOT

@@ -151,7 +151,7 @@ async def test_a_replaced_database_file_is_served_and_the_old_rows_kept_beside_i
 async def test_a_save_committed_as_the_file_is_deleted_is_carried_over(tmp_path: Path) -> None:
     # The check before a write cannot see a delete that lands during it; the one after can.
     from bot.store import _queries as q
-    from bot.store._sqlite_connection import write
+    from bot.store._sqlite_file import write
     from bot.store.sqlite import SqliteStore
 
     store = await open_store(None, tmp_path)

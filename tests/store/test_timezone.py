@@ -11,7 +11,7 @@ import psycopg
 import pytest
 
 from bot.store import ReminderUser, Store
-from bot.store._migrations import load_migrations
+from bot.store._queries import load_migrations
 from testkit.pg import Backend
 
 ALICE, BOB = 1001, 2002

@@ -1,5 +1,10 @@
-"""The reader registry: a file's content (else its suffix) chooses the function that reads
-its records; a new format is one module here and a line in `READERS` or `recognise`."""
+"""The reader registry: a file's content (else its suffix) chooses the function that reads its
+records. A new format is one module here and a line in `READERS` or `recognise`.
+
+>>> source = Source.file(Path("corpus/icml-2026/icml-2026-orals-posters.json"))
+>>> reader = recognise(source)  # read_programme_feed, chosen by the content
+>>> for line, item in reader(source): ...  # a raw record, a Paper, a Skipped line or why bad
+"""
 
 from __future__ import annotations
 
@@ -7,15 +12,14 @@ import json
 
 from bot.corpus.model import NotRecordsError
 from bot.corpus.readers.arxiv_atom import looks_like_atom, read_arxiv_atom
-from bot.corpus.readers.base import Reader, Record, Skipped, Source
+from bot.corpus.readers.base import Reader, Record, Skipped, Source, expand
 from bot.corpus.readers.bibtex import read_bibtex
-from bot.corpus.readers.compressed import expand
 from bot.corpus.readers.csv_table import read_csv
 from bot.corpus.readers.json_records import describe_json, read_json, read_jsonl, records_key
 from bot.corpus.readers.openreview import looks_like_notes, read_openreview
+from bot.corpus.readers.programme_feed import looks_like_feed, read_programme_feed, sidecar_of
 from bot.corpus.readers.ris import looks_like_ris, read_ris
 from bot.corpus.readers.seed_text import read_seed_text
-from bot.corpus.readers.virtual_site import looks_like_feed, read_virtual_site, sidecar_of
 
 __all__ = [
     "READERS",
@@ -60,8 +64,7 @@ def _first_line_object(text: str) -> dict[str, object] | None:
 
 
 def recognise(source: Source) -> Reader:
-    """The reader for `source`, by its first bytes; `NotRecordsError` naming what was found
-    when no reader fits (a JSON object without records, a PDF…)."""
+    """The reader for `source`, by its first bytes; `NotRecordsError` when no reader fits."""
     head = source.head()
     for magic, kind in _BINARY_MAGIC.items():
         if head.startswith(magic):
@@ -75,7 +78,7 @@ def recognise(source: Source) -> Reader:
     if feed is not None:
         raise NotRecordsError(source.name, None, f"the abstracts of {feed.name}, read with it")
     if looks_like_feed(head):
-        return read_virtual_site
+        return read_programme_feed
     if looks_like_notes(head):
         return read_openreview
     if text.startswith("["):

@@ -1,25 +1,34 @@
-"""What every reader shares: the record type, a `Source` to read, the reader signature, decoding."""
+"""What every reader shares: the record type, a `Source` to read (a compressed file or `.zip`
+expanded into the streamed sources inside), the reader signature, decoding."""
 
 from __future__ import annotations
 
+import bz2
+import gzip
 import lzma
 import zipfile
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import BinaryIO
 
 from bot.corpus.model import CorpusError, Paper
 
-__all__ = ["PEEK_BYTES", "Reader", "Record", "Skipped", "Source", "decode", "mapping"]
+__all__ = ["Reader", "Record", "Skipped", "Source", "decode", "expand", "mapping"]
 
 Record = dict[str, object]  # one raw record as read, for `records.normalise_record`
-PEEK_BYTES = 64 * 1024  # how much of a file recognising its format reads
+_PEEK_BYTES = 64 * 1024  # how much of a file recognising its format reads
 
 # What a broken file or archive raises while read: gzip and bz2 OSError, xz its own error, a
 # zip member BadZipFile (a bad CRC), a truncated stream EOFError.
 _READ_ERRORS = (OSError, EOFError, ValueError, lzma.LZMAError, zipfile.BadZipFile)
+_COMPRESSED: dict[str, Callable[..., BinaryIO]] = {
+    ".gz": gzip.open,  # type: ignore[dict-item]
+    ".bz2": bz2.open,  # type: ignore[dict-item]
+    ".xz": lzma.open,  # type: ignore[dict-item]
+}
+_MAX_DEPTH = 2  # a .gz inside a .zip is read; deeper nesting is no export anyone keeps
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,7 +56,7 @@ class Source:
             why = getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
             raise CorpusError(self.name, None, f"cannot read file: {why}") from exc
 
-    def head(self, size: int = PEEK_BYTES) -> bytes:
+    def head(self, size: int = _PEEK_BYTES) -> bytes:
         """The first `size` bytes (decompressed), to recognise the format by its content."""
         with self._stream() as stream:
             return stream.read(size)
@@ -94,3 +103,55 @@ def decode(source: Source) -> str:
 def mapping(value: object) -> Mapping[str, object]:
     """`value` if it is an object, else an empty one (nested fields may be null)."""
     return value if isinstance(value, Mapping) else {}
+
+
+def _decompressed(source: Source, codec: Callable[..., BinaryIO]) -> BinaryIO:
+    """A decompressing stream; a file on disk by its path, so closing it closes the file."""
+    if source.name == str(source.path):
+        return codec(source.path, "rb")
+    return codec(source.open(), "rb")  # a member of a .zip: closed with its archive
+
+
+def _zip_members(source: Source) -> Iterator[Source]:
+    """The files in a `.zip`, in name order, without macOS resource forks and hidden files."""
+    try:
+        with source.open() as raw, zipfile.ZipFile(raw) as archive:
+            names = sorted(info.filename for info in archive.infolist() if not info.is_dir())
+    except (OSError, zipfile.BadZipFile, EOFError) as exc:
+        raise CorpusError(source.name, None, f"not a readable .zip archive: {exc}") from exc
+    for name in names:
+        member = PurePosixPath(name)
+        if name.startswith("__MACOSX/") or any(p.startswith(".") for p in member.parts):
+            continue
+
+        def opener(name: str = name) -> BinaryIO:
+            archive = zipfile.ZipFile(source.open())  # closed with the member it opens
+            stream = archive.open(name)
+            stream._fileobj_owner = archive  # type: ignore[attr-defined]  # keep it alive
+            return stream  # type: ignore[return-value]
+
+        yield Source(source.path, f"{source.name}:{name}", member.suffix.lower(), opener)
+
+
+def expand(source: Source, depth: int = 0) -> Iterator[Source]:
+    """`source` itself, or the sources inside it when it is compressed or a `.zip`."""
+    if depth > _MAX_DEPTH:
+        raise CorpusError(source.name, None, "compressed too many times over")
+    if source.suffix == ".zip":
+        for member in _zip_members(source):
+            yield from expand(member, depth + 1)
+        return
+    codec = _COMPRESSED.get(source.suffix)
+    if codec is None:
+        yield source
+        return
+    inner = Path(source.name).stem  # papers.jsonl.gz -> papers.jsonl
+    yield from expand(
+        Source(
+            source.path,
+            source.name,
+            Path(inner).suffix.lower(),
+            lambda: _decompressed(source, codec),
+        ),
+        depth + 1,
+    )

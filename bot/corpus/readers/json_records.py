@@ -124,8 +124,7 @@ def _find_list(text: str, path: tuple[str, ...]) -> int | None:
 
 
 def read_array(name: str, text: str, pos: int) -> Generator[tuple[int, Record | str], None, int]:
-    """The objects of the array starting at `text[pos] == "["`, each with its first line;
-    returns where its `]` is."""
+    """The objects of the array starting at `text[pos] == "["`, each with its first line."""
     decoder = json.JSONDecoder()
     pos = _skip(text, pos + 1)
     line, line_pos = 1, 0
