@@ -17,8 +17,8 @@ from bot.render import (
     MAX_CALLBACK_ANSWER_CHARS,
     Doc,
     fitted,
-    library,
     paper_ref,
+    reading_list,
     text_doc,
     topic_ref,
     translated,
@@ -88,7 +88,7 @@ async def saved_page(
     offset = min(offset, max(0, (total - 1) // per_page * per_page))
     papers = await store.list_saved(user_id, offset=offset, limit=per_page)
     in_corpus = frozenset(p.paper_id for p in papers if index.get(p.paper_id) is not None)
-    return library.saved_doc(
+    return reading_list.saved_doc(
         papers, total=total, offset=offset, per_page=per_page, in_corpus=in_corpus, t=t
     )
 
@@ -147,7 +147,7 @@ def export_file(
     if fmt == CALENDAR_FORMAT:
         return _calendar([p for row in rows if (p := index.get(row.paper_id)) is not None], now, t)
     return ExportFile(
-        library.export_filename(fmt),
+        reading_list.export_filename(fmt),
         export_text(rows, fmt).encode("utf-8"),
         t.ngettext("export.caption", len(rows)),
     )
@@ -161,7 +161,7 @@ def _calendar(papers: Sequence[Paper], now: datetime, t: Translator) -> ExportFi
     labels = {kind: render.kind_label(kind, t) for kind in ("poster", "oral")}
     name = t.gettext("export.calendar_name")
     return ExportFile(
-        library.export_filename(CALENDAR_FORMAT),
+        reading_list.export_filename(CALENDAR_FORMAT),
         calendar_file(papers, now=now, name=name, labels=labels),
         t.ngettext("export.calendar_caption", events),
     )
@@ -170,12 +170,12 @@ def _calendar(papers: Sequence[Paper], now: datetime, t: Translator) -> ExportFi
 async def follow(store: Store, user_id: int, topic: str, *, t: Translator) -> Doc:
     """Keep a standing question; new matching papers are sent after a reload."""
     outcome = await store.follow(user_id, topic)
-    return library.follow_doc(outcome, normalize_topic(topic), store.limits, t=t)
+    return reading_list.follow_doc(outcome, normalize_topic(topic), store.limits, t=t)
 
 
 async def following(store: Store, user_id: int, *, t: Translator) -> Doc:
     """The user's topics, one Unfollow button each."""
-    return library.following_doc(await store.topics(user_id), t=t)
+    return reading_list.following_doc(await store.topics(user_id), t=t)
 
 
 async def unfollow(

@@ -7,11 +7,12 @@ from typing import TYPE_CHECKING
 
 from bot.corpus import Paper, compact_authors
 from bot.i18n import Translator
+from bot.render.blocks import EN, text_doc, translated
 from bot.render.doc import Block, Doc, Segment
 from bot.render.html import SEPARATOR
-from bot.render.parts import EN, snippet_block, text_doc, translated
+from bot.render.paper import snippet_block
 from bot.render.presentations import hit_badge
-from bot.render.views import filters_line, header_notes
+from bot.render.questions import filters_line, header_notes
 from bot.textutil import sendable
 
 if TYPE_CHECKING:

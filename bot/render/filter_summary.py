@@ -7,8 +7,7 @@ from datetime import date
 
 from bot.corpus import TIERS, session_number
 from bot.i18n import Translator
-from bot.render.dates import day_month, short_date, weekday_name
-from bot.render.presentations import kind_label
+from bot.render.presentations import day_month, kind_label, short_date, weekday_name
 from bot.search import Clause, DayFilter, FieldFilter, ParsedQuery, Phrase, YearFilter
 from bot.textutil import clip_words
 

@@ -1,6 +1,9 @@
-"""Bot API limits and our display caps, and the two ways Telegram measures text."""
+"""Bot API limits, our display caps, how Telegram measures text, and fitting text within a limit."""
 
 from __future__ import annotations
+
+from bot.i18n import Translator
+from bot.textutil import clip_words
 
 MAX_MESSAGE_CHARS = 4096  # Bot API limit: sendMessage text after entity parsing (UTF-16 units)
 MAX_CALLBACK_DATA_BYTES = 64  # Bot API limit: InlineKeyboardButton.callback_data, UTF-8 bytes
@@ -45,3 +48,40 @@ def encodable(text: str) -> bool:
     except UnicodeEncodeError:
         return False
     return True
+
+
+def fit(text: str, limit: int) -> str:
+    """`text` within `limit` UTF-16 units, cut on a word boundary with `…` when too long."""
+    if tg_len(text) <= limit:
+        return text
+    chars = limit
+    while chars > 0:
+        cut = clip_words(text, chars)
+        if tg_len(cut) <= limit:
+            return cut
+        chars -= max(1, (tg_len(cut) - limit + 1) // 2)  # astral characters count twice
+    return ""
+
+
+def fit_toast(text: str) -> str:
+    """`text` as a toast (a callback answer)."""
+    return fit(text, MAX_CALLBACK_ANSWER_CHARS)
+
+
+def fitted(t: Translator, key: str, limit: int, n: int | None = None, /, **values: object) -> str:
+    """Entry `key` (plural count `n`) as plain text within `limit`, its longest values clipped."""
+    values = dict(values)
+    while True:
+        text = t.gettext(key, **values) if n is None else t.ngettext(key, n, **values)
+        over = tg_len(text) - limit
+        if over <= 0:
+            return text
+        longest = max(
+            (name for name, value in values.items() if isinstance(value, str) and len(value) > 1),
+            key=lambda name: len(str(values[name])),
+            default=None,
+        )
+        if longest is None:  # nothing left to shorten: only the text itself
+            return fit(text, limit)
+        value = str(values[longest])
+        values[longest] = clip_words(value, max(1, min(len(value) - 1, len(value) - over)))

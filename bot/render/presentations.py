@@ -1,22 +1,46 @@
-"""How a paper's place in the conference programme reads: its tier, each presentation (the
-card), and the compact badge of a listed paper. Times are on the venue's clock (each
-presentation carries it) and say so ("Seoul time"); a reader who set a zone of their own reads
-theirs with the venue's beside it. Weekday and month names are the reader's language's."""
+"""How a paper's place in the programme reads: its tier, dates and times in the reader's
+language and zone (the venue's clock, with the reader's beside it if they chose one), each
+presentation on a card, and the short badge of a paper in a list."""
 
 from __future__ import annotations
 
-from datetime import datetime, tzinfo
+from datetime import date, datetime, tzinfo
 from zoneinfo import ZoneInfo
 
 from bot.corpus import Paper, Presentation, offset_name, zone_info, zone_label
 from bot.i18n import Translator, city_name, translator
 from bot.render import limits
-from bot.render.dates import short_date, weekday_name
 from bot.textutil import clean, clip_words
 
 _EN = translator("en")
 _BADGES = {"oral": "🎤", "spotlight": "✨"}
 _LABELS = {"oral": "tier.oral", "spotlight": "tier.spotlight", "poster": "tier.poster"}
+
+
+def weekday_name(weekday: int, t: Translator) -> str:
+    """The short name of `weekday` (0 Monday … 6 Sunday): "Wed", "周三", "週三"."""
+    return t.gettext(f"date.weekday_{weekday % 7}")
+
+
+def day_month(month: int, day: int, t: Translator) -> str:
+    """A day of a month without its year: "15 Jul", "7月15日"."""
+    return t.gettext("date.day_month", day=day, month=t.gettext(f"date.month_{month}"))
+
+
+def short_date(when: date, t: Translator) -> str:
+    """A date with its weekday, without its year: "Wed 15 Jul", "7月15日 周三"."""
+    return t.gettext(
+        "date.weekday_day_month",
+        weekday=weekday_name(when.weekday(), t),
+        day=when.day,
+        month=t.gettext(f"date.month_{when.month}"),
+    )
+
+
+def full_date(when: date, t: Translator) -> str:
+    """A date with its year, without its weekday: "14 Jul 2026", "2026年7月14日"."""
+    month = t.gettext(f"date.month_{when.month}")
+    return t.gettext("date.day_month_year", day=when.day, month=month, year=when.year)
 
 
 def kind_label(kind: str, t: Translator = _EN) -> str:

@@ -1,5 +1,5 @@
-"""A session of the conference programme as a page (`/session`), and the answers to a query
-that names several sessions or none."""
+"""/session: a session of the programme as pages, or the answer to a query naming several or
+none."""
 
 from __future__ import annotations
 
@@ -8,12 +8,11 @@ from collections.abc import Sequence
 from bot.i18n import Translator
 from bot.planner import Entry, Programme, Session
 from bot.render import limits
+from bot.render.blocks import EN, checked_keyboard, paging, translated
 from bot.render.callbacks import SessionPage, encode, session_ref
-from bot.render.dates import weekday_name
 from bot.render.doc import Block, Button, Doc, Segment
-from bot.render.ids import paper_command
-from bot.render.parts import EN, checked_keyboard, paging, paper_title, translated
-from bot.render.presentations import clock, kind_label, zoned_when
+from bot.render.paper import paper_command, paper_title
+from bot.render.presentations import clock, kind_label, weekday_name, zoned_when
 from bot.textutil import clean, clip_words
 
 SESSION_PAGE = 10  # ours: papers on one page of /session (compact lines, one message)

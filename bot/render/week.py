@@ -9,22 +9,15 @@ from datetime import datetime
 from bot.corpus import zone_info
 from bot.i18n import Translator
 from bot.planner import Clash, Entry, Happening, NowAndNext, Schedule, Session, Slot
+from bot.render.blocks import EN, checked_keyboard, paging, text_doc, translated
 from bot.render.callbacks import OpenPaper, SchedulePage, encode, paper_ref
-from bot.render.dates import short_date
 from bot.render.doc import Block, Doc, Segment
-from bot.render.ids import paper_command
-from bot.render.parts import (
-    EN,
-    checked_keyboard,
-    paging,
-    paper_title,
-    text_doc,
-    translated,
-)
+from bot.render.paper import paper_command, paper_title
 from bot.render.presentations import (
     clock,
     kind_label,
     presentation_line,
+    short_date,
     when_text,
     zone_name,
     zone_words,

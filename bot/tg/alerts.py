@@ -18,7 +18,7 @@ from telegram.ext import Application
 from bot.answers import results
 from bot.corpus import Paper
 from bot.i18n import DEFAULT_LANGUAGE, translator
-from bot.render import library
+from bot.render import reading_list
 from bot.search import Retriever, is_confident
 from bot.store import StoreUnavailable, topic_key
 from bot.tg.handlers._replies import send_to
@@ -132,7 +132,7 @@ async def _send(application: Application, user_id: int, topics: Sequence[str], a
     state: BotState = application.bot_data
     t = translator(await chosen_language(state, user_id) or DEFAULT_LANGUAGE)
     try:
-        await send_to(application.bot, user_id, library.alert_doc(alert, t=t))
+        await send_to(application.bot, user_id, reading_list.alert_doc(alert, t=t))
     except Forbidden:
         logger.info("User %s blocked the bot; their topics are unfollowed", user_id)
         try:

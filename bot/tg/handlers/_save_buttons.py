@@ -9,7 +9,7 @@ from telegram.constants import ChatType
 
 from bot.answers import Answer
 from bot.i18n import Translator
-from bot.render import Doc, InlineSwitch, Keyboard, library
+from bot.render import Doc, InlineSwitch, Keyboard, reading_list
 from bot.store import StoreUnavailable
 from bot.tg.handlers._replies import store_call
 from bot.tg.state import Context
@@ -32,7 +32,7 @@ async def with_save_buttons(
         ids = [paper_id for _number, paper_id in answer.papers]
         with contextlib.suppress(StoreUnavailable):
             saved = await store_call(context, lambda store: store.saved_among(user.id, ids))
-    return library.with_save_buttons(answer.doc, answer.papers, saved, t=t)
+    return reading_list.with_save_buttons(answer.doc, answer.papers, saved, t=t)
 
 
 def _data(button: InlineKeyboardButton) -> str | InlineSwitch | None:

@@ -8,12 +8,11 @@ from datetime import UTC, datetime
 from bot.commands import COMMANDS, CONSOLE_COMMANDS, Command, command
 from bot.corpus import CorpusName, Fetched
 from bot.i18n import LANGUAGES, Translator
+from bot.render.blocks import EN, checked_keyboard, examples_block, text_doc, translated
 from bot.render.callbacks import SetLanguage, encode
-from bot.render.dates import full_date
 from bot.render.doc import Doc, Segment
-from bot.render.fit import fitted
-from bot.render.limits import MAX_COMMAND_DESCRIPTION_CHARS
-from bot.render.parts import EN, checked_keyboard, examples_block, text_doc, translated
+from bot.render.limits import MAX_COMMAND_DESCRIPTION_CHARS, fitted
+from bot.render.presentations import full_date
 from bot.search import IndexStats
 
 

@@ -8,6 +8,8 @@ from collections.abc import Sequence
 from bot.corpus import Paper
 from bot.i18n import Translator
 from bot.render import limits
+from bot.render.about import usage_doc
+from bot.render.blocks import EN, button_rows, checked_keyboard, paging, text_doc, translated
 from bot.render.callbacks import (
     EXPORT_FORMATS,
     ExportAs,
@@ -21,17 +23,7 @@ from bot.render.callbacks import (
     topic_ref,
 )
 from bot.render.doc import Block, Button, Doc, Keyboard, Segment
-from bot.render.ids import paper_command
-from bot.render.info import usage_doc
-from bot.render.parts import (
-    EN,
-    button_rows,
-    checked_keyboard,
-    paging,
-    paper_title,
-    text_doc,
-    translated,
-)
+from bot.render.paper import paper_command, paper_title
 from bot.store import FollowOutcome, Limits, SavedPaper, topic_key
 from bot.textutil import clean, clip_words
 

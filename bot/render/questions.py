@@ -10,22 +10,17 @@ from typing import Literal
 from bot.corpus import Paper
 from bot.i18n import Translator
 from bot.render import limits
+from bot.render.blocks import EN, checked_keyboard, examples_block, paging, text_doc, translated
 from bot.render.callbacks import page_data, query_fits_callback
 from bot.render.doc import Block, Doc, Segment
 from bot.render.filter_summary import filter_summary
-from bot.render.parts import (
-    EN,
-    checked_keyboard,
+from bot.render.paper import (
     code_link,
-    examples_block,
     link_label,
     link_span,
     numbered_paper,
-    paging,
     paper_title,
     snippet_spans,
-    text_doc,
-    translated,
     venue_line,
 )
 from bot.render.presentations import hit_badge
