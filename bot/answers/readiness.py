@@ -1,5 +1,4 @@
-"""When semantic answers will be ready: the notice the CLI and the console print on stderr,
-and the bot logs, while papers embed."""
+"""While papers embed: the notice of when semantic answers will be ready (printed or logged)."""
 
 from __future__ import annotations
 
@@ -13,8 +12,7 @@ if TYPE_CHECKING:
 
 
 def pending_notice(readiness: Readiness, *, t: Translator) -> str:
-    """How many papers still need embedding, about how long and at what rate, and the command
-    that prepares them; "" when ready."""
+    """How many papers still need embedding, about how long it takes and why; "" when ready."""
     if readiness.ready or readiness.missing <= 0:
         return ""
     if readiness.seconds is None or readiness.rate is None:
@@ -28,5 +26,5 @@ def pending_notice(readiness: Readiness, *, t: Translator) -> str:
 
 
 def _rate(papers_per_second: float) -> str:
-    """2.7, 12, 0.35: two significant digits are all an estimate has."""
+    """2.7, 12, 0.35: an estimate has two significant digits."""
     return f"{papers_per_second:.2g}" if papers_per_second < 10 else f"{papers_per_second:.0f}"

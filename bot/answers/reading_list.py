@@ -1,5 +1,5 @@
-"""What a user keeps: save and remove, the reading list, export, topics, forget. Async over a
-`Store`; the user is always the caller's own id, never one from a button."""
+"""What a user keeps: save and remove, the reading list, export, topics, forget. The user is
+always the caller's own id, never one from a button."""
 
 from __future__ import annotations
 
@@ -70,7 +70,7 @@ async def remove(store: Store, user_id: int, paper_id: str | None, *, t: Transla
 
 
 async def saved_id(store: Store, user_id: int, ref: str, *, in_index: str | None) -> str | None:
-    """The id of the user's saved paper behind a button `ref`, also when it left the corpus
+    """The id of the user's saved paper behind a button `ref`, even one no longer served
     (`in_index`: the id `ref` names in the served index, if any)."""
     if not ref.startswith("#"):
         return ref
@@ -93,14 +93,14 @@ async def saved_page(
     )
 
 
-SAVED_MATCHES = 10  # ours: saved papers `/saved <words>` shows, best first
+SAVED_MATCHES = 10  # saved papers `/saved <words>` shows, best first
 
 
 def saved_matches(
     index: Retriever, rows: Sequence[SavedPaper], words: str, *, t: Translator
 ) -> Answer:
-    """The user's saved papers ranked against `words` (the query syntax too): BM25 over a tiny
-    index of them, each read whole while it is still in the corpus (CPU work)."""
+    """The user's saved papers ranked against `words` (query syntax too), on a small index of
+    their own (CPU work)."""
     if not rows:
         return Answer(text_doc("list.empty", t=t))
     papers = [_as_paper(row, index.get(row.paper_id)) for row in rows]
@@ -140,8 +140,8 @@ def export_format(argument: str) -> str | None:
 def export_file(
     rows: Sequence[SavedPaper], fmt: str, *, index: Retriever, now: datetime, t: Translator
 ) -> ExportFile | Doc:
-    """The reading list `rows` as a `fmt` file, or what to say instead (an empty list, no
-    presentation for a calendar); CPU work."""
+    """The reading list as a `fmt` file, or what to say instead (an empty list, nothing timed
+    for a calendar); CPU work."""
     if not rows:
         return text_doc("export.empty", t=t)
     if fmt == CALENDAR_FORMAT:

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from bot.answers import corpus_facts, results
-from bot.answers.corpus_facts import name_of
+from bot.answers.about import name_of
 from bot.corpus import Paper, load_corpus
 from bot.corpus.profile import CorpusName, VenueYears, corpus_name, frequent_topics
 from bot.i18n import translator
