@@ -34,9 +34,9 @@ from bot.loading import load_index
 from bot.search import Index
 from bot.textutil import clip_words, sendable
 from bot.tg import alerts, menu, semantic
-from bot.tg.handlers._replies import command_argument, toast
-from bot.tg.language import user_translator
+from bot.tg.preferences import user_translator
 from bot.tg.reload_guard import Refusal, refusal
+from bot.tg.replies import command_argument, toast
 from bot.tg.state import BotState, Context
 
 logger = logging.getLogger(__name__)

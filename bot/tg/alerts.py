@@ -21,8 +21,8 @@ from bot.i18n import DEFAULT_LANGUAGE, translator
 from bot.render import reading_list
 from bot.search import Retriever, is_confident
 from bot.store import StoreUnavailable, topic_key
-from bot.tg.handlers._replies import send_to
-from bot.tg.language import chosen_language
+from bot.tg.preferences import chosen_language
+from bot.tg.replies import send_to
 from bot.tg.state import BotState
 
 logger = logging.getLogger(__name__)

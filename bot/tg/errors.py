@@ -8,8 +8,8 @@ import logging
 from telegram import Update
 from telegram.error import BadRequest, Forbidden, TelegramError
 
-from bot.tg.handlers._replies import toast
-from bot.tg.language import user_translator
+from bot.tg.preferences import user_translator
+from bot.tg.replies import toast
 from bot.tg.state import Context
 
 logger = logging.getLogger(__name__)

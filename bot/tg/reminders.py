@@ -29,7 +29,7 @@ from bot.store import (
     ReminderUser,
     StoreUnavailable,
 )
-from bot.tg.handlers._replies import send_to
+from bot.tg.replies import send_to
 from bot.tg.state import BotState
 
 logger = logging.getLogger(__name__)

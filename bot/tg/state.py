@@ -1,14 +1,19 @@
-"""The bot's one piece of shared state: a typed `BotState` as PTB's `bot_data`, made by PTB
-when the Application is built and filled in by `build_application`."""
+"""The bot's shared state: a typed `BotState` as PTB's `bot_data`, and the bounded memory and
+clock it holds (an LRU mapping, the per-user question limit, the inline answer cache)."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import enum
 import logging
-from collections.abc import Sequence
+import time
+from collections import OrderedDict, deque
+from collections.abc import Callable, Hashable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime
+from typing import Generic, TypeVar
 
 from telegram.ext import CallbackContext, ContextTypes, ExtBot
 
@@ -18,18 +23,124 @@ from bot.corpus import Paper
 from bot.i18n import Lang
 from bot.planner import Programme
 from bot.render import paper_ref
-from bot.search import Embedding, Retriever
+from bot.search import Embedding, Retriever, SearchResult
 from bot.store import Store
-from bot.tg.clock import Clock
-from bot.tg.lru import LruCache
-from bot.tg.ratelimit import InlineCache, RateLimiter
 
 logger = logging.getLogger(__name__)
+
+K = TypeVar("K", bound=Hashable)
+V = TypeVar("V")
 
 SEARCH_THREADS = 1  # ours: searches hold the GIL (snippets are Python), see search_executor
 MAX_PAGE_STATES = 2048  # ours: long queries remembered for Next/Previous (LRU)
 MAX_REFUSED_CHATS = 10_000  # ours: chats remembered as already refused (LRU)
 MAX_LANGUAGE_USERS = 10_000  # ours: users whose language is remembered in memory (LRU)
+WINDOW_SECONDS = 60.0  # the limit is "N questions in any 60 seconds"
+MAX_TRACKED_USERS = 10_000  # ours: bounds the limiter's memory
+INLINE_CACHE_SIZE = 1024  # ours: distinct inline queries remembered
+
+
+class LruCache(Generic[K, V]):
+    """A least-recently-used mapping of at most `size` items."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._items: OrderedDict[K, V] = OrderedDict()
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._items
+
+    def get(self, key: K) -> V | None:
+        """The value for `key` (now most recent), or None."""
+        if key not in self._items:
+            return None
+        self._items.move_to_end(key)
+        return self._items[key]
+
+    def put(self, key: K, value: V) -> None:
+        """Store `value`, forgetting the least recently used entry beyond `size`."""
+        self._items[key] = value
+        self._items.move_to_end(key)
+        while len(self._items) > self.size:
+            self._items.popitem(last=False)
+
+    def clear(self) -> None:
+        self._items.clear()
+
+
+class Clock:
+    """Wall-clock time (aware, UTC) and an interruptible wait; tests pass a subclass, so none
+    sleeps for real."""
+
+    def now(self) -> datetime:
+        return datetime.now(UTC)
+
+    async def wait(self, seconds: float, wake: asyncio.Event) -> None:
+        """Return after `seconds`, or as soon as `wake` is set."""
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(wake.wait(), timeout=max(seconds, 0.0))
+
+
+class Verdict(enum.Enum):
+    """What to do with one question: allow it, refuse it saying so (the window's first
+    refusal), or refuse it silently (the user was told)."""
+
+    ALLOW = "allow"
+    WARN = "warn"
+    DROP = "drop"
+
+
+@dataclass(slots=True)
+class _UserLog:
+    asked: deque[float]
+    warned_until: float = field(default=float("-inf"))
+
+
+class RateLimiter:
+    """Sliding-window log: at most `limit` questions per `WINDOW_SECONDS` per user."""
+
+    def __init__(self, limit: int, *, clock: Callable[[], float] = time.monotonic) -> None:
+        if limit < 1:
+            raise ValueError("limit must be at least 1")
+        self.limit = limit
+        self.clock = clock
+        self._users: LruCache[int, _UserLog] = LruCache(MAX_TRACKED_USERS)
+
+    def check(self, user_id: int) -> Verdict:
+        """Record a question from `user_id` if the window has room; say what to do."""
+        now = self.clock()
+        log = self._users.get(user_id)
+        if log is None:
+            log = _UserLog(deque(maxlen=self.limit))
+            self._users.put(user_id, log)
+        asked = log.asked
+        while asked and asked[0] <= now - WINDOW_SECONDS:
+            asked.popleft()
+        if len(asked) < self.limit:
+            asked.append(now)
+            log.warned_until = float("-inf")
+            return Verdict.ALLOW
+        if now < log.warned_until:
+            return Verdict.DROP
+        # Quiet until the oldest question leaves the window, i.e. the user may ask again.
+        log.warned_until = asked[0] + WINDOW_SECONDS
+        return Verdict.WARN
+
+
+class InlineCache:
+    """Search results per normalised inline query, valid for one index."""
+
+    def __init__(self) -> None:
+        self.results: LruCache[tuple[str, int], SearchResult] = LruCache(INLINE_CACHE_SIZE)
+        self.index: Retriever | None = None
+
+
+def normalise_query(text: str) -> str:
+    """The cache key of a query: case-folded, whitespace collapsed."""
+    return " ".join(text.casefold().split())
 
 
 @dataclass(eq=False)

@@ -31,7 +31,7 @@ from telegram.ext import Application
 from tornado.httpserver import HTTPServer
 
 from bot.config import ConfigError, Settings
-from bot.tg.lru import LruCache
+from bot.tg.state import LruCache
 from bot.tg.transport import clean_update
 
 logger = logging.getLogger(__name__)

@@ -1,4 +1,4 @@
-"""Fitting text (bot.render.limits): every text the bot sends fits its Bot API limit, values clipped first."""
+"""bot.render.limits: every text sent fits its Bot API limit, the values in it clipped first."""
 
 from __future__ import annotations
 

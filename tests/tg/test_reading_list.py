@@ -492,7 +492,7 @@ async def test_database_down_while_running_searches_work_and_saving_recovers(
     results = chat.last()
     backend.cluster.stop()
     try:
-        with caplog.at_level(logging.INFO, logger="bot.tg.handlers._replies"):
+        with caplog.at_level(logging.INFO, logger="bot.tg.replies"):
             await chat.send(QUESTION)  # search still answers; buttons say "☆ Save"
             answered = chat.last()
             await chat.tap(f"v:{PAPER}", results)

@@ -9,9 +9,9 @@ from bot import answers, render
 from bot.i18n import Translator, translator
 from bot.planner import paper_from_payload
 from bot.tg.handlers import papers
-from bot.tg.handlers._replies import command_argument, edit_doc, index_of, reply
-from bot.tg.language import choose_language, user_translator
 from bot.tg.menu import set_chat_menu
+from bot.tg.preferences import choose_language, user_translator
+from bot.tg.replies import command_argument, edit_doc, index_of, reply
 from bot.tg.state import Context
 
 

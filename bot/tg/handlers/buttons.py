@@ -11,8 +11,8 @@ from telegram.constants import ChatType
 from bot import render
 from bot.i18n import Translator
 from bot.store import StoreUnavailable
-from bot.tg.handlers._replies import sorry, toast
-from bot.tg.language import user_translator
+from bot.tg.preferences import user_translator
+from bot.tg.replies import sorry, toast
 from bot.tg.state import Context
 
 # What a tap on one kind of button does: `(query, message, context, action, t)`.

@@ -18,10 +18,9 @@ from bot.corpus import Paper
 from bot.render import InlineArticle
 from bot.search import Retriever, SearchResult
 from bot.textutil import clean
-from bot.tg.handlers._replies import NO_PREVIEW, index_of, off_loop
-from bot.tg.language import user_translator
-from bot.tg.ratelimit import Verdict, normalise_query
-from bot.tg.state import Context
+from bot.tg.preferences import user_translator
+from bot.tg.replies import NO_PREVIEW, index_of, off_loop
+from bot.tg.state import Context, Verdict, normalise_query
 
 INLINE_CACHE_SECONDS = 300  # ours: Telegram caches an inline answer this long
 INLINE_SAMPLE_CACHE_SECONDS = 30  # ours: the empty-query sample changes more often

@@ -18,11 +18,14 @@ from bot.render import (
     reading_list,
     text_doc,
 )
-from bot.tg.handlers._replies import (
+from bot.tg.reminders import saved_soon
+from bot.tg.replies import (
     argument_or_usage,
     command_argument,
     edit_doc,
+    in_private,
     index_of,
+    keyboard_of,
     markup,
     off_loop,
     private_command,
@@ -33,8 +36,6 @@ from bot.tg.handlers._replies import (
     toast,
     within_limit,
 )
-from bot.tg.handlers._save_buttons import in_private, keyboard_of
-from bot.tg.reminders import saved_soon
 from bot.tg.state import Context
 
 

@@ -6,8 +6,8 @@ from telegram import CallbackQuery, Message, Update
 
 from bot import answers, render
 from bot.i18n import Translator
-from bot.tg.handlers._replies import argument_or_usage, edit_doc, reply, toast
-from bot.tg.language import user_translator
+from bot.tg.preferences import user_translator
+from bot.tg.replies import argument_or_usage, edit_doc, reply, toast
 from bot.tg.state import Context
 
 

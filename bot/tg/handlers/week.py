@@ -9,7 +9,8 @@ from bot import answers
 from bot.i18n import Translator
 from bot.render import Doc, SchedulePage
 from bot.store import StoreUnavailable
-from bot.tg.handlers._replies import (
+from bot.tg.preferences import chosen_zone, user_language
+from bot.tg.replies import (
     command_argument,
     edit_doc,
     index_of,
@@ -18,9 +19,7 @@ from bot.tg.handlers._replies import (
     reply,
     store_call,
 )
-from bot.tg.language import user_language
 from bot.tg.state import Context
-from bot.tg.zones import chosen_zone
 
 
 async def _schedule(context: Context, user_id: int, offset: int, t: Translator) -> Doc:

@@ -1,9 +1,10 @@
-"""What every handler does: read its argument, run index work off the loop, reply as HTML,
-reach the store through one gate."""
+"""What every handler does: read its argument, run index work off the loop, keep to the rate
+limit, reach the store through one gate, and reply as HTML with Save buttons."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import logging
 from collections.abc import Awaitable, Callable
@@ -12,22 +13,24 @@ from typing import Any, ParamSpec, TypeVar
 from telegram import (
     Bot,
     CallbackQuery,
+    Chat,
     InlineKeyboardButton,
     InlineKeyboardMarkup,
     LinkPreviewOptions,
     Message,
     Update,
+    User,
 )
 from telegram.constants import ChatType, ParseMode
 
 from bot import render
+from bot.answers import Answer
 from bot.i18n import Translator
-from bot.render import Doc, InlineSwitch, Keyboard
+from bot.render import Doc, InlineSwitch, Keyboard, reading_list
 from bot.search import Retriever
 from bot.store import Store, StoreUnavailable
-from bot.tg.language import user_translator
-from bot.tg.ratelimit import Verdict
-from bot.tg.state import Context
+from bot.tg.preferences import user_translator
+from bot.tg.state import Context, Verdict
 
 logger = logging.getLogger(__name__)
 NO_PREVIEW = LinkPreviewOptions(is_disabled=True)
@@ -196,3 +199,40 @@ def private_command(
             await sorry(update, t)
 
     return command
+
+
+def in_private(chat: Chat | None) -> bool:
+    """Whether the buttons may show the reader's saved papers: only in their private chat."""
+    return chat is not None and chat.type == ChatType.PRIVATE
+
+
+async def with_save_buttons(
+    context: Context, user: User | None, chat: Chat | None, answer: Answer, t: Translator
+) -> Doc:
+    """`answer`'s doc with a Save button per paper, "★" for those `user` saved: all "☆" in a
+    group (which never sees what one member saved) or while the store is away."""
+    if context.bot_data.store is None or not answer.papers:
+        return answer.doc
+    saved: frozenset[str] = frozenset()
+    if user is not None and in_private(chat):
+        ids = [paper_id for _number, paper_id in answer.papers]
+        with contextlib.suppress(StoreUnavailable):
+            saved = await store_call(context, lambda store: store.saved_among(user.id, ids))
+    return reading_list.with_save_buttons(answer.doc, answer.papers, saved, t=t)
+
+
+def _data(button: InlineKeyboardButton) -> str | InlineSwitch | None:
+    if isinstance(button.callback_data, str):
+        return button.callback_data
+    query = button.switch_inline_query
+    return InlineSwitch(query) if query else None
+
+
+def keyboard_of(message: Message) -> Keyboard | None:
+    """The message's inline keyboard as rows of ours; None if it has other kinds of button."""
+    if message.reply_markup is None:
+        return None
+    rows = [[(b.text, _data(b)) for b in row] for row in message.reply_markup.inline_keyboard]
+    if any(data is None for row in rows for _label, data in row):
+        return None
+    return tuple(tuple((label, data) for label, data in row if data is not None) for row in rows)
