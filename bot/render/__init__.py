@@ -1,6 +1,5 @@
-"""Answers as `Doc`s (blocks of styled text and a keyboard), then Telegram HTML (`to_html`) or
-terminal text (`to_console`); nothing here imports `telegram`. The reading list's views are
-used as the `reading_list` namespace."""
+"""Answers as `Doc`s, then Telegram HTML (`to_html`) or terminal text (`to_console`); no `telegram`
+here. The reading list's views are used as the `reading_list` namespace."""
 
 from bot.render.about import (
     command_description,

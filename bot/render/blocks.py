@@ -1,5 +1,4 @@
-"""The blocks and keyboards every view is built from: catalogue text as spans, example
-questions, keyboards Telegram accepts, and paging."""
+"""What every view is built from: catalogue text as spans, examples, keyboards, paging."""
 
 from __future__ import annotations
 
@@ -87,8 +86,8 @@ def paging(
     per_page: int,
     data: Callable[[int], str] | None,
 ) -> tuple[tuple[Block, ...], tuple[Button, ...]]:
-    """For items `offset` to `last` of `total`: the line "page 2 of 5" (when there are several
-    pages) and Previous/Next, whose callback data is `data(offset)` (no buttons without it)."""
+    """The "page 2 of 5" line (when there are several pages) and Previous/Next buttons, whose
+    callback data is `data(offset)` (no buttons without it), for items `offset` to `last`."""
     nav: list[Button] = []
     if data is not None and offset > 0:
         nav.append((t.gettext("button.previous"), data(max(0, offset - per_page))))

@@ -1,5 +1,4 @@
-"""The answer header's line naming the query-syntax conditions that applied: "3 filters:
-author Bengio · year 2015–2017 · without 'image'" (" · " in every language)."""
+"""The header line naming a query's conditions: "3 filters: author Bengio · year 2015–2017 · …"."""
 
 from __future__ import annotations
 
@@ -11,7 +10,7 @@ from bot.render.presentations import day_month, kind_label, short_date, weekday_
 from bot.search import Clause, DayFilter, FieldFilter, ParsedQuery, Phrase, YearFilter
 from bot.textutil import clip_words
 
-MAX_VALUE_CHARS = 40  # ours: a typed value in the header (a pasted sentence as a phrase)
+MAX_VALUE_CHARS = 40  # a typed value in the header (a pasted sentence as a phrase)
 
 SEPARATOR = " · "
 

@@ -16,19 +16,20 @@ MAX_INLINE_QUERY_CHARS = 256  # Bot API limit: InlineQuery.query (what a Share b
 MAX_COMMAND_DESCRIPTION_CHARS = 256  # Bot API limit: BotCommand.description
 # MAX_COMMAND_CHARS (BotCommand.command) is bot.corpus's: the paper-id rule is built on it.
 
-INLINE_RESULTS = 20  # ours: articles per inline answer, well under MAX_INLINE_RESULTS
-TITLE_CHARS = 200  # ours: longest title shown, in characters
-AUTHORS_CHARS = 120  # ours: the compact author line of a result ("A. Smith, B. Jones et al.")
-ALL_AUTHORS_CHARS = 600  # ours: every author in a paper card (a 1,000-author paper is clipped)
-VENUE_CHARS = 200  # ours: venue · track · status · year in a paper card; a presentation line
-INSTITUTIONS_CHARS = 300  # ours: the authors' institutions in a paper card
-SNIPPET_CHARS = 320  # ours: longest snippet shown in a result, in characters
-ABSTRACT_CHARS = 3000  # ours: longest abstract in a paper card, in characters
-INLINE_EXCERPT_CHARS = 600  # ours: abstract excerpt in an inline article message
-INLINE_DESCRIPTION_CHARS = 200  # ours: inline article description (the snippet)
-BUTTON_LABEL_CHARS = 40  # ours: result button labels, in characters
-LINK_LABEL_CHARS = 60  # ours: visible part of a link
-MAX_URL_CHARS = 2048  # ours: longer "links" are data, not something to tap (browsers cap ~2k)
+# Our own display caps:
+INLINE_RESULTS = 20  # articles per inline answer, well under MAX_INLINE_RESULTS
+TITLE_CHARS = 200  # longest title shown, in characters
+AUTHORS_CHARS = 120  # the compact author line of a result ("A. Smith, B. Jones et al.")
+ALL_AUTHORS_CHARS = 600  # every author in a paper card (a 1,000-author paper is clipped)
+VENUE_CHARS = 200  # venue · track · status · year in a paper card; a presentation line
+INSTITUTIONS_CHARS = 300  # the authors' institutions in a paper card
+SNIPPET_CHARS = 320  # longest snippet shown in a result, in characters
+ABSTRACT_CHARS = 3000  # longest abstract in a paper card, in characters
+INLINE_EXCERPT_CHARS = 600  # abstract excerpt in an inline article message
+INLINE_DESCRIPTION_CHARS = 200  # inline article description (the snippet)
+BUTTON_LABEL_CHARS = 40  # result button labels, in characters
+LINK_LABEL_CHARS = 60  # visible part of a link
+MAX_URL_CHARS = 2048  # longer "links" are data, not something to tap (browsers cap ~2k)
 
 
 def utf8_len(text: str) -> int:

@@ -1,5 +1,4 @@
-"""One paper: its command, its lines in a list (title, authors, badge, snippet, links), its
-card, the answer to an unknown id, and its inline-mode article."""
+"""One paper: its command, its lines in a list, its card, an unknown id, its inline article."""
 
 from __future__ import annotations
 
@@ -59,8 +58,8 @@ def link_span(url: str) -> Segment:
 
 
 def venue_line(paper: Paper, *, t: Translator = EN, tier: bool = True) -> str:
-    """Venue, track, status and year in one line ("ICML 2025 · Poster · 2025"), "" if none; a
-    status that names the tier reads as the tier ("🎤 Oral"), or not at all without `tier`."""
+    """Venue, track, status and year in one line ("ICML 2025 · Poster"); a status that is a tier
+    reads as the tier ("🎤 Oral"), or is left out without `tier`."""
     status = tier_label(tier_of(paper.status), t) if tier_of(paper.status) else paper.status
     parts = [paper.venue, paper.track, status if tier or not tier_of(paper.status) else ""]
     if paper.year and str(paper.year) not in paper.venue:
@@ -108,8 +107,7 @@ def snippet_spans(hit: Hit) -> list[Segment]:
 
 
 def numbered_paper(number: int, paper: Paper, t: Translator) -> list[Segment]:
-    """How a listed paper starts: `1. <b>Title</b> · /paper_<id>`, its authors compactly, its
-    `hit_badge` ("🎤 Oral · Wed 10:00") if any."""
+    """How a listed paper starts: `1. <b>Title</b> · /paper_<id>`, its authors, its badge."""
     title = paper_title(paper.title, paper.id, t)
     spans = list(
         translated(t, "results.item", number=number, title=title, command=paper_command(paper.id))
@@ -124,8 +122,7 @@ def numbered_paper(number: int, paper: Paper, t: Translator) -> list[Segment]:
 
 
 def share_query(paper_id: str) -> str | None:
-    """What a Share button types after `@bot`: the paper's command, which inline mode answers
-    with that paper first; None if it cannot be typed."""
+    """What a Share button types after `@bot` (the paper's command); None if it cannot be typed."""
     query = paper_command(paper_id)
     typable = sendable(query, controls="space") == query  # no controls, no lone surrogates
     return query if typable and len(query) <= limits.MAX_INLINE_QUERY_CHARS else None
@@ -144,9 +141,8 @@ def _card_buttons(paper: Paper, t: Translator) -> tuple[Button, ...]:
 def paper_doc(
     paper: Paper, *, t: Translator = EN, bot_username: str | None = None, mine: str = ""
 ) -> Doc:
-    """A paper card: title, authors, venue and tier, its presentations (on the reader's clock
-    `mine` beside the venue's, if they set one) and the authors' institutions, the abstract,
-    links, the `t.me` link that opens it (given the bot's username); Similar and Share."""
+    """A paper card: title, authors, venue, presentations (also on the reader's zone `mine`),
+    institutions, abstract, links and its `t.me` link, with Similar and Share buttons."""
     blocks: list[Block] = [(Segment(paper_title(paper.title, paper.id, t), "b"),)]
     if paper.title_derived:  # made from the abstract: never passed off as the authors' title
         blocks[0] += (Segment("\n"), Segment(t.gettext("paper.title_derived"), "i"))
@@ -173,8 +169,7 @@ def paper_doc(
 
 
 def _programme_spans(paper: Paper, t: Translator, mine: str) -> list[Segment]:
-    """The card's programme lines: each presentation (on the reader's clock `mine` too), the
-    programme's topic ("Deep Learning → Large Language Models"), then the institutions."""
+    """The card's programme lines: each presentation, the topic, the institutions."""
     shown = paper.presentations[:MAX_PRESENTATIONS]
     spans = [Segment("\n" + presentation_line(presentation, t, mine)) for presentation in shown]
     topic = " → ".join(filter(None, (clean(part) for part in paper.topic.split("->"))))
@@ -200,8 +195,7 @@ def not_found_doc(paper_id: str, *, t: Translator = EN) -> Doc:
 def inline_article(
     paper: Paper, hit: Hit | None = None, *, t: Translator = EN, bot_username: str | None = None
 ) -> InlineArticle:
-    """An inline result: the title, the snippet (or the abstract) as description, and a short
-    card with the `t.me` link that opens the paper in the bot."""
+    """An inline result: the title, the snippet (or abstract) as description, and a short card."""
     abstract = clean(paper.abstract)
     if hit is not None and hit.snippet.text.strip():
         description = clean(hit.snippet.text)

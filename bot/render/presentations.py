@@ -1,6 +1,5 @@
-"""How a paper's place in the programme reads: its tier, dates and times in the reader's
-language and zone (the venue's clock, with the reader's beside it if they chose one), each
-presentation on a card, and the short badge of a paper in a list."""
+"""How a paper's place in the programme reads: tiers, dates and times in the reader's language
+and zone, a presentation's line on a card, and the badge of a paper in a list."""
 
 from __future__ import annotations
 
@@ -88,9 +87,8 @@ def when_text(start: datetime, end: datetime | None, t: Translator) -> str:
 def zoned_when(
     start: datetime, end: datetime | None, t: Translator, mine: str = "", *, dated: bool = True
 ) -> str:
-    """ "Tue 7 Jul 10:30–12:15 Seoul time", or on the reader's clock `mine` with the venue's
-    beside it: "Tue 7 Jul 03:30–05:15 your time (10:30 Seoul time)"; without the date when
-    not `dated` (a line under a day's heading)."""
+    """ "Tue 7 Jul 10:30–12:15 Seoul time", or on the reader's zone `mine` with the venue's
+    time beside it; without the date when not `dated`."""
     shown = when_text if dated else (lambda a, b, _t: clock(a, b))
     venue = zone_of(start)
     if not mine or mine == venue:
@@ -101,8 +99,7 @@ def zoned_when(
 
 
 def presentation_line(shown: Presentation, t: Translator = _EN, mine: str = "") -> str:
-    """ "Poster · Tue 7 Jul 10:30–12:15 Seoul time · HALL A · #1713": what the feed gives of
-    it; "Poster · not presented on site" for an accepted poster without a time or session."""
+    """ "Poster · Tue 7 Jul 10:30–12:15 Seoul time · HALL A · #1713", or "not presented on site"."""
     start = shown.starts_at
     if not shown.on_site:
         return f"{kind_label(shown.kind, t)} · {t.gettext('presentation.not_on_site')}"
@@ -112,15 +109,13 @@ def presentation_line(shown: Presentation, t: Translator = _EN, mine: str = "") 
 
 
 def _featured(paper: Paper) -> tuple[Presentation, datetime] | None:
-    """The presentation a listed paper is known by: its tier's (an oral's talk), else its
-    first timed one."""
+    """The presentation a listed paper is known by: its tier's, else its first timed one."""
     timed = [(shown, start) for shown in paper.presentations if (start := shown.starts_at)]
     return next((pair for pair in timed if pair[0].kind == paper.tier), timed[0] if timed else None)
 
 
 def hit_badge(paper: Paper, t: Translator = _EN) -> str:
-    """A listed paper's tier and time: "🎤 Oral · Tue 10:30 Seoul time", "Poster · …", "✨
-    Spotlight"; "" for a paper with neither a time nor a tier above poster."""
+    """A listed paper's tier and time ("🎤 Oral · Tue 10:30 Seoul time"); "" if it has neither."""
     featured = _featured(paper)
     tier = paper.tier or (featured[0].kind if featured else "")
     if featured is None and tier not in _BADGES:

@@ -1,5 +1,4 @@
-"""Views of papers in a list: a page of results, similar papers, a person's papers, and the
-hints for a question that found nothing."""
+"""Answers to a question: a page of results, similar papers, a person's papers, and hints."""
 
 from __future__ import annotations
 
@@ -27,7 +26,7 @@ from bot.render.presentations import hit_badge
 from bot.search import Hit, SearchResult
 from bot.textutil import clean, clip_words, is_latin_letter
 
-AUTHOR_PAPERS = 10  # ours: a person's papers listed by /author
+AUTHOR_PAPERS = 10  # a person's papers listed by /author
 
 
 def filters_line(result: SearchResult, t: Translator) -> Block:
@@ -37,9 +36,8 @@ def filters_line(result: SearchResult, t: Translator) -> Block:
 
 
 def header_notes(result: SearchResult, t: Translator) -> Block:
-    """The lines a results header adds (the bot's, the console's, the CLI's): the query as
-    corrected, its conditions, and while the papers embed, that answers to a question in
-    another language get better."""
+    """What a results header adds: the corrected query, its conditions, and while papers embed,
+    that a question in another language will be answered better."""
     notes: Block = ()
     if result.corrected:
         corrected = clip_words(clean(result.corrected), 200)
@@ -54,8 +52,7 @@ def header_notes(result: SearchResult, t: Translator) -> Block:
 
 
 def _result_block(number: int, hit: Hit, t: Translator) -> Block:
-    """A numbered title line ending in its `/paper_<id>` (the one way to open a result: buttons
-    are for paging), the snippet, a link."""
+    """A numbered result: title and `/paper_<id>` (how a result is opened), snippet, a link."""
     paper = hit.paper
     spans = numbered_paper(number, paper, t)
     snippet = snippet_spans(hit)
@@ -103,8 +100,7 @@ def eta_text(seconds: float, *, t: Translator = EN) -> str:
 def hint_doc(
     kind: QuestionKind, query: str = "", *, t: Translator = EN, ready_in: float | None = None
 ) -> Doc:
-    """A nudge with example questions for a question that found nothing (`ready_in`: for
-    "warming", about how long until other languages are read)."""
+    """A nudge with example questions for a question that found nothing."""
     if kind == "no_match" and query:
         first = translated(t, "hint.no_match_query", query=clip_words(clean(query), 200))
     elif kind == "warming" and ready_in is not None:
@@ -117,8 +113,8 @@ def hint_doc(
 def results_doc(
     result: SearchResult, *, per_page: int, page_key: str | None = None, t: Translator = EN
 ) -> Doc:
-    """A page of results (`result.offset` says which), numbered, with Previous/Next;
-    `page_key` is what page turns carry when the query is too long for callback data."""
+    """A page of results with Previous/Next; `page_key` is what the buttons carry when the query
+    is too long for callback data."""
     if not result.hits and result.parsed is not None:  # conditions no paper meets
         return Doc((translated(t, "filters.no_match") + filters_line(result, t), examples_block(t)))
     if not result.hits:

@@ -1,5 +1,5 @@
 """Views of what a user keeps: Save buttons, /saved, /export, /following, /forget, alerts.
-Buttons carry paper refs, offsets and topic hashes, never a user: the user is whoever taps."""
+Buttons never carry a user: the user is whoever taps."""
 
 from __future__ import annotations
 
@@ -34,7 +34,7 @@ EXPORT_LABELS = {
     "ics": "button.export_ics",
 }
 EXPORT_FILE_STEM = "reading-list"
-TOPIC_LABEL_CHARS = 40  # ours: an Unfollow button shows the topic's start
+TOPIC_LABEL_CHARS = 40  # an Unfollow button shows the topic's start
 
 
 def _star(saved: bool, number: int | None, t: Translator) -> str:
@@ -51,8 +51,8 @@ def with_save_buttons(
     *,
     t: Translator = EN,
 ) -> Doc:
-    """`doc` with Save buttons above its other rows: "☆ 1 ☆ 2 …" for numbered `papers`
-    ((number, paper id) pairs), "☆ Save" for a card's; "★" for the ids in `saved`."""
+    """`doc` with a Save button per paper above its other rows ("☆ 1 ☆ 2 …", or a card's "☆ Save"),
+    "★" for those in `saved`."""
     buttons = [
         (_star(pid in saved, number, t), encode(ToggleSave(paper_ref(pid), pid not in saved)))
         for number, pid in papers
@@ -91,8 +91,7 @@ def saved_doc(
     in_corpus: frozenset[str],
     t: Translator = EN,
 ) -> Doc:
-    """A page of the reading list, newest first, with Remove buttons and Previous/Next; a
-    paper not `in_corpus` (gone after a reload) keeps its stored title and is marked."""
+    """A page of the reading list with Remove and page buttons; papers not `in_corpus` marked."""
     if not papers:
         return text_doc("list.empty", t=t)
     blocks: list[Block] = [translated(t, "list.title", total)]

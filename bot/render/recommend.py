@@ -10,7 +10,7 @@ from bot.render.paper import numbered_paper, snippet_spans
 from bot.search import Recommendation, Recommendations
 from bot.textutil import clean, clip_words
 
-LIKE_CHARS = 80  # ours: the saved paper's title in "like: …"
+LIKE_CHARS = 80  # the saved paper's title in "like: …"
 
 
 def _item(number: int, item: Recommendation, t: Translator) -> Block:

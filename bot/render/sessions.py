@@ -15,9 +15,9 @@ from bot.render.paper import paper_command, paper_title
 from bot.render.presentations import clock, kind_label, weekday_name, zoned_when
 from bot.textutil import clean, clip_words
 
-SESSION_PAGE = 10  # ours: papers on one page of /session (compact lines, one message)
-MAX_CHOICES = 8  # ours: sessions offered as buttons when a query names several
-EXAMPLE_SESSIONS = 4  # ours: session names a query that names none is shown
+SESSION_PAGE = 10  # papers on one page of /session (compact lines, one message)
+MAX_CHOICES = 8  # sessions offered as buttons when a query names several
+EXAMPLE_SESSIONS = 4  # session names a query that names none is shown
 
 
 def _when_and_where(session: Session, t: Translator) -> str:
@@ -43,8 +43,7 @@ def _entry_line(entry: Entry, t: Translator) -> list[Segment]:
 def session_doc(
     session: Session, position: int, *, offset: int, typed: bool = False, t: Translator = EN
 ) -> Doc:
-    """A page of a session's papers in poster order (talks in time order), with Previous/Next
-    keyed by the session's `position` in the programme (`typed`: the console's /next, /prev)."""
+    """A page of a session's papers with Previous/Next (`typed`: the console's /next and /prev)."""
     entries = session.entries
     shown = entries[offset : offset + SESSION_PAGE]
     header: list[Segment] = [Segment(_session_name(session, t), "b")]
@@ -110,8 +109,7 @@ def unknown_session_doc(query: str, programme: Programme, *, t: Translator = EN)
 
 
 def _examples(sessions: Sequence[Session]) -> list[Session]:
-    """A few sessions to name as examples, in time order: the first of each kind, then the
-    next ones."""
+    """A few sessions to name as examples: the first of each kind, then the next, in time order."""
     kinds: dict[str, int] = {}
     for at, session in enumerate(sessions):
         kinds.setdefault(session.kind, at)

@@ -1,10 +1,5 @@
-"""Operator controls: `/reload` and SIGHUP swap in a fresh index; the `ALLOWED_CHAT_IDS` gate.
-
-A reload builds the index in a worker thread while the old one answers, then replaces
-`BotState.index` in one assignment, so a handler sees one or the other, never a mix. A broken
-corpus, or one that looks half-copied (`reload_guard`; `/reload force` serves it), leaves the
-old index serving and the admin told why.
-"""
+"""Operator controls: /reload and SIGHUP swap in a fresh index (built while the old one answers,
+then replaced in one assignment), and the ALLOWED_CHAT_IDS gate."""
 
 from __future__ import annotations
 
@@ -44,14 +39,13 @@ logger = logging.getLogger(__name__)
 ACCESS_GROUP = -2  # handler group: the chat gate runs before everything
 ADMIN_GROUP = -1  # handler group: admin commands, before the public handlers
 FORCE = "force"  # `/reload force`: serve a corpus the guard would refuse
-MAX_ERROR_CHARS = 600  # ours: a reload error shown to admins; escaped, well under 4096
+MAX_ERROR_CHARS = 600  # a reload error shown to admins; escaped, well under 4096
 _EN = translator("en")
 
 
 @dataclass(frozen=True, slots=True)
 class ReloadOutcome:
-    """What one reload did: the papers served now, the loader's `error` when not `ok`, the
-    records it skipped, or why a load that worked was `refused`."""
+    """What a reload did: papers served now, the error or the refusal, records skipped."""
 
     ok: bool
     papers: int
@@ -91,8 +85,7 @@ def _load_and_build(settings: Settings) -> tuple[Index, LoadReport]:
 
 
 async def reload_index(application: Application, *, force: bool = False) -> ReloadOutcome:
-    """Rebuild the index from the configured corpus and swap it in (`force`: even when it looks
-    half-copied); never raises CorpusError."""
+    """Rebuild the index and swap it in, unless it looks half-copied (`force` serves it anyway)."""
     state: BotState = application.bot_data
     async with state.reload_lock:
         started = time.perf_counter()
@@ -109,7 +102,7 @@ async def reload_index(application: Application, *, force: bool = False) -> Relo
             seconds = time.perf_counter() - started
             return ReloadOutcome(False, served, seconds, skipped=skipped, refused=why)
         before = state.built_facts()
-        state.index, state.skipped = index, skipped  # the one swap
+        state.index, state.skipped = index, skipped  # handlers see the old index or the new
         state.sources = len(report.sources)  # for /stats: the files this load read
         state.loaded_at = datetime.now(UTC)
         state.prepare_corpus_facts()  # the new corpus's programme and name, off the loop

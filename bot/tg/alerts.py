@@ -1,10 +1,5 @@
-"""Topic alerts: after a reload, in the background, each follower gets one message of the new
-papers that confidently match their topics; one who blocked the bot is unsubscribed.
-
-Each (user, paper) alert is claimed in the store's ledger before it is sent, so replicas
-sharing a database send it once; a claim whose message failed for a transient reason is
-released for a later reload.
-"""
+"""Topic alerts: after a reload, each follower gets one message of the new papers matching
+theirs. Each alert is claimed in the store's ledger first, so replicas send it once."""
 
 from __future__ import annotations
 
@@ -27,14 +22,13 @@ from bot.tg.state import BotState
 
 logger = logging.getLogger(__name__)
 
-ALERT_SEARCH_DEPTH = 50  # ours: new papers are looked for among a topic's top 50
-MAX_ALERT_PAPERS = 20  # ours: per topic; an alert is a pointer, not a digest
+ALERT_SEARCH_DEPTH = 50  # new papers are looked for among a topic's top 50
+MAX_ALERT_PAPERS = 20  # per topic; an alert is a pointer, not a digest
 Alert = list[tuple[str, tuple[Paper, ...]]]  # (topic, its new papers)
 
 
 def new_paper_ids(old: Retriever | None, new: Retriever) -> frozenset[str]:
-    """Ids served by `new` that `old` did not have, from the id sets alone (making every
-    `Paper` of two large indexes would hold the loop and their memory)."""
+    """Ids `new` serves that `old` did not, from the id sets alone (papers would be slow)."""
     if old is None:
         return frozenset(new.paper_ids())
     return frozenset(new.paper_ids() - old.paper_ids())
@@ -155,8 +149,7 @@ async def _send(application: Application, user_id: int, topics: Sequence[str], a
 
 
 def start_alerts(application: Application, old: Retriever | None, new: Retriever) -> None:
-    """Run `send_alerts` in the background (kept in `BotState.alerts_task`; PTB awaits its
-    tasks at shutdown, but only while running)."""
+    """Run `send_alerts` in the background, kept in `BotState.alerts_task`."""
     state: BotState = application.bot_data
     work = send_alerts(application, old, new)
     if application.running:

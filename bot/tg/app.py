@@ -1,5 +1,4 @@
-"""The PTB Application: the builder chain, the handler table, and what runs as it starts and
-stops (the store, the command menu, semantic search). `bot.tg.serve` runs it as a process."""
+"""The PTB Application: the builder, the handler table, and what runs as it starts and stops."""
 
 from __future__ import annotations
 
@@ -48,8 +47,8 @@ from bot.tg.state import CONTEXT_TYPES, BotState, Context
 
 logger = logging.getLogger(__name__)
 
-RATE_LIMIT_RETRIES = 3  # ours: RetryAfter (429) retries before a send gives up
-CONCURRENT_UPDATES = 32  # ours: updates handled at once; handlers share only bot_data
+RATE_LIMIT_RETRIES = 3  # RetryAfter (429) retries before a send gives up
+CONCURRENT_UPDATES = 32  # updates handled at once; handlers share only bot_data
 ALLOWED_UPDATES = (
     Update.MESSAGE,
     Update.EDITED_MESSAGE,
@@ -60,8 +59,7 @@ ALLOWED_UPDATES = (
 
 
 async def post_init(application: Application) -> None:
-    """Open the store, register the command menu, start the reminder job and the SIGHUP
-    reload once initialised."""
+    """Open the store, send the command menu, start reminders, semantic search and SIGHUP reload."""
     state: BotState = application.bot_data
     if state.store is None:  # StoreOpenError propagates: run() names the setting, exits 2
         state.store = await open_store(state.settings.database_url, state.settings.data_dir)
@@ -89,8 +87,7 @@ async def post_stop(application: Application) -> None:
 
 
 async def post_shutdown(application: Application) -> None:
-    """Stop the embedding and the search thread and close the store; PTB has finished every
-    update by now."""
+    """Stop the embedding and the search thread and close the store, after the last update."""
     state: BotState = application.bot_data
     await stop_reminders(application)  # stopped already unless the bot never ran
     await end_embedding(state)
@@ -110,8 +107,7 @@ def build_application(
     skipped: int = 0,
     sources: int | None = None,
 ) -> Application:
-    """An Application for `settings` serving `index` (wrapped in the hybrid after start-up when
-    SEMANTIC is on); `skipped` and `sources` are the load's figures for /stats."""
+    """An Application serving `index`; `skipped` and `sources` are the load's figures for /stats."""
     if not settings.token:
         raise ConfigError("TELEGRAM_BOT_TOKEN", "is not set")
     api_request, updates_request = transport.bot_api_requests(tls_context)

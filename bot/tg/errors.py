@@ -1,5 +1,5 @@
-"""The one error handler: expected refusals quietly (a user who blocked the bot is not
-answered: that would fail the same way); anything else logged and apologised for."""
+"""The one error handler: expected refusals pass quietly, anything else is logged and apologised
+for."""
 
 from __future__ import annotations
 

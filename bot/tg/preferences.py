@@ -1,6 +1,5 @@
-"""A user's choices, read from the store once and cached: the language to answer in (/lang, else
-Telegram's `language_code`) and the clock to show times on (/timezone, in their private chat
-only: a group's members read the venue's). A store that is away never fails a reply."""
+"""A user's choices, read once from the store and cached: the language to answer in and the
+clock to show times on. A store that is away never fails a reply."""
 
 from __future__ import annotations
 
@@ -71,8 +70,8 @@ async def chosen_zone(state: BotState, user_id: int) -> str:
 
 
 async def user_zone(update: object, context: Context) -> str:
-    """The zone to show `update`'s sender times in beside the venue's; "" outside their
-    private chat, or when they chose none."""
+    """The zone to show the sender's times in; "" outside their private chat (a group reads the
+    venue's clock) or when they chose none."""
     if not isinstance(update, Update):
         return ""
     user, chat = update.effective_user, update.effective_chat

@@ -1,11 +1,8 @@
 """Reminders: a private message N minutes before each saved paper's presentation (/remind).
 
-One task per process wakes when the next reminder falls due (at least every `MAX_SLEEP`, to
-see what other replicas stored), and at once after a /remind or a save presented soon. Each
-round reads the users and their saved papers afresh, so a reminder due while the bot was down
-still goes out before the presentation starts. Each is claimed in the store's ledger before
-it is sent (released if sending failed): once per user and presentation across restarts and
-replicas. A user who blocked the bot has their reminders turned off.
+One task wakes when the next reminder is due, at least every `MAX_SLEEP` (other replicas may
+have stored some), and at once after /remind or a save presented soon. Each reminder is claimed
+in the store's ledger before it is sent, so it goes out once across restarts and replicas.
 """
 
 from __future__ import annotations
@@ -34,14 +31,13 @@ from bot.tg.state import BotState
 
 logger = logging.getLogger(__name__)
 
-MAX_SLEEP = timedelta(seconds=60)  # ours: the longest the job sleeps between rounds
+MAX_SLEEP = timedelta(seconds=60)  # the longest the job sleeps between rounds
 
 
 def plan(
     papers: Sequence[Paper], minutes: int, now: datetime, sent: frozenset[planner.SentKey]
 ) -> tuple[tuple[planner.Entry, ...], datetime | None]:
-    """The reminders due at `now` for `papers` (a `minutes` lead), none already `sent` nor too
-    long for the ledger, and when the next falls due (CPU work)."""
+    """The reminders due at `now` not yet sent that fit the ledger, and when the next is due."""
     due = planner.due_reminders(papers, minutes, now, sent)
     fits = tuple(e for e in due if len(e.paper.id) <= MAX_REMINDER_KEY_CHARS)
     return fits, planner.next_due(papers, minutes, now, sent)
@@ -150,8 +146,7 @@ async def run_reminders(application: Application) -> None:
 
 
 def saved_soon(state: BotState, paper: Paper) -> None:
-    """Wake the job when `paper`, just saved, is presented within the longest lead: its
-    reminder may be due now (other saves wait for the next round)."""
+    """Wake the job when a just-saved `paper` is presented soon: its reminder may be due now."""
     if planner.due_reminders([paper], MAX_REMINDER_MINUTES, state.clock.now(), ()):
         state.reminders_wake.set()
 

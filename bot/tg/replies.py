@@ -57,8 +57,7 @@ async def off_loop(
 
 
 async def within_limit(update: Update, context: Context, t: Translator) -> bool:
-    """True if the sender may start more index work now (one QUESTIONS_PER_MINUTE budget for
-    all that grows with the corpus or the input); otherwise tell them once to slow down."""
+    """True if the sender may start more index work now; else they are told once to slow down."""
     if update.callback_query is not None:
         return await tap_within_limit(update.callback_query, context, t)
     user = update.effective_user
@@ -121,8 +120,7 @@ async def send_to(bot: Bot, chat_id: int, doc: Doc) -> None:
 
 
 async def edit_doc(query: CallbackQuery, doc: Doc) -> None:
-    """Replace the tapped message with `doc`'s first page (a double tap's "message is not
-    modified" is the error handler's)."""
+    """Replace the tapped message with `doc`'s first page."""
     page = render.to_html(doc)[0]
     await query.edit_message_text(page.text, **_html(page.keyboard))
 
@@ -181,8 +179,8 @@ async def sorry(update: Update, t: Translator) -> None:
 def private_command(
     handler: Callable[[Update, Context, int, Translator], Awaitable[None]],
 ) -> Callable[[Update, Context], Awaitable[None]]:
-    """`handler(update, context, user_id, t)` for a sender in their private chat (elsewhere
-    they are told lists are private); while the store is away they are asked to try again."""
+    """`handler(update, context, user_id, t)`, run only in the sender's private chat; while the
+    store is away the user is asked to try again."""
 
     @functools.wraps(handler)
     async def command(update: Update, context: Context) -> None:
@@ -209,8 +207,8 @@ def in_private(chat: Chat | None) -> bool:
 async def with_save_buttons(
     context: Context, user: User | None, chat: Chat | None, answer: Answer, t: Translator
 ) -> Doc:
-    """`answer`'s doc with a Save button per paper, "★" for those `user` saved: all "☆" in a
-    group (which never sees what one member saved) or while the store is away."""
+    """`answer`'s doc with a Save button per paper, "★" for those `user` saved (all "☆" in a group,
+    which never sees what one member saved)."""
     if context.bot_data.store is None or not answer.papers:
         return answer.doc
     saved: frozenset[str] = frozenset()

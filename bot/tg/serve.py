@@ -1,5 +1,5 @@
-"""The bot as a process: settings and logging, the corpus load, polling or webhook mode,
-signals, and an exit code with one clear line for each way a start can fail."""
+"""The bot as a process: settings, logging, the corpus load, polling or webhook mode, signals,
+and one clear line for each way a start can fail."""
 
 from __future__ import annotations
 
@@ -38,9 +38,8 @@ ALREADY_STOPPING = "Already stopping: finishing the updates in hand"
 
 
 class _StopOnce:
-    """SIGINT/SIGTERM while polling: the first stops the bot as PTB's own handler would; later
-    ones only say so (PTB's would cut the shutdown short: updates confirmed to Telegram would
-    go unanswered, the store unclosed)."""
+    """SIGINT/SIGTERM while polling: the first stops the bot, later ones only say so (PTB's own
+    handler would cut the shutdown short and leave updates unanswered)."""
 
     def __init__(self) -> None:
         self.received = False

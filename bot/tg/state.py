@@ -1,5 +1,5 @@
-"""The bot's shared state: a typed `BotState` as PTB's `bot_data`, and the bounded memory and
-clock it holds (an LRU mapping, the per-user question limit, the inline answer cache)."""
+"""The bot's shared state (`BotState`, PTB's `bot_data`) and what it holds: an LRU mapping, the
+clock, the per-user question limit, the inline answer cache."""
 
 from __future__ import annotations
 
@@ -31,13 +31,13 @@ logger = logging.getLogger(__name__)
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
 
-SEARCH_THREADS = 1  # ours: searches hold the GIL (snippets are Python), see search_executor
-MAX_PAGE_STATES = 2048  # ours: long queries remembered for Next/Previous (LRU)
-MAX_REFUSED_CHATS = 10_000  # ours: chats remembered as already refused (LRU)
-MAX_LANGUAGE_USERS = 10_000  # ours: users whose language is remembered in memory (LRU)
+SEARCH_THREADS = 1  # searches hold the GIL (snippets are Python), see search_executor
+MAX_PAGE_STATES = 2048  # long queries remembered for Next/Previous (LRU)
+MAX_REFUSED_CHATS = 10_000  # chats remembered as already refused (LRU)
+MAX_LANGUAGE_USERS = 10_000  # users whose language is remembered in memory (LRU)
 WINDOW_SECONDS = 60.0  # the limit is "N questions in any 60 seconds"
-MAX_TRACKED_USERS = 10_000  # ours: bounds the limiter's memory
-INLINE_CACHE_SIZE = 1024  # ours: distinct inline queries remembered
+MAX_TRACKED_USERS = 10_000  # bounds the limiter's memory
+INLINE_CACHE_SIZE = 1024  # distinct inline queries remembered
 
 
 class LruCache(Generic[K, V]):
@@ -72,8 +72,7 @@ class LruCache(Generic[K, V]):
 
 
 class Clock:
-    """Wall-clock time (aware, UTC) and an interruptible wait; tests pass a subclass, so none
-    sleeps for real."""
+    """Wall-clock time (UTC) and an interruptible wait; tests pass one that never sleeps."""
 
     def now(self) -> datetime:
         return datetime.now(UTC)
@@ -85,8 +84,7 @@ class Clock:
 
 
 class Verdict(enum.Enum):
-    """What to do with one question: allow it, refuse it saying so (the window's first
-    refusal), or refuse it silently (the user was told)."""
+    """What to do with a question: allow it, refuse it saying so, or refuse it silently."""
 
     ALLOW = "allow"
     WARN = "warn"
@@ -145,8 +143,7 @@ def normalise_query(text: str) -> str:
 
 @dataclass(eq=False)
 class BotState:
-    """Everything handlers share, in one typed object; the `*_task` fields keep background
-    tasks referenced until they are done."""
+    """Everything handlers share; the `*_task` fields keep background tasks referenced."""
 
     index: Retriever | None = None  # BM25 or the hybrid; a reload replaces it in one assignment
     store: Store | None = None  # opened in post_init, closed at shutdown
@@ -222,9 +219,8 @@ class BotState:
         return index.get(paper_id) if paper_id is not None else None
 
     async def corpus_facts(self) -> CorpusFacts:
-        """The served corpus's facts, built once per served papers in a worker thread (not the
-        search executor: /start never waits behind searches); callers share one build, and a
-        failed one is tried again."""
+        """The served corpus's facts, built once per index in a worker thread (not the search
+        thread, so /start never waits behind searches); a failed build is tried again."""
         papers = self.served_index().papers
         build = self.facts_build
         if build is None or build[0] is not papers:
@@ -251,8 +247,7 @@ class BotState:
         return None if build[1].cancelled() or build[1].exception() else build[1].result()
 
     def prepare_corpus_facts(self) -> None:
-        """Start building the served index's facts now, so the first answer that needs them
-        does not wait; call from the running event loop."""
+        """Start building the facts now, so the first answer needing them does not wait."""
         self.facts_task = asyncio.create_task(self._build_facts(), name="corpus-facts")
 
     async def _build_facts(self) -> None:
@@ -262,9 +257,8 @@ class BotState:
             logger.exception("Could not work out the corpus's programme and name")
 
     def executor(self) -> ThreadPoolExecutor:
-        """The bot's search thread pool: one thread, not asyncio's many, since each search
-        thread holding the GIL makes the event loop wait another switch interval to run;
-        searches are CPU work under the GIL, so one after another is as fast in total."""
+        """The search thread: one, because searches hold the GIL and more threads only make the
+        event loop wait longer."""
         if self.search_executor is None:
             self.search_executor = ThreadPoolExecutor(
                 max_workers=SEARCH_THREADS, thread_name_prefix="search"

@@ -16,8 +16,7 @@ from bot.tg.state import Context
 
 
 async def start(update: Update, context: Context) -> None:
-    """Send what the bot knows and how to ask, on /start; a paper's card on `/start <paper id>`
-    (a `t.me/<bot>?start=<paper id>` link)."""
+    """/start: what the bot serves and how to ask; `/start <paper id>` (a `t.me` link): the card."""
     t = await user_translator(update, context)
     paper_id = paper_from_payload(command_argument(update.effective_message))
     if paper_id is not None and index_of(context).get(paper_id) is not None:

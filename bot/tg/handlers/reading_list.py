@@ -1,6 +1,5 @@
-"""What a user keeps: Save buttons, `/saved`, `/export` (the calendar file too), `/follow`,
-`/following`, `/forget`: adapters over `bot.answers.reading_list`. The user is whoever sent the
-message or tapped the button, never an id from callback data."""
+"""What a user keeps: Save buttons, /saved, /export, /follow, /following, /forget. The user is
+whoever sent the message or tapped the button."""
 
 from __future__ import annotations
 

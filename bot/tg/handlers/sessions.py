@@ -27,8 +27,7 @@ async def session_button(
     action: render.SessionPage,
     t: Translator,
 ) -> None:
-    """Turn a session's page, or open one of several sessions a query named; a button the
-    served programme no longer matches (a reload) is told it has expired."""
+    """Turn a session's page or open one of several; a button a reload made stale is told so."""
     found = answers.session_turn(await context.bot_data.programme(), action, t=t)
     if found is None:
         await toast(query, t.gettext("error.expired_button"))

@@ -1,5 +1,4 @@
-"""The conference week: `/schedule` and its pages, `/now`, `/remind`, `/timezone`: adapters
-over `bot.answers.week`, private to the user like the reading list."""
+"""The conference week, private to the user: /schedule and its pages, /now, /remind, /timezone."""
 
 from __future__ import annotations
 
@@ -75,8 +74,7 @@ async def remind(update: Update, context: Context, user_id: int, t: Translator) 
 
 @private_command
 async def timezone(update: Update, context: Context, user_id: int, t: Translator) -> None:
-    """`/timezone <city, IANA zone or offset>` shows the user's times on their clock too,
-    `/timezone off` on the venue's alone; `/timezone` says which."""
+    """`/timezone <city, zone or offset>` also shows times on that clock, `/timezone off` stops."""
     argument = command_argument(update.effective_message)
     state = context.bot_data
     doc, zone = await store_call(
