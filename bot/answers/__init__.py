@@ -1,12 +1,12 @@
-"""What every front end answers, written once: a request in, `Doc`s out; Telegram and the
-console are adapters over these. Index work is synchronous (Telegram runs it on its search
-thread); store work is async over a `Store`."""
+"""What every front end answers, written once: a request in, `Doc`s out. Index work is
+synchronous (Telegram runs it on its search thread); store work is async over a `Store`."""
 
 from bot.answers.about import (
     CorpusFacts,
     FactsMemo,
     corpus_facts,
     help_text,
+    pending_notice,
     serving,
     start,
     stats,
@@ -23,7 +23,6 @@ from bot.answers.questions import (
     shared_paper,
     similar,
 )
-from bot.answers.readiness import pending_notice
 from bot.answers.reading_list import (
     ExportFile,
     Toggled,

@@ -1,6 +1,6 @@
-"""What the bot knows about the corpus it serves (its programme, name, example questions, when
-its list was fetched), worked out once per index, and the answers that describe it: /start,
-/help, /stats."""
+"""What the bot knows about the corpus it serves (programme, name, example questions, when it was
+fetched), worked out once per index; the answers describing it (/start, /help, /stats); and the
+notice of when semantic answers will be ready."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from bot import render
 from bot.corpus import CorpusName, Fetched, Paper, corpus_name, fetched_of, frequent_topics
@@ -17,13 +18,15 @@ from bot.planner import Programme, build_programme
 from bot.render import Doc
 from bot.search import Retriever, field_values
 
+if TYPE_CHECKING:
+    from bot.loading import Readiness
+
 EXAMPLE_TOPICS = 3  # example questions /start takes from the corpus's topics
 
 
 @dataclass(frozen=True, slots=True)
 class CorpusFacts:
-    """The served corpus as a whole: its programme (falsy without sessions), its name (falsy
-    when nothing names it), example questions from its topics, and when its list was fetched."""
+    """The served corpus as a whole: its programme, name, example questions and fetch date."""
 
     programme: Programme
     name: CorpusName = field(default_factory=CorpusName)
@@ -118,10 +121,28 @@ def stats(
     t: Translator,
     facts: CorpusFacts | None = None,
 ) -> Doc:
-    """/stats: papers, source files (`sources`, else those the papers name), fetched and loaded
-    when, records skipped."""
+    """/stats: papers, source files (`sources`, else the papers'), fetched and loaded when."""
     figures = index.stats()
     if sources is not None:
         figures = dataclasses.replace(figures, sources=sources)
     fetched = facts.fetched if facts is not None else None
     return render.stats_doc(figures, loaded_at=loaded_at, skipped=skipped, t=t, fetched=fetched)
+
+
+def pending_notice(readiness: Readiness, *, t: Translator) -> str:
+    """How many papers still need embedding, about how long it takes and why; "" when ready."""
+    if readiness.ready or readiness.missing <= 0:
+        return ""
+    if readiness.seconds is None or readiness.rate is None:
+        return t.ngettext("notice.pending_unknown", readiness.missing)
+    how = t.gettext(
+        "notice.rate_measured" if readiness.measured else "notice.rate_last",
+        rate=_rate(readiness.rate),
+    )
+    eta = render.eta_text(readiness.seconds, t=t)
+    return t.ngettext("notice.pending", readiness.missing, eta=eta, how=how)
+
+
+def _rate(papers_per_second: float) -> str:
+    """2.7, 12, 0.35: an estimate has two significant digits."""
+    return f"{papers_per_second:.2g}" if papers_per_second < 10 else f"{papers_per_second:.0f}"

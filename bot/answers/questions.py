@@ -56,8 +56,7 @@ def ask(
 
 
 def _names_someone_unlisted(index: Retriever, question: str, result: SearchResult) -> bool:
-    """Whether a weak answer was to 2-4 capitalised words on a corpus that lists no authors,
-    where `named_author` cannot tell a name from a topic."""
+    """A weak answer to 2-4 capitalised words on a corpus that lists no authors: maybe a name."""
     if result.confident:
         return False
     words = question.split(maxsplit=4)  # five: more than a name, however long the rest
@@ -135,8 +134,7 @@ def open_paper(
 
 
 def shared_paper(index: Retriever, query: str) -> Paper | None:
-    """The paper an inline query names as a Share button types it (`/paper_<id>`, `/paper <id>`,
-    the bare id); None for a search."""
+    """The paper an inline query names as a Share button types it; None for a search."""
     text = query.strip()
     parsed = parse_paper_command(text)
     if parsed is not None:

@@ -1,5 +1,4 @@
-"""What a user keeps: save and remove, the reading list, export, topics, forget. The user is
-always the caller's own id, never one from a button."""
+"""What a user keeps: save and remove, the reading list, export, topics, forget."""
 
 from __future__ import annotations
 
@@ -70,8 +69,7 @@ async def remove(store: Store, user_id: int, paper_id: str | None, *, t: Transla
 
 
 async def saved_id(store: Store, user_id: int, ref: str, *, in_index: str | None) -> str | None:
-    """The id of the user's saved paper behind a button `ref`, even one no longer served
-    (`in_index`: the id `ref` names in the served index, if any)."""
+    """The id of the user's saved paper behind a button `ref`, even one no longer served."""
     if not ref.startswith("#"):
         return ref
     if in_index is not None:
@@ -99,8 +97,7 @@ SAVED_MATCHES = 10  # saved papers `/saved <words>` shows, best first
 def saved_matches(
     index: Retriever, rows: Sequence[SavedPaper], words: str, *, t: Translator
 ) -> Answer:
-    """The user's saved papers ranked against `words` (query syntax too), on a small index of
-    their own (CPU work)."""
+    """The user's saved papers ranked against `words` on a small index of their own (CPU work)."""
     if not rows:
         return Answer(text_doc("list.empty", t=t))
     papers = [_as_paper(row, index.get(row.paper_id)) for row in rows]
@@ -140,8 +137,7 @@ def export_format(argument: str) -> str | None:
 def export_file(
     rows: Sequence[SavedPaper], fmt: str, *, index: Retriever, now: datetime, t: Translator
 ) -> ExportFile | Doc:
-    """The reading list as a `fmt` file, or what to say instead (an empty list, nothing timed
-    for a calendar); CPU work."""
+    """The reading list as a `fmt` file, or what to say instead (CPU work)."""
     if not rows:
         return text_doc("export.empty", t=t)
     if fmt == CALENDAR_FORMAT:

@@ -1,5 +1,4 @@
-"""/session: a session of the programme, paged. Buttons carry the session's position and a
-check of it, so a button from before a reload that points at another session is stale."""
+"""/session: a session of the programme, paged; its buttons check it is still that session."""
 
 from __future__ import annotations
 
@@ -10,8 +9,7 @@ from bot.planner import Programme
 
 
 def session(programme: Programme, query: str, *, t: Translator, typed: bool = False) -> Answer:
-    """The first page of the session `query` names, a choice when it names several, examples
-    when none (`typed`: for the console, which turns pages by typing)."""
+    """The session `query` names, a choice when several, examples when none (`typed`: console)."""
     if not programme:
         return Answer(render.no_programme_doc(t=t))
     found = {id(match) for match in programme.find(query)}

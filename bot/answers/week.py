@@ -1,5 +1,4 @@
-"""The conference week: a user's schedule, what is on now, /remind, and /timezone (the clock the
-week's times are also shown on)."""
+"""The conference week: a user's schedule, what is on now, /remind and /timezone."""
 
 from __future__ import annotations
 
@@ -49,16 +48,14 @@ def schedule_page(
     t: Translator,
     mine: str = "",
 ) -> Doc:
-    """A page of the user's schedule (`per_page` None: all of it, for the console) on the
-    reader's zone `mine` too, if set."""
+    """A page of the user's schedule (`per_page` None: all of it), also on their zone `mine`."""
     plan = planner.schedule(papers)
     size = per_page or max(len(plan.entries), 1)
     return render.schedule_doc(plan, offset=offset, per_page=size, t=t, mine=mine)
 
 
 def topic_score(index: Retriever, topics: Sequence[str]) -> Callable[[Paper], float] | None:
-    """For /now's picks: how well a paper matches the user's topics (0 if not at all); None
-    without topics. The searches run only when first asked."""
+    """For /now: how well a paper matches the user's topics, searched once when first asked."""
     if not topics:
         return None
     best: dict[str, float] = {}
@@ -85,8 +82,7 @@ def now_page(
     t: Translator,
     mine: str = "",
 ) -> Doc:
-    """The sessions on at `now` and next, each with the user's saved papers in it, else papers on
-    their topics, else its first ones (CPU work)."""
+    """The sessions on at `now` and next, with the user's saved or followed papers (CPU work)."""
     moment = planner.now_and_next(
         programme,
         now or datetime.now(UTC),
@@ -97,8 +93,7 @@ def now_page(
 
 
 def remind_minutes(argument: str) -> int | None:
-    """The minutes `/remind <argument>` asks for ("15", "15m", "15 min"), or None for off;
-    ValueError when it is neither."""
+    """The minutes `/remind <argument>` asks for, or None for off; ValueError for neither."""
     text = argument.strip().lower().removesuffix("min").removesuffix("m").strip()
     if text in REMIND_OFF:
         return None
@@ -112,8 +107,7 @@ def remind_minutes(argument: str) -> int | None:
 
 
 async def remind(store: Store, user_id: int, argument: str, *, language: str, t: Translator) -> Doc:
-    """/remind shows the setting, `/remind <minutes>` or `/remind off` changes it (`language`:
-    what the reminders are written in)."""
+    """/remind shows the setting; `/remind <minutes>` or `/remind off` changes it."""
     if not argument:
         return render.remind_doc(await store.get_reminder(user_id), t=t, usage=True)
     try:
@@ -125,8 +119,7 @@ async def remind(store: Store, user_id: int, argument: str, *, language: str, t:
 
 
 def zone_named(text: str) -> str | None:
-    """The zone a user names ("berlin", "柏林", "Europe/Berlin", "UTC+2") as the store keeps it;
-    None when it names none."""
+    """The zone a user names ("berlin", "柏林", "Europe/Berlin", "UTC+2"), or None."""
     text = text.strip()
     if not text or len(text) > MAX_ZONE_TEXT:
         return None
@@ -142,8 +135,7 @@ def zone_named(text: str) -> str | None:
 def timezone_answer(
     current: str, argument: str, *, now: datetime, t: Translator
 ) -> tuple[Doc, str]:
-    """/timezone for a user on zone `current` ("": the venue's clock): the answer and their zone
-    after it. No argument shows it, "off" clears it, a zone sets it, anything else is refused."""
+    """/timezone for a user on zone `current`: the answer, and their zone after it."""
     if not argument.strip():
         return render.timezone_doc(current, now=now, t=t), current
     if argument.strip().casefold() in ZONE_OFF:

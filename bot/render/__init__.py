@@ -44,12 +44,18 @@ from bot.render.console import (
     typed_turns,
 )
 from bot.render.doc import Doc, InlineArticle, InlineSwitch, Keyboard, Segment
-from bot.render.filter_summary import filter_labels
 from bot.render.html import to_html
 from bot.render.limits import INLINE_RESULTS, MAX_CALLBACK_ANSWER_CHARS, fit_toast, fitted
 from bot.render.paper import inline_article, not_found_doc, paper_doc
 from bot.render.presentations import kind_label
-from bot.render.questions import author_doc, eta_text, hint_doc, results_doc, similar_doc
+from bot.render.questions import (
+    author_doc,
+    eta_text,
+    filter_labels,
+    hint_doc,
+    results_doc,
+    similar_doc,
+)
 from bot.render.recommend import recommend_doc
 from bot.render.sessions import (
     SESSION_PAGE,

@@ -252,8 +252,7 @@ def topic_ref(topic_key: str) -> str:
 
 
 def session_ref(session: Session) -> str:
-    """A short check of a session (name, kind, start), so a button finds out when a reload put
-    another session at its position."""
+    """A short check of a session, so its button notices another one there after a reload."""
     start = session.start.isoformat() if session.start is not None else ""
     key = f"{session.name}\x1f{session.kind}\x1f{start}".encode("utf-8", "surrogatepass")
     return hashlib.blake2b(key, digest_size=4).hexdigest()

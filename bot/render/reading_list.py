@@ -1,5 +1,4 @@
-"""Views of what a user keeps: Save buttons, /saved, /export, /following, /forget, alerts.
-Buttons never carry a user: the user is whoever taps."""
+"""Views of what a user keeps: Save buttons, /saved, /export, /following, /forget, alerts."""
 
 from __future__ import annotations
 

@@ -1,5 +1,4 @@
-"""/session: a session of the programme as pages, or the answer to a query naming several or
-none."""
+"""/session: a session's pages, or the answer to a query naming several sessions or none."""
 
 from __future__ import annotations
 

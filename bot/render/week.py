@@ -115,8 +115,7 @@ def schedule_doc(
     t: Translator = EN,
     mine: str = "",
 ) -> Doc:
-    """A page of the user's schedule by day and session, with rooms, boards, clashes and ways
-    out; a hint when nothing is timed."""
+    """A page of the user's schedule by day and session, with clashes and ways out."""
     if not plan and plan.unscheduled:
         return text_doc("week.untimed", len(plan.unscheduled), t=t)
     if not plan:

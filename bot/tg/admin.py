@@ -69,8 +69,8 @@ class ReloadOutcome:
         return render.to_html(doc)[0].text
 
 
-def _load_and_build(settings: Settings) -> tuple[Index, LoadReport]:
-    """Read the corpus and index it through the index cache (in a worker thread)."""
+def load_corpus(settings: Settings) -> tuple[LoadReport, Index]:
+    """Read the configured corpus and index it through the index cache; log what was skipped."""
     report, index = load_index(
         settings.corpus,
         settings.index_cache_dir,
@@ -78,9 +78,15 @@ def _load_and_build(settings: Settings) -> tuple[Index, LoadReport]:
         corpus_filter=settings.corpus_filter,
         venue_timezone=settings.venue_timezone,
     )
-    index.queries.start_glossary()  # as post_init does for the first index
     for line in report.skipped:
         logger.warning("Skipped %s", line)
+    return report, index
+
+
+def _load_and_build(settings: Settings) -> tuple[Index, LoadReport]:
+    """The corpus loaded for a reload (in a worker thread), its glossary started."""
+    report, index = load_corpus(settings)
+    index.queries.start_glossary()  # as post_init does for the first index
     return index, report
 
 

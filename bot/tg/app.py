@@ -1,4 +1,5 @@
-"""The PTB Application: the builder, the handler table, and what runs as it starts and stops."""
+"""The PTB Application: the builder, the handler table, the error handler, and what runs as it
+starts and stops."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from telegram import Update
+from telegram.error import BadRequest, Forbidden, TelegramError
 from telegram.ext import (
     AIORateLimiter,
     Application,
@@ -27,7 +29,7 @@ from bot.commands import COMMANDS
 from bot.config import ConfigError, Settings
 from bot.search import Index, Retriever
 from bot.store import open_store
-from bot.tg import admin, errors, transport
+from bot.tg import admin, transport
 from bot.tg.handlers import (
     about,
     buttons,
@@ -41,7 +43,9 @@ from bot.tg.handlers import (
 )
 from bot.tg.handlers.buttons import ButtonHandler
 from bot.tg.menu import register_when_named
+from bot.tg.preferences import user_translator
 from bot.tg.reminders import start_reminders, stop_reminders
+from bot.tg.replies import toast
 from bot.tg.semantic import end_embedding, serve_semantic
 from bot.tg.state import CONTEXT_TYPES, BotState, Context
 
@@ -56,6 +60,11 @@ ALLOWED_UPDATES = (
     Update.INLINE_QUERY,
 )
 """The update types the handlers below use; Telegram need not send others."""
+QUIET_BAD_REQUESTS = (  # lower-case fragments of Bad Requests that need no reaction
+    "message is not modified",  # a double tap asked for the page already shown
+    "message to edit not found",  # the message was deleted meanwhile
+    "query is too old",  # a button pressed long ago, or answered twice
+)
 
 
 async def post_init(application: Application) -> None:
@@ -131,7 +140,7 @@ def build_application(
     state.loaded_at = datetime.now(UTC)
     state.settings = settings
     _add_handlers(application)
-    application.add_error_handler(errors.error_handler)
+    application.add_error_handler(error_handler)
     return application
 
 
@@ -213,3 +222,35 @@ def _add_handlers(application: Application) -> None:
     # Buttons (one table, above) and inline mode
     application.add_handler(CallbackQueryHandler(buttons.dispatcher(BUTTON_HANDLERS)))
     application.add_handler(InlineQueryHandler(inline.inline_query))
+
+
+async def error_handler(update: object, context: Context) -> None:
+    """Handle expected Telegram refusals quietly; log anything else, then tell the user."""
+    error = context.error
+    update_id = update.update_id if isinstance(update, Update) else None
+    if isinstance(error, BadRequest) and any(
+        fragment in error.message.lower() for fragment in QUIET_BAD_REQUESTS
+    ):
+        logger.debug("Update %s: Telegram said %s; nothing to do", update_id, error)
+        return
+    if isinstance(error, Forbidden):
+        # Blocked, kicked or deactivated: telling the user would fail the same way.
+        chat = update.effective_chat if isinstance(update, Update) else None
+        logger.info(
+            "Update %s: chat %s refuses messages (%s); not answered",
+            update_id,
+            chat.id if chat else "?",
+            error.message,
+        )
+        return
+    logger.error("Error while handling update %s", update_id, exc_info=error)
+    if not isinstance(update, Update):
+        return  # polling/network errors arrive with update=None
+    try:
+        sorry = (await user_translator(update, context)).gettext("error.something_went_wrong")
+        if update.callback_query is not None:
+            await toast(update.callback_query, sorry)
+        elif update.effective_message is not None and update.effective_chat is not None:
+            await update.effective_message.reply_text(sorry)
+    except TelegramError as exc:
+        logger.warning("Could not tell the user about the error in update %s: %s", update_id, exc)

@@ -43,8 +43,7 @@ async def set_chat_menu(bot: Bot, chat_id: int, lang: Lang, name: CorpusName) ->
 
 
 async def register_when_named(bot: Bot, state: BotState, before: CorpusName | None = None) -> None:
-    """Register the menus with the corpus's name; after a reload only if it changed from `before`,
-    and then the chat menus of users who chose a language too."""
+    """Register the menus with the corpus's name (after a reload, only if it changed)."""
     try:
         name = (await state.corpus_facts()).name
     except Exception:  # logged where the facts are built; the menu names no corpus

@@ -21,8 +21,7 @@ class Refusal:
 
 
 def cut_file(path: Path) -> bool:
-    """Whether `path` is JSON or JSON Lines cut short after whole records (a copy in progress);
-    one broken record is a bad file, not a half copy."""
+    """Whether `path` is JSON or JSON Lines cut short after whole records (a copy in progress)."""
     try:
         with open(path, "rb") as data:
             head = data.read(_TAIL_BYTES).lstrip()

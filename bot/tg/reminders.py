@@ -1,9 +1,5 @@
-"""Reminders: a private message N minutes before each saved paper's presentation (/remind).
-
-One task wakes when the next reminder is due, at least every `MAX_SLEEP` (other replicas may
-have stored some), and at once after /remind or a save presented soon. Each reminder is claimed
-in the store's ledger before it is sent, so it goes out once across restarts and replicas.
-"""
+"""Reminders: a private message N minutes before each saved paper's presentation (/remind). One
+task sends them, each claimed in the store's ledger first so it goes out once across replicas."""
 
 from __future__ import annotations
 
@@ -17,6 +13,7 @@ from telegram.error import Forbidden, TelegramError
 from telegram.ext import Application
 
 from bot import planner
+from bot.answers import saved_papers
 from bot.corpus import Paper
 from bot.i18n import pick_language, translator
 from bot.render import reminder_doc
@@ -57,7 +54,8 @@ async def remind_round(application: Application, now: datetime) -> datetime | No
     soonest: datetime | None = None
     for user in users:
         try:
-            papers, sent = await _saved(state, user.user_id)
+            papers = await saved_papers(state.store, state.index, user.user_id)
+            sent = await state.store.sent_reminders(user.user_id)
         except StoreUnavailable as exc:
             logger.warning("No reminders for user %s this round: %s", user.user_id, exc)
             continue
@@ -70,15 +68,6 @@ async def remind_round(application: Application, now: datetime) -> datetime | No
         if upcoming is not None and (soonest is None or upcoming < soonest):
             soonest = upcoming
     return soonest
-
-
-async def _saved(state: BotState, user_id: int) -> tuple[list[Paper], frozenset[planner.SentKey]]:
-    """The user's saved papers still served, and the reminders already claimed for them."""
-    assert state.store is not None and state.index is not None  # remind_round checked
-    rows = await state.store.export_rows(user_id)
-    sent = await state.store.sent_reminders(user_id)
-    found = (state.index.get(row.paper_id) for row in rows)
-    return [paper for paper in found if paper is not None], sent
 
 
 def _keys(entries: Iterable[planner.Entry]) -> set[planner.SentKey]:

@@ -257,8 +257,7 @@ class BotState:
             logger.exception("Could not work out the corpus's programme and name")
 
     def executor(self) -> ThreadPoolExecutor:
-        """The search thread: one, because searches hold the GIL and more threads only make the
-        event loop wait longer."""
+        """The one search thread: searches hold the GIL, so more threads only slow the loop."""
         if self.search_executor is None:
             self.search_executor = ThreadPoolExecutor(
                 max_workers=SEARCH_THREADS, thread_name_prefix="search"
