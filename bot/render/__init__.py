@@ -1,5 +1,4 @@
-"""Answers as `Doc`s, then Telegram HTML (`to_html`) or terminal text (`to_console`); no `telegram`
-here. The reading list's views are used as the `reading_list` namespace."""
+"""Answers as `Doc`s, then Telegram HTML (`to_html`) or terminal text (`to_console`)."""
 
 from bot.render.about import (
     command_description,

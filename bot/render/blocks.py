@@ -86,8 +86,7 @@ def paging(
     per_page: int,
     data: Callable[[int], str] | None,
 ) -> tuple[tuple[Block, ...], tuple[Button, ...]]:
-    """The "page 2 of 5" line (when there are several pages) and Previous/Next buttons, whose
-    callback data is `data(offset)` (no buttons without it), for items `offset` to `last`."""
+    """The "page 2 of 5" line and Previous/Next buttons (with callback data `data(offset)`)."""
     nav: list[Button] = []
     if data is not None and offset > 0:
         nav.append((t.gettext("button.previous"), data(max(0, offset - per_page))))

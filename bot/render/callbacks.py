@@ -1,5 +1,5 @@
-"""The callback-data codec: what a button carries (at most 64 bytes) and what it means. One
-table serves both ways, and its formats stay stable so buttons sent before a restart work."""
+"""The callback-data codec: what a button carries (at most 64 bytes) and what it means; its
+formats stay stable, so buttons sent before a restart keep working."""
 
 from __future__ import annotations
 
@@ -156,8 +156,7 @@ YES_NO = Field(
 
 @dataclass(frozen=True, slots=True)
 class Code:
-    """`prefix:field1:field2…` means `action(field1, field2…, **fixed)`; the last field takes the
-    rest of the text, colons included."""
+    """`prefix:a:b…` means `action(a, b…, **fixed)`; the last field takes the rest, colons too."""
 
     prefix: str
     action: type

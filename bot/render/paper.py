@@ -58,8 +58,7 @@ def link_span(url: str) -> Segment:
 
 
 def venue_line(paper: Paper, *, t: Translator = EN, tier: bool = True) -> str:
-    """Venue, track, status and year in one line ("ICML 2025 · Poster"); a status that is a tier
-    reads as the tier ("🎤 Oral"), or is left out without `tier`."""
+    """Venue, track, status (as its tier, "🎤 Oral", or left out without `tier`) and year."""
     status = tier_label(tier_of(paper.status), t) if tier_of(paper.status) else paper.status
     parts = [paper.venue, paper.track, status if tier or not tier_of(paper.status) else ""]
     if paper.year and str(paper.year) not in paper.venue:
@@ -141,8 +140,7 @@ def _card_buttons(paper: Paper, t: Translator) -> tuple[Button, ...]:
 def paper_doc(
     paper: Paper, *, t: Translator = EN, bot_username: str | None = None, mine: str = ""
 ) -> Doc:
-    """A paper card: title, authors, venue, presentations (also on the reader's zone `mine`),
-    institutions, abstract, links and its `t.me` link, with Similar and Share buttons."""
+    """A paper card: title, authors, venue, presentations, abstract, links; Similar and Share."""
     blocks: list[Block] = [(Segment(paper_title(paper.title, paper.id, t), "b"),)]
     if paper.title_derived:  # made from the abstract: never passed off as the authors' title
         blocks[0] += (Segment("\n"), Segment(t.gettext("paper.title_derived"), "i"))

@@ -1,5 +1,5 @@
 """How a paper's place in the programme reads: tiers, dates and times in the reader's language
-and zone, a presentation's line on a card, and the badge of a paper in a list."""
+and zone, a presentation's line on a card, the badge of a paper in a list."""
 
 from __future__ import annotations
 
@@ -87,8 +87,7 @@ def when_text(start: datetime, end: datetime | None, t: Translator) -> str:
 def zoned_when(
     start: datetime, end: datetime | None, t: Translator, mine: str = "", *, dated: bool = True
 ) -> str:
-    """ "Tue 7 Jul 10:30–12:15 Seoul time", or on the reader's zone `mine` with the venue's
-    time beside it; without the date when not `dated`."""
+    """A time on the venue's clock, or on the reader's zone `mine` with the venue's beside it."""
     shown = when_text if dated else (lambda a, b, _t: clock(a, b))
     venue = zone_of(start)
     if not mine or mine == venue:

@@ -126,8 +126,7 @@ def filters_line(result: SearchResult, t: Translator) -> Block:
 
 
 def header_notes(result: SearchResult, t: Translator) -> Block:
-    """What a results header adds: the corrected query, its conditions, and while papers embed,
-    that a question in another language will be answered better."""
+    """A results header's notes: the corrected query, its conditions, a note while papers embed."""
     notes: Block = ()
     if result.corrected:
         corrected = clip_words(clean(result.corrected), 200)
@@ -203,8 +202,7 @@ def hint_doc(
 def results_doc(
     result: SearchResult, *, per_page: int, page_key: str | None = None, t: Translator = EN
 ) -> Doc:
-    """A page of results with Previous/Next; `page_key` is what the buttons carry when the query
-    is too long for callback data."""
+    """A page of results; page buttons carry `page_key` when the query is too long to carry."""
     if not result.hits and result.parsed is not None:  # conditions no paper meets
         return Doc((translated(t, "filters.no_match") + filters_line(result, t), examples_block(t)))
     if not result.hits:

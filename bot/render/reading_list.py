@@ -50,8 +50,7 @@ def with_save_buttons(
     *,
     t: Translator = EN,
 ) -> Doc:
-    """`doc` with a Save button per paper above its other rows ("☆ 1 ☆ 2 …", or a card's "☆ Save"),
-    "★" for those in `saved`."""
+    """`doc` with a Save button per paper above its other rows, "★" for those in `saved`."""
     buttons = [
         (_star(pid in saved, number, t), encode(ToggleSave(paper_ref(pid), pid not in saved)))
         for number, pid in papers

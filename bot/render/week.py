@@ -1,5 +1,5 @@
 """Views of the conference week: a schedule with its clashes, what is on now, a reminder,
-/remind and /timezone. Times are the venue's, or the reader's zone `mine` with the venue's."""
+/remind and /timezone, on the venue's clock or the reader's zone `mine` beside it."""
 
 from __future__ import annotations
 

@@ -1,5 +1,4 @@
-"""Operator controls: /reload and SIGHUP swap in a fresh index (built while the old one answers,
-then replaced in one assignment), and the ALLOWED_CHAT_IDS gate."""
+"""Operator controls: /reload and SIGHUP swap in a fresh index; the ALLOWED_CHAT_IDS gate."""
 
 from __future__ import annotations
 

@@ -1,5 +1,4 @@
-"""Topic alerts: after a reload, each follower gets one message of the new papers matching
-theirs. Each alert is claimed in the store's ledger first, so replicas send it once."""
+"""Topic alerts after a reload: new papers on a follower's topics, sent once across replicas."""
 
 from __future__ import annotations
 

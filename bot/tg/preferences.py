@@ -1,5 +1,4 @@
-"""A user's choices, read once from the store and cached: the language to answer in and the
-clock to show times on. A store that is away never fails a reply."""
+"""A user's language and clock, read once from the store and cached (an outage fails no reply)."""
 
 from __future__ import annotations
 
@@ -70,8 +69,7 @@ async def chosen_zone(state: BotState, user_id: int) -> str:
 
 
 async def user_zone(update: object, context: Context) -> str:
-    """The zone to show the sender's times in; "" outside their private chat (a group reads the
-    venue's clock) or when they chose none."""
+    """The zone to show the sender's times in: "" outside their private chat or when unset."""
     if not isinstance(update, Update):
         return ""
     user, chat = update.effective_user, update.effective_chat

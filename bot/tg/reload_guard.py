@@ -1,5 +1,4 @@
-"""When a reload is refused: a corpus far smaller than the one served, or a file cut short (a
-copy in progress); `/reload force` serves it anyway."""
+"""When a reload is refused: a corpus far smaller than the one served, or a file cut short."""
 
 from __future__ import annotations
 

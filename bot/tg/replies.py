@@ -1,5 +1,4 @@
-"""What every handler does: read its argument, run index work off the loop, keep to the rate
-limit, reach the store through one gate, and reply as HTML with Save buttons."""
+"""What every handler does: arguments, index work off the loop, rate limit, store, HTML replies."""
 
 from __future__ import annotations
 
@@ -179,8 +178,7 @@ async def sorry(update: Update, t: Translator) -> None:
 def private_command(
     handler: Callable[[Update, Context, int, Translator], Awaitable[None]],
 ) -> Callable[[Update, Context], Awaitable[None]]:
-    """`handler(update, context, user_id, t)`, run only in the sender's private chat; while the
-    store is away the user is asked to try again."""
+    """`handler(update, context, user_id, t)`, run only in the sender's private chat."""
 
     @functools.wraps(handler)
     async def command(update: Update, context: Context) -> None:
@@ -207,8 +205,7 @@ def in_private(chat: Chat | None) -> bool:
 async def with_save_buttons(
     context: Context, user: User | None, chat: Chat | None, answer: Answer, t: Translator
 ) -> Doc:
-    """`answer`'s doc with a Save button per paper, "★" for those `user` saved (all "☆" in a group,
-    which never sees what one member saved)."""
+    """`answer`'s doc with Save buttons, "★" for what `user` saved (never shown in a group)."""
     if context.bot_data.store is None or not answer.papers:
         return answer.doc
     saved: frozenset[str] = frozenset()

@@ -1,5 +1,4 @@
-"""Semantic search for the bot: after start-up and each reload, wrap the served index in a
-hybrid while the papers embed in a low-priority child process. Until then BM25 answers."""
+"""Semantic search for the bot: the served index wrapped in a hybrid while papers embed."""
 
 from __future__ import annotations
 

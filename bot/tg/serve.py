@@ -1,5 +1,4 @@
-"""The bot as a process: settings, logging, the corpus load, polling or webhook mode, signals,
-and one clear line for each way a start can fail."""
+"""The bot as a process: settings, the corpus load, polling or webhook, signals, exit codes."""
 
 from __future__ import annotations
 
@@ -39,8 +38,7 @@ ALREADY_STOPPING = "Already stopping: finishing the updates in hand"
 
 
 class _StopOnce:
-    """SIGINT/SIGTERM while polling: the first stops the bot, later ones only say so (PTB's own
-    handler would cut the shutdown short and leave updates unanswered)."""
+    """SIGINT/SIGTERM: the first stops the bot, later ones only say so (a shutdown is never cut)."""
 
     def __init__(self) -> None:
         self.received = False

@@ -1,5 +1,4 @@
-"""The bot's shared state (`BotState`, PTB's `bot_data`) and what it holds: an LRU mapping, the
-clock, the per-user question limit, the inline answer cache."""
+"""The bot's shared state (`BotState`) and what it holds: an LRU, a clock, a rate limit, caches."""
 
 from __future__ import annotations
 
@@ -219,8 +218,7 @@ class BotState:
         return index.get(paper_id) if paper_id is not None else None
 
     async def corpus_facts(self) -> CorpusFacts:
-        """The served corpus's facts, built once per index in a worker thread (not the search
-        thread, so /start never waits behind searches); a failed build is tried again."""
+        """The corpus's facts, built once per index in a worker thread; retried after a failure."""
         papers = self.served_index().papers
         build = self.facts_build
         if build is None or build[0] is not papers:

@@ -1,5 +1,4 @@
-"""The HTTP side of PTB: a getUpdates transport that skips updates PTB cannot parse (one would
-stall polling forever), user text made sendable, one TLS context."""
+"""PTB's HTTP side: getUpdates skipping updates PTB cannot parse, sendable text, one TLS context."""
 
 from __future__ import annotations
 

@@ -1,7 +1,5 @@
-"""Webhook mode: our tornado server in front of PTB (PTB's own answers malformed JSON with 500
-and has no health check). POSTs need the secret token; updates that are too large, not JSON,
-unparsable or already taken are refused or dropped; `GET /healthz` says if an index is loaded.
-A stop lets the updates in hand finish, and the webhook stays set for the next start."""
+"""Webhook mode: our tornado server in front of PTB, which answers malformed JSON with 500 and has
+no health check. POSTs need the secret token; `GET /healthz` says if an index is loaded."""
 
 from __future__ import annotations
 

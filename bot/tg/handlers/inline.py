@@ -33,8 +33,7 @@ def _sample(papers: Sequence[Paper], size: int) -> list[Paper]:
 async def cached_search(
     context: Context, index: Retriever, question: str, *, limit: int, user_id: int
 ) -> SearchResult | None:
-    """`answers.results` from the inline cache, else searched at the cost of a question (None when
-    the user has none left)."""
+    """`answers.results` from the inline cache, else searched at the cost of one question."""
     cache = context.bot_data.inline_results(index)
     key = (normalise_query(question), limit)
     result = cache.results.get(key)
