@@ -1,5 +1,5 @@
-"""The PTB Application: the builder, the handler table, the error handler, and what runs as it
-starts and stops."""
+"""The PTB Application: the builder, the command and button tables (and the one button
+callback that dispatches taps), the error handler, and what runs as it starts and stops."""
 
 from __future__ import annotations
 
@@ -10,7 +10,8 @@ from collections.abc import Callable, Coroutine
 from datetime import UTC, datetime
 from typing import Any
 
-from telegram import Update
+from telegram import CallbackQuery, Message, Update
+from telegram.constants import ChatType
 from telegram.error import BadRequest, Forbidden, TelegramError
 from telegram.ext import (
     AIORateLimiter,
@@ -27,12 +28,12 @@ from telegram.ext import (
 from bot import render
 from bot.commands import COMMANDS
 from bot.config import ConfigError, Settings
+from bot.i18n import Translator
 from bot.search import Index, Retriever
-from bot.store import open_store
+from bot.store import StoreUnavailable, open_store
 from bot.tg import admin, transport
 from bot.tg.handlers import (
     about,
-    buttons,
     inline,
     papers,
     questions,
@@ -41,11 +42,10 @@ from bot.tg.handlers import (
     sessions,
     week,
 )
-from bot.tg.handlers.buttons import ButtonHandler
 from bot.tg.menu import register_when_named
 from bot.tg.preferences import user_translator
 from bot.tg.reminders import start_reminders, stop_reminders
-from bot.tg.replies import toast
+from bot.tg.replies import sorry, toast
 from bot.tg.semantic import end_embedding, serve_semantic
 from bot.tg.state import CONTEXT_TYPES, BotState, Context
 
@@ -145,6 +145,10 @@ def build_application(
 
 
 Handler = Callable[[Update, Context], Coroutine[Any, Any, None]]
+ButtonHandler = Callable[
+    [CallbackQuery, Message, Context, Any, Translator], Coroutine[Any, Any, None]
+]
+"""What a tap on one kind of button does: `(query, message, context, action, t)`."""
 
 COMMAND_HANDLERS: dict[str, Handler] = {
     "start": about.start,
@@ -183,6 +187,37 @@ BUTTON_HANDLERS: dict[type, ButtonHandler] = {
     render.SessionPage: sessions.session_button,
 }
 
+# Buttons of a user's own lists and /forget are sent only in private chats: one on a group
+# message is forged (it would post the tapper's list there).
+PRIVATE_ACTIONS = (
+    render.SavedPage,
+    render.ExportAs,
+    render.SchedulePage,
+    render.Unfollow,
+    render.Forget,
+)
+
+
+async def button_tap(update: Update, context: Context) -> None:
+    """A button tap, run by its action's handler; a stale or malformed button gets a notice."""
+    query = update.callback_query
+    if query is None:
+        return
+    action = render.parse_callback(query.data)
+    message = query.message
+    accessible = message if message is not None and message.is_accessible else None
+    t = await user_translator(update, context)
+    forged = isinstance(action, PRIVATE_ACTIONS) and (
+        accessible is None or accessible.chat.type != ChatType.PRIVATE
+    )
+    if action is None or accessible is None or forged:
+        await toast(query, t.gettext("error.expired_button"))
+        return
+    try:
+        await BUTTON_HANDLERS[type(action)](query, accessible, context, action, t)
+    except StoreUnavailable:
+        await sorry(update, t)
+
 
 def _add_handlers(application: Application) -> None:
     """The whole handler table, in the order PTB tries them."""
@@ -220,7 +255,7 @@ def _add_handlers(application: Application) -> None:
     )
 
     # Buttons (one table, above) and inline mode
-    application.add_handler(CallbackQueryHandler(buttons.dispatcher(BUTTON_HANDLERS)))
+    application.add_handler(CallbackQueryHandler(button_tap))
     application.add_handler(InlineQueryHandler(inline.inline_query))
 
 
