@@ -19,7 +19,7 @@ from bot.corpus import parse_paper_command
 from bot.i18n import Translator, language_named, translator
 from bot.logs import redact
 from bot.planner import Programme
-from bot.render import Doc, Segment, library
+from bot.render import Doc, Segment, reading_list
 from bot.search import Retriever
 from bot.store import Store, StoreOpenError, StoreUnavailable, topic_key
 
@@ -143,7 +143,7 @@ class ConsoleSession:
 
     def _forget(self, argument: str) -> Doc:
         if argument.lower() != "yes":  # no buttons here: confirm by typing
-            prompt = library.forget_prompt_doc(t=self.t).blocks
+            prompt = reading_list.forget_prompt_doc(t=self.t).blocks
             return Doc((*prompt, (Segment("/forget yes"),)))
         self._stored(lambda store: answers.forget(store, CONSOLE_USER_ID))
         self.zone = ""

@@ -18,7 +18,7 @@ from bot.console_io import styled
 from bot.corpus import Paper
 from bot.render import Doc
 from bot.render.console import ANSI_MARKS, PLAIN_MARKS, to_console
-from bot.render.parts import snippet_block
+from bot.render.paper import snippet_block
 from bot.search import Hit
 from bot.search.snippets import Snippet
 from testkit.devset import load_seed_papers

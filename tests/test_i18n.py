@@ -28,8 +28,8 @@ from bot.i18n import (
     translator,
 )
 from bot.i18n.catalogue import _messages, catalogue_path, format_parts, split_markup
+from bot.render.blocks import EXAMPLE_KEYS
 from bot.render.limits import BUTTON_LABEL_CHARS
-from bot.render.parts import EXAMPLE_KEYS
 from bot.tg.serve import NO_TOKEN_MESSAGE
 from testkit.fake_bot_api import parse_html, utf16_len
 from testkit.i18n_build import (

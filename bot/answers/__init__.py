@@ -1,13 +1,16 @@
-"""The use cases every front end shares: a request in, `Doc`s out. Telegram's handlers, its
-inline mode and the console are adapters over these, so a behaviour is written once.
+"""What every front end answers, written once: a request in, `Doc`s out. Index work is
+synchronous (Telegram runs it on its search thread); store work is async over a `Store`."""
 
-Index work (`questions`, the ranking in `recommend`, the planning in `week`) is synchronous:
-Telegram runs it on its search thread, the console directly. Store work (`reading_list`,
-the reads in `recommend` and `week`) is async over a `Store`.
-"""
-
-from bot.answers.about import help_text, start, stats
-from bot.answers.corpus_facts import CorpusFacts, FactsMemo, corpus_facts, serving
+from bot.answers.about import (
+    CorpusFacts,
+    FactsMemo,
+    corpus_facts,
+    help_text,
+    pending_notice,
+    serving,
+    start,
+    stats,
+)
 from bot.answers.questions import (
     Answer,
     Numbered,
@@ -20,7 +23,6 @@ from bot.answers.questions import (
     shared_paper,
     similar,
 )
-from bot.answers.readiness import pending_notice
 from bot.answers.reading_list import (
     ExportFile,
     Toggled,

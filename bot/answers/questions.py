@@ -12,16 +12,15 @@ from bot.i18n import Translator
 from bot.render import Doc
 from bot.search import Hit, Retriever, SearchResult
 
-# (number shown in the text, paper id) per paper that gets a Save button; None: a card.
 Numbered = tuple[tuple[int | None, str], ...]
+"""(number shown in the text, paper id) for each paper with a Save button; None on a card."""
 
 
 @dataclass(frozen=True, slots=True)
 class Answer:
-    """What to say, and what goes with it: the `papers` it shows (Save buttons, the console's
-    /save), the page of hits behind a search, the `page_key` its buttons carry instead of a
-    long question (keep `result.query` under it), and for a front end that pages by typing,
-    how to `turn` one page on (1) or back (-1)."""
+    """What to say, the `papers` it shows (for Save buttons), the search `result` behind it, the
+    `page_key` its page buttons carry instead of a long question (keep `result.query` under it),
+    and for the console, which pages by typing, how to `turn` a page on (1) or back (-1)."""
 
     doc: Doc
     papers: Numbered = ()
@@ -38,9 +37,14 @@ def numbered(hits: Sequence[Hit], first: int = 1) -> Numbered:
 def ask(
     index: Retriever, text: str, *, per_page: int, t: Translator, page_key: str | None = None
 ) -> Answer:
-    """The first answer to a question (whole: the query pipeline makes the one cut): a person's
-    papers when it is just a name, else hits; `page_key` is a fresh key the page buttons may
-    carry (`Answer.page_key` says whether they do)."""
+    """The first answer to a question: a person's papers when it is just a name, else a page
+    of results. `page_key` is a fresh key the page buttons may carry instead of the question
+    (`Answer.page_key` says whether they do).
+
+    >>> answer = ask(index, "sparse attention", per_page=5, t=translator("en"))
+    >>> render.to_html(answer.doc)[0].text.splitlines()[0]
+    'Results for <i>sparse attention</i> — 1–5 of 12'
+    """
     papers = index.named_author(text)
     if papers:
         return Answer(render.author_doc(text, papers, t=t))
@@ -52,8 +56,7 @@ def ask(
 
 
 def _names_someone_unlisted(index: Retriever, question: str, result: SearchResult) -> bool:
-    """A weak answer to 2-4 capitalised words, on a corpus that lists no authors (where a name
-    cannot be told from a topic by the authors, `named_author`)."""
+    """A weak answer to 2-4 capitalised words on a corpus that lists no authors: maybe a name."""
     if result.confident:
         return False
     words = question.split(maxsplit=4)  # five: more than a name, however long the rest
@@ -70,8 +73,12 @@ def _name_word(word: str) -> bool:
 def results(
     index: Retriever, question: str, *, limit: int = 5, offset: int = 0, snippets: bool = True
 ) -> SearchResult:
-    """A page of ranked hits for `question`, prepared here, once: every front end's search
-    enters through this."""
+    """A page of ranked hits for `question`: every front end's search goes through this.
+
+    >>> result = results(index, "graph neural networks", limit=3)
+    >>> [hit.paper.id for hit in result.hits], result.total
+    (['hg32kddu', 'objmsxtb', '3rmh7qdh'], 16)
+    """
     prepared = index.queries.prepare(question)
     return index.search(prepared, limit=limit, offset=offset, snippets=snippets)
 
@@ -105,8 +112,7 @@ def _results_answer(
 
 
 def author(index: Retriever, name: str, *, t: Translator) -> Answer:
-    """A person's papers (`/author`); the name is cut first, as matching costs its length
-    times the authors of that surname."""
+    """A person's papers (/author); a long name is cut first, since matching costs its length."""
     name = name[:MAX_AUTHOR_CHARS]
     return Answer(render.author_doc(name, index.by_author(name), t=t))
 
@@ -119,8 +125,7 @@ def open_paper(
     bot_username: str | None = None,
     mine: str = "",
 ) -> Answer:
-    """One paper's card (its times on the reader's zone `mine` too, if set), or what to do
-    about an unknown id."""
+    """One paper's card (times also on the reader's zone `mine`), or the answer to an unknown id."""
     found = index.get(paper_id)
     if found is None:
         return Answer(render.not_found_doc(paper_id, t=t))
@@ -129,8 +134,7 @@ def open_paper(
 
 
 def shared_paper(index: Retriever, query: str) -> Paper | None:
-    """The paper an inline query names whole, as a Share button types it (`/paper_<id>`,
-    `/paper <id>`, the bare id); None for a search."""
+    """The paper an inline query names as a Share button types it; None for a search."""
     text = query.strip()
     parsed = parse_paper_command(text)
     if parsed is not None:

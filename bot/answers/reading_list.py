@@ -1,5 +1,4 @@
-"""What a user keeps: save and remove, the reading list, export, topics, forget. Async over a
-`Store`; the user is always the caller's own id, never one from a button."""
+"""What a user keeps: save and remove, the reading list, export, topics, forget."""
 
 from __future__ import annotations
 
@@ -17,8 +16,8 @@ from bot.render import (
     MAX_CALLBACK_ANSWER_CHARS,
     Doc,
     fitted,
-    library,
     paper_ref,
+    reading_list,
     text_doc,
     topic_ref,
     translated,
@@ -70,8 +69,7 @@ async def remove(store: Store, user_id: int, paper_id: str | None, *, t: Transla
 
 
 async def saved_id(store: Store, user_id: int, ref: str, *, in_index: str | None) -> str | None:
-    """The id of the user's saved paper behind a button `ref`, also when it left the corpus
-    (`in_index`: the id `ref` names in the served index, if any)."""
+    """The id of the user's saved paper behind a button `ref`, even one no longer served."""
     if not ref.startswith("#"):
         return ref
     if in_index is not None:
@@ -88,19 +86,18 @@ async def saved_page(
     offset = min(offset, max(0, (total - 1) // per_page * per_page))
     papers = await store.list_saved(user_id, offset=offset, limit=per_page)
     in_corpus = frozenset(p.paper_id for p in papers if index.get(p.paper_id) is not None)
-    return library.saved_doc(
+    return reading_list.saved_doc(
         papers, total=total, offset=offset, per_page=per_page, in_corpus=in_corpus, t=t
     )
 
 
-SAVED_MATCHES = 10  # ours: saved papers `/saved <words>` shows, best first
+SAVED_MATCHES = 10  # saved papers `/saved <words>` shows, best first
 
 
 def saved_matches(
     index: Retriever, rows: Sequence[SavedPaper], words: str, *, t: Translator
 ) -> Answer:
-    """The user's saved papers ranked against `words` (the query syntax too): BM25 over a tiny
-    index of them, each read whole while it is still in the corpus (CPU work)."""
+    """The user's saved papers ranked against `words` on a small index of their own (CPU work)."""
     if not rows:
         return Answer(text_doc("list.empty", t=t))
     papers = [_as_paper(row, index.get(row.paper_id)) for row in rows]
@@ -140,14 +137,13 @@ def export_format(argument: str) -> str | None:
 def export_file(
     rows: Sequence[SavedPaper], fmt: str, *, index: Retriever, now: datetime, t: Translator
 ) -> ExportFile | Doc:
-    """The reading list `rows` as a `fmt` file, or what to say instead (an empty list, no
-    presentation for a calendar); CPU work."""
+    """The reading list as a `fmt` file, or what to say instead (CPU work)."""
     if not rows:
         return text_doc("export.empty", t=t)
     if fmt == CALENDAR_FORMAT:
         return _calendar([p for row in rows if (p := index.get(row.paper_id)) is not None], now, t)
     return ExportFile(
-        library.export_filename(fmt),
+        reading_list.export_filename(fmt),
         export_text(rows, fmt).encode("utf-8"),
         t.ngettext("export.caption", len(rows)),
     )
@@ -161,7 +157,7 @@ def _calendar(papers: Sequence[Paper], now: datetime, t: Translator) -> ExportFi
     labels = {kind: render.kind_label(kind, t) for kind in ("poster", "oral")}
     name = t.gettext("export.calendar_name")
     return ExportFile(
-        library.export_filename(CALENDAR_FORMAT),
+        reading_list.export_filename(CALENDAR_FORMAT),
         calendar_file(papers, now=now, name=name, labels=labels),
         t.ngettext("export.calendar_caption", events),
     )
@@ -170,12 +166,12 @@ def _calendar(papers: Sequence[Paper], now: datetime, t: Translator) -> ExportFi
 async def follow(store: Store, user_id: int, topic: str, *, t: Translator) -> Doc:
     """Keep a standing question; new matching papers are sent after a reload."""
     outcome = await store.follow(user_id, topic)
-    return library.follow_doc(outcome, normalize_topic(topic), store.limits, t=t)
+    return reading_list.follow_doc(outcome, normalize_topic(topic), store.limits, t=t)
 
 
 async def following(store: Store, user_id: int, *, t: Translator) -> Doc:
     """The user's topics, one Unfollow button each."""
-    return library.following_doc(await store.topics(user_id), t=t)
+    return reading_list.following_doc(await store.topics(user_id), t=t)
 
 
 async def unfollow(

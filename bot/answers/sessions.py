@@ -1,6 +1,4 @@
-"""`/session <name or number>`: a session of the conference programme, paged. Buttons carry
-the session's position and a check of it (`render.session_ref`), not its name (it may not
-fit), so one from before a reload that points at another session is stale."""
+"""/session: a session of the programme, paged; its buttons check it is still that session."""
 
 from __future__ import annotations
 
@@ -11,8 +9,7 @@ from bot.planner import Programme
 
 
 def session(programme: Programme, query: str, *, t: Translator, typed: bool = False) -> Answer:
-    """The first page of the session `query` names; a choice when it names several, examples
-    when none (`typed`: for the console, which turns pages through `Answer.turn`)."""
+    """The session `query` names, a choice when several, examples when none (`typed`: console)."""
     if not programme:
         return Answer(render.no_programme_doc(t=t))
     found = {id(match) for match in programme.find(query)}
@@ -27,8 +24,7 @@ def session(programme: Programme, query: str, *, t: Translator, typed: bool = Fa
 def session_page(
     programme: Programme, position: int, *, offset: int, t: Translator, typed: bool = False
 ) -> Answer:
-    """The page at `offset` of the session at `position` in `programme` (its last page when
-    past its end: it may have shrunk since the button was made)."""
+    """The page at `offset` of the session at `position` (its last page when past its end)."""
     chosen = programme.sessions[position]
     size = render.SESSION_PAGE
     offset = max(0, min(offset, (len(chosen.entries) - 1) // size * size))
@@ -45,8 +41,7 @@ def session_page(
 def session_turn(
     programme: Programme, action: render.SessionPage, *, t: Translator
 ) -> Answer | None:
-    """The page a session button asks for; None when the served programme no longer has that
-    session there (the button is stale)."""
+    """The page a session button asks for; None when that session is no longer there."""
     sessions = programme.sessions
     if not 0 <= action.position < len(sessions):
         return None

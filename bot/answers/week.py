@@ -1,5 +1,4 @@
-"""The conference week: a user's schedule, what is on now, the reminder setting, and the
-user's own clock (/timezone), which the week's times are read on beside the venue's."""
+"""The conference week: a user's schedule, what is on now, /remind and /timezone."""
 
 from __future__ import annotations
 
@@ -15,16 +14,15 @@ from bot.render import SCHEDULE_PER_PAGE, Doc
 from bot.search import Retriever, is_confident
 from bot.store import MAX_REMINDER_MINUTES, MIN_REMINDER_MINUTES, Store
 
-TOPIC_DEPTH = 500  # ours: a followed topic's best papers looked for in a session
+TOPIC_DEPTH = 500  # a followed topic's best papers looked for in a session
 REMIND_OFF = ("off", "0", "no", "stop", "关", "关闭", "關", "關閉")  # `/remind off` and the like
 ZONE_OFF = ("off", "venue", "none", "reset", "clear", "关", "关闭", "關", "關閉", "会场", "會場")
-MAX_ZONE_TEXT = 64  # ours: longer than any city or zone name a user types
+MAX_ZONE_TEXT = 64  # longer than any city or zone name a user types
 
 
 @dataclass(frozen=True, slots=True)
 class Week:
-    """What the week's answers read of a user: their saved papers still served, newest first,
-    and the topics they follow."""
+    """A user's saved papers still served (newest first) and the topics they follow."""
 
     saved: tuple[Paper, ...]
     topics: tuple[str, ...] = ()
@@ -50,17 +48,14 @@ def schedule_page(
     t: Translator,
     mine: str = "",
 ) -> Doc:
-    """A page of the user's schedule (`per_page` None: all of it, as the console shows it;
-    `mine`: the user's zone, "" for the venue's clock alone)."""
+    """A page of the user's schedule (`per_page` None: all of it), also on their zone `mine`."""
     plan = planner.schedule(papers)
     size = per_page or max(len(plan.entries), 1)
     return render.schedule_doc(plan, offset=offset, per_page=size, t=t, mine=mine)
 
 
 def topic_score(index: Retriever, topics: Sequence[str]) -> Callable[[Paper], float] | None:
-    """How well a paper matches the user's topics (0: not among any topic's best confident
-    hits), for `/now`'s picks; None without topics. The searches run at the first call, so a
-    session with the user's saved papers costs none."""
+    """For /now: how well a paper matches the user's topics, searched once when first asked."""
     if not topics:
         return None
     best: dict[str, float] = {}
@@ -87,8 +82,7 @@ def now_page(
     t: Translator,
     mine: str = "",
 ) -> Doc:
-    """The sessions on at `now` (default: the wall clock) and next, with the user's saved
-    papers in them, else those on their topics, else the first (CPU work: a search a topic)."""
+    """The sessions on at `now` and next, with the user's saved or followed papers (CPU work)."""
     moment = planner.now_and_next(
         programme,
         now or datetime.now(UTC),
@@ -99,8 +93,7 @@ def now_page(
 
 
 def remind_minutes(argument: str) -> int | None:
-    """What `/remind <argument>` asks: minutes ("15", "15m", "15 min", within the store's
-    bounds), or None for off; ValueError when it is neither."""
+    """The minutes `/remind <argument>` asks for, or None for off; ValueError for neither."""
     text = argument.strip().lower().removesuffix("min").removesuffix("m").strip()
     if text in REMIND_OFF:
         return None
@@ -114,8 +107,7 @@ def remind_minutes(argument: str) -> int | None:
 
 
 async def remind(store: Store, user_id: int, argument: str, *, language: str, t: Translator) -> Doc:
-    """`/remind`: the setting; `/remind <minutes>` or `/remind off` changes it (`language`: the
-    one the reminders are written in)."""
+    """/remind shows the setting; `/remind <minutes>` or `/remind off` changes it."""
     if not argument:
         return render.remind_doc(await store.get_reminder(user_id), t=t, usage=True)
     try:
@@ -127,9 +119,7 @@ async def remind(store: Store, user_id: int, argument: str, *, language: str, t:
 
 
 def zone_named(text: str) -> str | None:
-    """The zone a user names, as the store keeps it: a big city or a country with one clock
-    (English or Chinese: "berlin", "柏林"), an IANA name ("Europe/Berlin") or a UTC offset
-    ("UTC+2"); None when it is none of these."""
+    """The zone a user names ("berlin", "柏林", "Europe/Berlin", "UTC+2"), or None."""
     text = text.strip()
     if not text or len(text) > MAX_ZONE_TEXT:
         return None
@@ -145,9 +135,7 @@ def zone_named(text: str) -> str | None:
 def timezone_answer(
     current: str, argument: str, *, now: datetime, t: Translator
 ) -> tuple[Doc, str]:
-    """`/timezone <argument>` for a user on `current` ("": the venue's clock): the answer and
-    their zone after it. No argument shows it, "off" clears it, a zone sets it; anything else
-    is named back with examples (and changes nothing)."""
+    """/timezone for a user on zone `current`: the answer, and their zone after it."""
     if not argument.strip():
         return render.timezone_doc(current, now=now, t=t), current
     if argument.strip().casefold() in ZONE_OFF:
@@ -161,7 +149,7 @@ def timezone_answer(
 async def timezone(
     store: Store, user_id: int, argument: str, *, now: datetime, t: Translator
 ) -> tuple[Doc, str]:
-    """`/timezone` over the store: the answer and the user's zone after it ("": none)."""
+    """/timezone over the store: the answer and the user's zone after it ("": none)."""
     current = await store.get_timezone(user_id) or ""
     doc, zone = timezone_answer(current, argument, now=now, t=t)
     if zone != current:

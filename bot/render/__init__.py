@@ -1,8 +1,19 @@
-"""Rendering: answers as `Doc`s (blocks of styled `Segment`s and a keyboard), then Telegram
-HTML (`to_html`, split within the Bot API's limits) or console text (`to_console`). Nothing
-here imports `telegram`; the reading-list views are used as the `library` namespace.
-"""
+"""Answers as `Doc`s, then Telegram HTML (`to_html`) or terminal text (`to_console`)."""
 
+from bot.render.about import (
+    command_description,
+    corpus_papers,
+    fetched_line,
+    help_doc,
+    lang_changed_doc,
+    lang_codes_doc,
+    lang_doc,
+    start_doc,
+    stats_doc,
+    unknown_command_doc,
+    usage_doc,
+)
+from bot.render.blocks import said_doc, text_doc, translated
 from bot.render.callbacks import (
     CALLBACK_ACTIONS,
     EXPORT_FORMATS,
@@ -32,26 +43,18 @@ from bot.render.console import (
     typed_turns,
 )
 from bot.render.doc import Doc, InlineArticle, InlineSwitch, Keyboard, Segment
-from bot.render.filter_summary import filter_labels
-from bot.render.fit import fit_toast, fitted
 from bot.render.html import to_html
-from bot.render.info import (
-    command_description,
-    corpus_papers,
-    fetched_line,
-    help_doc,
-    lang_changed_doc,
-    lang_codes_doc,
-    lang_doc,
-    start_doc,
-    stats_doc,
-    unknown_command_doc,
-    usage_doc,
-)
-from bot.render.limits import INLINE_RESULTS, MAX_CALLBACK_ANSWER_CHARS
+from bot.render.limits import INLINE_RESULTS, MAX_CALLBACK_ANSWER_CHARS, fit_toast, fitted
 from bot.render.paper import inline_article, not_found_doc, paper_doc
-from bot.render.parts import said_doc, text_doc, translated
 from bot.render.presentations import kind_label
+from bot.render.questions import (
+    author_doc,
+    eta_text,
+    filter_labels,
+    hint_doc,
+    results_doc,
+    similar_doc,
+)
 from bot.render.recommend import recommend_doc
 from bot.render.sessions import (
     SESSION_PAGE,
@@ -60,7 +63,6 @@ from bot.render.sessions import (
     session_doc,
     unknown_session_doc,
 )
-from bot.render.views import author_doc, eta_text, hint_doc, results_doc, similar_doc
 from bot.render.week import (
     SCHEDULE_PER_PAGE,
     now_doc,

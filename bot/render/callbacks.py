@@ -1,8 +1,5 @@
-"""The callback-data codec: what a button carries (at most 64 bytes) and what it means.
-
-One table (`CODES`) serves `encode` and `parse_callback`. The formats are stable (`p:<ref>`,
-`r:<offset>:<ref>`, …): buttons sent before a restart keep working.
-"""
+"""The callback-data codec: what a button carries (at most 64 bytes) and what it means; its
+formats stay stable, so buttons sent before a restart keep working."""
 
 from __future__ import annotations
 
@@ -75,8 +72,7 @@ class SchedulePage:
 
 @dataclass(frozen=True, slots=True)
 class SessionPage:
-    """Button: the page at `offset` of the programme's session at `position`, if `check`
-    (`session_ref`) says it is still that session."""
+    """Button: a page of the session at `position`, if `check` says it is still that session."""
 
     offset: int
     position: int
@@ -99,14 +95,13 @@ class Forget:
 
 @dataclass(frozen=True, slots=True)
 class Recommend:
-    """Button: the tapper's recommendations from `offset`, after "not interested" in `ref`
-    if given."""
+    """Button: the tapper's recommendations from `offset`, after "not interested" in `ref`."""
 
     offset: int
     ref: str | None = None
 
 
-MAX_OFFSET = 10_000  # ours: deeper pages are refused as garbage
+MAX_OFFSET = 10_000  # deeper pages are refused as garbage
 
 CallbackAction = (
     OpenPaper
@@ -161,8 +156,7 @@ YES_NO = Field(
 
 @dataclass(frozen=True, slots=True)
 class Code:
-    """`prefix:field1:field2…` means `action(field1, field2…, **fixed)`: `fixed` holds what the
-    prefix itself stands for (`v:` a save). The last field takes the rest, colons included."""
+    """`prefix:a:b…` means `action(a, b…, **fixed)`; the last field takes the rest, colons too."""
 
     prefix: str
     action: type
@@ -257,8 +251,7 @@ def topic_ref(topic_key: str) -> str:
 
 
 def session_ref(session: Session) -> str:
-    """A short check of a programme session (its name, kind and start): a button keyed by
-    the session's position finds another session there after a reload, and says so."""
+    """A short check of a session, so its button notices another one there after a reload."""
     start = session.start.isoformat() if session.start is not None else ""
     key = f"{session.name}\x1f{session.kind}\x1f{start}".encode("utf-8", "surrogatepass")
     return hashlib.blake2b(key, digest_size=4).hexdigest()

@@ -7,11 +7,12 @@ from typing import TYPE_CHECKING
 
 from bot.corpus import Paper, compact_authors
 from bot.i18n import Translator
+from bot.render.blocks import EN, text_doc, translated
 from bot.render.doc import Block, Doc, Segment
 from bot.render.html import SEPARATOR
-from bot.render.parts import EN, snippet_block, text_doc, translated
+from bot.render.paper import snippet_block
 from bot.render.presentations import hit_badge
-from bot.render.views import filters_line, header_notes
+from bot.render.questions import filters_line, header_notes
 from bot.textutil import sendable
 
 if TYPE_CHECKING:
@@ -43,16 +44,14 @@ def _span_console(span: Segment, ansi: bool, marks: tuple[str, str] | None) -> s
 
 
 def to_console(doc: Doc, *, ansi: bool = False, marks: tuple[str, str] | None = None) -> str:
-    """Plain text for a terminal: bold and italic as ANSI when `ansi`; highlights wrapped in
-    `marks` (e.g. `("«", "»")` for a pipe) when given."""
+    """Plain text for a terminal: bold and italic as ANSI when `ansi`, highlights in `marks`."""
     return SEPARATOR.join(
         "".join(_span_console(span, ansi, marks) for span in block) for block in doc.blocks
     )
 
 
 def typed_turns(result: SearchResult, *, t: Translator = EN) -> Block:
-    """Under a page of results in the console, which has no buttons: the /next and /prev that
-    turn it, if any."""
+    """Under a page of results in the console, which has no buttons: the /next and /prev to type."""
     turns = {
         "/next": result.offset + len(result.hits) < result.total,
         "/prev": result.offset > 0 and bool(result.hits),
@@ -64,8 +63,7 @@ def typed_turns(result: SearchResult, *, t: Translator = EN) -> Block:
 def author_text(
     name: str, papers: Sequence[Paper], *, total: int | None = None, t: Translator = EN
 ) -> str:
-    """`search --author NAME` for a person: each paper's title, id, authors, links, and how
-    many more of `total` match."""
+    """`search --author NAME`: each paper's title, id, authors and links; how many more match."""
     if not papers:
         return to_console(text_doc("author.none", t=t, name=name)) + "\n"
     total = max(total or 0, len(papers))
@@ -82,8 +80,7 @@ def author_text(
 
 
 def results_text(result: SearchResult, marks: tuple[str, str], *, t: Translator = EN) -> str:
-    """`search` results for a person: title, id, tier and time, marked snippet, links (no
-    score: it means nothing to a reader; the JSON keeps it)."""
+    """`search` results: title, id, tier and time, marked snippet, links (no score: JSON has it)."""
     header: Block = translated(t, "cli.query", query=result.query)
     if not result.hits:
         header += (Segment("\n"), *translated(t, "cli.no_match"), *filters_line(result, t))

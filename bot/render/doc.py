@@ -35,8 +35,7 @@ Block = tuple[Segment, ...]
 
 @dataclass(frozen=True, slots=True)
 class Doc:
-    """An answer before formatting: blocks, an inline keyboard, and whether to shrink it into
-    one message instead of splitting (pages edited in place)."""
+    """An answer before formatting: blocks, a keyboard, and whether it must fit one message."""
 
     blocks: tuple[Block, ...]
     keyboard: Keyboard = ()

@@ -18,8 +18,7 @@ class MessageTooLongError(ValueError):
 
 
 def is_web_url(url: str) -> bool:
-    """An http(s) URL Telegram takes as a link: no spaces, controls or invisible marks
-    (checked on the text as given: `urlsplit` strips some that would reach the `href`)."""
+    """An http(s) URL Telegram takes as a link, checked on the text as given (not as parsed)."""
     if not url or len(url) > MAX_URL_CHARS or not url.isprintable() or " " in url:
         return False
     try:

@@ -1,22 +1,45 @@
-"""How a paper's place in the conference programme reads: its tier, each presentation (the
-card), and the compact badge of a listed paper. Times are on the venue's clock (each
-presentation carries it) and say so ("Seoul time"); a reader who set a zone of their own reads
-theirs with the venue's beside it. Weekday and month names are the reader's language's."""
+"""How a paper's place in the programme reads: tiers, dates and times in the reader's language
+and zone, a presentation's line on a card, the badge of a paper in a list."""
 
 from __future__ import annotations
 
-from datetime import datetime, tzinfo
+from datetime import date, datetime, tzinfo
 from zoneinfo import ZoneInfo
 
 from bot.corpus import Paper, Presentation, offset_name, zone_info, zone_label
 from bot.i18n import Translator, city_name, translator
 from bot.render import limits
-from bot.render.dates import short_date, weekday_name
 from bot.textutil import clean, clip_words
 
 _EN = translator("en")
 _BADGES = {"oral": "🎤", "spotlight": "✨"}
 _LABELS = {"oral": "tier.oral", "spotlight": "tier.spotlight", "poster": "tier.poster"}
+
+
+def weekday_name(weekday: int, t: Translator) -> str:
+    """The short name of `weekday` (0 Monday … 6 Sunday): "Wed", "周三", "週三"."""
+    return t.gettext(f"date.weekday_{weekday % 7}")
+
+
+def day_month(month: int, day: int, t: Translator) -> str:
+    """A day of a month without its year: "15 Jul", "7月15日"."""
+    return t.gettext("date.day_month", day=day, month=t.gettext(f"date.month_{month}"))
+
+
+def short_date(when: date, t: Translator) -> str:
+    """A date with its weekday, without its year: "Wed 15 Jul", "7月15日 周三"."""
+    return t.gettext(
+        "date.weekday_day_month",
+        weekday=weekday_name(when.weekday(), t),
+        day=when.day,
+        month=t.gettext(f"date.month_{when.month}"),
+    )
+
+
+def full_date(when: date, t: Translator) -> str:
+    """A date with its year, without its weekday: "14 Jul 2026", "2026年7月14日"."""
+    month = t.gettext(f"date.month_{when.month}")
+    return t.gettext("date.day_month_year", day=when.day, month=month, year=when.year)
 
 
 def kind_label(kind: str, t: Translator = _EN) -> str:
@@ -64,9 +87,7 @@ def when_text(start: datetime, end: datetime | None, t: Translator) -> str:
 def zoned_when(
     start: datetime, end: datetime | None, t: Translator, mine: str = "", *, dated: bool = True
 ) -> str:
-    """ "Tue 7 Jul 10:30–12:15 Seoul time", or on the reader's clock `mine` with the venue's
-    beside it: "Tue 7 Jul 03:30–05:15 your time (10:30 Seoul time)"; without the date when
-    not `dated` (a line under a day's heading)."""
+    """A time on the venue's clock, or on the reader's zone `mine` with the venue's beside it."""
     shown = when_text if dated else (lambda a, b, _t: clock(a, b))
     venue = zone_of(start)
     if not mine or mine == venue:
@@ -77,8 +98,7 @@ def zoned_when(
 
 
 def presentation_line(shown: Presentation, t: Translator = _EN, mine: str = "") -> str:
-    """ "Poster · Tue 7 Jul 10:30–12:15 Seoul time · HALL A · #1713": what the feed gives of
-    it; "Poster · not presented on site" for an accepted poster without a time or session."""
+    """ "Poster · Tue 7 Jul 10:30–12:15 Seoul time · HALL A · #1713", or "not presented on site"."""
     start = shown.starts_at
     if not shown.on_site:
         return f"{kind_label(shown.kind, t)} · {t.gettext('presentation.not_on_site')}"
@@ -88,15 +108,13 @@ def presentation_line(shown: Presentation, t: Translator = _EN, mine: str = "") 
 
 
 def _featured(paper: Paper) -> tuple[Presentation, datetime] | None:
-    """The presentation a listed paper is known by: its tier's (an oral's talk), else its
-    first timed one."""
+    """The presentation a listed paper is known by: its tier's, else its first timed one."""
     timed = [(shown, start) for shown in paper.presentations if (start := shown.starts_at)]
     return next((pair for pair in timed if pair[0].kind == paper.tier), timed[0] if timed else None)
 
 
 def hit_badge(paper: Paper, t: Translator = _EN) -> str:
-    """A listed paper's tier and time: "🎤 Oral · Tue 10:30 Seoul time", "Poster · …", "✨
-    Spotlight"; "" for a paper with neither a time nor a tier above poster."""
+    """A listed paper's tier and time ("🎤 Oral · Tue 10:30 Seoul time"); "" if it has neither."""
     featured = _featured(paper)
     tier = paper.tier or (featured[0].kind if featured else "")
     if featured is None and tier not in _BADGES:

@@ -3,22 +3,14 @@
 from __future__ import annotations
 
 from bot.i18n import Translator
+from bot.render.blocks import EN, button_rows, checked_keyboard, paging, text_doc, translated
 from bot.render.callbacks import Recommend, encode, paper_ref
 from bot.render.doc import Block, Button, Doc, Segment
-from bot.render.parts import (
-    EN,
-    button_rows,
-    checked_keyboard,
-    numbered_paper,
-    paging,
-    snippet_spans,
-    text_doc,
-    translated,
-)
+from bot.render.paper import numbered_paper, snippet_spans
 from bot.search import Recommendation, Recommendations
 from bot.textutil import clean, clip_words
 
-LIKE_CHARS = 80  # ours: the saved paper's title in "like: …"
+LIKE_CHARS = 80  # the saved paper's title in "like: …"
 
 
 def _item(number: int, item: Recommendation, t: Translator) -> Block:

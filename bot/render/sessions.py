@@ -1,5 +1,4 @@
-"""A session of the conference programme as a page (`/session`), and the answers to a query
-that names several sessions or none."""
+"""/session: a session's pages, or the answer to a query naming several sessions or none."""
 
 from __future__ import annotations
 
@@ -8,17 +7,16 @@ from collections.abc import Sequence
 from bot.i18n import Translator
 from bot.planner import Entry, Programme, Session
 from bot.render import limits
+from bot.render.blocks import EN, checked_keyboard, paging, translated
 from bot.render.callbacks import SessionPage, encode, session_ref
-from bot.render.dates import weekday_name
 from bot.render.doc import Block, Button, Doc, Segment
-from bot.render.ids import paper_command
-from bot.render.parts import EN, checked_keyboard, paging, paper_title, translated
-from bot.render.presentations import clock, kind_label, zoned_when
+from bot.render.paper import paper_command, paper_title
+from bot.render.presentations import clock, kind_label, weekday_name, zoned_when
 from bot.textutil import clean, clip_words
 
-SESSION_PAGE = 10  # ours: papers on one page of /session (compact lines, one message)
-MAX_CHOICES = 8  # ours: sessions offered as buttons when a query names several
-EXAMPLE_SESSIONS = 4  # ours: session names a query that names none is shown
+SESSION_PAGE = 10  # papers on one page of /session (compact lines, one message)
+MAX_CHOICES = 8  # sessions offered as buttons when a query names several
+EXAMPLE_SESSIONS = 4  # session names a query that names none is shown
 
 
 def _when_and_where(session: Session, t: Translator) -> str:
@@ -44,8 +42,7 @@ def _entry_line(entry: Entry, t: Translator) -> list[Segment]:
 def session_doc(
     session: Session, position: int, *, offset: int, typed: bool = False, t: Translator = EN
 ) -> Doc:
-    """A page of a session's papers in poster order (talks in time order), with Previous/Next
-    keyed by the session's `position` in the programme (`typed`: the console's /next, /prev)."""
+    """A page of a session's papers with Previous/Next (`typed`: the console's /next and /prev)."""
     entries = session.entries
     shown = entries[offset : offset + SESSION_PAGE]
     header: list[Segment] = [Segment(_session_name(session, t), "b")]
@@ -111,8 +108,7 @@ def unknown_session_doc(query: str, programme: Programme, *, t: Translator = EN)
 
 
 def _examples(sessions: Sequence[Session]) -> list[Session]:
-    """A few sessions to name as examples, in time order: the first of each kind, then the
-    next ones."""
+    """A few sessions to name as examples: the first of each kind, then the next, in time order."""
     kinds: dict[str, int] = {}
     for at, session in enumerate(sessions):
         kinds.setdefault(session.kind, at)

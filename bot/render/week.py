@@ -1,6 +1,5 @@
-"""Views of the conference week: a user's schedule with its clashes, what is on now, a
-reminder, and the /remind and /timezone settings. Times are on the venue's clock, or on the
-reader's (`mine`, their /timezone) with the venue's beside them."""
+"""Views of the conference week: a schedule with its clashes, what is on now, a reminder,
+/remind and /timezone, on the venue's clock or the reader's zone `mine` beside it."""
 
 from __future__ import annotations
 
@@ -9,22 +8,15 @@ from datetime import datetime
 from bot.corpus import zone_info
 from bot.i18n import Translator
 from bot.planner import Clash, Entry, Happening, NowAndNext, Schedule, Session, Slot
+from bot.render.blocks import EN, checked_keyboard, paging, text_doc, translated
 from bot.render.callbacks import OpenPaper, SchedulePage, encode, paper_ref
-from bot.render.dates import short_date
 from bot.render.doc import Block, Doc, Segment
-from bot.render.ids import paper_command
-from bot.render.parts import (
-    EN,
-    checked_keyboard,
-    paging,
-    paper_title,
-    text_doc,
-    translated,
-)
+from bot.render.paper import paper_command, paper_title
 from bot.render.presentations import (
     clock,
     kind_label,
     presentation_line,
+    short_date,
     when_text,
     zone_name,
     zone_words,
@@ -32,11 +24,11 @@ from bot.render.presentations import (
 )
 from bot.textutil import clean, clip_words
 
-ZONE_TYPED_CHARS = 60  # ours: how much of an unknown /timezone answer is named back
+ZONE_TYPED_CHARS = 60  # how much of an unknown /timezone answer is named back
 
-SCHEDULE_PER_PAGE = 8  # ours: presentations on one page of /schedule
-CLASH_TITLE_CHARS = 60  # ours: a title as a clash names it
-NAME_CHARS = 120  # ours: a session's or a room's name as the feed gives it
+SCHEDULE_PER_PAGE = 8  # presentations on one page of /schedule
+CLASH_TITLE_CHARS = 60  # a title as a clash names it
+NAME_CHARS = 120  # a session's or a room's name as the feed gives it
 
 
 def place_text(entry: Entry, t: Translator) -> str:
@@ -70,8 +62,7 @@ def _entry_spans(
 
 
 def _clock(start: datetime, end: datetime | None, t: Translator, mine: str) -> str:
-    """ "10:30–12:15" on the venue's clock (the heading says which), or the reader's with the
-    venue's beside it."""
+    """ "10:30–12:15" on the venue's clock, or on the reader's with the venue's beside it."""
     return zoned_when(start, end, t, mine, dated=False) if mine else clock(start, end)
 
 
@@ -124,9 +115,7 @@ def schedule_doc(
     t: Translator = EN,
     mine: str = "",
 ) -> Doc:
-    """A page of the user's schedule by day (the venue's) and session, each presentation with
-    its room and board, the clashes among them with ways out; a schedule with nothing timed
-    is a hint. `mine`: the reader's zone ("" the venue's clock alone)."""
+    """A page of the user's schedule by day and session, with clashes and ways out."""
     if not plan and plan.unscheduled:
         return text_doc("week.untimed", len(plan.unscheduled), t=t)
     if not plan:
@@ -198,8 +187,7 @@ def _happening_block(happening: Happening, t: Translator, mine: str) -> Block:
 
 
 def now_doc(moment: NowAndNext, *, t: Translator = EN, mine: str = "") -> Doc:
-    """The sessions on at `moment` and next, each with the papers picked for the reader;
-    before or after the conference, when it is (`mine`: the reader's zone)."""
+    """The sessions on now and next with the reader's picks, or when the conference is."""
     if moment.first_day is None or moment.last_day is None:
         return text_doc("now.no_programme", t=t)
     dates = {"first": short_date(moment.first_day, t), "last": short_date(moment.last_day, t)}
@@ -223,8 +211,7 @@ def now_doc(moment: NowAndNext, *, t: Translator = EN, mine: str = "") -> Doc:
 
 
 def reminder_doc(entry: Entry, *, minutes: int, t: Translator = EN, mine: str = "") -> Doc:
-    """A reminder `minutes` before `entry` starts: title, session, the presentation as a card
-    shows it, and a button that opens the paper."""
+    """A reminder `minutes` before `entry`: title, session, presentation, and an Open button."""
     spans = list(translated(t, "remind.message", minutes, title=_title(entry, t)))
     session = clip_words(clean(entry.presentation.session), NAME_CHARS)
     spans += [Segment("\n" + session)] if session else []
@@ -241,8 +228,7 @@ def remind_doc(minutes: int | None, *, usage: bool = False, t: Translator = EN) 
 
 
 def timezone_doc(zone: str, *, now: datetime, changed: bool = False, t: Translator = EN) -> Doc:
-    """What /timezone is set to: the reader's `zone` (with the time there at `now`) or the
-    venue's clock alone (""); `changed`: just set or cleared. How to change it follows."""
+    """What /timezone is set to (`zone`, "" for the venue's clock) and how to change it."""
     if not zone:
         said = translated(t, "timezone.cleared" if changed else "timezone.none")
         return Doc((said,) if changed else (said, translated(t, "timezone.usage")))

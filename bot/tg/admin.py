@@ -1,10 +1,4 @@
-"""Operator controls: `/reload` and SIGHUP swap in a fresh index; the `ALLOWED_CHAT_IDS` gate.
-
-A reload builds the index in a worker thread while the old one answers, then replaces
-`BotState.index` in one assignment, so a handler sees one or the other, never a mix. A broken
-corpus, or one that looks half-copied (`reload_guard`; `/reload force` serves it), leaves the
-old index serving and the admin told why.
-"""
+"""Operator controls: /reload and SIGHUP swap in a fresh index; the ALLOWED_CHAT_IDS gate."""
 
 from __future__ import annotations
 
@@ -34,9 +28,9 @@ from bot.loading import load_index
 from bot.search import Index
 from bot.textutil import clip_words, sendable
 from bot.tg import alerts, menu, semantic
-from bot.tg.handlers._replies import command_argument, toast
-from bot.tg.language import user_translator
+from bot.tg.preferences import user_translator
 from bot.tg.reload_guard import Refusal, refusal
+from bot.tg.replies import command_argument, toast
 from bot.tg.state import BotState, Context
 
 logger = logging.getLogger(__name__)
@@ -44,14 +38,13 @@ logger = logging.getLogger(__name__)
 ACCESS_GROUP = -2  # handler group: the chat gate runs before everything
 ADMIN_GROUP = -1  # handler group: admin commands, before the public handlers
 FORCE = "force"  # `/reload force`: serve a corpus the guard would refuse
-MAX_ERROR_CHARS = 600  # ours: a reload error shown to admins; escaped, well under 4096
+MAX_ERROR_CHARS = 600  # a reload error shown to admins; escaped, well under 4096
 _EN = translator("en")
 
 
 @dataclass(frozen=True, slots=True)
 class ReloadOutcome:
-    """What one reload did: the papers served now, the loader's `error` when not `ok`, the
-    records it skipped, or why a load that worked was `refused`."""
+    """What a reload did: papers served now, the error or the refusal, records skipped."""
 
     ok: bool
     papers: int
@@ -75,8 +68,8 @@ class ReloadOutcome:
         return render.to_html(doc)[0].text
 
 
-def _load_and_build(settings: Settings) -> tuple[Index, LoadReport]:
-    """Read the corpus and index it through the index cache (in a worker thread)."""
+def load_corpus(settings: Settings) -> tuple[LoadReport, Index]:
+    """Read the configured corpus and index it through the index cache; log what was skipped."""
     report, index = load_index(
         settings.corpus,
         settings.index_cache_dir,
@@ -84,15 +77,20 @@ def _load_and_build(settings: Settings) -> tuple[Index, LoadReport]:
         corpus_filter=settings.corpus_filter,
         venue_timezone=settings.venue_timezone,
     )
-    index.queries.start_glossary()  # as post_init does for the first index
     for line in report.skipped:
         logger.warning("Skipped %s", line)
+    return report, index
+
+
+def _load_and_build(settings: Settings) -> tuple[Index, LoadReport]:
+    """The corpus loaded for a reload (in a worker thread), its glossary started."""
+    report, index = load_corpus(settings)
+    index.queries.start_glossary()  # as post_init does for the first index
     return index, report
 
 
 async def reload_index(application: Application, *, force: bool = False) -> ReloadOutcome:
-    """Rebuild the index from the configured corpus and swap it in (`force`: even when it looks
-    half-copied); never raises CorpusError."""
+    """Rebuild the index and swap it in, unless it looks half-copied (`force` serves it anyway)."""
     state: BotState = application.bot_data
     async with state.reload_lock:
         started = time.perf_counter()
@@ -109,7 +107,7 @@ async def reload_index(application: Application, *, force: bool = False) -> Relo
             seconds = time.perf_counter() - started
             return ReloadOutcome(False, served, seconds, skipped=skipped, refused=why)
         before = state.built_facts()
-        state.index, state.skipped = index, skipped  # the one swap
+        state.index, state.skipped = index, skipped  # handlers see the old index or the new
         state.sources = len(report.sources)  # for /stats: the files this load read
         state.loaded_at = datetime.now(UTC)
         state.prepare_corpus_facts()  # the new corpus's programme and name, off the loop

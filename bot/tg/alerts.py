@@ -1,10 +1,4 @@
-"""Topic alerts: after a reload, in the background, each follower gets one message of the new
-papers that confidently match their topics; one who blocked the bot is unsubscribed.
-
-Each (user, paper) alert is claimed in the store's ledger before it is sent, so replicas
-sharing a database send it once; a claim whose message failed for a transient reason is
-released for a later reload.
-"""
+"""Topic alerts after a reload: new papers on a follower's topics, sent once across replicas."""
 
 from __future__ import annotations
 
@@ -18,23 +12,22 @@ from telegram.ext import Application
 from bot.answers import results
 from bot.corpus import Paper
 from bot.i18n import DEFAULT_LANGUAGE, translator
-from bot.render import library
+from bot.render import reading_list
 from bot.search import Retriever, is_confident
 from bot.store import StoreUnavailable, topic_key
-from bot.tg.handlers._replies import send_to
-from bot.tg.language import chosen_language
+from bot.tg.preferences import chosen_language
+from bot.tg.replies import send_to
 from bot.tg.state import BotState
 
 logger = logging.getLogger(__name__)
 
-ALERT_SEARCH_DEPTH = 50  # ours: new papers are looked for among a topic's top 50
-MAX_ALERT_PAPERS = 20  # ours: per topic; an alert is a pointer, not a digest
+ALERT_SEARCH_DEPTH = 50  # new papers are looked for among a topic's top 50
+MAX_ALERT_PAPERS = 20  # per topic; an alert is a pointer, not a digest
 Alert = list[tuple[str, tuple[Paper, ...]]]  # (topic, its new papers)
 
 
 def new_paper_ids(old: Retriever | None, new: Retriever) -> frozenset[str]:
-    """Ids served by `new` that `old` did not have, from the id sets alone (making every
-    `Paper` of two large indexes would hold the loop and their memory)."""
+    """Ids `new` serves that `old` did not, from the id sets alone (papers would be slow)."""
     if old is None:
         return frozenset(new.paper_ids())
     return frozenset(new.paper_ids() - old.paper_ids())
@@ -132,7 +125,7 @@ async def _send(application: Application, user_id: int, topics: Sequence[str], a
     state: BotState = application.bot_data
     t = translator(await chosen_language(state, user_id) or DEFAULT_LANGUAGE)
     try:
-        await send_to(application.bot, user_id, library.alert_doc(alert, t=t))
+        await send_to(application.bot, user_id, reading_list.alert_doc(alert, t=t))
     except Forbidden:
         logger.info("User %s blocked the bot; their topics are unfollowed", user_id)
         try:
@@ -155,8 +148,7 @@ async def _send(application: Application, user_id: int, topics: Sequence[str], a
 
 
 def start_alerts(application: Application, old: Retriever | None, new: Retriever) -> None:
-    """Run `send_alerts` in the background (kept in `BotState.alerts_task`; PTB awaits its
-    tasks at shutdown, but only while running)."""
+    """Run `send_alerts` in the background, kept in `BotState.alerts_task`."""
     state: BotState = application.bot_data
     work = send_alerts(application, old, new)
     if application.running:

@@ -1,5 +1,5 @@
-"""The PTB Application: the builder chain, the handler table, and what runs as it starts and
-stops (the store, the command menu, semantic search). `bot.tg.serve` runs it as a process."""
+"""The PTB Application: the builder, the command and button tables (and the one button
+callback that dispatches taps), the error handler, and what runs as it starts and stops."""
 
 from __future__ import annotations
 
@@ -10,7 +10,9 @@ from collections.abc import Callable, Coroutine
 from datetime import UTC, datetime
 from typing import Any
 
-from telegram import Update
+from telegram import CallbackQuery, Message, Update
+from telegram.constants import ChatType
+from telegram.error import BadRequest, Forbidden, TelegramError
 from telegram.ext import (
     AIORateLimiter,
     Application,
@@ -24,32 +26,33 @@ from telegram.ext import (
 )
 
 from bot import render
-from bot.commands import COMMAND_NAMES, COMMANDS
+from bot.commands import COMMANDS
 from bot.config import ConfigError, Settings
+from bot.i18n import Translator
 from bot.search import Index, Retriever
-from bot.store import open_store
-from bot.tg import admin, errors, transport
+from bot.store import StoreUnavailable, open_store
+from bot.tg import admin, transport
 from bot.tg.handlers import (
     about,
-    buttons,
     inline,
     papers,
+    questions,
     reading_list,
     recommend,
-    search,
     sessions,
     week,
 )
-from bot.tg.handlers.buttons import ButtonHandler
 from bot.tg.menu import register_when_named
+from bot.tg.preferences import user_translator
 from bot.tg.reminders import start_reminders, stop_reminders
+from bot.tg.replies import sorry, toast
 from bot.tg.semantic import end_embedding, serve_semantic
 from bot.tg.state import CONTEXT_TYPES, BotState, Context
 
 logger = logging.getLogger(__name__)
 
-RATE_LIMIT_RETRIES = 3  # ours: RetryAfter (429) retries before a send gives up
-CONCURRENT_UPDATES = 32  # ours: updates handled at once; handlers share only bot_data
+RATE_LIMIT_RETRIES = 3  # RetryAfter (429) retries before a send gives up
+CONCURRENT_UPDATES = 32  # updates handled at once; handlers share only bot_data
 ALLOWED_UPDATES = (
     Update.MESSAGE,
     Update.EDITED_MESSAGE,
@@ -57,11 +60,15 @@ ALLOWED_UPDATES = (
     Update.INLINE_QUERY,
 )
 """The update types the handlers below use; Telegram need not send others."""
+QUIET_BAD_REQUESTS = (  # lower-case fragments of Bad Requests that need no reaction
+    "message is not modified",  # a double tap asked for the page already shown
+    "message to edit not found",  # the message was deleted meanwhile
+    "query is too old",  # a button pressed long ago, or answered twice
+)
 
 
 async def post_init(application: Application) -> None:
-    """Open the store, register the command menu, start the reminder job and the SIGHUP
-    reload once initialised."""
+    """Open the store, send the command menu, start reminders, semantic search and SIGHUP reload."""
     state: BotState = application.bot_data
     if state.store is None:  # StoreOpenError propagates: run() names the setting, exits 2
         state.store = await open_store(state.settings.database_url, state.settings.data_dir)
@@ -89,8 +96,7 @@ async def post_stop(application: Application) -> None:
 
 
 async def post_shutdown(application: Application) -> None:
-    """Stop the embedding and the search thread and close the store; PTB has finished every
-    update by now."""
+    """Stop the embedding and the search thread and close the store, after the last update."""
     state: BotState = application.bot_data
     await stop_reminders(application)  # stopped already unless the bot never ran
     await end_embedding(state)
@@ -110,8 +116,7 @@ def build_application(
     skipped: int = 0,
     sources: int | None = None,
 ) -> Application:
-    """An Application for `settings` serving `index` (wrapped in the hybrid after start-up when
-    SEMANTIC is on); `skipped` and `sources` are the load's figures for /stats."""
+    """An Application serving `index`; `skipped` and `sources` are the load's figures for /stats."""
     if not settings.token:
         raise ConfigError("TELEGRAM_BOT_TOKEN", "is not set")
     api_request, updates_request = transport.bot_api_requests(tls_context)
@@ -135,16 +140,20 @@ def build_application(
     state.loaded_at = datetime.now(UTC)
     state.settings = settings
     _add_handlers(application)
-    application.add_error_handler(errors.error_handler)
+    application.add_error_handler(error_handler)
     return application
 
 
 Handler = Callable[[Update, Context], Coroutine[Any, Any, None]]
+ButtonHandler = Callable[
+    [CallbackQuery, Message, Context, Any, Translator], Coroutine[Any, Any, None]
+]
+"""What a tap on one kind of button does: `(query, message, context, action, t)`."""
 
 COMMAND_HANDLERS: dict[str, Handler] = {
     "start": about.start,
     "help": about.help_command,
-    "search": search.search,
+    "search": questions.search,
     "paper": papers.paper,
     "similar": papers.similar,
     "author": papers.author,
@@ -165,7 +174,7 @@ COMMAND_HANDLERS: dict[str, Handler] = {
 }
 
 BUTTON_HANDLERS: dict[type, ButtonHandler] = {
-    render.TurnPage: search.turn_page,
+    render.TurnPage: questions.turn_page,
     render.OpenPaper: papers.open_from_button,
     render.SetLanguage: about.set_language,
     render.ToggleSave: reading_list.toggle_save,
@@ -178,11 +187,36 @@ BUTTON_HANDLERS: dict[type, ButtonHandler] = {
     render.SessionPage: sessions.session_button,
 }
 
-# Each table covers exactly the commands and button actions there are: real checks at import.
-if set(COMMAND_HANDLERS) != COMMAND_NAMES:
-    raise RuntimeError(f"Telegram handlers {sorted(COMMAND_HANDLERS)} != {sorted(COMMAND_NAMES)}")
-if set(BUTTON_HANDLERS) != set(render.CALLBACK_ACTIONS):
-    raise RuntimeError("a button action has no handler, or a handler no action")
+# Buttons of a user's own lists and /forget are sent only in private chats: one on a group
+# message is forged (it would post the tapper's list there).
+PRIVATE_ACTIONS = (
+    render.SavedPage,
+    render.ExportAs,
+    render.SchedulePage,
+    render.Unfollow,
+    render.Forget,
+)
+
+
+async def button_tap(update: Update, context: Context) -> None:
+    """A button tap, run by its action's handler; a stale or malformed button gets a notice."""
+    query = update.callback_query
+    if query is None:
+        return
+    action = render.parse_callback(query.data)
+    message = query.message
+    accessible = message if message is not None and message.is_accessible else None
+    t = await user_translator(update, context)
+    forged = isinstance(action, PRIVATE_ACTIONS) and (
+        accessible is None or accessible.chat.type != ChatType.PRIVATE
+    )
+    if action is None or accessible is None or forged:
+        await toast(query, t.gettext("error.expired_button"))
+        return
+    try:
+        await BUTTON_HANDLERS[type(action)](query, accessible, context, action, t)
+    except StoreUnavailable:
+        await sorry(update, t)
 
 
 def _add_handlers(application: Application) -> None:
@@ -206,9 +240,9 @@ def _add_handlers(application: Application) -> None:
     application.add_handler(MessageHandler(messages & papers.PAPER_SHORTCUT, papers.paper_shortcut))
 
     # Questions: any text in private; in groups only what mentions or replies to the bot
-    application.add_handler(MessageHandler(messages & private & text, search.private_text))
+    application.add_handler(MessageHandler(messages & private & text, questions.private_text))
     application.add_handler(
-        MessageHandler(messages & groups & text & search.ADDRESSED_TO_BOT, search.group_text)
+        MessageHandler(messages & groups & text & questions.ADDRESSED_TO_BOT, questions.group_text)
     )
     application.add_handler(
         MessageHandler(messages & private & filters.COMMAND, about.unknown_command)
@@ -216,10 +250,42 @@ def _add_handlers(application: Application) -> None:
     application.add_handler(
         MessageHandler(
             filters.UpdateType.MESSAGE & private & ~filters.TEXT & ~filters.StatusUpdate.ALL,
-            search.not_text,
+            questions.not_text,
         )
     )
 
     # Buttons (one table, above) and inline mode
-    application.add_handler(CallbackQueryHandler(buttons.dispatcher(BUTTON_HANDLERS)))
+    application.add_handler(CallbackQueryHandler(button_tap))
     application.add_handler(InlineQueryHandler(inline.inline_query))
+
+
+async def error_handler(update: object, context: Context) -> None:
+    """Handle expected Telegram refusals quietly; log anything else, then tell the user."""
+    error = context.error
+    update_id = update.update_id if isinstance(update, Update) else None
+    if isinstance(error, BadRequest) and any(
+        fragment in error.message.lower() for fragment in QUIET_BAD_REQUESTS
+    ):
+        logger.debug("Update %s: Telegram said %s; nothing to do", update_id, error)
+        return
+    if isinstance(error, Forbidden):
+        # Blocked, kicked or deactivated: telling the user would fail the same way.
+        chat = update.effective_chat if isinstance(update, Update) else None
+        logger.info(
+            "Update %s: chat %s refuses messages (%s); not answered",
+            update_id,
+            chat.id if chat else "?",
+            error.message,
+        )
+        return
+    logger.error("Error while handling update %s", update_id, exc_info=error)
+    if not isinstance(update, Update):
+        return  # polling/network errors arrive with update=None
+    try:
+        sorry = (await user_translator(update, context)).gettext("error.something_went_wrong")
+        if update.callback_query is not None:
+            await toast(update.callback_query, sorry)
+        elif update.effective_message is not None and update.effective_chat is not None:
+            await update.effective_message.reply_text(sorry)
+    except TelegramError as exc:
+        logger.warning("Could not tell the user about the error in update %s: %s", update_id, exc)

@@ -1,6 +1,4 @@
-"""The command menu (`set_my_commands`) from the one registry, described per language, with
-the served corpus's name where a description names it (/random): once per app language, and
-per private chat for a user who chose a language with /lang."""
+"""The command menu from the one registry, per language, naming the served corpus (/random)."""
 
 from __future__ import annotations
 
@@ -37,8 +35,7 @@ async def register_menus(bot: Bot, name: CorpusName) -> None:
 
 
 async def set_chat_menu(bot: Bot, chat_id: int, lang: Lang, name: CorpusName) -> None:
-    """This private chat's menu in `lang` (Telegram picks menus by app language); a warning
-    when Telegram refuses (the chat keeps the menu of its app language)."""
+    """This private chat's menu in `lang`; a refusal is logged and the chat keeps its menu."""
     try:
         await bot.set_my_commands(menu(translator(lang), name), scope=BotCommandScopeChat(chat_id))
     except TelegramError as exc:
@@ -46,8 +43,7 @@ async def set_chat_menu(bot: Bot, chat_id: int, lang: Lang, name: CorpusName) ->
 
 
 async def register_when_named(bot: Bot, state: BotState, before: CorpusName | None = None) -> None:
-    """Register the menus once the served corpus's name is known; after a reload only if it
-    changed from `before`, and then each /lang chooser's chat menu too."""
+    """Register the menus with the corpus's name (after a reload, only if it changed)."""
     try:
         name = (await state.corpus_facts()).name
     except Exception:  # logged where the facts are built; the menu names no corpus
@@ -60,8 +56,7 @@ async def register_when_named(bot: Bot, state: BotState, before: CorpusName | No
 
 
 async def _rename_chat_menus(bot: Bot, state: BotState, name: CorpusName) -> None:
-    """Set again the chat menu of every user who chose a language (their private chat's id is
-    theirs), so none names the corpus served before."""
+    """Set again the chat menu of each user who chose a language, to name the new corpus."""
     if state.store is None:
         return
     try:

@@ -1,5 +1,4 @@
-"""When a reload is refused: a corpus far smaller than the one served, or a file cut short,
-as a reload during a copy reads it; the old index keeps serving unless `/reload force`."""
+"""When a reload is refused: a corpus far smaller than the one served, or a file cut short."""
 
 from __future__ import annotations
 
@@ -8,7 +7,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-MIN_KEPT_SHARE = 0.5  # ours: a reload keeping under half the papers served looks like an accident
+MIN_KEPT_SHARE = 0.5  # a reload keeping under half the papers served looks like an accident
 _TAIL_BYTES = 1 << 16  # the end of a file that is read to find its last record
 
 
@@ -21,9 +20,7 @@ class Refusal:
 
 
 def cut_file(path: Path) -> bool:
-    """True if `path` is JSON or JSON Lines cut short after whole records (a copy in progress):
-    a last line that does not parse after one that does, an array not closed after a record.
-    One broken record is a bad file, not a half copy; other formats go by the paper count."""
+    """Whether `path` is JSON or JSON Lines cut short after whole records (a copy in progress)."""
     try:
         with open(path, "rb") as data:
             head = data.read(_TAIL_BYTES).lstrip()

@@ -1,12 +1,5 @@
-"""Reminders: a private message N minutes before each saved paper's presentation (/remind).
-
-One task per process wakes when the next reminder falls due (at least every `MAX_SLEEP`, to
-see what other replicas stored), and at once after a /remind or a save presented soon. Each
-round reads the users and their saved papers afresh, so a reminder due while the bot was down
-still goes out before the presentation starts. Each is claimed in the store's ledger before
-it is sent (released if sending failed): once per user and presentation across restarts and
-replicas. A user who blocked the bot has their reminders turned off.
-"""
+"""Reminders: a private message N minutes before each saved paper's presentation (/remind). One
+task sends them, each claimed in the store's ledger first so it goes out once across replicas."""
 
 from __future__ import annotations
 
@@ -20,6 +13,7 @@ from telegram.error import Forbidden, TelegramError
 from telegram.ext import Application
 
 from bot import planner
+from bot.answers import saved_papers
 from bot.corpus import Paper
 from bot.i18n import pick_language, translator
 from bot.render import reminder_doc
@@ -29,19 +23,18 @@ from bot.store import (
     ReminderUser,
     StoreUnavailable,
 )
-from bot.tg.handlers._replies import send_to
+from bot.tg.replies import send_to
 from bot.tg.state import BotState
 
 logger = logging.getLogger(__name__)
 
-MAX_SLEEP = timedelta(seconds=60)  # ours: the longest the job sleeps between rounds
+MAX_SLEEP = timedelta(seconds=60)  # the longest the job sleeps between rounds
 
 
 def plan(
     papers: Sequence[Paper], minutes: int, now: datetime, sent: frozenset[planner.SentKey]
 ) -> tuple[tuple[planner.Entry, ...], datetime | None]:
-    """The reminders due at `now` for `papers` (a `minutes` lead), none already `sent` nor too
-    long for the ledger, and when the next falls due (CPU work)."""
+    """The reminders due at `now` not yet sent that fit the ledger, and when the next is due."""
     due = planner.due_reminders(papers, minutes, now, sent)
     fits = tuple(e for e in due if len(e.paper.id) <= MAX_REMINDER_KEY_CHARS)
     return fits, planner.next_due(papers, minutes, now, sent)
@@ -61,7 +54,8 @@ async def remind_round(application: Application, now: datetime) -> datetime | No
     soonest: datetime | None = None
     for user in users:
         try:
-            papers, sent = await _saved(state, user.user_id)
+            papers = await saved_papers(state.store, state.index, user.user_id)
+            sent = await state.store.sent_reminders(user.user_id)
         except StoreUnavailable as exc:
             logger.warning("No reminders for user %s this round: %s", user.user_id, exc)
             continue
@@ -74,15 +68,6 @@ async def remind_round(application: Application, now: datetime) -> datetime | No
         if upcoming is not None and (soonest is None or upcoming < soonest):
             soonest = upcoming
     return soonest
-
-
-async def _saved(state: BotState, user_id: int) -> tuple[list[Paper], frozenset[planner.SentKey]]:
-    """The user's saved papers still served, and the reminders already claimed for them."""
-    assert state.store is not None and state.index is not None  # remind_round checked
-    rows = await state.store.export_rows(user_id)
-    sent = await state.store.sent_reminders(user_id)
-    found = (state.index.get(row.paper_id) for row in rows)
-    return [paper for paper in found if paper is not None], sent
 
 
 def _keys(entries: Iterable[planner.Entry]) -> set[planner.SentKey]:
@@ -150,8 +135,7 @@ async def run_reminders(application: Application) -> None:
 
 
 def saved_soon(state: BotState, paper: Paper) -> None:
-    """Wake the job when `paper`, just saved, is presented within the longest lead: its
-    reminder may be due now (other saves wait for the next round)."""
+    """Wake the job when a just-saved `paper` is presented soon: its reminder may be due now."""
     if planner.due_reminders([paper], MAX_REMINDER_MINUTES, state.clock.now(), ()):
         state.reminders_wake.set()
 

@@ -1,12 +1,4 @@
-"""Semantic search for the bot: wrap the served index in a hybrid and embed in the background.
-
-Called after start-up and after each reload, as a task: the model loads in a worker thread
-and the papers embed in a child process at the lowest CPU priority
-(`EmbeddingProcess`), so neither the first getUpdates nor any answer waits. Until the
-vectors are ready the hybrid answers with BM25 (and, seconds in, corrects typos); the log
-says how many papers are left and about how long they take, and a question that needed the
-model is told when to ask again (`hint.warming_eta`).
-"""
+"""Semantic search for the bot: the served index wrapped in a hybrid while papers embed."""
 
 from __future__ import annotations
 
@@ -38,7 +30,7 @@ async def serve_semantic(application: Application, index: Index) -> None:
     if state.index is not index:  # a reload swapped in another index meanwhile
         await asyncio.to_thread(started.job.finish)
         return
-    state.index = started.retriever  # the one swap; BM25 answers until the job attaches vectors
+    state.index = started.retriever  # BM25 answers until the job attaches the vectors
     state.embedding_job = started.job
     logger.info("Embedding %d papers in the background", len(index))
     # Off the loop and not awaited (a reload must not wait on the vector cache's read).
@@ -54,8 +46,7 @@ def _log_readiness(started: loading.SemanticStart) -> None:
 
 
 async def end_embedding(state: BotState) -> None:
-    """Stop the running embedding job (if any) and wait for its child to end (a shutdown, a
-    reload); its work so far stays cached."""
+    """Stop the embedding job, if any, and wait for its child to end; its work stays cached."""
     job, state.embedding_job = state.embedding_job, None
     if job is not None:
         await asyncio.to_thread(job.finish)

@@ -1,5 +1,4 @@
-"""The bot as a process: settings and logging, the corpus load, polling or webhook mode,
-signals, and an exit code with one clear line for each way a start can fail."""
+"""The bot as a process: settings, the corpus load, polling or webhook, signals, exit codes."""
 
 from __future__ import annotations
 
@@ -19,10 +18,11 @@ from bot.answers import serving
 from bot.config import ConfigError, Settings, load_settings
 from bot.corpus import CorpusError
 from bot.i18n import translator
-from bot.loading import EmptyCorpusError, load_index, model_in_background
+from bot.loading import EmptyCorpusError, model_in_background
 from bot.logs import configure_logging, filter_ptb_records, redact
 from bot.store import StoreOpenError
 from bot.tg import transport
+from bot.tg.admin import load_corpus
 from bot.tg.app import ALLOWED_UPDATES, build_application
 
 if TYPE_CHECKING:
@@ -38,9 +38,7 @@ ALREADY_STOPPING = "Already stopping: finishing the updates in hand"
 
 
 class _StopOnce:
-    """SIGINT/SIGTERM while polling: the first stops the bot as PTB's own handler would; later
-    ones only say so (PTB's would cut the shutdown short: updates confirmed to Telegram would
-    go unanswered, the store unclosed)."""
+    """SIGINT/SIGTERM: the first stops the bot, later ones only say so (a shutdown is never cut)."""
 
     def __init__(self) -> None:
         self.received = False
@@ -86,15 +84,7 @@ def _serve(settings: Settings, webhook_config: WebhookConfig | None) -> None:
     tls_context = transport.tls_context_in_background()
     model = model_in_background(settings)  # SEMANTIC on: loaded before answers, beside the corpus
     started = time.perf_counter()
-    report, index = load_index(
-        settings.corpus,
-        settings.index_cache_dir,
-        strict=settings.corpus_strict,
-        corpus_filter=settings.corpus_filter,
-        venue_timezone=settings.venue_timezone,
-    )
-    for line in report.skipped:
-        logger.warning("Skipped %s", line)
+    report, index = load_corpus(settings)
     logger.info("Corpus ready: %s, in %.2f s", report.summary(), time.perf_counter() - started)
     logger.info("Serving %s", serving(settings.corpus, index.papers, settings.corpus_name))
     application = build_application(

@@ -1,14 +1,18 @@
-"""The bot's one piece of shared state: a typed `BotState` as PTB's `bot_data`, made by PTB
-when the Application is built and filled in by `build_application`."""
+"""The bot's shared state (`BotState`) and what it holds: an LRU, a clock, a rate limit, caches."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import enum
 import logging
-from collections.abc import Sequence
+import time
+from collections import OrderedDict, deque
+from collections.abc import Callable, Hashable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime
+from typing import Generic, TypeVar
 
 from telegram.ext import CallbackContext, ContextTypes, ExtBot
 
@@ -18,24 +22,127 @@ from bot.corpus import Paper
 from bot.i18n import Lang
 from bot.planner import Programme
 from bot.render import paper_ref
-from bot.search import Embedding, Retriever
+from bot.search import Embedding, Retriever, SearchResult
 from bot.store import Store
-from bot.tg.clock import Clock
-from bot.tg.lru import LruCache
-from bot.tg.ratelimit import InlineCache, RateLimiter
 
 logger = logging.getLogger(__name__)
 
-SEARCH_THREADS = 1  # ours: searches hold the GIL (snippets are Python), see search_executor
-MAX_PAGE_STATES = 2048  # ours: long queries remembered for Next/Previous (LRU)
-MAX_REFUSED_CHATS = 10_000  # ours: chats remembered as already refused (LRU)
-MAX_LANGUAGE_USERS = 10_000  # ours: users whose language is remembered in memory (LRU)
+K = TypeVar("K", bound=Hashable)
+V = TypeVar("V")
+
+SEARCH_THREADS = 1  # searches hold the GIL (snippets are Python), see search_executor
+MAX_PAGE_STATES = 2048  # long queries remembered for Next/Previous (LRU)
+MAX_REFUSED_CHATS = 10_000  # chats remembered as already refused (LRU)
+MAX_LANGUAGE_USERS = 10_000  # users whose language is remembered in memory (LRU)
+WINDOW_SECONDS = 60.0  # the limit is "N questions in any 60 seconds"
+MAX_TRACKED_USERS = 10_000  # bounds the limiter's memory
+INLINE_CACHE_SIZE = 1024  # distinct inline queries remembered
+
+
+class LruCache(Generic[K, V]):
+    """A least-recently-used mapping of at most `size` items."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._items: OrderedDict[K, V] = OrderedDict()
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._items
+
+    def get(self, key: K) -> V | None:
+        """The value for `key` (now most recent), or None."""
+        if key not in self._items:
+            return None
+        self._items.move_to_end(key)
+        return self._items[key]
+
+    def put(self, key: K, value: V) -> None:
+        """Store `value`, forgetting the least recently used entry beyond `size`."""
+        self._items[key] = value
+        self._items.move_to_end(key)
+        while len(self._items) > self.size:
+            self._items.popitem(last=False)
+
+    def clear(self) -> None:
+        self._items.clear()
+
+
+class Clock:
+    """Wall-clock time (UTC) and an interruptible wait; tests pass one that never sleeps."""
+
+    def now(self) -> datetime:
+        return datetime.now(UTC)
+
+    async def wait(self, seconds: float, wake: asyncio.Event) -> None:
+        """Return after `seconds`, or as soon as `wake` is set."""
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(wake.wait(), timeout=max(seconds, 0.0))
+
+
+class Verdict(enum.Enum):
+    """What to do with a question: allow it, refuse it saying so, or refuse it silently."""
+
+    ALLOW = "allow"
+    WARN = "warn"
+    DROP = "drop"
+
+
+@dataclass(slots=True)
+class _UserLog:
+    asked: deque[float]
+    warned_until: float = field(default=float("-inf"))
+
+
+class RateLimiter:
+    """Sliding-window log: at most `limit` questions per `WINDOW_SECONDS` per user."""
+
+    def __init__(self, limit: int, *, clock: Callable[[], float] = time.monotonic) -> None:
+        if limit < 1:
+            raise ValueError("limit must be at least 1")
+        self.limit = limit
+        self.clock = clock
+        self._users: LruCache[int, _UserLog] = LruCache(MAX_TRACKED_USERS)
+
+    def check(self, user_id: int) -> Verdict:
+        """Record a question from `user_id` if the window has room; say what to do."""
+        now = self.clock()
+        log = self._users.get(user_id)
+        if log is None:
+            log = _UserLog(deque(maxlen=self.limit))
+            self._users.put(user_id, log)
+        asked = log.asked
+        while asked and asked[0] <= now - WINDOW_SECONDS:
+            asked.popleft()
+        if len(asked) < self.limit:
+            asked.append(now)
+            log.warned_until = float("-inf")
+            return Verdict.ALLOW
+        if now < log.warned_until:
+            return Verdict.DROP
+        # Quiet until the oldest question leaves the window, i.e. the user may ask again.
+        log.warned_until = asked[0] + WINDOW_SECONDS
+        return Verdict.WARN
+
+
+class InlineCache:
+    """Search results per normalised inline query, valid for one index."""
+
+    def __init__(self) -> None:
+        self.results: LruCache[tuple[str, int], SearchResult] = LruCache(INLINE_CACHE_SIZE)
+        self.index: Retriever | None = None
+
+
+def normalise_query(text: str) -> str:
+    """The cache key of a query: case-folded, whitespace collapsed."""
+    return " ".join(text.casefold().split())
 
 
 @dataclass(eq=False)
 class BotState:
-    """Everything handlers share, in one typed object; the `*_task` fields keep background
-    tasks referenced until they are done."""
+    """Everything handlers share; the `*_task` fields keep background tasks referenced."""
 
     index: Retriever | None = None  # BM25 or the hybrid; a reload replaces it in one assignment
     store: Store | None = None  # opened in post_init, closed at shutdown
@@ -111,9 +218,7 @@ class BotState:
         return index.get(paper_id) if paper_id is not None else None
 
     async def corpus_facts(self) -> CorpusFacts:
-        """The served corpus's facts, built once per served papers in a worker thread (not the
-        search executor: /start never waits behind searches); callers share one build, and a
-        failed one is tried again."""
+        """The corpus's facts, built once per index in a worker thread; retried after a failure."""
         papers = self.served_index().papers
         build = self.facts_build
         if build is None or build[0] is not papers:
@@ -140,8 +245,7 @@ class BotState:
         return None if build[1].cancelled() or build[1].exception() else build[1].result()
 
     def prepare_corpus_facts(self) -> None:
-        """Start building the served index's facts now, so the first answer that needs them
-        does not wait; call from the running event loop."""
+        """Start building the facts now, so the first answer needing them does not wait."""
         self.facts_task = asyncio.create_task(self._build_facts(), name="corpus-facts")
 
     async def _build_facts(self) -> None:
@@ -151,9 +255,7 @@ class BotState:
             logger.exception("Could not work out the corpus's programme and name")
 
     def executor(self) -> ThreadPoolExecutor:
-        """The bot's search thread pool: one thread, not asyncio's many, since each search
-        thread holding the GIL makes the event loop wait another switch interval to run;
-        searches are CPU work under the GIL, so one after another is as fast in total."""
+        """The one search thread: searches hold the GIL, so more threads only slow the loop."""
         if self.search_executor is None:
             self.search_executor = ThreadPoolExecutor(
                 max_workers=SEARCH_THREADS, thread_name_prefix="search"

@@ -1,10 +1,4 @@
-"""The HTTP side of PTB: a `getUpdates` transport that survives unusable updates, one TLS context.
-
-One update PTB cannot parse fails its whole getUpdates batch before the offset moves, so PTB
-would fetch it forever: `TolerantUpdatesRequest` replaces such an update by its bare id.
-`clean_update` is where a user's text enters (polling and webhook): lone surrogates, which no
-UTF-8 encoder takes, become U+FFFD; a text that is not a string (forged) makes it unusable.
-"""
+"""PTB's HTTP side: getUpdates skipping updates PTB cannot parse, sendable text, one TLS context."""
 
 from __future__ import annotations
 
@@ -39,8 +33,7 @@ USER_TEXT_FIELDS = (
 
 
 def clean_update(update: Any) -> Any | None:
-    """`update` with its user texts `sendable` (a new dict when one changed); None when one is
-    not a string: a forged update nothing can answer."""
+    """`update` with its user texts made sendable; None when one is not a string (forged)."""
     if not isinstance(update, dict):
         return update  # not an update at all: `_usable` judges it
     for kind, field in USER_TEXT_FIELDS:
@@ -113,8 +106,7 @@ class TolerantUpdatesRequest(HTTPXRequest):
 
 
 def tls_context_in_background() -> Future[ssl.SSLContext]:
-    """httpx's default TLS context, made in a thread: loading the CA bundle releases the GIL,
-    so it overlaps the corpus load."""
+    """httpx's default TLS context, made in a thread while the corpus loads."""
     future: Future[ssl.SSLContext] = Future()
 
     def make() -> None:
@@ -130,8 +122,7 @@ def tls_context_in_background() -> Future[ssl.SSLContext]:
 def bot_api_requests(
     tls_context: ssl.SSLContext | None,
 ) -> tuple[HTTPXRequest, TolerantUpdatesRequest]:
-    """PTB's two HTTP clients (API calls, getUpdates) sharing one TLS context (httpx would
-    load the CA bundle once per client)."""
+    """PTB's two HTTP clients (API calls, getUpdates) sharing one TLS context."""
     tls = {"verify": tls_context if tls_context is not None else httpx.create_ssl_context()}
     return (
         HTTPXRequest(connection_pool_size=API_POOL_SIZE, httpx_kwargs=tls),

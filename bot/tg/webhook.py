@@ -1,14 +1,5 @@
-"""Webhook mode: a small tornado server of ours in front of PTB's Application (PTB's own
-answers malformed JSON with 500 and has no health endpoint), as PTB's `customwebhookbot` does.
-
-- `POST <path of WEBHOOK_URL>`: only with the secret token (else 403); too large: 413; not a
-  JSON update: 400; an update PTB cannot parse, or one already taken (a redelivery whose 200
-  was lost), is acknowledged and dropped, so Telegram does not send it again.
-- `GET /healthz`: `{"ok", "index_loaded", "papers"}`, 503 while no index.
-
-SIGINT/SIGTERM stop accepting requests and let the updates in hand finish; the webhook stays
-registered, so Telegram keeps new updates until we are back.
-"""
+"""Webhook mode: our tornado server in front of PTB, which answers malformed JSON with 500 and has
+no health check. POSTs need the secret token; `GET /healthz` says if an index is loaded."""
 
 from __future__ import annotations
 
@@ -31,17 +22,17 @@ from telegram.ext import Application
 from tornado.httpserver import HTTPServer
 
 from bot.config import ConfigError, Settings
-from bot.tg.lru import LruCache
+from bot.tg.state import LruCache
 from bot.tg.transport import clean_update
 
 logger = logging.getLogger(__name__)
 
 SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"  # Bot API: setWebhook secret_token
 HEALTH_PATH = "/healthz"
-MAX_UPDATE_BYTES = 1 << 20  # ours: an update is a few KB; larger bodies are refused (413)
-MAX_DRAIN_BYTES = 16 << 20  # ours: an authenticated oversized body is read (not kept) to its 413
-MAX_JSON_DEPTH = 64  # ours: real updates nest under 10 deep; deeper is refused (400)
-RECENT_UPDATE_IDS = 10_000  # ours: redeliveries come within minutes; a bounded memory
+MAX_UPDATE_BYTES = 1 << 20  # an update is a few KB; larger bodies are refused (413)
+MAX_DRAIN_BYTES = 16 << 20  # an authenticated oversized body is read (not kept) to its 413
+MAX_JSON_DEPTH = 64  # real updates nest under 10 deep; deeper is refused (400)
+RECENT_UPDATE_IDS = 10_000  # redeliveries come within minutes; a bounded memory
 MAX_CONNECTIONS = 40  # Bot API default for setWebhook max_connections
 
 

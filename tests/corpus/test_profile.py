@@ -9,12 +9,12 @@ from pathlib import Path
 import pytest
 
 from bot.answers import corpus_facts, results
-from bot.answers.corpus_facts import name_of
+from bot.answers.about import name_of
 from bot.corpus import Paper, load_corpus
 from bot.corpus.profile import CorpusName, VenueYears, corpus_name, frequent_topics
 from bot.i18n import translator
 from bot.render import corpus_papers
-from bot.render.info import corpus_label
+from bot.render.about import corpus_label
 from testkit.paths import SEED_CORPUS, TEST_DATA
 from testkit.programme import synthetic_programme
 from testkit.week import load_week

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bot.i18n import LANGUAGES, translator
-from bot.render.filter_summary import MAX_VALUE_CHARS, filter_labels, filter_summary
+from bot.render.questions import MAX_VALUE_CHARS, filter_labels, filter_summary
 from bot.search.syntax import parse_query
 
 ISSUE_EXAMPLE = "author:Bengio year:2015..2017 generative adversarial networks -image"

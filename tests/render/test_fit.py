@@ -1,4 +1,4 @@
-"""bot.render.fit: every text the bot sends fits its Bot API limit, values clipped first."""
+"""bot.render.limits: every text sent fits its Bot API limit, the values in it clipped first."""
 
 from __future__ import annotations
 
@@ -9,8 +9,7 @@ import pytest
 from bot import render
 from bot.i18n import LANGUAGES, translator
 from bot.render import MAX_CALLBACK_ANSWER_CHARS, fitted
-from bot.render.fit import fit
-from bot.render.limits import MAX_MESSAGE_CHARS, tg_len
+from bot.render.limits import MAX_MESSAGE_CHARS, fit, tg_len
 from testkit.i18n_build import key_of, placeholders, read_catalogue
 
 # A value as long as a message, with astral characters (two UTF-16 units each), spaces and

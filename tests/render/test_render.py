@@ -16,9 +16,9 @@ from bot.commands import COMMANDS
 from bot.corpus import MAX_COMMAND_CHARS, Fetched, Paper, parse_paper_command
 from bot.corpus.profile import CorpusName, VenueYears
 from bot.i18n import LANGUAGES, translator
+from bot.render.blocks import EXAMPLE_KEYS
 from bot.render.callbacks import encode
 from bot.render.doc import HtmlMessage, InlineSwitch
-from bot.render.ids import paper_command
 from bot.render.limits import (
     MAX_BUTTONS,
     MAX_BUTTONS_PER_ROW,
@@ -27,8 +27,8 @@ from bot.render.limits import (
     MAX_INLINE_RESULTS,
     MAX_MESSAGE_CHARS,
 )
-from bot.render.parts import EXAMPLE_KEYS
-from bot.render.views import classify_question
+from bot.render.paper import paper_command
+from bot.render.questions import classify_question
 from bot.search import Hit, IndexStats, SearchResult
 from bot.search.snippets import Snippet
 from testkit.fake_bot_api import HtmlError, parse_html, utf16_len

@@ -12,8 +12,7 @@ from bot import planner, render
 from bot.corpus import Paper, Presentation
 from bot.i18n import LANGUAGES, translator
 from bot.render import OpenPaper, SchedulePage, parse_callback
-from bot.render.dates import short_date
-from bot.render.presentations import clock
+from bot.render.presentations import clock, short_date
 from testkit.fake_bot_api import parse_html
 from testkit.telegram_html import MAX_MESSAGE_CHARS, utf16_len
 from testkit.week import load_week

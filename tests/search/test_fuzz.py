@@ -34,7 +34,7 @@ from bot.render.limits import (
     MAX_MESSAGE_CHARS,
     MAX_URL_CHARS,
 )
-from bot.render.views import classify_question
+from bot.render.questions import classify_question
 from bot.search import Index
 from bot.search.analysis import EnglishAnalyzer, analyze_query
 from testkit.fake_bot_api import parse_html, utf16_len

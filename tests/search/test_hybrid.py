@@ -197,7 +197,7 @@ def test_the_answer_says_what_was_searched_in_the_users_language(
 ) -> None:
     from bot.i18n import translator
     from bot.render import to_html
-    from bot.render.views import results_doc
+    from bot.render.questions import results_doc
 
     result = results(hybrid, "siezure videos benchmark", limit=3)
     [english] = [m.text for m in to_html(results_doc(result, per_page=3))]

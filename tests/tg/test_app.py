@@ -1,4 +1,5 @@
-"""The Application's start-up hook: the command menu is sent as a task, a failure only logged."""
+"""The Application: every button has a handler; at start-up the command menu is sent as a task,
+a failure only logged."""
 
 from __future__ import annotations
 
@@ -6,9 +7,15 @@ import logging
 
 import pytest
 
+from bot import render
 from bot.commands import COMMANDS
-from bot.tg.app import post_init
+from bot.tg.app import BUTTON_HANDLERS, post_init
 from testkit.fake_bot_api import FakeBotApi
+
+
+def test_every_button_action_has_a_handler() -> None:
+    # The commands' twin is tests/test_commands.py::test_every_command_has_a_telegram_handler.
+    assert set(BUTTON_HANDLERS) == set(render.CALLBACK_ACTIONS)
 
 
 async def test_post_init_registers_the_command_menu(app, fake_api: FakeBotApi) -> None:

@@ -13,7 +13,7 @@ from telegram.ext import Application, CommandHandler
 from bot import render
 from bot.commands import COMMANDS
 from bot.i18n import translator
-from bot.render.parts import EXAMPLE_KEYS
+from bot.render.blocks import EXAMPLE_KEYS
 from bot.search import Index
 from testkit.fake_bot_api import ApiCall, FakeBotApi, Updates, parse_html
 from testkit.paths import TEST_DATA

@@ -1,4 +1,4 @@
-"""Which language each user is answered in (bot/tg/language.py), through the real Application.
+"""Which language each user is answered in (bot/tg/preferences.py), through the real Application.
 
 Telegram's `language_code` decides until the user taps a /lang button; the choice goes to the
 store (real SQLite in a temporary DATA_DIR) and into BotState's LRU, and a broken store never

@@ -12,9 +12,9 @@ from bot.config import Settings
 from bot.i18n import translator
 from bot.search import Index
 from bot.search.query import MAX_QUERY_CHARS, PreparedQuery
-from bot.tg import ratelimit
+from bot.tg import state as ratelimit
 from bot.tg.app import build_application
-from bot.tg.ratelimit import RateLimiter, Verdict
+from bot.tg.state import RateLimiter, Verdict
 from testkit.fake_bot_api import FakeBotApi, Updates
 
 EN = translator("en")

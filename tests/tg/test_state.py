@@ -11,8 +11,7 @@ from bot.answers import corpus_facts
 from bot.config import Settings
 from bot.search import Index
 from bot.tg import state as state_module
-from bot.tg.lru import LruCache
-from bot.tg.state import MAX_PAGE_STATES, BotState
+from bot.tg.state import MAX_PAGE_STATES, BotState, LruCache
 from testkit.week import load_week
 
 

@@ -17,9 +17,9 @@ from bot.i18n import translator
 from bot.search import Index
 from bot.store import Store, snapshot
 from bot.tg.app import build_application
-from bot.tg.clock import Clock
 from bot.tg.menu import menu
 from bot.tg.reminders import remind_round
+from bot.tg.state import Clock
 from testkit.chat import Chat
 from testkit.fake_bot_api import FakeBotApi, parse_html
 from testkit.pg import Backend

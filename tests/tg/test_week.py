@@ -21,8 +21,8 @@ from bot.planner import entries_of
 from bot.search import Index
 from bot.store import Store, snapshot
 from bot.tg.app import build_application
-from bot.tg.clock import Clock
 from bot.tg.reminders import MAX_SLEEP, remind_round, run_reminders, stop_reminders
+from bot.tg.state import Clock
 from testkit.chat import Chat
 from testkit.fake_bot_api import ApiCall, FakeBotApi, UploadedFile, parse_html
 from testkit.pg import Backend

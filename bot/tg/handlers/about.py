@@ -9,15 +9,14 @@ from bot import answers, render
 from bot.i18n import Translator, translator
 from bot.planner import paper_from_payload
 from bot.tg.handlers import papers
-from bot.tg.handlers._replies import command_argument, edit_doc, index_of, reply
-from bot.tg.language import choose_language, user_translator
 from bot.tg.menu import set_chat_menu
+from bot.tg.preferences import choose_language, user_translator
+from bot.tg.replies import command_argument, edit_doc, index_of, reply
 from bot.tg.state import Context
 
 
 async def start(update: Update, context: Context) -> None:
-    """Send what the bot knows and how to ask, on /start; a paper's card on `/start <paper id>`
-    (a `t.me/<bot>?start=<paper id>` link)."""
+    """/start: what the bot serves and how to ask; `/start <paper id>` (a `t.me` link): the card."""
     t = await user_translator(update, context)
     paper_id = paper_from_payload(command_argument(update.effective_message))
     if paper_id is not None and index_of(context).get(paper_id) is not None:

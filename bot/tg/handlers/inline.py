@@ -18,13 +18,12 @@ from bot.corpus import Paper
 from bot.render import InlineArticle
 from bot.search import Retriever, SearchResult
 from bot.textutil import clean
-from bot.tg.handlers._replies import NO_PREVIEW, index_of, off_loop
-from bot.tg.language import user_translator
-from bot.tg.ratelimit import Verdict, normalise_query
-from bot.tg.state import Context
+from bot.tg.preferences import user_translator
+from bot.tg.replies import NO_PREVIEW, index_of, off_loop
+from bot.tg.state import Context, Verdict, normalise_query
 
-INLINE_CACHE_SECONDS = 300  # ours: Telegram caches an inline answer this long
-INLINE_SAMPLE_CACHE_SECONDS = 30  # ours: the empty-query sample changes more often
+INLINE_CACHE_SECONDS = 300  # Telegram caches an inline answer this long
+INLINE_SAMPLE_CACHE_SECONDS = 30  # the empty-query sample changes more often
 
 
 def _sample(papers: Sequence[Paper], size: int) -> list[Paper]:
@@ -34,8 +33,7 @@ def _sample(papers: Sequence[Paper], size: int) -> list[Paper]:
 async def cached_search(
     context: Context, index: Retriever, question: str, *, limit: int, user_id: int
 ) -> SearchResult | None:
-    """`answers.results` on the search thread, or from the inline cache; a search not cached
-    spends the user's question budget (None when it is spent)."""
+    """`answers.results` from the inline cache, else searched at the cost of one question."""
     cache = context.bot_data.inline_results(index)
     key = (normalise_query(question), limit)
     result = cache.results.get(key)
@@ -73,7 +71,7 @@ async def inline_query(update: Update, context: Context) -> None:
         return
     t = await user_translator(update, context)
     index, name = index_of(context), context.bot.username
-    question = clean(query.query)  # whole: the query pipeline makes the one cut
+    question = clean(query.query)  # not cut here: the query pipeline does that
     shared = answers.shared_paper(index, question) if question else None
     if shared is not None:  # a Share button's query: that paper, first
         articles = [render.inline_article(shared, t=t, bot_username=name)]

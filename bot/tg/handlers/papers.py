@@ -10,7 +10,8 @@ from bot import answers, render
 from bot.commands import addressed_to
 from bot.corpus import PAPER_COMMAND_PATTERN, parse_paper_command
 from bot.i18n import Translator
-from bot.tg.handlers._replies import (
+from bot.tg.preferences import chosen_zone, user_translator, user_zone
+from bot.tg.replies import (
     argument_or_usage,
     index_of,
     off_loop,
@@ -18,12 +19,10 @@ from bot.tg.handlers._replies import (
     send,
     tap_within_limit,
     toast,
+    with_save_buttons,
     within_limit,
 )
-from bot.tg.handlers._save_buttons import with_save_buttons
-from bot.tg.language import user_translator
 from bot.tg.state import Context
-from bot.tg.zones import chosen_zone, user_zone
 
 PAPER_SHORTCUT = filters.Regex(PAPER_COMMAND_PATTERN)
 

@@ -1,6 +1,5 @@
-"""What a user keeps: Save buttons, `/saved`, `/export` (the calendar file too), `/follow`,
-`/following`, `/forget`: adapters over `bot.answers.reading_list`. The user is whoever sent the
-message or tapped the button, never an id from callback data."""
+"""What a user keeps: Save buttons, /saved, /export, /follow, /following, /forget. The user is
+whoever sent the message or tapped the button."""
 
 from __future__ import annotations
 
@@ -8,12 +7,24 @@ from telegram import CallbackQuery, InputFile, Message, Update
 
 from bot import answers
 from bot.i18n import Translator
-from bot.render import Doc, ExportAs, Forget, SavedPage, ToggleSave, Unfollow, library, text_doc
-from bot.tg.handlers._replies import (
+from bot.render import (
+    Doc,
+    ExportAs,
+    Forget,
+    SavedPage,
+    ToggleSave,
+    Unfollow,
+    reading_list,
+    text_doc,
+)
+from bot.tg.reminders import saved_soon
+from bot.tg.replies import (
     argument_or_usage,
     command_argument,
     edit_doc,
+    in_private,
     index_of,
+    keyboard_of,
     markup,
     off_loop,
     private_command,
@@ -24,8 +35,6 @@ from bot.tg.handlers._replies import (
     toast,
     within_limit,
 )
-from bot.tg.handlers._save_buttons import in_private, keyboard_of
-from bot.tg.reminders import saved_soon
 from bot.tg.state import Context
 
 
@@ -91,7 +100,7 @@ async def export_command(update: Update, context: Context, user_id: int, t: Tran
     argument = command_argument(message)
     fmt = answers.export_format(argument)
     if not argument:
-        await reply(update, library.export_prompt_doc(t=t))
+        await reply(update, reading_list.export_prompt_doc(t=t))
     elif fmt is None:
         await reply(update, text_doc("export.usage", t=t))
     elif message is not None and await within_limit(update, context, t):
@@ -116,7 +125,7 @@ async def following(update: Update, context: Context, user_id: int, t: Translato
 @private_command
 async def forget(update: Update, context: Context, user_id: int, t: Translator) -> None:
     """Ask before deleting everything stored about the user, on /forget."""
-    await reply(update, library.forget_prompt_doc(t=t))
+    await reply(update, reading_list.forget_prompt_doc(t=t))
 
 
 # ---------------------------------------------------------------- buttons
@@ -139,7 +148,7 @@ async def toggle_save(
     await toast(query, done.text)  # the acknowledgement: sent only after the store committed
     keyboard = keyboard_of(message)
     if keyboard is not None and in_private(message.chat):
-        flipped = library.flip_save(keyboard, action.ref, done.saved, t=t)
+        flipped = reading_list.flip_save(keyboard, action.ref, done.saved, t=t)
         if flipped != keyboard:
             await query.edit_message_reply_markup(markup(flipped))
 

@@ -7,9 +7,10 @@ from telegram import CallbackQuery, Message, Update
 from bot import answers
 from bot.i18n import Translator
 from bot.render import Doc, Recommend, parse_callback
-from bot.tg.handlers._replies import (
+from bot.tg.replies import (
     edit_doc,
     index_of,
+    keyboard_of,
     off_loop,
     private_command,
     reply,
@@ -17,7 +18,6 @@ from bot.tg.handlers._replies import (
     store_call,
     toast,
 )
-from bot.tg.handlers._save_buttons import keyboard_of
 from bot.tg.state import Context
 
 

@@ -6,8 +6,8 @@ from telegram import CallbackQuery, Message, Update
 
 from bot import answers, render
 from bot.i18n import Translator
-from bot.tg.handlers._replies import argument_or_usage, edit_doc, reply, toast
-from bot.tg.language import user_translator
+from bot.tg.preferences import user_translator
+from bot.tg.replies import argument_or_usage, edit_doc, reply, toast
 from bot.tg.state import Context
 
 
@@ -27,8 +27,7 @@ async def session_button(
     action: render.SessionPage,
     t: Translator,
 ) -> None:
-    """Turn a session's page, or open one of several sessions a query named; a button the
-    served programme no longer matches (a reload) is told it has expired."""
+    """Turn a session's page or open one of several; a button a reload made stale is told so."""
     found = answers.session_turn(await context.bot_data.programme(), action, t=t)
     if found is None:
         await toast(query, t.gettext("error.expired_button"))

@@ -1,5 +1,4 @@
-"""The conference week: `/schedule` and its pages, `/now`, `/remind`, `/timezone`: adapters
-over `bot.answers.week`, private to the user like the reading list."""
+"""The conference week, private to the user: /schedule and its pages, /now, /remind, /timezone."""
 
 from __future__ import annotations
 
@@ -9,7 +8,8 @@ from bot import answers
 from bot.i18n import Translator
 from bot.render import Doc, SchedulePage
 from bot.store import StoreUnavailable
-from bot.tg.handlers._replies import (
+from bot.tg.preferences import chosen_zone, user_language
+from bot.tg.replies import (
     command_argument,
     edit_doc,
     index_of,
@@ -18,9 +18,7 @@ from bot.tg.handlers._replies import (
     reply,
     store_call,
 )
-from bot.tg.language import user_language
 from bot.tg.state import Context
-from bot.tg.zones import chosen_zone
 
 
 async def _schedule(context: Context, user_id: int, offset: int, t: Translator) -> Doc:
@@ -76,8 +74,7 @@ async def remind(update: Update, context: Context, user_id: int, t: Translator) 
 
 @private_command
 async def timezone(update: Update, context: Context, user_id: int, t: Translator) -> None:
-    """`/timezone <city, IANA zone or offset>` shows the user's times on their clock too,
-    `/timezone off` on the venue's alone; `/timezone` says which."""
+    """`/timezone <city, zone or offset>` also shows times on that clock, `/timezone off` stops."""
     argument = command_argument(update.effective_message)
     state = context.bot_data
     doc, zone = await store_call(

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from bot.answers import FactsMemo, corpus_facts
-from bot.answers.corpus_facts import programme_of
+from bot.answers.about import programme_of
 from bot.console import ConsoleSession
 from bot.corpus import Fetched, Paper
 from bot.fetch.sources import replace_together

@@ -1,5 +1,4 @@
-"""Views of what a user keeps: Save buttons, /saved, /export, /following, /forget, alerts.
-Buttons carry paper refs, offsets and topic hashes, never a user: the user is whoever taps."""
+"""Views of what a user keeps: Save buttons, /saved, /export, /following, /forget, alerts."""
 
 from __future__ import annotations
 
@@ -8,6 +7,8 @@ from collections.abc import Sequence
 from bot.corpus import Paper
 from bot.i18n import Translator
 from bot.render import limits
+from bot.render.about import usage_doc
+from bot.render.blocks import EN, button_rows, checked_keyboard, paging, text_doc, translated
 from bot.render.callbacks import (
     EXPORT_FORMATS,
     ExportAs,
@@ -21,17 +22,7 @@ from bot.render.callbacks import (
     topic_ref,
 )
 from bot.render.doc import Block, Button, Doc, Keyboard, Segment
-from bot.render.ids import paper_command
-from bot.render.info import usage_doc
-from bot.render.parts import (
-    EN,
-    button_rows,
-    checked_keyboard,
-    paging,
-    paper_title,
-    text_doc,
-    translated,
-)
+from bot.render.paper import paper_command, paper_title
 from bot.store import FollowOutcome, Limits, SavedPaper, topic_key
 from bot.textutil import clean, clip_words
 
@@ -42,7 +33,7 @@ EXPORT_LABELS = {
     "ics": "button.export_ics",
 }
 EXPORT_FILE_STEM = "reading-list"
-TOPIC_LABEL_CHARS = 40  # ours: an Unfollow button shows the topic's start
+TOPIC_LABEL_CHARS = 40  # an Unfollow button shows the topic's start
 
 
 def _star(saved: bool, number: int | None, t: Translator) -> str:
@@ -59,8 +50,7 @@ def with_save_buttons(
     *,
     t: Translator = EN,
 ) -> Doc:
-    """`doc` with Save buttons above its other rows: "☆ 1 ☆ 2 …" for numbered `papers`
-    ((number, paper id) pairs), "☆ Save" for a card's; "★" for the ids in `saved`."""
+    """`doc` with a Save button per paper above its other rows, "★" for those in `saved`."""
     buttons = [
         (_star(pid in saved, number, t), encode(ToggleSave(paper_ref(pid), pid not in saved)))
         for number, pid in papers
@@ -99,8 +89,7 @@ def saved_doc(
     in_corpus: frozenset[str],
     t: Translator = EN,
 ) -> Doc:
-    """A page of the reading list, newest first, with Remove buttons and Previous/Next; a
-    paper not `in_corpus` (gone after a reload) keeps its stored title and is marked."""
+    """A page of the reading list with Remove and page buttons; papers not `in_corpus` marked."""
     if not papers:
         return text_doc("list.empty", t=t)
     blocks: list[Block] = [translated(t, "list.title", total)]

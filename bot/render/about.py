@@ -8,12 +8,11 @@ from datetime import UTC, datetime
 from bot.commands import COMMANDS, CONSOLE_COMMANDS, Command, command
 from bot.corpus import CorpusName, Fetched
 from bot.i18n import LANGUAGES, Translator
+from bot.render.blocks import EN, checked_keyboard, examples_block, text_doc, translated
 from bot.render.callbacks import SetLanguage, encode
-from bot.render.dates import full_date
 from bot.render.doc import Doc, Segment
-from bot.render.fit import fitted
-from bot.render.limits import MAX_COMMAND_DESCRIPTION_CHARS
-from bot.render.parts import EN, checked_keyboard, examples_block, text_doc, translated
+from bot.render.limits import MAX_COMMAND_DESCRIPTION_CHARS, fitted
+from bot.render.presentations import full_date
 from bot.search import IndexStats
 
 
@@ -37,8 +36,7 @@ def _venues(name: CorpusName, t: Translator) -> str:
 
 
 def corpus_papers(name: CorpusName, count: int, *, t: Translator = EN) -> str:
-    """ "57 ICML 2026 papers", "4,378 papers from ICML 2013–2019 and ICLR 2017–2018", or "3
-    papers" when nothing names them."""
+    """ "57 ICML 2026 papers", "4,378 papers from ICML 2013–2019 and …", or "3 papers"."""
     if name.single:
         return t.ngettext("corpus.papers_of", count, name=name.single)
     if name.venues:
@@ -72,8 +70,7 @@ def start_doc(
     examples: Sequence[str] = (),
     fetched: Fetched | None = None,
 ) -> Doc:
-    """Welcome: how many papers of what (and how fresh the list is, when it was fetched), how
-    to ask, example questions."""
+    """Welcome: how many papers of what, how fresh the list is, how to ask, example questions."""
     papers = corpus_papers(name or CorpusName(), paper_count, t=t)
     welcome = translated(t, "start.welcome", paper_count, papers=papers)
     if fetched is not None:
@@ -128,8 +125,7 @@ def stats_doc(
     t: Translator = EN,
     fetched: Fetched | None = None,
 ) -> Doc:
-    """What a user cares about: how many papers, from how many sources and fetched when (if
-    `fetch` recorded it), loaded when, skipped."""
+    """/stats: how many papers from how many sources, fetched and loaded when, records skipped."""
     spans: list[Segment] = [
         *translated(t, "stats.title"),
         Segment("\n"),

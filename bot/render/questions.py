@@ -1,38 +1,122 @@
-"""Views of papers in a list: a page of results, similar papers, a person's papers, and the
-hints for a question that found nothing."""
+"""Answers to a question: a page of results (its header naming the query's conditions), similar
+papers, a person's papers, and hints when nothing is found."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import date
 from functools import partial
 from typing import Literal
 
-from bot.corpus import Paper
+from bot.corpus import TIERS, Paper, session_number
 from bot.i18n import Translator
 from bot.render import limits
+from bot.render.blocks import EN, checked_keyboard, examples_block, paging, text_doc, translated
 from bot.render.callbacks import page_data, query_fits_callback
 from bot.render.doc import Block, Doc, Segment
-from bot.render.filter_summary import filter_summary
-from bot.render.parts import (
-    EN,
-    checked_keyboard,
+from bot.render.paper import (
     code_link,
-    examples_block,
     link_label,
     link_span,
     numbered_paper,
-    paging,
     paper_title,
     snippet_spans,
-    text_doc,
-    translated,
     venue_line,
 )
-from bot.render.presentations import hit_badge
-from bot.search import Hit, SearchResult
+from bot.render.presentations import day_month, hit_badge, kind_label, short_date, weekday_name
+from bot.search import (
+    Clause,
+    DayFilter,
+    FieldFilter,
+    Hit,
+    ParsedQuery,
+    Phrase,
+    SearchResult,
+    YearFilter,
+)
 from bot.textutil import clean, clip_words, is_latin_letter
 
-AUTHOR_PAPERS = 10  # ours: a person's papers listed by /author
+AUTHOR_PAPERS = 10  # a person's papers listed by /author
+MAX_VALUE_CHARS = 40  # a typed value in the header (a pasted sentence as a phrase)
+FILTER_SEPARATOR = " · "  # between conditions, in every language
+
+
+def _year_label(clause: YearFilter, t: Translator) -> str:
+    """`year 2018`, `year 2015–2017`, `year 2015 or later`, `year 2017 or earlier`."""
+    low, high = clause.low, clause.high
+    if low is not None and high is not None:
+        if low == high:
+            return t.gettext("filters.year", year=low)
+        return t.gettext("filters.years", low=low, high=high)
+    if low is not None:
+        return t.gettext("filters.year_from", low=low)
+    return t.gettext("filters.year_until", high=high)
+
+
+def _day_label(clause: DayFilter, t: Translator) -> str:
+    """`day today`, `day Wed`, `day Wed 15 Jul`, `day 15 Jul` (a date of any year)."""
+    if clause.from_today is not None:
+        day = t.gettext("date.today" if clause.from_today == 0 else "date.tomorrow")
+    elif clause.weekday is not None:
+        day = weekday_name(clause.weekday, t)
+    elif clause.year is not None and clause.month is not None and clause.day is not None:
+        day = short_date(date(clause.year, clause.month, clause.day), t)
+    else:
+        day = day_month(clause.month or 1, clause.day or 1, t)
+    return t.gettext("filters.day", day=day)
+
+
+def _label(clause: Clause, t: Translator, *, negated: bool = False) -> str:
+    if isinstance(clause, YearFilter):
+        label = _year_label(clause, t)
+    elif isinstance(clause, DayFilter):
+        label = _day_label(clause, t)
+    elif isinstance(clause, Phrase):
+        text = clip_words(" ".join(clause.text.split()), MAX_VALUE_CHARS)
+        return t.gettext("filters.without" if negated else "filters.with", text=text)
+    else:
+        label = _field_label(clause, t)
+    return t.gettext("filters.not", filter=label) if negated else label
+
+
+def _field_label(clause: FieldFilter, t: Translator) -> str:
+    """`author Bengio`, `title with 'x'`, `venue ICML`, `session Poster Session 3` …"""
+    value = clip_words(clause.value, MAX_VALUE_CHARS)
+    if clause.field == "title":
+        return t.gettext("filters.title", text=value)
+    number = session_number(clause.value) if clause.field == "session" else None
+    if number is not None:
+        return t.gettext("filters.poster_session", number=number)
+    if clause.field == "status" and clause.value.casefold() in TIERS:
+        value = kind_label(clause.value.casefold(), t)  # "状态 口头报告", not "状态 oral"
+    return t.gettext(f"filters.{clause.field}", name=value)
+
+
+def _either(clauses: tuple[Clause, ...], t: Translator) -> str:
+    """An OR group: `with 'gan' or with 'vae'`."""
+    labels = [_label(clause, t) for clause in clauses]
+    joined = labels[0]
+    for label in labels[1:]:
+        joined = t.gettext("filters.or", left=joined, right=label)
+    return joined
+
+
+def filter_labels(parsed: ParsedQuery, t: Translator) -> tuple[str, ...]:
+    """Each condition of `parsed` in words, in the order: phrases, fields, OR groups, exclusions."""
+    return (
+        *(_label(clause, t) for clause in parsed.phrases),
+        *(_label(clause, t) for clause in parsed.filters),
+        *(_either(group, t) for group in parsed.any_of),
+        *(_label(clause, t, negated=True) for clause in parsed.excluded),
+    )
+
+
+def filter_summary(parsed: ParsedQuery, t: Translator) -> str | None:
+    """`3 filters: author Bengio · …` as plain text; None for a plain query."""
+    labels = filter_labels(parsed, t)
+    if not labels:
+        return None
+    return t.ngettext("filters.header", len(labels), filters=FILTER_SEPARATOR.join(labels))
 
 
 def filters_line(result: SearchResult, t: Translator) -> Block:
@@ -42,9 +126,7 @@ def filters_line(result: SearchResult, t: Translator) -> Block:
 
 
 def header_notes(result: SearchResult, t: Translator) -> Block:
-    """The lines a results header adds (the bot's, the console's, the CLI's): the query as
-    corrected, its conditions, and while the papers embed, that answers to a question in
-    another language get better."""
+    """A results header's notes: the corrected query, its conditions, a note while papers embed."""
     notes: Block = ()
     if result.corrected:
         corrected = clip_words(clean(result.corrected), 200)
@@ -59,8 +141,7 @@ def header_notes(result: SearchResult, t: Translator) -> Block:
 
 
 def _result_block(number: int, hit: Hit, t: Translator) -> Block:
-    """A numbered title line ending in its `/paper_<id>` (the one way to open a result: buttons
-    are for paging), the snippet, a link."""
+    """A numbered result: title and `/paper_<id>` (how a result is opened), snippet, a link."""
     paper = hit.paper
     spans = numbered_paper(number, paper, t)
     snippet = snippet_spans(hit)
@@ -108,8 +189,7 @@ def eta_text(seconds: float, *, t: Translator = EN) -> str:
 def hint_doc(
     kind: QuestionKind, query: str = "", *, t: Translator = EN, ready_in: float | None = None
 ) -> Doc:
-    """A nudge with example questions for a question that found nothing (`ready_in`: for
-    "warming", about how long until other languages are read)."""
+    """A nudge with example questions for a question that found nothing."""
     if kind == "no_match" and query:
         first = translated(t, "hint.no_match_query", query=clip_words(clean(query), 200))
     elif kind == "warming" and ready_in is not None:
@@ -122,8 +202,7 @@ def hint_doc(
 def results_doc(
     result: SearchResult, *, per_page: int, page_key: str | None = None, t: Translator = EN
 ) -> Doc:
-    """A page of results (`result.offset` says which), numbered, with Previous/Next;
-    `page_key` is what page turns carry when the query is too long for callback data."""
+    """A page of results; page buttons carry `page_key` when the query is too long to carry."""
     if not result.hits and result.parsed is not None:  # conditions no paper meets
         return Doc((translated(t, "filters.no_match") + filters_line(result, t), examples_block(t)))
     if not result.hits:

@@ -1,11 +1,11 @@
-"""Which language to answer a user in: their /lang choice (read from the store once, cached in
-`BotState.languages`), else their Telegram `language_code`; a store away never fails a reply."""
+"""A user's language and clock, read once from the store and cached (an outage fails no reply)."""
 
 from __future__ import annotations
 
 import logging
 
 from telegram import Update
+from telegram.constants import ChatType
 
 from bot.i18n import Lang, Translator, is_language, pick_language, translator
 from bot.store import StoreError
@@ -53,3 +53,26 @@ async def choose_language(context: Context, user_id: int, lang: Lang) -> bool:
         logger.warning("Could not store the language of user %s: %s", user_id, exc)
         return False
     return True
+
+
+async def chosen_zone(state: BotState, user_id: int) -> str:
+    """The user's /timezone choice as stored; "" when they have none or the store cannot say."""
+    if user_id in state.zones or state.store is None:
+        return state.zones.get(user_id) or ""
+    try:
+        stored = await state.store.get_timezone(user_id)
+    except StoreError as exc:  # not cached: the next message asks the store again
+        logger.warning("Time zone of user %s unknown, store unavailable: %s", user_id, exc)
+        return ""
+    state.zones.put(user_id, stored or "")
+    return stored or ""
+
+
+async def user_zone(update: object, context: Context) -> str:
+    """The zone to show the sender's times in: "" outside their private chat or when unset."""
+    if not isinstance(update, Update):
+        return ""
+    user, chat = update.effective_user, update.effective_chat
+    if user is None or chat is None or chat.type != ChatType.PRIVATE:
+        return ""
+    return await chosen_zone(context.bot_data, user.id)

@@ -10,7 +10,9 @@ from telegram.ext import filters
 
 from bot import answers, render
 from bot.i18n import Translator
-from bot.tg.handlers._replies import (
+from bot.tg.handlers.papers import reply_saveable
+from bot.tg.preferences import user_translator
+from bot.tg.replies import (
     argument_or_usage,
     edit_doc,
     index_of,
@@ -18,11 +20,9 @@ from bot.tg.handlers._replies import (
     reply,
     tap_within_limit,
     toast,
+    with_save_buttons,
     within_limit,
 )
-from bot.tg.handlers._save_buttons import with_save_buttons
-from bot.tg.handlers.papers import reply_saveable
-from bot.tg.language import user_translator
 from bot.tg.state import Context
 
 

@@ -1,9 +1,9 @@
-"""What every handler does: read its argument, run index work off the loop, reply as HTML,
-reach the store through one gate."""
+"""What every handler does: arguments, index work off the loop, rate limit, store, HTML replies."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import logging
 from collections.abc import Awaitable, Callable
@@ -12,22 +12,24 @@ from typing import Any, ParamSpec, TypeVar
 from telegram import (
     Bot,
     CallbackQuery,
+    Chat,
     InlineKeyboardButton,
     InlineKeyboardMarkup,
     LinkPreviewOptions,
     Message,
     Update,
+    User,
 )
 from telegram.constants import ChatType, ParseMode
 
 from bot import render
+from bot.answers import Answer
 from bot.i18n import Translator
-from bot.render import Doc, InlineSwitch, Keyboard
+from bot.render import Doc, InlineSwitch, Keyboard, reading_list
 from bot.search import Retriever
 from bot.store import Store, StoreUnavailable
-from bot.tg.language import user_translator
-from bot.tg.ratelimit import Verdict
-from bot.tg.state import Context
+from bot.tg.preferences import user_translator
+from bot.tg.state import Context, Verdict
 
 logger = logging.getLogger(__name__)
 NO_PREVIEW = LinkPreviewOptions(is_disabled=True)
@@ -54,8 +56,7 @@ async def off_loop(
 
 
 async def within_limit(update: Update, context: Context, t: Translator) -> bool:
-    """True if the sender may start more index work now (one QUESTIONS_PER_MINUTE budget for
-    all that grows with the corpus or the input); otherwise tell them once to slow down."""
+    """True if the sender may start more index work now; else they are told once to slow down."""
     if update.callback_query is not None:
         return await tap_within_limit(update.callback_query, context, t)
     user = update.effective_user
@@ -118,8 +119,7 @@ async def send_to(bot: Bot, chat_id: int, doc: Doc) -> None:
 
 
 async def edit_doc(query: CallbackQuery, doc: Doc) -> None:
-    """Replace the tapped message with `doc`'s first page (a double tap's "message is not
-    modified" is the error handler's)."""
+    """Replace the tapped message with `doc`'s first page."""
     page = render.to_html(doc)[0]
     await query.edit_message_text(page.text, **_html(page.keyboard))
 
@@ -178,8 +178,7 @@ async def sorry(update: Update, t: Translator) -> None:
 def private_command(
     handler: Callable[[Update, Context, int, Translator], Awaitable[None]],
 ) -> Callable[[Update, Context], Awaitable[None]]:
-    """`handler(update, context, user_id, t)` for a sender in their private chat (elsewhere
-    they are told lists are private); while the store is away they are asked to try again."""
+    """`handler(update, context, user_id, t)`, run only in the sender's private chat."""
 
     @functools.wraps(handler)
     async def command(update: Update, context: Context) -> None:
@@ -196,3 +195,39 @@ def private_command(
             await sorry(update, t)
 
     return command
+
+
+def in_private(chat: Chat | None) -> bool:
+    """Whether the buttons may show the reader's saved papers: only in their private chat."""
+    return chat is not None and chat.type == ChatType.PRIVATE
+
+
+async def with_save_buttons(
+    context: Context, user: User | None, chat: Chat | None, answer: Answer, t: Translator
+) -> Doc:
+    """`answer`'s doc with Save buttons, "★" for what `user` saved (never shown in a group)."""
+    if context.bot_data.store is None or not answer.papers:
+        return answer.doc
+    saved: frozenset[str] = frozenset()
+    if user is not None and in_private(chat):
+        ids = [paper_id for _number, paper_id in answer.papers]
+        with contextlib.suppress(StoreUnavailable):
+            saved = await store_call(context, lambda store: store.saved_among(user.id, ids))
+    return reading_list.with_save_buttons(answer.doc, answer.papers, saved, t=t)
+
+
+def _data(button: InlineKeyboardButton) -> str | InlineSwitch | None:
+    if isinstance(button.callback_data, str):
+        return button.callback_data
+    query = button.switch_inline_query
+    return InlineSwitch(query) if query else None
+
+
+def keyboard_of(message: Message) -> Keyboard | None:
+    """The message's inline keyboard as rows of ours; None if it has other kinds of button."""
+    if message.reply_markup is None:
+        return None
+    rows = [[(b.text, _data(b)) for b in row] for row in message.reply_markup.inline_keyboard]
+    if any(data is None for row in rows for _label, data in row):
+        return None
+    return tuple(tuple((label, data) for label, data in row if data is not None) for row in rows)

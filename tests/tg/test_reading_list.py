@@ -17,7 +17,7 @@ from telegram.ext import Application
 from bot import render
 from bot.config import Settings
 from bot.i18n import translator
-from bot.render import library, paper_ref
+from bot.render import paper_ref, reading_list
 from bot.render.callbacks import ToggleSave, Unfollow, encode, topic_ref
 from bot.search import Index
 from bot.store import MAX_TOPICS, Limits, SavedPaper, Store, snapshot
@@ -420,7 +420,7 @@ async def test_a_long_alert_is_split_within_telegrams_limit(index: Index) -> Non
     from bot.render import to_html
     from bot.render.limits import MAX_MESSAGE_CHARS
 
-    parts = to_html(library.alert_doc(many))
+    parts = to_html(reading_list.alert_doc(many))
     assert len(parts) > 1
     assert all(len(parse_html(part.text)) <= MAX_MESSAGE_CHARS for part in parts)
 
@@ -492,7 +492,7 @@ async def test_database_down_while_running_searches_work_and_saving_recovers(
     results = chat.last()
     backend.cluster.stop()
     try:
-        with caplog.at_level(logging.INFO, logger="bot.tg.handlers._replies"):
+        with caplog.at_level(logging.INFO, logger="bot.tg.replies"):
             await chat.send(QUESTION)  # search still answers; buttons say "☆ Save"
             answered = chat.last()
             await chat.tap(f"v:{PAPER}", results)
