@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from bot.config import Settings
 from bot.corpus import CorpusError, LoadReport
-from bot.progress import EtaClock, Progress
+from bot.logs import EtaClock, Progress
 
 if TYPE_CHECKING:
     from bot.search import EmbeddingJob, EmbeddingProcess, HybridRetriever, Index
@@ -186,7 +186,7 @@ def start_semantic(
     """
     if not settings.semantic:
         return None
-    from bot.progress import progress_reporter
+    from bot.logs import progress_reporter
     from bot.search import (
         HybridRetriever,
         load_default_embedder,

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from bot import answers, cli, loading
-from bot.cli_search import json_line
+from bot.cli.console import styled
+from bot.cli.search import json_line
 from bot.config import load_settings
-from bot.console_io import styled
 from bot.corpus import Paper
 from bot.render import Doc
 from bot.render.console import ANSI_MARKS, PLAIN_MARKS, to_console
@@ -265,9 +265,9 @@ def test_run_starts_the_bot(fake_app: list[dict[str, object]], argv: list[str], 
 
 def test_console_gets_the_corpus_paths(monkeypatch: pytest.MonkeyPatch) -> None:
     seen: list[object] = []
-    module = types.ModuleType("bot.console_io")
+    module = types.ModuleType("bot.cli.console")
     module.run_console = lambda paths, lang=None: seen.append(paths) or 0  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "bot.console_io", module)
+    monkeypatch.setitem(sys.modules, "bot.cli.console", module)
     assert cli.main(["console", "--corpus", "a.jsonl", "--corpus", "b"]) == 0
     assert cli.main(["console"]) == 0
     assert seen == [["a.jsonl", "b"], None]
@@ -288,9 +288,9 @@ def test_console_lang_accepts_what_telegrams_language_code_does(
     monkeypatch: pytest.MonkeyPatch, code: str, lang: str
 ) -> None:
     seen: list[object] = []
-    module = types.ModuleType("bot.console_io")
+    module = types.ModuleType("bot.cli.console")
     module.run_console = lambda paths, lang=None: seen.append(lang) or 0  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "bot.console_io", module)
+    monkeypatch.setitem(sys.modules, "bot.cli.console", module)
     assert cli.main(["console", "--lang", code]) == 0
     assert seen == [lang]
 
@@ -448,7 +448,7 @@ def test_piped_console_answers_as_the_bot_once_ready(
 ) -> None:
     """Questions piped into the console wait for cached vectors: typos corrected, Chinese
     read."""
-    from bot.console_io import run_console
+    from bot.cli.console import run_console
 
     stdout = io.StringIO()
     stdin = io.StringIO("siezure detection\n癫痫发作 症状 分类\n")

@@ -26,7 +26,7 @@ from bot.corpus.readers.virtual_site import sidecar_of
 from bot.corpus.records import normalise_record
 from bot.corpus.titles import derive_title
 from bot.corpus.zones import with_venue_zones
-from bot.progress import progress_line
+from bot.logs import progress_line
 
 __all__ = ["PROGRESS_SECONDS", "load_corpus"]
 

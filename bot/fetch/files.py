@@ -5,6 +5,7 @@ previous download as it was; the folder's `.fetched.json` records when and from 
 
 from __future__ import annotations
 
+import contextlib
 import os
 import tempfile
 from collections.abc import Iterable, Mapping, Sequence
@@ -13,9 +14,8 @@ from pathlib import Path
 from typing import BinaryIO
 
 from bot.corpus import FETCHED_FILE, fetched_manifest
-from bot.fileutil import fsync
 
-__all__ = ["Staging", "replace_together"]
+__all__ = ["Staging", "fsync", "replace_together"]
 
 
 class Staging:
@@ -101,3 +101,14 @@ def replace_together(
         for name, data in files.items():
             staging.file(name).write(data)
         return staging.commit(list(files), source=source, remove=remove, at=at)
+
+
+def fsync(path: Path) -> None:
+    """Flush a file, or a folder's entries (its renames), to disk. Best effort: not every file
+    system allows it."""
+    with contextlib.suppress(OSError):
+        descriptor = os.open(path, os.O_RDONLY)
+        try:
+            os.fsync(descriptor)
+        finally:
+            os.close(descriptor)

@@ -9,7 +9,7 @@ import sqlite3
 from datetime import UTC, datetime
 from pathlib import Path
 
-from bot.fileutil import fsync
+from bot.fetch import fsync
 
 FileIdentity = tuple[int, int]  # (st_dev, st_ino)
 SIDE_FILES = ("-wal", "-shm")  # SQLite's WAL-mode companions of `<name>`

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from bot import loading
 from bot.answers import serving
 from bot.config import Settings, load_settings
-from bot.progress import progress_reporter
+from bot.logs import progress_reporter
 from bot.search import Index, resolve_cache_dir
 
 if TYPE_CHECKING:

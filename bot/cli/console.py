@@ -12,8 +12,8 @@ from pathlib import Path
 from typing import TextIO, TypeVar
 
 from bot import answers, loading, render
+from bot.cli.session import ConsoleSession
 from bot.config import ConfigError, Settings, load_settings
-from bot.console import ConsoleSession
 from bot.corpus import CorpusError, LoadReport
 from bot.i18n import Lang, Translator, pick_language, translator
 from bot.search import Index, Retriever

@@ -18,7 +18,7 @@ from bot import answers, loading
 from bot.config import Settings, load_settings
 from bot.corpus import LoadReport, Paper
 from bot.i18n import translator
-from bot.progress import progress_reporter
+from bot.logs import progress_reporter
 
 if TYPE_CHECKING:
     from bot.search import Index, Retriever, SearchResult
@@ -73,7 +73,7 @@ def _print_answers(
 ) -> None:
     """Each query's answer, fused with the embeddings when they are ready (or `--wait`)."""
     from bot import render  # lazy: after the input checks and the load
-    from bot.console_io import styled
+    from bot.cli.console import styled
     from bot.search import is_chinese
 
     # All cores: this process does nothing else while papers embed. The progress bar shows

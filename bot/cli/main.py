@@ -9,10 +9,10 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from bot.cli_search import UsageError, search_command
+from bot.cli import fetch as fetch_cli
+from bot.cli.search import UsageError, search_command
 from bot.config import DEFAULT_RESULTS_PER_PAGE, ConfigError, load_settings
 from bot.corpus import CorpusError
-from bot.fetch import cli as fetch_cli
 from bot.i18n import LANGUAGES, Lang, language_named, translator
 from bot.logs import redact
 from bot.store import FORMATS
@@ -173,7 +173,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         return run(webhook=getattr(args, "webhook", False)) or 0
     if args.command == "console":
-        from bot.console_io import run_console  # lazy, like `run`
+        from bot.cli.console import run_console  # lazy, like `run`
 
         # None lets the console apply the bot's settings (CORPUS from the environment or .env).
         return run_console(args.corpus or None, lang=args.lang) or 0
@@ -184,7 +184,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "export":
             return _export_command(args)
         if args.command == "prepare":
-            from bot.prepare import prepare_command  # lazy, like `run`
+            from bot.cli.prepare import prepare_command  # lazy, like `run`
 
             return prepare_command(args.corpus, strict=args.strict)
         return search_command(args)
