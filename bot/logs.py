@@ -1,5 +1,5 @@
-"""Logging set-up for the bot process: one stderr handler that never prints a bot token, and
-the rewrites of PTB records that would read as a crash (`filter_ptb_records`)."""
+"""What the process tells its operator on stderr: logging that never prints a bot token (with
+rewrites of PTB records that would read as a crash), and the progress of long work."""
 
 from __future__ import annotations
 
@@ -29,7 +29,7 @@ def redact(text: str, secrets: Iterable[str] = ()) -> str:
 
 
 class RedactingFilter(logging.Filter):
-    """Rewrites each record's message, traceback and stack so no token survives."""
+    """Redacts each record's message, traceback and stack."""
 
     def __init__(self, secrets: Iterable[str] = ()) -> None:
         super().__init__()
@@ -96,8 +96,8 @@ class WithoutStartUpTraceback(logging.Filter):
         return True
 
 
-# PTB's CRITICAL when a getUpdates in flight as the bot stopped returned updates: it neither
-# queues them nor confirms their offset, so Telegram hands them out again at the next start.
+# PTB logs this CRITICAL when a getUpdates in flight as the bot stopped returned updates: they
+# are neither handled nor confirmed, so Telegram hands them out again at the next start.
 PULLED_WHILE_STOPPING = "Updater stopped unexpectedly"
 KEPT_FOR_NEXT_START = (
     "Updates that arrived while stopping were not confirmed: "
@@ -119,16 +119,14 @@ def pulled_while_stopping_is_not_a_crash(record: logging.LogRecord) -> bool:
 
 def filter_ptb_records(errors: tuple[type[BaseException], ...], *, tracebacks: bool) -> None:
     """Add the PTB record rewrites above to every root handler (after `configure_logging`);
-    `tracebacks`: keep those of `errors` (LOG_LEVEL=DEBUG)."""
+    with `tracebacks` (LOG_LEVEL=DEBUG) the tracebacks of `errors` are kept."""
     for handler in logging.getLogger().handlers:
         handler.addFilter(pulled_while_stopping_is_not_a_crash)
         if not tracebacks:
             handler.addFilter(WithoutStartUpTraceback(errors))
 
 
-# ---------------------------------------------------------------- progress of long work
-
-# Progress lines keep the logger name they always had: an operator may filter the log on it.
+# Progress of long work (indexing, embedding), under a logger name of its own.
 logger = logging.getLogger("bot.progress")
 
 Progress = Callable[[int, int], None]  # progress(done, total)
@@ -136,7 +134,7 @@ PIPE_INTERVAL = 30.0  # seconds between progress lines in a pipe or the log (als
 
 
 def progress_line(line: str, log: logging.Logger | None = None) -> None:
-    """A progress line: to the log when it would show there, else to stderr (never silent)."""
+    """Write a progress line to the log when it would show there, else to stderr."""
     log = log or logger
     if logging.getLogger().handlers and log.isEnabledFor(logging.INFO):
         log.info("%s", line)
@@ -157,8 +155,8 @@ def progress_reporter(
     total: int, *, stream: TextIO | None = None, label: str = "indexing papers"
 ) -> Progress:
     """A progress callback: a live line with the time left on a terminal, else a line every
-    10% or `PIPE_INTERVAL` seconds (the rate counts from the first call: cached work does not
-    make the rest look fast)."""
+    10% or `PIPE_INTERVAL` seconds. The rate counts from the first call, so work found in the
+    cache does not make the rest look fast."""
     out = stream if stream is not None else sys.stderr
     live = out.isatty()
     clock = EtaClock()
@@ -191,10 +189,10 @@ def progress_reporter(
 
 
 class EtaClock:
-    """A thread-safe `Progress` that measures how much was left at the first call, the rate
-    since, and the seconds still to go (by `prior_rate` until this run measured its own);
-    `inner` gets every report. `in_flight`: papers under way at once; the rate counts only once
-    that many are done (or all), as the first to finish says nothing of the others."""
+    """A thread-safe `Progress` that measures what was left at the first report, the rate
+    since, and the time still to go (at `prior_rate` until this run measured its own); every
+    report is passed on to `inner`. `in_flight` papers are under way at once: the rate counts
+    only once that many are done, as the first to finish says nothing of the others."""
 
     def __init__(
         self,
@@ -237,11 +235,11 @@ class EtaClock:
             return None if self._first is None else self._last[1] - self._last[0]
 
     def _timed(self, first: int, done: int, total: int) -> bool:
-        """Whether `in_flight` papers (or all) are done since the first report."""
+        """Whether `in_flight` papers, or all, are done since the first report."""
         return done > first and (done - first >= self._in_flight or done >= total)
 
     def measured_rate(self) -> tuple[float, int] | None:
-        """(papers a second, papers timed) of this run so far; None until `_timed`."""
+        """This run's papers a second and how many papers were timed; None until `_timed`."""
         with self._lock:
             if self._first is None or not self._timed(self._first[0], *self._last[:2]):
                 return None

@@ -22,6 +22,7 @@ from bot.render.parts import snippet_block
 from bot.search import Hit
 from bot.search.snippets import Snippet
 from testkit.devset import load_seed_papers
+from testkit.process import run_bot
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 RESULT_KEYS = {
@@ -318,13 +319,7 @@ def test_python_m_bot_search_runs_without_telegram() -> None:
 
 @pytest.mark.slow
 def test_python_m_bot_exit_code_and_stderr_for_missing_corpus() -> None:
-    done = subprocess.run(
-        [sys.executable, "-m", "bot", "search", "--corpus", "/no/such/corpus", "graphs"],
-        cwd=REPO_ROOT,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    done = run_bot("search", "--corpus", "/no/such/corpus", "graphs")
     assert done.returncode == 2
     assert "/no/such/corpus: no such file or directory" in done.stderr
     assert "Traceback" not in done.stderr

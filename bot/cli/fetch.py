@@ -1,5 +1,5 @@
-"""`python -m bot fetch`: its parser and its run. Exits 0 saved, 1 refused (nothing
-written), 2 bad input; progress and refusals go to stderr."""
+"""`python -m bot fetch`: its options and its run. Exits 0 when saved, 1 when refused (nothing
+written) and 2 on bad input; progress and refusals go to stderr."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
-"""Command line: `python -m bot [run|console|search|prepare|export]`; only `run` imports
-telegram. Each command's work is its own module's (`cli_search`, `prepare`, `console_io`,
-`tg.serve`); this one reads the arguments and turns errors into exit codes."""
+"""`python -m bot [run|console|search|prepare|export|fetch]`: reads the arguments, runs the
+command (its work is its own module's; only `run` imports telegram) and turns errors into
+exit codes."""
 
 from __future__ import annotations
 
@@ -135,24 +135,18 @@ def _export_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentPar
 
 def _export_command(args: argparse.Namespace) -> int:
     """Write user `args.user`'s reading list in `args.format`; exit 2 naming a bad setting."""
-    import asyncio
-
-    from bot.store import SavedPaper, StoreError, export_text, open_store
+    from bot.cli.console import LazyStore
+    from bot.store import StoreError, export_text, open_store
 
     settings = load_settings()
-
-    async def rows() -> tuple[SavedPaper, ...]:
-        store = await open_store(settings.database_url, settings.data_dir)
-        try:
-            return await store.export_rows(args.user)
-        finally:
-            await store.close()
-
+    store = LazyStore(lambda: open_store(settings.database_url, settings.data_dir))
     try:
-        saved = asyncio.run(rows())
+        saved = store(lambda opened: opened.export_rows(args.user))
     except StoreError as exc:
         print(f"python -m bot export: {redact(str(exc))}", file=sys.stderr)
         return EXIT_USAGE
+    finally:
+        store.close()
     text = export_text(saved, args.format)
     if args.output:
         Path(args.output).write_text(text, encoding="utf-8")

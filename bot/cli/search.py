@@ -1,5 +1,5 @@
-"""`python -m bot search`: questions asked from the terminal over the bot's corpus and
-settings, answered on stdout as text or JSON (notices on stderr, so JSON stays clean)."""
+"""`python -m bot search`: questions answered on stdout, as text or JSON, over the bot's corpus
+and settings; notices go to stderr, so the JSON stays clean."""
 
 from __future__ import annotations
 
@@ -33,7 +33,7 @@ class UsageError(Exception):
 
 
 def search_command(args: argparse.Namespace) -> int:
-    """Answer `args`' queries (or look up `--author`) over the configured corpus; exit code."""
+    """Answer `args`' queries (or look up `--author`) over the configured corpus; the exit code."""
     queries = _queries(args)
     settings = load_settings()
     paths = loading.corpus_paths(settings, args.corpus)
@@ -99,8 +99,8 @@ def _print_answers(
 
 
 def _settle(started: loading.SemanticStart, *, wait: bool, waiting: Callable[[], object]) -> bool:
-    """Whether answers are fused: waits for vectors that are cached or quick to make (or
-    `--wait`); else stops the job and says on stderr what is left and how to prepare it."""
+    """Whether answers are fused: waits for vectors that are cached or quick to make (or for
+    all, with `--wait`); else stops the job and says on stderr what is left and what to do."""
     readiness = loading.settle(started, wait=wait, waiting=waiting)
     if readiness.ready:
         return True
@@ -154,8 +154,8 @@ def _note_skipped(report: LoadReport) -> None:
 
 
 def json_line(value: object) -> str:
-    """`value` as one line of compact JSON (orjson, for its speed on whole abstracts); text
-    that is not valid Unicode (a lone surrogate) is written escaped, as `json` does."""
+    """`value` as one line of compact JSON: orjson for speed, `json` for the text orjson
+    refuses (a lone surrogate), which it writes escaped."""
     try:
         return orjson.dumps(value).decode()
     except orjson.JSONEncodeError:
@@ -163,13 +163,12 @@ def json_line(value: object) -> str:
 
 
 def result_json(result: SearchResult, *, semantic: bool = False) -> dict[str, object]:
-    """The `--json` contract: query, confident, margin, cut, `semantic` (fused with the
-    embeddings), results[id, title, …]; `corrected` and `filters` (in English words) only when
-    the query had some, so a plain answer keeps exactly its keys."""
+    """The `--json` contract (`semantic`: fused with the embeddings). `corrected` and
+    `filters` (in English words) appear only when the query had some."""
     answer: dict[str, object] = {
         "query": result.query,
         "confident": bool(result.confident),
-        # How well the first paper matched, and what `confident` asks of it (null: no answer)
+        # How well the first paper matched, and what `confident` asks of it (null: no answer).
         "margin": None if result.margin is None else round(result.margin, SCORE_DIGITS),
         "cut": None if result.cut is None else round(result.cut, SCORE_DIGITS),
         "semantic": semantic,
@@ -202,9 +201,8 @@ _PRESENTATION_KEYS = ("kind", "session", "start", "end", "room", "position", "zo
 
 
 def _derived(paper: Paper) -> dict[str, object]:
-    """`title_derived` (a title made from the abstract), `status` (the tier or null),
-    `presentations` (ISO 8601 times with the offset the source wrote, and `zone`, the
-    venue's clock they are shown on), `institutions`."""
+    """The fields both JSON answers add to a paper; `presentations` keep the ISO 8601 times
+    of the source, with `zone`, the venue's clock."""
     return {
         "title_derived": paper.title_derived,
         "status": paper.tier or None,
