@@ -38,9 +38,8 @@ def run_console(
     t = translator(lang or console_language(environ))
     try:
         settings = load_settings()
-        paths = loading.corpus_paths(settings, corpus_paths)
         report, index = loading.load_index(
-            paths,
+            loading.corpus_paths(settings, corpus_paths),
             settings.index_cache_dir,
             strict=settings.corpus_strict,
             corpus_filter=settings.corpus_filter,

@@ -16,7 +16,7 @@ import orjson
 
 from bot import answers, loading
 from bot.config import Settings, load_settings
-from bot.corpus import LoadReport, Paper
+from bot.corpus import Paper
 from bot.i18n import translator
 from bot.logs import progress_reporter
 
@@ -36,17 +36,15 @@ def search_command(args: argparse.Namespace) -> int:
     """Answer `args`' queries (or look up `--author`) over the configured corpus; the exit code."""
     queries = _queries(args)
     settings = load_settings()
-    paths = loading.corpus_paths(settings, args.corpus)
-    strict = args.strict or settings.corpus_strict
-    corpus_filter = _filter(args.filter) if args.filter is not None else settings.corpus_filter
     report, index = loading.load_index(
-        paths,
+        loading.corpus_paths(settings, args.corpus),
         settings.index_cache_dir,
-        strict=strict,
-        corpus_filter=corpus_filter,
+        strict=args.strict or settings.corpus_strict,
+        corpus_filter=settings.corpus_filter if args.filter is None else _filter(args.filter),
         venue_timezone=settings.venue_timezone,
     )
-    _note_skipped(report)
+    for line in report.notes():  # what the loader skipped, on stderr: stdout may be JSON
+        print(line, file=sys.stderr)
     if args.author is not None:  # a lookup by name: no ranking, so no embeddings to wait for
         _print_author(index, args.author, limit=args.limit, as_json=args.json)
     else:
@@ -145,12 +143,6 @@ def _filter(text: str) -> str:
     except ValueError as error:
         raise UsageError(f"--filter: {error}") from error
     return text
-
-
-def _note_skipped(report: LoadReport) -> None:
-    """Tell stderr what the loader skipped (stdout stays clean for --json)."""
-    for line in report.notes():
-        print(line, file=sys.stderr)
 
 
 def json_line(value: object) -> str:
