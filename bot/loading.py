@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from bot.config import Settings
 from bot.corpus import CorpusError, LoadReport
-from bot.logs import EtaClock, Progress
+from bot.logs import EtaClock, Progress, progress_reporter
 
 if TYPE_CHECKING:
     from bot.search import EmbeddingJob, EmbeddingProcess, HybridRetriever, Index
@@ -179,7 +179,6 @@ def start_semantic(
     """
     if not settings.semantic:
         return None
-    from bot.logs import progress_reporter
     from bot.search import (
         HybridRetriever,
         load_default_embedder,

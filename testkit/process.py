@@ -59,7 +59,9 @@ def start_bot(
     `stderr` (a pipe, DEVNULL, or None for this process's); stdin and stdout likewise."""
     if stderr_path is not None:
         with open(stderr_path, "wb") as log:
-            return start_bot(env, cwd, None, args=args, stdin=stdin, stdout=stdout, stderr=log)
+            return start_bot(
+                env, cwd, None, args=args, stdin=stdin, stdout=stdout, stderr=log, text=text
+            )
     return subprocess.Popen(
         [sys.executable, "-m", "bot", *args],
         cwd=cwd,  # a temporary folder keeps a stray .env of the developer's checkout out
