@@ -1,5 +1,5 @@
-"""The bot's commands, written once: Telegram handlers, /help, the menu and the console use
-them (and check they cover exactly these); their words are catalogue entries named after them."""
+"""The bot's commands, listed once for the Telegram handlers, /help, the menu and the console;
+their words are catalogue entries named after them."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True, slots=True)
 class Command:
-    """One public command: its name (without the slash), and whether it needs an argument
-    (without one it answers with its usage)."""
+    """A public command: its name without the slash, and whether it needs an argument (without
+    one it answers with its usage)."""
 
     name: str
     takes_argument: bool = False
@@ -75,6 +75,6 @@ def command(name: str) -> Command:
 
 
 def addressed_to(addressee: str | None, username: str | None) -> bool:
-    """Whether `/command@addressee` is for the bot called `username` (no addressee: for any;
-    usernames compare without regard to case)."""
+    """Whether `/command@addressee` is for the bot called `username` (any bot when there is no
+    addressee); case does not matter."""
     return addressee is None or addressee.lower() == (username or "").lower()

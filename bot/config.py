@@ -9,21 +9,21 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
+# Served when CORPUS is unset and nothing was fetched: a dated copy of the official ICML 2026
+# feed and its abstracts, as `fetch icml 2026` saves them.
 DEFAULT_CORPUS = REPO_ROOT / "corpus" / "icml-2026"
-"""The programme served when CORPUS is unset and nothing was fetched: the official ICML 2026
-feed and its abstracts sidecar, as `fetch icml 2026` saves them (a dated copy, `.fetched.json`)."""
 DEFAULT_RESULTS_PER_PAGE = 5
 MIN_RESULTS_PER_PAGE = 1
 MAX_RESULTS_PER_PAGE = 10  # one page must fit one message (render budgets per result)
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 DEFAULT_LOG_LEVEL = "INFO"
-DEFAULT_WEBHOOK_LISTEN = "127.0.0.1"  # ours: only a local reverse proxy reaches it
+DEFAULT_WEBHOOK_LISTEN = "127.0.0.1"  # only a reverse proxy on this machine reaches it
 DEFAULT_WEBHOOK_PORT = 8443  # one of the ports Telegram posts webhooks to
-DEFAULT_QUESTIONS_PER_MINUTE = 20  # ours: per user, sliding 60-second window
+DEFAULT_QUESTIONS_PER_MINUTE = 20  # per user, over a sliding minute
 APP_NAME = "icml-papers-bot"  # the folder under the user's data directory
 PROGRAMME_FOLDER = "programme"  # under DATA_DIR, where `fetch` saves (`default_corpus`)
 MAX_QUESTIONS_PER_MINUTE = 10_000
-MAX_CORPUS_NAME_CHARS = 80  # ours: a name ("ICML 2026"), not a sentence
+MAX_CORPUS_NAME_CHARS = 80  # a name ("ICML 2026"), not a sentence
 
 # Tokens look like `123456789:AAH...`; checked only for shape, Telegram decides validity.
 _TOKEN_SHAPE = re.compile(r"^\d{1,20}:[A-Za-z0-9_-]{1,200}$")
@@ -31,8 +31,8 @@ _DOTENV_LINE = re.compile(r"^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*
 
 
 def user_data_dir() -> Path:
-    """DATA_DIR's default: `$XDG_DATA_HOME/<app>` (from the process environment, not `.env`),
-    else `~/.local/share/<app>`; outside the checkout, so `git clean -xdf` keeps reading lists."""
+    """DATA_DIR's default, outside the checkout so `git clean -xdf` keeps reading lists:
+    `$XDG_DATA_HOME/<app>` (from the process environment, not `.env`), else `~/.local/share`."""
     # The XDG spec says a relative XDG_DATA_HOME is invalid and must be ignored.
     xdg = os.environ.get("XDG_DATA_HOME", "").strip()
     base = Path(xdg) if xdg and Path(xdg).is_absolute() else Path.home() / ".local" / "share"
@@ -50,13 +50,13 @@ class ConfigError(Exception):
 
 @dataclass(frozen=True, slots=True)
 class Settings:
-    """Everything the bot reads from its environment, each field from the upper-case setting of
-    its name (docs/operations.md lists them); secrets are left out of the repr."""
+    """Everything the bot reads from its environment, most fields from the setting of their name
+    in upper case (docs/operations.md lists them); secrets are left out of the repr."""
 
     token: str | None = field(default=None, repr=False)
-    """TELEGRAM_BOT_TOKEN; None when unset (console mode needs none)."""
+    """TELEGRAM_BOT_TOKEN; None when unset (the console needs none)."""
     api_base_url: str | None = None
-    """TELEGRAM_API_BASE_URL: PTB `base_url` (token, `/method` appended); None: Telegram's."""
+    """TELEGRAM_API_BASE_URL, PTB's `base_url` (the token and `/method` are appended)."""
     corpus: tuple[Path, ...] = (DEFAULT_CORPUS,)
     results_per_page: int = DEFAULT_RESULTS_PER_PAGE
     log_level: str = DEFAULT_LOG_LEVEL
@@ -65,24 +65,19 @@ class Settings:
     webhook_port: int = DEFAULT_WEBHOOK_PORT
     webhook_secret: str | None = field(default=None, repr=False)
     admin_user_ids: frozenset[int] = frozenset()
-    allowed_chat_ids: frozenset[int] = frozenset()
-    """Chats (and inline users) served; empty: everyone."""
+    allowed_chat_ids: frozenset[int] = frozenset()  # chats (and inline users) served; empty: all
     questions_per_minute: int = DEFAULT_QUESTIONS_PER_MINUTE
-    index_cache_dir: Path | None = None
-    """None: `.cache/` in the repo."""
+    index_cache_dir: Path | None = None  # None: `.cache/` in the repository
     data_dir: Path = field(default_factory=user_data_dir)
-    database_url: str | None = field(default=None, repr=False)
-    """A postgresql:// URL shared by bot replicas; None: SQLite in DATA_DIR."""
+    database_url: str | None = field(default=None, repr=False)  # PostgreSQL; None: SQLite
     corpus_strict: bool = False
     corpus_filter: str = ""
     semantic: bool = False
-    """SEMANTIC (auto|on|off): `load_settings` reads auto as on (a `Settings` built in code is
-    BM25 alone unless it says so)."""
-    corpus_name: str = ""
-    """What to call papers whose venues do not name them ("ICML 2026")."""
+    """SEMANTIC: auto and on read as True; a `Settings` built in code is BM25 alone."""
+    corpus_name: str = ""  # what to call papers whose venues do not name them ("ICML 2026")
     venue_timezone: str = ""
-    """VENUE_TIMEZONE: the clock of the programme's times ("Asia/Seoul"); "" for the table of
-    known conferences, else the feed's own offset (`bot.corpus.zones`)."""
+    """The clock of the programme's times ("Asia/Seoul"); "": from the table of known
+    conferences, else the feed's own offset."""
 
 
 def parse_dotenv(text: str) -> dict[str, str]:
@@ -244,8 +239,7 @@ def _base_url(value: str | None) -> str | None:
 
 
 def default_corpus(data_dir: Path) -> tuple[Path, ...]:
-    """What an unset CORPUS serves: `DATA_DIR/programme` when `fetch` saved a list there, else
-    the bundled ICML 2026 programme."""
+    """What an unset CORPUS serves: what `fetch` saved in DATA_DIR, else the bundled copy."""
     folder = data_dir / PROGRAMME_FOLDER
     try:
         fetched = any(not f.name.startswith(".") and f.is_file() for f in folder.iterdir())

@@ -1,4 +1,5 @@
-"""The one load path (settings -> corpus -> index) for run, search, console, /reload, SIGHUP."""
+"""The one way to load the corpus and index it (the bot, its /reload and every command), and
+to start semantic search over the index."""
 
 from __future__ import annotations
 
@@ -14,18 +15,17 @@ from typing import TYPE_CHECKING
 
 from bot.config import Settings
 from bot.corpus import CorpusError, LoadReport
-from bot.progress import EtaClock, Progress
+from bot.logs import EtaClock, Progress, progress_reporter
 
 if TYPE_CHECKING:
     from bot.search import EmbeddingJob, EmbeddingProcess, HybridRetriever, Index
 
 logger = logging.getLogger(__name__)
 
+# A corpus this large is indexed in a separate process that writes the index cache, which
+# this process then maps: the bot keeps answering during a /reload. Smaller ones are built
+# here, where starting a second Python would cost more than the build.
 SEPARATE_BUILD_BYTES = 4_000_000
-"""A corpus this large (a few thousand papers) is indexed in a separate process that writes
-the index cache; this process then memory-maps the cache. The build's seconds of GIL-bound
-work and its peak memory stay out of the bot, which keeps answering meanwhile (a /reload).
-Smaller corpora are built in-process: starting a Python costs more than their build."""
 
 
 class EmptyCorpusError(CorpusError):
@@ -33,7 +33,7 @@ class EmptyCorpusError(CorpusError):
 
 
 def corpus_paths(settings: Settings, given: Sequence[str | Path] | None = None) -> list[Path]:
-    """`given` paths (a command-line `--corpus`), else the configured CORPUS."""
+    """The `given` paths (from `--corpus`), else the configured CORPUS."""
     if given:
         return [Path(path) for path in given]
     return list(settings.corpus)
@@ -49,19 +49,18 @@ def load_index(
     venue_timezone: str = "",
     cache_min_papers: int | None = None,
 ) -> tuple[LoadReport, Index]:
-    """Read the corpus and index it through the index cache; raises CorpusError.
+    """Read the corpus at `paths` and index it, through the index cache.
 
-    On a cache miss, a corpus of `separate_build_bytes` or more is built in another process
-    (`build_in_subprocess`) and then read from the cache it wrote. An empty corpus is an
-    `EmptyCorpusError`: every entry point refuses to serve nothing. With `strict`, any bad
-    record is a `StrictCorpusError` listing them all (CORPUS_STRICT). `corpus_filter` keeps
-    only matching records (CORPUS_FILTER); `venue_timezone` is every presentation's clock
-    (VENUE_TIMEZONE; "" for `bot.corpus.zones`' rule). `cache_min_papers`: cache a corpus
-    from this many papers (None: `storage.CACHE_MIN_PAPERS`; `prepare` caches any). The
-    index's speller starts building in the background; the Chinese glossary is the caller's
-    to start once it serves (`QueryPipeline.start_glossary`: its parsing would slow a start,
-    and a one-shot command loads it only for a Chinese question). Runs for seconds on a
-    large corpus: call it from a worker thread once serving.
+    >>> report, index = load_index([Path("corpus/seeds")], strict=True)
+    >>> len(report.papers), len(index)
+    (57, 57)
+
+    Raises `CorpusError`, and `EmptyCorpusError` when there are no papers. `strict` refuses
+    any bad record; `corpus_filter` and `venue_timezone` are the settings of those names;
+    `cache_min_papers` is the smallest corpus worth caching (None: the cache's default). A
+    large corpus is built in a separate process. The speller starts building in the
+    background; the Chinese glossary is left to the caller. Takes seconds on a large corpus:
+    once serving, call it from a worker thread.
     """
     # Lazy: numpy and the index cache only once the caller has checked its input.
     from bot.search import load_cached, load_corpus_and_index
@@ -91,11 +90,10 @@ def build_in_subprocess(
     corpus_filter: str = "",
     venue_timezone: str = "",
 ) -> bool:
-    """Load, index and cache the corpus in a fresh ('spawn') process; True if it succeeded.
+    """Load, index and cache the corpus in a fresh process; whether it worked.
 
-    The loader's `CorpusError` (file, line, reason) is raised here as in-process. Any other
-    failure (a killed child, no processes allowed) is logged and gives False: the caller
-    builds in-process.
+    The loader's `CorpusError` is raised here as if built in this process; any other failure
+    (a killed child, no processes allowed) is logged and gives False, so the caller builds here.
     """
     context = multiprocessing.get_context("spawn")  # no fork of a threaded process
     level = logging.getLogger().getEffectiveLevel()
@@ -115,11 +113,8 @@ def build_in_subprocess(
 def _build_cache(
     paths: list[str], cache_dir: Path | None, level: int, options: dict[str, str]
 ) -> tuple[str, int | None, str] | None:
-    """In the child: load, index and cache the corpus whatever its size (`options`: the
-    loader's keywords, its filter and zone); the loader's error.
-
-    The error travels as (path, line, reason): `CorpusError` itself does not pickle.
-    """
+    """In the child: load, index and cache the corpus whatever its size. Returns the loader's
+    error as (path, line, reason), because `CorpusError` itself does not pickle."""
     from bot.search import load_corpus_and_index
 
     # A spawned child starts without the parent's logging set-up: same level, to stderr.
@@ -132,7 +127,7 @@ def _build_cache(
 
 
 def _corpus_bytes(paths: Sequence[Path]) -> int:
-    """Bytes in the files under `paths` (0 for what cannot be read: the loader will say)."""
+    """The size of the files at `paths`; what cannot be read counts 0 (the loader will say)."""
     total = 0
     for path in map(Path, paths):
         try:
@@ -144,9 +139,8 @@ def _corpus_bytes(paths: Sequence[Path]) -> int:
 
 
 def model_in_background(settings: Settings) -> threading.Thread | None:
-    """Start loading the model in a thread (SEMANTIC on); join it before serving: its engine's
-    imports hold the GIL for a long stretch at once, which would hold up answers. Beside the
-    corpus load it costs the start little; `start_semantic` then finds it loaded."""
+    """Start loading the embedding model in a thread (when SEMANTIC is on). Join it before
+    serving: its imports hold the GIL for long stretches, which would hold up answers."""
     if not settings.semantic:
         return None
     from bot.search import load_default_embedder
@@ -158,12 +152,12 @@ def model_in_background(settings: Settings) -> threading.Thread | None:
 
 @dataclass(frozen=True, slots=True)
 class SemanticStart:
-    """A hybrid being made ready: the retriever served now, its embedding job and its clock."""
+    """Semantic search being made ready: the retriever to serve now, the job embedding its
+    papers, and the clock measuring that job (papers left, rate, time to go)."""
 
     retriever: HybridRetriever
     job: EmbeddingJob | EmbeddingProcess
     clock: EtaClock
-    """Measures the job: papers left, rate, seconds to go (`retriever.ready_in` reads it)."""
 
 
 def start_semantic(
@@ -175,18 +169,16 @@ def start_semantic(
     separate: bool = False,
     start: bool = True,
 ) -> SemanticStart | None:
-    """Start embedding `index`'s papers behind a hybrid; None when SEMANTIC is off or no model.
+    """Start embedding `index`'s papers behind a hybrid retriever, and return at once; None
+    when SEMANTIC is off or the model did not load.
 
-    Returns at once. `separate`: in a child process at the lowest CPU priority, on all cores,
-    reading the corpus `settings` name (the bot: answers never wait for papers); else in a
-    thread here on `embed_threads` (None: all cores, for a command that does nothing else).
-    The clock starts from the rate the last run recorded in the cache directory, and records
-    this run's. `start` False: the job is made but not started (the caller holds it before a
-    Ctrl-C can leave it running).
+    With `separate` (the bot) the papers embed in a child process at the lowest CPU priority,
+    so answers never wait for them; else in a thread here on `embed_threads` (None: all
+    cores). The clock starts from the rate the last run recorded. With `start` False the job
+    is made but not started, so the caller holds it before a Ctrl-C could leave it running.
     """
     if not settings.semantic:
         return None
-    from bot.progress import progress_reporter
     from bot.search import (
         HybridRetriever,
         load_default_embedder,
@@ -196,9 +188,8 @@ def start_semantic(
     )
 
     threads = None if separate else embed_threads
-    # One engine thread a worker: more spin against the other workers and processes on a busy
-    # machine. One instance serves questions and (in this process) papers: the engine runs
-    # outside the GIL, so a question does not wait behind papers.
+    # One engine thread a worker: more would spin against each other on a busy machine. The
+    # engine runs outside the GIL, so one model serves questions and papers alike.
     model = load_default_embedder(num_threads=threads)
     if model is None:
         return None
@@ -237,7 +228,7 @@ def _job(
 
 
 def _rate_recorder(clock: EtaClock, cache_dir: Path, model: str, threads: int | None) -> Progress:
-    """`clock`, and the rate it measured written to the cache directory when the job ends."""
+    """Reports to `clock`, and writes the rate it measured to the cache once the job ends."""
     from bot.search import write_rate
 
     def report(done: int, total: int) -> None:
@@ -250,7 +241,7 @@ def _rate_recorder(clock: EtaClock, cache_dir: Path, model: str, threads: int | 
 
 
 def record_rate(started: SemanticStart, settings: Settings, threads: int | None) -> None:
-    """Write the rate `started` measured so far (an interrupted `prepare` keeps its figure)."""
+    """Write the rate measured so far (an interrupted `prepare` keeps it)."""
     from bot.search import resolve_cache_dir, write_rate
 
     measured = started.clock.measured_rate()
@@ -259,25 +250,23 @@ def record_rate(started: SemanticStart, settings: Settings, threads: int | None)
         write_rate(cache_dir, started.retriever.embedder.name, threads, *measured)
 
 
+# Papers that embed in about this long are embedded before the first answer, which is then
+# the hybrid's: waiting costs little.
 QUICK_EMBED_SECONDS = 5.0
-"""Papers that embed in about this long are embedded before answering (a small corpus, or a
-few new papers): the first answers are then the hybrid's, and waiting costs little."""
 
 
 @dataclass(frozen=True, slots=True)
 class Readiness:
-    """Where semantic search stands: ready, or how many papers are left and about how long."""
+    """Where semantic search stands: ready (answers are fused), or how many papers were
+    missing a vector, about how many seconds the rest takes at what rate (papers a second;
+    None when unknown yet), and whether that rate was `measured` in this run or recorded by
+    the last."""
 
     ready: bool
-    """The vectors are attached: answers are fused."""
     missing: int = 0
-    """Papers still without a vector when the job began."""
     seconds: float | None = None
-    """About how long the rest takes; None when no rate is known yet."""
     rate: float | None = None
-    """Papers a second the estimate assumes."""
     measured: bool = False
-    """The rate was timed in this run (else it is the last run's, from the cache directory)."""
 
 
 def settle(
@@ -287,14 +276,10 @@ def settle(
     quick: float = QUICK_EMBED_SECONDS,
     waiting: Callable[[], object] | None = None,
 ) -> Readiness:
-    """Wait for the vectors when they are cached or quick to make (or `wait`), else estimate.
-
-    Reads the vector cache (the clock's first report), then: nothing missing, or `wait` —
-    waits for the job; else, without a recorded rate, times the first batch (at most `quick`
-    seconds); a rest that takes at most `quick` seconds is waited for. Otherwise returns at
-    once with the estimate, the job still running: the caller may `stop` it. `waiting` is
-    called when it decides to wait for papers to embed (to show a progress bar).
-    """
+    """Wait for the vectors when they are cached or take at most `quick` seconds to make (or
+    always, with `wait`); else return the estimate at once, the job still running (the caller
+    may stop it). Without a recorded rate, the first batch is timed first. `waiting` is
+    called when it decides to wait for papers to embed (to show a progress bar)."""
     job, clock = started.job, started.clock
     _first_of(clock.checked, job.done)
     if not job.done.is_set() and (wait or clock.missing == 0):
@@ -321,17 +306,12 @@ def _wait_for(done: threading.Event, waiting: Callable[[], object] | None) -> No
     wait_for_job(done)
 
 
-INTERRUPT_CHECK_SECONDS = 0.1
-"""How often a wait for the embedding job wakes to let a signal's handler run."""
+INTERRUPT_CHECK_SECONDS = 0.1  # how often a wait for the embedding job wakes for a Ctrl-C
 
 
 def wait_for_job(done: threading.Event) -> None:
-    """Wait until `done` is set, waking every `INTERRUPT_CHECK_SECONDS`.
-
-    A Ctrl-C may be delivered to any of the process's threads (the embedding workers too);
-    Python runs its handler in the main thread only, and a wait with no timeout would hold
-    it until the job ends. Waking often, the KeyboardInterrupt comes here at once.
-    """
+    """Wait until `done` is set. It wakes often: Python runs a Ctrl-C's handler in the main
+    thread only, and a wait without a timeout would hold it until the job ends."""
     while not done.wait(INTERRUPT_CHECK_SECONDS):
         pass
 

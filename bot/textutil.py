@@ -1,4 +1,4 @@
-"""Plain-text helpers shared by the corpus, search and rendering: one copy of each rule."""
+"""Plain-text rules shared by the corpus, search, rendering and the store."""
 
 from __future__ import annotations
 
@@ -33,8 +33,8 @@ _INITIAL = re.compile(r"[A-Z]")
 
 
 def sentence_spans(text: str) -> list[Span]:
-    """The spans of the sentences of `text`, each ending at its mark; a dot after an
-    abbreviation or an initial does not end one, nor a mark before a lower-case letter."""
+    """The spans of `text`'s sentences. A dot after an abbreviation or an initial does not end
+    a sentence, nor does a mark before a lower-case letter."""
     spans: list[Span] = []
     start = 0
     for match in _SENTENCE_END.finditer(text):
@@ -55,8 +55,8 @@ def sentence_spans(text: str) -> list[Span]:
 
 
 def clip_words(text: str, limit: int, *, strip: str = " ,;:.-–—") -> str:
-    """`text` cut to at most `limit` characters with `…`: at its last space unless that loses
-    more than half, `strip`'s characters dropped before the `…`."""
+    """`text` cut to at most `limit` characters ending in `…`, at a space unless that loses
+    more than half; `strip`'s characters are dropped before the `…`."""
     if limit < 1:
         return ""
     if len(text) <= limit:
@@ -85,8 +85,8 @@ def _space_control(match: re.Match[str]) -> str:
 
 
 def sendable(text: str, *, controls: Literal["drop", "space"] = "drop") -> str:
-    """`text` safe to send: lone surrogates become U+FFFD; controls are dropped (whitespace
-    ones become spaces, newlines stay), or with "space" all become spaces (one-line text)."""
+    """`text` safe to send: lone surrogates become U+FFFD; control characters are dropped
+    (whitespace ones become spaces, newlines stay), or all become spaces with "space"."""
     if controls == "space":
         if text.isprintable() or not _CONTROLS.search(text):  # isprintable: the fast path
             return text
@@ -99,8 +99,8 @@ def sendable(text: str, *, controls: Literal["drop", "space"] = "drop") -> str:
 def merge_marks(
     marks: Iterable[Span], text: str | None = None, *, join_blanks: bool = False
 ) -> tuple[Span, ...]:
-    """Sorted, non-overlapping spans, overlapping or touching ones joined; clipped to `text`
-    when given (`join_blanks`: also those only whitespace apart, one highlight for two words)."""
+    """The spans sorted, overlapping or touching ones joined, clipped to `text` if given; with
+    `join_blanks`, spans only whitespace apart are joined too (one highlight for two words)."""
     if text is not None:
         size = len(text)
         marks = ((max(0, s), min(size, e)) for s, e in marks if min(size, e) > max(0, s))

@@ -1,11 +1,16 @@
-"""Starting a bot process, and its stderr read line by line so a test can wait for a log line."""
+"""Starting a bot process (`start_bot`, the one way tests do it; `run_bot` runs one to its exit),
+and its stderr read line by line so a test can wait for a log line."""
 
 from __future__ import annotations
 
 import subprocess
 import sys
 import threading
+from collections.abc import Mapping
 from pathlib import Path
+from typing import IO, Any
+
+from testkit.paths import REPO_ROOT
 
 
 class LineWatch:
@@ -38,13 +43,50 @@ class LineWatch:
 START_TIMEOUT = 60.0  # generous: a cold interpreter on a slow CI machine
 
 
-def start_bot(env: dict[str, str], cwd: Path, stderr_path: Path) -> subprocess.Popen:
-    """`python -m bot` in `cwd` with `env`, its stderr written to `stderr_path`."""
-    with open(stderr_path, "wb") as stderr:
-        return subprocess.Popen(
-            [sys.executable, "-m", "bot"],
-            cwd=cwd,  # no stray .env from the developer's checkout
-            env=env,
-            stdout=subprocess.PIPE,
-            stderr=stderr,
-        )
+def start_bot(
+    env: Mapping[str, str] | None = None,
+    cwd: Path = REPO_ROOT,
+    stderr_path: Path | None = None,
+    *,
+    args: tuple[str, ...] | list[str] = (),
+    stdin: int | IO[Any] | None = None,
+    stdout: int | IO[Any] | None = subprocess.PIPE,
+    stderr: int | IO[Any] | None = None,
+    text: bool = False,
+) -> subprocess.Popen:
+    """`python -m bot *args` (the bot itself without `args`) in `cwd` with `env` (None: this
+    process's environment). Its stderr is written to `stderr_path` when given, else goes to
+    `stderr` (a pipe, DEVNULL, or None for this process's); stdin and stdout likewise."""
+    if stderr_path is not None:
+        with open(stderr_path, "wb") as log:
+            return start_bot(
+                env, cwd, None, args=args, stdin=stdin, stdout=stdout, stderr=log, text=text
+            )
+    return subprocess.Popen(
+        [sys.executable, "-m", "bot", *args],
+        cwd=cwd,  # a temporary folder keeps a stray .env of the developer's checkout out
+        env=env,
+        stdin=stdin,
+        stdout=stdout,
+        stderr=stderr,
+        text=text,
+    )
+
+
+def run_bot(
+    *args: str,
+    env: Mapping[str, str] | None = None,
+    cwd: Path = REPO_ROOT,
+    input: str | None = None,
+    timeout: float = START_TIMEOUT,
+) -> subprocess.CompletedProcess[str]:
+    """`python -m bot *args` run to its exit, `input` on its stdin: its code, stdout, stderr."""
+    stdin = subprocess.PIPE if input is not None else None
+    process = start_bot(env, cwd, args=args, stdin=stdin, stderr=subprocess.PIPE, text=True)
+    try:
+        out, err = process.communicate(input, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.communicate()
+        raise
+    return subprocess.CompletedProcess(process.args, process.returncode, out, err)

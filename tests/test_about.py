@@ -9,7 +9,7 @@ import pytest
 
 from bot.answers import FactsMemo, corpus_facts
 from bot.answers.about import programme_of
-from bot.console import ConsoleSession
+from bot.cli.session import ConsoleSession
 from bot.corpus import Fetched, Paper
 from bot.fetch.sources import replace_together
 from bot.loading import load_index

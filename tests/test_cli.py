@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from bot import answers, cli, loading
-from bot.cli_search import json_line
+from bot.cli.console import styled
+from bot.cli.search import json_line
 from bot.config import load_settings
-from bot.console_io import styled
 from bot.corpus import Paper
 from bot.render import Doc
 from bot.render.console import ANSI_MARKS, PLAIN_MARKS, to_console
@@ -22,6 +22,7 @@ from bot.render.paper import snippet_block
 from bot.search import Hit
 from bot.search.snippets import Snippet
 from testkit.devset import load_seed_papers
+from testkit.process import run_bot
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 RESULT_KEYS = {
@@ -265,9 +266,9 @@ def test_run_starts_the_bot(fake_app: list[dict[str, object]], argv: list[str], 
 
 def test_console_gets_the_corpus_paths(monkeypatch: pytest.MonkeyPatch) -> None:
     seen: list[object] = []
-    module = types.ModuleType("bot.console_io")
+    module = types.ModuleType("bot.cli.console")
     module.run_console = lambda paths, lang=None: seen.append(paths) or 0  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "bot.console_io", module)
+    monkeypatch.setitem(sys.modules, "bot.cli.console", module)
     assert cli.main(["console", "--corpus", "a.jsonl", "--corpus", "b"]) == 0
     assert cli.main(["console"]) == 0
     assert seen == [["a.jsonl", "b"], None]
@@ -288,9 +289,9 @@ def test_console_lang_accepts_what_telegrams_language_code_does(
     monkeypatch: pytest.MonkeyPatch, code: str, lang: str
 ) -> None:
     seen: list[object] = []
-    module = types.ModuleType("bot.console_io")
+    module = types.ModuleType("bot.cli.console")
     module.run_console = lambda paths, lang=None: seen.append(lang) or 0  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "bot.console_io", module)
+    monkeypatch.setitem(sys.modules, "bot.cli.console", module)
     assert cli.main(["console", "--lang", code]) == 0
     assert seen == [lang]
 
@@ -318,13 +319,7 @@ def test_python_m_bot_search_runs_without_telegram() -> None:
 
 @pytest.mark.slow
 def test_python_m_bot_exit_code_and_stderr_for_missing_corpus() -> None:
-    done = subprocess.run(
-        [sys.executable, "-m", "bot", "search", "--corpus", "/no/such/corpus", "graphs"],
-        cwd=REPO_ROOT,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    done = run_bot("search", "--corpus", "/no/such/corpus", "graphs")
     assert done.returncode == 2
     assert "/no/such/corpus: no such file or directory" in done.stderr
     assert "Traceback" not in done.stderr
@@ -448,7 +443,7 @@ def test_piped_console_answers_as_the_bot_once_ready(
 ) -> None:
     """Questions piped into the console wait for cached vectors: typos corrected, Chinese
     read."""
-    from bot.console_io import run_console
+    from bot.cli.console import run_console
 
     stdout = io.StringIO()
     stdin = io.StringIO("siezure detection\n癫痫发作 症状 分类\n")

@@ -7,8 +7,8 @@ from telegram import constants
 from telegram.ext import CommandHandler
 
 from bot import render
+from bot.cli.session import ANSWERS, ConsoleSession
 from bot.commands import COMMAND_NAMES, COMMANDS, CONSOLE_COMMANDS, command
-from bot.console import ANSWERS, ConsoleSession
 from bot.corpus.profile import CorpusName, VenueYears
 from bot.i18n import LANGUAGES, translator
 from bot.tg.app import COMMAND_HANDLERS

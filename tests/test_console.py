@@ -7,8 +7,8 @@ import io
 import pytest
 
 from bot.answers import results
-from bot.console import CONSOLE_USER_ID, ConsoleSession
-from bot.console_io import LazyStore, console_language, run_console
+from bot.cli.console import LazyStore, console_language, run_console
+from bot.cli.session import CONSOLE_USER_ID, ConsoleSession
 from bot.i18n import translator
 from bot.render import text_doc, to_console
 

@@ -15,7 +15,7 @@ import pytest
 TESTS = Path(__file__).resolve().parent
 PROCESS = TESTS / "process"
 # Text that means a test file starts a bot process, or loads the embedding model.
-STARTS_PROCESSES = re.compile(r'bot_env\(|"-m", "bot"|Popen\(|start_bot\(')
+STARTS_PROCESSES = re.compile(r'bot_env\(|"-m", "bot"|Popen\(|start_bot\(|run_bot\(')
 LOADS_MODEL = re.compile(r'load_default_embedder\(|"SEMANTIC", "on"|SEMANTIC="on"')
 IMPORTS_A_TEST = re.compile(r"^\s*(from|import) (tests\b|test_|conftest)", re.M)
 

@@ -10,8 +10,8 @@ import pytest
 
 from bot.answers import timezone_answer
 from bot.answers.week import zone_named
-from bot.console import ConsoleSession
-from bot.console_io import LazyStore
+from bot.cli.console import LazyStore
+from bot.cli.session import ConsoleSession
 from bot.i18n import translator
 from bot.render import to_console
 from bot.search import Index

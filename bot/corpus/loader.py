@@ -28,7 +28,7 @@ from bot.corpus.readers.programme_feed import sidecar_of
 from bot.corpus.records import normalise_record
 from bot.corpus.titles import derive_title
 from bot.corpus.zones import offset_name
-from bot.progress import progress_line
+from bot.logs import progress_line
 
 __all__ = ["KNOWN_VENUES", "PROGRESS_SECONDS", "load_corpus"]
 

@@ -5,6 +5,7 @@ records when and from where."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import tempfile
@@ -17,7 +18,6 @@ from urllib.parse import urlsplit, urlunsplit
 
 from bot.config import PROGRAMME_FOLDER, Settings
 from bot.corpus import FETCHED_FILE, fetched_manifest
-from bot.fileutil import fsync
 
 __all__ = [
     "DEFAULT_OPENREVIEW_API",
@@ -25,6 +25,7 @@ __all__ = [
     "PROGRAMME_FOLDER",
     "FeedSource",
     "Staging",
+    "fsync",
     "openreview_file_name",
     "programme_dir",
     "replace_together",
@@ -185,3 +186,14 @@ def replace_together(
         for name, data in files.items():
             staging.file(name).write(data)
         return staging.commit(list(files), source=source, remove=remove, at=at)
+
+
+def fsync(path: Path) -> None:
+    """Flush a file, or a folder's entries (its renames), to disk. Best effort: not every file
+    system allows it."""
+    with contextlib.suppress(OSError):
+        descriptor = os.open(path, os.O_RDONLY)
+        try:
+            os.fsync(descriptor)
+        finally:
+            os.close(descriptor)

@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TypeVar
 
-from bot.fileutil import fsync
+from bot.fetch import fsync
 from bot.store import _queries as q
 from bot.store.model import StoreOpenError
 

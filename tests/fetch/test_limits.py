@@ -214,7 +214,7 @@ def test_limits_that_are_not_numbers_are_usage_errors(
 
 
 def test_sizes_read_as_bytes_or_decimal_units() -> None:
-    from bot.fetch.cli import _size
+    from bot.cli.fetch import _size
 
     assert [_size(t) for t in ("600000000", "800MB", "2GB", "1.5 gb", "64k")] == [
         600_000_000, 800_000_000, 2_000_000_000, 1_500_000_000, 64_000

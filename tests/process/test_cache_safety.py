@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -20,7 +19,7 @@ from bot.search.storage.cache import CACHE_MIN_PAPERS
 from testkit.botenv import bot_env
 from testkit.fake_bot_api import FakeBotApi, Updates
 from testkit.papers import write_corpus
-from testkit.process import LineWatch
+from testkit.process import LineWatch, start_bot
 
 pytestmark = pytest.mark.slow  # starts bot processes
 
@@ -64,9 +63,7 @@ def _start(corpus: Path, cache: Path) -> Iterator[Bot]:
             INDEX_CACHE_DIR=str(cache.parent),
             LOG_LEVEL="INFO",
         )
-        process = subprocess.Popen(
-            [sys.executable, "-m", "bot"], cwd=corpus.parent, env=env, stderr=subprocess.PIPE
-        )
+        process = start_bot(env, corpus.parent, stderr=subprocess.PIPE)
         log = LineWatch(process, "is up with")
         try:
             if not api.first_get_updates.wait(START_TIMEOUT):

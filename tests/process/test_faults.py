@@ -7,7 +7,6 @@ import json
 import logging
 import signal
 import subprocess
-import sys
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -22,7 +21,7 @@ from bot.tg.app import CONCURRENT_UPDATES
 from bot.tg.serve import ALREADY_STOPPING
 from testkit.botenv import bot_env
 from testkit.fake_bot_api import DEFAULT_TOKEN, ApiCall, FakeBotApi, Updates
-from testkit.process import LineWatch
+from testkit.process import LineWatch, start_bot
 
 EN = translator("en")
 
@@ -327,10 +326,7 @@ def test_sigterm_while_answering_finishes_the_answer_then_exits_zero(tmp_path: P
             WEBHOOK_SECRET=SECRET,  # set but unused in polling mode: still never logged
         )
         log = tmp_path / "stderr.log"
-        with open(log, "wb") as stderr:
-            process = subprocess.Popen(
-                [sys.executable, "-m", "bot"], cwd=tmp_path, env=env, stderr=stderr
-            )
+        process = start_bot(env, tmp_path, log)
         try:
             assert api.first_get_updates.wait(60), log.read_text()
             hold = api.hold_next("sendMessage")
@@ -410,9 +406,7 @@ def test_a_second_stop_signal_lets_the_fetched_updates_finish(tmp_path: Path) ->
     extra = 8
     with FakeBotApi() as api:
         env.update(TELEGRAM_BOT_TOKEN=api.token, TELEGRAM_API_BASE_URL=api.base_url)
-        process = subprocess.Popen(
-            [sys.executable, "-m", "bot"], cwd=tmp_path, env=env, stderr=subprocess.PIPE
-        )
+        process = start_bot(env, tmp_path, stderr=subprocess.PIPE)
         stopping = LineWatch(process, ALREADY_STOPPING)
         try:
             assert api.first_get_updates.wait(60), stopping.text()
@@ -435,12 +429,6 @@ def test_a_second_stop_signal_lets_the_fetched_updates_finish(tmp_path: Path) ->
     assert ALREADY_STOPPING in stopping.text()
     answered = [c.params["chat_id"] for c in api.calls_of("sendMessage")]
     assert sorted(answered) == list(chats)
-
-
-def start_bot(env: dict[str, str], cwd: Path, log: Path) -> subprocess.Popen:
-    """`python -m bot` in `cwd` (no stray .env), its stderr to `log`."""
-    with open(log, "wb") as stderr:
-        return subprocess.Popen([sys.executable, "-m", "bot"], cwd=cwd, env=env, stderr=stderr)
 
 
 def stop_process(process: subprocess.Popen) -> None:

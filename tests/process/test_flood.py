@@ -8,8 +8,6 @@ index-work request counts against the same per-user limit as questions.
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from collections.abc import Iterator
 
 import pytest
@@ -18,6 +16,7 @@ from bot.i18n import translator
 from testkit.botenv import bot_env
 from testkit.fake_bot_api import ApiCall, FakeBotApi, Updates
 from testkit.papers import write_corpus
+from testkit.process import start_bot
 
 pytestmark = pytest.mark.slow  # starts bot processes
 
@@ -65,10 +64,7 @@ def bot(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Bot]:
             INDEX_CACHE_DIR=str(work / "cache"),
             QUESTIONS_PER_MINUTE=str(LIMIT),
         )
-        with open(work / "stderr.log", "wb") as stderr:
-            process = subprocess.Popen(
-                [sys.executable, "-m", "bot"], cwd=work, env=env, stderr=stderr
-            )
+        process = start_bot(env, work, work / "stderr.log")
         try:
             if not api.first_get_updates.wait(START_TIMEOUT):
                 raise AssertionError((work / "stderr.log").read_text()[-3000:])

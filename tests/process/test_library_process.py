@@ -7,7 +7,6 @@ from __future__ import annotations
 import shutil
 import signal
 import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
@@ -23,6 +22,7 @@ from testkit.botenv import bot_env
 from testkit.fake_bot_api import FakeBotApi, Updates
 from testkit.paths import SEED_CORPUS
 from testkit.pg import Backend, free_port
+from testkit.process import run_bot, start_bot
 
 # Tiers (tests/README.md): starts bot processes.
 pytestmark = pytest.mark.slow
@@ -52,10 +52,7 @@ def running_bot(
         **extra_env,
     )
     workdir.mkdir(exist_ok=True)
-    with open(workdir / "stderr.log", "wb") as stderr:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "bot"], cwd=workdir, env=env, stderr=stderr
-        )
+    process = start_bot(env, workdir, workdir / "stderr.log")
     try:
         if not api.first_get_updates.wait(START_TIMEOUT):
             raise AssertionError((workdir / "stderr.log").read_text()[-3000:])
@@ -176,15 +173,7 @@ def test_database_unreachable_at_start_exits_2_naming_the_setting(tmp_path: Path
             TELEGRAM_BOT_TOKEN=api.token, TELEGRAM_API_BASE_URL=api.base_url, DATABASE_URL=url
         )
         started = time.monotonic()
-        done = subprocess.run(
-            [sys.executable, "-m", "bot"],
-            cwd=tmp_path,
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=START_TIMEOUT,
-            check=False,
-        )
+        done = run_bot(env=env, cwd=tmp_path)
     output = done.stdout + done.stderr
     assert done.returncode == 2, output
     assert "Configuration error: DATABASE_URL" in output

@@ -7,13 +7,13 @@ import json
 import os
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from testkit.devset import load_seed_papers
 from testkit.paths import REPO_ROOT
+from testkit.process import start_bot
 
 REPO = REPO_ROOT
 TIMEOUT = 300  # seconds: six papers embed in ~3 s on a quiet core, far longer on a busy one
@@ -22,16 +22,9 @@ pytestmark = [pytest.mark.slow, pytest.mark.semantic]
 SEARCH = ("search", "--json", "--limit", "1", "--corpus")
 
 
-def run_bot(*argv: str, cache: Path) -> subprocess.Popen[str]:
+def start(*argv: str, cache: Path) -> subprocess.Popen[str]:
     env = {**os.environ, "SEMANTIC": "on", "INDEX_CACHE_DIR": str(cache), "PYTHONPATH": str(REPO)}
-    return subprocess.Popen(
-        [sys.executable, "-m", "bot", *argv],
-        cwd=REPO,
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    return start_bot(env, REPO, args=argv, stderr=subprocess.PIPE, text=True)
 
 
 def snapshot(directory: Path) -> dict[str, tuple[int, int, int]]:
@@ -46,7 +39,7 @@ def test_two_processes_answer_fused_from_one_read_only_prepared_dir(tmp_path: Pa
     records = [{"id": p.id, "title": p.title, "abstract": p.abstract} for p in load_seed_papers()]
     corpus.write_text("".join(json.dumps(r) + "\n" for r in records[:6]), encoding="utf-8")
     built = tmp_path / "built"
-    prepare = run_bot("prepare", "--corpus", str(corpus), cache=built)
+    prepare = start("prepare", "--corpus", str(corpus), cache=built)
     _out, err = prepare.communicate(timeout=TIMEOUT)
     assert prepare.returncode == 0, err
     assert "6 papers, 6 embedded now" in err
@@ -59,7 +52,7 @@ def test_two_processes_answer_fused_from_one_read_only_prepared_dir(tmp_path: Pa
     before = snapshot(shared)
     try:
         searches = [
-            run_bot(*SEARCH, str(corpus), question, cache=shared)
+            start(*SEARCH, str(corpus), question, cache=shared)
             for question in ("graph mixup", "图神经网络")
         ]
         answers = [process.communicate(timeout=TIMEOUT) for process in searches]

@@ -7,7 +7,6 @@ import json
 import signal
 import socket
 import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -17,7 +16,7 @@ import pytest
 from bot.tg.app import ALLOWED_UPDATES
 from testkit.botenv import bot_env
 from testkit.fake_bot_api import DEFAULT_TOKEN, ApiCall, FakeBotApi, Updates
-from testkit.process import LineWatch
+from testkit.process import LineWatch, run_bot, start_bot
 
 # Tiers (tests/README.md): starts bot processes.
 pytestmark = pytest.mark.slow
@@ -112,14 +111,9 @@ def start_webhook_bot(
         **extra,
     )
     log = workdir / "stderr.log"
-    with open(log, "wb") as stderr:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "bot", "run", "--webhook"],
-            cwd=workdir,
-            env=env,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE if watch_for is not None else stderr,
-        )
+    to_log = log if watch_for is None else None  # else stderr is a pipe the watch reads
+    args = ("run", "--webhook")
+    process = start_bot(env, workdir, to_log, args=args, stderr=subprocess.PIPE)
     watch = LineWatch(process, watch_for) if watch_for is not None else None
     bot = WebhookBot(api, process, port, log, watch)
     try:
@@ -329,14 +323,8 @@ def post(connection: http.client.HTTPConnection, update: dict[str, Any]) -> tupl
 
 
 def run_to_exit(tmp_path: Path, *args: str, **env: str) -> tuple[int, str]:
-    process = subprocess.run(
-        [sys.executable, "-m", "bot", *args],
-        cwd=tmp_path,
-        env=bot_env(TELEGRAM_BOT_TOKEN=DEFAULT_TOKEN, **env),
-        capture_output=True,
-        timeout=START_TIMEOUT,
-    )
-    return process.returncode, process.stderr.decode() + process.stdout.decode()
+    done = run_bot(*args, env=bot_env(TELEGRAM_BOT_TOKEN=DEFAULT_TOKEN, **env), cwd=tmp_path)
+    return done.returncode, done.stderr + done.stdout
 
 
 @pytest.mark.parametrize(

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from bot.answers import results
-from bot.cli_search import result_json
+from bot.cli.search import result_json
 from bot.corpus import Paper, load_corpus
 from bot.search import EmbeddingJob, HybridRetriever, Index
 from bot.search.semantic.calibration import (

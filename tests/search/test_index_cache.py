@@ -14,7 +14,7 @@ import pytest
 
 from bot.answers import results
 from bot.corpus import CorpusError, load_corpus
-from bot.progress import progress_reporter
+from bot.logs import progress_reporter
 from bot.search import Index, load_corpus_and_index, resolve_cache_dir
 from bot.search.storage.cache_file import MAGIC, cache_path
 from bot.search.storage.key import DEFAULT_CACHE_DIR, corpus_key

@@ -22,7 +22,7 @@ from bot import cli, loading
 from bot.answers import pending_notice
 from bot.config import load_settings
 from bot.i18n import translator
-from bot.progress import EtaClock
+from bot.logs import EtaClock
 from bot.search.semantic.embedding import UNIT
 from bot.search.storage.rates import MIN_TIMED_PAPERS, RATES_FILE, read_rate, write_rate
 from testkit.devset import load_seed_papers

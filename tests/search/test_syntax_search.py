@@ -222,15 +222,13 @@ def test_the_answer_header_names_the_filters(index: Index, lang: str, words: str
 @pytest.mark.slow  # starts a CLI process
 def test_cli_json_has_year_venue_and_filters() -> None:
     import json
-    import subprocess
-    import sys
 
-    out = subprocess.run(
-        [sys.executable, "-m", "bot", "search", "--no-semantic", "--json", "--corpus",
-         str(SAMPLE), "year:2017 author:Jordan"],
-        capture_output=True, text=True, check=True,
-    ).stdout  # fmt: skip
-    answer = json.loads(out)
+    from testkit.process import run_bot
+
+    done = run_bot("search", "--no-semantic", "--json", "--corpus", str(SAMPLE),
+                   "year:2017 author:Jordan")  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    answer = json.loads(done.stdout)
     assert answer["filters"] == ["year 2017", "author Jordan"]
     assert answer["results"]
     assert {(r["year"], r["venue"]) for r in answer["results"]} == {(2017, "ICML 2017")}

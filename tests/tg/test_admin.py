@@ -5,8 +5,6 @@ from __future__ import annotations
 import asyncio
 import json
 import signal
-import subprocess
-import sys
 import threading
 from pathlib import Path
 from typing import Any
@@ -24,6 +22,7 @@ from bot.tg.app import build_application
 from testkit.botenv import bot_env
 from testkit.fake_bot_api import FakeBotApi, Updates, parse_html
 from testkit.papers import NEW_PAPER
+from testkit.process import start_bot
 
 EN = translator("en")
 
@@ -253,10 +252,7 @@ def test_sighup_reloads_and_reports_to_the_admin(tmp_path: Path, corpus_dir: Pat
             ADMIN_USER_IDS=f"{ADMIN}, 42",
         )
         log = tmp_path / "stderr.log"
-        with open(log, "wb") as stderr:
-            process = subprocess.Popen(
-                [sys.executable, "-m", "bot"], cwd=tmp_path, env=env, stderr=stderr
-            )
+        process = start_bot(env, tmp_path, log)
         updates = Updates()
         try:
             assert api.first_get_updates.wait(60), log.read_text()
@@ -350,10 +346,7 @@ def test_sighup_refuses_a_half_copied_file_and_logs_why(tmp_path: Path, corpus_d
             ADMIN_USER_IDS=str(ADMIN),
         )
         log = tmp_path / "stderr.log"
-        with open(log, "wb") as stderr:
-            process = subprocess.Popen(
-                [sys.executable, "-m", "bot"], cwd=tmp_path, env=env, stderr=stderr
-            )
+        process = start_bot(env, tmp_path, log)
         try:
             assert api.first_get_updates.wait(60), log.read_text()
             cut_jsonl(corpus_dir)

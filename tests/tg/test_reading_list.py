@@ -537,8 +537,8 @@ async def test_cli_export_writes_a_users_list(data_dir: Path, index: Index, caps
 def test_console_follow_and_export_write_a_file(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, data_dir: Path, index: Index
 ) -> None:
-    from bot.console import CONSOLE_USER_ID
-    from bot.console_io import run_console
+    from bot.cli.console import run_console
+    from bot.cli.session import CONSOLE_USER_ID
     from bot.store import open_store
 
     async def save_one() -> None:
@@ -597,7 +597,7 @@ async def test_sighup_reload_sends_the_alerts_too(chat: Chat, kept, corpus_dir) 
 
 
 def test_console_follow_answers_like_the_bot(tmp_path: Path) -> None:
-    from bot.console_io import run_console
+    from bot.cli.console import run_console
 
     stdin = io.StringIO("/follow " + "y" * 10_000 + "\n/following\n")
     stdout = io.StringIO()

@@ -18,7 +18,7 @@ from typing import Protocol
 import numpy as np
 
 from bot.corpus import Paper
-from bot.progress import Progress
+from bot.logs import Progress
 from bot.search.semantic.vector_cache import VectorCache, text_digest
 
 UNIT = 4

@@ -27,7 +27,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 
-from bot.progress import Progress
+from bot.logs import Progress
 from bot.search.retriever import Retriever
 from bot.search.semantic.embedding import Embedder
 from bot.search.semantic.hybrid import HybridRetriever

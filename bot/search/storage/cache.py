@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.corpus import LoadFilter, LoadReport, Paper, load_corpus
-from bot.progress import Progress, progress_reporter
+from bot.logs import Progress, progress_reporter
 from bot.search.analysis import ANALYZER_VERSION
 from bot.search.index import Index
 from bot.search.spelling import Lexicon, papers_lexicon

@@ -1,6 +1,6 @@
-"""Command line: `python -m bot [run|console|search|prepare|export]`; only `run` imports
-telegram. Each command's work is its own module's (`cli_search`, `prepare`, `console_io`,
-`tg.serve`); this one reads the arguments and turns errors into exit codes."""
+"""`python -m bot [run|console|search|prepare|export|fetch]`: reads the arguments, runs the
+command (its work is its own module's; only `run` imports telegram) and turns errors into
+exit codes."""
 
 from __future__ import annotations
 
@@ -9,10 +9,10 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from bot.cli_search import UsageError, search_command
+from bot.cli import fetch as fetch_cli
+from bot.cli.search import UsageError, search_command
 from bot.config import DEFAULT_RESULTS_PER_PAGE, ConfigError, load_settings
 from bot.corpus import CorpusError
-from bot.fetch import cli as fetch_cli
 from bot.i18n import LANGUAGES, Lang, language_named, translator
 from bot.logs import redact
 from bot.store import FORMATS
@@ -135,24 +135,18 @@ def _export_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentPar
 
 def _export_command(args: argparse.Namespace) -> int:
     """Write user `args.user`'s reading list in `args.format`; exit 2 naming a bad setting."""
-    import asyncio
-
-    from bot.store import SavedPaper, StoreError, export_text, open_store
+    from bot.cli.console import LazyStore
+    from bot.store import StoreError, export_text, open_store
 
     settings = load_settings()
-
-    async def rows() -> tuple[SavedPaper, ...]:
-        store = await open_store(settings.database_url, settings.data_dir)
-        try:
-            return await store.export_rows(args.user)
-        finally:
-            await store.close()
-
+    store = LazyStore(lambda: open_store(settings.database_url, settings.data_dir))
     try:
-        saved = asyncio.run(rows())
+        saved = store(lambda opened: opened.export_rows(args.user))
     except StoreError as exc:
         print(f"python -m bot export: {redact(str(exc))}", file=sys.stderr)
         return EXIT_USAGE
+    finally:
+        store.close()
     text = export_text(saved, args.format)
     if args.output:
         Path(args.output).write_text(text, encoding="utf-8")
@@ -173,7 +167,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         return run(webhook=getattr(args, "webhook", False)) or 0
     if args.command == "console":
-        from bot.console_io import run_console  # lazy, like `run`
+        from bot.cli.console import run_console  # lazy, like `run`
 
         # None lets the console apply the bot's settings (CORPUS from the environment or .env).
         return run_console(args.corpus or None, lang=args.lang) or 0
@@ -184,7 +178,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "export":
             return _export_command(args)
         if args.command == "prepare":
-            from bot.prepare import prepare_command  # lazy, like `run`
+            from bot.cli.prepare import prepare_command  # lazy, like `run`
 
             return prepare_command(args.corpus, strict=args.strict)
         return search_command(args)

@@ -1,6 +1,6 @@
-"""Chat with the bot in a terminal: the same commands and answers, as plain text; an adapter
-over `bot.answers` like the Telegram handlers. Buttons are typed: /next, /prev, /save, /remove,
-/dismiss, /unfollow (`bot.console_io` runs a terminal)."""
+"""The console's conversation: the bot's commands and answers as text, over `bot.answers` as
+the Telegram handlers are; its buttons are typed (/next, /prev, /save, /remove, /dismiss,
+/unfollow)."""
 
 from __future__ import annotations
 
@@ -28,17 +28,17 @@ T = TypeVar("T")
 
 
 class StoreAccess(Protocol):
-    """Runs `work` on the console user's store (`bot.console_io.LazyStore`)."""
+    """Runs `work` on the console user's store (`bot.cli.console.LazyStore`)."""
 
     def __call__(self, work: Callable[[Store], Awaitable[T]]) -> T: ...
 
 
 @dataclass
 class ConsoleSession:
-    """One terminal conversation over `index`, in the language `t`. `store` keeps the console
-    user's data (None: saving is refused); `zone`, the /timezone chosen this session ("": the
-    venue's clock), like /lang's language. For typed buttons: `turn` (what /next, 1, and /prev,
-    -1, show), `shown` (the papers the last answer numbered), `recommended_at` (its offset)."""
+    """One terminal conversation over `index`, in the language `t`. `store` keeps the user's
+    data (None: saving is refused); `zone` is the /timezone chosen this session ("" for the
+    venue's clock). For the typed buttons: `turn` pages the last answer (1 for /next, -1 for
+    /prev), `shown` holds the papers it numbered, `recommended_at` its /recommend offset."""
 
     index: Retriever
     per_page: int = DEFAULT_RESULTS_PER_PAGE
@@ -83,7 +83,7 @@ class ConsoleSession:
         return self.facts.of(self.index).programme
 
     def _shown(self, answer: answers.Answer) -> Doc:
-        """`answer`'s doc; its papers become what /save numbers, its hits what /next turns."""
+        """`answer`'s doc; its papers become what /save numbers, its pages what /next turns."""
         self.recommended_at = None
         if answer.papers:
             self.shown = answer.papers
@@ -98,7 +98,7 @@ class ConsoleSession:
         return Doc((*answer.doc.blocks, turns), answer.doc.keyboard) if turns else answer.doc
 
     def _lang(self, argument: str) -> Doc:
-        """/lang lists the codes (no buttons here), `/lang <code>` switches."""
+        """/lang lists the codes (no buttons here); `/lang <code>` switches."""
         chosen = language_named(argument) if argument else None
         if chosen is None:
             return render.lang_codes_doc(t=self.t)
@@ -106,7 +106,7 @@ class ConsoleSession:
         return render.lang_changed_doc(t=self.t)
 
     def _timezone(self, argument: str) -> Doc:
-        """/timezone: this session's clock, kept for the session as /lang's language is."""
+        """/timezone: this session's clock."""
         now = datetime.now(UTC)
         doc, self.zone = answers.timezone_answer(self.zone, argument, now=now, t=self.t)
         return doc
@@ -204,7 +204,7 @@ class ConsoleSession:
         return self._stored(lambda store: answers.week_of(store, self.index, CONSOLE_USER_ID))
 
     def _mine(self, work: Callable[..., Awaitable[T]], *args: object) -> T:
-        """`work(store, CONSOLE_USER_ID, *args, t=…)`: an answer over the user's data."""
+        """`work(store, CONSOLE_USER_ID, *args, t=...)`: an answer over the user's data."""
         return self._stored(lambda store: work(store, CONSOLE_USER_ID, *args, t=self.t))
 
     def _stored(self, work: Callable[[Store], Awaitable[T]]) -> T:

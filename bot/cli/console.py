@@ -1,5 +1,5 @@
-"""The console in a terminal: start-up (corpus, semantic search, store), the read-answer loop,
-colours and the locale's language. The conversation itself is `bot.console`'s."""
+"""`python -m bot console`: the start-up, the read-answer loop, colours and the locale's
+language; the conversation itself is `bot.cli.session`'s."""
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ from pathlib import Path
 from typing import TextIO, TypeVar
 
 from bot import answers, loading, render
+from bot.cli.session import ConsoleSession
 from bot.config import ConfigError, Settings, load_settings
-from bot.console import ConsoleSession
 from bot.corpus import CorpusError, LoadReport
 from bot.i18n import Lang, Translator, pick_language, translator
 from bot.search import Index, Retriever
@@ -31,16 +31,15 @@ def run_console(
     lang: Lang | None = None,
     environ: Mapping[str, str] = os.environ,
 ) -> int:
-    """Read questions from stdin until EOF or /quit, print answers (in `lang`, else the
-    locale's); returns the exit code."""
+    """Read questions from stdin until EOF or /quit and print the answers, in `lang` or else
+    the locale's language; the exit code."""
     stdin = stdin or sys.stdin
     stdout = stdout or sys.stdout
     t = translator(lang or console_language(environ))
     try:
         settings = load_settings()
-        paths = loading.corpus_paths(settings, corpus_paths)
         report, index = loading.load_index(
-            paths,
+            loading.corpus_paths(settings, corpus_paths),
             settings.index_cache_dir,
             strict=settings.corpus_strict,
             corpus_filter=settings.corpus_filter,
@@ -68,9 +67,8 @@ def run_console(
     finally:
         store.close()
         if started is not None:
-            # Papers still embedding: the run under way ends (a second or two) and what was
-            # embedded stays cached for the next start; the model's threads must not be torn
-            # down mid-run by the interpreter's exit (an abort).
+            # Papers still embedding: the batch under way ends and what was embedded stays
+            # cached; the interpreter's exit must not tear the model's threads down mid-run.
             started.job.finish()
     return 0
 
@@ -78,10 +76,10 @@ def run_console(
 def _retriever(
     index: Index, settings: Settings, t: Translator, *, piped: bool
 ) -> tuple[Retriever, loading.SemanticStart | None]:
-    """`index` in the hybrid, embedding in the background like the bot's (quietly: the prompt
-    owns the terminal), and its start (None: BM25 alone). Piped questions are corrected and
-    glossed as the bot's once ready, and wait for vectors quick to make, as `search` does; else
-    stderr says when they are ready."""
+    """The retriever to serve and its semantic start (None: BM25 alone). Papers embed quietly
+    in the background, as the prompt owns the terminal. Piped questions wait for the speller,
+    the glossary and vectors quick to make, as `search` does; else stderr says when vectors
+    will be ready."""
     index.queries.start_glossary()  # before the embedding job, which waits for it
     started = loading.start_semantic(index, settings, progress=lambda done, total: None)
     if piped:
@@ -98,15 +96,15 @@ def _retriever(
 
 @dataclass
 class LazyStore:
-    """A store opened on the first command that needs it (a console that only searches
-    creates no database), run on a loop of its own: the console is not async."""
+    """A store opened by the first command that needs it (a console that only searches creates
+    no database), run on an event loop of its own, since the console is not async."""
 
     open: Callable[[], Awaitable[Store]]
     _store: Store | None = None
     _runner: asyncio.Runner = field(default_factory=asyncio.Runner)
 
     def __call__(self, work: Callable[[Store], Awaitable[T]]) -> T:
-        """`work` on the store; StoreOpenError when it cannot be opened (tried again next time)."""
+        """Run `work` on the store; StoreOpenError when it cannot open (it is tried again)."""
         if self._store is None:
             self._store = self._runner.run(self.open())
         return self._runner.run(work(self._store))
@@ -124,8 +122,7 @@ def chat(
 ) -> None:
     """The read-answer loop until EOF or /quit, after the banner and the load's skip report."""
     interactive = is_terminal(stdin)
-    # The name alone: the programme and topics wait for a command that needs them, not the
-    # first question.
+    # The corpus's name only: its programme and topics wait for a command that needs them.
     name, fetched = session.facts.heading(session.index)
     papers = render.corpus_papers(name, len(report.papers), t=session.t)
     print(session.t.ngettext("console.banner", len(report.papers), papers=papers), file=stdout)

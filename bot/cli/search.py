@@ -1,5 +1,5 @@
-"""`python -m bot search`: questions asked from the terminal over the bot's corpus and
-settings, answered on stdout as text or JSON (notices on stderr, so JSON stays clean)."""
+"""`python -m bot search`: questions answered on stdout, as text or JSON, over the bot's corpus
+and settings; notices go to stderr, so the JSON stays clean."""
 
 from __future__ import annotations
 
@@ -16,9 +16,9 @@ import orjson
 
 from bot import answers, loading
 from bot.config import Settings, load_settings
-from bot.corpus import LoadReport, Paper
+from bot.corpus import Paper
 from bot.i18n import translator
-from bot.progress import progress_reporter
+from bot.logs import progress_reporter
 
 if TYPE_CHECKING:
     from bot.search import Index, Retriever, SearchResult
@@ -33,20 +33,18 @@ class UsageError(Exception):
 
 
 def search_command(args: argparse.Namespace) -> int:
-    """Answer `args`' queries (or look up `--author`) over the configured corpus; exit code."""
+    """Answer `args`' queries (or look up `--author`) over the configured corpus; the exit code."""
     queries = _queries(args)
     settings = load_settings()
-    paths = loading.corpus_paths(settings, args.corpus)
-    strict = args.strict or settings.corpus_strict
-    corpus_filter = _filter(args.filter) if args.filter is not None else settings.corpus_filter
     report, index = loading.load_index(
-        paths,
+        loading.corpus_paths(settings, args.corpus),
         settings.index_cache_dir,
-        strict=strict,
-        corpus_filter=corpus_filter,
+        strict=args.strict or settings.corpus_strict,
+        corpus_filter=settings.corpus_filter if args.filter is None else _filter(args.filter),
         venue_timezone=settings.venue_timezone,
     )
-    _note_skipped(report)
+    for line in report.notes():  # what the loader skipped, on stderr: stdout may be JSON
+        print(line, file=sys.stderr)
     if args.author is not None:  # a lookup by name: no ranking, so no embeddings to wait for
         _print_author(index, args.author, limit=args.limit, as_json=args.json)
     else:
@@ -73,7 +71,7 @@ def _print_answers(
 ) -> None:
     """Each query's answer, fused with the embeddings when they are ready (or `--wait`)."""
     from bot import render  # lazy: after the input checks and the load
-    from bot.console_io import styled
+    from bot.cli.console import styled
     from bot.search import is_chinese
 
     # All cores: this process does nothing else while papers embed. The progress bar shows
@@ -99,8 +97,8 @@ def _print_answers(
 
 
 def _settle(started: loading.SemanticStart, *, wait: bool, waiting: Callable[[], object]) -> bool:
-    """Whether answers are fused: waits for vectors that are cached or quick to make (or
-    `--wait`); else stops the job and says on stderr what is left and how to prepare it."""
+    """Whether answers are fused: waits for vectors that are cached or quick to make (or for
+    all, with `--wait`); else stops the job and says on stderr what is left and what to do."""
     readiness = loading.settle(started, wait=wait, waiting=waiting)
     if readiness.ready:
         return True
@@ -147,15 +145,9 @@ def _filter(text: str) -> str:
     return text
 
 
-def _note_skipped(report: LoadReport) -> None:
-    """Tell stderr what the loader skipped (stdout stays clean for --json)."""
-    for line in report.notes():
-        print(line, file=sys.stderr)
-
-
 def json_line(value: object) -> str:
-    """`value` as one line of compact JSON (orjson, for its speed on whole abstracts); text
-    that is not valid Unicode (a lone surrogate) is written escaped, as `json` does."""
+    """`value` as one line of compact JSON: orjson for speed, `json` for the text orjson
+    refuses (a lone surrogate), which it writes escaped."""
     try:
         return orjson.dumps(value).decode()
     except orjson.JSONEncodeError:
@@ -163,13 +155,12 @@ def json_line(value: object) -> str:
 
 
 def result_json(result: SearchResult, *, semantic: bool = False) -> dict[str, object]:
-    """The `--json` contract: query, confident, margin, cut, `semantic` (fused with the
-    embeddings), results[id, title, …]; `corrected` and `filters` (in English words) only when
-    the query had some, so a plain answer keeps exactly its keys."""
+    """The `--json` contract (`semantic`: fused with the embeddings). `corrected` and
+    `filters` (in English words) appear only when the query had some."""
     answer: dict[str, object] = {
         "query": result.query,
         "confident": bool(result.confident),
-        # How well the first paper matched, and what `confident` asks of it (null: no answer)
+        # How well the first paper matched, and what `confident` asks of it (null: no answer).
         "margin": None if result.margin is None else round(result.margin, SCORE_DIGITS),
         "cut": None if result.cut is None else round(result.cut, SCORE_DIGITS),
         "semantic": semantic,
@@ -202,9 +193,8 @@ _PRESENTATION_KEYS = ("kind", "session", "start", "end", "room", "position", "zo
 
 
 def _derived(paper: Paper) -> dict[str, object]:
-    """`title_derived` (a title made from the abstract), `status` (the tier or null),
-    `presentations` (ISO 8601 times with the offset the source wrote, and `zone`, the
-    venue's clock they are shown on), `institutions`."""
+    """The fields both JSON answers add to a paper; `presentations` keep the ISO 8601 times
+    of the source, with `zone`, the venue's clock."""
     return {
         "title_derived": paper.title_derived,
         "status": paper.tier or None,

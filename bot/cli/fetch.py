@@ -1,5 +1,5 @@
-"""`python -m bot fetch`: its parser and its run. Exits 0 saved, 1 refused (nothing
-written), 2 bad input; progress and refusals go to stderr."""
+"""`python -m bot fetch`: its options and its run. Exits 0 when saved, 1 when refused (nothing
+written) and 2 on bad input; progress and refusals go to stderr."""
 
 from __future__ import annotations
 
@@ -10,13 +10,18 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from bot.config import ConfigError, load_settings
-from bot.fetch.http import IDLE, MAX_BYTES, MAX_EVENTS, TIMEOUT, Limits
-from bot.fetch.sources import (
+from bot.config import PROGRAMME_FOLDER, ConfigError, load_settings
+from bot.fetch import (
     DEFAULT_OPENREVIEW_API,
+    IDLE,
+    MAX_BYTES,
+    MAX_EVENTS,
     OFFICIAL_HOSTS,
-    PROGRAMME_FOLDER,
+    TIMEOUT,
     FeedSource,
+    FetchError,
+    Limits,
+    RetryPolicy,
     programme_dir,
     venue_id,
 )
@@ -121,8 +126,6 @@ class _Usage(Exception):
 
 def run(args: argparse.Namespace) -> int:
     """Fetch what `args.source` names into `args.out`; the exit code."""
-    from bot.fetch.http import FetchError
-
     out = args.out
     try:
         what = _source(args)
@@ -182,9 +185,7 @@ def _default_out() -> Path:
 
 
 def _feed(source: FeedSource, out: Path, limits: Limits, *, without_abstracts: bool) -> None:
-    from bot.fetch.client import Http
-    from bot.fetch.feed import fetch_feed
-    from bot.fetch.http import RetryPolicy
+    from bot.fetch import Http, fetch_feed
 
     _say(f"{source.url} -> {out}")
     with Http(RetryPolicy(), _say, limits) as http:
@@ -194,8 +195,7 @@ def _feed(source: FeedSource, out: Path, limits: Limits, *, without_abstracts: b
 
 
 def _openreview(venue: str, out: Path, limits: Limits, *, api: str | None) -> None:
-    from bot.fetch.http import RetryPolicy
-    from bot.fetch.openreview import Credentials, fetch_openreview
+    from bot.fetch import Credentials, fetch_openreview
 
     try:
         credentials = Credentials.from_env(os.environ)

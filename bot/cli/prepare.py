@@ -1,6 +1,6 @@
-"""`python -m bot prepare`: the index cache and the papers' vectors, built ahead of time in
-`INDEX_CACHE_DIR`, so `run`, `console` and `search` (replicas too) map them at start without
-building or writing. An interrupt keeps what was embedded; the next `prepare` carries on."""
+"""`python -m bot prepare`: the index cache and the papers' vectors built ahead of time, so
+every later start (replicas too) maps them without building. An interrupt keeps what was
+embedded; the next `prepare` carries on."""
 
 from __future__ import annotations
 
@@ -9,16 +9,12 @@ import sys
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from typing import TYPE_CHECKING
 
 from bot import loading
 from bot.answers import serving
 from bot.config import Settings, load_settings
-from bot.progress import progress_reporter
+from bot.logs import progress_reporter
 from bot.search import Index, resolve_cache_dir
-
-if TYPE_CHECKING:
-    from bot.search import Index
 
 __all__ = ["EXIT_INTERRUPTED", "EXIT_NO_MODEL", "prepare_command"]
 
@@ -28,13 +24,13 @@ _NAME = "python -m bot prepare"
 
 
 def prepare_command(corpus: Sequence[str] | None = None, *, strict: bool = False) -> int:
-    """Build the index cache and embed every paper lacking a vector; the exit code (the load's
-    `CorpusError` and `ConfigError` are raised)."""
+    """Build the index cache and embed every paper lacking a vector; the exit code. Raises the
+    load's `CorpusError` and `ConfigError`."""
     began = time.perf_counter()
     settings = load_settings()
     paths = loading.corpus_paths(settings, corpus)
-    # Exists before the corpus is hashed, so the files' hashes are kept too (storage.stamps):
-    # a later start then hashes nothing and writes nothing into the prepared directory.
+    # Made before the corpus is hashed, so the files' hashes are kept too: a later start then
+    # hashes nothing and writes nothing into the prepared directory.
     resolve_cache_dir(settings.index_cache_dir).mkdir(parents=True, exist_ok=True)
     _report, index = loading.load_index(
         paths,
@@ -51,7 +47,7 @@ def prepare_command(corpus: Sequence[str] | None = None, *, strict: bool = False
     return _embed(index, settings, began)
 
 
-def _embed(index: Index, semantic: Settings, began: float) -> int:
+def _embed(index: Index, settings: Settings, began: float) -> int:
     """Embed every paper of `index` lacking a vector; the exit code."""
     progress = progress_reporter(len(index), label="embedding papers")
     semantic_start = None
@@ -60,7 +56,7 @@ def _embed(index: Index, semantic: Settings, began: float) -> int:
             # Held before it starts: a Ctrl-C that comes while its thread starts (or as soon
             # as it runs) then finds the job in hand to stop.
             semantic_start = loading.start_semantic(
-                index, semantic, progress=progress, embed_threads=None, start=False
+                index, settings, progress=progress, embed_threads=None, start=False
             )
             if semantic_start is None:
                 _say("semantic search unavailable (the model did not load): vectors not prepared")
@@ -72,17 +68,15 @@ def _embed(index: Index, semantic: Settings, began: float) -> int:
             if semantic_start is None or not semantic_start.job.finish():
                 _say("interrupted before any paper was embedded")
                 return EXIT_INTERRUPTED
-            clock = semantic_start.clock
-            loading.record_rate(semantic_start, semantic, None)
-            left = clock.left or 0
+            loading.record_rate(semantic_start, settings, None)
+            left = semantic_start.clock.left or 0
             _say(f"interrupted: {left:,} papers still to embed; run prepare again to go on")
             return EXIT_INTERRUPTED
-    clock = semantic_start.clock
     if not semantic_start.retriever.semantic_ready:
         _say("embedding failed (see the log above): vectors not prepared")
         return EXIT_NO_MODEL
-    embedded = clock.missing or 0
-    where = resolve_cache_dir(semantic.index_cache_dir)
+    embedded = semantic_start.clock.missing or 0
+    where = resolve_cache_dir(settings.index_cache_dir)
     _say(
         f"prepared in {time.perf_counter() - began:.1f} s: {len(index):,} papers, "
         f"{embedded:,} embedded now, {len(index) - embedded:,} from the cache, in {where}"
@@ -96,7 +90,8 @@ def _say(line: str) -> None:
 
 @contextmanager
 def _interrupts_as_keyboard() -> Iterator[None]:
-    """SIGTERM raises KeyboardInterrupt too (a service manager stops us): the work is kept."""
+    """Make SIGTERM (a service manager stopping us) raise KeyboardInterrupt too: the work is
+    kept."""
     before = signal.getsignal(signal.SIGTERM)
     signal.signal(signal.SIGTERM, signal.default_int_handler)
     try:
