@@ -6,7 +6,6 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING
 
-
 from bot.fetch.http import IDLE, MAX_BYTES, MAX_EVENTS, TIMEOUT, FetchError, Limits, RetryPolicy
 from bot.fetch.sources import (
     DEFAULT_OPENREVIEW_API,
