@@ -1,6 +1,5 @@
-"""What the bot knows about the corpus it serves (programme, name, example questions, when it was
-fetched), worked out once per index; the answers describing it (/start, /help, /stats); and the
-notice of when semantic answers will be ready."""
+"""The corpus's facts (programme, name, examples, fetch date), worked out once per index, and the
+answers built on them: /start, /help, /stats and when semantic answers will be ready."""
 
 from __future__ import annotations
 

@@ -18,9 +18,8 @@ Numbered = tuple[tuple[int | None, str], ...]
 
 @dataclass(frozen=True, slots=True)
 class Answer:
-    """What to say, the `papers` it shows (for Save buttons), the search `result` behind it, the
-    `page_key` its page buttons carry instead of a long question (keep `result.query` under it),
-    and for the console, which pages by typing, how to `turn` a page on (1) or back (-1)."""
+    """What to say, its `papers` (for Save buttons), its search `result`, the `page_key` its page
+    buttons carry (keep `result.query` under it), and the console's `turn` (1: on, -1: back)."""
 
     doc: Doc
     papers: Numbered = ()
@@ -37,9 +36,8 @@ def numbered(hits: Sequence[Hit], first: int = 1) -> Numbered:
 def ask(
     index: Retriever, text: str, *, per_page: int, t: Translator, page_key: str | None = None
 ) -> Answer:
-    """The first answer to a question: a person's papers when it is just a name, else a page
-    of results. `page_key` is a fresh key the page buttons may carry instead of the question
-    (`Answer.page_key` says whether they do).
+    """A person's papers when the question is just a name, else a page of results; `page_key` is a
+    fresh key page buttons may carry instead of the question (`Answer.page_key` says if they do).
 
     >>> answer = ask(index, "sparse attention", per_page=5, t=translator("en"))
     >>> render.to_html(answer.doc)[0].text.splitlines()[0]

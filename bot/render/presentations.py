@@ -1,5 +1,4 @@
-"""How a paper's place in the programme reads: tiers, dates and times in the reader's language
-and zone, a presentation's line on a card, the badge of a paper in a list."""
+"""How a paper's place in the programme reads: tiers, dates and times, card lines, list badges."""
 
 from __future__ import annotations
 

@@ -1,5 +1,4 @@
-"""Answers to a question: a page of results (its header naming the query's conditions), similar
-papers, a person's papers, and hints when nothing is found."""
+"""Answers to a question: a page of results, similar papers, a person's papers, no-result hints."""
 
 from __future__ import annotations
 

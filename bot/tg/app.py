@@ -1,5 +1,4 @@
-"""The PTB Application: the builder, the command and button tables (and the one button
-callback that dispatches taps), the error handler, and what runs as it starts and stops."""
+"""The PTB Application: its builder, command and button tables, error handler, start and stop."""
 
 from __future__ import annotations
 
