@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import importlib
 import random
 import threading
 from concurrent.futures import ThreadPoolExecutor
-from inspect import ismodule
 from itertools import pairwise
 
 import numpy as np
@@ -533,15 +531,3 @@ def test_marks_equal_whole_text_spans(seed_index: Index, text: str) -> None:
     whole = [(s, e) for t, s, e in seed_index.analyzer.analyze_spans(text) if t in wanted]
     assert marks(text, wanted, seed_index.analyzer) == whole
     assert whole
-
-
-_IMPORTED_HELPERS = {"bot.textutil": {"Iterable", "Literal"}}  # typing names, not API
-
-
-@pytest.mark.parametrize("package", ["bot.corpus", "bot.search", "bot.textutil"])
-def test_public_surface_exports_what_it_lists(package: str) -> None:
-    module = importlib.import_module(package)
-    assert sorted(module.__all__) == sorted(set(module.__all__))
-    assert [name for name in module.__all__ if not hasattr(module, name)] == []
-    public = {n for n, v in vars(module).items() if not n.startswith("_") and not ismodule(v)}
-    assert public - {"annotations"} <= {*module.__all__, *_IMPORTED_HELPERS.get(package, ())}

@@ -739,14 +739,6 @@ async def test_forget_racing_saves_on_another_replica_leaves_no_orphans(backend:
         await second.close()
 
 
-def test_public_api_is_exported() -> None:
-    import bot.store
-
-    public = {name for name in dir(bot.store) if not name.startswith("_")}
-    modules = {"export", "factory", "model", "postgres", "sqlite"}
-    assert public - modules == set(bot.store.__all__)
-
-
 async def test_an_sqlite_without_returning_is_refused_at_start(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
