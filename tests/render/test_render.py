@@ -30,7 +30,7 @@ from bot.render.limits import (
 from bot.render.parts import EXAMPLE_KEYS
 from bot.render.views import classify_question
 from bot.search import Hit, IndexStats, SearchResult
-from bot.search.snippets import Snippet
+from bot.search.snippets.sentences import Snippet
 from testkit.fake_bot_api import HtmlError, parse_html, utf16_len
 from testkit.paths import REPO_ROOT
 

@@ -9,7 +9,7 @@ thread, `process.EmbeddingProcess` in a low-priority child process (the bot). Th
 loaded only with `SEMANTIC` on: BM25 alone needs none of it.
 """
 
-from bot.search.semantic.e5_embedder import load_default_embedder
+from bot.search.semantic.e5_onnx import load_default_embedder
 from bot.search.semantic.embedding import Embedder, embed_papers, paper_text
 from bot.search.semantic.hybrid import HybridRetriever
 from bot.search.semantic.job import Embedding, EmbeddingJob

@@ -24,11 +24,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from bot.corpus import Paper
-from bot.search.confidence import CONFIDENT_COVERAGE
-from bot.search.hits import page_hits
-from bot.search.index import Index
-from bot.search.query import PreparedQuery, QueryPipeline
-from bot.search.retriever import Hit, IndexStats, SearchResult
+from bot.search.query.pipeline import PreparedQuery, QueryPipeline
+from bot.search.rank.hits import CONFIDENT_COVERAGE, page_hits
+from bot.search.rank.index import Index
+from bot.search.rank.retriever import Hit, IndexStats, SearchResult
 from bot.search.semantic import fusion
 from bot.search.semantic.calibration import Calibration, verdict
 from bot.search.semantic.embedding import Embedder

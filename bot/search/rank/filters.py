@@ -34,20 +34,20 @@ from typing import Generic, Literal, Protocol, TypeVar
 import numpy as np
 
 from bot.corpus import AuthorIndex, AuthorKey, Paper, author_key, filed_under, key_matches
-from bot.search.analysis import Analyzer, EnglishAnalyzer
-from bot.search.facets import (
+from bot.search.query.analysis import Analyzer, EnglishAnalyzer
+from bot.search.query.syntax import Clause, DayFilter, FieldFilter, ParsedQuery, Phrase, YearFilter
+from bot.search.rank.facets import (
     PROGRAMME_FIELDS,
     ProgrammeColumns,
     in_a_row,
     tier_named,
 )
-from bot.search.phrases import PhraseIndex, phrase_terms
+from bot.search.rank.phrases import PhraseIndex, phrase_terms
 from bot.search.storage.columns import field_values
-from bot.search.syntax import Clause, DayFilter, FieldFilter, ParsedQuery, Phrase, YearFilter
 
 
 class Index(Protocol):
-    """What the filters read of an index (`bot.search.index.Index` has it)."""
+    """What the filters read of an index (`bot.search.rank.index.Index` has it)."""
 
     papers: Sequence[Paper]
     authors: AuthorIndex

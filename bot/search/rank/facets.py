@@ -27,11 +27,11 @@ from typing import Any, Generic, TypeVar
 import numpy as np
 
 from bot.corpus import Paper, Presentation, fold_name, fold_session, sessions_named
-from bot.search.analysis import Analyzer
-from bot.search.dates import DayFilter
-from bot.search.phrases import phrase_terms
+from bot.search.query.analysis import Analyzer
+from bot.search.query.dates import DayFilter
+from bot.search.query.syntax import FieldFilter
+from bot.search.rank.phrases import phrase_terms
 from bot.search.storage.columns import field_values
-from bot.search.syntax import FieldFilter
 
 __all__ = [
     "PROGRAMME_FIELDS",

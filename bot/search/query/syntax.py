@@ -41,7 +41,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal
 
-from bot.search.dates import DayFilter, YearFilter, read_day, read_years
+from bot.search.query.dates import DayFilter, YearFilter, read_day, read_years
 
 __all__ = [
     "FIELD_ALIASES",
