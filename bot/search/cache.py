@@ -1,9 +1,9 @@
-"""The cached load: the corpus and its `Index` read from the cache, else loaded, built and cached.
+"""The index cache: the corpus and its `Index` read from disk, else loaded, built and saved.
 
-Anything unexpected on load (another key or version, a short file, a checksum or zip error,
-a state the index rejects) is a miss: the index is rebuilt and the file rewritten. A broken
-cache is never trusted and never raises. `load_corpus_and_index` is the start-up path: a hit
-skips both the loader and the build.
+A cache file is keyed by the corpus's files (names and bytes) and every version that decides
+what it holds (`FORMAT_VERSION`, the analyzer's, the BM25 parameters, the `Paper` fields).
+Anything unexpected on load (another key or version, a short file, a checksum error, a state
+the index rejects) is a miss: the index is rebuilt and the file rewritten, never an error.
 """
 
 from __future__ import annotations
@@ -52,6 +52,7 @@ __all__ = [
 
 logger = logging.getLogger(__name__)
 
+
 CACHE_MIN_PAPERS = 2000
 """Smaller corpora are built directly: a few hundred ms, about what reading a cache costs."""
 
@@ -69,7 +70,7 @@ def load_corpus_and_index(
 
     paths: corpus files or directories, as for `load_corpus` (whose errors propagate).
     cache_dir: where cache files live (the settings' `index_cache_dir`); None means
-        `key.DEFAULT_CACHE_DIR`.
+        `DEFAULT_CACHE_DIR`.
     min_papers: smaller corpora are loaded and built without writing a cache.
     progress: build progress callback; None shows a line on a terminal, else logs.
     corpus_filter: keep only the matching records (`bot.corpus.LoadFilter`, CORPUS_FILTER).
@@ -240,8 +241,6 @@ def corpus_key(
         write_stamps(stamps, known)
     return digest.hexdigest()
 
-
-logger = logging.getLogger(__name__)
 
 _CHUNK = 1 << 20
 _RACY_NS = 2_000_000_000

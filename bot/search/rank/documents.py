@@ -1,6 +1,10 @@
-"""What a paper is indexed as: its terms, title words counted `TITLE_WEIGHT` times.
+"""What a paper is indexed as, and what the index keeps of its abstract for snippets.
 
-Shared by the index build, more-like-this and recommendations (a paper's term profile).
+A paper's terms count its title words `TITLE_WEIGHT` times (the build, more-like-this and
+recommendations share them). While the build analyses each abstract, `AbstractNotes` notes
+its sentence spans, whether it is plain text, in which of its first `MASKED_SENTENCES`
+sentences each term is (kept with the postings) and, per term, a prefix every abstract word
+holding it contains; a snippet then analyses only the words holding those prefixes.
 """
 
 from __future__ import annotations
@@ -59,7 +63,7 @@ WHOLE_TERM = 255
 
 MIN_PREFIX_CHARS = 3
 """A shorter prefix (than this or the term's `word_prefix`) is held by too many words to be
-worth looking for: such a term's words are counted instead."""
+worth looking for: such a term's words are found by analysing the snippet's window."""
 
 
 class AbstractLayout:

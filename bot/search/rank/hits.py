@@ -1,8 +1,9 @@
 """Hits for ranked rows: each paper with its score, its coverage of the query and its snippet.
 
-Made after ranking, for the rows shown only. What a query's snippets share (its distinct
-terms, their weights, each term's frequency and sentence mask in each row, read from the
-postings) is worked out once for the page, not once a hit.
+Made after ranking, for the rows shown only; what a page's snippets share (the terms, their
+weights, each term's count and sentence mask per row) is read once for the page. Coverage is
+the share of the query's idf weight a paper holds; a result is confident when its best paper
+covers at least `CONFIDENT_COVERAGE`.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """`Index`: papers analysed into BM25 postings; ranked search, more-like-this, lookup by id.
 
-Ranking is BM25 (`bm25.BM25`, rank-bm25's scores); snippets (`snippets`) and confidence
-(`confidence`) are computed afterwards, for the hits shown only. Title words count more: a
+Ranking is BM25 (`bm25.BM25`, rank-bm25's scores); snippets and confidence are computed
+afterwards, for the hits shown only (`hits`). Title words count more: a
 paper's terms are its title's terms `TITLE_WEIGHT` times, then its abstract's, keywords' and
 authors' terms (`document_terms`), so a title-only paper is found by its keywords and authors.
 """

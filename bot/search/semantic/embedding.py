@@ -1,10 +1,9 @@
-"""Papers turned into vectors, behind a small `Embedder` interface, from the cache if possible.
+"""Papers turned into vectors behind a small `Embedder` interface, from the vector cache.
 
-The product's embedder is `e5_embedder.OnnxE5Embedder`; another model (or a stand-in in
-tests) plugs in by implementing `Embedder`, whose `name` keys the vector cache, so vectors
-of two models never mix. `embed_papers` is plain blocking code meant for a worker thread:
-onnxruntime's runs release the GIL, so an event loop in the main thread keeps running while
-papers embed, and `workers` threads embed at once.
+The product's embedder is `e5_onnx.OnnxE5Embedder`; another model (or a test's stand-in)
+implements `Embedder`, whose `name` keys the vector cache, so two models' vectors never mix.
+`embed_papers` is blocking code for worker threads (onnxruntime releases the GIL). The last
+run's embedding rate is kept too, so the next start can say how long embedding will take.
 """
 
 from __future__ import annotations
@@ -27,6 +26,8 @@ from bot.search.cache import read_json, write_json
 from bot.search.storage.cache_file import CacheMiss, read_state, write_state
 
 __all__ = ["MIN_TIMED_PAPERS", "RATES_FILE", "Rate", "read_rate", "write_rate"]
+
+logger = logging.getLogger(__name__)
 
 UNIT = 4
 """Papers a worker takes at a time: the next is taken as soon as it is done, so no worker
@@ -179,8 +180,6 @@ def _pooled(
             future.cancel()
 
 
-logger = logging.getLogger(__name__)
-
 VECTOR_FORMAT = 1
 """What a vector cache file holds (text digests and unit vectors per model): bump when that
 changes. The index cache's FORMAT_VERSION is not part of it, so a new index format keeps the
@@ -251,8 +250,6 @@ class VectorCache:
         except OSError as error:
             logger.warning("vector cache %s not written: %s", self.path, error)
 
-
-logger = logging.getLogger(__name__)
 
 RATES_FILE = "embedding-rates.json"
 MIN_TIMED_PAPERS = 16

@@ -1,8 +1,8 @@
-"""Read-only columns over a memory-mapped cache: strings and papers decoded when asked for.
+"""Papers as typed columns in the cache (`report_state`), read back lazily (`PaperColumns`).
 
 A large cached corpus as `Paper` objects would cost a second to decode and much memory to
-hold; as columns (UTF-8 blobs with byte offsets, numpy arrays) it costs neither, and a
-`Paper` is made only for the rows a page shows.
+hold; as read-only columns (UTF-8 blobs with byte offsets, numpy arrays) over the memory map
+it costs neither, and a `Paper` is made only for the rows a page shows.
 """
 
 from __future__ import annotations
