@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from itertools import pairwise
 from math import fsum
 
@@ -65,7 +65,12 @@ def reference_snippet(
     return _clip(text[lo:hi], merge_marks(shown), MAX_SNIPPET_CHARS)
 
 
-def _with_neighbour(window: Span, sentences: list[Span], weight, fits) -> Span:  # type: ignore[no-untyped-def]
+def _with_neighbour(
+    window: Span,
+    sentences: list[Span],
+    weight: Callable[[Span], float],
+    fits: Callable[[Span], bool],
+) -> Span:
     """A chosen sentence with its better-matching neighbour (the next on a tie), if it fits."""
     i = sentences.index(window)
     before = (sentences[i - 1][0], window[1]) if i > 0 else None
