@@ -242,7 +242,7 @@ def flag_table(questions: list[Answered], named: dict) -> None:
 
 def curves(questions: list[Answered], named: dict) -> None:
     """The flags as each served engine's cut moves."""
-    from bot.search.confidence import CONFIDENT_COVERAGE
+    from bot.search.rank.hits import CONFIDENT_COVERAGE
 
     print("\n| BM25 coverage cut | off-topic | near-miss | on-topic | right first |")
     print("|---|---|---|---|---|")

@@ -107,7 +107,7 @@ def startup(args: argparse.Namespace) -> None:
 
 def semantic(args: argparse.Namespace) -> None:
     """SEMANTIC off and on side by side on the seed corpus, the dev set's questions."""
-    from bot.search.gloss import is_chinese
+    from bot.search.query.gloss import is_chinese
     from testkit.devset import load_devset, load_seed_papers
 
     questions = [q.text for q in load_devset(load_seed_papers(SEED))]

@@ -83,9 +83,9 @@ def naive_index(papers: Any) -> Any:
     """rank-bm25's BM25Plus with the engine's parameters, over the engine's document terms."""
     from rank_bm25 import BM25Plus
 
-    from bot.search.analysis import EnglishAnalyzer
-    from bot.search.bm25 import DEFAULT_PARAMS
-    from bot.search.documents import document_terms
+    from bot.search.query.analysis import EnglishAnalyzer
+    from bot.search.rank.bm25 import DEFAULT_PARAMS
+    from bot.search.rank.documents import document_terms
 
     p, analyzer = DEFAULT_PARAMS, EnglishAnalyzer()  # one analyzer: its terms shared
     terms = [document_terms(paper, analyzer) for paper in papers]
@@ -94,7 +94,7 @@ def naive_index(papers: Any) -> Any:
 
 def naive_run(naive: Any, queries: list[str]) -> tuple[list[float], list[float], list]:
     """Wall and CPU seconds of each query's analysis + `get_scores` + argsort, and the tops."""
-    from bot.search.analysis import EnglishAnalyzer, analyze_query
+    from bot.search.query.analysis import EnglishAnalyzer, analyze_query
 
     analyzer = EnglishAnalyzer()
     walls, cpus, tops = [], [], []
@@ -195,12 +195,12 @@ def headline(args: argparse.Namespace) -> None:
 # --- --profile: a sampling profiler over the CLI, in-process --------------------------------
 
 GROUPS = (
-    ("analysis", ("search/query.py", "search/analysis.py", "search/phrasing.py",
-                  "search/spelling.py", "search/gloss.py", "search/syntax.py")),
-    ("ranking", ("search/bm25.py", "search/postings.py", "search/scoring.py",
-                 "search/filters.py", "search/confidence.py", "search/vocabulary.py")),
-    ("snippets", ("search/snippets.py", "search/phrases.py")),
-    ("papers from the cache", ("search/storage/", "search/documents.py", "corpus/")),
+    ("analysis", ("search/query/",)),
+    ("ranking", ("search/rank/bm25.py", "search/rank/postings.py", "search/rank/filters.py",
+                 "search/rank/hits.py:coverage", "search/rank/hits.py:holds",
+                 "search/rank/hits.py:is_confident", "search/rank/vocabulary.py")),
+    ("snippets", ("search/snippets/", "search/rank/phrases.py")),
+    ("papers from the cache", ("search/storage/", "search/rank/documents.py", "corpus/")),
     ("JSON", (":result_json", ":json_line", ":_derived")),
 )  # fmt: skip
 BOT = str(REPO / "bot") + os.sep

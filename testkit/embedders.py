@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from bot.search.analysis import EnglishAnalyzer
+from bot.search.query.analysis import EnglishAnalyzer
 
 __all__ = [
     "BrokenEmbedder",

@@ -10,4 +10,3 @@ TEST_DATA = REPO_ROOT / "tests" / "data"
 SEED_CORPUS = REPO_ROOT / "corpus" / "seeds"
 """The repository's seed corpus: 57 ICML 2026 abstracts, the tests' everyday corpus (the bot's
 default is the bundled programme, `bot.config.DEFAULT_CORPUS`)."""
-SNAPSHOTS = REPO_ROOT / "tests" / "snapshots"

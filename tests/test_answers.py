@@ -12,7 +12,7 @@ from bot.answers.week import remind_minutes
 from bot.corpus.authors import MAX_AUTHOR_CHARS
 from bot.i18n import translator
 from bot.search import Index
-from bot.search.query import MAX_QUERY_CHARS
+from bot.search.query.pipeline import MAX_QUERY_CHARS
 from bot.store import open_store
 
 NOW = datetime(2026, 7, 1, tzinfo=UTC)

@@ -20,7 +20,7 @@ from bot.render import Doc
 from bot.render.console import ANSI_MARKS, PLAIN_MARKS, to_console
 from bot.render.paper import snippet_block
 from bot.search import Hit
-from bot.search.snippets import Snippet
+from bot.search.snippets.sentences import Snippet
 from testkit.devset import load_seed_papers
 from testkit.process import run_bot
 

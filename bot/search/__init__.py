@@ -1,16 +1,25 @@
-"""Search: the query pipeline, analysis, BM25 ranking, snippets and confidence, the cache.
+"""Search over papers: understand the question, rank with BM25, show snippets.
 
-Data flow: `Paper`s -> `analysis` (terms) -> `bm25` (postings) -> `Index.search` ranks, then
-`hits` describes the hits shown (`snippets`, `confidence`). Every engine searches the
-`PreparedQuery` that `query.QueryPipeline` makes of a question. `storage` keeps a built
-index (and its papers) on disk; `semantic` fuses BM25 with embeddings (`HybridRetriever`).
+    >>> from bot.corpus import Paper
+    >>> from bot.search import Index
+    >>> index = Index.build([Paper("1", "Graph neural networks", "Graphs help. We study them.")])
+    >>> result = index.search(index.queries.prepare("graph networks"), limit=5)
+    >>> result.hits[0].paper.title, result.hits[0].snippet.text
+    ('Graph neural networks', 'Graphs help. We study them.')
+
+`query/` turns a question into terms and conditions (`QueryPipeline.prepare`); `rank/` holds
+the `Index` (BM25 over the analysed papers, filters, hits and their confidence); `snippets/`
+picks the sentences shown; `cache` and `storage/` keep a built index on disk; `semantic/`
+adds embeddings fused with BM25 (`HybridRetriever`); `recommend` suggests papers like saved ones.
 """
 
-from bot.search.confidence import is_confident
-from bot.search.gloss import is_chinese
-from bot.search.index import Index
+from bot.search.cache import load_cached, load_corpus_and_index, resolve_cache_dir
+from bot.search.query.gloss import is_chinese
+from bot.search.query.syntax import Clause, DayFilter, FieldFilter, ParsedQuery, Phrase, YearFilter
+from bot.search.rank.hits import is_confident
+from bot.search.rank.index import Index
+from bot.search.rank.retriever import Hit, IndexStats, Retriever, SearchResult
 from bot.search.recommend import Recommendation, Recommendations, recommend
-from bot.search.retriever import Hit, IndexStats, Retriever, SearchResult
 from bot.search.semantic import (
     CorpusSource,
     Embedding,
@@ -19,12 +28,8 @@ from bot.search.semantic import (
     HybridRetriever,
     load_default_embedder,
 )
-from bot.search.semantic.embedding import papers_in_flight
-from bot.search.storage.cache import load_cached, load_corpus_and_index
+from bot.search.semantic.embedding import papers_in_flight, read_rate, write_rate
 from bot.search.storage.columns import field_values
-from bot.search.storage.key import resolve_cache_dir
-from bot.search.storage.rates import read_rate, write_rate
-from bot.search.syntax import Clause, DayFilter, FieldFilter, ParsedQuery, Phrase, YearFilter
 
 __all__ = [
     "Clause",

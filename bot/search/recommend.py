@@ -27,9 +27,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from bot.corpus import Paper
-from bot.search.hits import page_hits
-from bot.search.index import Index
-from bot.search.retriever import Hit, Retriever
+from bot.search.rank.hits import page_hits
+from bot.search.rank.index import Index
+from bot.search.rank.retriever import Hit, Retriever
 from bot.search.semantic import fusion
 
 __all__ = ["MAX_PROFILE", "MAX_RECOMMENDATIONS", "Recommendation", "Recommendations", "recommend"]

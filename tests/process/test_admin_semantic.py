@@ -22,8 +22,7 @@ import bot.search.semantic.process as embedding_process
 from bot import loading
 from bot.config import Settings
 from bot.search import HybridRetriever, resolve_cache_dir
-from bot.search.semantic.embedding import paper_text
-from bot.search.semantic.vector_cache import VectorCache, text_digest
+from bot.search.semantic.embedding import VectorCache, paper_text, text_digest
 from bot.tg import admin, semantic
 from bot.tg.app import build_application
 from testkit.devset import load_seed_papers

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.search.storage.cache import CACHE_MIN_PAPERS
+from bot.search.cache import CACHE_MIN_PAPERS
 from testkit.botenv import bot_env
 from testkit.fake_bot_api import FakeBotApi, Updates, parse_html
 from testkit.process import START_TIMEOUT, start_bot

@@ -2,7 +2,7 @@
 
 An earlier bot mapped the cache file itself: truncating it in place (what `cp` over
 it does) killed the bot with SIGBUS at the next question, without a log line. Now it maps a
-private copy (`bot/search/storage/private_copy.py`). The real process, the fake Bot API.
+private copy (`bot/search/storage/cache_file.py`). The real process, the fake Bot API.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from bot.loading import load_index
-from bot.search.storage.cache import CACHE_MIN_PAPERS
+from bot.search.cache import CACHE_MIN_PAPERS
 from testkit.botenv import bot_env
 from testkit.fake_bot_api import FakeBotApi, Updates
 from testkit.papers import write_corpus

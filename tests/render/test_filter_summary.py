@@ -6,7 +6,7 @@ import pytest
 
 from bot.i18n import LANGUAGES, translator
 from bot.render.questions import MAX_VALUE_CHARS, filter_labels, filter_summary
-from bot.search.syntax import parse_query
+from bot.search.query.syntax import parse_query
 
 ISSUE_EXAMPLE = "author:Bengio year:2015..2017 generative adversarial networks -image"
 

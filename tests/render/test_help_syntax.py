@@ -9,7 +9,7 @@ import pytest
 
 from bot import render
 from bot.i18n import LANGUAGES, translator
-from bot.search.syntax import DayFilter, parse_query
+from bot.search.query.syntax import DayFilter, parse_query
 
 NOW = datetime(2026, 7, 15, tzinfo=UTC)
 PROGRAMME = {"session", "day", "room", "institution", "topic", "status"}

@@ -14,7 +14,7 @@ from bot.i18n import translator
 from bot.render.limits import INLINE_DESCRIPTION_CHARS, MAX_MESSAGE_CHARS
 from bot.render.presentations import hit_badge, kind_label
 from bot.search import Hit, Index
-from bot.search.snippets import Snippet
+from bot.search.snippets.sentences import Snippet
 from testkit.fake_bot_api import parse_html, utf16_len
 from testkit.week import load_week
 

@@ -29,7 +29,7 @@ from bot.render.limits import (
 from bot.render.paper import paper_command
 from bot.render.questions import classify_question
 from bot.search import Hit, IndexStats, SearchResult
-from bot.search.snippets import Snippet
+from bot.search.snippets.sentences import Snippet
 from testkit.fake_bot_api import HtmlError, parse_html, utf16_len
 from testkit.paths import REPO_ROOT
 

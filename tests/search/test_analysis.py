@@ -9,15 +9,17 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.search.analysis import (
+from bot.search.query.analysis import (
     ANALYZER_VERSION,
     MAX_QUERY_TERMS,
     STOPWORDS,
     EnglishAnalyzer,
     analyze_query,
 )
-from bot.search.query import MAX_QUERY_CHARS
+from bot.search.query.pipeline import MAX_QUERY_CHARS
 from testkit.devset import load_seed_papers
+from testkit.fuzz import FUZZ
+from testkit.snippets import SNIPPET_TEXT
 
 ENGLISH = EnglishAnalyzer()
 analyze, analyze_spans = ENGLISH.analyze, ENGLISH.analyze_spans
@@ -235,3 +237,26 @@ def test_the_english_analyzer_names_its_language_and_version() -> None:
     english = EnglishAnalyzer()
     assert english.language == "en" and english.version == ANALYZER_VERSION
     assert english.analyze("Sparse models") == ["spars", "model"]
+
+
+@FUZZ
+@given(SNIPPET_TEXT)
+def test_chunk_terms_are_analyze_word_by_word(text: str) -> None:
+    folded, chunks, terms = ENGLISH.chunk_terms(text)
+    assert len(folded) == len(text) and chunks == folded.split()
+    assert [t for chunk in terms for t in chunk] == ENGLISH.analyze(text)
+
+
+def test_cached_spans_equal_fresh_ones_and_stay_bounded() -> None:
+    analyzer = EnglishAnalyzer(max_cache=50)
+    words = ["state-of-the-art", "(GNNs),", "LLMs", "R$^3$", "naïve", "x", "models.)", ""]
+    for word in words * 3:
+        spans = analyzer.analyze_spans(word)
+        assert spans == EnglishAnalyzer().analyze_spans(word)
+        spans.append(("changed", 0, 0))  # the caller's list is its own
+    assert analyzer.analyze_spans("state-of-the-art")[-1] != ("changed", 0, 0)
+    for i in range(200):  # more distinct words than the cache holds
+        assert analyzer.analyze_spans(f"graph{i}-net") == EnglishAnalyzer().analyze_spans(
+            f"graph{i}-net"
+        )
+    assert len(analyzer._spans) <= 50

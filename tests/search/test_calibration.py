@@ -16,6 +16,7 @@ from bot.answers import results
 from bot.cli.search import result_json
 from bot.corpus import Paper, load_corpus
 from bot.search import EmbeddingJob, HybridRetriever, Index
+from bot.search.cache import write_json
 from bot.search.semantic.calibration import (
     CALIBRATIONS_FILE,
     IN_TOPIC_FLAGGED,
@@ -28,7 +29,6 @@ from bot.search.semantic.calibration import (
 )
 from bot.search.semantic.embedding import embed_papers
 from bot.search.semantic.probes import off_topic_questions, paper_probes
-from bot.search.storage.files import write_json
 from testkit.embedders import WordHashEmbedder
 from testkit.paths import TEST_DATA
 

@@ -17,9 +17,8 @@ from onnx import TensorProto, helper
 from bot import loading
 from bot.config import Settings
 from bot.search import Index
-from bot.search.semantic import e5_embedder
-from bot.search.semantic.e5_embedder import OnnxE5Embedder, load_default_embedder
-from bot.search.semantic.e5_onnx import MS, E5Onnx, Graph
+from bot.search.semantic import e5_onnx as e5_embedder
+from bot.search.semantic.e5_onnx import MS, E5Onnx, Graph, OnnxE5Embedder, load_default_embedder
 from testkit.devset import load_seed_papers
 from testkit.texts import TEXTS
 

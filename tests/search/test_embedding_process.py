@@ -19,8 +19,7 @@ import pytest
 from bot import loading
 from bot.search import HybridRetriever, SearchResult
 from bot.search.semantic import CorpusSource, EmbeddingProcess, embed_papers
-from bot.search.semantic.embedding import UNIT
-from bot.search.semantic.vector_cache import VectorCache
+from bot.search.semantic.embedding import UNIT, VectorCache
 from testkit.embedders import (
     WordHashEmbedder,
     broken_embedder,

@@ -15,9 +15,9 @@ import pytest
 
 from bot.corpus import Paper, Presentation, load_corpus
 from bot.search import Index, load_corpus_and_index
-from bot.search.filters import candidates, filter_columns
-from bot.search.query import QueryPipeline
-from bot.search.syntax import parse_query
+from bot.search.query.pipeline import QueryPipeline
+from bot.search.query.syntax import parse_query
+from bot.search.rank.filters import candidates, filter_columns
 from testkit.paths import TEST_DATA
 
 PROGRAMME = TEST_DATA / "programme"

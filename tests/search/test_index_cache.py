@@ -16,9 +16,8 @@ from bot.answers import results
 from bot.corpus import CorpusError, load_corpus
 from bot.logs import progress_reporter
 from bot.search import Index, load_corpus_and_index, resolve_cache_dir
-from bot.search.storage.cache_file import MAGIC, cache_path
-from bot.search.storage.key import DEFAULT_CACHE_DIR, corpus_key
-from bot.search.storage.stamps import STAMPS_FILE
+from bot.search.cache import DEFAULT_CACHE_DIR, STAMPS_FILE, cache_path, corpus_key
+from bot.search.storage.cache_file import MAGIC
 from testkit.paths import SEED_CORPUS
 
 SEED_DIR = SEED_CORPUS
@@ -228,7 +227,7 @@ def test_broken_cache_is_rebuilt_not_trusted(
 ) -> None:
     report, index = load_corpus_and_index([corpus_dir], cache_dir, min_papers=0)
     breakage(only_cache_file(cache_dir))
-    with caplog.at_level(logging.WARNING, logger="bot.search.storage.cache"):
+    with caplog.at_level(logging.WARNING, logger="bot.search.cache"):
         rebuilt_report, rebuilt = load_corpus_and_index([corpus_dir], cache_dir, min_papers=0)
     assert len(builds) == 2
     assert "rebuilding" in caplog.text
@@ -311,7 +310,7 @@ def test_build_logs_progress_when_not_a_terminal(corpus_dir: Path, cache_dir: Pa
 def test_key_comes_from_versions_and_content_not_source_code(
     corpus_dir: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from bot.search.storage import key as storage_key
+    from bot.search import cache as storage_key
 
     before = corpus_key([corpus_dir])
     assert corpus_key([corpus_dir]) == before  # stable: nothing is hashed but files + versions
@@ -370,7 +369,7 @@ def test_cached_index_survives_its_file_being_replaced(
 @pytest.fixture
 def stamps_now(monkeypatch: pytest.MonkeyPatch) -> None:
     """Stamp files however recently they changed (tests write their corpus just before)."""
-    from bot.search.storage import stamps
+    from bot.search import cache as stamps
 
     monkeypatch.setattr(stamps, "_RACY_NS", -1)
 

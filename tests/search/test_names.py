@@ -6,7 +6,7 @@ import pytest
 
 from bot.corpus import Paper
 from bot.search import Index
-from bot.search.names import NameTable, leading_name, name_key
+from bot.search.query.names import NameTable, leading_name, name_key
 
 NEIGHBOURS = [
     Paper("1", "StepCodeReasoner: Verifiable Code Reasoning Step by Step",
@@ -115,7 +115,7 @@ def test_a_question_that_matches_most_of_a_title_finds_that_paper_first() -> Non
 
 
 def test_title_terms_are_indexed_title_weight_times() -> None:
-    from bot.search.documents import TITLE_WEIGHT, document_terms
+    from bot.search.rank.documents import TITLE_WEIGHT, document_terms
 
     terms = document_terms(TITLED[0], Index.build(TITLED).analyzer)
     assert terms.count("autoencod") == TITLE_WEIGHT == 2

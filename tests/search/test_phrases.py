@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from bot.search.analysis import EnglishAnalyzer
-from bot.search.phrases import PhraseIndex, phrase_terms
+from bot.search.query.analysis import EnglishAnalyzer
+from bot.search.rank.phrases import PhraseIndex, phrase_terms
 
 TITLES = [
     "Graph Neural Networks for Molecules",

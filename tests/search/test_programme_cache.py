@@ -10,9 +10,9 @@ import pytest
 from bot.answers import results
 from bot.corpus import Presentation, load_corpus
 from bot.search import load_corpus_and_index
+from bot.search.cache import corpus_key
 from bot.search.storage.cache_file import CacheMiss, read_state, write_state
-from bot.search.storage.key import corpus_key
-from bot.search.storage.papers import report_from_state, report_state
+from bot.search.storage.columns import report_from_state, report_state
 from testkit.paths import TEST_DATA
 
 PROGRAMME = TEST_DATA / "programme"

@@ -1,4 +1,4 @@
-"""bot.search.query: one pipeline (cut, chat phrasing, spelling) that every engine searches.
+"""The query pipeline: (cut, chat phrasing, spelling) that every engine searches.
 
 BM25 alone (`Index.search`, what `SEMANTIC=off` serves) is the engine here; the hybrid's
 side (it searches the same `PreparedQuery`) is in test_hybrid.py.
@@ -15,10 +15,10 @@ import pytest
 from bot.answers import results
 from bot.corpus import Paper
 from bot.search import Index
-from bot.search import query as query_module
-from bot.search.analysis import MAX_QUERY_TERMS, EnglishAnalyzer
-from bot.search.query import MAX_QUERY_CHARS, PreparedQuery, QueryPipeline, prepare_query
-from bot.search.spelling import Correction, Speller
+from bot.search.query import pipeline as query_module
+from bot.search.query.analysis import MAX_QUERY_TERMS, EnglishAnalyzer
+from bot.search.query.pipeline import MAX_QUERY_CHARS, PreparedQuery, QueryPipeline, prepare_query
+from bot.search.query.spelling import Correction, Speller
 from testkit.devset import load_seed_papers
 
 RECOMMEND = "can you recommend some papers on LLM agents and tool use attacks?"
@@ -150,7 +150,7 @@ def test_a_failed_speller_is_logged_and_questions_stay_uncorrected(
 
     monkeypatch.setattr(query_module, "Speller", broken)
     index = Index.build(papers)
-    with caplog.at_level(logging.ERROR, logger="bot.search.query"):
+    with caplog.at_level(logging.ERROR, logger="bot.search.query.pipeline"):
         assert index.queries.load_speller() is None
     assert "speller failed" in caplog.text
     assert results(index, SEIZURE_TYPOS).corrected == ""

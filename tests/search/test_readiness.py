@@ -23,8 +23,7 @@ from bot.answers import pending_notice
 from bot.config import load_settings
 from bot.i18n import translator
 from bot.logs import EtaClock
-from bot.search.semantic.embedding import UNIT
-from bot.search.storage.rates import MIN_TIMED_PAPERS, RATES_FILE, read_rate, write_rate
+from bot.search.semantic.embedding import MIN_TIMED_PAPERS, RATES_FILE, UNIT, read_rate, write_rate
 from testkit.devset import load_seed_papers
 
 # SEMANTIC=on with a stand-in engine, plus CLI and prepare runs: the semantic tier.
@@ -246,7 +245,7 @@ def test_a_prepared_read_only_dir_is_served_without_a_write(
 ) -> None:
     # A corpus file written this instant is hashed again at the next start ("racy", see
     # storage.stamps) and its stamp written then; prepared minutes later, it is not.
-    monkeypatch.setattr("bot.search.storage.stamps._RACY_NS", 0)
+    monkeypatch.setattr("bot.search.cache._RACY_NS", 0)
     assert cli.main(["prepare", "--corpus", str(corpus)]) == 0
     capsys.readouterr()
     before = {p.name: (p.stat().st_mtime_ns, p.stat().st_size) for p in cache_dir.iterdir()}

@@ -14,13 +14,12 @@ import rank_bm25
 from bot.answers import results
 from bot.corpus import Paper
 from bot.search import Index
-from bot.search.abstracts import WHOLE_TERM
-from bot.search.analysis import MAX_QUERY_TERMS, EnglishAnalyzer, analyze_query
-from bot.search.bm25 import BM25, SAMPLE
-from bot.search.confidence import CONFIDENT_COVERAGE
-from bot.search.documents import document_terms
-from bot.search.snippets import MAX_SNIPPET_CHARS, best_snippet, marks
-from bot.search.vocabulary import TERM_CACHE, Vocabulary
+from bot.search.query.analysis import MAX_QUERY_TERMS, EnglishAnalyzer, analyze_query
+from bot.search.rank.bm25 import BM25, SAMPLE
+from bot.search.rank.documents import WHOLE_TERM, document_terms
+from bot.search.rank.hits import CONFIDENT_COVERAGE
+from bot.search.rank.vocabulary import TERM_CACHE, Vocabulary
+from bot.search.snippets.sentences import MAX_SNIPPET_CHARS, best_snippet, marks
 from testkit.devset import load_devset, load_seed_papers
 
 ENGLISH = EnglishAnalyzer()
@@ -181,6 +180,8 @@ def test_long_sentence_is_cut_on_word_boundaries_around_the_match() -> None:
     snippet = results(index, "target", limit=1).hits[0].snippet
     assert len(snippet.text) <= MAX_SNIPPET_CHARS
     assert snippet.text.startswith("…") and snippet.text.endswith("…")
+    # The cut starts at the first whole word within 40 characters before the match.
+    assert snippet.text.startswith("…filler76 filler77 filler78 filler79 target word here")
     (s, e), *_ = snippet.marks
     assert snippet.text[s:e] == "target"
     assert all(

@@ -1,4 +1,4 @@
-"""bot.search.spelling: variants, edit distance by length, real words kept unless in a phrase."""
+"""Spelling: variants, edit distance by length, real words kept unless in a phrase."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import string
 
 import pytest
 
-from bot.search.spelling import (
+from bot.search.query.spelling import (
     Correction,
     Lexicon,
     correct_query,

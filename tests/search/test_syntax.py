@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.search import syntax
-from bot.search.syntax import FieldFilter, ParsedQuery, Phrase, YearFilter, parse_query
+from bot.search.query import syntax
+from bot.search.query.syntax import FieldFilter, ParsedQuery, Phrase, YearFilter, parse_query
 
 
 @pytest.mark.parametrize(

@@ -8,9 +8,9 @@ from datetime import UTC, datetime
 import pytest
 
 from bot.corpus import session_number
-from bot.search.dates import RELATIVE_DAYS, WEEKDAYS, read_day
-from bot.search.facets import tier_named
-from bot.search.syntax import DayFilter, FieldFilter, ParsedQuery, parse_query
+from bot.search.query.dates import RELATIVE_DAYS, WEEKDAYS, read_day
+from bot.search.query.syntax import DayFilter, FieldFilter, ParsedQuery, parse_query
+from bot.search.rank.facets import tier_named
 
 NOW = datetime(2026, 7, 15, 3, 0, tzinfo=UTC)
 WED = DayFilter(weekday=2)

@@ -19,8 +19,8 @@ import pytest
 from bot.answers import results
 from bot.corpus import Paper, load_corpus
 from bot.search import HybridRetriever, Index, Retriever, SearchResult
-from bot.search.analysis import EnglishAnalyzer
-from bot.search.phrases import phrase_terms
+from bot.search.query.analysis import EnglishAnalyzer
+from bot.search.rank.phrases import phrase_terms
 from testkit.papers import author_matches
 from testkit.paths import TEST_DATA
 

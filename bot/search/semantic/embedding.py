@@ -1,17 +1,20 @@
-"""Papers turned into vectors, behind a small `Embedder` interface, from the cache if possible.
+"""Papers turned into vectors behind a small `Embedder` interface, from the vector cache.
 
-The product's embedder is `e5_embedder.OnnxE5Embedder`; another model (or a stand-in in
-tests) plugs in by implementing `Embedder`, whose `name` keys the vector cache, so vectors
-of two models never mix. `embed_papers` is plain blocking code meant for a worker thread:
-onnxruntime's runs release the GIL, so an event loop in the main thread keeps running while
-papers embed, and `workers` threads embed at once.
+The product's embedder is `e5_onnx.OnnxE5Embedder`; another model (or a test's stand-in)
+implements `Embedder`, whose `name` keys the vector cache, so two models' vectors never mix.
+`embed_papers` is blocking code for worker threads (onnxruntime releases the GIL). The last
+run's embedding rate is kept too, so the next start can say how long embedding will take.
 """
 
 from __future__ import annotations
 
+import hashlib
+import logging
 import threading
+import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
@@ -19,7 +22,12 @@ import numpy as np
 
 from bot.corpus import Paper
 from bot.logs import Progress
-from bot.search.semantic.vector_cache import VectorCache, text_digest
+from bot.search.cache import read_json, write_json
+from bot.search.storage.cache_file import CacheMiss, read_state, write_state
+
+__all__ = ["MIN_TIMED_PAPERS", "RATES_FILE", "Rate", "read_rate", "write_rate"]
+
+logger = logging.getLogger(__name__)
 
 UNIT = 4
 """Papers a worker takes at a time: the next is taken as soon as it is done, so no worker
@@ -170,3 +178,121 @@ def _pooled(
     finally:
         for future in running:
             future.cancel()
+
+
+VECTOR_FORMAT = 1
+"""What a vector cache file holds (text digests and unit vectors per model): bump when that
+changes. The index cache's FORMAT_VERSION is not part of it, so a new index format keeps the
+vectors."""
+_DIGEST_BYTES = 32
+
+
+def text_digest(text: str) -> bytes:
+    """The cache key of one embedded text."""
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).digest()
+
+
+class VectorCache:
+    """Vectors of one model on disk, looked up by the digest of the embedded text."""
+
+    def __init__(self, directory: str | Path, model: str) -> None:
+        """The cache file of `model` under `directory` (read lazily, written atomically)."""
+        self.model = model
+        slug = hashlib.sha256(model.encode()).hexdigest()[:16]
+        self.path = Path(directory) / f"vectors-{slug}.vec"
+        self._key = f"vectors;{model}"
+        self._vectors: dict[bytes, np.ndarray] = {}
+
+    def load(self) -> int:
+        """Read the file; a missing, foreign or damaged one counts as empty. Returns its size."""
+        try:
+            state = read_state(self.path, key=self._key, analyzer=self.model, version=VECTOR_FORMAT)
+            digests = np.asarray(state["digests"], dtype=np.uint8)
+            vectors = np.asarray(state["vectors"], dtype=np.float32)
+            if digests.ndim != 2 or digests.shape[1] != _DIGEST_BYTES:
+                raise CacheMiss("bad digests")
+            if vectors.ndim != 2 or len(vectors) != len(digests):
+                raise CacheMiss("bad vectors")
+        except CacheMiss as error:
+            if self.path.exists():
+                logger.warning("vector cache %s not used (%s); re-embedding", self.path, error)
+            self._vectors = {}
+            return 0
+        except KeyError as error:
+            logger.warning("vector cache %s lacks %s; re-embedding", self.path, error)
+            self._vectors = {}
+            return 0
+        self._vectors = {d.tobytes(): v for d, v in zip(digests, vectors, strict=True)}
+        return len(self._vectors)
+
+    def get(self, digest: bytes) -> np.ndarray | None:
+        """The cached vector of a text digest, if any."""
+        return self._vectors.get(digest)
+
+    def put(self, digest: bytes, vector: np.ndarray) -> None:
+        """Remember a vector (in memory until `save`)."""
+        self._vectors[digest] = np.asarray(vector, dtype=np.float32)
+
+    def save(self) -> None:
+        """Write all vectors atomically; a failure is logged, never raised (it is a cache)."""
+        if not self._vectors:
+            return
+        digests = np.frombuffer(b"".join(self._vectors), dtype=np.uint8).reshape(-1, _DIGEST_BYTES)
+        state = {
+            "model": self.model,
+            "digests": digests,
+            "vectors": np.stack(list(self._vectors.values())),
+        }
+        try:
+            write_state(
+                self.path, key=self._key, analyzer=self.model, state=state, version=VECTOR_FORMAT
+            )
+        except OSError as error:
+            logger.warning("vector cache %s not written: %s", self.path, error)
+
+
+RATES_FILE = "embedding-rates.json"
+MIN_TIMED_PAPERS = 16
+"""A rate timed on fewer papers is noise (the first batch also pays the engine's warm-up)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Rate:
+    """Papers a second one model embedded, over how many papers, and when (Unix time)."""
+
+    papers_per_second: float
+    papers: int
+    when: float
+
+
+def _entry(model: str, threads: int | None) -> str:
+    return f"{model};threads={threads if threads is not None else 'all'}"
+
+
+def read_rate(cache_dir: Path, model: str, threads: int | None) -> Rate | None:
+    """The last recorded rate of `model` on `threads` engine threads, or None."""
+    try:
+        entry = read_json(cache_dir / RATES_FILE)[_entry(model, threads)]
+        rate = Rate(float(entry["papers_per_second"]), int(entry["papers"]), float(entry["when"]))
+    except (ValueError, KeyError, TypeError):
+        return None
+    return rate if rate.papers_per_second > 0 else None
+
+
+def write_rate(
+    cache_dir: Path, model: str, threads: int | None, papers_per_second: float, papers: int
+) -> None:
+    """Record a rate timed on `papers` papers (fewer than `MIN_TIMED_PAPERS`: ignored)."""
+    if papers < MIN_TIMED_PAPERS or papers_per_second <= 0:
+        return
+    path = cache_dir / RATES_FILE
+    rates = read_json(path)
+    rates[_entry(model, threads)] = {
+        "papers_per_second": papers_per_second,
+        "papers": papers,
+        "when": time.time(),
+    }
+    try:
+        write_json(path, rates)
+    except OSError as error:  # a read-only volume: the next start measures again
+        logger.debug("embedding rate not recorded in %s: %s", path, error)

@@ -1,7 +1,7 @@
-"""Fusing BM25 scores with embedding similarities (the shipped rule), and how confident it is.
+"""Fusing BM25 scores with embedding similarities, and how confident the fused answer is.
 
-Pure numpy over one query's per-paper score vectors. The parameters were chosen on the dev
-sets' tune splits only, never on the held-out ones (the figures: docs/decisions.md).
+Pure numpy over one query's per-paper scores. The parameters were tuned on the dev sets'
+tune splits only (docs/decisions.md has the figures).
 """
 
 from __future__ import annotations
@@ -13,29 +13,19 @@ import numpy as np
 RRF_K = 60
 """Reciprocal rank fusion's k (Cormack et al., SIGIR 2009: 1 / (k + rank))."""
 BM25_WEIGHT = 0.5
-"""BM25's share in the fusion (the cosine's is 1): the share that ranked the papers of
-questions in other words and in Chinese first most often without costing a keyword
-question its first place (a smaller share did)."""
+"""BM25's share in the fusion (the cosine's is 1)."""
 
 
 LISTEN_COVERAGE = 0.6
-"""When BM25's first paper holds at least this share of a Latin-script question's idf weight,
-BM25 answers it well: its leader stays first and the model is the minor voice below it
-(`LISTEN_WEIGHT`). Kept first from this share on, the leader cost BM25 no first places on
-English questions of any kind (summaries, titles, keywords, questions, typos), and the
-blend below it ranked long questions' relevant papers higher; a higher share gained less."""
+"""BM25's first paper stays first when it holds this share of a Latin-script question's idf
+weight: BM25 answers such a question well, and the model only reorders the rest."""
 LISTEN_WEIGHT = 0.25
-"""The model's weight against BM25's 1 below a kept leader: the model reorders the rest a
-little. BM25's order alone (no weight) ranked long questions' papers worse than a blend."""
+"""The model's weight against BM25's 1 below a kept leader (a blend beats BM25 alone there)."""
 UNSURE_WEIGHT = 1 / BM25_WEIGHT
-"""The model's weight against BM25's 1 otherwise: the `BM25_WEIGHT` blend. Lower weights
-ranked the papers of questions in other words lower; a higher one traded those for
-other-language questions, no better overall."""
+"""The model's weight against BM25's 1 otherwise: the `BM25_WEIGHT` blend."""
 GLOSS_WEIGHT = 0.5
-"""The model's weight against BM25's 1 for a Chinese question glossed into English, whose BM25
-leader, if it covers the gloss as `LISTEN_COVERAGE` asks, stays first. With the field's terms
-in the gloss, BM25 on it is a strong signal, so it is the main voice: Chinese questions'
-papers ranked first more often than with `UNSURE_WEIGHT`, and no confidence flag moved."""
+"""The model's weight against BM25's 1 for a Chinese question glossed into English: BM25 on
+the gloss (the field's own terms) is the main voice."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,11 +43,9 @@ def blend_for(
 ) -> Blend:
     """How much the model's ranking counts against BM25's for one question.
 
-    A Latin-script question whose BM25 leader holds most of its idf weight (`coverage`, per
-    paper) is one BM25 answers well: the leader stays first and the model only reorders the
-    rest a little. A Chinese question scored on its English gloss (`glossed`) keeps a leader
-    that covers the gloss so too, and BM25 is its main voice (`GLOSS_WEIGHT`). A question in
-    another script, or one no paper covers well, gets the model's full help.
+    A leader that covers a Latin-script question (or a Chinese question's gloss) well stays
+    first; a question in another script, or one no paper covers well, gets the model's full
+    help. coverage: each paper's share of the question's idf weight.
     """
     bm25, coverage = np.asarray(bm25), np.asarray(coverage)
     unsure = Blend(GLOSS_WEIGHT if glossed else UNSURE_WEIGHT)
@@ -109,10 +97,9 @@ def rrf(
 ) -> np.ndarray:
     """Weighted reciprocal rank fusion: 1/(k + cosine rank) + `weight`/(k + BM25 rank).
 
-    A paper with no query term (`matched` False) gets no BM25 share.
-
-    `matched` defaults to a BM25 score above the lowest one: BM25+ gives every paper a
-    constant per query term, so "no match" is the minimum, not zero.
+    A paper with no query term (`matched` False) gets no BM25 share. `matched` defaults to a
+    score above the lowest: BM25+ gives every paper a constant per term, so no match is the
+    minimum, not zero.
     """
     bm25 = np.asarray(bm25, dtype=np.float64)
     if matched is None:
@@ -122,40 +109,31 @@ def rrf(
     return fused
 
 
-# Calibrated for multilingual-e5-small used symmetrically ("query: " on papers too) on the
-# tune splits of the seed dev set and the paperlists dev set together, a small corpus and a
-# large one; another model needs its own.
+# Calibrated for multilingual-e5-small used symmetrically ("query: " on papers too) on a small
+# and a large corpus; another model needs its own.
 GAP_RANK = 10
 """The standout is measured against the paper in this place of the cosine order."""
 STANDOUT_CUT = 1.75
-"""A Latin-script question is confident when standout + coverage reaches this: on both
-corpora, the highest cut that flags few of the questions whose first paper was right (a
-higher cut flags more off-topic questions and more right answers alike)."""
+"""A Latin-script question is confident when standout + coverage reaches this."""
 COVERAGE_WEIGHT = 1.0
-"""What the first paper's BM25 coverage (0-1) adds to the standout for a Latin question
-(without it, questions in the papers' own words are flagged)."""
+"""What the first paper's BM25 coverage (0-1) adds to the standout, so that questions in the
+papers' own words are not flagged."""
 STANDOUT_CUT_OTHER = 0.625
 """The cut for a question in another script, whose words BM25 seldom holds."""
 STANDOUT_CUT_GLOSS = 1.0
-"""A Chinese question scored through its English gloss (`gloss.Glossary`) is confident when
-standout + `COVERAGE_WEIGHT` x the gloss's coverage reaches this: the largest cut that flags
-few right first papers on each set; it flags more off-topic and near-miss questions than
-`STANDOUT_CUT_OTHER` would. The dev sets hold few Chinese negatives: a direction, not a
-calibrated cut, to re-check when they have more."""
+"""The cut for a Chinese question scored through its English gloss (standout plus the gloss's
+coverage). The dev sets hold few Chinese negatives: re-check it when they have more."""
 COSINE_FLOOR = 0.81
-"""And the first paper's cosine reaches this: between off-topic questions' best cosines over
-the seed papers and on-topic ones'."""
+"""And the first paper's cosine must reach this (between off-topic and on-topic best cosines)."""
 MATCH_Z = 2.125
-"""`semantic_matches`: a paper counts as a match in meaning when its cosine's z-score among
-all papers reaches this (and the floor); sizes the pages of a confident answer."""
+"""A paper matches in meaning when its cosine's z-score reaches this (`semantic_matches`)."""
 
 
 def standout(cosine: np.ndarray, k: int = GAP_RANK) -> float:
     """How far the best cosine stands above the `k`-th best, in standard deviations of all.
 
-    Unlike the best paper's z-score, which grows with the corpus (the maximum of more draws),
-    the gap at the top of the order stays put: an off-topic question's best papers are a
-    smooth tail, a question about one paper lifts it clear of the next ones.
+    Unlike the best z-score, which grows with the corpus, this gap does not: an off-topic
+    question's best papers are a smooth tail, a question about one paper lifts it clear.
     """
     cosine = np.asarray(cosine, dtype=np.float64)
     if len(cosine) < 2:
@@ -198,15 +176,9 @@ class Verdict:
 def verdict(
     cosine: np.ndarray, top: int, coverage: float, *, latin: bool, glossed: bool = False
 ) -> Verdict:
-    """The shipped rule's margin of paper `top` and its cut, per kind of question.
-
-    The best cosine stands out of the rest (`standout`): by `STANDOUT_CUT` together with the
-    paper's share of the question's idf weight (`coverage`) for a Latin-script question, by
-    `STANDOUT_CUT_GLOSS` together with its share of the gloss's for a Chinese question scored
-    through its English gloss (`glossed`), by `STANDOUT_CUT_OTHER` for one in another script.
-    Below `COSINE_FLOOR` the margin falls short of the cut by the cosine's shortfall. A corpus
-    calibrates its own rule for Latin-script questions (`calibration`).
-    """
+    """The margin of paper `top` (its `standout`, plus its `coverage` for a Latin-script or
+    glossed question) and the cut it must reach for that kind of question. Below
+    `COSINE_FLOOR` the margin falls short of the cut by the cosine's shortfall."""
     cosine = np.asarray(cosine)
     if not len(cosine):
         return Verdict(0.0, STANDOUT_CUT)

@@ -1,15 +1,9 @@
 """`HybridRetriever`: BM25 fused with multilingual embeddings, behind the `Retriever` protocol.
 
-BM25 (`Index`) stays the first stage and its scores stay rank-bm25's. The semantic signal is
-the cosine of the question's vector with every paper's; the ranking is their reciprocal rank
-fusion (`fusion.fused_scores`), whose semantic weight depends on the question
-(`fusion.blend_for`: a Latin-script question BM25 covers well keeps BM25's first paper
-first). Snippets and confidence (`calibration.verdict`) come after ranking. The retriever
-is served at once: until `attach_vectors` is called (by an embedding job, `job`) it answers
-with BM25 alone. Both signals search the question the index's
-`query.QueryPipeline` prepared (request words and typos gone, a Chinese question's English
-gloss in `PreparedQuery.gloss`), the same `PreparedQuery` BM25 alone would search: BM25,
-coverage and snippets score `scored`.
+BM25 (`Index`) stays the first stage. The semantic signal is the cosine of the question's
+vector with every paper's; the ranking fuses the two by reciprocal rank (`fusion`), weighted
+by what the question needs. Until an embedding job calls `attach_vectors`, it answers with
+BM25 alone. Both signals search the `PreparedQuery` the index's query pipeline made.
 """
 
 from __future__ import annotations
@@ -24,11 +18,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from bot.corpus import Paper
-from bot.search.confidence import CONFIDENT_COVERAGE
-from bot.search.hits import page_hits
-from bot.search.index import Index
-from bot.search.query import PreparedQuery, QueryPipeline
-from bot.search.retriever import Hit, IndexStats, SearchResult
+from bot.search.query.pipeline import PreparedQuery, QueryPipeline
+from bot.search.rank.hits import CONFIDENT_COVERAGE, page_hits
+from bot.search.rank.index import Index
+from bot.search.rank.retriever import Hit, IndexStats, SearchResult
 from bot.search.semantic import fusion
 from bot.search.semantic.calibration import Calibration, verdict
 from bot.search.semantic.embedding import Embedder

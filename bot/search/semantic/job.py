@@ -22,7 +22,7 @@ from bot.search.semantic.embedding import Embedder, embed_papers
 from bot.search.semantic.hybrid import HybridRetriever
 
 if TYPE_CHECKING:
-    from bot.search.index import Index
+    from bot.search.rank.index import Index
 
 __all__ = ["Embedding", "EmbeddingJob", "attach", "vectors_and_calibration"]
 

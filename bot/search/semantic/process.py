@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from multiprocessing.connection import Connection
 
 from bot.logs import Progress
-from bot.search.retriever import Retriever
+from bot.search.rank.retriever import Retriever
 from bot.search.semantic.embedding import Embedder
 from bot.search.semantic.hybrid import HybridRetriever
 from bot.search.semantic.job import attach
@@ -164,7 +164,7 @@ def _identity(served: Retriever) -> tuple[int, str]:
 
 def _product_embedder() -> Embedder | None:
     """The product's model, embedding papers on every core."""
-    from bot.search.semantic.e5_embedder import load_default_embedder
+    from bot.search.semantic.e5_onnx import load_default_embedder
 
     return load_default_embedder(num_threads=None)
 
@@ -232,8 +232,8 @@ def _embed(
     stop: threading.Event,
 ) -> tuple[object, ...] | None:
     """Load the corpus, embed, calibrate: the last message to send (None: stopped)."""
+    from bot.search.cache import load_cached, load_corpus_and_index
     from bot.search.semantic.job import vectors_and_calibration
-    from bot.search.storage.cache import load_cached, load_corpus_and_index
 
     paths, cache_dir, keep = source.paths, source.cache_dir, source.corpus_filter
     zone = source.venue_timezone

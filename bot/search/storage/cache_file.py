@@ -1,70 +1,56 @@
-"""The index cache's file format: one file holding a state of arrays and plain values.
-
-Layout:
+"""The cache's file format: one file of numpy arrays and plain values, memory-mapped.
 
     MAGIC | header length (8 bytes, little-endian) | JSON header | zero padding to 64 bytes
     | payload: the arrays' raw bytes, each at a 64-byte aligned offset | trailer
 
-The header carries the format version, the analyzer version, the key, the payload's length,
-each array's dtype, shape and offset, and the state's small values. The trailer is two
-little-endian CRC-32s: of the header bytes and of the payload. Reading checks the versions,
-the key, the file's exact length and both CRCs (CRC-32: fast enough to check at every
-start), then memory-maps the file: arrays are views of the page cache, not copies, and only
-the pages a query touches become resident. The map is of a private, unlinked copy
-(`private_copy.py`): `cp` over a mapped file truncated it in place and killed the bot with
-SIGBUS, and bytes changed in place changed answers after the checksum was checked. Lists of
-strings are a `TextColumn` (one UTF-8 blob with byte offsets), decoded one string at a time.
-Files are written to a temporary name and `os.replace`d, so a reader never sees half a file.
-Anything unexpected on reading raises `CacheMiss`.
+The header holds the versions, the key, the payload's length, each array's dtype, shape and
+offset, and the small values. The trailer is two little-endian CRC-32s, of the header and of
+the payload. Reading checks all of them and the file's exact length, then memory-maps a
+private copy of the file (`open_private`), so only the pages a query touches are read. Lists
+of strings are stored as a `TextColumn`. Anything unexpected on reading raises `CacheMiss`.
 """
 
 from __future__ import annotations
 
+import errno
 import json
 import logging
 import mmap
 import os
-import time
+import shutil
+import tempfile
 import zlib
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import IO, Any, BinaryIO
 
 import numpy as np
 
-from bot.search.storage.columns import TextColumn
-from bot.search.storage.files import replaced
-from bot.search.storage.private_copy import open_private
+from bot.search.storage.columns import CacheMiss, TextColumn
 
 __all__ = [
     "FORMAT_VERSION",
-    "KEEP_FILES",
     "LAYOUT_VERSION",
     "MAGIC",
+    "SHARED_MODE",
     "CacheMiss",
-    "cache_path",
-    "prune",
+    "open_private",
     "read_state",
+    "replaced",
     "write_state",
 ]
 
 logger = logging.getLogger(__name__)
 
 LAYOUT_VERSION = 1
-"""The container every cache file shares (raw 64-byte-aligned arrays, memory-mapped, a JSON
-header, CRC-32 trailer): bump when `write_state`/`read_state` change. Kept apart from what a
-file holds, so a new index format does not throw away other caches (papers' vectors)."""
+"""The container every cache file shares: bump when `write_state`/`read_state` change. Kept
+apart from `FORMAT_VERSION`, so a new index format keeps other caches (the papers' vectors)."""
 
 FORMAT_VERSION = 13
-"""The index cache's content: bump when the file layout, the cached papers' fields or the
-index's arrays change (12: postings carry sentence masks, the abstracts' layout notes term
-prefixes; papers carry presentations, affiliations and topic; seed papers their venue; 13:
-presentations carry their venue's zone)."""
-KEEP_FILES = 3
-"""Cache files kept per directory; older ones (other corpora or versions) are removed."""
+"""What the index cache holds: bump when the cached papers' fields or the index's arrays change."""
 
 MAGIC = b"ICMLIDX\n"
-_PREFIX = "index-"
-_SUFFIX = ".idx"
 _MAX_HEADER_BYTES = 1 << 24
 _INLINE_CHARS = 1024  # longer strings go in the payload, not the JSON header
 _ALIGN = 64
@@ -74,15 +60,6 @@ _CHUNK = 1 << 20
 _DTYPES = frozenset(
     np.dtype(t).str for t in ("u1", "i1", "u2", "i2", "u4", "i4", "u8", "i8", "f4", "f8", "?")
 )
-
-
-class CacheMiss(Exception):
-    """A cache file that cannot be used; the message says why."""
-
-
-def cache_path(cache_dir: str | Path, key: str) -> Path:
-    """Where the cache for `key` is stored."""
-    return Path(cache_dir) / f"{_PREFIX}{key[:32]}{_SUFFIX}"
 
 
 def _aligned(n: int) -> int:
@@ -97,11 +74,8 @@ def write_state(
     state: dict[str, Any],
     version: int = FORMAT_VERSION,
 ) -> None:
-    """Store `state` at `path` atomically (temporary file, then `os.replace`).
-
-    version: what the state holds, in its owner's numbering (the index's `FORMAT_VERSION`
-    by default; the vector cache has its own).
-    """
+    """Store `state` at `path` atomically. version: what the state holds, in its owner's
+    numbering (the index's `FORMAT_VERSION` by default; the vector cache has its own)."""
     path = Path(path)
     arrays, values, texts, string_lists = _split_state(state)
     layout, end = _layout(arrays)
@@ -161,11 +135,8 @@ def _write_payload(out: BinaryIO, arrays: dict[str, np.ndarray], layout: dict[st
 def read_state(
     path: str | Path, *, key: str, analyzer: str, version: int = FORMAT_VERSION
 ) -> dict[str, Any]:
-    """The state stored at `path` under `key`; raises `CacheMiss` if it is not usable.
-
-    The arrays are read-only views of a memory map of a private copy of the file
-    (`open_private`): a file truncated or rewritten under a running bot cannot reach them.
-    """
+    """The state stored at `path` under `key`, its arrays read-only views of a memory map of
+    a private copy (`open_private`); `CacheMiss` if it is not usable."""
     try:
         with open_private(Path(path)) as data:
             if data.read(len(MAGIC)) != MAGIC:
@@ -253,11 +224,8 @@ def _check_header(header: Any, *, key: str, analyzer: str, version: int) -> None
 def _split_state(
     state: dict[str, Any],
 ) -> tuple[dict[str, np.ndarray], dict[str, Any], list[str], list[str]]:
-    """Arrays for the archive, JSON values for the header, and which arrays hold strings.
-
-    Long strings become UTF-8 byte arrays; lists of strings become one UTF-8 array plus
-    byte offsets (`<name>:offsets`), far smaller than numpy's fixed-width unicode.
-    """
+    """Arrays for the payload, JSON values for the header, and which arrays hold strings: long
+    strings as UTF-8 bytes, lists of strings as one UTF-8 array plus `<name>:offsets`."""
     arrays: dict[str, np.ndarray] = {}
     values: dict[str, Any] = {}
     texts: list[str] = []
@@ -295,18 +263,86 @@ def _join_state(
     return state
 
 
-def prune(directory: Path, *, keep: Path) -> None:
-    """Remove all but the newest `KEEP_FILES` cache files (always keeping `keep`)."""
+_NOT_SUPPORTED = frozenset({errno.EXDEV, errno.EINVAL, errno.ENOSYS, errno.EOPNOTSUPP, errno.EBADF})
+"""copy_file_range's "not between these files": copy through user space instead."""
+
+
+def open_private(path: Path) -> BinaryIO:
+    """A copy of the file at `path` that no other process can reach, open at its start.
+
+    A memory map shares the file's pages: `cp` over a mapped cache truncated it in place (the
+    next read of a cut page killed the bot with SIGBUS). So the map is of an unlinked copy
+    beside the cache, filled in the kernel (in memory where no file can be made there).
+    OSError when `path` cannot be read; a file cut while copied fails the caller's checks.
+    """
+    with open(path, "rb") as source:
+        size = os.fstat(source.fileno()).st_size
+        try:
+            copy = _unlinked(path.parent)
+            _copy(source, copy, size)
+        except OSError as error:  # no room or no write access beside the cache: memory
+            logger.info("index cache: copying %s into memory (%s)", path, error)
+            source.seek(0)
+            copy = _in_memory()
+            _copy(source, copy, size)
+    copy.seek(0)
+    return copy
+
+
+def _unlinked(directory: Path) -> BinaryIO:
+    """A new file in `directory` with no name (nobody can open, truncate or rewrite it)."""
+    flag = getattr(os, "O_TMPFILE", 0)
+    if flag:
+        try:
+            return os.fdopen(os.open(directory, flag | os.O_RDWR, 0o600), "w+b")
+        except OSError:
+            pass  # a file system without O_TMPFILE: the portable way below
+    fd, name = tempfile.mkstemp(prefix=".private-", dir=directory)
+    os.unlink(name)
+    return os.fdopen(fd, "w+b")
+
+
+def _in_memory() -> BinaryIO:
+    """An anonymous file in memory."""
+    if hasattr(os, "memfd_create"):
+        return os.fdopen(os.memfd_create("index-cache"), "w+b")
+    return tempfile.TemporaryFile()  # closed by the caller
+
+
+def _copy(source: BinaryIO, copy: BinaryIO, size: int) -> None:
+    """Copy `size` bytes from the start of `source` (in the kernel where it can)."""
+    offset = 0
     try:
-        files = sorted(
-            (p for p in directory.glob(f"{_PREFIX}*{_SUFFIX}") if p != keep),
-            key=lambda p: p.stat().st_mtime,
-            reverse=True,
-        )
-        for old in files[KEEP_FILES - 1 :]:
-            old.unlink(missing_ok=True)
-        for tmp in directory.glob(f"{_PREFIX}*{_SUFFIX}.*.tmp"):
-            if time.time() - tmp.stat().st_mtime > 3600:  # left by a killed writer
-                tmp.unlink(missing_ok=True)
-    except OSError as error:
-        logger.debug("index cache: pruning %s failed: %s", directory, error)
+        while offset < size:
+            copied = os.copy_file_range(
+                source.fileno(), copy.fileno(), size - offset, offset, offset
+            )
+            if not copied:
+                break  # the file was cut meanwhile: the caller's length check says so
+            offset += copied
+        return
+    except (AttributeError, OSError) as error:  # no copy_file_range, or not between these
+        if isinstance(error, OSError) and error.errno not in _NOT_SUPPORTED:
+            raise
+    source.seek(offset)
+    copy.seek(offset)
+    shutil.copyfileobj(source, copy)
+    copy.flush()
+
+
+SHARED_MODE = 0o644
+
+
+@contextmanager
+def replaced(path: Path, mode: str = "w") -> Iterator[IO[Any]]:
+    """A temporary file beside `path`, moved onto it when the block ends (removed if the block
+    raises): a reader never sees half a file."""
+    fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
+    os.fchmod(fd, SHARED_MODE)  # mkstemp's 0600 would hide it from replicas run as others
+    try:
+        with os.fdopen(fd, mode, encoding=None if "b" in mode else "utf-8") as out:
+            yield out
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise

@@ -1,11 +1,10 @@
-"""What an index keeps of its abstracts so that a snippet need not work it out per hit.
+"""What a paper is indexed as, and what the index keeps of its abstract for snippets.
 
-Noted once, while the build analyses each abstract: its sentence spans, whether it is
-`placement.plain_text`, in which of its first `MASKED_SENTENCES` sentences each of its terms
-is (a bitmask the postings keep, `BM25.lookup`), and for each term how many of its first
-letters every abstract word holding it contains (`placement.short_prefixes`; most terms:
-all). A snippet then picks its sentences from the masks and finds the words to mark in
-them by those prefixes: no other word is looked at.
+A paper's terms count its title words `TITLE_WEIGHT` times (the build, more-like-this and
+recommendations share them). While the build analyses each abstract, `AbstractNotes` notes
+its sentence spans, whether it is plain text, in which of its first `MASKED_SENTENCES`
+sentences each term is (kept with the postings) and, per term, a prefix every abstract word
+holding it contains; a snippet then analyses only the words holding those prefixes.
 """
 
 from __future__ import annotations
@@ -18,20 +17,39 @@ from typing import Any
 import numpy as np
 
 from bot.corpus import Paper
-from bot.search.analysis import Analyzer
-from bot.search.documents import document_terms
-from bot.search.placement import plain_text, short_prefixes, word_prefix
+from bot.search.query.analysis import Analyzer
+from bot.search.rank.vocabulary import Vocabulary
+from bot.search.snippets.sentences import sentence_masks
+from bot.search.snippets.words import plain_text, short_prefixes, word_prefix
 from bot.search.storage.columns import SpansColumn
-from bot.search.vocabulary import Vocabulary
 from bot.textutil import Span, sentence_spans
 
 __all__ = [
     "MASKED_SENTENCES",
     "MIN_PREFIX_CHARS",
+    "TITLE_WEIGHT",
     "WHOLE_TERM",
     "AbstractLayout",
     "AbstractNotes",
+    "document_terms",
 ]
+
+TITLE_WEIGHT = 2
+"""A paper's title terms are indexed this many times (its abstract's once)."""
+
+
+def document_terms(
+    paper: Paper, analyzer: Analyzer, *, abstract: list[str] | None = None
+) -> list[str]:
+    """The terms indexed for `paper`: title terms `TITLE_WEIGHT` times, then the abstract's
+    (`abstract` when already analysed), keywords' and authors'."""
+    if abstract is None:
+        abstract = analyzer.analyze(paper.abstract)
+    terms = analyzer.analyze(paper.title) * TITLE_WEIGHT + abstract
+    for extra in (*paper.keywords, *paper.authors):
+        terms += analyzer.analyze(extra)
+    return terms
+
 
 MASKED_SENTENCES = 16
 """Sentences a term's posting marks (its uint16 payload); a longer abstract's snippet is
@@ -45,7 +63,7 @@ WHOLE_TERM = 255
 
 MIN_PREFIX_CHARS = 3
 """A shorter prefix (than this or the term's `word_prefix`) is held by too many words to be
-worth looking for: such a term's words are counted instead."""
+worth looking for: such a term's words are found by analysing the snippet's window."""
 
 
 class AbstractLayout:
@@ -157,11 +175,10 @@ class AbstractNotes:
             if len(self._checked) > _CHECKED:
                 self._checked.clear()
             self._checked |= fresh
-        # Each sentence analysed on its own, as a snippet reads it (`snippets._sentence_masks`).
-        masks: dict[str, int] = {}
-        for i, (lo, hi) in enumerate((spans or [(0, len(abstract))])[:MASKED_SENTENCES]):
-            for term in set(chain.from_iterable(chunk_terms(abstract[lo:hi])[2])):
-                masks[term] = masks.get(term, 0) | 1 << i
+        # Each sentence analysed on its own, as a snippet reads it.
+        masks = sentence_masks(
+            abstract, (spans or [(0, len(abstract))])[:MASKED_SENTENCES], self.analyzer.analyze
+        )
         return list(chain.from_iterable(held)), masks
 
     def layout(self, vocab: Vocabulary) -> AbstractLayout:

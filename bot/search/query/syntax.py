@@ -1,27 +1,7 @@
 """The query syntax: phrases, exclusions, OR and fields, parsed forgivingly (never an error).
 
-Elasticsearch's `simple_query_string` is the model: whatever cannot be read as syntax is
-read as plain text, so every string is a query and today's questions mean what they meant.
-
-=====================  ==============================  =======================================
-element                example                         parses to
-=====================  ==============================  =======================================
-exact phrase           ``"graph neural networks"``     `phrases`: Phrase("graph neural networks")
-exclusion              ``-image``, ``-"data set"``     `excluded`: Phrase("image", quoted=False)
-either                 ``gan OR vae``, ``gan | vae``   `any_of`: (Phrase("gan"), Phrase("vae"))
-author                 ``author:Bengio``, ``au:``,     `filters`: FieldFilter("author", "Bengio")
-                       ``作者:``, ``author:"Yann LeCun"``
-title                  ``title:transformer``, ``ti:``  FieldFilter("title", "transformer")
-                       ``标题:``, ``標題:``
-year                   ``year:2018``, ``y:2015..2017`` YearFilter(2018, 2018), (2015, 2017);
-                       ``年份:2018``, ``year:2017-``   also ``2015-2017``, ``>=2017``, ``..2019``
-venue, track, status   ``venue:ICML``, ``status:oral`` FieldFilter("venue", "ICML") …
-session, room, inst,   ``session:3``, ``场次:"Oral 2B"`` FieldFilter("session", "3") …
-topic                  ``inst:tsinghua``, ``topic:theory``
-day                    ``day:2026-07-15``, ``day:wed`` DayFilter(2026, 7, 15), DayFilter(weekday=2);
-                       ``日期:周三``, ``day:today``    `days.read_day` says what a day can be
-negated field          ``-author:Smith``               `excluded`: FieldFilter("author", "Smith")
-=====================  ==============================  =======================================
+docs/query-syntax.md lists the elements. As in Elasticsearch's `simple_query_string`,
+whatever cannot be read as syntax is read as plain text, so every string is a query.
 
 Rules: a field is a known name (any case) and ``:`` or ``：`` with its value attached
 (``author: x`` with a space, ``author:`` alone, ``year:abc`` are plain text); a quote is
@@ -41,7 +21,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal
 
-from bot.search.dates import DayFilter, YearFilter, read_day, read_years
+from bot.search.query.dates import DayFilter, YearFilter, read_day, read_years
 
 __all__ = [
     "FIELD_ALIASES",

@@ -1,29 +1,39 @@
 """Hits for ranked rows: each paper with its score, its coverage of the query and its snippet.
 
-Made after ranking, for the rows shown only. What a query's snippets share (its distinct
-terms, their weights, each term's frequency and sentence mask in each row, read from the
-postings) is worked out once for the page, not once a hit.
+Made after ranking, for the rows shown only; what a page's snippets share (the terms, their
+weights, each term's count and sentence mask per row) is read once for the page. Coverage is
+the share of the query's idf weight a paper holds; a result is confident when its best paper
+covers at least `CONFIDENT_COVERAGE`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any, Protocol
+import math
+from collections.abc import Callable, Mapping, Sequence
+from typing import Protocol
 
 import numpy as np
 
 from bot.corpus import Paper
-from bot.search import confidence
-from bot.search.abstracts import MASKED_SENTENCES, AbstractLayout
-from bot.search.analysis import Analyzer
-from bot.search.bm25 import BM25
-from bot.search.placement import abstract_counts
-from bot.search.retriever import Hit
-from bot.search.snippets import Snippet, best_snippet
+from bot.search.query.analysis import Analyzer
+from bot.search.rank.bm25 import BM25
+from bot.search.rank.documents import MASKED_SENTENCES, AbstractLayout
+from bot.search.rank.retriever import Hit
+from bot.search.snippets.sentences import Snippet, best_snippet
+
+__all__ = [
+    "CONFIDENT_COVERAGE",
+    "coverage",
+    "coverage_of",
+    "holds",
+    "is_confident",
+    "page_hits",
+    "term_weight",
+]
 
 
 class Index(Protocol):
-    """What hits read of the index (`bot.search.index.Index` has it)."""
+    """What hits read of the index (`bot.search.rank.index.Index` has it)."""
 
     papers: Sequence[Paper]
     analyzer: Analyzer
@@ -55,9 +65,7 @@ def page_hits(
     # Each term's count in each row, and the sentences of the row's abstract holding it.
     held = {t: index.bm25.lookup(t, rows) for t in unique} if snippets or coverage is None else {}
     if coverage is None:  # from the term frequencies: what holds a term has a count above 0
-        coverage = confidence.coverage_of(
-            unique, {t: h[0] for t, h in held.items()}, weights, len(rows)
-        )
+        coverage = coverage_of(unique, {t: h[0] for t, h in held.items()}, weights, len(rows))
     papers = [index.papers[r] for r in rows.tolist()]  # a cached index makes each from columns
     if snippets:
         shown = _Snippets(index, unique, weights, held).of(rows.tolist(), papers)
@@ -103,16 +111,80 @@ class _Snippets:
         sentences, plain = index.layout.row(row, text)
         present = [t for t, counts in self._counts.items() if counts[i]]  # maybe in the title
         prefixes = None if self._prefixes is None else [self._prefixes[t] for t in present]
-        known = {"sentences": sentences, "plain": plain, "word_marks": self._word_marks}
+        masks = None  # a long abstract's sentences are analysed instead
         if sentences is not None and len(sentences) <= MASKED_SENTENCES:
             masks = {t: self._masks[t][i] for t in present}
-            return self._snippet_of(text, prefixes=prefixes, masks=masks, **known)
-        if prefixes is not None:
-            return self._snippet_of(text, prefixes=prefixes, **known)
-        indexed = {t: counts[i] for t, counts in self._counts.items()}
-        counts = abstract_counts(paper, indexed, index.analyzer)
-        return self._snippet_of(text, counts=counts, **known)
+        return best_snippet(
+            text,
+            self._terms,
+            self._weights,
+            index.analyzer,
+            sentences=sentences,
+            plain=plain,
+            prefixes=prefixes,
+            masks=masks,
+            word_marks=self._word_marks,
+        )
 
-    def _snippet_of(self, text: str, **known: Any) -> Snippet:
-        """`best_snippet` of `text` for the query, with what is `known` of it."""
-        return best_snippet(text, self._terms, self._weights, self._index.analyzer, **known)
+
+CONFIDENT_COVERAGE = 0.4
+"""A result is confident when its top paper holds this share of the query's idf weight."""
+
+
+def term_weight(papers: int, df: int) -> float:
+    """Coverage weight of a term held by `df` of `papers` papers: log((N+1)/(df+0.5))."""
+    return math.log((papers + 1) / (df + 0.5))
+
+
+def coverage(
+    terms: Sequence[str],
+    rows: np.ndarray,
+    weights: Mapping[str, float],
+    docs_of: Callable[[str], np.ndarray],
+) -> np.ndarray:
+    """For each row, the share of the terms' weight that the paper contains.
+
+    docs_of: a term's sorted rows (`BM25.docs`).
+    """
+    if not len(terms) or not len(rows):
+        return np.zeros(len(rows))
+    return coverage_of(terms, {t: holds(docs_of(t), rows) for t in terms}, weights, len(rows))
+
+
+def holds(docs: np.ndarray, rows: np.ndarray) -> np.ndarray | None:
+    """Which of `rows` are among the sorted `docs` (None when `docs` is empty)."""
+    if not len(docs):
+        return None
+    pos = np.searchsorted(docs, rows)
+    hit = pos < len(docs)
+    hit[hit] = docs[pos[hit]] == rows[hit]
+    return hit
+
+
+def coverage_of(
+    terms: Sequence[str],
+    held: Mapping[str, np.ndarray | None],
+    weights: Mapping[str, float],
+    size: int,
+) -> np.ndarray:
+    """`coverage` from which of `size` rows hold each term (bools, or counts: 0 is absent).
+
+    held: per term, an array over the rows (None: no row holds it); the index passes the
+    term frequencies it looks up for snippets anyway.
+    """
+    result = np.zeros(size)
+    if not len(terms) or not size:
+        return result
+    total = 0.0
+    for term in terms:
+        w = weights[term]
+        total += w
+        hit = held[term]
+        if hit is not None:
+            result += w * (hit if hit.dtype == bool else hit > 0)
+    return result / total if total > 0 else result
+
+
+def is_confident(best: float) -> bool:
+    """True when the best paper's coverage is high enough to call the hits matches."""
+    return best >= CONFIDENT_COVERAGE

@@ -21,7 +21,7 @@ from itertools import chain
 
 import numpy as np
 
-from bot.search.analysis import Analyzer, EnglishAnalyzer
+from bot.search.query.analysis import Analyzer, EnglishAnalyzer
 from bot.textutil import sentence_spans
 
 __all__ = ["PhraseIndex", "phrase_terms"]

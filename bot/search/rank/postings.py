@@ -1,7 +1,7 @@
 """The postings' arrays: built from term lists (each (tf, document length) pair numbered),
 and checked when loaded.
 
-`Postings` is what `bot.search.bm25.BM25` is made of, kept apart so the index's query path
+`Postings` is what `bot.search.rank.bm25.BM25` is made of, kept apart so the index's query path
 reads on its own.
 """
 
@@ -16,7 +16,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from bot.search.vocabulary import Vocabulary
+from bot.search.rank.vocabulary import Vocabulary
 
 __all__ = ["Postings", "build_postings", "number_pairs"]
 

@@ -4,16 +4,7 @@ the tier `status:oral|spotlight|poster` reads, over columns built once per index
 A paper has any number of sessions, days and rooms (a poster and its oral) and institutions
 (its authors'): each field is a `MultiColumn`, its distinct values and the rows holding each,
 so a condition is decided once per distinct value and then costs only the rows it keeps.
-How values match:
-
-- `session:` `bot.corpus.sessions.sessions_named`, the rule `/session` uses too.
-- `day:` `dates.DayFilter.holds` on each presentation's start, in its own offset.
-- `room:` the value's words in a row ("West Ballroom A" is not "West Ballroom B").
-- `inst:` every word of the value in the name, in any order, folded as author names are
-  (`fold_name`: "ETH Zürich" = "ETH Zurich", "tsinghua" = "Tsinghua University"); "of",
-  "the" … are optional; a Chinese word matches inside a name. Abbreviations are not expanded.
-- `topic:` the value's terms in a row within one part of "Deep Learning->Theory".
-- `status:` a tier word (or 口头, 亮点, 海报 …) matches `Paper.tier`.
+docs/query-syntax.md says how each field's values match.
 """
 
 from __future__ import annotations
@@ -27,11 +18,11 @@ from typing import Any, Generic, TypeVar
 import numpy as np
 
 from bot.corpus import Paper, Presentation, fold_name, fold_session, sessions_named
-from bot.search.analysis import Analyzer
-from bot.search.dates import DayFilter
-from bot.search.phrases import phrase_terms
+from bot.search.query.analysis import Analyzer
+from bot.search.query.dates import DayFilter
+from bot.search.query.syntax import FieldFilter
+from bot.search.rank.phrases import phrase_terms
 from bot.search.storage.columns import field_values
-from bot.search.syntax import FieldFilter
 
 __all__ = [
     "PROGRAMME_FIELDS",

@@ -1,7 +1,7 @@
 """`Index`: papers analysed into BM25 postings; ranked search, more-like-this, lookup by id.
 
-Ranking is BM25 (`bm25.BM25`, rank-bm25's scores); snippets (`snippets`) and confidence
-(`confidence`) are computed afterwards, for the hits shown only. Title words count more: a
+Ranking is BM25 (`bm25.BM25`, rank-bm25's scores); snippets and confidence are computed
+afterwards, for the hits shown only (`hits`). Title words count more: a
 paper's terms are its title's terms `TITLE_WEIGHT` times, then its abstract's, keywords' and
 authors' terms (`document_terms`), so a title-only paper is found by its keywords and authors.
 """
@@ -18,14 +18,13 @@ from typing import Any
 import numpy as np
 
 from bot.corpus import AuthorIndex, Paper, PaperIds
-from bot.search import confidence, filters
-from bot.search.abstracts import AbstractLayout, AbstractNotes
-from bot.search.analysis import ANALYZER_VERSION, EnglishAnalyzer, analyze_query
-from bot.search.bm25 import BM25
-from bot.search.documents import TITLE_WEIGHT, document_terms
-from bot.search.hits import page_hits
-from bot.search.query import PreparedQuery, QueryPipeline
-from bot.search.retriever import Hit, IndexStats, SearchResult
+from bot.search.query.analysis import ANALYZER_VERSION, EnglishAnalyzer, analyze_query
+from bot.search.query.pipeline import PreparedQuery, QueryPipeline
+from bot.search.rank import filters
+from bot.search.rank.bm25 import BM25
+from bot.search.rank.documents import TITLE_WEIGHT, AbstractLayout, AbstractNotes, document_terms
+from bot.search.rank.hits import CONFIDENT_COVERAGE, coverage, is_confident, page_hits, term_weight
+from bot.search.rank.retriever import Hit, IndexStats, SearchResult
 from bot.search.storage.columns import PaperColumns, field_values
 
 __all__ = ["SIMILAR_TERMS", "TITLE_WEIGHT", "Index", "document_terms"]
@@ -142,13 +141,13 @@ class Index:
     def term_weights(self, terms: Iterable[str]) -> dict[str, float]:
         """Each distinct term's coverage weight in this corpus (df 0 for an unknown term)."""
         size = len(self.papers)
-        return {t: confidence.term_weight(size, self.bm25.df(t)) for t in dict.fromkeys(terms)}
+        return {t: term_weight(size, self.bm25.df(t)) for t in dict.fromkeys(terms)}
 
     def coverage(self, terms: Sequence[str], rows: np.ndarray) -> np.ndarray:
         """For each row, the share of the distinct terms' idf weight the paper contains."""
         unique = list(dict.fromkeys(terms))
         rows = np.asarray(rows, dtype=np.int64)
-        return confidence.coverage(unique, rows, self.term_weights(unique), self.bm25.docs)
+        return coverage(unique, rows, self.term_weights(unique), self.bm25.docs)
 
     def similar_terms(self, row: int) -> list[str]:
         """The more-like-this query of paper `row`: its most distinctive shared terms."""
@@ -183,11 +182,11 @@ class Index:
             terms=query.terms,
             hits=hits,
             total=total,
-            confident=confidence.is_confident(best),
+            confident=is_confident(best),
             offset=offset,
             confidence=best,
             margin=best if ranked.size else None,
-            cut=confidence.CONFIDENT_COVERAGE if ranked.size else None,
+            cut=CONFIDENT_COVERAGE if ranked.size else None,
             corrected=query.corrected,
             parsed=query.parsed,
         )

@@ -11,9 +11,9 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from bot.corpus import Paper
-from bot.search.query import PreparedQuery, QueryPipeline
-from bot.search.snippets import Snippet
-from bot.search.syntax import ParsedQuery
+from bot.search.query.pipeline import PreparedQuery, QueryPipeline
+from bot.search.query.syntax import ParsedQuery
+from bot.search.snippets.sentences import Snippet
 
 __all__ = ["Hit", "IndexStats", "Retriever", "SearchResult"]
 

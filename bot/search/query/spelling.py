@@ -22,7 +22,7 @@ from rapidfuzz import process
 from rapidfuzz.distance import OSA
 
 from bot.corpus import Paper
-from bot.search.analysis import STOPWORDS, EnglishAnalyzer
+from bot.search.query.analysis import STOPWORDS, EnglishAnalyzer
 
 __all__ = [
     "Correction",

@@ -1,12 +1,10 @@
 """One query pipeline for every engine: what a question becomes before anything searches it.
 
-`QueryPipeline.prepare` takes what the user typed through, in order: the cut to
-`MAX_QUERY_CHARS` (the only one); the query syntax (`syntax.parse_query`), whose conditions
-are kept aside; chat phrasing removed (`phrasing.topic_text`); a title's leading name typed
-split, joined or hyphenated written as the title writes it (`names.NameTable`); typos corrected
-(`spelling.Speller`, once ready); the terms analysed; a Chinese question's English gloss
-(`gloss.gloss_terms`, once ready). Both engines search the resulting `PreparedQuery`, so a
-question means the same whichever answers it.
+`QueryPipeline.prepare` cuts what the user typed to `MAX_QUERY_CHARS`, parses its syntax
+(conditions kept aside), drops request words (`topic_text`), writes a title's leading name as
+the title does (`names`), corrects typos (`spelling`, once ready), analyses the terms and
+glosses a Chinese question into English (`gloss`, once ready). Every engine searches the
+resulting `PreparedQuery`, so a question means the same whichever answers it.
 """
 
 from __future__ import annotations
@@ -19,15 +17,22 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Generic, Protocol, TypeVar
 
-from bot.search.analysis import MAX_QUERY_TERMS, Analyzer, analyze_query
-from bot.search.gloss import Glossary, default_glossary, gloss_terms
-from bot.search.names import NameTable
-from bot.search.phrasing import topic_text
-from bot.search.spelling import Correction, Lexicon, Speller, SpellingCorpus
+from bot.search.query.analysis import MAX_QUERY_TERMS, Analyzer, analyze_query
+from bot.search.query.gloss import Glossary, default_glossary, gloss_terms
+from bot.search.query.names import NameTable
+from bot.search.query.spelling import Correction, Lexicon, Speller, SpellingCorpus
+from bot.search.query.syntax import ParsedQuery, parse_query
 from bot.search.storage.columns import field_values
-from bot.search.syntax import ParsedQuery, parse_query
 
-__all__ = ["MAX_QUERY_CHARS", "PreparedQuery", "QueryCorpus", "QueryPipeline", "prepare_query"]
+__all__ = [
+    "FRAMING_PHRASES",
+    "MAX_QUERY_CHARS",
+    "PreparedQuery",
+    "QueryCorpus",
+    "QueryPipeline",
+    "prepare_query",
+    "topic_text",
+]
 
 logger = logging.getLogger(__name__)
 
@@ -274,3 +279,64 @@ class QueryPipeline:
         except (KeyError, ValueError, TypeError) as error:
             logger.warning("stored spelling lexicon not used (%r); building it", error)
             return None
+
+
+FRAMING_PHRASES = (
+    "can you",
+    "could you",
+    "would you",
+    "will you",
+    "please",
+    "i'm looking for",
+    "i am looking for",
+    "im looking for",
+    "looking for",
+    "search for",
+    "i want",
+    "i'd like",
+    "i would like",
+    "i need",
+    "show me",
+    "find me",
+    "give me",
+    "tell me",
+    "help me find",
+    "recommend",
+    "suggest",
+    "latest",
+    "recent",
+    "newest",
+    "any",
+    "some",
+    "papers",
+    "paper",
+    "articles",
+    "article",
+    "publications",
+    "research on",
+    "research about",
+    "work on",
+    "works on",
+    "studies on",
+    "what are",
+    "are there",
+    "is there",
+    "find",
+    "list",
+)
+"""Request words, matched as whole words (case-insensitive); longer phrases first."""
+
+# "e.g." and "i.e." before the phrases: their letters must not survive as terms.
+_ABBREVIATIONS = r"\b(?:e\.\s?g|i\.\s?e|etc|cf|viz)\.?(?=\W|$)"
+_PHRASES = (r"\s+".join(map(re.escape, p.split())) for p in FRAMING_PHRASES)
+_FRAMING = re.compile(
+    _ABBREVIATIONS + "|" + "|".join(rf"\b{p}\b" for p in sorted(_PHRASES, key=len, reverse=True)),
+    re.IGNORECASE,
+)
+_TOPIC_WORD = re.compile(r"[^\W_]{2,}")
+
+
+def topic_text(query: str) -> str:
+    """`query` without request words and Latin abbreviations; unchanged if no topic word is left."""
+    stripped = _FRAMING.sub(" ", query)
+    return stripped if _TOPIC_WORD.search(stripped) else query

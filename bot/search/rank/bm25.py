@@ -21,8 +21,8 @@ from typing import Any
 
 import numpy as np
 
-from bot.search.postings import Postings, build_postings
-from bot.search.vocabulary import Vocabulary
+from bot.search.rank.postings import Postings, build_postings
+from bot.search.rank.vocabulary import Vocabulary
 
 __all__ = ["BM25", "DEFAULT_PARAMS", "BM25Params"]
 

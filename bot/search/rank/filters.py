@@ -1,26 +1,12 @@
 """Which papers meet a parsed query's conditions: one boolean mask over the corpus's rows.
 
-Conditions narrow the candidates before ranking (`ParsedQuery` from `syntax`): every
-required phrase and field holds, at least one clause of each OR group holds, no excluded
-clause holds. How each clause matches a paper:
-
-- a phrase or word (`"graph neural networks"`, `-image`): its terms adjacent, in order, in
-  the title or the abstract (`phrases` says exactly what "in order" means);
-- `title:` the same, in the title only;
-- `author:` the rule `Index.by_author` uses (`AuthorIndex.papers`: initials, accents,
-  "Surname, Given" and family-name-first orders);
-- `year:` the paper's year in the range (a paper without a year never matches);
-- `venue:`/`track:`/`status:` the value's terms adjacent, in order, in that field
-  ("venue:icml" matches "ICML 2019"), except a tier (`status:oral`, `status:poster`),
-  which is `Paper.tier` ("Accept (spotlight poster)" is a spotlight, not a poster);
-- `session:`, `day:`, `room:`, `inst:`, `topic:` the programme's rules (`facets`): a paper
-  matches if any of its presentations (or authors' institutions) does.
-
-A clause whose text has no terms (`"the"`, `-!!`) cannot be matched and is dropped, as
-Elasticsearch's `simple_query_string` drops what it cannot read. The columns are built once
-per index (`filter_columns`), on the first query with conditions; plain queries never build
-them (`candidates`); the term positions wait for the first phrase or word condition, the
-programme's columns for the first programme condition.
+Conditions narrow the candidates before ranking: every required phrase and field holds, at
+least one clause of each OR group holds, no excluded clause holds (docs/query-syntax.md says
+how each field matches). Phrases and words match adjacent terms in order in the title or
+abstract (`phrases`); `author:` uses `Index.by_author`'s rule; the programme's fields use
+`facets`. A clause with no terms (`"the"`, `-!!`) is dropped, as Elasticsearch's
+`simple_query_string` drops what it cannot read. The columns are built once per index, on
+the first query that needs each (`filter_columns`); plain queries never build them.
 """
 
 from __future__ import annotations
@@ -34,20 +20,15 @@ from typing import Generic, Literal, Protocol, TypeVar
 import numpy as np
 
 from bot.corpus import AuthorIndex, AuthorKey, Paper, author_key, filed_under, key_matches
-from bot.search.analysis import Analyzer, EnglishAnalyzer
-from bot.search.facets import (
-    PROGRAMME_FIELDS,
-    ProgrammeColumns,
-    in_a_row,
-    tier_named,
-)
-from bot.search.phrases import PhraseIndex, phrase_terms
+from bot.search.query.analysis import Analyzer, EnglishAnalyzer
+from bot.search.query.syntax import Clause, DayFilter, FieldFilter, ParsedQuery, Phrase, YearFilter
+from bot.search.rank.facets import PROGRAMME_FIELDS, ProgrammeColumns, in_a_row, tier_named
+from bot.search.rank.phrases import PhraseIndex, phrase_terms
 from bot.search.storage.columns import field_values
-from bot.search.syntax import Clause, DayFilter, FieldFilter, ParsedQuery, Phrase, YearFilter
 
 
 class Index(Protocol):
-    """What the filters read of an index (`bot.search.index.Index` has it)."""
+    """What the filters read of an index (`bot.search.rank.index.Index` has it)."""
 
     papers: Sequence[Paper]
     authors: AuthorIndex

@@ -1,37 +1,25 @@
-"""Snippets: the one or two sentences of an abstract that best match a query, matches marked.
+"""The one or two sentences of an abstract that best match a query, with the matches marked.
 
-Computed after ranking, for the hits shown only. Which sentences hold which of the query's
-terms comes from the index's sentence masks when it has them, else from the words
-`placement` finds (only the likely words analysed), else from analysing each sentence; the
-marks come from the chosen sentences' words.
+Computed after ranking, for the hits shown only. Which sentences hold which query terms comes
+from the index's sentence masks when it has them, else from analysing each sentence.
 """
 
 from __future__ import annotations
 
-import re
-from bisect import bisect_right
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 from math import fsum
 from operator import itemgetter
 
-from bot.search.analysis import Analyzer
-from bot.search.placement import (
-    Placed,
-    placed_by_prefix,
-    placed_chunks,
-    word_prefix,
-    words_holding,
-)
+from bot.search.query.analysis import Analyzer
+from bot.search.snippets.words import marks, words_holding
 from bot.textutil import Span, merge_marks, sentence_spans
 
-__all__ = ["MAX_SNIPPET_CHARS", "Snippet", "best_snippet", "marks"]
+__all__ = ["MAX_SNIPPET_CHARS", "Snippet", "best_snippet", "sentence_masks"]
 
 MAX_SNIPPET_CHARS = 300
 """Longest snippet, ellipses included."""
-
-_CHUNK = re.compile(r"\S+")
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,68 +39,52 @@ def best_snippet(
     *,
     sentences: Sequence[Span] | None = None,
     plain: bool = False,
-    counts: Mapping[str, int] | None = None,
     prefixes: Sequence[str] | None = None,
     masks: Mapping[str, int] | None = None,
     word_marks: dict[str, list[Span]] | None = None,
 ) -> Snippet:
     """The one or two sentences of `text` that best match `terms` (weighted), matches marked.
 
-    sentences: `sentence_spans(text)` when known (the index keeps them per abstract).
-    plain: `placement.plain_text(text, sentences, analyzer)` when known (the index keeps it
-    too): the words holding a term are then looked for without checking the text.
-    counts: when known, how often each term occurs in `analyzer.analyze(text)`; then only the
-    words that may hold a term are analysed (and checked against the counts).
-    prefixes: instead of `counts`, for each term `text` may hold (it holds no other), a prefix
-    every word holding it contains (the index knows one for most terms,
-    `abstracts.AbstractLayout.prefixes`): only the words holding one are analysed.
-    masks: each term's sentences in `text` as bits (bit i: sentence i), when known (the
-    index's postings keep them): then only the chosen sentences' words are read.
-    word_marks: word -> the spans of `terms` in it, shared by the texts of one query (its
-    hits share most of their matching words); filled as words are met.
+    What the index knows of `text` makes it faster, never different:
+    sentences: `sentence_spans(text)`.
+    plain: whether `text` is `words.plain_text` (printable ASCII, its words split at " ").
+    prefixes: for each term `text` may hold, a prefix that every word holding it contains;
+        with `plain`, only the words holding one are analysed for marks.
+    masks: each term's sentences as bits (bit i: sentence i), else each sentence is analysed.
+    word_marks: word -> the spans of `terms` in it, shared by the hits of one query.
     """
     sentences = list(sentence_spans(text) if sentences is None else sentences)
     sentences = sentences or [(0, len(text))]
     wanted = {t: weights[t] for t in terms}
-    placed, masked = None, masks is not None
     if masks is None:
-        placed = _placed(text, sentences, wanted, analyzer, plain, counts, prefixes)
-        masks = _sentence_masks(text, sentences, wanted, analyzer, placed)
+        masks = sentence_masks(text, sentences, analyzer.analyze, wanted)
     lo, hi = _best_window(sentences, [(wanted[t], m) for t, m in masks.items() if m])
     window = text[lo:hi]
-    if placed is not None and window.isascii():  # the words already known to match
-        words = {start - lo: end - lo for start, end, _ in placed if lo <= start < hi}
-    elif masked and plain and prefixes is not None:  # whole words: sentences end at " "
-        words = words_holding(window.lower(), prefixes)
-    else:
+    if not (plain and prefixes is not None):
         return _clip(window, merge_marks(marks(window, wanted, analyzer)))
     known = {} if word_marks is None else word_marks
     spans = [
         (start + s, start + e)
-        for start, end in words.items()
+        for start, end in words_holding(window.lower(), prefixes).items()
         for s, e in _word_marks(window[start:end], wanted, analyzer, known)
     ]
     return _clip(window, merge_marks(spans))
 
 
-def _placed(
+def sentence_masks(
     text: str,
-    sentences: list[Span],
-    wanted: Mapping[str, float],
-    analyzer: Analyzer,
-    plain: bool,
-    counts: Mapping[str, int] | None,
-    prefixes: Sequence[str] | None,
-) -> Placed | None:
-    """The words of `text` holding a wanted term (`placement`), None when it cannot tell."""
-    placed = None
-    if prefixes is not None:
-        placed = placed_by_prefix(text, sentences, wanted, analyzer, prefixes, plain=plain)
-    elif counts is not None:
-        expected = [counts.get(t, 0) for t in wanted]
-        held = [word_prefix(t) for t, n in zip(wanted, expected, strict=True) if n > 0]
-        placed = placed_by_prefix(text, sentences, wanted, analyzer, held, expected, plain=plain)
-    return placed if placed is not None else placed_chunks(text, sentences, wanted, analyzer)
+    sentences: Iterable[Span],
+    analyze: Callable[[str], Iterable[str]],
+    wanted: Mapping[str, float] | None = None,
+) -> dict[str, int]:
+    """Each term's sentences as bits (bit i: sentence i holds it), only the `wanted` ones if
+    given. Sentences end at whitespace, so each analyses as it does inside the whole text."""
+    masks: dict[str, int] = {}
+    for i, (lo, hi) in enumerate(sentences):
+        held = set(analyze(text[lo:hi]))
+        for term in held if wanted is None else held & wanted.keys():
+            masks[term] = masks.get(term, 0) | 1 << i
+    return masks
 
 
 def _word_marks(
@@ -123,32 +95,6 @@ def _word_marks(
     if spans is None:
         spans = known[word] = [(s, e) for t, s, e in analyzer.analyze_spans(word) if t in wanted]
     return spans
-
-
-def _sentence_masks(
-    text: str,
-    sentences: list[Span],
-    wanted: Mapping[str, float],
-    analyzer: Analyzer,
-    placed: Placed | None,
-) -> dict[str, int]:
-    """Each wanted term's sentences as bits (bit i: sentence i holds it), for the terms held:
-    from the `placed` words, else (None) by analysing each sentence."""
-    masks: dict[str, int] = {}
-    if placed is None:
-        # Sentences end at whitespace, so each analyses as it does inside the whole text.
-        for i, (lo, hi) in enumerate(sentences):
-            for term in wanted.keys() & analyzer.analyze(text[lo:hi]):
-                masks[term] = masks.get(term, 0) | 1 << i
-        return masks
-    starts = [lo for lo, _ in sentences]
-    last = len(sentences) - 1
-    for start, _, matched in placed:
-        i = bisect_right(starts, start) - 1
-        bit = 1 << (i if i >= 0 else last)
-        for term in matched:
-            masks[term] = masks.get(term, 0) | bit
-    return masks
 
 
 def _best_window(sentences: list[Span], held: list[tuple[float, int]]) -> Span:
@@ -203,25 +149,6 @@ def _weight(held: list[tuple[float, int]], sentences: int) -> float:
     """The summed weight of the terms in any of `sentences` (bits), exactly (`fsum`: the
     same in any order)."""
     return fsum(w for w, mask in held if mask & sentences)
-
-
-def marks(text: str, wanted: Mapping[str, float], analyzer: Analyzer) -> list[Span]:
-    """Spans of the `wanted` terms in `text`.
-
-    Spans need `analyze_spans` (slow but for a short text it remembers, such as one word);
-    ASCII text analyses word by word (whitespace-separated chunks) exactly as whole, so only
-    the chunks whose cached terms include a wanted one are analysed for spans.
-    """
-    if not text.isascii():
-        return [(s, e) for t, s, e in analyzer.analyze_spans(text) if t in wanted]
-    analyze, spans = analyzer.analyze, analyzer.analyze_spans
-    return [
-        (chunk.start() + s, chunk.start() + e)
-        for chunk in _CHUNK.finditer(text)
-        if not wanted.keys().isdisjoint(analyze(chunk[0]))
-        for t, s, e in spans(chunk[0])
-        if t in wanted
-    ]
 
 
 def _best_of_all(

