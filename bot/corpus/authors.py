@@ -10,19 +10,6 @@ from functools import lru_cache
 
 from pylatexenc.latex2text import LatexNodes2Text
 
-__all__ = [
-    "MAX_AUTHOR_CHARS",
-    "PARTICLES",
-    "AuthorIndex",
-    "AuthorKey",
-    "author_key",
-    "compact_authors",
-    "filed_under",
-    "fold_name",
-    "key_matches",
-    "parse_authors",
-]
-
 MAX_SHOWN = 2  # "A. Smith, B. Jones et al.": two names say who without filling the answer
 _AND = re.compile(r"\s+(?:and|&)\s+|\s*;\s*", re.IGNORECASE)
 _COMMA = re.compile(r"\s*,\s*")

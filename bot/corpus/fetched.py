@@ -16,8 +16,6 @@ from datetime import UTC, date, datetime
 from pathlib import Path
 from urllib.parse import urlsplit
 
-__all__ = ["FETCHED_FILE", "Fetched", "fetched_manifest", "fetched_of"]
-
 FETCHED_FILE = ".fetched.json"
 _MAX_BYTES = 1_000_000  # a manifest lists a few files; anything larger is not one
 

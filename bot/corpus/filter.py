@@ -11,8 +11,6 @@ from dataclasses import dataclass
 from bot.corpus.authors import author_key
 from bot.corpus.model import Paper
 
-__all__ = ["FIELDS", "LoadFilter"]
-
 # What a filter term may name → the field it tests.
 FIELDS = {"categories": "keyword", "category": "keyword", "cat": "keyword",
           "keyword": "keyword", "keywords": "keyword", "year": "year", "venue": "venue",

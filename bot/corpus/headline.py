@@ -5,9 +5,6 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["ASIDE", "DANGLING", "MAX_TITLE_CHARS", "first_words", "gerund", "headline"]
-
-
 MAX_TITLE_CHARS = 90  # a title reads at a glance; longer is a sentence
 _MIN_WORDS = 3  # "Bayesian optimization" says too little of what the paper does
 # Words a title must not end with.

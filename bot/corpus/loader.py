@@ -30,8 +30,6 @@ from bot.corpus.titles import derive_title
 from bot.corpus.zones import offset_name
 from bot.progress import progress_line
 
-__all__ = ["KNOWN_VENUES", "PROGRESS_SECONDS", "load_corpus"]
-
 logger = logging.getLogger(__name__)
 
 # A feed writes its times with the offset of the platform that serves it, not the venue's (ICML

@@ -9,23 +9,6 @@ from pathlib import Path
 
 from bot.corpus.zones import zone_info
 
-__all__ = [
-    "MAX_COMMAND_CHARS",
-    "MAX_TAPPABLE_ID_CHARS",
-    "PAPER_COMMAND",
-    "TIERS",
-    "CorpusError",
-    "LoadReport",
-    "NotRecordsError",
-    "Paper",
-    "Presentation",
-    "StrictCorpusError",
-    "is_tappable_id",
-    "tier_of",
-    "time_problem",
-    "venue_tier",
-]
-
 
 class CorpusError(Exception):
     """A corpus file that cannot be read; names the file and the line."""

@@ -10,8 +10,6 @@ from dataclasses import dataclass
 
 from bot.corpus.model import venue_tier
 
-__all__ = ["MAX_NAMED_VENUES", "CorpusName", "VenueYears", "corpus_name", "frequent_topics"]
-
 MAX_NAMED_VENUES = 3  # more conferences make no name
 _YEAR = re.compile(r"(?<!\d)((?:19|20)\d\d)(?!\d)")
 

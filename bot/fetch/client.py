@@ -23,8 +23,6 @@ from bot.fetch.http import (
     transfer_failed,
 )
 
-__all__ = ["Budget", "Http", "decoded", "timed_out"]
-
 HEAD = 20_000  # the start of a body kept to describe it (an HTML page's title)
 MAX_REDIRECTS = 10
 SLICE = 1 << 20  # at most this much inflated at a time

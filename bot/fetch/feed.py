@@ -15,8 +15,6 @@ from bot.fetch.client import Budget, Http
 from bot.fetch.http import MAX_EVENTS, FetchError, Missing, parse_json
 from bot.fetch.sources import FeedSource, Staging
 
-__all__ = ["MAX_PAGES", "PAGE_SLACK", "SavedFeed", "fetch_feed"]
-
 PAGE_SLACK = 2  # pages beyond what `count` needs, as pages shift while paging
 MAX_PAGES = 1_000  # for a feed without a `count`
 

@@ -15,26 +15,6 @@ from typing import TypeVar
 
 import orjson
 
-__all__ = [
-    "IDLE",
-    "MAX_BYTES",
-    "MAX_EVENTS",
-    "TIMEOUT",
-    "USER_AGENT",
-    "Answer",
-    "Deadline",
-    "FetchError",
-    "Limits",
-    "Missing",
-    "RetryPolicy",
-    "Retryable",
-    "Say",
-    "check",
-    "parse_json",
-    "retry_after_seconds",
-    "transfer_failed",
-]
-
 USER_AGENT = "icml-papers-bot/0.1 (paper-search Telegram bot; python -m bot fetch)"
 Say = Callable[[str], None]  # where progress lines go (stderr in the CLI)
 

@@ -35,8 +35,6 @@ from bot.logs import redact
 if TYPE_CHECKING:
     from openreview.api import OpenReviewClient
 
-__all__ = ["PAGE_SIZE", "Credentials", "SavedNotes", "fetch_openreview"]
-
 PAGE_SIZE = 1000  # the API's largest page (it may answer with fewer)
 
 

@@ -19,18 +19,6 @@ from bot.config import PROGRAMME_FOLDER, Settings
 from bot.corpus import FETCHED_FILE, fetched_manifest
 from bot.fileutil import fsync
 
-__all__ = [
-    "DEFAULT_OPENREVIEW_API",
-    "OFFICIAL_HOSTS",
-    "PROGRAMME_FOLDER",
-    "FeedSource",
-    "Staging",
-    "openreview_file_name",
-    "programme_dir",
-    "replace_together",
-    "venue_id",
-]
-
 OFFICIAL_HOSTS = {"icml": "icml.cc", "neurips": "neurips.cc", "iclr": "iclr.cc"}
 
 DEFAULT_OPENREVIEW_API = "https://api2.openreview.net"

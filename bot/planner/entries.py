@@ -9,15 +9,6 @@ from datetime import UTC, date, datetime
 
 from bot.corpus import UNTIMED, Paper, Presentation
 
-__all__ = [
-    "Entry",
-    "entries_of",
-    "entry_order",
-    "position_order",
-    "presentation_key",
-    "unique_papers",
-]
-
 MAX_EVENT_CHARS = 24  # a longer event id is cut in keys (feeds use short numbers)
 _UNSAFE = re.compile(r"[^A-Za-z0-9]+")
 _DIGITS = re.compile(r"(\d+)")

@@ -1,5 +1,4 @@
-"""The planner is pure: it imports only the standard library, `icalendar` and the corpus
-(each module's `__all__` is checked with the corpus's, in tests/test_public_surfaces.py)."""
+"""The planner is pure: it imports only the standard library, `icalendar` and the corpus."""
 
 from __future__ import annotations
 

@@ -13,8 +13,6 @@ from defusedxml.ElementTree import fromstring
 from bot.corpus.model import CorpusError
 from bot.corpus.readers.base import Record, Source
 
-__all__ = ["ATOM", "atom_record", "looks_like_atom", "read_arxiv_atom"]
-
 ATOM = "http://www.w3.org/2005/Atom"
 _ARXIV = "http://arxiv.org/schemas/atom"
 _A, _X = f"{{{ATOM}}}", f"{{{_ARXIV}}}"

@@ -15,8 +15,6 @@ from typing import BinaryIO
 
 from bot.corpus.model import CorpusError, Paper
 
-__all__ = ["Reader", "Record", "Skipped", "Source", "decode", "expand", "mapping"]
-
 Record = dict[str, object]  # one raw record as read, for `records.normalise_record`
 _PEEK_BYTES = 64 * 1024  # how much of a file recognising its format reads
 

@@ -12,8 +12,6 @@ from bot.corpus.readers.base import Record, Skipped, Source
 from bot.corpus.readers.json_records import read_json
 from bot.textutil import clean
 
-__all__ = ["looks_like_notes", "read_openreview", "review_outcome"]
-
 # The last part of a not-accepted note's `venueid` -> what the report calls it.
 _NOT_ACCEPTED = {
     "rejected_submission": "rejected",

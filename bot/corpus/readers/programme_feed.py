@@ -30,8 +30,6 @@ from bot.corpus.readers.base import Record, Skipped, Source, decode
 from bot.corpus.readers.json_records import read_array, read_json
 from bot.textutil import clean
 
-__all__ = ["Event", "Site", "looks_like_feed", "read_programme_feed", "sidecar_of", "sidecar_path"]
-
 _PAPER_KINDS = {"poster": "poster", "oral": "oral"}  # a paper's event type (folded) -> its kind
 _FEED_NAME = re.compile(r"^(?P<conf>[a-z]+)-(?P<year>(?:19|20)\d\d)-orals-posters\b", re.I)
 _SIDECAR_NAME = re.compile(r"^(?P<conf>[a-z]+)-(?P<year>(?:19|20)\d\d)-abstracts\.json$", re.I)

@@ -8,8 +8,6 @@ from collections.abc import Callable, Mapping
 from bot.corpus.links import find_arxiv_id
 from bot.corpus.readers.base import Record, mapping
 
-__all__ = ["abstract_from_inverted_index", "adapt"]
-
 _OPENALEX = "https://openalex.org/"
 _REVIEWED = ("conference", "journal", "book series", "ebook platform")
 _MAX_POSITION = 20_000  # an abstract is a few hundred words; a larger index is not one
