@@ -221,8 +221,7 @@ class AuthorIndex:
         return tuple(sorted(found))
 
     def name_query(self, question: str) -> tuple[int, ...]:
-        """The papers (`papers`) of the person a free-text question is just the name of; ()
-        when it is not a person's name found among the authors."""
+        """The papers of the person the question only names; () when it names no known author."""
         question = question.strip()
         if len(question) > _MAX_NAME_CHARS or not _QUERY_NAME.fullmatch(question):
             return ()

@@ -1,5 +1,4 @@
-"""When and from where each corpus file was downloaded: `.fetched.json` beside the files,
-written by `fetch` and shipped with the bundled programme, read by /start, /stats and the console:
+"""When and from where each corpus file was downloaded: `.fetched.json` beside the files:
 
     {"files": {"icml-2026-orals-posters.json": {"source": "https://icml.cc/…",
                                                 "fetched": "2026-07-14T09:30:00Z"}}}

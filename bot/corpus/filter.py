@@ -1,6 +1,5 @@
-"""A load filter (`CORPUS_FILTER`, `search --filter`) such as `categories:cs.LG,stat.ML
-year:2023-2025`: every term must hold. Each term also tests a raw line cheaply (its text must
-occur in it), so most of a multi-GB JSON Lines snapshot is skipped before parsing."""
+"""A load filter (`CORPUS_FILTER`, `search --filter`) like `year:2023-2025`: every term must hold.
+Each term first tests a raw line's text cheaply, so most of a huge JSON Lines file skips parsing."""
 
 from __future__ import annotations
 

@@ -1,5 +1,4 @@
-"""A headline cut from a phrase: at most 90 characters, ending at a phrase boundary (before
-"that", a comma, a preposition…), never on a dangling word."""
+"""A headline cut from a phrase at a boundary ("that", a comma…), never on a dangling word."""
 
 from __future__ import annotations
 

@@ -129,8 +129,7 @@ def _read_with(source: Source, files: dict[Path, tuple[Path, bool]]) -> bool:
 def _numbered(
     records: Iterable[tuple[int, Record | Paper | str]],
 ) -> Iterator[tuple[int, int | None, Record | Paper | str]]:
-    """(line, record number if another record starts on the same line, record), one record
-    behind the reader (to see whether the next shares its line)."""
+    """(line, record number if another record starts on the same line, record), read one ahead."""
     # The record held back: (line, number, record, whether it shares the line before).
     held: tuple[int, int, Record | Paper | str, bool] | None = None
     try:

@@ -58,8 +58,7 @@ _MAX_OFFSET_HOURS = 14
 
 
 def time_problem(start: str, end: str) -> str:
-    """Why a presentation's `start`/`end` cannot be shown as a time; "" when they can or both
-    are absent."""
+    """Why a presentation's `start`/`end` cannot be shown as a time; "" when fine or both absent."""
     if not start and not end:
         return ""
     moments = []
@@ -191,8 +190,7 @@ class LoadReport:
     papers: tuple[Paper, ...]
     sources: tuple[str, ...]
     skipped: tuple[str, ...] = field(default=())
-    """One line per skipped record, naming file and line: bad records, other skips, then
-    versions merged into a paper loaded."""
+    """Report lines naming file and line: bad records, other skips, then merged versions."""
     bad_records: int = 0
 
     @property

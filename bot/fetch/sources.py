@@ -1,7 +1,6 @@
-"""What `fetch` downloads (feeds and their sidecar, OpenReview venues), under which names, and
-how it saves them: each file goes to a hidden temporary file beside its target, then is renamed
-over it, so a failed fetch leaves the previous download as it was; the folder's `.fetched.json`
-records when and from where."""
+"""What `fetch` downloads (feeds and their sidecar, OpenReview venues), under which names, and how
+it saves them: to a hidden temporary file, renamed over the target, so a failed fetch leaves the
+previous download as it was; `.fetched.json` records when and from where."""
 
 from __future__ import annotations
 

@@ -15,9 +15,8 @@ _DIGITS = re.compile(r"(\d+)")
 
 
 def presentation_key(paper: Paper, presentation: Presentation) -> str:
-    """A short key of one of `paper`'s presentations, unique within the paper, for reminder
-    ledgers and calendar UIDs: `<kind>-<event id>`, else `<kind>-<start in UTC>`, else
-    `<kind>-<its place in the paper's list>`."""
+    """A key of one of `paper`'s presentations, unique within it (reminder ledgers, calendar UIDs):
+    `<kind>-<event id>`, else `<kind>-<start in UTC>`, else `<kind>-<its index in the list>`."""
     kind = _UNSAFE.sub("", presentation.kind.casefold()) or "talk"
     event = _UNSAFE.sub("-", presentation.event).strip("-")[:MAX_EVENT_CHARS].strip("-")
     if event:

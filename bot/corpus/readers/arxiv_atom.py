@@ -1,5 +1,4 @@
-"""arXiv API answers (Atom XML): one record per `<entry>`, parsed with defusedxml (no entity
-expansion or external entities from a hostile file)."""
+"""arXiv API answers (Atom XML), one record per `<entry>`; defusedxml refuses hostile entities."""
 
 from __future__ import annotations
 

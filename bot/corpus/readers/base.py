@@ -1,5 +1,4 @@
-"""What every reader shares: the record type, a `Source` to read (a compressed file or `.zip`
-expanded into the streamed sources inside), the reader signature, decoding."""
+"""What every reader shares: the record type, `Source`, the reader signature and decoding."""
 
 from __future__ import annotations
 

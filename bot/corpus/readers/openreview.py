@@ -1,6 +1,4 @@
-"""OpenReview notes as saved (API v2's `{"value": …}` wrapping, or v1): accepted notes become
-records with their venue split from its tier ("ICML 2026 oral"); other submissions are left
-out with a report line saying why."""
+"""OpenReview notes as saved (API v2 or v1): accepted notes become records, others a report line."""
 
 from __future__ import annotations
 

@@ -1,7 +1,6 @@
-"""A conference's programme feed (`icml-2026-orals-posters.json`, `{"count", "next", "results":
-[event]}`) with the abstracts file beside it (`icml-2026-abstracts.json`). Posters and orals
-become papers, an oral joining its poster; other events are only counted, and a feed without
-its abstracts file loads title-only."""
+"""A conference's programme feed (`icml-2026-orals-posters.json`) with its abstracts file beside it.
+Posters and orals become papers, an oral joining its poster; other events are only counted, and a
+feed without its abstracts file loads title-only."""
 
 from __future__ import annotations
 

@@ -1,5 +1,4 @@
-"""Records whose source is known by its field names (Semantic Scholar, OpenAlex, Zotero),
-rewritten into the loader's common names before `records.normalise_record` reads them."""
+"""Records of known sources (Semantic Scholar, OpenAlex, Zotero) renamed to the loader's fields."""
 
 from __future__ import annotations
 
