@@ -110,8 +110,7 @@ def check(answer: Answer) -> None:
 
 
 def parse_json(answer: Answer, body: bytes | None = None) -> object:
-    """The JSON in `answer` (in `body` when it went to a file); FetchError when it is not
-    whole (a cut transfer)."""
+    """The JSON in `answer` (or in `body`, when it went to a file); FetchError if cut short."""
     try:
         return orjson.loads(answer.body if body is None else body)
     except orjson.JSONDecodeError as exc:
@@ -214,8 +213,7 @@ class Deadline:
         return max(0.0, self.seconds - self.elapsed())
 
     def bound(self, timeout: float | None) -> float:
-        """`timeout` for one network wait, cut to what is left (a millisecond at least, so a
-        wait past the deadline ends at once)."""
+        """`timeout` cut to what is left, a millisecond at least (so a late wait ends at once)."""
         left = max(self.left(), 0.001)
         return left if timeout is None else min(timeout, left)
 
