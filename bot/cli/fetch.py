@@ -27,8 +27,6 @@ from bot.fetch import (
 )
 from bot.logs import redact
 
-__all__ = ["EXIT_REFUSED", "EXIT_USAGE", "add_parser", "run"]
-
 EXIT_REFUSED = 1
 EXIT_USAGE = 2
 PROG = "python -m bot fetch"

@@ -17,8 +17,6 @@ from bot.i18n import LANGUAGES, Lang, language_named, translator
 from bot.logs import redact
 from bot.store import FORMATS
 
-__all__ = ["EXIT_USAGE", "main"]
-
 EXIT_USAGE = 2  # argparse's own code for bad arguments; we use it for every input error
 
 _EN = translator("en")  # the CLI speaks English

@@ -16,8 +16,6 @@ from bot.config import Settings, load_settings
 from bot.logs import progress_reporter
 from bot.search import Index, resolve_cache_dir
 
-__all__ = ["EXIT_INTERRUPTED", "EXIT_NO_MODEL", "prepare_command"]
-
 EXIT_NO_MODEL = 1  # the index is prepared but the vectors are not
 EXIT_INTERRUPTED = 130  # stopped by a signal (the shell's code for SIGINT)
 _NAME = "python -m bot prepare"

@@ -1,5 +1,4 @@
-"""Corpus files read into clean `Paper` records, each paper once; a bad record is skipped and
-reported."""
+"""Corpus files read into `Paper` records, each paper once; a bad record is skipped and reported."""
 
 from bot.corpus.authors import (
     MAX_AUTHOR_CHARS,

@@ -10,19 +10,6 @@ from functools import lru_cache
 
 from pylatexenc.latex2text import LatexNodes2Text
 
-__all__ = [
-    "MAX_AUTHOR_CHARS",
-    "PARTICLES",
-    "AuthorIndex",
-    "AuthorKey",
-    "author_key",
-    "compact_authors",
-    "filed_under",
-    "fold_name",
-    "key_matches",
-    "parse_authors",
-]
-
 MAX_SHOWN = 2  # "A. Smith, B. Jones et al.": two names say who without filling the answer
 _AND = re.compile(r"\s+(?:and|&)\s+|\s*;\s*", re.IGNORECASE)
 _COMMA = re.compile(r"\s*,\s*")
@@ -234,8 +221,7 @@ class AuthorIndex:
         return tuple(sorted(found))
 
     def name_query(self, question: str) -> tuple[int, ...]:
-        """The papers (`papers`) of the person a free-text question is just the name of; ()
-        when it is not a person's name found among the authors."""
+        """The papers of the person the question only names; () when it names no known author."""
         question = question.strip()
         if len(question) > _MAX_NAME_CHARS or not _QUERY_NAME.fullmatch(question):
             return ()

@@ -1,5 +1,4 @@
-"""When and from where each corpus file was downloaded: `.fetched.json` beside the files,
-written by `fetch` and shipped with the bundled programme, read by /start, /stats and the console:
+"""When and from where each corpus file was downloaded: `.fetched.json` beside the files:
 
     {"files": {"icml-2026-orals-posters.json": {"source": "https://icml.cc/…",
                                                 "fetched": "2026-07-14T09:30:00Z"}}}
@@ -15,8 +14,6 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from pathlib import Path
 from urllib.parse import urlsplit
-
-__all__ = ["FETCHED_FILE", "Fetched", "fetched_manifest", "fetched_of"]
 
 FETCHED_FILE = ".fetched.json"
 _MAX_BYTES = 1_000_000  # a manifest lists a few files; anything larger is not one

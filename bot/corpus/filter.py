@@ -1,6 +1,5 @@
-"""A load filter (`CORPUS_FILTER`, `search --filter`) such as `categories:cs.LG,stat.ML
-year:2023-2025`: every term must hold. Each term also tests a raw line cheaply (its text must
-occur in it), so most of a multi-GB JSON Lines snapshot is skipped before parsing."""
+"""A load filter (`CORPUS_FILTER`, `search --filter`) like `year:2023-2025`: every term must hold.
+Each term first tests a raw line's text cheaply, so most of a huge JSON Lines file skips parsing."""
 
 from __future__ import annotations
 
@@ -10,8 +9,6 @@ from dataclasses import dataclass
 
 from bot.corpus.authors import author_key
 from bot.corpus.model import Paper
-
-__all__ = ["FIELDS", "LoadFilter"]
 
 # What a filter term may name → the field it tests.
 FIELDS = {"categories": "keyword", "category": "keyword", "cat": "keyword",

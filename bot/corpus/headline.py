@@ -1,12 +1,8 @@
-"""A headline cut from a phrase: at most 90 characters, ending at a phrase boundary (before
-"that", a comma, a preposition…), never on a dangling word."""
+"""A headline cut from a phrase at a boundary ("that", a comma…), never on a dangling word."""
 
 from __future__ import annotations
 
 import re
-
-__all__ = ["ASIDE", "DANGLING", "MAX_TITLE_CHARS", "first_words", "gerund", "headline"]
-
 
 MAX_TITLE_CHARS = 90  # a title reads at a glance; longer is a sentence
 _MIN_WORDS = 3  # "Bayesian optimization" says too little of what the paper does

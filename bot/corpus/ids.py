@@ -12,8 +12,6 @@ from dataclasses import dataclass
 
 from bot.corpus.model import MAX_TAPPABLE_ID_CHARS, is_tappable_id
 
-__all__ = ["PaperIds", "assign_ids", "fold_id", "tappable_id"]
-
 CONTENT_ID_CHARS = 8  # 40 bits: ~0.5% chance of any collision among 100k papers (then lengthened)
 _NOT_ALNUM = re.compile(r"[^A-Za-z0-9]+")
 _COMMAND = re.compile(r"^/?paper(?:_|\s+)", re.IGNORECASE)

@@ -6,18 +6,6 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from urllib.parse import quote, urlsplit
 
-__all__ = [
-    "ARXIV_ID",
-    "Link",
-    "arxiv_url",
-    "bare_doi",
-    "derive_links",
-    "doi_url",
-    "find_arxiv_id",
-    "http_url",
-    "page_url",
-]
-
 Link = tuple[str, str]  # (label, url)
 
 # New style since 2007 (YYMM.NNNN[N], optional version); old style archive[.SUBJ]/YYMMNNN.

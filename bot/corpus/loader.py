@@ -30,8 +30,6 @@ from bot.corpus.titles import derive_title
 from bot.corpus.zones import offset_name
 from bot.logs import progress_line
 
-__all__ = ["KNOWN_VENUES", "PROGRESS_SECONDS", "load_corpus"]
-
 logger = logging.getLogger(__name__)
 
 # A feed writes its times with the offset of the platform that serves it, not the venue's (ICML
@@ -131,8 +129,7 @@ def _read_with(source: Source, files: dict[Path, tuple[Path, bool]]) -> bool:
 def _numbered(
     records: Iterable[tuple[int, Record | Paper | str]],
 ) -> Iterator[tuple[int, int | None, Record | Paper | str]]:
-    """(line, record number if another record starts on the same line, record), one record
-    behind the reader (to see whether the next shares its line)."""
+    """(line, record number if another record starts on the same line, record), read one ahead."""
     # The record held back: (line, number, record, whether it shares the line before).
     held: tuple[int, int, Record | Paper | str, bool] | None = None
     try:

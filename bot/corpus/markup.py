@@ -7,8 +7,6 @@ import re
 
 from bot.textutil import sendable
 
-__all__ = ["clean_abstract", "clean_title", "html_to_text"]
-
 _GREEK = {
     "alpha": "α", "beta": "β", "gamma": "γ", "delta": "δ", "epsilon": "ε", "varepsilon": "ε",
     "zeta": "ζ", "eta": "η", "theta": "θ", "vartheta": "ϑ", "iota": "ι", "kappa": "κ",

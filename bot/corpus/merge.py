@@ -15,8 +15,6 @@ from bot.corpus.ids import fold_id, tappable_id
 from bot.corpus.links import ARXIV_ID, find_arxiv_id
 from bot.corpus.model import MERGED, Paper
 
-__all__ = ["PREPRINT_VENUES", "fold_title", "merge_versions", "venue_rank"]
-
 PREPRINT_VENUES = re.compile(r"^(?:arxiv|corr|preprint|biorxiv|medrxiv|ssrn|openreview)\b",
                              re.IGNORECASE)  # fmt: skip
 _NOT_WORD = re.compile(r"[\W_]+")

@@ -8,8 +8,6 @@ from collections.abc import Iterator
 
 from bot.textutil import clip_words
 
-__all__ = ["capitalise", "named_title"]
-
 
 def capitalise(text: str) -> str:
     """`text` with its first character upper-cased (the rest kept: "LoRA", "k-means")."""

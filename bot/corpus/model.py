@@ -9,23 +9,6 @@ from pathlib import Path
 
 from bot.corpus.zones import zone_info
 
-__all__ = [
-    "MAX_COMMAND_CHARS",
-    "MAX_TAPPABLE_ID_CHARS",
-    "PAPER_COMMAND",
-    "TIERS",
-    "CorpusError",
-    "LoadReport",
-    "NotRecordsError",
-    "Paper",
-    "Presentation",
-    "StrictCorpusError",
-    "is_tappable_id",
-    "tier_of",
-    "time_problem",
-    "venue_tier",
-]
-
 
 class CorpusError(Exception):
     """A corpus file that cannot be read; names the file and the line."""
@@ -75,8 +58,7 @@ _MAX_OFFSET_HOURS = 14
 
 
 def time_problem(start: str, end: str) -> str:
-    """Why a presentation's `start`/`end` cannot be shown as a time; "" when they can or both
-    are absent."""
+    """Why a presentation's `start`/`end` cannot be shown as a time; "" when fine or both absent."""
     if not start and not end:
         return ""
     moments = []
@@ -208,8 +190,7 @@ class LoadReport:
     papers: tuple[Paper, ...]
     sources: tuple[str, ...]
     skipped: tuple[str, ...] = field(default=())
-    """One line per skipped record, naming file and line: bad records, other skips, then
-    versions merged into a paper loaded."""
+    """Report lines naming file and line: bad records, other skips, then merged versions."""
     bad_records: int = 0
 
     @property

@@ -1,5 +1,4 @@
-"""What a corpus is, from its papers: its name ("ICML 2026", "ICML 2013–2019 and ICLR
-2017–2018", or none) and its frequent topics (questions that find papers in it)."""
+"""What a corpus is, from its papers: its name ("ICML 2026", or none) and its frequent topics."""
 
 from __future__ import annotations
 
@@ -9,8 +8,6 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from bot.corpus.model import venue_tier
-
-__all__ = ["MAX_NAMED_VENUES", "CorpusName", "VenueYears", "corpus_name", "frequent_topics"]
 
 MAX_NAMED_VENUES = 3  # more conferences make no name
 _YEAR = re.compile(r"(?<!\d)((?:19|20)\d\d)(?!\d)")
@@ -97,8 +94,7 @@ def _words(text: str) -> set[str]:
 
 
 def _says(phrase: str) -> Callable[[str], bool]:
-    """Whether a case-folded text has every word of `phrase` (`_words(phrase) <= _words(text)`)
-    without splitting a whole abstract into words: a substring test, then a word search."""
+    """Whether a folded text has every word of `phrase`: a substring test, then a word search."""
     words = sorted(_words(phrase))
     patterns = [re.compile(rf"(?<!\w){re.escape(word)}(?!\w)") for word in words]
     return lambda folded: (
@@ -109,9 +105,9 @@ def _says(phrase: str) -> Callable[[str], bool]:
 def frequent_topics(
     papers: Iterable[tuple[str, Sequence[str], str]], *, count: int = 3
 ) -> tuple[str, ...]:
-    """The `count` topics most papers have, from each paper's (programme topic, keywords,
-    text): each keyword, and the topic's last part ("Theory") where the text has its words
-    (so asking it finds the paper). Case folded, shown as most papers write it."""
+    """The `count` topics most papers have: each keyword, and the programme topic's last part
+    ("Theory") where the text has its words (so asking it finds the paper); case folded, shown as
+    most papers write it."""
     papers_with: Counter[str] = Counter()
     spellings: dict[str, Counter[str]] = {}
     says: dict[str, Callable[[str], bool]] = {}  # a programme has few topics

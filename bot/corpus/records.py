@@ -12,8 +12,6 @@ from bot.corpus.model import Paper
 from bot.corpus.readers.source_shapes import adapt
 from bot.textutil import sendable
 
-__all__ = ["FIELD_SYNONYMS", "PLACEHOLDERS", "canonical_field", "normalise_record"]
-
 # Canonical field → names sources use for it (compared after folding case and `-`/space/`_`).
 FIELD_SYNONYMS: Mapping[str, tuple[str, ...]] = {
     "title": ("title", "paper_title", "papertitle"),

@@ -11,8 +11,6 @@ from collections.abc import Callable, Sequence
 
 from bot.corpus.authors import fold_name
 
-__all__ = ["fold_session", "named_number", "session_number", "sessions_named"]
-
 _SESSION_NUMBER = re.compile(r"\bsession\s*#?\s*(\d+)\b")
 
 

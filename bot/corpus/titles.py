@@ -9,8 +9,6 @@ from bot.corpus.headline import ASIDE, MAX_TITLE_CHARS, first_words, gerund, hea
 from bot.corpus.method_names import capitalise, named_title
 from bot.textutil import sentence_spans
 
-__all__ = ["derive_title"]
-
 _SUBJECT = r"(?:[Ww]e|[Tt]his (?:paper|work|study)|[Oo]ur (?:main )?(?:contribution|work))"
 _LEAD_WORDS = (
     r"In this (?:paper|work)|In|Here|However|Moreover|Furthermore|Additionally|Further|Second|"

@@ -7,14 +7,6 @@ from datetime import UTC, timedelta, timezone, tzinfo
 from functools import lru_cache
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
-__all__ = [
-    "ZoneError",
-    "offset_name",
-    "parse_zone",
-    "zone_info",
-    "zone_label",
-]
-
 _OFFSET = re.compile(r"^(?:UTC|GMT)?\s*([+\-−])(\d{1,2})(?::?(\d\d))?$", re.IGNORECASE)
 MAX_OFFSET = timedelta(hours=14)  # the widest offset any zone has used
 

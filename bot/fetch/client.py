@@ -23,8 +23,6 @@ from bot.fetch.http import (
     transfer_failed,
 )
 
-__all__ = ["Budget", "Http", "decoded", "timed_out"]
-
 HEAD = 20_000  # the start of a body kept to describe it (an HTML page's title)
 MAX_REDIRECTS = 10
 SLICE = 1 << 20  # at most this much inflated at a time
@@ -245,10 +243,9 @@ class _BoundedBackend(httpcore.NetworkBackend):
 
 
 def _bound_waits(client: httpx.Client, deadline: Deadline) -> None:
-    """Cut every network wait of `client` (its own connections and any proxy's) to what is
-    left of `deadline`. httpx sets one read timeout per request, which a server dripping a
-    byte now and then never trips, so the cut is made where httpcore waits: its connection
-    pools' network backend (not public API: a change of httpcore fails here, not silently)."""
+    """Cut every network wait of `client` (and its proxies') to what is left of `deadline`. httpx's
+    per-request read timeout never trips on a server dripping a byte at a time, so the cut goes into
+    httpcore's network backend (not public API: an httpcore change fails here, not silently)."""
     transports = [client._transport, *client._mounts.values()]
     for transport in transports:
         pool = getattr(transport, "_pool", None)

@@ -15,8 +15,6 @@ from bot.fetch.client import Budget, Http
 from bot.fetch.http import MAX_EVENTS, FetchError, Missing, parse_json
 from bot.fetch.sources import FeedSource, Staging
 
-__all__ = ["MAX_PAGES", "PAGE_SLACK", "SavedFeed", "fetch_feed"]
-
 PAGE_SLACK = 2  # pages beyond what `count` needs, as pages shift while paging
 MAX_PAGES = 1_000  # for a feed without a `count`
 
@@ -116,8 +114,7 @@ def _all_pages(source: FeedSource, http: Http, staging: Staging) -> _Tally:
 
 
 def _count(first: dict[str, object]) -> int | None:
-    """The first page's `count` (None when it gives none); FetchError when no conference's
-    feed could hold it."""
+    """The first page's `count`, or None; FetchError when no conference's feed could hold it."""
     count = first.get("count")
     if not isinstance(count, int) or isinstance(count, bool):
         return None
@@ -196,8 +193,7 @@ def _check_whole(tally: _Tally, count: int | None, *, pages: int) -> None:
 def _sidecar(
     source: FeedSource, tally: _Tally, http: Http, staging: Staging, *, without_abstracts: bool
 ) -> int | None:
-    """The abstracts sidecar, staged beside the feed; its size, None when it is missing and
-    not needed."""
+    """The abstracts sidecar, staged beside the feed: its size; None when missing and not needed."""
     sink = staging.file(source.sidecar_name)
     try:
         answer = http.download(source.sidecar_url, sink, Budget(http.limits.max_bytes))

@@ -15,26 +15,6 @@ from typing import TypeVar
 
 import orjson
 
-__all__ = [
-    "IDLE",
-    "MAX_BYTES",
-    "MAX_EVENTS",
-    "TIMEOUT",
-    "USER_AGENT",
-    "Answer",
-    "Deadline",
-    "FetchError",
-    "Limits",
-    "Missing",
-    "RetryPolicy",
-    "Retryable",
-    "Say",
-    "check",
-    "parse_json",
-    "retry_after_seconds",
-    "transfer_failed",
-]
-
 USER_AGENT = "icml-papers-bot/0.1 (paper-search Telegram bot; python -m bot fetch)"
 Say = Callable[[str], None]  # where progress lines go (stderr in the CLI)
 
@@ -130,8 +110,7 @@ def check(answer: Answer) -> None:
 
 
 def parse_json(answer: Answer, body: bytes | None = None) -> object:
-    """The JSON in `answer` (in `body` when it went to a file); FetchError when it is not
-    whole (a cut transfer)."""
+    """The JSON in `answer` (or in `body`, when it went to a file); FetchError if cut short."""
     try:
         return orjson.loads(answer.body if body is None else body)
     except orjson.JSONDecodeError as exc:
@@ -234,8 +213,7 @@ class Deadline:
         return max(0.0, self.seconds - self.elapsed())
 
     def bound(self, timeout: float | None) -> float:
-        """`timeout` for one network wait, cut to what is left (a millisecond at least, so a
-        wait past the deadline ends at once)."""
+        """`timeout` cut to what is left, a millisecond at least (so a late wait ends at once)."""
         left = max(self.left(), 0.001)
         return left if timeout is None else min(timeout, left)
 

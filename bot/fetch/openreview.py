@@ -35,8 +35,6 @@ from bot.logs import redact
 if TYPE_CHECKING:
     from openreview.api import OpenReviewClient
 
-__all__ = ["PAGE_SIZE", "Credentials", "SavedNotes", "fetch_openreview"]
-
 PAGE_SIZE = 1000  # the API's largest page (it may answer with fewer)
 
 
@@ -121,10 +119,9 @@ class _LastAnswer:
 
 
 class _BoundedAdapter(HTTPAdapter):
-    """requests' adapter without retries, within `limits`: each wait for data at most the idle
-    limit and what was left of the deadline when the request began (checked again after each
-    read); each body read here, inflated a slice at a time and counted against one budget for
-    all the notes."""
+    """requests' adapter without retries, within `limits`: each wait at most the idle limit and what
+    was left of the deadline at the request's start (checked after each read); bodies are inflated
+    a slice at a time and counted against one budget for all the notes."""
 
     def __init__(self, limits: Limits, deadline: Deadline) -> None:
         super().__init__()

@@ -1,7 +1,6 @@
-"""What `fetch` downloads (feeds and their sidecar, OpenReview venues), under which names, and
-how it saves them: each file goes to a hidden temporary file beside its target, then is renamed
-over it, so a failed fetch leaves the previous download as it was; the folder's `.fetched.json`
-records when and from where."""
+"""What `fetch` downloads (feeds and their sidecar, OpenReview venues), under which names, and how
+it saves them: to a hidden temporary file, renamed over the target, so a failed fetch leaves the
+previous download as it was; `.fetched.json` records when and from where."""
 
 from __future__ import annotations
 
@@ -18,19 +17,6 @@ from urllib.parse import urlsplit, urlunsplit
 
 from bot.config import PROGRAMME_FOLDER, Settings
 from bot.corpus import FETCHED_FILE, fetched_manifest
-
-__all__ = [
-    "DEFAULT_OPENREVIEW_API",
-    "OFFICIAL_HOSTS",
-    "PROGRAMME_FOLDER",
-    "FeedSource",
-    "Staging",
-    "fsync",
-    "openreview_file_name",
-    "programme_dir",
-    "replace_together",
-    "venue_id",
-]
 
 OFFICIAL_HOSTS = {"icml": "icml.cc", "neurips": "neurips.cc", "iclr": "iclr.cc"}
 

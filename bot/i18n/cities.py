@@ -7,8 +7,6 @@ from functools import lru_cache
 
 from bot.i18n.languages import Lang
 
-__all__ = ["CITIES", "city_name", "zone_of_city"]
-
 # IANA zone -> (English, 简体, 繁體) name of its city; aliases below.
 CITIES: dict[str, tuple[str, str, str]] = {
     "Asia/Seoul": ("Seoul", "首尔", "首爾"),

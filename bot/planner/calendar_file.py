@@ -11,8 +11,6 @@ import icalendar
 from bot.corpus import Paper, page_url
 from bot.planner.entries import Entry, entries_of, entry_order, unique_papers
 
-__all__ = ["CALENDAR_FORMAT", "KIND_LABELS", "PRODID", "UID_DOMAIN", "calendar_file", "event_uid"]
-
 CALENDAR_FORMAT = "ics"
 """The file name extension, and what `/export` calls the calendar file."""
 

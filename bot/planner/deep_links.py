@@ -6,8 +6,6 @@ import re
 
 from bot.corpus import is_tappable_id
 
-__all__ = ["paper_from_payload", "start_link", "start_payload"]
-
 _BOT_USERNAME = re.compile(r"[A-Za-z][A-Za-z0-9_]{4,31}")
 
 

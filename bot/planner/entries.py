@@ -9,24 +9,14 @@ from datetime import UTC, date, datetime
 
 from bot.corpus import UNTIMED, Paper, Presentation
 
-__all__ = [
-    "Entry",
-    "entries_of",
-    "entry_order",
-    "position_order",
-    "presentation_key",
-    "unique_papers",
-]
-
 MAX_EVENT_CHARS = 24  # a longer event id is cut in keys (feeds use short numbers)
 _UNSAFE = re.compile(r"[^A-Za-z0-9]+")
 _DIGITS = re.compile(r"(\d+)")
 
 
 def presentation_key(paper: Paper, presentation: Presentation) -> str:
-    """A short key of one of `paper`'s presentations, unique within the paper, for reminder
-    ledgers and calendar UIDs: `<kind>-<event id>`, else `<kind>-<start in UTC>`, else
-    `<kind>-<its place in the paper's list>`."""
+    """A key of one of `paper`'s presentations, unique within it (reminder ledgers, calendar UIDs):
+    `<kind>-<event id>`, else `<kind>-<start in UTC>`, else `<kind>-<its index in the list>`."""
     kind = _UNSAFE.sub("", presentation.kind.casefold()) or "talk"
     event = _UNSAFE.sub("-", presentation.event).strip("-")[:MAX_EVENT_CHARS].strip("-")
     if event:

@@ -12,16 +12,6 @@ from bot.corpus import Paper
 from bot.planner.entries import Entry, entries_of, entry_order, unique_papers
 from bot.planner.programme import Programme, Session
 
-__all__ = [
-    "Happening",
-    "NowAndNext",
-    "SentKey",
-    "due_reminders",
-    "next_due",
-    "now_and_next",
-    "sent_key",
-]
-
 PICKS = 5  # papers named per session by default
 SentKey = tuple[str, str]  # (paper id, presentation key at its start): a user's ledger row
 

@@ -10,8 +10,6 @@ from datetime import date, datetime, tzinfo
 from bot.corpus import UNTIMED, Paper, fold_session, named_number, sessions_named
 from bot.planner.entries import Entry, entries_of, entry_order
 
-__all__ = ["Programme", "Session", "build_programme"]
-
 
 @dataclass(frozen=True, slots=True)
 class Session:

@@ -11,8 +11,6 @@ from itertools import groupby
 from bot.corpus import Paper
 from bot.planner.entries import Entry, entries_of, entry_order, unique_papers
 
-__all__ = ["Clash", "Day", "Schedule", "Slot", "find_clashes", "schedule"]
-
 
 @dataclass(frozen=True, slots=True)
 class Slot:

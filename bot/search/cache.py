@@ -33,23 +33,6 @@ from bot.search.storage.cache_file import (
 )
 from bot.search.storage.columns import PAPER_FIELDS, engine_state, report_from_state, report_state
 
-__all__ = [
-    "CACHE_MIN_PAPERS",
-    "DEFAULT_CACHE_DIR",
-    "KEEP_FILES",
-    "STAMPS_FILE",
-    "cache_path",
-    "corpus_key",
-    "file_digest",
-    "load_cached",
-    "load_corpus_and_index",
-    "prune",
-    "read_json",
-    "resolve_cache_dir",
-    "write_json",
-    "write_stamps",
-]
-
 logger = logging.getLogger(__name__)
 
 

@@ -32,8 +32,6 @@ from bot.search.rank.index import Index
 from bot.search.rank.retriever import Hit, Retriever
 from bot.search.semantic import fusion
 
-__all__ = ["MAX_PROFILE", "MAX_RECOMMENDATIONS", "Recommendation", "Recommendations", "recommend"]
-
 MAX_PROFILE = 50
 """The most recently saved papers that make the profile (a bound on the work per request)."""
 MAX_RECOMMENDATIONS = 50

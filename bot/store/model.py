@@ -97,8 +97,7 @@ class ReminderUser:
     user_id: int
     minutes: int
     language: str | None
-    """Their /lang choice, else the language they were answered in when they turned reminders
-    on (a job has no update to read it from); None when neither is known."""
+    """Their /lang choice, else their language when reminders were turned on; None if unknown."""
     timezone: str | None = None
     """Their /timezone choice (`parse_zone`'s form), read beside the venue's; None: none."""
 

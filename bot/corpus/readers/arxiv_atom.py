@@ -1,5 +1,4 @@
-"""arXiv API answers (Atom XML): one record per `<entry>`, parsed with defusedxml (no entity
-expansion or external entities from a hostile file)."""
+"""arXiv API answers (Atom XML), one record per `<entry>`; defusedxml refuses hostile entities."""
 
 from __future__ import annotations
 
@@ -12,8 +11,6 @@ from defusedxml.ElementTree import fromstring
 
 from bot.corpus.model import CorpusError
 from bot.corpus.readers.base import Record, Source
-
-__all__ = ["ATOM", "atom_record", "looks_like_atom", "read_arxiv_atom"]
 
 ATOM = "http://www.w3.org/2005/Atom"
 _ARXIV = "http://arxiv.org/schemas/atom"

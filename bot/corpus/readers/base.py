@@ -1,5 +1,4 @@
-"""What every reader shares: the record type, a `Source` to read (a compressed file or `.zip`
-expanded into the streamed sources inside), the reader signature, decoding."""
+"""What every reader shares: the record type, `Source`, the reader signature and decoding."""
 
 from __future__ import annotations
 
@@ -14,8 +13,6 @@ from pathlib import Path, PurePosixPath
 from typing import BinaryIO
 
 from bot.corpus.model import CorpusError, Paper
-
-__all__ = ["Reader", "Record", "Skipped", "Source", "decode", "expand", "mapping"]
 
 Record = dict[str, object]  # one raw record as read, for `records.normalise_record`
 _PEEK_BYTES = 64 * 1024  # how much of a file recognising its format reads

@@ -10,8 +10,6 @@ from bibtexparser.middlewares import LatexDecodingMiddleware
 
 from bot.corpus.readers.base import Record, Source, decode
 
-__all__ = ["read_bibtex", "read_bibtex_entries"]
-
 # bibtexparser logs a warning per broken block, which the loader reports anyway.
 logging.getLogger("bibtexparser").setLevel(logging.ERROR)
 

@@ -9,8 +9,6 @@ from collections.abc import Iterator
 from bot.corpus.model import CorpusError
 from bot.corpus.readers.base import Record, Source, decode
 
-__all__ = ["DELIMITERS", "MissingColumnError", "read_csv", "read_csv_records", "sniff_delimiter"]
-
 DELIMITERS = ",;\t"
 RawRow = dict[str, str] | str  # a row's record, or the reason it is skipped
 

@@ -11,8 +11,6 @@ from collections.abc import Callable, Generator, Iterator, Mapping
 from bot.corpus.model import CorpusError
 from bot.corpus.readers.base import Record, Source, decode
 
-__all__ = ["RECORD_LISTS", "describe_json", "read_array", "read_json", "read_jsonl", "records_key"]
-
 # Fields of a wrapping object that hold its records, most common first.
 RECORD_LISTS = ("data", "results", "papers", "items", "hits", "records", "entries", "works",
                 "documents", "notes", "publications", "rows", "list")  # fmt: skip

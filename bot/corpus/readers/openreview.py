@@ -1,6 +1,4 @@
-"""OpenReview notes as saved (API v2's `{"value": …}` wrapping, or v1): accepted notes become
-records with their venue split from its tier ("ICML 2026 oral"); other submissions are left
-out with a report line saying why."""
+"""OpenReview notes as saved (API v2 or v1): accepted notes become records, others a report line."""
 
 from __future__ import annotations
 
@@ -11,8 +9,6 @@ from bot.corpus.model import Paper, venue_tier
 from bot.corpus.readers.base import Record, Skipped, Source
 from bot.corpus.readers.json_records import read_json
 from bot.textutil import clean
-
-__all__ = ["looks_like_notes", "read_openreview", "review_outcome"]
 
 # The last part of a not-accepted note's `venueid` -> what the report calls it.
 _NOT_ACCEPTED = {

@@ -1,7 +1,6 @@
-"""A conference's programme feed (`icml-2026-orals-posters.json`, `{"count", "next", "results":
-[event]}`) with the abstracts file beside it (`icml-2026-abstracts.json`). Posters and orals
-become papers, an oral joining its poster; other events are only counted, and a feed without
-its abstracts file loads title-only."""
+"""A conference's programme feed (`icml-2026-orals-posters.json`) with its abstracts file beside it.
+Posters and orals become papers, an oral joining its poster; other events are only counted, and a
+feed without its abstracts file loads title-only."""
 
 from __future__ import annotations
 
@@ -29,8 +28,6 @@ from bot.corpus.model import (
 from bot.corpus.readers.base import Record, Skipped, Source, decode
 from bot.corpus.readers.json_records import read_array, read_json
 from bot.textutil import clean
-
-__all__ = ["Event", "Site", "looks_like_feed", "read_programme_feed", "sidecar_of", "sidecar_path"]
 
 _PAPER_KINDS = {"poster": "poster", "oral": "oral"}  # a paper's event type (folded) -> its kind
 _FEED_NAME = re.compile(r"^(?P<conf>[a-z]+)-(?P<year>(?:19|20)\d\d)-orals-posters\b", re.I)

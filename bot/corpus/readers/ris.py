@@ -10,8 +10,6 @@ import rispy
 
 from bot.corpus.readers.base import Record, Source, decode
 
-__all__ = ["looks_like_ris", "read_ris", "ris_record"]
-
 _START = re.compile(r"^TY  - ", re.MULTILINE)
 _END = re.compile(r"^ER  -", re.MULTILINE)
 # rispy's names → the loader's (records.FIELD_SYNONYMS); the first present wins.

@@ -11,8 +11,6 @@ from pathlib import PurePath
 from bot.corpus.model import CorpusError, NotRecordsError
 from bot.corpus.readers.base import Record, Source, decode
 
-__all__ = ["notes_reason", "read_seed_text"]
-
 _MAX_HEADER_CHARS = 120  # a longer first paragraph is an abstract, not a header line
 # Lines no abstract starts with: Markdown headings, list items, quotes, tables, code fences,
 # link references and notes to self.

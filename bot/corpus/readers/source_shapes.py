@@ -1,5 +1,4 @@
-"""Records whose source is known by its field names (Semantic Scholar, OpenAlex, Zotero),
-rewritten into the loader's common names before `records.normalise_record` reads them."""
+"""Records of known sources (Semantic Scholar, OpenAlex, Zotero) renamed to the loader's fields."""
 
 from __future__ import annotations
 
@@ -7,8 +6,6 @@ from collections.abc import Callable, Mapping
 
 from bot.corpus.links import find_arxiv_id
 from bot.corpus.readers.base import Record, mapping
-
-__all__ = ["abstract_from_inverted_index", "adapt"]
 
 _OPENALEX = "https://openalex.org/"
 _REVIEWED = ("conference", "journal", "book series", "ebook platform")

@@ -27,17 +27,6 @@ from typing import Protocol
 
 import Stemmer
 
-__all__ = [
-    "ANALYZER_VERSION",
-    "MAX_QUERY_TERMS",
-    "MAX_TERM_CHARS",
-    "STOPWORDS",
-    "Analyzer",
-    "EnglishAnalyzer",
-    "analyze_query",
-    "first_distinct",
-]
-
 ANALYZER_VERSION = "3"
 """`EnglishAnalyzer.version`. Bump when `analyze` changes what it returns: caches key on it."""
 

@@ -16,8 +16,6 @@ import unicodedata
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta, tzinfo
 
-__all__ = ["RELATIVE_DAYS", "WEEKDAYS", "DayFilter", "YearFilter", "read_day", "read_years"]
-
 _EN_WEEKDAYS = (
     ("mon", "monday"),
     ("tue", "tues", "tuesday"),

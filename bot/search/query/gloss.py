@@ -27,22 +27,6 @@ from pathlib import Path
 from bot.search.query.analysis import Analyzer, first_distinct
 from bot.textutil import is_latin_text
 
-__all__ = [
-    "FUNCTION_WORDS",
-    "Glossary",
-    "cedict_entries",
-    "cedict_file",
-    "default_glossary",
-    "gloss_terms",
-    "has_han",
-    "is_chinese",
-    "load_glossary",
-    "ml_terms",
-    "sense_words",
-    "senses_of",
-    "traditional",
-]
-
 logger = logging.getLogger(__name__)
 
 CEDICT_FILE = "data/cedict_1_0_ts_utf-8_mdbg.txt.gz"

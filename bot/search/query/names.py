@@ -15,8 +15,6 @@ import re
 import unicodedata
 from collections.abc import Callable, Iterable
 
-__all__ = ["MAX_NAME_WORDS", "NameTable", "leading_name", "name_key"]
-
 MAX_NAME_WORDS = 4
 """A name is looked for in up to this many consecutive words of a question."""
 

@@ -24,16 +24,6 @@ from bot.search.query.spelling import Correction, Lexicon, Speller, SpellingCorp
 from bot.search.query.syntax import ParsedQuery, parse_query
 from bot.search.storage.columns import field_values
 
-__all__ = [
-    "FRAMING_PHRASES",
-    "MAX_QUERY_CHARS",
-    "PreparedQuery",
-    "QueryCorpus",
-    "QueryPipeline",
-    "prepare_query",
-    "topic_text",
-]
-
 logger = logging.getLogger(__name__)
 
 _NON_SPACE = re.compile(r"\S+")

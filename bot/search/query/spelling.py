@@ -24,19 +24,6 @@ from rapidfuzz.distance import OSA
 from bot.corpus import Paper
 from bot.search.query.analysis import STOPWORDS, EnglishAnalyzer
 
-__all__ = [
-    "Correction",
-    "Lexicon",
-    "Speller",
-    "SpellingCorpus",
-    "correct_query",
-    "english_words",
-    "lexicon",
-    "max_edits",
-    "papers_lexicon",
-    "spelling_variants",
-]
-
 _WORD = re.compile(r"[^\W\d_]+")
 _ASCII_WORD = re.compile(r"[a-z]+")
 

@@ -23,18 +23,6 @@ from typing import Literal
 
 from bot.search.query.dates import DayFilter, YearFilter, read_day, read_years
 
-__all__ = [
-    "FIELD_ALIASES",
-    "Clause",
-    "DayFilter",
-    "Field",
-    "FieldFilter",
-    "ParsedQuery",
-    "Phrase",
-    "YearFilter",
-    "parse_query",
-]
-
 Field = Literal[
     "author", "title", "venue", "track", "status", "session", "room", "institution", "topic"
 ]  # fmt: skip

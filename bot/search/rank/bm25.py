@@ -24,8 +24,6 @@ import numpy as np
 from bot.search.rank.postings import Postings, build_postings
 from bot.search.rank.vocabulary import Vocabulary
 
-__all__ = ["BM25", "DEFAULT_PARAMS", "BM25Params"]
-
 
 @dataclass(frozen=True, slots=True)
 class BM25Params:

@@ -24,16 +24,6 @@ from bot.search.snippets.words import plain_text, short_prefixes, word_prefix
 from bot.search.storage.columns import SpansColumn
 from bot.textutil import Span, sentence_spans
 
-__all__ = [
-    "MASKED_SENTENCES",
-    "MIN_PREFIX_CHARS",
-    "TITLE_WEIGHT",
-    "WHOLE_TERM",
-    "AbstractLayout",
-    "AbstractNotes",
-    "document_terms",
-]
-
 TITLE_WEIGHT = 2
 """A paper's title terms are indexed this many times (its abstract's once)."""
 

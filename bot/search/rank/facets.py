@@ -24,16 +24,6 @@ from bot.search.query.syntax import FieldFilter
 from bot.search.rank.phrases import phrase_terms
 from bot.search.storage.columns import field_values
 
-__all__ = [
-    "PROGRAMME_FIELDS",
-    "TIER_WORDS",
-    "MultiColumn",
-    "ProgrammeColumns",
-    "in_a_row",
-    "tier_named",
-    "topic_terms",
-]
-
 PROGRAMME_FIELDS = frozenset({"session", "room", "institution", "topic"})
 """The `FieldFilter` fields `ProgrammeColumns` answers (and `status:` with a tier word)."""
 TIER_WORDS: dict[str, str] = {

@@ -35,8 +35,6 @@ class Index(Protocol):
     analyzer: Analyzer
 
 
-__all__ = ["FilterColumns", "candidates", "filter_columns", "listed"]
-
 LabelField = Literal["venue", "track", "status"]
 LABEL_FIELDS: tuple[LabelField, ...] = ("venue", "track", "status")
 

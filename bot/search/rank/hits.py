@@ -21,16 +21,6 @@ from bot.search.rank.documents import MASKED_SENTENCES, AbstractLayout
 from bot.search.rank.retriever import Hit
 from bot.search.snippets.sentences import Snippet, best_snippet
 
-__all__ = [
-    "CONFIDENT_COVERAGE",
-    "coverage",
-    "coverage_of",
-    "holds",
-    "is_confident",
-    "page_hits",
-    "term_weight",
-]
-
 
 class Index(Protocol):
     """What hits read of the index (`bot.search.rank.index.Index` has it)."""

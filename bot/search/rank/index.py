@@ -22,12 +22,10 @@ from bot.search.query.analysis import ANALYZER_VERSION, EnglishAnalyzer, analyze
 from bot.search.query.pipeline import PreparedQuery, QueryPipeline
 from bot.search.rank import filters
 from bot.search.rank.bm25 import BM25
-from bot.search.rank.documents import TITLE_WEIGHT, AbstractLayout, AbstractNotes, document_terms
+from bot.search.rank.documents import AbstractLayout, AbstractNotes, document_terms
 from bot.search.rank.hits import CONFIDENT_COVERAGE, coverage, is_confident, page_hits, term_weight
 from bot.search.rank.retriever import Hit, IndexStats, SearchResult
 from bot.search.storage.columns import PaperColumns, field_values
-
-__all__ = ["SIMILAR_TERMS", "TITLE_WEIGHT", "Index", "document_terms"]
 
 SIMILAR_TERMS = 25
 """How many of a paper's most distinctive terms make its more-like-this query."""

@@ -24,8 +24,6 @@ import numpy as np
 from bot.search.query.analysis import Analyzer, EnglishAnalyzer
 from bot.textutil import sentence_spans
 
-__all__ = ["PhraseIndex", "phrase_terms"]
-
 _GAP = -1
 """The term id of the empty position between two sentences or fields (no phrase spans it)."""
 

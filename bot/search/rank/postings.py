@@ -18,8 +18,6 @@ import numpy as np
 
 from bot.search.rank.vocabulary import Vocabulary
 
-__all__ = ["Postings", "build_postings", "number_pairs"]
-
 
 @dataclass(frozen=True, slots=True)
 class Postings:

@@ -15,8 +15,6 @@ from bot.search.query.pipeline import PreparedQuery, QueryPipeline
 from bot.search.query.syntax import ParsedQuery
 from bot.search.snippets.sentences import Snippet
 
-__all__ = ["Hit", "IndexStats", "Retriever", "SearchResult"]
-
 
 @dataclass(frozen=True, slots=True)
 class Hit:

@@ -9,8 +9,6 @@ from functools import lru_cache
 
 import numpy as np
 
-__all__ = ["TERM_CACHE", "Vocabulary"]
-
 TERM_CACHE = 4096
 """Term -> id lookups each vocabulary remembers (a search looks each term up several times)."""
 

@@ -37,17 +37,6 @@ from bot.search.semantic.embedding import Embedder, paper_text
 from bot.search.semantic.probes import OFF_TOPIC_FILE, off_topic_questions, paper_probes
 from bot.textutil import is_latin_text
 
-__all__ = [
-    "CALIBRATIONS_FILE",
-    "Calibration",
-    "calibrate",
-    "calibrated",
-    "calibration_key",
-    "read_calibration",
-    "verdict",
-    "write_calibration",
-]
-
 logger = logging.getLogger(__name__)
 
 CALIBRATIONS_FILE = "confidence-calibrations.json"

@@ -25,8 +25,6 @@ from bot.logs import Progress
 from bot.search.cache import read_json, write_json
 from bot.search.storage.cache_file import CacheMiss, read_state, write_state
 
-__all__ = ["MIN_TIMED_PAPERS", "RATES_FILE", "Rate", "read_rate", "write_rate"]
-
 logger = logging.getLogger(__name__)
 
 UNIT = 4

@@ -27,8 +27,6 @@ from bot.search.semantic.calibration import Calibration, verdict
 from bot.search.semantic.embedding import Embedder
 from bot.textutil import is_latin_text
 
-__all__ = ["HybridRetriever"]
-
 logger = logging.getLogger(__name__)
 
 RECENT_QUESTIONS = 1024

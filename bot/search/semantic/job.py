@@ -24,8 +24,6 @@ from bot.search.semantic.hybrid import HybridRetriever
 if TYPE_CHECKING:
     from bot.search.rank.index import Index
 
-__all__ = ["Embedding", "EmbeddingJob", "attach", "vectors_and_calibration"]
-
 logger = logging.getLogger(__name__)
 
 

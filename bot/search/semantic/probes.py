@@ -19,8 +19,6 @@ from pathlib import Path
 from bot.corpus import Paper
 from bot.textutil import sentence_spans
 
-__all__ = ["OFF_TOPIC_FILE", "Probe", "off_topic_questions", "paper_probes"]
-
 OFF_TOPIC_FILE = Path(__file__).resolve().parents[1] / "data" / "offtopic_probes.txt"
 """Questions outside a corpus's field or near it, one a line (`#` starts a comment)."""
 KEYWORDS = 6

@@ -33,8 +33,6 @@ from bot.search.semantic.embedding import Embedder
 from bot.search.semantic.hybrid import HybridRetriever
 from bot.search.semantic.job import attach
 
-__all__ = ["CorpusSource", "EmbeddingProcess"]
-
 logger = logging.getLogger(__name__)
 
 NICE = 19

@@ -16,8 +16,6 @@ from bot.search.query.analysis import Analyzer
 from bot.search.snippets.words import marks, words_holding
 from bot.textutil import Span, merge_marks, sentence_spans
 
-__all__ = ["MAX_SNIPPET_CHARS", "Snippet", "best_snippet", "sentence_masks"]
-
 MAX_SNIPPET_CHARS = 300
 """Longest snippet, ellipses included."""
 

@@ -14,8 +14,6 @@ from collections.abc import Iterable, Mapping, Sequence
 from bot.search.query.analysis import Analyzer
 from bot.textutil import Span
 
-__all__ = ["marks", "plain_text", "short_prefixes", "word_prefix", "words_holding"]
-
 _CHUNK = re.compile(r"\S+")
 _PRINTABLE_ASCII = bytes(range(0x20, 0x7F))
 

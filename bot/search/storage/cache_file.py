@@ -29,18 +29,6 @@ import numpy as np
 
 from bot.search.storage.columns import CacheMiss, TextColumn
 
-__all__ = [
-    "FORMAT_VERSION",
-    "LAYOUT_VERSION",
-    "MAGIC",
-    "SHARED_MODE",
-    "CacheMiss",
-    "open_private",
-    "read_state",
-    "replaced",
-    "write_state",
-]
-
 logger = logging.getLogger(__name__)
 
 LAYOUT_VERSION = 1

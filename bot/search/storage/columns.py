@@ -15,24 +15,6 @@ import numpy as np
 
 from bot.corpus import LoadReport, Paper, Presentation
 
-__all__ = [
-    "PAPER_FIELDS",
-    "CacheMiss",
-    "Column",
-    "PaperColumns",
-    "SpansColumn",
-    "TextColumn",
-    "engine_state",
-    "field_values",
-    "grouped_column",
-    "int_column",
-    "pairs_column",
-    "presentations_column",
-    "report_from_state",
-    "report_state",
-    "table_column",
-]
-
 
 class CacheMiss(Exception):
     """A cache file (or a column in it) that cannot be used; the message says why."""
