@@ -23,7 +23,8 @@ from bot.logs import Progress, progress_reporter
 from bot.search.query.analysis import ANALYZER_VERSION
 from bot.search.query.spelling import Lexicon, papers_lexicon
 from bot.search.rank.bm25 import DEFAULT_PARAMS
-from bot.search.rank.index import TITLE_WEIGHT, Index
+from bot.search.rank.documents import TITLE_WEIGHT
+from bot.search.rank.index import Index
 from bot.search.storage.cache_file import (
     FORMAT_VERSION,
     CacheMiss,

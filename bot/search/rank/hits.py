@@ -35,9 +35,6 @@ class Index(Protocol):
         ...
 
 
-__all__ = ["page_hits"]
-
-
 def page_hits(
     index: Index,
     rows: np.ndarray,
