@@ -8,8 +8,14 @@ posters, 159 orals, 297 other events) the figures before the real list were take
   command again (cached). Wall time, and the child's CPU time (user + sys): on a shared
   machine the wall time also counts waiting for a core, so both are shown, with the load.
 - In-process: `load_corpus` (read the feed and its sidecar into papers) and `Index.build`.
+- `--answers`: the whole answer over the programme, as a running bot gives it (index cached,
+  speller and Chinese glossary loaded, BM25 without the model): a 5-hit `answers.page`
+  rendered to HTML for each question of `testkit/devset_icml2026.jsonl` (280 questions in
+  users' words: keywords, own words, names, typos, Chinese, summaries, off-topic), in a
+  fresh process; each round is the same questions again. Wall and thread-CPU p50 per answer.
 
     uv run python -m benchmarks.programme_load --repeat 5     # the bundled programme
+    uv run python -m benchmarks.programme_load --answers --repeat 3
     uv run python -m benchmarks.programme_load --synthetic    # generates the feed once
     uv run python -m benchmarks.programme_load --corpus DIR --repeat 5
 """
@@ -65,6 +71,42 @@ def _in_process(corpus: Path) -> dict[str, tuple[float, float]]:
             "Index.build": (float(build_wall), float(build_cpu))}  # fmt: skip
 
 
+_ANSWERS = """
+import json, statistics, sys, time
+from pathlib import Path
+from bot import answers, render
+from bot.i18n import translator
+from bot.loading import load_index
+
+corpus, cache, devset = (Path(arg) for arg in sys.argv[1:4])
+rounds = int(sys.argv[4])
+_, index = load_index([corpus], cache)
+index.queries.load_speller()
+index.queries.start_glossary()
+index.queries.load_glossary()
+lines = devset.read_text("utf-8").splitlines()
+questions = [json.loads(line)["question"] for line in lines if line]
+t = translator("en")
+for n in range(rounds):
+    walls, cpus = [], []
+    for question in questions:
+        wall, cpu = time.perf_counter(), time.thread_time()
+        render.to_html(answers.page(index, question, offset=0, per_page=5, t=t).doc)
+        walls.append(time.perf_counter() - wall)
+        cpus.append(time.thread_time() - cpu)
+    print(n, statistics.median(walls), statistics.median(cpus), flush=True)
+"""
+
+
+def _answers(corpus: Path, cache: Path, rounds: int) -> list[tuple[float, float]]:
+    """(wall s, CPU s) p50 of a 5-hit answer over the dev-set questions, per round."""
+    devset = Path(__file__).resolve().parent.parent / "testkit" / "devset_icml2026.jsonl"
+    env = {**os.environ, "SEMANTIC": "off"}
+    command = [sys.executable, "-c", _ANSWERS, str(corpus), str(cache), str(devset), str(rounds)]
+    out = subprocess.run(command, env=env, check=True, capture_output=True, text=True).stdout
+    return [(float(wall), float(cpu)) for _, wall, cpu in map(str.split, out.splitlines())]
+
+
 def _show(name: str, runs: list[tuple[float, float]]) -> None:
     walls, cpus = [w for w, _ in runs], [c for _, c in runs]
     print(f"{name:>22}: wall median {statistics.median(walls):5.2f} s (max {max(walls):5.2f}),"
@@ -77,7 +119,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--corpus", type=Path, help="a folder with a feed (default: the bundled)")
     parser.add_argument("--synthetic", action="store_true", help="the synthetic feed instead")
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--answers", action="store_true", help="the whole answer's p50 instead")
     args = parser.parse_args(argv)
+    if args.answers:
+        return _answer_rounds(args.corpus or DEFAULT_CORPUS, args.repeat)
     with tempfile.TemporaryDirectory() as scratch:
         corpus = args.corpus or DEFAULT_CORPUS
         if args.synthetic:
@@ -92,6 +137,18 @@ def main(argv: list[str] | None = None) -> int:
         print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
         for name, figures in runs.items():
             _show(name, figures)
+    return 0
+
+
+def _answer_rounds(corpus: Path, rounds: int) -> int:
+    """Print the whole answer's p50 per round (the first round: questions not seen before)."""
+    with tempfile.TemporaryDirectory() as scratch:
+        _cli(corpus, Path(scratch))  # fills the index cache, as `prepare` or a first start does
+        figures = _answers(corpus, Path(scratch), rounds)
+    print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    for n, (wall, cpu) in enumerate(figures):
+        wall_ms, cpu_ms = wall * 1000, cpu * 1000
+        print(f"round {n + 1}: a 5-hit answer p50 {wall_ms:6.2f} ms wall, {cpu_ms:6.2f} ms CPU")
     return 0
 
 

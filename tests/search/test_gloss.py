@@ -31,6 +31,7 @@ from bot.search.query.gloss import (
     is_chinese,
     load_glossary,
     ml_terms,
+    proper_name,
     sense_words,
 )
 
@@ -99,6 +100,17 @@ def test_senses_are_cleaned_of_pointers_and_parentheticals(small: Glossary) -> N
 
 def test_a_common_reading_comes_before_a_surname(small: Glossary) -> None:
     assert small.senses["周"] == "week; weekly"
+
+
+def test_a_person_glosses_as_the_surname_papers_write(real: Glossary) -> None:
+    # CC-CEDICT: "Alan Turing (1912-1954), English mathematician, considered as the father…"
+    assert terms(real, "图灵") == ["ture"]  # not "alan", "english", "mathematician", "father"
+    assert terms(real, "薛定谔") == terms(real, "薛定諤") == ["schrödinger"]
+    assert proper_name("Jean-Baptiste-Joseph Fourier (French mathematician, 1768-1830)") == (
+        "Fourier"
+    )
+    assert proper_name("Paris, capital of France") == "Paris"  # a place keeps its whole name
+    assert proper_name("Nash (surname)") == "Nash"
 
 
 def test_traditional_characters_gloss_like_simplified(small: Glossary) -> None:

@@ -86,6 +86,14 @@ def sense_words(sense: str) -> str:
     return " ".join(w for w in sense.split() if w.strip(".,;:!?'\"").lower() not in _JARGON)
 
 
+def proper_name(sense: str) -> str:
+    """A name's sense as papers write the name: "Ludwig Boltzmann (1844-1906), Austrian
+    physicist" -> "Boltzmann" (a person's surname), "Paris, capital of France" -> "Paris"."""
+    name = re.split(r" \(|, ", sense, maxsplit=1)[0].strip()
+    is_person = re.search(r"\(\D*\d{4}", sense) is not None
+    return name.split()[-1] if is_person and name else name
+
+
 def segment(run: str, heads: Mapping[str, object], longest: int) -> list[str]:
     """A run of Han characters cut by forward maximum matching against `heads` (the longest
     headword starting at each place; a character no headword starts with stands alone)."""
@@ -205,7 +213,10 @@ def load_glossary(
         to_traditional.setdefault(simp, trad)
         sense = next(senses_of(body), None)
         if sense is not None:
-            into = proper if pinyin[:1].isupper() else first
+            if pinyin[:1].isupper():
+                sense, into = proper_name(sense), proper
+            else:
+                into = first
             into.setdefault(simp, sense)
             into.setdefault(trad, sense)
     for head, sense in proper.items():
