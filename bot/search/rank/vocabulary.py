@@ -54,11 +54,7 @@ class Vocabulary:
 
 
 class _Sorted:
-    """The bisection over a vocabulary's blob (what `Vocabulary.id` caches).
-
-    Every `_STEP`-th term is kept as a list of bytes, which `bisect` searches in C; the
-    Python-level steps are then only those within one stretch of `_STEP` terms.
-    """
+    """Bisection over a vocabulary's blob: every `_STEP`-th term in a list `bisect` scans in C."""
 
     __slots__ = ("_blob", "_sample", "_size", "_starts")
 
