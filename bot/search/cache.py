@@ -50,7 +50,12 @@ def load_corpus_and_index(
 ) -> tuple[LoadReport, Index]:
     """Load the corpus under `paths` and index it, or read both from a valid cache.
 
-    `load_corpus` errors propagate; a corpus under `min_papers` is built without writing a cache.
+    paths: corpus files or directories, as for `load_corpus` (whose errors propagate).
+    cache_dir: where cache files live; None means `DEFAULT_CACHE_DIR`.
+    min_papers: smaller corpora are loaded and built without writing a cache.
+    progress: build progress callback; None shows a line on a terminal, else logs.
+    corpus_filter: keep only the matching records (`bot.corpus.LoadFilter`).
+    venue_timezone: every presentation's clock ("": the corpus's own).
     """
     key, path = _corpus_cache(paths, resolve_cache_dir(cache_dir), corpus_filter, venue_timezone)
     cached = _cached_corpus(key, path)

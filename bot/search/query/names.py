@@ -28,7 +28,7 @@ _WORD = re.compile(r"\S+")
 
 
 def name_key(text: str) -> str:
-    """Shared key: `Step-Code-Reasoner`, `step code reasoner` -> "stepcodereasoner"."""
+    """The key a name's spellings share: `Step-Code-Reasoner` -> "stepcodereasoner"."""
     folded = unicodedata.normalize("NFKC", text).casefold()
     if not folded.isascii():
         folded = "".join(_GREEK.get(c, c) for c in folded)

