@@ -24,9 +24,8 @@ class Vocabulary:
         self._offsets = offsets
         # Python ints from a memoryview: faster to index than numpy scalars, and no copy.
         self._sorted = _Sorted(blob, memoryview(np.ascontiguousarray(offsets, dtype=np.int64)))
-        # A bisection costs Python-level steps; ranking, coverage, weights and snippets each
-        # look up the same query terms. Bounded, thread-safe, and
-        # over the arrays, not `self` (no reference cycle keeps an old index's maps alive).
+        # Ranking, coverage and snippets each look up the same terms; cached over the arrays,
+        # not `self`, so no reference cycle keeps an old index's maps alive.
         self._find = lru_cache(maxsize=TERM_CACHE)(self._sorted.id)
 
     @classmethod

@@ -111,10 +111,8 @@ class EmbeddingJob:
         """Ready the speller (and a started glossary), embed, attach; errors logged, not raised."""
         started = time.perf_counter()
         try:
-            # Before the vectors: whoever waits for the job (the CLI) then gets corrections, and
-            # the fused answers glossed Chinese questions, if a front end started the glossary
-            # (the bot, the console; `search` loads it itself for a Chinese question, `prepare`
-            # never). A missing glossary is logged once: answers as before.
+            # Before the vectors, so whoever waits for the job gets corrections and, if a front
+            # end started the glossary, glossed Chinese questions (a missing one is logged once).
             self.retriever.queries.load_speller()
             self.retriever.queries.settle_glossary()
             found = vectors_and_calibration(
