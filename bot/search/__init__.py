@@ -1,16 +1,11 @@
 """Search over papers: understand the question, rank with BM25, show snippets.
 
-    >>> from bot.corpus import Paper
-    >>> from bot.search import Index
-    >>> index = Index.build([Paper("1", "Graph neural networks", "Graphs help. We study them.")])
-    >>> result = index.search(index.queries.prepare("graph networks"), limit=5)
-    >>> result.hits[0].paper.title, result.hits[0].snippet.text
-    ('Graph neural networks', 'Graphs help. We study them.')
-
-`query/` turns a question into terms and conditions (`QueryPipeline.prepare`); `rank/` holds
-the `Index` (BM25 over the analysed papers, filters, hits and their confidence); `snippets/`
-picks the sentences shown; `cache` and `storage/` keep a built index on disk; `semantic/`
-adds embeddings fused with BM25 (`HybridRetriever`); `recommend` suggests papers like saved ones.
+>>> from bot.corpus import Paper
+>>> from bot.search import Index
+>>> index = Index.build([Paper("1", "Graph neural networks", "Graphs help. We study them.")])
+>>> result = index.search(index.queries.prepare("graph networks"), limit=5)
+>>> result.hits[0].paper.title, result.hits[0].snippet.text
+('Graph neural networks', 'Graphs help. We study them.')
 """
 
 from bot.search.cache import load_cached, load_corpus_and_index, resolve_cache_dir

@@ -1,9 +1,7 @@
 """The index cache: the corpus and its `Index` read from disk, else loaded, built and saved.
 
-A cache file is keyed by the corpus's files (names and bytes) and every version that decides
-what it holds (`FORMAT_VERSION`, the analyzer's, the BM25 parameters, the `Paper` fields).
-Anything unexpected on load (another key or version, a short file, a checksum error, a state
-the index rejects) is a miss: the index is rebuilt and the file rewritten, never an error.
+The key covers the corpus's files and every version that decides what a file holds. Anything
+unexpected on load is a miss: the index is rebuilt and the file rewritten, never an error.
 """
 
 from __future__ import annotations
@@ -53,12 +51,11 @@ def load_corpus_and_index(
     """Load the corpus under `paths` and index it, or read both from a valid cache.
 
     paths: corpus files or directories, as for `load_corpus` (whose errors propagate).
-    cache_dir: where cache files live (the settings' `index_cache_dir`); None means
-        `DEFAULT_CACHE_DIR`.
+    cache_dir: where cache files live; None means `DEFAULT_CACHE_DIR`.
     min_papers: smaller corpora are loaded and built without writing a cache.
     progress: build progress callback; None shows a line on a terminal, else logs.
-    corpus_filter: keep only the matching records (`bot.corpus.LoadFilter`, CORPUS_FILTER).
-    venue_timezone: every presentation's clock (VENUE_TIMEZONE; "" the corpus's own).
+    corpus_filter: keep only the matching records (`bot.corpus.LoadFilter`).
+    venue_timezone: every presentation's clock ("": the corpus's own).
     """
     key, path = _corpus_cache(paths, resolve_cache_dir(cache_dir), corpus_filter, venue_timezone)
     cached = _cached_corpus(key, path)
@@ -78,10 +75,7 @@ def load_cached(
     corpus_filter: str = "",
     venue_timezone: str = "",
 ) -> tuple[LoadReport, Index] | None:
-    """The corpus and index under `paths` from a valid cache (memory-mapped), else None.
-
-    Builds nothing: a caller may then build elsewhere (another process) and call it again.
-    """
+    """The corpus and index from a valid cache (memory-mapped), else None; builds nothing."""
     directory = resolve_cache_dir(cache_dir)
     return _cached_corpus(*_corpus_cache(paths, directory, corpus_filter, venue_timezone))
 
@@ -200,10 +194,8 @@ def corpus_key(
 ) -> str:
     """Hex key of the files under `paths` (names and bytes, in order) plus the versions.
 
-    A directory counts all its visible regular files, not only those the loader reads, so
-    the key may change more often than needed but never less. `stamps` (a JSON file in the
-    cache directory) remembers each file's hash with its stat stamp, so an unchanged
-    corpus is not read again at every start.
+    A directory counts all its visible regular files, so the key may change more often than
+    needed but never less. Unchanged files' hashes come from `stamps`.
     """
     known = read_json(stamps) if stamps is not None else None
     before = dict(known) if known is not None else None
@@ -233,11 +225,10 @@ STAMPS_FILE = "corpus-stamps.json"
 
 
 def file_digest(path: Path, stamps: dict[str, list[Any]] | None = None) -> bytes:
-    """sha256 of a file's bytes, read in chunks; reused from `stamps` while the file is unchanged.
+    """sha256 of a file's bytes, reused from `stamps` while its stat stamp is unchanged.
 
-    A stamp is (device, inode, size, mtime, ctime), git's index rule: any write changes the
-    ctime, which no user can set back. A file changed within `_RACY_NS` of being hashed gets no
-    stamp (its next change could share the timestamp), so it is hashed again next time.
+    A file changed within `_RACY_NS` of being hashed gets no stamp (its next change could share
+    the timestamp), so it is hashed again next time.
     """
     info = path.stat()
     stamp = [info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns]
@@ -258,11 +249,7 @@ def file_digest(path: Path, stamps: dict[str, list[Any]] | None = None) -> bytes
 
 
 def write_stamps(path: Path, stamps: dict[str, list[Any]]) -> None:
-    """Replace the stamps file atomically; a failure only costs a re-hash next time.
-
-    Only into an existing cache directory (one that holds or held a cache: a small corpus,
-    never cached, leaves no file behind); entries of files that are gone are dropped.
-    """
+    """Replace the stamps file atomically, in an existing cache dir; failing costs a re-hash."""
     if not path.parent.is_dir():
         return
     stamps = {name: stamp for name, stamp in stamps.items() if os.path.exists(name)}

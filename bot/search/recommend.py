@@ -1,19 +1,8 @@
 """Recommendations from a reading list: papers like the saved ones, shaped by dismissals.
 
-Pure and deterministic (same list, same corpus: same answer). Three signals, best first:
-
-- **terms** — each saved paper's more-like-this query (`Index.similar_terms`, the /similar
-  rule) scored over the corpus, each saved paper's scores scaled to its best match, averaged:
-  the centroid of the saved papers' BM25 neighbourhoods. Works with `SEMANTIC=off`.
-- **a per-user linear model** once the user dismissed a paper (arxiv-sanity's idea, an SVM
-  over tf-idf, as a small logistic regression): log(1+tf)·idf features over the saved and
-  dismissed papers' distinctive terms, saved papers positive, dismissed ones negative, a
-  strided sample of the other papers weakly negative; its decision replaces the centroid.
-- **vectors**, when the hybrid has them: the mean cosine to the saved papers, minus half the
-  mean cosine to the dismissed ones; fused with the terms by reciprocal rank (`fusion.rrf`).
-
-Each recommendation names the saved paper it is closest to ("like: …"). Saved and
-dismissed papers are never recommended.
+Pure and deterministic. Signals: the saved papers' more-like-this centroid; once a paper is
+dismissed, a per-user logistic regression instead; and, with vectors, cosines fused by
+reciprocal rank. Saved and dismissed papers are never recommended.
 """
 
 from __future__ import annotations

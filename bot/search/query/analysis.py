@@ -1,20 +1,7 @@
-"""Analyzers turn text into index/query terms; each has a `version` caches key on.
+"""Analyzers turn text into index and query terms; each has a `version` caches key on.
 
-`Analyzer` is the protocol the index uses; `EnglishAnalyzer` is the one there is. Its
-pipeline, the same for documents and queries:
-
-1. markup removed: URLs and LaTeX commands (``\\textbf``, ``\\mathcal`` …) become separators;
-   math glue ``$ ^ { }`` inside a word is dropped, so ``R$^3$`` reads as ``r3``;
-2. Unicode: the seeds' dashes and quotes folded (‐ ‑ ‒ – − → ``-``; the em dash — is
-   punctuation, so it separates words), then NFKC (``³`` → ``3``, ligatures, full width);
-3. case folding (``str.casefold``);
-4. tokens are runs of letters/digits; hyphenated and slashed compounds are indexed as
-   their parts *and* joined (``first-order`` → ``first``, ``order``, ``firstorder``);
-   decimals (``0.96``) and thousands (``35,000`` → ``35000``) stay one number;
-5. English stopwords (NLTK's list) dropped; Snowball English stemming (PyStemmer).
-
-Acronyms and numbers are kept (``ssm``, ``t2i``, ``cifar10``). Nothing here raises on any
-string: emoji and control characters are separators, lone surrogates are dropped.
+Nothing here raises on any string: emoji and control characters are separators, lone
+surrogates are dropped.
 """
 
 from __future__ import annotations
@@ -121,11 +108,9 @@ class Analyzer(Protocol):
 
 
 class EnglishAnalyzer:
-    """The English pipeline with a bounded cache of each whitespace-separated chunk's terms
-    (no term spans whitespace, and most chunks of a corpus repeat).
+    """The English pipeline with a bounded cache of each whitespace-separated chunk's terms.
 
-    Safe to share between threads: caches are read with `get` and written whole entries at
-    a time, so another thread emptying a full cache costs a recomputation, never an error.
+    Thread-safe: a thread emptying a full cache costs another a recomputation, never an error.
     """
 
     __slots__ = ("_cache", "_max_cache", "_spans", "_stemmer", "_stems")
@@ -150,8 +135,7 @@ class EnglishAnalyzer:
         return _fold(text)
 
     def chunk_terms(self, text: str) -> tuple[str, list[str], list[tuple[str, ...]]]:
-        """`text` folded (same positions), its chunks (`split()`) and their terms: which words
-        hold which terms, in one cached pass (`analyze(text)` is their terms in order)."""
+        """`text` folded (same positions), its chunks and their terms, in one cached pass."""
         folded = _fold(text)
         chunks = folded.split()
         return folded, chunks, self.terms_of_chunks(chunks)
@@ -186,8 +170,7 @@ class EnglishAnalyzer:
         return tuple(terms)
 
     def analyze_spans(self, text: str) -> list[tuple[str, int, int]]:
-        """Terms of `text` with their `[start, end)` spans in it (a short text, such as a
-        snippet's marked word, from a cache of its own)."""
+        """Terms of `text` with their `[start, end)` spans in it (short texts cached)."""
         if len(text) > _SPANS_CACHED_CHARS:
             return self._analyze_spans(text)
         spans = self._spans.get(text)

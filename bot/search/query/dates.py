@@ -1,12 +1,7 @@
-"""What `year:` and `day:` values mean.
+"""What `year:` and `day:` values mean (English or Chinese dates, weekdays, today/tomorrow).
 
-`year:` a year or a range (`read_years`). `day:` a date, a weekday, or today / tomorrow in
-the venue's time (`read_day`), as users type them in English or Chinese: `2026-07-15`,
-`2026/7/15`, `2026年7月15日`, `7-15`, `7/15`, `7月15日` (no year: that day of any year),
-`wed`, `wednesday`, `周三`, `週三`, `星期三`, `礼拜三`, `禮拜三`, `today`, `tomorrow`, `今天`,
-`明天`. A presentation is on the day its start falls on in its own UTC offset (the venue's,
-as the feed gives it); "today" is counted in that offset from the query pipeline's clock, so
-a test (or a console replaying the conference week) sets the day, not the machine.
+A presentation is on the day its start falls on in its own UTC offset; "today" is counted in
+that offset from the query pipeline's clock, so a test sets the day, not the machine.
 """
 
 from __future__ import annotations
@@ -83,8 +78,7 @@ class DayFilter:
         return self.from_today is None or self.now is not None
 
     def holds(self, local: date, offset: tzinfo) -> bool:
-        """True if a presentation starting on `local` (its date on the venue's clock `offset`)
-        is on this day."""
+        """True if a presentation starting on `local` (at the venue's `offset`) is on this day."""
         if self.from_today is not None:
             if self.now is None:
                 return False
@@ -100,8 +94,7 @@ class DayFilter:
 
 
 def read_day(value: str, now: datetime | None = None) -> DayFilter | None:
-    """The day `value` names (`now`: the clock's moment, kept for today and tomorrow), or None
-    when it names none (the field is then plain text)."""
+    """The day `value` names (`now` anchors today and tomorrow), or None when it names none."""
     text = unicodedata.normalize("NFKC", value).casefold().strip().rstrip(".")
     if text in RELATIVE_DAYS:
         return DayFilter(from_today=RELATIVE_DAYS[text], now=now)
@@ -131,8 +124,7 @@ def _date(year: int, month: int, day: int) -> DayFilter | None:
 
 
 def read_years(value: str) -> YearFilter | None:
-    """The years `value` names, or None: `2018`, `2015..2017`, `2015-2017`, `2015..`, `..2017`,
-    `>=2015`, `<2018` (`2018年` too)."""
+    """The years `value` names (`2018`, `2015..2017`, `>=2015`, `2018年` …), or None."""
     text = unicodedata.normalize("NFKC", value).strip().removesuffix("年")
     match = _YEAR.fullmatch(text)
     if match is None:

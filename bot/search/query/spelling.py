@@ -1,10 +1,7 @@
 """Typo and spelling-variant correction of query words against the corpus's own words.
 
-A word the corpus lacks ("siezure", "normalisation") becomes the corpus word it most likely
-means: a British/American variant, else the most frequent corpus word within a few edits
-(optimal string alignment: a swap of neighbouring letters is one edit); short words stay.
-A real English word the corpus lacks ("electron") is a typo only when the correction makes a
-phrase the corpus uses with a neighbouring word ("Shapely values" -> "Shapley values").
+A real English word the corpus lacks is corrected only when the correction makes a phrase
+the corpus uses with a neighbouring word ("Shapely values" -> "Shapley values").
 """
 
 from __future__ import annotations
@@ -69,8 +66,7 @@ class Correction:
 class PairCounts:
     """How often each pair of adjacent words occurs: `counts[first, second]` (0 if never).
 
-    One sorted int64 array of pair codes (the words' ids) with counts: far smaller than a
-    `Counter` of string tuples.
+    One sorted int64 array of pair codes: far smaller than a `Counter` of string tuples.
     """
 
     def __init__(self, ids: Mapping[str, int], codes: np.ndarray, counts: np.ndarray) -> None:
@@ -89,9 +85,7 @@ class PairCounts:
 
 
 class _NearWords:
-    """Words by length, each with its set of letters as bits: a word within k edits of
-    another differs from it by at most k in length and 2k in letters, so only those words
-    are compared by edit distance."""
+    """Words by length with their letters as bits, to skip words too far to be within k edits."""
 
     def __init__(self, words: Iterable[str]) -> None:
         ordered = sorted(words, key=len)
@@ -135,8 +129,7 @@ class Lexicon:
         return _NearWords(self.words)
 
     def closest(self, word: str) -> str | None:
-        """The corpus word a lower-case `word` most likely means, or None: a spelling
-        variant, else the nearest by edit distance, ties to the most frequent."""
+        """The corpus word a lower-case `word` most likely means (ties: the commonest), or None."""
         for variant in spelling_variants(word):
             if variant in self.words:
                 return variant
@@ -237,10 +230,8 @@ def correct_query(
 ) -> Correction:
     """`query` with each word the corpus lacks replaced by `Lexicon.closest`, when trusted.
 
-    A variant is always used, and so is the nearest corpus word for a word neither English
-    (`is_word`) nor `known` (e.g. its stem is indexed); an English or known word only where
-    the replacement makes a corpus phrase with a neighbouring word. Words the search treats
-    alike (`same`: one stem) are not corrections. Each distinct word is looked up once.
+    An English or `known` word is replaced only where the result makes a corpus phrase with a
+    neighbouring word; same-stem replacements are not corrections.
     """
     matches = list(_WORD.finditer(query))
     lowered = [m.group(0).lower() for m in matches]
@@ -293,8 +284,7 @@ class Speller:
     """Corrects a question's words the corpus does not know, against the corpus's words."""
 
     def __init__(self, corpus: SpellingCorpus, known_words: Lexicon | None = None) -> None:
-        """The corpus's words, collected (or `known_words`, e.g. the index cache's: far
-        quicker); the English dictionary loads at the first word the corpus lacks."""
+        """The corpus's words (or the quicker `known_words`); the dictionary loads on first need."""
         self._corpus = corpus
         self._lexicon = known_words if known_words is not None else papers_lexicon(corpus.papers)
         self._analyze = EnglishAnalyzer(max_cache=10_000).analyze

@@ -1,16 +1,7 @@
-"""The query syntax: phrases, exclusions, OR and fields, parsed forgivingly (never an error).
+"""The query syntax (docs/query-syntax.md), parsed forgivingly: every string is a query.
 
-docs/query-syntax.md lists the elements. As in Elasticsearch's `simple_query_string`,
-whatever cannot be read as syntax is read as plain text, so every string is a query.
-
-Rules: a field is a known name (any case) and ``:`` or ``：`` with its value attached
-(``author: x`` with a space, ``author:`` alone, ``year:abc`` are plain text); a quote is
-``"`` or a curly/full-width one, and an unclosed one is plain text; ``-`` excludes only at a
-word's start and before a letter, a quote or a field (``self-supervised``, ``t-SNE``, ``-1``
-and a lone ``-`` are plain); ``OR`` (upper case) and ``|`` bind the operands either side,
-otherwise they are plain text. Free text (`ParsedQuery.text`) is what is ranked: the plain
-words, phrases' and alternatives' words and title values, in order; a query without syntax is
-its own free text, exactly.
+As in Elasticsearch's `simple_query_string`, whatever cannot be read as syntax is plain
+text; a query without syntax is its own free text, exactly.
 """
 
 from __future__ import annotations
@@ -246,10 +237,7 @@ def _ranked_text(token: _Token) -> str:
 
 
 def parse_query(query: str, *, now: datetime | None = None) -> ParsedQuery:
-    """`query` read as free text and conditions; never raises, whatever the string.
-
-    now: the moment `day:today` and `day:tomorrow` count from (the query pipeline's clock).
-    """
+    """`query` read as free text and conditions; never raises. `now` anchors `day:today`."""
     query = query if isinstance(query, str) else ""
     if _SYNTAX.search(query) is None:  # most questions: words only, their own free text
         return ParsedQuery(query=query, text=query)

@@ -1,15 +1,9 @@
 """BM25 over term lists: rank-bm25's `BM25Plus` scores, computed from CSR postings.
 
-BM25 is a sum over query terms of per-(term, document) contributions, so a query computes
-its terms' postings only. A contribution is idf × a weight of the posting's (tf, document
-length) pair, and a corpus has few distinct pairs: a posting is its row (int32) and its
-pair's number (uint16), and the pairs' weights are one small table computed with
-rank-bm25's formulas and operation order, so the scores are rank-bm25's to the bit.
-`BM25Plus` also gives every document `idf × delta` per query term, with or without the
-term: `BM25._constant` adds it once. Each posting also keeps a uint16 its builder gives
-(the index: the sentences of the abstract holding the term), read by `lookup`.
-
-Nothing here knows about papers, analysis or snippets: rows are document numbers.
+A contribution is idf × a weight of the posting's (tf, document length) pair, and a corpus has
+few distinct pairs, so the weights are one small table computed with rank-bm25's formulas and
+operation order: the scores are rank-bm25's to the bit. Rows are document numbers; nothing
+here knows about papers.
 """
 
 from __future__ import annotations
@@ -62,8 +56,7 @@ class BM25:
         *,
         payloads: Iterable[Mapping[str, int]] | None = None,
     ) -> BM25:
-        """Index documents given as term lists (a document's row is its position); `payloads`:
-        per document, a uint16 to keep with each of its terms' postings."""
+        """Index documents as term lists; `payloads`: a uint16 per document for its postings."""
         return cls(build_postings(documents, payloads))
 
     def to_state(self) -> dict[str, Any]:
@@ -174,8 +167,7 @@ class BM25:
     ) -> tuple[np.ndarray, np.ndarray, int]:
         """The `k` best rows (score desc, row asc) holding a query term, and how many hold one.
 
-        mask: one bool per document; only rows it allows are candidates (query syntax's
-        conditions), so the `k` best are the best of those, counted among those.
+        Only rows `mask` allows are candidates, and are counted.
         """
         ids, counts = self._term_ids(terms)
         empty = np.zeros(0, dtype=np.int64)
@@ -206,9 +198,8 @@ class BM25:
     ) -> tuple[np.ndarray, np.ndarray]:
         """Documents holding a query term and their summed contributions.
 
-        Sums into a zeroed per-thread buffer, in query-term order as rank-bm25 does; every
-        contribution is above 0, so a document whose sum is still 0 is new to the candidates
-        (no document-sized mask or scan). The buffer is zeroed again before returning.
+        Sums in rank-bm25's order into a zeroed per-thread buffer; every contribution is above 0, so
+        a sum still 0 marks a new candidate. The buffer is zeroed again before returning.
         """
         buffer = self._buffer()
         found: list[np.ndarray] = []
@@ -250,9 +241,7 @@ SAMPLE = 1024
 def _at_least_kth(rows: np.ndarray, scores: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
     """The rows (and scores) scoring at least the `k`-th best score, ties included.
 
-    Any subset's k-th best is at most the whole set's, so the k-th best of a strided sample is
-    a safe lower bound: it leaves few candidates for the exact partition (one compare pass
-    instead of a partition of every candidate's score).
+    A strided sample's k-th best is a safe lower bound, leaving few candidates to partition.
     """
     n = len(scores)
     if n > 4 * SAMPLE and k < SAMPLE:

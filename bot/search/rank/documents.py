@@ -1,11 +1,4 @@
-"""What a paper is indexed as, and what the index keeps of its abstract for snippets.
-
-A paper's terms count its title words `TITLE_WEIGHT` times (the build, more-like-this and
-recommendations share them). While the build analyses each abstract, `AbstractNotes` notes
-its sentence spans, whether it is plain text, in which of its first `MASKED_SENTENCES`
-sentences each term is (kept with the postings) and, per term, a prefix every abstract word
-holding it contains; a snippet then analyses only the words holding those prefixes.
-"""
+"""What a paper is indexed as, and what the index keeps of its abstract for snippets."""
 
 from __future__ import annotations
 
@@ -31,8 +24,7 @@ TITLE_WEIGHT = 2
 def document_terms(
     paper: Paper, analyzer: Analyzer, *, abstract: list[str] | None = None
 ) -> list[str]:
-    """The terms indexed for `paper`: title terms `TITLE_WEIGHT` times, then the abstract's
-    (`abstract` when already analysed), keywords' and authors'."""
+    """Terms indexed for `paper`: title's `TITLE_WEIGHT` times, then abstract, keywords, authors."""
     if abstract is None:
         abstract = analyzer.analyze(paper.abstract)
     terms = analyzer.analyze(paper.title) * TITLE_WEIGHT + abstract
@@ -62,10 +54,7 @@ class AbstractLayout:
     __slots__ = ("_plain", "_plain_at", "_prefix_chars", "_prefix_chars_at", "_sentences")
 
     def __init__(self, sentences: SpansColumn, plain: np.ndarray, prefix_chars: np.ndarray) -> None:
-        """sentences: each abstract's `sentence_spans`; plain: one uint8 per paper, 1 if its
-        abstract is `plain_text`; prefix_chars: one uint8 per vocabulary term, how many of its
-        first letters every abstract word holding it contains (`WHOLE_TERM`: the whole term).
-        `ValueError` if they disagree."""
+        """Sentence spans, plain flags and prefix lengths; `ValueError` if they disagree."""
         if plain.dtype != np.uint8 or prefix_chars.dtype != np.uint8:
             raise ValueError("abstract flags are not bytes")
         if plain.shape != (len(sentences),) or prefix_chars.ndim != 1:
@@ -110,9 +99,7 @@ class AbstractLayout:
         return spans, self._plain_at[row] == 1
 
     def prefixes(self, terms: Sequence[str], ids: Sequence[int | None]) -> dict[str, str] | None:
-        """For each of `terms` (with its vocabulary id, None if unknown: no word holds it), a
-        prefix every abstract word holding it contains; None when one of them has none long
-        enough (`MIN_PREFIX_CHARS`)."""
+        """Per term, a prefix every abstract word holding it contains; None if one is too short."""
         found = {}
         for term, i in zip(terms, ids, strict=True):
             chars = WHOLE_TERM if i is None else self._prefix_chars_at[i]
@@ -143,8 +130,7 @@ class AbstractNotes:
         self._checked: set[str] = set()
 
     def document(self, paper: Paper) -> tuple[list[str], dict[str, int]]:
-        """The terms `paper` is indexed as (`document_terms`) and, for each of its abstract's
-        terms, the sentences holding it (bit i: sentence i); its abstract's layout noted."""
+        """Terms `paper` is indexed as, and each abstract term's sentences (bit i: sentence i)."""
         terms, masks = self._abstract(paper.abstract)
         return document_terms(paper, self.analyzer, abstract=terms), masks
 

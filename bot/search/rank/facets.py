@@ -1,10 +1,7 @@
-"""The conference programme's conditions: `session:`, `day:`, `room:`, `inst:`, `topic:`, and
-the tier `status:oral|spotlight|poster` reads, over columns built once per index.
+"""The programme's conditions (`session:`, `day:`, `room:`, `inst:`, `topic:`, `status:`).
 
-A paper has any number of sessions, days and rooms (a poster and its oral) and institutions
-(its authors'): each field is a `MultiColumn`, its distinct values and the rows holding each,
-so a condition is decided once per distinct value and then costs only the rows it keeps.
-docs/query-syntax.md says how each field's values match.
+Each field is a `MultiColumn` of distinct values and their rows, so a condition is decided once
+per distinct value and then costs only the rows it keeps.
 """
 
 from __future__ import annotations

@@ -1,12 +1,7 @@
 """Which papers meet a parsed query's conditions: one boolean mask over the corpus's rows.
 
-Conditions narrow the candidates before ranking: every required phrase and field holds, at
-least one clause of each OR group holds, no excluded clause holds (docs/query-syntax.md says
-how each field matches). Phrases and words match adjacent terms in order in the title or
-abstract (`phrases`); `author:` uses `Index.by_author`'s rule; the programme's fields use
-`facets`. A clause with no terms (`"the"`, `-!!`) is dropped, as Elasticsearch's
-`simple_query_string` drops what it cannot read. The columns are built once per index, on
-the first query that needs each (`filter_columns`); plain queries never build them.
+A clause with no terms is dropped, as Elasticsearch's `simple_query_string` drops what it
+cannot read. The columns are built on the first query that needs them; plain queries never do.
 """
 
 from __future__ import annotations
@@ -50,11 +45,7 @@ class _Labels:
 
 
 class _AuthorRows:
-    """`AuthorIndex.papers` as rows, fast: each distinct name keyed and matched once per query.
-
-    The same rule (`filed_under`, `key_matches`); a common surname ("Wang": thousands of
-    papers) costs one comparison per distinct name under it, a surname alone none.
-    """
+    """`AuthorIndex.papers` as rows, fast: each distinct name keyed and matched once per query."""
 
     __slots__ = ("_names", "_surname_rows")
 
@@ -118,12 +109,9 @@ class _Once(Generic[T]):
 
 
 class FilterColumns:
-    """What conditions are checked against, per row: term positions, authors, years, labels,
-    the programme.
+    """What conditions are checked against: term positions, authors, years, labels, programme.
 
-    The term positions (`phrases`, the one costly part, near an index build in time) are
-    built on the first phrase or word condition, the programme's columns on the first
-    programme condition, so years, authors and labels answer without them.
+    The term positions (the costly part) and the programme's columns are built on first need.
     """
 
     __slots__ = ("_phrases", "_programme", "analyzer", "authors", "labels", "years")
@@ -137,11 +125,7 @@ class FilterColumns:
         *,
         programme: Callable[[], ProgrammeColumns],
     ) -> None:
-        """Assemble; use `build` (or `filter_columns` for an index).
-
-        phrases: the positions, or how to build them when first needed.
-        programme: how to build the programme's columns when first needed.
-        """
+        """Assemble; use `build`. `phrases` and `programme` may be builders run on first need."""
         self._phrases = _Once(phrases if callable(phrases) else lambda: phrases)
         self._programme = _Once(programme)
         self.analyzer = EnglishAnalyzer(max_cache=10_000)
@@ -152,8 +136,7 @@ class FilterColumns:
 
     @classmethod
     def build(cls, papers: Sequence[Paper], authors: AuthorIndex) -> FilterColumns:
-        """From the papers (a tuple or an index's cached columns), in row order, and the
-        index's `AuthorIndex` (not built twice)."""
+        """From the papers (or cached columns), in row order, and the index's `AuthorIndex`."""
         analyzer = EnglishAnalyzer(max_cache=10_000)
         years = np.fromiter((y or 0 for y in field_values(papers, "year")), np.int32, len(papers))
         labels = {name: cls._labels(field_values(papers, name), analyzer) for name in LABEL_FIELDS}

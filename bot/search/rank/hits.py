@@ -1,9 +1,7 @@
 """Hits for ranked rows: each paper with its score, its coverage of the query and its snippet.
 
-Made after ranking, for the rows shown only; what a page's snippets share (the terms, their
-weights, each term's count and sentence mask per row) is read once for the page. Coverage is
-the share of the query's idf weight a paper holds; a result is confident when its best paper
-covers at least `CONFIDENT_COVERAGE`.
+Made after ranking, for the rows shown only. A result is confident when its best paper covers
+at least `CONFIDENT_COVERAGE` of the query's idf weight.
 """
 
 from __future__ import annotations
@@ -44,8 +42,7 @@ def page_hits(
     coverage: np.ndarray | None = None,
     snippets: bool = True,
 ) -> tuple[Hit, ...]:
-    """Hits for ranked `rows` with their `scores`, snippets for `terms` and coverage (found
-    here unless given). `snippets=False` leaves every snippet empty."""
+    """Hits for ranked `rows`, with snippets for `terms` (unless `snippets=False`) and coverage."""
     rows = np.asarray(rows, dtype=np.int64)
     unique = list(dict.fromkeys(terms))
     weights = index.term_weights(unique)
@@ -67,8 +64,7 @@ def page_hits(
 
 
 class _Snippets:
-    """One query's snippets: its terms, their weights, and each term's count and sentence mask
-    in each row."""
+    """One query's snippets: its terms, their weights, and each term's count and mask per row."""
 
     def __init__(
         self,
@@ -129,10 +125,7 @@ def coverage(
     weights: Mapping[str, float],
     docs_of: Callable[[str], np.ndarray],
 ) -> np.ndarray:
-    """For each row, the share of the terms' weight that the paper contains.
-
-    docs_of: a term's sorted rows (`BM25.docs`).
-    """
+    """Per row, the share of the terms' weight the paper contains (`docs_of`: `BM25.docs`)."""
     if not len(terms) or not len(rows):
         return np.zeros(len(rows))
     return coverage_of(terms, {t: holds(docs_of(t), rows) for t in terms}, weights, len(rows))
@@ -154,11 +147,7 @@ def coverage_of(
     weights: Mapping[str, float],
     size: int,
 ) -> np.ndarray:
-    """`coverage` from which of `size` rows hold each term (bools, or counts: 0 is absent).
-
-    held: per term, an array over the rows (None: no row holds it); the index passes the
-    term frequencies it looks up for snippets anyway.
-    """
+    """`coverage` from which of `size` rows hold each term (`held`: bools, counts or None)."""
     result = np.zeros(size)
     if not len(terms) or not size:
         return result

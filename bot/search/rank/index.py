@@ -1,10 +1,4 @@
-"""`Index`: papers analysed into BM25 postings; ranked search, more-like-this, lookup by id.
-
-Ranking is BM25 (`bm25.BM25`, rank-bm25's scores); snippets and confidence are computed
-afterwards, for the hits shown only (`hits`). Title words count more: a
-paper's terms are its title's terms `TITLE_WEIGHT` times, then its abstract's, keywords' and
-authors' terms (`document_terms`), so a title-only paper is found by its keywords and authors.
-"""
+"""`Index`: papers analysed into BM25 postings; ranked search, more-like-this, lookup by id."""
 
 from __future__ import annotations
 
@@ -41,8 +35,7 @@ class Index:
     """A tuple, or `PaperColumns` (a `Paper` made per access) when read from the cache."""
 
     def __init__(self, papers: Sequence[Paper], bm25: BM25, layout: AbstractLayout) -> None:
-        """Assemble an index (`layout`: what snippets read of the abstracts); use `build` or
-        `from_state`."""
+        """Assemble (`layout`: what snippets read of abstracts); use `build` or `from_state`."""
         self.papers = papers if isinstance(papers, PaperColumns) else tuple(papers)
         self._by_id = {paper_id: i for i, paper_id in enumerate(self._column("id"))}
         self.bm25 = bm25
@@ -95,11 +88,7 @@ class Index:
 
     @functools.cached_property
     def authors(self) -> AuthorIndex:
-        """Who wrote what: `by_author` and name-only questions; built on first use.
-
-        Lazy: a cached start need not read every author (handlers call it off the event
-        loop, and two threads racing to build it build the same index).
-        """
+        """Who wrote what, built on first use (off the loop; racing threads build the same)."""
         return AuthorIndex.build(self._column("authors"))
 
     def paper_ids(self) -> Set[str]:
@@ -120,8 +109,7 @@ class Index:
         return tuple(self.papers[r] for r in rows[:limit])
 
     def named_author(self, question: str) -> tuple[Paper, ...]:
-        """The papers of the person `question` is just the name of ("J. Schmidhuber"), in load
-        order; () when it is not a name found among the authors."""
+        """The papers of the person `question` just names ("J. Schmidhuber"); () if none."""
         return tuple(self.papers[r] for r in self.authors.name_query(question))
 
     def row(self, paper_id: str) -> int | None:
@@ -160,10 +148,7 @@ class Index:
     def search(
         self, query: PreparedQuery, *, limit: int = 5, offset: int = 0, snippets: bool = True
     ) -> SearchResult:
-        """Rank papers for the prepared `query`; never raises.
-
-        `snippets=False` leaves every `Hit.snippet` empty (for answers that show none).
-        """
+        """Rank papers for the prepared `query`; never raises. `snippets=False`: no snippets."""
         terms = query.scored  # a Chinese question's English gloss, if it has one
         limit, offset = max(0, int(limit)), max(0, int(offset))
         mask = self.candidates(query)
@@ -198,11 +183,7 @@ class Index:
     def _listing(
         self, prepared: PreparedQuery, mask: np.ndarray, *, limit: int, offset: int, snippets: bool
     ) -> SearchResult:
-        """The papers meeting conditions without free text: newest year first, then load order.
-
-        Each meets the whole query, so each is a full match (coverage 1) and the answer is
-        confident whenever one does.
-        """
+        """Papers meeting conditions without free text, newest first: each a full match."""
         rows = filters.listed(self, mask)
         shown = rows[offset : offset + limit]
         ones = np.ones(len(shown))

@@ -1,17 +1,8 @@
 """Where each term sits in every title and abstract, so phrases are matched without a scan.
 
-"Contains these words in this order" is defined on the analyzer's terms (`analysis`), the
-same normalisation BM25 ranks by: case, accents and width folded, words stemmed
-("Graph Neural Networks" = "graph neural network"), stopwords skipped ("graph of networks"
-holds the phrase "graph networks"), punctuation ignored, and a hyphen or slash compound read
-as its parts ("self-supervised" = "self supervised"; the joined form the index adds for
-ranking, "selfsupervis", is left out here so both spellings match). A phrase matches where
-its terms are adjacent in that order within one sentence (`textutil.sentence_spans`) of one
-field: never across a sentence's end ("…on graphs. Neural networks…" holds no "graph neural
-networks"), across the end of a title into its abstract, or from one paper into the next.
-
-The index is one array of positions sorted by term (positions of a term ascending), built
-once per corpus: a phrase costs a binary search per candidate position of its rarest term.
+A phrase is the analyzer's terms adjacent in order within one sentence of one field, never
+across a sentence, a title's end or a paper; a compound's joined term is left out here so both
+spellings match. A phrase costs a binary search per candidate position of its rarest term.
 """
 
 from __future__ import annotations
@@ -107,10 +98,8 @@ class PhraseIndex:
     ) -> None:
         """Assemble from arrays; use `build`.
 
-        positions: (every term occurrence's position grouped by term id, ascending within;
-            `starts`: term `t` owns `[starts[t], starts[t + 1])`);
-        postings: (the rows holding each term, ascending, grouped the same way; starts);
-        paper_at, abstract_at: each paper's first title and first abstract position.
+        positions, postings: (values grouped by term id, ascending within; `starts`: term `t` owns
+            `[starts[t], starts[t + 1])`); paper_at, abstract_at: each paper's first positions.
         """
         self._vocab = vocab
         self._positions = positions
@@ -157,10 +146,7 @@ class PhraseIndex:
         return phrase_terms(text, self._analyzer)
 
     def rows(self, terms: Sequence[str], *, title_only: bool = False) -> np.ndarray:
-        """Ascending rows of the papers holding `terms` adjacent in this order (none if none).
-
-        May repeat a row (a paper holding the phrase twice): fine for a mask, cheaper.
-        """
+        """Ascending rows of papers holding `terms` adjacent in order (a row may repeat)."""
         ids = [self._vocab.get(t) for t in terms]
         if not ids or None in ids:
             return np.zeros(0, dtype=np.int64)

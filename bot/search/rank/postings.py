@@ -1,9 +1,4 @@
-"""The postings' arrays: built from term lists (each (tf, document length) pair numbered),
-and checked when loaded.
-
-`Postings` is what `bot.search.rank.bm25.BM25` is made of, kept apart so the index's query path
-reads on its own.
-"""
+"""The postings' arrays that `BM25` is made of: built from term lists, checked when loaded."""
 
 from __future__ import annotations
 
@@ -21,8 +16,7 @@ from bot.search.rank.vocabulary import Vocabulary
 
 @dataclass(frozen=True, slots=True)
 class Postings:
-    """CSR postings over a vocabulary: term `t` owns postings `[indptr[t], indptr[t + 1])`,
-    each a document row, a (tf, document length) pair number and a uint16 payload."""
+    """CSR postings: term `t` owns `[indptr[t], indptr[t + 1])`: row, pair number, payload each."""
 
     vocab: Vocabulary
     indptr: np.ndarray
@@ -59,8 +53,7 @@ class Postings:
         return postings
 
     def consistent(self, size: int) -> bool:
-        """True if the arrays form valid postings for `size` documents (a cache may be
-        damaged)."""
+        """True if the arrays form valid postings for `size` documents (a cache may be damaged)."""
         p, df, indptr = len(self.doc_ids), self.df, self.indptr
         pair, pair_tf = self.pair, self.pair_tf
         offsets = self.vocab._offsets
@@ -90,11 +83,7 @@ class Postings:
 def build_postings(
     documents: Iterable[list[str]], payloads: Iterable[Mapping[str, int]] | None = None
 ) -> Postings:
-    """CSR postings of documents given as term lists (a document's row is its position).
-
-    payloads: per document, read in step with it, a uint16 to keep with each of its terms'
-    postings (a term it lacks: 0); None: 0 for every posting.
-    """
+    """CSR postings of documents as term lists; `payloads`: per document, a uint16 (None: 0)."""
     seen, term_ids, tfs, kept, lengths, unique = _read(documents, payloads)
     n = len(lengths)
     # Term ids become ranks in sorted order, so the vocabulary is a sorted blob.
@@ -124,8 +113,7 @@ def build_postings(
 def _read(
     documents: Iterable[list[str]], payloads: Iterable[Mapping[str, int]] | None
 ) -> tuple[list[str], array[int], array[int], array[int], array[int], array[int]]:
-    """In document order: the terms in first-seen order, and per posting its term's number,
-    tf and payload; per document its length and distinct terms."""
+    """Terms first-seen; per posting its term, tf and payload; per document its size."""
     first_seen: defaultdict[str, int] = defaultdict(count().__next__)
     term_ids, tfs, kept = array("i"), array("i"), array("H")
     lengths, unique = array("q"), array("q")
@@ -143,11 +131,10 @@ def _read(
 def number_pairs(
     tf: np.ndarray, doc_len: np.ndarray, doc_ids: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Number the postings' distinct (tf, document length) pairs: (pair per posting, tf, length).
+    """Number the postings' distinct (tf, length) pairs in (length, tf) order: (pair, tf, length).
 
-    Pairs are numbered in (length, tf) order. A bitmap over the (length, tf) grid finds them
-    in one pass when the grid is small (it is for real abstracts), else `np.unique` sorts;
-    the bitmap path works in int32, in place, to keep the build's peak memory down.
+    A bitmap over a small grid finds them in one pass, in int32 and in place to keep peak memory
+    down; a large grid falls back to `np.unique`.
     """
     if not len(tf):
         return np.zeros(0, np.uint16), np.zeros(0, np.int64), np.zeros(0, np.int64)

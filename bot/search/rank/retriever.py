@@ -1,8 +1,4 @@
-"""What a search returns, and the `Retriever` protocol every search engine implements.
-
-`Index` (BM25) and `HybridRetriever` (BM25 fused with embeddings) implement it; the handlers
-and renderers work with either.
-"""
+"""What a search returns, and the `Retriever` protocol `Index` and `HybridRetriever` implement."""
 
 from __future__ import annotations
 
@@ -88,8 +84,7 @@ class Retriever(Protocol):
         ...
 
     def named_author(self, question: str) -> tuple[Paper, ...]:
-        """The papers of the person a question is just the name of; () when it names no one
-        among the authors."""
+        """The papers of the person a question just names; () when it names no author."""
         ...
 
     def search(

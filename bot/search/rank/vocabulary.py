@@ -24,9 +24,8 @@ class Vocabulary:
         self._offsets = offsets
         # Python ints from a memoryview: faster to index than numpy scalars, and no copy.
         self._sorted = _Sorted(blob, memoryview(np.ascontiguousarray(offsets, dtype=np.int64)))
-        # A bisection costs Python-level steps; ranking, coverage, weights and snippets each
-        # look up the same query terms. Bounded, thread-safe, and
-        # over the arrays, not `self` (no reference cycle keeps an old index's maps alive).
+        # Ranking, coverage and snippets each look up the same terms; cached over the arrays,
+        # not `self`, so no reference cycle keeps an old index's maps alive.
         self._find = lru_cache(maxsize=TERM_CACHE)(self._sorted.id)
 
     @classmethod
@@ -54,11 +53,7 @@ class Vocabulary:
 
 
 class _Sorted:
-    """The bisection over a vocabulary's blob (what `Vocabulary.id` caches).
-
-    Every `_STEP`-th term is kept as a list of bytes, which `bisect` searches in C; the
-    Python-level steps are then only those within one stretch of `_STEP` terms.
-    """
+    """Bisection over a vocabulary's blob: every `_STEP`-th term in a list `bisect` scans in C."""
 
     __slots__ = ("_blob", "_sample", "_size", "_starts")
 

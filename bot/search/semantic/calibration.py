@@ -1,19 +1,8 @@
 """The confidence cut calibrated on the corpus in front of it, once its vectors are built.
 
-How far an answer's best paper stands out grows and shrinks with the corpus (its size, its
-field, how alike its papers are) and with the kind of question, so one constant cannot say
-"this matched well" everywhere. The calibration asks the corpus its own questions instead:
-
-- in-topic probes (`probes.paper_probes`) of sampled papers, each scored against its paper's
-  text without the words it was cut from;
-- near-miss probes: the same questions with their paper held out (the field, not the paper);
-- off-topic probes: the questions the product ships (`probes.off_topic_questions`).
-
-The margin of a Latin-script answer is the standout plus the first paper's coverage plus the
-cosine's weight times its cosine. Per weight in `COSINE_WEIGHTS`, the cut of each question
-class (short or long) flags `IN_TOPIC_FLAGGED` of the in-topic probes; the weight kept is the
-one that flags most near-miss and off-topic probes. The result is stored in the cache
-directory under a key of the model, the papers' texts and the probes (`calibration_key`).
+How far an answer's best paper stands out varies with the corpus and the kind of question, so
+one constant cannot say "this matched well" everywhere: the corpus is asked its own questions
+(`probes`) and the cut is fitted on them, stored under a key of model, texts and probes.
 """
 
 from __future__ import annotations
@@ -89,8 +78,7 @@ def verdict(
     words: int,
     calibration: Calibration | None,
 ) -> fusion.Verdict:
-    """The margin of paper `top` and its cut: the corpus's calibration for a Latin-script
-    question, the shipped rule (`fusion.verdict`) otherwise or without one."""
+    """The margin of paper `top` and its cut: the calibrated one, else `fusion.verdict`'s."""
     if calibration is None or not latin or not len(cosine):
         return fusion.verdict(cosine, top, coverage, latin=latin, glossed=glossed)
     gap = fusion.standout(cosine)

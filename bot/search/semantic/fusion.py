@@ -1,7 +1,6 @@
 """Fusing BM25 scores with embedding similarities, and how confident the fused answer is.
 
-Pure numpy over one query's per-paper scores. The parameters were tuned on the dev sets'
-tune splits only (docs/decisions.md has the figures).
+Parameters were tuned on the dev sets' tune splits (docs/decisions.md).
 """
 
 from __future__ import annotations
@@ -41,11 +40,9 @@ class Blend:
 def blend_for(
     bm25: np.ndarray, coverage: np.ndarray, *, latin: bool, glossed: bool = False
 ) -> Blend:
-    """How much the model's ranking counts against BM25's for one question.
+    """How much the model's ranking counts against BM25's for one question (`coverage`: idf share).
 
-    A leader that covers a Latin-script question (or a Chinese question's gloss) well stays
-    first; a question in another script, or one no paper covers well, gets the model's full
-    help. coverage: each paper's share of the question's idf weight.
+    A leader covering a Latin-script (or glossed) question stays first; others get full help.
     """
     bm25, coverage = np.asarray(bm25), np.asarray(coverage)
     unsure = Blend(GLOSS_WEIGHT if glossed else UNSURE_WEIGHT)
@@ -71,8 +68,7 @@ def fused_scores(
 
 
 def fuse(bm25: np.ndarray, cosine: np.ndarray, *, matched: np.ndarray, blend: Blend) -> np.ndarray:
-    """1/(k + BM25 rank) for papers with a query term + weight/(k + cosine rank), the leader
-    (if any) lifted above every other paper: `rrf` with BM25's weight 1/`blend.weight`."""
+    """`rrf` with BM25's weight 1/`blend.weight`, the leader (if any) lifted above all."""
     fused = rrf(bm25, cosine, matched=matched, weight=1 / blend.weight)
     if blend.leader is not None:
         fused[blend.leader] = fused.max() + 1.0
@@ -97,9 +93,8 @@ def rrf(
 ) -> np.ndarray:
     """Weighted reciprocal rank fusion: 1/(k + cosine rank) + `weight`/(k + BM25 rank).
 
-    A paper with no query term (`matched` False) gets no BM25 share. `matched` defaults to a
-    score above the lowest: BM25+ gives every paper a constant per term, so no match is the
-    minimum, not zero.
+    Unmatched papers get no BM25 share; BM25+ gives every paper a constant, so `matched` defaults
+    to a score above the lowest.
     """
     bm25 = np.asarray(bm25, dtype=np.float64)
     if matched is None:
@@ -132,8 +127,7 @@ MATCH_Z = 2.125
 def standout(cosine: np.ndarray, k: int = GAP_RANK) -> float:
     """How far the best cosine stands above the `k`-th best, in standard deviations of all.
 
-    Unlike the best z-score, which grows with the corpus, this gap does not: an off-topic
-    question's best papers are a smooth tail, a question about one paper lifts it clear.
+    Unlike the best z-score, which grows with the corpus, this gap does not.
     """
     cosine = np.asarray(cosine, dtype=np.float64)
     if len(cosine) < 2:
@@ -176,9 +170,10 @@ class Verdict:
 def verdict(
     cosine: np.ndarray, top: int, coverage: float, *, latin: bool, glossed: bool = False
 ) -> Verdict:
-    """The margin of paper `top` (its `standout`, plus its `coverage` for a Latin-script or
-    glossed question) and the cut it must reach for that kind of question. Below
-    `COSINE_FLOOR` the margin falls short of the cut by the cosine's shortfall."""
+    """The margin of paper `top` and the cut it must reach for that kind of question.
+
+    Below `COSINE_FLOOR` the margin falls short of the cut by the cosine's shortfall.
+    """
     cosine = np.asarray(cosine)
     if not len(cosine):
         return Verdict(0.0, STANDOUT_CUT)

@@ -1,9 +1,6 @@
 """`HybridRetriever`: BM25 fused with multilingual embeddings, behind the `Retriever` protocol.
 
-BM25 (`Index`) stays the first stage. The semantic signal is the cosine of the question's
-vector with every paper's; the ranking fuses the two by reciprocal rank (`fusion`), weighted
-by what the question needs. Until an embedding job calls `attach_vectors`, it answers with
-BM25 alone. Both signals search the `PreparedQuery` the index's query pipeline made.
+Until an embedding job calls `attach_vectors`, it answers with BM25 alone.
 """
 
 from __future__ import annotations
@@ -93,8 +90,7 @@ class HybridRetriever:
         return None if semantic is None else semantic.vectors
 
     def attach_vectors(self, vectors: np.ndarray, calibration: Calibration | None = None) -> None:
-        """Start fusing: `vectors` has one unit row per paper, in `papers` order; `calibration`
-        is the corpus's confidence rule (None: the shipped one)."""
+        """Fuse `vectors` (a unit row per paper, in order); `calibration` None: the shipped rule."""
         if vectors.shape[0] != len(self.papers):
             raise ValueError(f"{vectors.shape[0]} vectors for {len(self.papers)} papers")
         vectors = np.ascontiguousarray(vectors, np.float32)
@@ -173,10 +169,7 @@ class HybridRetriever:
     ) -> _Scores:
         """Every paper's BM25, coverage, cosine and fused score for the prepared question.
 
-        mask: the query's conditions; then only those papers are fused (ranked among
-        themselves, before any cut) and ordered, the others fused at -inf. A Chinese question's
-        BM25 and coverage are its gloss's (`PreparedQuery.scored`), fused as a glossed one
-        (`fusion.blend_for`).
+        Papers outside `mask` are fused at -inf; a Chinese question is scored on its gloss.
         """
         # A Latin-script question whose BM25 leader covers it well keeps that leader first.
         glossed = bool(prepared.gloss)  # never a Latin-script question (`gloss.gloss_terms`)

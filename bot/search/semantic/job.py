@@ -1,9 +1,7 @@
 """Embedding jobs: a hybrid's papers embedded in the background, its vectors attached when done.
 
-Two ways to run one, behind `Embedding`: `EmbeddingJob` embeds in a thread of this process
-with the embedder it is given (the one-shot commands: nothing else runs there, so all cores
-are theirs); `process.EmbeddingProcess` embeds in a child process at the lowest CPU priority
-(the bot: answers never wait for the papers, whatever their number).
+`EmbeddingJob` uses a thread (one-shot commands own the cores); `EmbeddingProcess` a
+low-priority child process (the bot: answers never wait for the papers).
 """
 
 from __future__ import annotations
@@ -51,8 +49,7 @@ def vectors_and_calibration(
     progress: Callable[[int, int], None] | None,
     stop: threading.Event,
 ) -> tuple[np.ndarray, Calibration | None] | None:
-    """The papers' vectors (cached, else embedded) and the corpus's confidence calibration
-    (stored, else fitted on them); None when stopped before the vectors were complete."""
+    """The papers' vectors and the corpus's calibration; None when stopped before all vectors."""
     vectors = embed_papers(
         embedder, index.papers, cache_dir=cache_dir, progress=progress, stop=stop
     )
@@ -73,13 +70,7 @@ def attach(
 
 
 class EmbeddingJob:
-    """Embeds a retriever's papers in a daemon thread, then attaches the vectors.
-
-    The index's speller and the Chinese glossary are made ready first (seconds), the vectors
-    attached when all papers are embedded (a cache hit per known paper; minutes for thousands
-    of new ones) with the corpus's confidence calibration (stored, or fitted in seconds).
-    `stop()` ends it early.
-    """
+    """Embeds a retriever's papers in a daemon thread, then attaches vectors; `stop()` ends it."""
 
     def __init__(
         self,
@@ -117,14 +108,11 @@ class EmbeddingJob:
         return True
 
     def _run(self) -> None:
-        """Ready the speller (and a started glossary), embed, attach the vectors; errors are logged,
-        never raised."""
+        """Ready the speller (and a started glossary), embed, attach; errors logged, not raised."""
         started = time.perf_counter()
         try:
-            # Before the vectors: whoever waits for the job (the CLI) then gets corrections, and
-            # the fused answers glossed Chinese questions, if a front end started the glossary
-            # (the bot, the console; `search` loads it itself for a Chinese question, `prepare`
-            # never). A missing glossary is logged once: answers as before.
+            # Before the vectors, so whoever waits for the job gets corrections and, if a front
+            # end started the glossary, glossed Chinese questions (a missing one is logged once).
             self.retriever.queries.load_speller()
             self.retriever.queries.settle_glossary()
             found = vectors_and_calibration(

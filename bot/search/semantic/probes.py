@@ -1,11 +1,7 @@
-"""Pseudo-questions made from a corpus's own papers, and the off-topic questions the product ships.
+"""Pseudo-questions cut from a corpus's own papers, and the shipped off-topic questions.
 
-The confidence calibration (`calibration`) asks them of the corpus in front of it. In-topic
-probes come in the styles users ask: the title, a keyword line, a one-sentence summary cut
-from the abstract, and that sentence without its rare words (what a reader who does not know
-the paper's own names would still say). Each probe is cut from its paper's text, so the
-paper is scored on that text without the cut (`Probe.evidence`): a real summary does not
-copy the abstract, and a probe must not match its paper on the very words it copied.
+A probe's paper is scored on its text without the cut (`Probe.evidence`): a real summary does
+not copy the abstract, so a probe must not match its paper on the very words it copied.
 """
 
 from __future__ import annotations
@@ -53,9 +49,7 @@ def paper_probes(
 ) -> tuple[list[Probe], str]:
     """The probes of one paper and its text without the title and the summary sentence.
 
-    `text` is what is embedded for the paper; `papers_with` tells how many of the corpus's
-    `papers` hold a word (0: none, or no term). Every probe is matched against the returned
-    evidence: the title and the sentence are cut out of it, so the other sentences carry it.
+    `papers_with` tells how many of `papers` hold a word; probes match the returned evidence.
     """
     probes: list[Probe] = []
     evidence = text
@@ -77,8 +71,7 @@ def paper_probes(
 
 
 def _summary_sentence(abstract: str) -> str:
-    """The abstract's sentence saying what the paper does (else its first), cut to
-    `SENTENCE_WORDS` words; "" when it has no sentence of six words."""
+    """The abstract's summary sentence (else its first), cut; "" when none has six words."""
     sentences = [abstract[start:end].strip() for start, end in sentence_spans(abstract)]
     sentences = [s for s in sentences if len(s.split()) >= 6]
     if not sentences:

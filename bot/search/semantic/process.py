@@ -1,14 +1,8 @@
 """`EmbeddingProcess`: a hybrid's papers embedded in a child process at the lowest CPU priority.
 
-A thread of the bot's own would share the GIL (the tokenizer is Python) and the cores with
-every answer. The child ("spawn": no fork of a threaded process) reads the same corpus
-through the index cache, embeds the papers through the vector cache (checkpointed: a stop
-keeps its work), fits the corpus's confidence calibration, and sends progress, then the
-vectors and the calibration, over a pipe; a thread here attaches them to the retriever, which
-answers with BM25 until then. The child stops after its current papers when the pipe to it
-closes: a `stop`, or this process ending however it ends, so none outlives the bot. A
-SIGTERM sent to the child stops it the same way; a Ctrl-C (sent to the terminal's whole
-process group) is left to this process, which then stops it.
+A thread would share the GIL (the tokenizer is Python) and the cores with every answer. The
+child ("spawn": no fork of a threaded process) stops when the pipe to it closes, so none
+outlives the bot; Ctrl-C is left to this process, which then stops it.
 """
 
 from __future__ import annotations
@@ -59,9 +53,7 @@ class CorpusSource:
 class EmbeddingProcess:
     """Embeds a retriever's papers in a low-priority child process, then attaches the vectors.
 
-    `source` must name the corpus `retriever` serves; the child checks its papers are the
-    same ones (by their ids) and attaches nothing if the corpus changed meanwhile.
-    `make_embedder` builds the child's model (default: the product's, on every core).
+    Nothing is attached if the child finds `source`'s papers differ from the retriever's.
     """
 
     def __init__(
@@ -89,8 +81,7 @@ class EmbeddingProcess:
         self._thread = threading.Thread(target=self._watch, name="embedding", daemon=True)
 
     def start(self) -> EmbeddingProcess:
-        """Start the child and the thread that reads its reports; returns self (ended at once,
-        logged, if no process can be started here: BM25 answers alone)."""
+        """Start the child and its reader thread; returns self (ended, logged, if it cannot)."""
         try:
             self.process.start()
         except OSError as error:
@@ -109,8 +100,7 @@ class EmbeddingProcess:
         self._stop_pipe.close()
 
     def finish(self, timeout: float = STOP_SECONDS) -> bool:
-        """`stop`, then wait for the child to end (killed after `timeout` seconds); False if
-        it never started."""
+        """`stop`, then wait for the child (killed after `timeout` s); False if it never started."""
         self.stop()
         if self._thread.ident is None:
             return False
@@ -195,8 +185,7 @@ def _child(
 
 
 class _Stop(threading.Event):
-    """The child's stop: set by SIGTERM, or found set once the parent has closed the pipe to
-    us (a stop, or its exit). Read between runs of papers (`is_set`), never waited on."""
+    """The child's stop: set by SIGTERM or the parent closing the pipe; polled, never waited on."""
 
     def __init__(self, pipe: Connection) -> None:
         super().__init__()

@@ -1,8 +1,4 @@
-"""The one or two sentences of an abstract that best match a query, with the matches marked.
-
-Computed after ranking, for the hits shown only. Which sentences hold which query terms comes
-from the index's sentence masks when it has them, else from analysing each sentence.
-"""
+"""The one or two sentences of an abstract that best match a query, with the matches marked."""
 
 from __future__ import annotations
 
@@ -43,13 +39,7 @@ def best_snippet(
 ) -> Snippet:
     """The one or two sentences of `text` that best match `terms` (weighted), matches marked.
 
-    What the index knows of `text` makes it faster, never different:
-    sentences: `sentence_spans(text)`.
-    plain: whether `text` is `words.plain_text` (printable ASCII, its words split at " ").
-    prefixes: for each term `text` may hold, a prefix that every word holding it contains;
-        with `plain`, only the words holding one are analysed for marks.
-    masks: each term's sentences as bits (bit i: sentence i), else each sentence is analysed.
-    word_marks: word -> the spans of `terms` in it, shared by the hits of one query.
+    The optional arguments (what the index knows of `text`) make it faster, never different.
     """
     sentences = list(sentence_spans(text) if sentences is None else sentences)
     sentences = sentences or [(0, len(text))]
@@ -75,8 +65,7 @@ def sentence_masks(
     analyze: Callable[[str], Iterable[str]],
     wanted: Mapping[str, float] | None = None,
 ) -> dict[str, int]:
-    """Each term's sentences as bits (bit i: sentence i holds it), only the `wanted` ones if
-    given. Sentences end at whitespace, so each analyses as it does inside the whole text."""
+    """Each term's sentences as bits, only the `wanted` ones if given."""
     masks: dict[str, int] = {}
     for i, (lo, hi) in enumerate(sentences):
         held = set(analyze(text[lo:hi]))
@@ -98,11 +87,7 @@ def _word_marks(
 def _best_window(sentences: list[Span], held: list[tuple[float, int]]) -> Span:
     """The sentence or pair of neighbouring sentences whose matched terms weigh most.
 
-    held: each matched term's weight and sentences (bit i: sentence i); a pair's terms are
-    its sentences' together. Windows rank by matched weight, then a window that fits
-    `MAX_SNIPPET_CHARS`, one sentence, the earlier one; only windows with a match are ranked
-    unless none weighs more than 0. A single sentence chosen gets a neighbour if the pair
-    fits (`_add_neighbour`).
+    Ties prefer a window within `MAX_SNIPPET_CHARS`, then one sentence, then the earlier.
     """
     weights: dict[int, list[float]] = {}  # sentence -> its terms' weights
     for w, mask in held:
@@ -144,8 +129,7 @@ def _best_window(sentences: list[Span], held: list[tuple[float, int]]) -> Span:
 
 
 def _weight(held: list[tuple[float, int]], sentences: int) -> float:
-    """The summed weight of the terms in any of `sentences` (bits), exactly (`fsum`: the
-    same in any order)."""
+    """The summed weight of the terms in any of `sentences` (bits); `fsum`: order-independent."""
     return fsum(w for w, mask in held if mask & sentences)
 
 
@@ -165,10 +149,7 @@ def _best_of_all(
 
 
 def _add_neighbour(sentences: list[Span], i: int, weight: Mapping[int, float]) -> Span:
-    """Sentence `i` with its better-matching (else the next) neighbour if the pair still fits.
-
-    weight: the matched weight of each sentence that has a match.
-    """
+    """Sentence `i` with its better-matching (else the next) neighbour if the pair still fits."""
     lo, hi = sentences[i]
     after = i + 1 < len(sentences) and sentences[i + 1][1] - lo <= MAX_SNIPPET_CHARS
     before = i > 0 and hi - sentences[i - 1][0] <= MAX_SNIPPET_CHARS
@@ -178,10 +159,7 @@ def _add_neighbour(sentences: list[Span], i: int, weight: Mapping[int, float]) -
 
 
 def _clip(text: str, kept_marks: tuple[Span, ...], limit: int = MAX_SNIPPET_CHARS) -> Snippet:
-    """Cut `text` to `limit` chars on word boundaries around its first marks, with "…".
-
-    Unlike `clip_words` the window may start later, so that the first match is shown.
-    """
+    """Cut `text` to `limit` chars on word boundaries around its first marks, so a match shows."""
     if len(text) <= limit:
         return Snippet(text, kept_marks)
     start = 0

@@ -1,10 +1,4 @@
-"""Which words of a text hold which query terms, found without analysing the whole text.
-
-A word's terms do not depend on its neighbours, and a word holding a term nearly always
-contains the start of the term (`word_prefix`). The index notes, for each term, a prefix that
-every abstract word holding it does contain (`short_prefixes`), so a snippet analyses only the
-words holding one of those prefixes.
-"""
+"""Which words of a text hold which query terms, found without analysing the whole text."""
 
 from __future__ import annotations
 
@@ -19,20 +13,14 @@ _PRINTABLE_ASCII = bytes(range(0x20, 0x7F))
 
 
 def word_prefix(term: str) -> str:
-    """What a word holding `term` nearly always contains: the stem minus its last letters.
-
-    ("happi" from "happy": "happ"); a hint of where to look, safe only where the index says so.
-    """
+    """What a word holding `term` nearly always contains ("happi" -> "happ"); only a hint."""
     return term if len(term) <= 2 else term[: len(term) - (1 if len(term) <= 4 else 2)]
 
 
 def short_prefixes(chunks: Iterable[str], terms: Iterable[Sequence[str]]) -> dict[str, int]:
-    """For each term some of `chunks` holds without containing it whole: how many of the
-    term's first letters every such chunk contains.
+    """Per term some chunk holds without containing it whole, the first letters all such contain.
 
-    chunks: words of folded text (`chunk_terms`), each with its `terms`. A stem that changed
-    its end ("happi" from "happy": 4), a joined compound's term ("firstord" from
-    "first-order": 5) and an irregular stem ("die" from "dying": 1) are such.
+    Such are changed stem ends ("happi"), joined compounds ("firstord"), irregular stems ("die").
     """
     short: dict[str, int] = {}
     for chunk, held in zip(chunks, terms, strict=True):
@@ -48,9 +36,7 @@ def short_prefixes(chunks: Iterable[str], terms: Iterable[Sequence[str]]) -> dic
 
 
 def plain_text(text: str, sentences: Sequence[Span], analyzer: Analyzer) -> bool:
-    """Whether `text` is printable ASCII that `analyzer` folds to itself, with no word running
-    across the end of one of `sentences` (`sentence_spans(text)`): what the snippets' fast path
-    checks before it looks for words split at " "."""
+    """Whether `text` is printable ASCII folding to itself with no word across a sentence's end."""
     fold = getattr(analyzer, "fold", None)
     spans = list(sentences) or [(0, len(text))]
     return (
@@ -63,8 +49,7 @@ def plain_text(text: str, sentences: Sequence[Span], analyzer: Analyzer) -> bool
 
 
 def _printable(ascii_text: str) -> bool:
-    """Whether ASCII text is printable (bytes 0x20-0x7e, as `isprintable`, faster): then its
-    only whitespace is " "."""
+    """Whether ASCII text is printable (bytes 0x20-0x7e): then its only whitespace is " "."""
     return not ascii_text.encode("ascii").translate(None, _PRINTABLE_ASCII)
 
 
@@ -92,12 +77,7 @@ def words_holding(low: str, parts: Iterable[str]) -> dict[int, int]:
 
 
 def marks(text: str, wanted: Mapping[str, float], analyzer: Analyzer) -> list[Span]:
-    """Spans of the `wanted` terms in `text`.
-
-    Spans need `analyze_spans` (slow but for a short text it remembers, such as one word);
-    ASCII text analyses word by word (whitespace-separated chunks) exactly as whole, so only
-    the chunks whose cached terms include a wanted one are analysed for spans.
-    """
+    """Spans of the `wanted` terms in `text`; in ASCII text only chunks holding one are analysed."""
     if not text.isascii():
         return [(s, e) for t, s, e in analyzer.analyze_spans(text) if t in wanted]
     analyze, spans = analyzer.analyze, analyzer.analyze_spans

@@ -3,11 +3,8 @@
     MAGIC | header length (8 bytes, little-endian) | JSON header | zero padding to 64 bytes
     | payload: the arrays' raw bytes, each at a 64-byte aligned offset | trailer
 
-The header holds the versions, the key, the payload's length, each array's dtype, shape and
-offset, and the small values. The trailer is two little-endian CRC-32s, of the header and of
-the payload. Reading checks all of them and the file's exact length, then memory-maps a
-private copy of the file (`open_private`), so only the pages a query touches are read. Lists
-of strings are stored as a `TextColumn`. Anything unexpected on reading raises `CacheMiss`.
+The trailer is two little-endian CRC-32s, of header and payload. Anything unexpected on
+reading raises `CacheMiss`.
 """
 
 from __future__ import annotations
@@ -62,8 +59,7 @@ def write_state(
     state: dict[str, Any],
     version: int = FORMAT_VERSION,
 ) -> None:
-    """Store `state` at `path` atomically. version: what the state holds, in its owner's
-    numbering (the index's `FORMAT_VERSION` by default; the vector cache has its own)."""
+    """Store `state` at `path` atomically; `version` is in its owner's numbering."""
     path = Path(path)
     arrays, values, texts, string_lists = _split_state(state)
     layout, end = _layout(arrays)
@@ -123,8 +119,7 @@ def _write_payload(out: BinaryIO, arrays: dict[str, np.ndarray], layout: dict[st
 def read_state(
     path: str | Path, *, key: str, analyzer: str, version: int = FORMAT_VERSION
 ) -> dict[str, Any]:
-    """The state stored at `path` under `key`, its arrays read-only views of a memory map of
-    a private copy (`open_private`); `CacheMiss` if it is not usable."""
+    """The state at `path` under `key`, arrays read-only over a private copy; else `CacheMiss`."""
     try:
         with open_private(Path(path)) as data:
             if data.read(len(MAGIC)) != MAGIC:
@@ -212,8 +207,7 @@ def _check_header(header: Any, *, key: str, analyzer: str, version: int) -> None
 def _split_state(
     state: dict[str, Any],
 ) -> tuple[dict[str, np.ndarray], dict[str, Any], list[str], list[str]]:
-    """Arrays for the payload, JSON values for the header, and which arrays hold strings: long
-    strings as UTF-8 bytes, lists of strings as one UTF-8 array plus `<name>:offsets`."""
+    """Arrays for the payload, JSON values for the header, and which arrays hold strings."""
     arrays: dict[str, np.ndarray] = {}
     values: dict[str, Any] = {}
     texts: list[str] = []
@@ -258,10 +252,8 @@ _NOT_SUPPORTED = frozenset({errno.EXDEV, errno.EINVAL, errno.ENOSYS, errno.EOPNO
 def open_private(path: Path) -> BinaryIO:
     """A copy of the file at `path` that no other process can reach, open at its start.
 
-    A memory map shares the file's pages: `cp` over a mapped cache truncated it in place (the
-    next read of a cut page killed the bot with SIGBUS). So the map is of an unlinked copy
-    beside the cache, filled in the kernel (in memory where no file can be made there).
-    OSError when `path` cannot be read; a file cut while copied fails the caller's checks.
+    Mapping the cache itself let `cp` over it truncate mapped pages (SIGBUS), so the map is of an
+    unlinked copy. OSError when `path` cannot be read.
     """
     with open(path, "rb") as source:
         size = os.fstat(source.fileno()).st_size
@@ -323,8 +315,7 @@ SHARED_MODE = 0o644
 
 @contextmanager
 def replaced(path: Path, mode: str = "w") -> Iterator[IO[Any]]:
-    """A temporary file beside `path`, moved onto it when the block ends (removed if the block
-    raises): a reader never sees half a file."""
+    """A temporary file beside `path`, moved onto it after the block (removed if it raises)."""
     fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
     os.fchmod(fd, SHARED_MODE)  # mkstemp's 0600 would hide it from replicas run as others
     try:

@@ -1,9 +1,4 @@
-"""Papers as typed columns in the cache (`report_state`), read back lazily (`PaperColumns`).
-
-A large cached corpus as `Paper` objects would cost a second to decode and much memory to
-hold; as read-only columns (UTF-8 blobs with byte offsets, numpy arrays) over the memory map
-it costs neither, and a `Paper` is made only for the rows a page shows.
-"""
+"""Papers as typed columns in the cache, read back lazily: a `Paper` is made only when shown."""
 
 from __future__ import annotations
 
@@ -71,11 +66,7 @@ class TextColumn(Sequence[str]):
 
 
 class SpansColumn:
-    """Per row, a list of `[start, end)` spans (a text's sentences), as one flat int array.
-
-    `flat` holds every row's starts and ends in turn; row `i` owns the pairs
-    `offsets[i]` to `offsets[i + 1]`. Read from a memory-mapped cache, a row costs a slice.
-    """
+    """Per row, a list of `[start, end)` spans, as one flat int array; a row costs a slice."""
 
     __slots__ = ("_flat", "_offsets", "_pairs", "_rows")
 
@@ -123,8 +114,7 @@ class PaperColumns(Sequence[Paper]):
     def __init__(
         self, columns: dict[str, Callable[[int], Any]], size: int, texts: dict[str, TextColumn]
     ) -> None:
-        """`columns` maps each `Paper` field, in order, to `row -> value`; `texts` are the
-        fields stored as a plain `TextColumn` (iterated faster than row by row)."""
+        """`columns`: each `Paper` field to `row -> value`; `texts`: those stored as TextColumn."""
         self._columns = columns
         self._getters = tuple(columns.values())
         self._size = size
@@ -180,8 +170,7 @@ class PaperColumns(Sequence[Paper]):
 
 
 def field_values(papers: Sequence[Paper], name: str) -> Iterable[Any]:
-    """One `Paper` field of every paper, in order: read from the columns when `papers` is a
-    cached corpus (no `Paper` is made), else from each paper."""
+    """One `Paper` field of every paper, in order; from the columns when `papers` is cached."""
     if isinstance(papers, PaperColumns):
         return papers.column(name)
     return (getattr(paper, name) for paper in papers)
