@@ -211,8 +211,9 @@ def load_corpus(
     (with `strict`, any fails the load). `keep` loads only the records matching it. Every
     presentation gets its venue's clock (`venue_timezone`, else `KNOWN_VENUES`' rule).
 
-    >>> report = load_corpus(["corpus/icml-2026"], venue_timezone="Asia/Seoul")
-    >>> report.papers[0].title, report.skipped[:1]  # the papers, and what was left out and why
+    >>> report = load_corpus(["corpus/seeds"])
+    >>> len(report.papers), report.skipped  # the papers, and what was left out and why
+    (57, ())
     """
     paths = list(paths)
     load = _Load(keep=keep, progress=progress or (lambda line: progress_line(line, logger)))

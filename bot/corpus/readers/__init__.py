@@ -2,8 +2,8 @@
 records. A new format is one module here and a line in `READERS` or `recognise`.
 
 >>> source = Source.file(Path("corpus/icml-2026/icml-2026-orals-posters.json"))
->>> reader = recognise(source)  # read_programme_feed, chosen by the content
->>> for line, item in reader(source): ...  # a raw record, a Paper, a Skipped line or why bad
+>>> recognise(source).__name__  # chosen by the content; it yields records, Papers or Skipped
+'read_programme_feed'
 """
 
 from __future__ import annotations
