@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import sys
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,17 +18,26 @@ from testkit.fake_bot_api import FakeBotApi
 from testkit.paths import SEED_CORPUS
 from testkit.pg import REQUIRE_ENV, Backend, PgCluster, find_bin_dir
 
+# Where bytecode may not be written (PYTHONDONTWRITEBYTECODE), pytest would rewrite every test
+# module's asserts again on every run (~15 s a worker on 2 cores): cache them outside the tree.
+if sys.dont_write_bytecode:
+    sys.pycache_prefix = str(Path(__file__).resolve().parents[1] / ".pytest_cache" / "pycache")
+    sys.dont_write_bytecode = False
+
 PROCESS_TESTS = Path(__file__).resolve().parent / "process"
 """Process-level and end-to-end tests: the slow tier by folder."""
 
 
+@pytest.hookimpl(tryfirst=True)  # before `-m` deselects by these marks
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Mark tests under tests/process/ `slow`, and tests on the PostgreSQL server `postgres`."""
+    """Mark tests under tests/process/ `slow`, and tests on the PostgreSQL server `postgres`
+    and `slow` (the everyday loop runs the store on SQLite; the whole suite on both)."""
     for item in items:
         if PROCESS_TESTS in item.path.parents:
             item.add_marker(pytest.mark.slow)
-        if "pg_cluster" in getattr(item, "fixturenames", ()):
+        if "pg_cluster" in getattr(item, "fixturenames", ()) or item.get_closest_marker("postgres"):
             item.add_marker(pytest.mark.postgres)
+            item.add_marker(pytest.mark.slow)
 
 
 @pytest.fixture(autouse=True)

@@ -131,6 +131,7 @@ def _uses() -> dict[str, set[str]]:
     return used
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("package", PACKAGES)
 def test_each_package_exports_what_the_others_use(package: str) -> None:
     module = importlib.import_module(f"bot.{package}")

@@ -86,6 +86,7 @@ def test_off_topic_query_is_not_confident(capsys: pytest.CaptureFixture[str]) ->
     assert answer["confident"] is False
 
 
+@pytest.mark.slow
 def test_a_chinese_question_is_answered_by_bm25_alone_through_its_gloss(
     capsys: pytest.CaptureFixture[str],
 ) -> None:

@@ -214,16 +214,19 @@ def test_committed_mo_matches_the_po(lang: Lang) -> None:
     assert lang not in stale_catalogues()
 
 
+@pytest.mark.slow
 def test_build_check_passes_on_the_committed_catalogues() -> None:
     assert all_problems() == []
     assert main(["--check"]) == 0
 
 
+@pytest.mark.slow
 def test_keys_md_is_current() -> None:
     current = keys_md(catalogue_keys())
     assert KEYS_MD.read_text(encoding="utf-8") == current, "run python -m testkit.i18n_build"
 
 
+@pytest.mark.slow
 def test_every_catalogue_key_is_used_by_the_bot() -> None:
     assert [key for key, where in key_sites(catalogue_keys()).items() if not where] == []
 

@@ -68,6 +68,7 @@ def test_a_snapshot_loads_only_the_matching_slice(tmp_path: Path) -> None:
     assert report.skipped[-1] == f"filter 'categories:cs.LG year:2024': {left_out} records left out"
 
 
+@pytest.mark.slow
 def test_progress_is_reported_on_a_long_load(tmp_path: Path, monkeypatch) -> None:
     from bot.corpus import loader
 

@@ -406,6 +406,7 @@ def test_paper_command_and_shortcut_follow_one_rule(paper_id: str, tappable: boo
     assert len(command.split()[0]) - 1 <= MAX_COMMAND_CHARS or not tappable
 
 
+@pytest.mark.slow
 def test_oversized_callback_data_raises_even_under_python_O() -> None:
     code = (
         "from bot.render.callbacks import CallbackDataError, page_data\n"

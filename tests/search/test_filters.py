@@ -239,6 +239,7 @@ def test_columns_are_built_once_per_index(index: Index) -> None:
     assert filter_columns(Index.build(index.papers[:5])) is not filter_columns(index)
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not SHARED.is_dir(), reason="the whole ICML list is in ../shared only")
 def test_the_whole_list() -> None:
     papers = real_papers(SHARED)

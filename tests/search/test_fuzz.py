@@ -105,6 +105,7 @@ def test_cleaners_never_raise(raw: str) -> None:
     assert isinstance(derive_title(raw), str)
 
 
+@pytest.mark.slow
 @FUZZ
 @given(
     st.sampled_from([".txt", ".md", ".jsonl", ".json", ".csv"]),
@@ -194,6 +195,7 @@ PAPERS = st.builds(
 )
 
 
+@pytest.mark.slow
 @FUZZ
 @given(PAPERS)
 def test_any_paper_renders_as_telegram_html(paper: Paper) -> None:

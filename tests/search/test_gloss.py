@@ -285,6 +285,7 @@ def marked(hit_snippet_text: str, marks: Sequence[tuple[int, int]]) -> list[str]
     return [hit_snippet_text[a:b].lower() for a, b in marks]
 
 
+@pytest.mark.slow
 def test_a_chinese_question_finds_the_english_paper_through_its_gloss(real: Glossary) -> None:
     without = results(retriever(FLAT, None), CHINESE, limit=3)
     assert without.hits[0].paper.id != DISTILLATION.id  # the model alone: paper order
@@ -412,6 +413,7 @@ def glossed_index(glossary: Glossary | None) -> Index:
     return index
 
 
+@pytest.mark.slow
 def test_bm25_alone_finds_the_english_paper_through_the_gloss(real: Glossary) -> None:
     assert not results(glossed_index(None), CHINESE).hits  # its Han terms match no paper
     result = results(glossed_index(real), CHINESE, limit=3)

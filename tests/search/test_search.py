@@ -298,6 +298,7 @@ def test_state_round_trip_gives_the_same_results(seed_index: Index) -> None:
         assert [(h.paper.id, h.score) for h in a.hits] == [(h.paper.id, h.score) for h in b.hits]
 
 
+@pytest.mark.slow
 def test_coverage_from_snippet_counts_equals_coverage_from_postings(seed_index: Index) -> None:
     questions = [q.text for q in load_devset(list(seed_index.papers))]
     for query in [*questions, "sparse training diffusion", "zzqx model"]:
@@ -308,6 +309,7 @@ def test_coverage_from_snippet_counts_equals_coverage_from_postings(seed_index: 
             assert a.confidence == b.confidence, query
 
 
+@pytest.mark.slow
 def test_the_abstracts_layout_round_trips_with_the_same_snippets(seed_papers: list[Paper]) -> None:
     built = Index.build(seed_papers)
     state = built.to_state()

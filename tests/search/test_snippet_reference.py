@@ -42,6 +42,7 @@ def indexes() -> tuple[Index, Index]:
     return built, Index.from_state(built.papers, built.to_state())
 
 
+@pytest.mark.slow
 def test_search_snippets_equal_the_reference(indexes: tuple[Index, Index]) -> None:
     built, cached = indexes
     reference = EnglishAnalyzer()
@@ -61,6 +62,7 @@ def test_search_snippets_equal_the_reference(indexes: tuple[Index, Index]) -> No
 WEIGHTS = st.sampled_from([1.0, 1.0, 2.5, 0.0, -1.0, 1e-300])  # ties, zero and below
 
 
+@pytest.mark.slow
 @FUZZ
 @given(
     SNIPPET_TEXT,

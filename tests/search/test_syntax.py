@@ -218,6 +218,7 @@ SYNTAX = st.sampled_from(
 QUERIES = st.one_of(st.text(max_size=80), st.lists(SYNTAX, max_size=25).map("".join))
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None)
 @given(QUERIES)
 def test_never_raises_and_free_text_is_plain(query: str) -> None:
@@ -240,12 +241,14 @@ PLAIN_WORDS = st.one_of(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(st.lists(PLAIN_WORDS, max_size=12).map(" ".join))
 def test_plain_text_parses_to_itself(query: str) -> None:
     assert parse_query(query) == ParsedQuery(query, query)
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None)
 @given(QUERIES)
 def test_the_plain_fast_path_reads_as_the_full_parse(query: str) -> None:

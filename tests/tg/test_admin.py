@@ -337,6 +337,7 @@ async def test_the_refusal_is_in_the_admins_language(fake_api, index, corpus_dir
     )
 
 
+@pytest.mark.slow
 def test_sighup_refuses_a_half_copied_file_and_logs_why(tmp_path: Path, corpus_dir: Path) -> None:
     with FakeBotApi() as api:
         env = bot_env(

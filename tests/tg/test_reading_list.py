@@ -341,6 +341,7 @@ def alerts_to(api: FakeBotApi, user: int) -> list[ApiCall]:
     return [c for c in api.calls_of("sendMessage") if c.params["chat_id"] == user]
 
 
+@pytest.mark.slow
 async def test_the_same_alert_run_twice_sends_one_alert(chat: Chat, kept, corpus_dir) -> None:
     app, store = kept
     await store.follow(ALICE, "quokkaformer")
@@ -355,6 +356,7 @@ async def test_the_same_alert_run_twice_sends_one_alert(chat: Chat, kept, corpus
     assert "/paper_quokka1" in parse_html(alert.params["text"])
 
 
+@pytest.mark.slow
 async def test_two_replicas_reloading_onto_one_database_send_one_alert(
     chat: Chat, kept, corpus_dir, backend: Backend
 ) -> None:

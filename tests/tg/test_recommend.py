@@ -114,6 +114,7 @@ async def store(backend: Backend) -> AsyncIterator[Store]:
     await opened.close()
 
 
+@pytest.mark.slow
 async def test_recommendations_follow_saves_and_dismissals(
     fake_api: FakeBotApi, sample: Index, backend: Backend, store: Store
 ) -> None:
