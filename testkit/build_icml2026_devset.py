@@ -21,8 +21,6 @@ from __future__ import annotations
 
 import argparse
 import collections
-import hashlib
-import json
 import random
 import re
 import unicodedata
@@ -30,7 +28,14 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from bot.corpus import Paper
-from testkit.devset import ICML2026, ICML2026_DEVSET
+from testkit.devset import (
+    ICML2026,
+    ICML2026_DEVSET,
+    drawn_records,
+    off_topic_records,
+    with_splits,
+    write_devset,
+)
 
 DRAWN = 40
 SEED = 2026
@@ -355,26 +360,9 @@ def name_records(papers: Sequence[Paper]) -> list[dict[str, str | None]]:
 
 def records(papers: Sequence[Paper]) -> list[dict[str, str | None]]:
     """The dev set's records in file order, each with its split."""
-    with_abstract = [p for p in papers if p.abstract]
-    pick = random.Random(SEED).sample(range(len(with_abstract)), DRAWN)
-    out = []
-    for line in ON_TOPIC.strip().splitlines():
-        number, style, question = line.split(" ", 2)
-        paper = with_abstract[pick[int(number)]]
-        out.append({"question": question, "style": style, "expect": paper.title, "id": paper.id})
-    out += name_records(with_abstract)
-    for line in OFF_TOPIC.strip().splitlines():
-        style, question = line.split(" ", 1)
-        out.append({"question": question, "style": style, "expect": None, "id": None})
-    for style in {r["style"] for r in out}:
-        # Within each style, ordered by sha256 of the question: tune, heldout, tune, ...
-        mine = sorted(
-            (r for r in out if r["style"] == style),
-            key=lambda r: hashlib.sha256(r["question"].encode()).hexdigest(),
-        )
-        for i, record in enumerate(mine):
-            record["split"] = "tune" if i % 2 == 0 else "heldout"
-    return [{**r, "corpus": CORPUS} for r in out]
+    rows = drawn_records(papers, ON_TOPIC, seed=SEED, drawn=DRAWN)
+    rows += name_records([p for p in papers if p.abstract])
+    return with_splits(rows + off_topic_records(OFF_TOPIC), CORPUS)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -384,10 +372,7 @@ def main(argv: list[str] | None = None) -> None:
     from bot.corpus import load_corpus
 
     rows = records(list(load_corpus([ICML2026]).papers))
-    with args.output.open("w", encoding="utf-8") as f:
-        for row in rows:
-            f.write(json.dumps(row, ensure_ascii=False) + "\n")
-    print(collections.Counter((r["style"], r["split"]) for r in rows))
+    write_devset(args.output, rows)
 
 
 if __name__ == "__main__":

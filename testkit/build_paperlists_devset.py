@@ -14,15 +14,18 @@ Deterministic: rerunning it rewrites the same file.
 from __future__ import annotations
 
 import argparse
-import collections
-import hashlib
-import json
-import random
 from collections.abc import Sequence
 from pathlib import Path
 
 from bot.corpus import Paper
-from testkit.devset import PAPERLISTS_DEVSET, load_paperlists
+from testkit.devset import (
+    PAPERLISTS_DEVSET,
+    drawn_records,
+    load_paperlists,
+    off_topic_records,
+    with_splits,
+    write_devset,
+)
 
 DRAWN = 105
 SEED = 20
@@ -204,25 +207,8 @@ nearmiss 用图神经网络预测城市交通流量
 
 def records(papers: Sequence[Paper]) -> list[dict[str, str | None]]:
     """The dev set's records in file order, each with its split."""
-    with_abstract = [p for p in papers if p.abstract]
-    pick = random.Random(SEED).sample(range(len(with_abstract)), DRAWN)
-    out = []
-    for line in ON_TOPIC.strip().splitlines():
-        number, style, question = line.split(" ", 2)
-        paper = with_abstract[pick[int(number)]]
-        out.append({"question": question, "style": style, "expect": paper.title, "id": paper.id})
-    for line in OFF_TOPIC.strip().splitlines():
-        style, question = line.split(" ", 1)
-        out.append({"question": question, "style": style, "expect": None, "id": None})
-    for style in {r["style"] for r in out}:
-        # Within each style, ordered by sha256 of the question: tune, heldout, tune, ...
-        mine = sorted(
-            (r for r in out if r["style"] == style),
-            key=lambda r: hashlib.sha256(r["question"].encode()).hexdigest(),
-        )
-        for i, record in enumerate(mine):
-            record["split"] = "tune" if i % 2 == 0 else "heldout"
-    return [{**r, "corpus": CORPUS} for r in out]
+    rows = drawn_records(papers, ON_TOPIC, seed=SEED, drawn=DRAWN) + off_topic_records(OFF_TOPIC)
+    return with_splits(rows, CORPUS)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -230,10 +216,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--output", type=Path, default=PAPERLISTS_DEVSET)
     args = parser.parse_args(argv)
     rows = records(load_paperlists())
-    with args.output.open("w", encoding="utf-8") as f:
-        for row in rows:
-            f.write(json.dumps(row, ensure_ascii=False) + "\n")
-    print(collections.Counter((r["style"], r["split"]) for r in rows))
+    write_devset(args.output, rows)
 
 
 if __name__ == "__main__":

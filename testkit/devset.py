@@ -33,7 +33,10 @@ before any measurement on them; `build_icml2026_devset` writes the file.
 
 from __future__ import annotations
 
+import collections
+import hashlib
 import json
+import random
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -213,3 +216,51 @@ def load_icml2026_devset(
             row = found[0] if row is None else row
         questions.append(Question(record["question"], row, record["style"], record["split"]))
     return questions
+
+
+# Writing a dev set (the `build_*_devset` scripts) --------------------------------------------
+
+
+def drawn_records(
+    papers: Sequence[Paper], on_topic: str, *, seed: int, drawn: int
+) -> list[dict[str, str | None]]:
+    """Questions written about `drawn` papers with abstracts picked by `seed`: each line of
+    `on_topic` is "<number of the drawn paper> <style> <question>"."""
+    with_abstract = [p for p in papers if p.abstract]
+    pick = random.Random(seed).sample(range(len(with_abstract)), drawn)
+    out = []
+    for line in on_topic.strip().splitlines():
+        number, style, question = line.split(" ", 2)
+        paper = with_abstract[pick[int(number)]]
+        out.append({"question": question, "style": style, "expect": paper.title, "id": paper.id})
+    return out
+
+
+def off_topic_records(off_topic: str) -> list[dict[str, str | None]]:
+    """Questions no paper answers: each line of `off_topic` is "<style> <question>"."""
+    out = []
+    for line in off_topic.strip().splitlines():
+        style, question = line.split(" ", 1)
+        out.append({"question": question, "style": style, "expect": None, "id": None})
+    return out
+
+
+def with_splits(rows: list[dict[str, str | None]], corpus: str) -> list[dict[str, str | None]]:
+    """`rows` with their split (within each style, by sha256 of the question: tune, heldout,
+    tune, ...) and their corpus."""
+    for style in {r["style"] for r in rows}:
+        mine = sorted(
+            (r for r in rows if r["style"] == style),
+            key=lambda r: hashlib.sha256(str(r["question"]).encode()).hexdigest(),
+        )
+        for i, record in enumerate(mine):
+            record["split"] = "tune" if i % 2 == 0 else "heldout"
+    return [{**r, "corpus": corpus} for r in rows]
+
+
+def write_devset(path: Path, rows: Sequence[dict[str, str | None]]) -> None:
+    """Write `rows` as JSON Lines and print how many of each style and split."""
+    with path.open("w", encoding="utf-8") as f:
+        for row in rows:
+            f.write(json.dumps(row, ensure_ascii=False) + "\n")
+    print(collections.Counter((r["style"], r["split"]) for r in rows))
