@@ -6,7 +6,7 @@ import os
 import shutil
 import sys
 import uuid
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
@@ -14,6 +14,7 @@ import pytest
 from bot.config import Settings
 from bot.corpus import Paper, load_corpus
 from bot.search import Index
+from bot.store import Store
 from testkit.fake_bot_api import FakeBotApi
 from testkit.paths import SEED_CORPUS
 from testkit.pg import REQUIRE_ENV, Backend, PgCluster, find_bin_dir
@@ -123,6 +124,14 @@ def backend(request: pytest.FixtureRequest, tmp_path: Path) -> Backend:
     cluster: PgCluster = request.getfixturevalue("pg_cluster")
     url = cluster.create_schema(f"test_{uuid.uuid4().hex[:16]}")
     return Backend("postgres", url, tmp_path, cluster)
+
+
+@pytest.fixture
+async def store(backend: Backend) -> AsyncIterator[Store]:
+    """An open store on an empty database, on each backend."""
+    opened = await backend.open()
+    yield opened
+    await opened.close()
 
 
 @pytest.fixture

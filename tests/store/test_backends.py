@@ -11,7 +11,7 @@ import sqlite3
 import subprocess
 import sys
 import uuid
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TypeVar
@@ -40,14 +40,6 @@ from testkit.pg import Backend, PgCluster, free_port
 
 ALICE, BOB = 1001, 2002
 T = TypeVar("T")
-
-
-@pytest.fixture
-async def store(backend: Backend) -> AsyncIterator[Store]:
-    """An open store on an empty database."""
-    opened = await backend.open()
-    yield opened
-    await opened.close()
 
 
 def make_paper(number: int, **fields: object) -> SavedPaper:

@@ -2,22 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-
-import pytest
-
 from bot.store import Store
 from testkit.pg import Backend
 
 ALICE, BOB = 1001, 2002
-
-
-@pytest.fixture
-async def store(backend: Backend) -> AsyncIterator[Store]:
-    """An open store on an empty database."""
-    opened = await backend.open()
-    yield opened
-    await opened.close()
 
 
 async def test_dismissals_are_kept_per_user(store: Store) -> None:

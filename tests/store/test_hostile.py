@@ -6,7 +6,7 @@ import logging
 import os
 import shutil
 import sqlite3
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -14,18 +14,9 @@ import pytest
 from bot.corpus import Presentation
 from bot.store import FollowOutcome, SavedPaper, SaveOutcome, Store, StoreUnavailable, open_store
 from bot.store.factory import SQLITE_FILE
-from testkit.pg import Backend
 
 ALICE = 1001
 NUL, SURROGATE = "\x00", "\ud800"
-
-
-@pytest.fixture
-async def store(backend: Backend) -> AsyncIterator[Store]:
-    """An open store on an empty database."""
-    opened = await backend.open()
-    yield opened
-    await opened.close()
 
 
 @pytest.mark.parametrize("bad", [NUL, SURROGATE], ids=["NUL", "surrogate"])

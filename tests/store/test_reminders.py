@@ -5,7 +5,6 @@ paper is removed, deleted by /forget, hostile input refused before the database.
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import AsyncIterator
 from datetime import datetime, timedelta, timezone
 
 import psycopg
@@ -27,14 +26,6 @@ from testkit.pg import Backend
 ALICE, BOB, CAROL = 1001, 2002, 3003
 POSTER, ORAL = ("p1", "poster-41001"), ("p1", "oral-51001")
 SEOUL = timezone(timedelta(hours=9))
-
-
-@pytest.fixture
-async def store(backend: Backend) -> AsyncIterator[Store]:
-    """An open store on an empty database."""
-    opened = await backend.open()
-    yield opened
-    await opened.close()
 
 
 # --- the setting ------------------------------------------------------------------------

@@ -4,20 +4,9 @@ only papers never served before."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
-
-import pytest
 
 from bot.store import Store
 from testkit.pg import Backend
-
-
-@pytest.fixture
-async def store(backend: Backend) -> AsyncIterator[Store]:
-    """An open store on an empty database."""
-    opened = await backend.open()
-    yield opened
-    await opened.close()
 
 
 async def test_only_ids_never_served_are_new(store: Store) -> None:

@@ -5,7 +5,6 @@ before the database when it is not a zone, and on a database written before it e
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import AsyncIterator
 
 import psycopg
 import pytest
@@ -15,14 +14,6 @@ from bot.store._queries import load_migrations
 from testkit.pg import Backend
 
 ALICE, BOB = 1001, 2002
-
-
-@pytest.fixture
-async def store(backend: Backend) -> AsyncIterator[Store]:
-    """An open store on an empty database."""
-    opened = await backend.open()
-    yield opened
-    await opened.close()
 
 
 async def test_a_zone_is_none_until_set_then_kept_as_parsed_and_cleared(store: Store) -> None:
